@@ -1,0 +1,130 @@
+// The desired cluster: a pure function of the validated stack config (see ./cluster.ts).
+// Every name, address and MAC any layer needs is decided here, once.
+import type { DatapathType, EncapType, OsFamily, Role } from "../config/types";
+
+/** How to reach a host over SSH (no secret in here: the private key travels as a Pulumi secret). */
+export interface SshTarget {
+    host: string;
+    port: number;
+    user: string;
+    /** Pinned host key (`ssh-ed25519 AAAA…`) or fingerprint (`SHA256:…`); undefined only with insecureIgnoreHostKey. */
+    hostKey?: string;
+    insecureIgnoreHostKey: boolean;
+}
+
+/** An address on an interface: `ip` plain, `cidr` with prefix length, e.g. 10.128.0.1 and 10.128.0.1/24. */
+export interface IfAddress {
+    ip: string;
+    cidr: string;
+    mac: string;
+}
+
+export interface HostModel {
+    name: string;
+    roles: Role[];
+    ssh: SshTarget;
+    os: OsFamily;
+    /** Distribution packages this host needs, in install order. */
+    packages: string[];
+    isCentral: boolean;
+    /** Runs ovn-controller (every master, node and gateway). */
+    isChassis: boolean;
+    datapathType: DatapathType;
+    /** Settings of the local Open_vSwitch row (present only on chassis hosts). */
+    chassis?: ChassisModel;
+}
+
+export interface ChassisModel {
+    encapIp: string;
+    encapType: EncapType;
+    /** `physnet:<bridge>` on gateway nodes, else undefined (the key is then managed absent). */
+    bridgeMappings?: string;
+    /** external_ids:k8s-api-server */
+    k8sApiServer: string;
+}
+
+export interface CentralModel {
+    host: string;
+    /** NB listener, e.g. `ptcp:6641:10.0.0.1` or `pssl:6641:10.0.0.1`. */
+    nbListener: string;
+    sbListener: string;
+    ssl: boolean;
+}
+
+export interface ClusterRouterModel {
+    name: string; // ovn_cluster_router
+    joinSwitch: string; // join
+    /** rtoj-<router> on the cluster router: first join address. */
+    joinPort: string;
+    joinPeerPort: string; // jtor-<router>
+    joinAddress: IfAddress;
+    clusterSubnet: string;
+}
+
+export interface NodeNetworkModel {
+    node: string;
+    switchName: string; // = node name
+    subnet: string;
+    /** Router port rtos-<node> on the cluster router: first address of the subnet. */
+    routerPort: string;
+    routerPeerPort: string; // stor-<node>
+    router: IfAddress;
+    /** Logical port and OVS internal interface of the management port. */
+    mgmtPort: string; // k8s-<node>
+    mgmtInterface: string; // k8s-<node> cut to 15 characters
+    mgmt: IfAddress;
+    clusterSubnet: string;
+    clusterRouter: string;
+    mtu: number;
+}
+
+export interface GatewayModel {
+    node: string;
+    router: string; // GR_<node>
+    joinPort: string; // rtoj-GR_<node>
+    joinPeerPort: string; // jtor-GR_<node>
+    join: IfAddress;
+    /** The cluster router's join address: next hop from the gateway router to the cluster. */
+    clusterRouterJoinIp: string;
+    externalSwitch: string; // ext_<node>
+    externalPort: string; // rtoe-GR_<node>
+    externalPeerPort: string; // etor-GR_<node>
+    /** Localnet port on ext_<node> (`breth0_<node>`), network_name `physnet`. */
+    uplinkPort: string;
+    physnet: string;
+    physical: IfAddress;
+    defaultGateway: string;
+    rampoutSubnets: string[];
+    clusterSubnet: string;
+    clusterRouter: string;
+    mode: "dedicated" | "shared";
+    /** Host NIC and the OVS bridge that carries the localnet traffic. */
+    interface: string;
+    bridge: string;
+}
+
+export interface KubeModel {
+    namespace: string;
+    image: string;
+    /** Data of ConfigMap ovn-config (keys of the seeds: OvnNorth, OvnSouth, k8s_apiserver, net_cidr, svc_cidr, mtu). */
+    config: Record<string, string>;
+    masterNodes: string[];
+    secureApi: boolean;
+}
+
+export interface ClusterModel {
+    clusterSubnet: string;
+    serviceSubnet: string;
+    joinSubnet: string;
+    mtu: number;
+    encapType: EncapType;
+    /** e.g. tcp:10.0.0.1:6641 / ssl:10.0.0.1:6641 */
+    nbAddress: string;
+    sbAddress: string;
+    central: CentralModel;
+    hosts: HostModel[];
+    clusterRouter: ClusterRouterModel;
+    nodeNetworks: NodeNetworkModel[];
+    gateways: GatewayModel[];
+    kube: KubeModel;
+}
