@@ -1,0 +1,136 @@
+// Checks JSON Schema cannot express: CIDR arithmetic (ipaddr.js), uniqueness across nodes,
+// role combinations, secrets that a chosen mode needs. Runs on schema-valid input with defaults.
+import { Cidr4, containsIp, contains, isIpv4, networkOf, overlaps, parseCidr, parseNetwork, toInt, size } from "../model/cidr";
+import type { SecretKey, StackConfigInput } from "./types";
+
+export interface Problem {
+    path: string;
+    message: string;
+}
+
+type Defaulted = Required<Pick<StackConfigInput, "hostSubnetLength" | "joinSubnet">> & StackConfigInput;
+
+export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>): Problem[] {
+    const problems: Problem[] = [];
+    const add = (path: string, message: string) => problems.push({ path, message });
+
+    /** Parses a CIDR that must be a network address, reporting at `path`. */
+    const network = (path: string, text: string): Cidr4 | undefined => {
+        try {
+            return parseNetwork(text);
+        } catch (e) {
+            add(path, (e as Error).message);
+            return undefined;
+        }
+    };
+
+    const cluster = network("clusterSubnet", cfg.clusterSubnet);
+    const service = network("serviceSubnet", cfg.serviceSubnet);
+    const join = network("joinSubnet", cfg.joinSubnet);
+    const named: Array<[string, Cidr4 | undefined]> = [["clusterSubnet", cluster], ["serviceSubnet", service], ["joinSubnet", join]];
+    for (let i = 0; i < named.length; i++)
+        for (let j = i + 1; j < named.length; j++) {
+            const [an, a] = named[i];
+            const [bn, b] = named[j];
+            if (a && b && overlaps(a, b)) add(bn, `${b.text} overlaps ${an} ${a.text}; cluster, service and join subnets must be disjoint`);
+        }
+    if (cluster && cfg.hostSubnetLength <= cluster.prefix)
+        add("hostSubnetLength", `/${cfg.hostSubnetLength} is not longer than clusterSubnet /${cluster.prefix}: no room for more than one node`);
+    if (join && join.prefix > 29) add("joinSubnet", `/${join.prefix} is too small for the cluster router and a gateway router`);
+
+    const centrals = cfg.nodes.filter((n) => n.roles.includes("central"));
+    if (centrals.length !== 1) add("nodes", `exactly one node must have the role "central" (found ${centrals.length})`);
+    if (!cfg.nodes.some((n) => n.roles.includes("master"))) add("nodes", `at least one node must have the role "master"`);
+
+    const seen = new Map<string, number>();
+    const seenTunnel = new Map<string, number>();
+    const pinned: Array<[number, Cidr4]> = [];
+    cfg.nodes.forEach((n, i) => {
+        const p = `nodes[${i}]`;
+        if (seen.has(n.name)) add(`${p}.name`, `"${n.name}" is already used by nodes[${seen.get(n.name)}]`);
+        else seen.set(n.name, i);
+
+        const tunnelIp = n.tunnelIp ?? (isIpv4(n.address) ? n.address : undefined);
+        const chassis = n.roles.some((r) => r !== "central");
+        if (chassis && !tunnelIp) add(`${p}.tunnelIp`, `required because address "${n.address}" is not an IPv4 address`);
+        if (chassis && tunnelIp) {
+            if (seenTunnel.has(tunnelIp)) add(`${p}.tunnelIp`, `${tunnelIp} is already the tunnel IP of nodes[${seenTunnel.get(tunnelIp)}]`);
+            else seenTunnel.set(tunnelIp, i);
+        }
+        if (n.roles.includes("central") && !tunnelIp) add(`${p}.tunnelIp`, `the central node needs an IPv4 address for the NB/SB listeners`);
+
+        if (!n.hostKey && !cfg.ssh?.insecureIgnoreHostKey)
+            add(`${p}.hostKey`, `required: pin the host key (ssh-keyscan) or set ssh.insecureIgnoreHostKey for a throw-away lab`);
+
+        const isK8sNode = n.roles.includes("node") || n.roles.includes("master");
+        if (n.subnet) {
+            if (!isK8sNode) add(`${p}.subnet`, `only master and node roles have a node subnet`);
+            const s = network(`${p}.subnet`, n.subnet);
+            if (s && cluster && !contains(cluster, s)) add(`${p}.subnet`, `${s.text} is not inside clusterSubnet ${cluster.text}`);
+            else if (s && s.prefix > 29) add(`${p}.subnet`, `/${s.prefix} leaves no room for the router, management port and pods`);
+            else if (s) {
+                for (const [j, o] of pinned) if (overlaps(o, s)) add(`${p}.subnet`, `${s.text} overlaps nodes[${j}].subnet ${o.text}`);
+                pinned.push([i, s]);
+            }
+        }
+
+        const isGateway = n.roles.includes("gateway");
+        if (isGateway && !n.gateway) add(`${p}.gateway`, `required for the role "gateway"`);
+        if (!isGateway && n.gateway) add(`${p}.gateway`, `set, but the node lacks the role "gateway"`);
+        if (isGateway && !isK8sNode) add(`${p}.roles`, `a gateway must also be a "node" or "master"`);
+        if (n.gateway) checkGateway(`${p}.gateway`, n.gateway, cluster, service, join, add);
+    });
+
+    if (cfg.apiServer.url.startsWith("https://"))
+        for (const k of ["k8sApiToken", "k8sCaCertificate"] as const)
+            if (!secretsPresent.has(k)) add(k, `required (as a secret) because apiServer.url is https`);
+    if (cfg.ovnTransport?.protocol === "ssl")
+        for (const k of ["ovnSslPrivateKey", "ovnSslCertificate", "ovnSslCaCertificate"] as const)
+            if (!secretsPresent.has(k)) add(k, `required (as a secret) because ovnTransport.protocol is ssl`);
+    if (cfg.ovnTransport && cfg.ovnTransport.nbPort === cfg.ovnTransport.sbPort && cfg.ovnTransport.nbPort !== undefined)
+        add("ovnTransport.sbPort", `must differ from nbPort`);
+
+    if (cluster && cfg.hostSubnetLength > cluster.prefix) {
+        const k8sNodes = cfg.nodes.filter((n) => n.roles.includes("node") || n.roles.includes("master")).length;
+        const slots = size(cluster.prefix) / size(cfg.hostSubnetLength);
+        if (k8sNodes > slots) add("nodes", `${k8sNodes} nodes do not fit: clusterSubnet ${cluster.text} holds ${slots} /${cfg.hostSubnetLength} subnets`);
+    }
+    return problems;
+}
+
+function checkGateway(
+    p: string,
+    g: NonNullable<StackConfigInput["nodes"][number]["gateway"]>,
+    cluster: Cidr4 | undefined,
+    service: Cidr4 | undefined,
+    join: Cidr4 | undefined,
+    add: (path: string, message: string) => void,
+) {
+    const bridge = g.bridge ?? `br${g.interface}`;
+    if (bridge.length > 15) add(`${p}.bridge`, `"${bridge}" is longer than 15 characters; set gateway.bridge`);
+    if (bridge === g.interface) add(`${p}.bridge`, `must differ from the interface`);
+    let phys: Cidr4 | undefined;
+    try {
+        phys = parseCidr(g.physicalIp);
+    } catch (e) {
+        add(`${p}.physicalIp`, (e as Error).message);
+    }
+    if (phys) {
+        const net = networkOf(g.physicalIp);
+        const offset = phys.base - net.base;
+        if (phys.prefix < 31 && (offset === 0 || offset === size(phys.prefix) - 1))
+            add(`${p}.physicalIp`, `${g.physicalIp} is the network or broadcast address of its subnet`);
+        if (!containsIp(net, g.defaultGateway)) add(`${p}.defaultGateway`, `${g.defaultGateway} is not in the subnet of physicalIp ${g.physicalIp}`);
+        else if (toInt(g.defaultGateway) === phys.base) add(`${p}.defaultGateway`, `equals the physical IP`);
+        for (const [name, c] of [["clusterSubnet", cluster], ["serviceSubnet", service], ["joinSubnet", join]] as const)
+            if (c && overlaps(c, net)) add(`${p}.physicalIp`, `${g.physicalIp} overlaps ${name} ${c.text}`);
+    }
+    (g.rampoutSubnets ?? []).forEach((r, k) => {
+        try {
+            const c = parseNetwork(r);
+            if (cluster && !contains(cluster, c)) add(`${p}.rampoutSubnets[${k}]`, `${r} is not inside clusterSubnet ${cluster.text}`);
+        } catch (e) {
+            add(`${p}.rampoutSubnets[${k}]`, (e as Error).message);
+        }
+    });
+}

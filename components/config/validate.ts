@@ -1,0 +1,107 @@
+// Validation in two steps, all before anything is registered: the JSON Schema (ajv, which also
+// fills defaults), then the semantic checks. Every problem names its config path; all are reported
+// at once.
+import Ajv, { ErrorObject, ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import { isIpv4 } from "../model/cidr";
+import { stackConfigSchema } from "./schema";
+import { Problem, semanticProblems } from "./semantic";
+import { SECRET_KEYS, SecretKey, StackConfig, StackConfigInput } from "./types";
+
+export class ConfigError extends Error {
+    constructor(readonly problems: Problem[]) {
+        super(`invalid stack configuration:\n${problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}`);
+        this.name = "ConfigError";
+    }
+}
+
+const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true });
+addFormats(ajv, ["ipv4", "hostname"]);
+const schemaCheck: ValidateFunction = ajv.compile(stackConfigSchema);
+
+/** `/nodes/2/subnet` → `nodes[2].subnet` */
+export function configPath(pointer: string): string {
+    return pointer
+        .split("/")
+        .slice(1)
+        .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+        .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), "");
+}
+
+function schemaProblem(e: ErrorObject): Problem {
+    const base = configPath(e.instancePath);
+    const at = (child: string) => (base ? `${base}.${child}` : child);
+    switch (e.keyword) {
+        case "required":
+            return { path: at(String(e.params.missingProperty)), message: "is required" };
+        case "additionalProperties":
+            return { path: at(String(e.params.additionalProperty)), message: "is not a known setting" };
+        case "enum":
+            return { path: base, message: `must be one of ${(e.params.allowedValues as unknown[]).join(", ")}` };
+        default:
+            return { path: base || "(root)", message: e.message ?? e.keyword };
+    }
+}
+
+/** Keeps one message per path for unions (oneOf/anyOf produce one error per branch). */
+function dedupe(problems: Problem[]): Problem[] {
+    const seen = new Set<string>();
+    return problems.filter((p) => {
+        const k = p.path;
+        if (seen.has(k)) return false;
+        seen.add(k);
+        return true;
+    });
+}
+
+export interface Validated {
+    config: StackConfig;
+    /** Problems that do not stop an update but deserve attention. */
+    warnings: Problem[];
+}
+
+/**
+ * Validates raw stack config (the `ovn-kubernetes:` keys, secrets as values or `{secure}` markers)
+ * and returns it with defaults applied and secret values dropped. Throws ConfigError.
+ */
+export function validateConfig(raw: unknown): StackConfig {
+    const input = structuredClone(raw) as StackConfigInput;
+    if (!schemaCheck(input)) {
+        const problems = (schemaCheck.errors ?? []).filter((e) => !["oneOf", "anyOf", "if"].includes(e.keyword)).map(schemaProblem);
+        throw new ConfigError(dedupe(problems.length ? problems : (schemaCheck.errors ?? []).map(schemaProblem)));
+    }
+    const secretsPresent = SECRET_KEYS.filter((k) => input[k] !== undefined);
+    const problems = semanticProblems(input as Parameters<typeof semanticProblems>[0], new Set<SecretKey>(secretsPresent));
+    if (problems.length) throw new ConfigError(problems);
+    return withDefaults(input, secretsPresent);
+}
+
+function withDefaults(input: StackConfigInput, secretsPresent: SecretKey[]): StackConfig {
+    const ssh = input.ssh as StackConfig["ssh"];
+    const datapathType = input.datapathType ?? "system";
+    return {
+        nodes: input.nodes.map((n) => ({
+            ...n,
+            port: n.port ?? ssh.port,
+            user: n.user ?? ssh.user,
+            os: n.os ?? "debian",
+            datapathType: n.datapathType ?? datapathType,
+            tunnelIp: n.tunnelIp ?? (isIpv4(n.address) ? n.address : ""),
+            gateway: n.gateway && { ...n.gateway, bridge: n.gateway.bridge ?? `br${n.gateway.interface}`, rampoutSubnets: n.gateway.rampoutSubnets ?? [] },
+        })),
+        clusterSubnet: input.clusterSubnet,
+        hostSubnetLength: input.hostSubnetLength!,
+        serviceSubnet: input.serviceSubnet,
+        joinSubnet: input.joinSubnet!,
+        encapType: input.encapType!,
+        mtu: input.mtu!,
+        datapathType,
+        apiServer: input.apiServer,
+        ovnTransport: input.ovnTransport as StackConfig["ovnTransport"],
+        ssh,
+        packages: input.packages as StackConfig["packages"],
+        kubernetes: input.kubernetes as StackConfig["kubernetes"],
+        ovnkubeImage: input.ovnkubeImage,
+        secretsPresent,
+    };
+}

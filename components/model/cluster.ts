@@ -1,0 +1,155 @@
+// The cluster model: validated config in, every desired name, address and setting out.
+// Pure and deterministic: no I/O, no Pulumi, same input → same output.
+import type { NodeConfig, OsFamily, StackConfig } from "../config/types";
+import { planAddresses, AddressPlan } from "./addressPlan";
+import { addressAt, macFromIp, parseNetwork } from "./cidr";
+import * as names from "./names";
+import type { ClusterModel, GatewayModel, HostModel, IfAddress, NodeNetworkModel } from "./types";
+
+type Node = StackConfig["nodes"][number];
+
+const isK8sNode = (n: NodeConfig) => n.roles.includes("master") || n.roles.includes("node");
+const isChassis = (n: NodeConfig) => n.roles.some((r) => r !== "central");
+
+function ifAddress(ip: string, prefix: number): IfAddress {
+    return { ip, cidr: `${ip}/${prefix}`, mac: macFromIp(ip) };
+}
+
+/** Distribution packages: OVS everywhere, ovn-central on the central node, ovn-host on chassis. */
+export function packagesFor(os: OsFamily, central: boolean, chassis: boolean): string[] {
+    const ovs = os === "debian" ? ["openvswitch-common", "openvswitch-switch"] : ["openvswitch"];
+    const ovnCommon = os === "debian" ? ["ovn-common"] : ["ovn"];
+    return [...ovs, ...(central || chassis ? ovnCommon : []), ...(central ? ["ovn-central"] : []), ...(chassis ? ["ovn-host"] : [])];
+}
+
+export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: AddressPlan } {
+    const k8sNodes = cfg.nodes.filter(isK8sNode);
+    const gatewayNodes = cfg.nodes.filter((n) => n.gateway);
+    const plan = planAddresses({
+        clusterSubnet: cfg.clusterSubnet,
+        hostSubnetLength: cfg.hostSubnetLength,
+        joinSubnet: cfg.joinSubnet,
+        nodes: k8sNodes.map((n) => ({ name: n.name, subnet: n.subnet })),
+        gateways: gatewayNodes.map((n) => n.name),
+    });
+
+    const central = cfg.nodes.find((n) => n.roles.includes("central"))!;
+    const { protocol, nbPort, sbPort } = cfg.ovnTransport;
+    const ssl = protocol === "ssl";
+    const nbAddress = `${protocol}:${central.tunnelIp}:${nbPort}`;
+    const sbAddress = `${protocol}:${central.tunnelIp}:${sbPort}`;
+    const k8sApiServer = cfg.apiServer.url.replace(/\/$/, "");
+
+    const hosts: HostModel[] = cfg.nodes.map((n) => ({
+        name: n.name,
+        roles: n.roles,
+        ssh: { host: n.address, port: n.port, user: n.user, hostKey: n.hostKey, insecureIgnoreHostKey: cfg.ssh.insecureIgnoreHostKey },
+        os: n.os,
+        packages: packagesFor(n.os, n === central, isChassis(n)),
+        isCentral: n === central,
+        isChassis: isChassis(n),
+        datapathType: n.datapathType,
+        chassis: isChassis(n)
+            ? {
+                  encapIp: n.tunnelIp,
+                  encapType: cfg.encapType,
+                  bridgeMappings: n.gateway ? `${names.PHYSNET}:${n.gateway.bridge}` : undefined,
+                  k8sApiServer,
+              }
+            : undefined,
+    }));
+
+    const clusterRouterJoin = ifAddress(plan.clusterRouterJoinIp, plan.joinPrefix);
+    const nodeNetworks: NodeNetworkModel[] = k8sNodes.map((n) => nodeNetwork(n, plan, cfg));
+    const gateways: GatewayModel[] = gatewayNodes.map((n) => gatewayModel(n, plan, cfg));
+
+    return {
+        clusterSubnet: cfg.clusterSubnet,
+        serviceSubnet: cfg.serviceSubnet,
+        joinSubnet: cfg.joinSubnet,
+        mtu: cfg.mtu,
+        encapType: cfg.encapType,
+        nbAddress,
+        sbAddress,
+        central: {
+            host: central.name,
+            nbListener: `p${protocol}:${nbPort}:${central.tunnelIp}`,
+            sbListener: `p${protocol}:${sbPort}:${central.tunnelIp}`,
+            ssl,
+        },
+        hosts,
+        clusterRouter: {
+            name: names.CLUSTER_ROUTER,
+            joinSwitch: names.JOIN_SWITCH,
+            joinPort: names.routerToJoin(names.CLUSTER_ROUTER),
+            joinPeerPort: names.joinToRouter(names.CLUSTER_ROUTER),
+            joinAddress: clusterRouterJoin,
+            clusterSubnet: cfg.clusterSubnet,
+        },
+        nodeNetworks,
+        gateways,
+        kube: {
+            namespace: cfg.kubernetes.namespace,
+            image: cfg.ovnkubeImage,
+            masterNodes: cfg.nodes.filter((n) => n.roles.includes("master")).map((n) => n.name),
+            secureApi: k8sApiServer.startsWith("https://"),
+            config: {
+                OvnNorth: nbAddress,
+                OvnSouth: sbAddress,
+                k8s_apiserver: k8sApiServer,
+                net_cidr: cfg.clusterSubnet,
+                svc_cidr: cfg.serviceSubnet,
+                host_subnet_length: String(cfg.hostSubnetLength),
+                mtu: String(cfg.mtu),
+                encap_type: cfg.encapType,
+            },
+        },
+        plan,
+    };
+}
+
+function nodeNetwork(n: Node, plan: AddressPlan, cfg: StackConfig): NodeNetworkModel {
+    const subnet = parseNetwork(plan.subnets[n.name]);
+    return {
+        node: n.name,
+        switchName: n.name,
+        subnet: subnet.text,
+        routerPort: names.routerToSwitch(n.name),
+        routerPeerPort: names.switchToRouter(n.name),
+        router: ifAddress(addressAt(subnet, 1), subnet.prefix),
+        mgmtPort: names.mgmtPortName(n.name),
+        mgmtInterface: names.mgmtInterfaceName(n.name),
+        mgmt: ifAddress(addressAt(subnet, 2), subnet.prefix),
+        clusterSubnet: cfg.clusterSubnet,
+        clusterRouter: names.CLUSTER_ROUTER,
+        mtu: cfg.mtu,
+    };
+}
+
+function gatewayModel(n: Node, plan: AddressPlan, cfg: StackConfig): GatewayModel {
+    const g = n.gateway!;
+    const [physIp, physPrefix] = g.physicalIp.split("/");
+    return {
+        node: n.name,
+        router: names.gatewayRouter(n.name),
+        joinPort: names.routerToJoin(names.gatewayRouter(n.name)),
+        joinPeerPort: names.joinToRouter(names.gatewayRouter(n.name)),
+        join: ifAddress(plan.gatewayJoinIps[n.name], plan.joinPrefix),
+        clusterRouterJoinIp: plan.clusterRouterJoinIp,
+        externalSwitch: names.externalSwitch(n.name),
+        externalPort: names.routerToExternal(n.name),
+        externalPeerPort: names.externalToRouter(n.name),
+        uplinkPort: names.uplinkPort(g.bridge!, n.name),
+        physnet: names.PHYSNET,
+        // The MAC here is only the derived default: the gateway router's external port takes the
+        // host NIC's real MAC, read on the host (host and router share IP and MAC on a shared NIC).
+        physical: ifAddress(physIp, Number(physPrefix)),
+        defaultGateway: g.defaultGateway,
+        rampoutSubnets: g.rampoutSubnets ?? [],
+        clusterSubnet: cfg.clusterSubnet,
+        clusterRouter: names.CLUSTER_ROUTER,
+        mode: g.mode,
+        interface: g.interface,
+        bridge: g.bridge!,
+    };
+}

@@ -1,0 +1,19 @@
+// Northbound and host names, exactly as ovn-kubernetes spells them (see the topology facts):
+// ovnkube and operators find objects by these names, so they are a contract, not a style.
+
+export const CLUSTER_ROUTER = "ovn_cluster_router";
+export const JOIN_SWITCH = "join";
+export const PHYSNET = "physnet";
+
+export const routerToJoin = (router: string) => `rtoj-${router}`;
+export const joinToRouter = (router: string) => `jtor-${router}`;
+export const routerToSwitch = (node: string) => `rtos-${node}`;
+export const switchToRouter = (node: string) => `stor-${node}`;
+export const gatewayRouter = (node: string) => `GR_${node}`;
+export const externalSwitch = (node: string) => `ext_${node}`;
+export const routerToExternal = (node: string) => `rtoe-${gatewayRouter(node)}`;
+export const externalToRouter = (node: string) => `etor-${gatewayRouter(node)}`;
+export const uplinkPort = (bridge: string, node: string) => `${bridge}_${node}`;
+export const mgmtPortName = (node: string) => `k8s-${node}`;
+/** The OVS internal interface of the management port: a Linux name, so at most 15 characters. */
+export const mgmtInterfaceName = (node: string) => mgmtPortName(node).slice(0, 15);

@@ -1,0 +1,38 @@
+// npm run validate -- stacks/Pulumi.<env>.yaml
+// Validates a stack file offline (no Pulumi CLI, no credentials): exit 0 with a summary line, or
+// exit 1 with one line per problem.
+import { readStackFile } from "../components/config/stackFile";
+import { ConfigError, validateConfig } from "../components/config/validate";
+import { buildClusterModel } from "../components/model/cluster";
+
+function main(argv: string[]): number {
+    const path = argv[0];
+    if (!path) {
+        console.error("usage: npm run validate -- <path to Pulumi.<stack>.yaml>");
+        return 2;
+    }
+    let raw: Record<string, unknown>;
+    try {
+        raw = readStackFile(path);
+    } catch (e) {
+        console.error(`${path}: ${(e as Error).message}`);
+        return 1;
+    }
+    try {
+        const model = buildClusterModel(validateConfig(raw));
+        for (const d of model.plan.displaced)
+            console.error(`warning: nodes "${d.node}": ${d.kind} ${d.wanted} is taken by "${d.by}", got ${d.got}; pin it to keep it if "${d.by}" is removed`);
+        const gw = model.gateways.length;
+        console.log(
+            `${path}: valid: ${model.hosts.length} hosts, ${model.nodeNetworks.length} node switches, ${gw} gateway${gw === 1 ? "" : "s"}, ` +
+                `cluster ${model.clusterSubnet}, NB ${model.nbAddress}`,
+        );
+        return 0;
+    } catch (e) {
+        if (!(e instanceof ConfigError)) throw e;
+        for (const p of e.problems) console.error(`${path}: ${p.path}: ${p.message}`);
+        return 1;
+    }
+}
+
+process.exitCode = main(process.argv.slice(2));
