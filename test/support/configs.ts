@@ -1,0 +1,19 @@
+// Valid stack configs for tests, read from the example stacks so tests and examples cannot drift.
+import * as path from "path";
+import { readStackFile } from "../../components/config/stackFile";
+
+export const ROOT = path.resolve(__dirname, "../..");
+
+export function stackConfig(stack: "dev" | "prod"): Record<string, any> {
+    return readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`));
+}
+
+/** A config of `n` worker nodes plus a central master, unpinned subnets, for plan tests. */
+export function manyNodes(names: string[]): Record<string, any> {
+    const base = stackConfig("dev");
+    base.nodes = [
+        { name: "master", address: "10.0.0.1", roles: ["central", "master"], hostKey: base.nodes[0].hostKey },
+        ...names.map((name, i) => ({ name, address: `10.0.${1 + Math.floor((i + 2) / 250)}.${(i + 2) % 250}`, roles: ["node"], hostKey: base.nodes[0].hostKey })),
+    ];
+    return base;
+}

@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { planAddresses } from "../../components/model/addressPlan";
+import { contains, overlaps, parseNetwork } from "../../components/model/cidr";
+
+const names = (n: number, prefix = "node") => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
+
+function plan(nodes: Array<{ name: string; subnet?: string }>, gateways: string[] = []) {
+    return planAddresses({ clusterSubnet: "10.128.0.0/14", hostSubnetLength: 24, joinSubnet: "100.64.0.0/16", nodes, gateways });
+}
+
+test("node subnets lie inside the cluster subnet, never overlap, and have the host length", () => {
+    const p = plan(names(200).map((name) => ({ name })));
+    const cluster = parseNetwork("10.128.0.0/14");
+    const subnets = Object.values(p.subnets).map(parseNetwork);
+    assert.equal(subnets.length, 200);
+    for (const s of subnets) {
+        assert.ok(contains(cluster, s), s.text);
+        assert.equal(s.prefix, 24);
+    }
+    for (let i = 0; i < subnets.length; i++)
+        for (let j = i + 1; j < subnets.length; j++) assert.ok(!overlaps(subnets[i], subnets[j]), `${subnets[i].text} ${subnets[j].text}`);
+});
+
+test("the same config always gives the same plan, whatever the node order of other runs", () => {
+    const nodes = names(50).map((name) => ({ name }));
+    assert.deepEqual(plan(nodes), plan(structuredClone(nodes)));
+});
+
+test("stability: removing one node and adding another moves no other node's subnet or join address", () => {
+    const before = names(40);
+    const gateways = ["node-3", "node-7", "node-11"];
+    const p1 = plan(before.map((name) => ({ name })), gateways);
+    const after = [...before.filter((n) => n !== "node-20"), "node-new"];
+    const p2 = plan(after.map((name) => ({ name })), [...gateways.filter((g) => g !== "node-7"), "node-new"]);
+    const displacedBy20 = new Set(p1.displaced.filter((d) => d.by === "node-20").map((d) => d.node));
+    let compared = 0;
+    for (const n of before) {
+        if (n === "node-20" || displacedBy20.has(n)) continue;
+        assert.equal(p2.subnets[n], p1.subnets[n], `subnet of ${n} moved`);
+        compared++;
+    }
+    assert.ok(compared >= 38);
+    for (const g of ["node-3", "node-11"]) assert.equal(p2.gatewayJoinIps[g], p1.gatewayJoinIps[g], `join address of ${g} moved`);
+    assert.notEqual(p2.subnets["node-new"], undefined);
+    assert.ok(!Object.entries(p2.subnets).some(([n, s]) => n !== "node-new" && s === p2.subnets["node-new"]));
+});
+
+test("appending nodes never moves an existing node, even through hash collisions", () => {
+    // 60 nodes into 64 places: collisions are certain, so this exercises the tie-break.
+    const small = (ns: string[]) =>
+        planAddresses({ clusterSubnet: "10.0.0.0/18", hostSubnetLength: 24, joinSubnet: "100.64.0.0/16", nodes: ns.map((name) => ({ name })), gateways: [] });
+    const p1 = small(names(40));
+    const p2 = small(names(60));
+    assert.ok(p2.displaced.length > 0, "expected collisions in a nearly full cluster subnet");
+    for (const n of names(40)) assert.equal(p2.subnets[n], p1.subnets[n], n);
+});
+
+test("pinned subnets are kept and never handed to another node", () => {
+    const p = plan([{ name: "a", subnet: "10.128.5.0/24" }, ...names(100).map((name) => ({ name }))]);
+    assert.equal(p.subnets.a, "10.128.5.0/24");
+    assert.equal(Object.values(p.subnets).filter((s) => s === "10.128.5.0/24").length, 1);
+});
+
+test("join addresses: cluster router takes .1, gateways distinct addresses, never network or broadcast", () => {
+    const gws = names(30, "gw");
+    const p = planAddresses({ clusterSubnet: "10.128.0.0/14", hostSubnetLength: 24, joinSubnet: "100.64.0.0/24", nodes: [], gateways: gws });
+    assert.equal(p.clusterRouterJoinIp, "100.64.0.1");
+    const ips = gws.map((g) => p.gatewayJoinIps[g]);
+    assert.equal(new Set(ips).size, 30);
+    for (const ip of ips) assert.ok(!["100.64.0.0", "100.64.0.1", "100.64.0.255"].includes(ip), ip);
+});
+
+test("a full cluster subnet is an error naming the node", () => {
+    assert.throws(
+        () => planAddresses({ clusterSubnet: "10.0.0.0/23", hostSubnetLength: 24, joinSubnet: "100.64.0.0/16", nodes: names(3).map((name) => ({ name })), gateways: [] }),
+        /no free node subnet left for node "node-2"/,
+    );
+});

@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { validateConfig } from "../../components/config/validate";
+import { macFromIp } from "../../components/model/cidr";
+import { buildClusterModel } from "../../components/model/cluster";
+import { stackConfig } from "../support/configs";
+
+const dev = () => buildClusterModel(validateConfig(stackConfig("dev")));
+
+test("defaults are applied by the schema", () => {
+    const cfg = stackConfig("dev");
+    delete cfg.mtu;
+    delete cfg.joinSubnet;
+    delete cfg.encapType;
+    const v = validateConfig(cfg);
+    assert.equal(v.mtu, 1400);
+    assert.equal(v.joinSubnet, "100.64.0.0/16");
+    assert.equal(v.encapType, "geneve");
+    assert.equal(v.ssh.user, "root");
+    assert.equal(v.nodes[2].gateway?.bridge, "breth1");
+    assert.equal(v.nodes[1].tunnelIp, "10.0.0.11");
+    assert.deepEqual(v.secretsPresent, ["sshPrivateKey"]);
+});
+
+test("dev stack: the seeds' topology with ovn-kubernetes names", () => {
+    const m = dev();
+    assert.equal(m.clusterRouter.name, "ovn_cluster_router");
+    assert.equal(m.clusterRouter.joinPort, "rtoj-ovn_cluster_router");
+    assert.equal(m.clusterRouter.joinAddress.cidr, "100.64.0.1/16");
+    const master = m.nodeNetworks.find((n) => n.node === "kube-master")!;
+    assert.deepEqual(
+        { sw: master.switchName, subnet: master.subnet, rp: master.routerPort, sp: master.routerPeerPort, r: master.router.cidr, mg: master.mgmt.cidr, port: master.mgmtPort },
+        { sw: "kube-master", subnet: "192.168.1.0/24", rp: "rtos-kube-master", sp: "stor-kube-master", r: "192.168.1.1/24", mg: "192.168.1.2/24", port: "k8s-kube-master" },
+    );
+    assert.equal(master.router.mac, "0a:58:c0:a8:01:01");
+    const minion1 = m.nodeNetworks.find((n) => n.node === "kube-minion1")!;
+    assert.equal(minion1.mgmtInterface, "k8s-kube-minion");
+    const gw = m.gateways[0];
+    assert.equal(gw.router, "GR_kube-minion2");
+    assert.equal(gw.externalPort, "rtoe-GR_kube-minion2");
+    assert.equal(gw.externalPeerPort, "etor-GR_kube-minion2");
+    assert.equal(gw.externalSwitch, "ext_kube-minion2");
+    assert.equal(gw.uplinkPort, "breth1_kube-minion2");
+    assert.equal(gw.physical.cidr, "10.33.74.138/24");
+    assert.equal(gw.clusterRouterJoinIp, "100.64.0.1");
+    assert.match(gw.join.ip, /^100\.64\.\d+\.\d+$/);
+    assert.notEqual(gw.join.ip, "100.64.0.1");
+    assert.equal(m.nbAddress, "tcp:10.0.0.10:6641");
+    assert.equal(m.sbAddress, "tcp:10.0.0.10:6642");
+    assert.equal(m.central.nbListener, "ptcp:6641:10.0.0.10");
+});
+
+test("hosts: packages per role, chassis settings, bridge mappings only on gateways", () => {
+    const m = dev();
+    const [master, minion1, minion2] = m.hosts;
+    assert.deepEqual(master.packages, ["openvswitch-common", "openvswitch-switch", "ovn-common", "ovn-central", "ovn-host"]);
+    assert.deepEqual(minion1.packages, ["openvswitch-common", "openvswitch-switch", "ovn-common", "ovn-host"]);
+    assert.equal(minion1.chassis?.encapIp, "10.0.0.11");
+    assert.equal(minion1.chassis?.bridgeMappings, undefined);
+    assert.equal(minion2.chassis?.bridgeMappings, "physnet:breth1");
+    assert.equal(master.ssh.hostKey?.startsWith("ssh-ed25519 "), true);
+});
+
+test("prod stack: ssl listeners, a central without a chassis, two gateways with rampout", () => {
+    const m = buildClusterModel(validateConfig(stackConfig("prod")));
+    assert.equal(m.nbAddress, "ssl:10.10.0.5:6641");
+    assert.equal(m.central.sbListener, "pssl:6642:10.10.0.5");
+    const central = m.hosts.find((h) => h.isCentral)!;
+    assert.equal(central.isChassis, false);
+    assert.deepEqual(central.packages, ["openvswitch-common", "openvswitch-switch", "ovn-common", "ovn-central"]);
+    assert.equal(m.gateways.length, 2);
+    assert.deepEqual(m.gateways.map((g) => g.rampoutSubnets), [["10.128.2.0/23"], ["10.128.4.0/23"]]);
+    assert.notEqual(m.gateways[0].join.ip, m.gateways[1].join.ip);
+    assert.equal(m.kube.secureApi, true);
+    assert.equal(m.nodeNetworks.length, 4);
+});
+
+test("MACs are derived from IPs", () => {
+    assert.equal(macFromIp("10.128.0.2"), "0a:58:0a:80:00:02");
+});
+
+test("the model is a pure function of the config", () => {
+    assert.deepEqual(dev(), dev());
+});
