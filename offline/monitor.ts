@@ -1,0 +1,132 @@
+// A stand-in for the Pulumi engine's ResourceMonitor and Engine gRPC services: enough for the
+// SDK's program runner (`@pulumi/pulumi/cmd/run`) to run index.ts exactly as under `pulumi up`.
+// Registration is delegated to a handler, which decides what "creating" a resource means
+// (recording it for a preview, or carrying it out for the offline apply).
+import { emptyPb, enginePb, engineGrpc, grpc, resourceGrpc, resourcePb, structPb } from "./sdk";
+
+export interface Registration {
+    urn: string;
+    type: string;
+    name: string;
+    parent: string;
+    custom: boolean;
+    /** Inputs as the SDK serialized them (secrets still wrapped, dynamic providers carry `__provider`). */
+    inputs: Record<string, unknown>;
+    dependencies: string[];
+    provider: string;
+    deleteBeforeReplace: boolean;
+}
+
+export interface RegisterResult {
+    id?: string;
+    outputs?: Record<string, unknown>;
+}
+
+export type RegisterHandler = (r: Registration) => Promise<RegisterResult>;
+
+export interface LogEntry {
+    severity: "debug" | "info" | "warning" | "error";
+    message: string;
+    urn: string;
+}
+
+export interface MonitorServer {
+    address: string;
+    registrations: Registration[];
+    logs: LogEntry[];
+    /** Outputs the program registered per URN (RegisterResourceOutputs), incl. the stack's exports. */
+    outputs: Map<string, Record<string, unknown>>;
+    rootUrn: () => string;
+    close: () => Promise<void>;
+}
+
+const SEVERITY = ["debug", "info", "warning", "error"] as const;
+
+export function urnFor(stack: string, project: string, parentUrn: string, type: string, name: string): string {
+    // A child's URN type is its parent's type chain plus its own; the root stack is not in the chain.
+    const parentType = parentUrn ? parentUrn.split("::")[2] : "";
+    const chain = !parentType || parentType === "pulumi:pulumi:Stack" ? type : `${parentType}$${type}`;
+    return `urn:pulumi:${stack}::${project}::${chain}::${name}`;
+}
+
+function unimplemented(_call: unknown, cb: (e: unknown) => void) {
+    cb({ code: grpc.status.UNIMPLEMENTED, message: "not supported by the offline engine" });
+}
+
+export async function startMonitor(opts: { stack: string; project: string; register: RegisterHandler }): Promise<MonitorServer> {
+    const registrations: Registration[] = [];
+    const logs: LogEntry[] = [];
+    const outputs = new Map<string, Record<string, unknown>>();
+    let root = "";
+
+    const server = new grpc.Server();
+    const monitorImpl: Record<string, unknown> = {};
+    for (const method of Object.keys(resourceGrpc.ResourceMonitorService)) monitorImpl[method] = unimplemented;
+    Object.assign(monitorImpl, {
+        supportsFeature(call: any, cb: any) {
+            // Secrets travel wrapped; resource references are off so dependencies arrive as URNs and IDs.
+            const id = call.request.getId();
+            cb(null, new resourcePb.SupportsFeatureResponse().setHassupport(["secrets", "outputValues", "deletedWith", "aliasSpecs"].includes(id)));
+        },
+        async registerResource(call: any, cb: any) {
+            const req = call.request;
+            const reg: Registration = {
+                urn: urnFor(opts.stack, opts.project, req.getParent(), req.getType(), req.getName()),
+                type: req.getType(),
+                name: req.getName(),
+                parent: req.getParent(),
+                custom: req.getCustom(),
+                inputs: req.getObject()?.toJavaScript() ?? {},
+                dependencies: req.getDependenciesList(),
+                provider: req.getProvider(),
+                deleteBeforeReplace: req.getDeletebeforereplace(),
+            };
+            registrations.push(reg);
+            try {
+                const result = reg.custom || reg.type === "pulumi:pulumi:Stack" ? await opts.register(reg) : {};
+                const res = new resourcePb.RegisterResourceResponse();
+                res.setUrn(reg.urn);
+                if (reg.custom) res.setId(result.id ?? reg.name);
+                res.setObject(structPb.Struct.fromJavaScript(result.outputs ?? reg.inputs));
+                cb(null, res);
+            } catch (e) {
+                cb({ code: grpc.status.UNKNOWN, message: (e as Error).message });
+            }
+        },
+        registerResourceOutputs(call: any, cb: any) {
+            outputs.set(call.request.getUrn(), call.request.getOutputs()?.toJavaScript() ?? {});
+            cb(null, new emptyPb.Empty());
+        },
+    });
+    server.addService(resourceGrpc.ResourceMonitorService, monitorImpl as any);
+
+    const engineImpl: Record<string, unknown> = {};
+    for (const method of Object.keys(engineGrpc.EngineService)) engineImpl[method] = unimplemented;
+    Object.assign(engineImpl, {
+        log(call: any, cb: any) {
+            const r = call.request;
+            logs.push({ severity: SEVERITY[r.getSeverity()] ?? "info", message: r.getMessage(), urn: r.getUrn() });
+            cb(null, new emptyPb.Empty());
+        },
+        getRootResource(_call: any, cb: any) {
+            cb(null, new enginePb.GetRootResourceResponse().setUrn(root));
+        },
+        setRootResource(call: any, cb: any) {
+            root = call.request.getUrn();
+            cb(null, new enginePb.SetRootResourceResponse());
+        },
+    });
+    server.addService(engineGrpc.EngineService, engineImpl as any);
+
+    const port = await new Promise<number>((resolve, reject) =>
+        server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    );
+    return {
+        address: `127.0.0.1:${port}`,
+        registrations,
+        logs,
+        outputs,
+        rootUrn: () => root,
+        close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+    };
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages that the local cluster and the tests use: OVS and OVN
+# (userspace datapath is enough), sshd, iproute2, ethtool, ping, shellcheck. Needs root.
+# Package scripts try to start services; without systemd they are refused harmlessly.
+set -euo pipefail
+packages=(openvswitch-switch openvswitch-common ovn-central ovn-host ovn-common openssh-server openssh-client
+    iproute2 ethtool iputils-ping shellcheck uuid-runtime procps util-linux)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -eq 0 ]; then
+    echo "OS packages: all present"
+    exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "OS packages missing (${missing[*]}); run as root" >&2
+    exit 1
+fi
+echo "OS packages: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
