@@ -1,0 +1,56 @@
+// What the two ovnkube DaemonSets share: selector and labels derived from one name, the pod-level
+// settings every network daemon needs, and the rollout on ovn-config changes.
+import type { KubeModel } from "../model/types";
+import { configHash } from "./config-map";
+import { COMMON_LABELS, SERVICE_ACCOUNT } from "./names";
+import type { DaemonSet, PodSpec } from "./types";
+
+/** Annotation on the pod templates carrying the digest of ovn-config. */
+export const CONFIG_HASH_ANNOTATION = "checksum/ovn-config";
+
+/** Pod-spec fields that differ between master and node; the rest is fixed below. */
+export type PodSpecParts = Pick<
+    PodSpec,
+    "hostPID" | "priorityClassName" | "nodeSelector" | "affinity" | "initContainers" | "containers" | "volumes"
+>;
+
+export function ovnkubeDaemonSet(
+    model: KubeModel,
+    name: string,
+    maxUnavailable: number | string,
+    parts: PodSpecParts,
+): DaemonSet {
+    // The selector is immutable once created, so it holds the one stable label and nothing else.
+    const selector = { name };
+    return {
+        apiVersion: "apps/v1",
+        kind: "DaemonSet",
+        metadata: { name, namespace: model.namespace, labels: { ...COMMON_LABELS, ...selector } },
+        spec: {
+            selector: { matchLabels: selector },
+            updateStrategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable } },
+            template: {
+                metadata: {
+                    labels: { ...COMMON_LABELS, ...selector },
+                    annotations: { [CONFIG_HASH_ANNOTATION]: configHash(model) },
+                },
+                spec: {
+                    serviceAccountName: SERVICE_ACCOUNT,
+                    // The pod network does not exist before ovnkube has built it.
+                    hostNetwork: true,
+                    // Cluster DNS runs in pods on that network, so resolve like the host does.
+                    dnsPolicy: "Default",
+                    // Nodes are tainted not-ready / network-unavailable until the network plugin
+                    // runs, and masters carry their own taints: tolerate every taint.
+                    tolerations: [{ operator: "Exists" }],
+                    ...withoutUndefined(parts),
+                },
+            },
+        },
+    };
+}
+
+/** Parts a DaemonSet does not use are left out, not present as undefined: the object renders and diffs as written. */
+function withoutUndefined<T extends object>(obj: T): T {
+    return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,33 @@
+// The namespace ovn-kubernetes lives in and the service account its pods run as.
+import type { KubeModel } from "../model/types";
+import { COMMON_LABELS, SERVICE_ACCOUNT } from "./names";
+import type { Namespace, ServiceAccount } from "./types";
+
+export function namespace(model: KubeModel): Namespace {
+    return {
+        apiVersion: "v1",
+        kind: "Namespace",
+        metadata: {
+            name: model.namespace,
+            labels: {
+                ...COMMON_LABELS,
+                // The DaemonSets need host networking, host PIDs and a privileged container; Pod
+                // Security Admission would refuse them under the baseline or restricted levels.
+                "pod-security.kubernetes.io/enforce": "privileged",
+            },
+            annotations: {
+                // OpenShift applies a project's default node selector to every pod in it; an empty
+                // one keeps ovnkube-node on every node, masters included.
+                "openshift.io/node-selector": "",
+            },
+        },
+    };
+}
+
+export function serviceAccount(model: KubeModel): ServiceAccount {
+    return {
+        apiVersion: "v1",
+        kind: "ServiceAccount",
+        metadata: { name: SERVICE_ACCOUNT, namespace: model.namespace, labels: { ...COMMON_LABELS } },
+    };
+}

@@ -1,0 +1,76 @@
+// Ovnkube: ovn-kubernetes' objects in the cluster, created from the pure manifests (./manifests.ts)
+// with @pulumi/kubernetes. The component adds only what Pulumi needs: which provider talks to the
+// cluster, the order of creation, and outputs.
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import type { KubeModel } from "../model/types";
+import { kubeManifests } from "./manifests";
+
+export interface OvnkubeArgs {
+    /** The Kubernetes part of the cluster model. */
+    model: KubeModel;
+    /**
+     * Kubeconfig of the target cluster. Given, it drives an explicit provider and is kept secret
+     * whether or not the caller marked it so; absent, the ambient provider (or the one passed in
+     * `opts`) is used.
+     */
+    kubeconfig?: pulumi.Input<string>;
+}
+
+export class Ovnkube extends pulumi.ComponentResource {
+    /** Namespace holding ovnkube's namespaced objects. */
+    public readonly namespace: pulumi.Output<string>;
+    /** Names of the DaemonSets, as `kubectl -n <namespace> rollout status ds/<name>` takes them. */
+    public readonly masterDaemonSet: pulumi.Output<string>;
+    public readonly nodeDaemonSet: pulumi.Output<string>;
+    /** The explicit provider built from `kubeconfig`, if one was given. */
+    public readonly provider?: k8s.Provider;
+
+    constructor(name: string, args: OvnkubeArgs, opts?: pulumi.ComponentResourceOptions) {
+        // Built first: an invalid model throws here, before anything is registered.
+        const m = kubeManifests(args.model);
+        // Only the non-secret model is recorded as the component's inputs: a kubeconfig passed
+        // as a plain string would otherwise land in the state in clear text.
+        super("ovn-kubernetes:kubernetes:Ovnkube", name, { model: args.model }, opts);
+
+        if (args.kubeconfig !== undefined) {
+            this.provider = new k8s.Provider(
+                `${name}-provider`,
+                { kubeconfig: pulumi.secret(args.kubeconfig) },
+                { parent: this },
+            );
+        }
+        const child = (dependsOn: pulumi.Resource[] = []): pulumi.CustomResourceOptions => ({
+            parent: this,
+            provider: this.provider,
+            dependsOn,
+        });
+
+        const ns = new k8s.core.v1.Namespace(`${name}-namespace`, m.namespace, child());
+        const sa = new k8s.core.v1.ServiceAccount(`${name}-service-account`, m.serviceAccount, child([ns]));
+        const config = new k8s.core.v1.ConfigMap(`${name}-config`, m.configMap, child([ns]));
+        const clusterRole = new k8s.rbac.v1.ClusterRole(`${name}-cluster-role`, m.clusterRole, child());
+        const clusterRoleBinding = new k8s.rbac.v1.ClusterRoleBinding(
+            `${name}-cluster-role-binding`,
+            m.clusterRoleBinding,
+            child([clusterRole, sa]),
+        );
+        const role = new k8s.rbac.v1.Role(`${name}-role`, m.role, child([ns]));
+        const roleBinding = new k8s.rbac.v1.RoleBinding(`${name}-role-binding`, m.roleBinding, child([role, sa]));
+
+        // Pods started before their ConfigMap, account or permissions exist fail and back off;
+        // waiting for them makes the first rollout clean.
+        const ready = [config, sa, clusterRoleBinding];
+        const master = new k8s.apps.v1.DaemonSet(`${name}-master`, m.master, child([...ready, roleBinding]));
+        const node = new k8s.apps.v1.DaemonSet(`${name}-node`, m.node, child(ready));
+
+        this.namespace = ns.metadata.name;
+        this.masterDaemonSet = master.metadata.name;
+        this.nodeDaemonSet = node.metadata.name;
+        this.registerOutputs({
+            namespace: this.namespace,
+            masterDaemonSet: this.masterDaemonSet,
+            nodeDaemonSet: this.nodeDaemonSet,
+        });
+    }
+}

@@ -1,0 +1,166 @@
+// Plain shapes of the Kubernetes objects built in this folder: only the fields used here, all of
+// them plain data. The builders stay free of Pulumi (and of any runtime dependency), so tests read
+// the objects field by field, and the component passes them to @pulumi/kubernetes unchanged.
+
+export interface ObjectMeta {
+    name: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+}
+
+export interface Namespace {
+    apiVersion: "v1";
+    kind: "Namespace";
+    metadata: ObjectMeta;
+}
+
+export interface ServiceAccount {
+    apiVersion: "v1";
+    kind: "ServiceAccount";
+    metadata: ObjectMeta;
+}
+
+export interface ConfigMap {
+    apiVersion: "v1";
+    kind: "ConfigMap";
+    metadata: ObjectMeta;
+    data: Record<string, string>;
+}
+
+export interface PolicyRule {
+    apiGroups: string[];
+    resources: string[];
+    verbs: string[];
+    resourceNames?: string[];
+}
+
+export interface RoleRef {
+    apiGroup: "rbac.authorization.k8s.io";
+    kind: "ClusterRole" | "Role";
+    name: string;
+}
+
+export interface ServiceAccountSubject {
+    kind: "ServiceAccount";
+    name: string;
+    namespace: string;
+}
+
+export interface ClusterRole {
+    apiVersion: "rbac.authorization.k8s.io/v1";
+    kind: "ClusterRole";
+    metadata: ObjectMeta;
+    rules: PolicyRule[];
+}
+
+export interface Role {
+    apiVersion: "rbac.authorization.k8s.io/v1";
+    kind: "Role";
+    metadata: ObjectMeta;
+    rules: PolicyRule[];
+}
+
+export interface ClusterRoleBinding {
+    apiVersion: "rbac.authorization.k8s.io/v1";
+    kind: "ClusterRoleBinding";
+    metadata: ObjectMeta;
+    roleRef: RoleRef;
+    subjects: ServiceAccountSubject[];
+}
+
+export interface RoleBinding {
+    apiVersion: "rbac.authorization.k8s.io/v1";
+    kind: "RoleBinding";
+    metadata: ObjectMeta;
+    roleRef: RoleRef;
+    subjects: ServiceAccountSubject[];
+}
+
+export interface EnvVar {
+    name: string;
+    valueFrom: {
+        configMapKeyRef?: { name: string; key: string; optional: boolean };
+        fieldRef?: { fieldPath: string };
+    };
+}
+
+export interface VolumeMount {
+    name: string;
+    mountPath: string;
+    mountPropagation?: "HostToContainer";
+}
+
+export interface HostPathVolume {
+    name: string;
+    hostPath: { path: string; type: "Directory" | "DirectoryOrCreate" };
+}
+
+export interface SecurityContext {
+    privileged: boolean;
+    allowPrivilegeEscalation?: boolean;
+}
+
+export interface Container {
+    name: string;
+    image: string;
+    imagePullPolicy: "IfNotPresent";
+    command: string[];
+    args?: string[];
+    env?: EnvVar[];
+    securityContext: SecurityContext;
+    resources: { requests: { cpu: string; memory: string } };
+    volumeMounts?: VolumeMount[];
+    readinessProbe?: { exec: { command: string[] }; periodSeconds: number };
+    terminationMessagePolicy: "FallbackToLogsOnError";
+}
+
+export interface Toleration {
+    operator: "Exists";
+}
+
+export interface NodeAffinity {
+    requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: Array<{
+            matchFields: Array<{ key: "metadata.name"; operator: "In"; values: string[] }>;
+        }>;
+    };
+}
+
+export interface PodSpec {
+    serviceAccountName: string;
+    hostNetwork: boolean;
+    hostPID: boolean;
+    dnsPolicy: "Default";
+    priorityClassName: "system-node-critical" | "system-cluster-critical";
+    nodeSelector: Record<string, string>;
+    affinity?: { nodeAffinity: NodeAffinity };
+    tolerations: Toleration[];
+    initContainers?: Container[];
+    containers: Container[];
+    volumes?: HostPathVolume[];
+}
+
+export interface DaemonSet {
+    apiVersion: "apps/v1";
+    kind: "DaemonSet";
+    metadata: ObjectMeta;
+    spec: {
+        selector: { matchLabels: Record<string, string> };
+        updateStrategy: { type: "RollingUpdate"; rollingUpdate: { maxUnavailable: number | string } };
+        template: {
+            metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+            spec: PodSpec;
+        };
+    };
+}
+
+export type KubeObject =
+    | Namespace
+    | ServiceAccount
+    | ConfigMap
+    | ClusterRole
+    | ClusterRoleBinding
+    | Role
+    | RoleBinding
+    | DaemonSet;

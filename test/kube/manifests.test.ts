@@ -1,0 +1,150 @@
+// Every object validates against the Kubernetes OpenAPI schema, and the DaemonSets hold together:
+// selectors, placement, privileges, volumes, environment and arguments.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ConfigMap } from "kubernetes-models/v1/ConfigMap";
+import { Namespace } from "kubernetes-models/v1/Namespace";
+import { ServiceAccount } from "kubernetes-models/v1/ServiceAccount";
+import { DaemonSet } from "kubernetes-models/apps/v1/DaemonSet";
+import { ClusterRole } from "kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole";
+import { ClusterRoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding";
+import { Role } from "kubernetes-models/rbac.authorization.k8s.io/v1/Role";
+import { RoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding";
+import { kubeManifests, manifestList } from "../../components/kube/manifests";
+import { CONFIG_HASH_ANNOTATION } from "../../components/kube/daemonset";
+import type { Container, DaemonSet as DaemonSetObject, KubeObject } from "../../components/kube/types";
+import { kubeModel } from "./fixture";
+
+const m = kubeManifests(kubeModel());
+
+function validate(obj: KubeObject): void {
+    // kubernetes-models types are stricter than our plain shapes in places (literal unions);
+    // validation is what matters, so the data is handed over as it is.
+    const data = obj as never;
+    switch (obj.kind) {
+        case "Namespace": return new Namespace(data).validate();
+        case "ServiceAccount": return new ServiceAccount(data).validate();
+        case "ConfigMap": return new ConfigMap(data).validate();
+        case "ClusterRole": return new ClusterRole(data).validate();
+        case "ClusterRoleBinding": return new ClusterRoleBinding(data).validate();
+        case "Role": return new Role(data).validate();
+        case "RoleBinding": return new RoleBinding(data).validate();
+        case "DaemonSet": return new DaemonSet(data).validate();
+    }
+}
+
+const containers = (ds: DaemonSetObject): Container[] => [
+    ...(ds.spec.template.spec.initContainers ?? []),
+    ...ds.spec.template.spec.containers,
+];
+
+describe("schema", () => {
+    it("every object validates against the Kubernetes OpenAPI schema", () => {
+        const list = manifestList(m);
+        assert.equal(list.length, 9);
+        for (const obj of list) assert.doesNotThrow(() => validate(obj), `${obj.kind}/${obj.metadata.name}`);
+    });
+
+    it("the validator does catch a broken DaemonSet", () => {
+        const broken = structuredClone(m.node) as unknown as { spec: { selector: unknown } };
+        broken.spec.selector = "name=ovnkube-node";
+        assert.throws(() => validate(broken as unknown as KubeObject));
+    });
+});
+
+describe("names", () => {
+    it("uses ovn-kubernetes' in-cluster names", () => {
+        assert.equal(m.namespace.metadata.name, "ovn-kubernetes");
+        assert.equal(m.serviceAccount.metadata.name, "ovn");
+        assert.equal(m.configMap.metadata.name, "ovn-config");
+        assert.equal(m.clusterRole.metadata.name, "ovn-kubernetes");
+        assert.equal(m.master.metadata.name, "ovnkube-master");
+        assert.equal(m.node.metadata.name, "ovnkube-node");
+        for (const obj of [m.serviceAccount, m.configMap, m.role, m.roleBinding, m.master, m.node]) {
+            assert.equal(obj.metadata.namespace, "ovn-kubernetes", obj.kind);
+        }
+    });
+
+    it("follows the model's namespace", () => {
+        const other = kubeManifests(kubeModel({ namespace: "openshift-ovn-kubernetes" }));
+        assert.equal(other.namespace.metadata.name, "openshift-ovn-kubernetes");
+        assert.equal(other.node.metadata.namespace, "openshift-ovn-kubernetes");
+        assert.equal(other.clusterRoleBinding.subjects[0].namespace, "openshift-ovn-kubernetes");
+    });
+});
+
+describe("ConfigMap ovn-config", () => {
+    it("holds the model's data and no credentials", () => {
+        assert.deepEqual(m.configMap.data, kubeModel().config);
+        for (const key of Object.keys(m.configMap.data)) assert.doesNotMatch(key, /token|cert/i);
+    });
+});
+
+for (const ds of [m.master, m.node]) {
+    describe(`DaemonSet ${ds.metadata.name}`, () => {
+        const pod = ds.spec.template.spec;
+
+        it("selects exactly the pods of its template", () => {
+            for (const [k, v] of Object.entries(ds.spec.selector.matchLabels)) {
+                assert.equal(ds.spec.template.metadata.labels[k], v, k);
+            }
+            assert.deepEqual(ds.spec.selector.matchLabels, { name: ds.metadata.name });
+        });
+
+        it("runs in the host network, as ovn, tolerating every taint", () => {
+            assert.equal(pod.hostNetwork, true);
+            assert.equal(pod.dnsPolicy, "Default");
+            assert.equal(pod.serviceAccountName, "ovn");
+            assert.deepEqual(pod.tolerations, [{ operator: "Exists" }]);
+            assert.equal(ds.spec.updateStrategy.type, "RollingUpdate");
+            assert.ok(ds.spec.updateStrategy.rollingUpdate.maxUnavailable);
+        });
+
+        it("uses the model's image in every container, with resource requests", () => {
+            for (const c of containers(ds)) {
+                assert.equal(c.image, "registry.example.com/ovn-kube:v1.0.0", c.name);
+                assert.ok(c.resources.requests.cpu && c.resources.requests.memory, c.name);
+            }
+        });
+
+        it("mounts only volumes it declares", () => {
+            const declared = new Set((pod.volumes ?? []).map((v) => v.name));
+            for (const c of containers(ds)) {
+                for (const mount of c.volumeMounts ?? []) assert.ok(declared.has(mount.name), `${c.name}: ${mount.name}`);
+            }
+        });
+
+        it("takes its environment from keys that exist in ovn-config", () => {
+            for (const c of containers(ds)) {
+                for (const e of c.env ?? []) {
+                    const ref = e.valueFrom.configMapKeyRef;
+                    if (ref === undefined) continue;
+                    assert.equal(ref.name, "ovn-config");
+                    assert.ok(ref.key in m.configMap.data, `${e.name} <- ${ref.key}`);
+                    assert.equal(ref.optional, false);
+                }
+            }
+        });
+
+        it("expands in its arguments only variables it defines", () => {
+            for (const c of containers(ds)) {
+                const defined = new Set((c.env ?? []).map((e) => e.name));
+                for (const arg of [...c.command, ...(c.args ?? [])]) {
+                    for (const [, name] of arg.matchAll(/\$\(([A-Z0-9_]+)\)/g)) {
+                        assert.ok(defined.has(name), `${c.name}: $(${name})`);
+                    }
+                }
+            }
+        });
+
+        it("rolls its pods when ovn-config changes", () => {
+            const hash = ds.spec.template.metadata.annotations[CONFIG_HASH_ANNOTATION];
+            const changed = kubeManifests(kubeModel({ config: { ...kubeModel().config, mtu: "1300" } }));
+            const other = ds.metadata.name === "ovnkube-master" ? changed.master : changed.node;
+            assert.match(hash, /^[0-9a-f]{64}$/);
+            assert.notEqual(other.spec.template.metadata.annotations[CONFIG_HASH_ANNOTATION], hash);
+            assert.equal(kubeManifests(kubeModel()).master.spec.template.metadata.annotations[CONFIG_HASH_ANNOTATION],
+                m.master.spec.template.metadata.annotations[CONFIG_HASH_ANNOTATION]);
+        });
+    });
+}
