@@ -22,6 +22,9 @@ export const CONFIG_ENV: readonly ConfigEnv[] = [
     { key: "net_cidr", env: "OVN_NET_CIDR", required: true },
     { key: "svc_cidr", env: "OVN_SVC_CIDR", required: true },
     { key: "mtu", env: "MTU", required: false },
+    // The model's node-subnet size and tunnel type: ovnkube must agree with the host layer on both.
+    { key: "host_subnet_length", env: "OVN_HOST_SUBNET_LENGTH", required: false },
+    { key: "encap_type", env: "OVN_ENCAP_TYPE", required: false },
 ];
 
 export function configMap(model: KubeModel): ConfigMap {

@@ -11,6 +11,7 @@ export interface HostDir {
     type: "Directory" | "DirectoryOrCreate";
     /** Bind mounts made on the host after the pod started must still appear inside it. */
     propagation?: "HostToContainer";
+    readOnly?: boolean;
 }
 
 /** Where the CNI shim is installed for the kubelet: mounted aside, since the image has its own /opt/cni/bin. */
@@ -37,14 +38,33 @@ export const CNI_NETWORKS: HostDir = {
     type: "DirectoryOrCreate",
 };
 
-/** The host's OVS and ovn-controller: their sockets, logs and configuration (system-id). */
+/** OVS configuration: the system-id, and the OVN client SSL files the chassis layer writes. */
+export const ETC_OPENVSWITCH: HostDir = {
+    name: "host-etc-openvswitch",
+    hostPath: "/etc/openvswitch",
+    mountPath: "/etc/openvswitch",
+    type: "Directory",
+};
+
+/** The host's OVS and ovn-controller: their sockets, logs and configuration. */
 export const OVS_OVN_DIRS: readonly HostDir[] = [
     { name: "host-var-run-openvswitch", hostPath: "/var/run/openvswitch", mountPath: "/var/run/openvswitch", type: "Directory" },
     { name: "host-var-run-ovn", hostPath: "/var/run/ovn", mountPath: "/var/run/ovn", type: "Directory" },
     { name: "host-var-log-openvswitch", hostPath: "/var/log/openvswitch", mountPath: "/var/log/openvswitch", type: "DirectoryOrCreate" },
     { name: "host-var-log-ovn", hostPath: "/var/log/ovn", mountPath: "/var/log/ovn", type: "DirectoryOrCreate" },
-    { name: "host-etc-openvswitch", hostPath: "/etc/openvswitch", mountPath: "/etc/openvswitch", type: "Directory" },
+    ETC_OPENVSWITCH,
 ];
+
+/**
+ * The OVN client key, certificate and CA that the chassis layer puts on every chassis host (masters
+ * included) for ovn-controller. ovnkube presents the same ones to ssl: NB/SB, so no OVN secret ever
+ * enters the cluster.
+ */
+export const OVN_CLIENT_SSL = {
+    privateKey: `${ETC_OPENVSWITCH.mountPath}/ovn-controller-privkey.pem`,
+    certificate: `${ETC_OPENVSWITCH.mountPath}/ovn-controller-cert.pem`,
+    caCertificate: `${ETC_OPENVSWITCH.mountPath}/ovn-controller-cacert.pem`,
+} as const;
 
 /**
  * Pod network namespaces that the container runtime creates as bind mounts under /var/run/netns;
@@ -66,6 +86,7 @@ export function mounts(dirs: readonly HostDir[]): VolumeMount[] {
     return dirs.map((d) => ({
         name: d.name,
         mountPath: d.mountPath,
+        ...(d.readOnly ? { readOnly: true } : {}),
         ...(d.propagation ? { mountPropagation: d.propagation } : {}),
     }));
 }

@@ -88,6 +88,7 @@ export interface EnvVar {
 export interface VolumeMount {
     name: string;
     mountPath: string;
+    readOnly?: boolean;
     mountPropagation?: "HostToContainer";
 }
 

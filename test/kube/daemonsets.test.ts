@@ -101,17 +101,39 @@ describe("ovnkube arguments", () => {
         assert.equal(flag(c, "-nb-address"), "$(OVN_NORTH)");
         assert.equal(flag(c, "-sb-address"), "$(OVN_SOUTH)");
         assert.equal(flag(c, "-k8s-apiserver"), "$(K8S_APISERVER)");
-        assert.equal(flag(c, "-cluster-subnet"), "$(OVN_NET_CIDR)");
+        // ovnkube's `<cidr>/<node subnet length>`, so its node subnets are the model's size.
+        assert.equal(flag(c, "-cluster-subnet"), "$(OVN_NET_CIDR)/$(OVN_HOST_SUBNET_LENGTH)");
         assert.equal(flag(c, "-service-cluster-ip-range"), "$(OVN_SVC_CIDR)");
         assert.equal(flag(c, "-mtu"), "$(MTU)");
+        assert.equal(flag(c, "-encap-type"), "$(OVN_ENCAP_TYPE)");
     });
 
-    it("leave -mtu out when ovn-config has no mtu", () => {
+    it("leave optional flags out when ovn-config lacks their keys", () => {
         const config = { ...kubeModel().config };
         delete config.mtu;
+        delete config.host_subnet_length;
+        delete config.encap_type;
         const c = main(kubeManifests(kubeModel({ config })).node);
         assert.equal(flag(c, "-mtu"), undefined);
-        assert.equal(c.env?.some((e) => e.name === "MTU"), false);
+        assert.equal(flag(c, "-encap-type"), undefined);
+        assert.equal(flag(c, "-cluster-subnet"), "$(OVN_NET_CIDR)");
+        assert.deepEqual(c.env?.map((e) => e.name), ["K8S_NODE", "OVN_NORTH", "OVN_SOUTH", "K8S_APISERVER", "OVN_NET_CIDR", "OVN_SVC_CIDR"]);
+    });
+
+    it("present the host's OVN client SSL files to ssl: databases, read-only on the master", () => {
+        const ssl = kubeModel({ config: { ...kubeModel().config, OvnNorth: "ssl:10.0.0.5:6641", OvnSouth: "ssl:10.0.0.5:6642" } });
+        const { master, node } = kubeManifests(ssl);
+        for (const ds of [master, node]) {
+            const c = main(ds);
+            for (const db of ["nb", "sb"]) {
+                assert.equal(flag(c, `-${db}-client-privkey`), "/etc/openvswitch/ovn-controller-privkey.pem");
+                assert.equal(flag(c, `-${db}-client-cert`), "/etc/openvswitch/ovn-controller-cert.pem");
+                assert.equal(flag(c, `-${db}-client-cacert`), "/etc/openvswitch/ovn-controller-cacert.pem");
+            }
+        }
+        assert.deepEqual(main(master).volumeMounts, [{ name: "host-etc-openvswitch", mountPath: "/etc/openvswitch", readOnly: true }]);
+        assert.deepEqual(master.spec.template.spec.volumes, [{ name: "host-etc-openvswitch", hostPath: { path: "/etc/openvswitch", type: "Directory" } }]);
+        assert.equal(flag(main(kubeManifests(kubeModel()).master), "-nb-client-privkey"), undefined);
     });
 
     it("authenticate with the service account's token file, and its CA when the API is https", () => {
