@@ -1,0 +1,88 @@
+// Command line of the local cluster:
+//   node --import tsx localcluster/cli.ts up [N] [--id ID] [--subnet CIDR] [--stack-file PATH | --no-stack-file]
+//   node --import tsx localcluster/cli.ts status [--id ID] [--json]
+//   node --import tsx localcluster/cli.ts down [--id ID]
+import { parseArgs } from "node:util";
+import { down } from "./down";
+import { DEFAULT_HOSTS, DEFAULT_ID } from "./names";
+import { defaultStackPath, LOCAL_LAB_PASSPHRASE, writeLocalStack } from "./stackFile";
+import { status } from "./status";
+import { formatStatus } from "./table";
+import { up } from "./up";
+
+const USAGE = `usage: localcluster <command> [options]
+  up [N]      create N bare hosts (default ${DEFAULT_HOSTS}) and write the stack file
+              --subnet CIDR       underlay (default 172.31.<n>.0/24 derived from the id)
+              --stack-file PATH   where to write the stack (default stacks/Pulumi.local.yaml,
+                                  or stacks/Pulumi.local-<id>.yaml for another id)
+              --no-stack-file     do not write one
+  status      show hosts, addresses, processes and SSH reachability (--json for JSON)
+  down        remove every process, namespace, link and file of the cluster
+common:       --id ID   cluster id (default "${DEFAULT_ID}"; a-z then up to 7 a-z/0-9)`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+    const { values, positionals } = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+            id: { type: "string", default: DEFAULT_ID },
+            subnet: { type: "string" },
+            "stack-file": { type: "string" },
+            "no-stack-file": { type: "boolean", default: false },
+            json: { type: "boolean", default: false },
+            help: { type: "boolean", short: "h", default: false },
+        },
+    });
+    const [command, ...rest] = positionals;
+    const id = values.id!;
+    if (values.help || command === "help") {
+        console.log(USAGE);
+        return 0;
+    }
+    switch (command) {
+        case "up": {
+            if (rest.length > 1 || (rest[0] !== undefined && !/^\d+$/.test(rest[0]))) throw new UsageError("up takes one optional number of hosts");
+            const started = Date.now();
+            const cluster = await up({ id, hosts: rest[0] ? Number(rest[0]) : undefined, subnet: values.subnet });
+            const seconds = ((Date.now() - started) / 1000).toFixed(1);
+            console.log(formatStatus(await status(id)));
+            console.log(`up in ${seconds} s; state in ${cluster.dir}`);
+            if (!values["no-stack-file"]) {
+                const file = writeLocalStack(cluster, values["stack-file"] ?? defaultStackPath(id));
+                console.log(`stack file: ${file}`);
+                console.log(`  its secrets use PULUMI_CONFIG_PASSPHRASE if set, else the lab passphrase "${LOCAL_LAB_PASSPHRASE}"`);
+            }
+            const h = cluster.hosts[0];
+            console.log(`ssh: ssh -i ${cluster.privateKeyPath} -o UserKnownHostsFile=${cluster.knownHostsPath} root@${h.ip}`);
+            return 0;
+        }
+        case "status": {
+            if (rest.length > 0) throw new UsageError("status takes no arguments");
+            const s = await status(id);
+            console.log(values.json ? JSON.stringify(s, null, 2) : formatStatus(s));
+            return s.healthy ? 0 : 1;
+        }
+        case "down": {
+            if (rest.length > 0) throw new UsageError("down takes no arguments");
+            const started = Date.now();
+            const r = await down(id);
+            const seconds = ((Date.now() - started) / 1000).toFixed(1);
+            console.log(`local cluster ${id} down in ${seconds} s: ${r.processes} processes ended, ${r.netns.length} namespaces and ${r.links.length} links removed`);
+            return 0;
+        }
+        default:
+            throw new UsageError(command ? `unknown command ${JSON.stringify(command)}` : "no command given");
+    }
+}
+
+main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+        const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+        console.error(`localcluster: ${(e as Error).message}`);
+        if (usage) console.error(USAGE);
+        process.exit(usage ? 2 : 1);
+    },
+);

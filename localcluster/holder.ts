@@ -1,0 +1,101 @@
+// The "machine" of a host: a long-lived process that holds the host's network namespace plus a
+// private mount and UTS namespace. Inside, /run is a fresh tmpfs and every OVS/OVN directory is a
+// bind mount of a per-host directory, so each daemon and CLI run in the host uses its default
+// paths (as ovs-ctl, ovn-ctl and the packages set them) without meeting another host's files.
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/**
+ * Directories each host gets its own copy of. Defaults of ovs-lib/ovn-lib on Debian:
+ * OVS etcdir/dbdir /etc/openvswitch (conf.db, system-id.conf), OVS logdir /var/log/openvswitch,
+ * OVN dbdir /var/lib/ovn, OVN etcdir /etc/ovn, OVN logdir /var/log/ovn; Debian keeps the real
+ * conf.db in /var/lib/openvswitch. The rundirs /run/openvswitch and /run/ovn live under /run.
+ */
+export const PRIVATE_DIRS = [
+    "/etc/openvswitch",
+    "/var/lib/openvswitch",
+    "/var/log/openvswitch",
+    "/etc/ovn",
+    "/var/lib/ovn",
+    "/var/log/ovn",
+] as const;
+
+/** Fails early, with the fix, when the machine lacks the packages whose directories we cover. */
+export function checkPrivateDirsExist(): void {
+    const missing = PRIVATE_DIRS.filter((d) => !fs.existsSync(d));
+    if (missing.length > 0) {
+        throw new Error(
+            `missing ${missing.join(", ")}: install the OVS/OVN packages first ` +
+                `(apt-get install -y openvswitch-switch ovn-central ovn-host openssh-server iproute2 ethtool)`,
+        );
+    }
+}
+
+/**
+ * Creates the per-host directories. The etc directories get the package's symlinks (Debian links
+ * /etc/openvswitch/conf.db into /var/lib/openvswitch) but no files: those would be another
+ * host's state, e.g. a system-id.conf.
+ */
+export function prepareHostDirs(hostDir: string): void {
+    for (const dir of PRIVATE_DIRS) {
+        const mine = path.join(hostDir, dir);
+        fs.mkdirSync(mine, { recursive: true });
+        if (!dir.startsWith("/etc/")) continue;
+        for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+            if (entry.isSymbolicLink()) {
+                fs.symlinkSync(fs.readlinkSync(path.join(dir, entry.name)), path.join(mine, entry.name));
+            }
+        }
+    }
+}
+
+// Runs inside the new namespaces. Values arrive as positional parameters, never inside the text.
+// /run/sshd is sshd's privilege-separation directory, which a booted Debian host has.
+const HOLDER_SCRIPT = `set -eu
+name=$1; root=$2; shift 2
+mount -t tmpfs -o mode=0755 tmpfs /run
+mkdir -p /run/sshd /run/lock
+for d in "$@"; do mount --bind "$root$d" "$d"; done
+hostname "$name"
+echo ready
+exec sleep infinity </dev/null >/dev/null 2>&1`;
+
+/** Starts the holder in `netns` and resolves with its pid once its mounts and hostname are in place. */
+export function startHolder(netns: string, hostname: string, hostDir: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+        // `ip netns exec` enters the network namespace; unshare adds private mount and UTS
+        // namespaces and then execs the script in place, so the spawned pid becomes the holder.
+        const child = spawn(
+            "ip",
+            ["netns", "exec", netns, "unshare", "--mount", "--uts", "--propagation", "private", "--",
+                "/bin/sh", "-c", HOLDER_SCRIPT, "holder", hostname, hostDir, ...PRIVATE_DIRS],
+            // detached: its own session, so a Ctrl-C in the terminal that ran `up` does not end the host.
+            { detached: true, stdio: ["ignore", "pipe", "pipe"] },
+        );
+        let out = "";
+        let err = "";
+        const timer = setTimeout(() => fail(new Error(`host ${hostname}: holder did not start within 10 s`)), 10_000);
+        const done = () => {
+            clearTimeout(timer);
+            child.stdout.destroy();
+            child.stderr.destroy();
+            child.removeAllListeners();
+            child.unref();
+        };
+        const fail = (e: Error) => {
+            done();
+            reject(e);
+        };
+        child.on("error", (e) => fail(new Error(`host ${hostname}: cannot start holder: ${e.message}`)));
+        child.on("exit", (code) => fail(new Error(`host ${hostname}: holder exited (${code}): ${err.trim()}`)));
+        child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+        child.stdout.on("data", (d: Buffer) => {
+            out += d.toString();
+            if (out.includes("ready\n")) {
+                done();
+                resolve(child.pid!);
+            }
+        });
+    });
+}

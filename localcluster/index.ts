@@ -1,0 +1,20 @@
+// The local cluster: bare "machines" made of namespaces on this one machine, reachable over SSH,
+// for trying the project without spare machines and as the real hosts of end-to-end tests.
+export { up } from "./up";
+export { down } from "./down";
+export { status } from "./status";
+export { hostExec } from "./exec";
+export { addPod, removePod, podExec, ping } from "./pods";
+export { writeLocalStack, localStackConfig, localPassphrase, defaultStackPath, LOCAL_LAB_PASSPHRASE } from "./stackFile";
+export { PassphraseSecrets, IncorrectPassphraseError } from "./passphraseSecrets";
+export { loadCluster } from "./state";
+export { shellQuote } from "./run";
+export { DEFAULT_ID, DEFAULT_HOSTS } from "./names";
+
+export type { UpOptions } from "./up";
+export type { DownReport } from "./down";
+export type { ClusterStatus, HostStatus } from "./status";
+export type { PodNetwork, PodRef, LocalPod } from "./pods";
+export type { LocalStackOptions } from "./stackFile";
+export type { LocalCluster, LocalHost } from "./state";
+export type { RunResult, RunOptions } from "./run";

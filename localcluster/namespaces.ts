@@ -1,0 +1,105 @@
+// Network namespaces and the processes inside them, found through /proc. `down` and the pod tool
+// use this to end exactly the processes that live in namespaces we made, and nothing else.
+import * as fs from "node:fs";
+import { check } from "./run";
+
+const NETNS_DIR = "/run/netns";
+
+/** Names of the named network namespaces that start with `prefix`. */
+export function listNetns(prefix: string): string[] {
+    let names: string[] = [];
+    try {
+        names = fs.readdirSync(NETNS_DIR);
+    } catch {
+        return [];
+    }
+    return names.filter((n) => n.startsWith(prefix)).sort();
+}
+
+/** The inode that identifies a named network namespace (as in `net:[<inode>]`), or undefined. */
+export function netnsInode(name: string): number | undefined {
+    try {
+        return fs.statSync(`${NETNS_DIR}/${name}`).ino;
+    } catch {
+        return undefined;
+    }
+}
+
+function nsInodeOf(pid: number, kind: "net" | "mnt"): number | undefined {
+    try {
+        const m = /\[(\d+)\]/.exec(fs.readlinkSync(`/proc/${pid}/ns/${kind}`));
+        return m ? Number(m[1]) : undefined;
+    } catch {
+        return undefined;
+    }
+}
+
+/** A zombie has already let go of its namespaces; PID 1 here reaps slowly, so treat Z as gone. */
+export function isLiveProcess(pid: number): boolean {
+    try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+        const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+        return state !== "Z" && state !== "X";
+    } catch {
+        return false;
+    }
+}
+
+/** True when `pid` lives and sits in the named network namespace (guards against a reused pid). */
+export function isInNetns(pid: number, netns: string): boolean {
+    const want = netnsInode(netns);
+    return want !== undefined && isLiveProcess(pid) && nsInodeOf(pid, "net") === want;
+}
+
+/** Live processes whose network namespace is one of `inodes`. */
+export function processesInNetns(inodes: ReadonlySet<number>): number[] {
+    const pids: number[] = [];
+    for (const entry of fs.readdirSync("/proc")) {
+        if (!/^\d+$/.test(entry)) continue;
+        const pid = Number(entry);
+        if (pid === process.pid) continue;
+        const ino = nsInodeOf(pid, "net");
+        if (ino !== undefined && inodes.has(ino) && isLiveProcess(pid)) pids.push(pid);
+    }
+    return pids;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Ends every process inside the given named network namespaces: SIGTERM so daemons can exit
+ * cleanly, then SIGKILL for what remains. Repeats the scan because a dying supervisor (e.g. an
+ * OVS --monitor parent) can start a new child meanwhile. Returns how many processes were signalled.
+ */
+export async function killNetnsProcesses(netnsNames: readonly string[]): Promise<number> {
+    const inodes = new Set(netnsNames.map(netnsInode).filter((i): i is number => i !== undefined));
+    if (inodes.size === 0) return 0;
+    const seen = new Set<number>();
+    const signal = (pids: number[], sig: NodeJS.Signals) => {
+        for (const pid of pids) {
+            seen.add(pid);
+            try {
+                process.kill(pid, sig);
+            } catch {
+                /* already gone */
+            }
+        }
+    };
+    const deadline = (ms: number) => Date.now() + ms;
+    signal(processesInNetns(inodes), "SIGTERM");
+    for (let until = deadline(2000); Date.now() < until; await sleep(50)) {
+        if (processesInNetns(inodes).length === 0) return seen.size;
+    }
+    for (let until = deadline(5000); Date.now() < until; await sleep(50)) {
+        const left = processesInNetns(inodes);
+        if (left.length === 0) return seen.size;
+        signal(left, "SIGKILL");
+    }
+    const left = processesInNetns(inodes);
+    throw new Error(`processes still running in ${netnsNames.join(", ")} after SIGKILL: ${left.join(", ")}`);
+}
+
+export async function deleteNetns(name: string): Promise<void> {
+    if (netnsInode(name) === undefined) return;
+    await check(["ip", "netns", "delete", name]);
+}

@@ -1,0 +1,135 @@
+// The Pulumi stack file for a local cluster: its hosts as nodes of the `ovn-kubernetes` project,
+// with pinned host keys and the cluster's SSH key as a passphrase-encrypted Pulumi secret.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import YAML from "yaml";
+import type { NodeConfig, Role, StackConfigInput } from "../components/config/types";
+import { overlaps } from "./addressing";
+import { DEFAULT_ID, PROJECT_ROOT } from "./names";
+import { IncorrectPassphraseError, PassphraseSecrets } from "./passphraseSecrets";
+import { LocalCluster } from "./state";
+
+/** Passphrase of generated local stacks when neither PULUMI_CONFIG_PASSPHRASE nor PULUMI_CONFIG_PASSPHRASE_FILE is set. Lab use only. */
+export const LOCAL_LAB_PASSPHRASE = "ovn-kubernetes-local-lab";
+
+const PROJECT = "ovn-kubernetes";
+
+export const LOCAL_DEFAULTS = {
+    clusterSubnet: "10.128.0.0/14",
+    serviceSubnet: "172.30.0.0/16",
+    // The joinSubnet default of ovn-kubernetes; only checked here, not written.
+    joinSubnet: "100.64.0.0/16",
+    ovnkubeImage: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:master",
+    mtu: 1400,
+} as const;
+
+/** The passphrase as the Pulumi CLI would find it (env, then file), else the lab passphrase. */
+export function localPassphrase(env: NodeJS.ProcessEnv = process.env): string {
+    if (env.PULUMI_CONFIG_PASSPHRASE !== undefined) return env.PULUMI_CONFIG_PASSPHRASE;
+    if (env.PULUMI_CONFIG_PASSPHRASE_FILE) return fs.readFileSync(path.resolve(env.PULUMI_CONFIG_PASSPHRASE_FILE), "utf8").trim();
+    return LOCAL_LAB_PASSPHRASE;
+}
+
+/** stacks/Pulumi.local.yaml for the default cluster, stacks/Pulumi.local-<id>.yaml for others. */
+export function defaultStackPath(id: string): string {
+    return path.join(PROJECT_ROOT, "stacks", id === DEFAULT_ID ? "Pulumi.local.yaml" : `Pulumi.local-${id}.yaml`);
+}
+
+function rolesOf(index: number, count: number): Role[] {
+    if (count === 1) return ["central", "master", "node", "gateway"];
+    if (index === 0) return ["central", "master"];
+    return index === count - 1 ? ["node", "gateway"] : ["node"];
+}
+
+export interface LocalStackOptions {
+    passphrase?: string;
+    clusterSubnet?: string;
+    serviceSubnet?: string;
+    ovnkubeImage?: string;
+}
+
+/** The stack configuration for the cluster's hosts (without the secret). Pure. */
+export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions = {}): StackConfigInput {
+    const clusterSubnet = opts.clusterSubnet ?? LOCAL_DEFAULTS.clusterSubnet;
+    const serviceSubnet = opts.serviceSubnet ?? LOCAL_DEFAULTS.serviceSubnet;
+    const ranges = { clusterSubnet, serviceSubnet, joinSubnet: LOCAL_DEFAULTS.joinSubnet };
+    for (const [key, cidr] of Object.entries(ranges)) {
+        if (overlaps(cidr, cluster.subnet)) throw new Error(`${key} ${cidr} overlaps the local cluster's underlay ${cluster.subnet}`);
+    }
+    const first = cluster.hosts[0];
+    if (!first) throw new Error(`local cluster ${cluster.id} has no hosts`);
+    const nodes = cluster.hosts.map((h, i): NodeConfig => {
+        const roles = rolesOf(i, cluster.hosts.length);
+        const node: NodeConfig = { name: h.name, address: h.ip, hostKey: h.hostKeyLine, roles, tunnelIp: h.ip };
+        if (roles.includes("gateway")) {
+            // Shared gateway: eth0 moves onto breth0 and keeps serving the host, as on a one-NIC machine.
+            node.gateway = {
+                mode: "shared",
+                interface: "eth0",
+                bridge: "breth0",
+                physicalIp: `${h.ip}/${cluster.prefixLen}`,
+                defaultGateway: cluster.external.ip,
+            };
+        }
+        return node;
+    });
+    return {
+        nodes,
+        clusterSubnet,
+        serviceSubnet,
+        encapType: "geneve",
+        mtu: LOCAL_DEFAULTS.mtu,
+        // No kernel OVS module is needed: OVS's userspace datapath.
+        datapathType: "netdev",
+        apiServer: { url: `http://${first.ip}:8080` },
+        ssh: { user: "root", port: 22 },
+        // The hosts share this machine's installed packages.
+        packages: { skip: true },
+        // No Kubernetes API server runs in a local cluster: the ovnkube objects are not deployed.
+        kubernetes: { enabled: false },
+        ovnkubeImage: opts.ovnkubeImage ?? LOCAL_DEFAULTS.ovnkubeImage,
+    };
+}
+
+/** Keeps an existing file's salt when the passphrase opens it, so rewriting does not churn it. */
+function secretsFor(file: string, passphrase: string): PassphraseSecrets {
+    if (fs.existsSync(file)) {
+        const salt = (YAML.parse(fs.readFileSync(file, "utf8")) as { encryptionsalt?: unknown } | null)?.encryptionsalt;
+        if (typeof salt === "string") {
+            try {
+                return PassphraseSecrets.open(passphrase, salt);
+            } catch (e) {
+                if (!(e instanceof IncorrectPassphraseError)) throw e;
+            }
+        }
+    }
+    return PassphraseSecrets.create(passphrase);
+}
+
+/** Writes the stack file for the cluster and returns its path. */
+export function writeLocalStack(cluster: LocalCluster, file = defaultStackPath(cluster.id), opts: LocalStackOptions = {}): string {
+    const config = localStackConfig(cluster, opts);
+    const passphrase = opts.passphrase ?? localPassphrase();
+    const secrets = secretsFor(file, passphrase);
+    const privateKey = fs.readFileSync(cluster.privateKeyPath, "utf8");
+
+    const configMap: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(config)) configMap[`${PROJECT}:${key}`] = value;
+    configMap[`${PROJECT}:sshPrivateKey`] = { secure: secrets.encrypt(privateKey) };
+
+    const doc = new YAML.Document({ encryptionsalt: secrets.encryptionSalt, config: configMap });
+    // `roles: [central, master]` reads better than one line per role.
+    YAML.visit(doc, {
+        Pair(_, pair) {
+            if (YAML.isScalar(pair.key) && pair.key.value === "roles" && YAML.isSeq(pair.value)) pair.value.flow = true;
+        },
+    });
+    doc.commentBefore = [
+        ` Generated by \`localcluster up\` for local cluster "${cluster.id}" (${cluster.subnet}); rewritten on every up.`,
+        ` Secrets use Pulumi's passphrase provider: PULUMI_CONFIG_PASSPHRASE, else "${LOCAL_LAB_PASSPHRASE}".`,
+        ` Use with a local backend: pulumi login --local && PULUMI_CONFIG_PASSPHRASE=... pulumi up -s ${path.basename(file).replace(/^Pulumi\.|\.yaml$/g, "")}`,
+    ].join("\n");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, doc.toString({ lineWidth: 0 }), { mode: 0o600 });
+    return file;
+}

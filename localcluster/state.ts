@@ -1,0 +1,68 @@
+// The description of a running local cluster, kept in .local/<id>/cluster.json so that every
+// later command (status, down, hostExec, the pod tool, other engineers' tests) finds it.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { stateDir } from "./names";
+
+export interface LocalHost {
+    /** Hostname, Kubernetes node name and the suffix of its network namespace. */
+    name: string;
+    /** Underlay address on the host's eth0. */
+    ip: string;
+    /** The process that holds the host's network, mount and UTS namespaces (enter with nsenter -t). */
+    holderPid: number;
+    sshPort: number;
+    /** `ssh-ed25519 AAAA…` */
+    hostKeyLine: string;
+    /** `SHA256:…` */
+    hostKeyFingerprint: string;
+    /** The host's network namespace (`ip netns exec <netns>` works from the root namespace). */
+    netns: string;
+    /** The root-side end of the host's underlay veth (on the bridge). */
+    veth: string;
+    /** Directory whose subdirectories are bind-mounted over the host's OVS/OVN directories. */
+    dir: string;
+}
+
+export interface LocalCluster {
+    id: string;
+    /** State directory: .local/<id> under the project root. */
+    dir: string;
+    bridge: string;
+    /** Underlay CIDR. */
+    subnet: string;
+    prefixLen: number;
+    /** The root namespace's address on the bridge: where tools on this machine reach the hosts from. */
+    operatorIp: string;
+    /** The outside world behind the gateway: a namespace whose address is every host's default gateway. */
+    external: { ns: string; ip: string };
+    hosts: LocalHost[];
+    /** The user key that logs in as root on every host (OpenSSH format, ed25519). */
+    privateKeyPath: string;
+    publicKey: string;
+    /** known_hosts with every host's pinned key, for `ssh -o UserKnownHostsFile=…`. */
+    knownHostsPath: string;
+}
+
+export function clusterFile(id: string): string {
+    return path.join(stateDir(id), "cluster.json");
+}
+
+export function saveCluster(cluster: LocalCluster): void {
+    fs.writeFileSync(clusterFile(cluster.id), JSON.stringify(cluster, null, 2) + "\n", { mode: 0o600 });
+}
+
+/** Reads a cluster's description; throws a clear error when it is not up. */
+export function loadCluster(id: string): LocalCluster {
+    const file = clusterFile(id);
+    if (!fs.existsSync(file)) throw new Error(`local cluster ${JSON.stringify(id)} is not up (no ${file})`);
+    return JSON.parse(fs.readFileSync(file, "utf8")) as LocalCluster;
+}
+
+export function findHost(cluster: LocalCluster, name: string): LocalHost {
+    const host = cluster.hosts.find((h) => h.name === name);
+    if (!host) {
+        throw new Error(`local cluster ${cluster.id} has no host ${JSON.stringify(name)} (hosts: ${cluster.hosts.map((h) => h.name).join(", ")})`);
+    }
+    return host;
+}

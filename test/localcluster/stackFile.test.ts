@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { test } from "node:test";
+import YAML from "yaml";
+import { PassphraseSecrets } from "../../localcluster/passphraseSecrets";
+import { LOCAL_LAB_PASSPHRASE, defaultStackPath, localPassphrase, localStackConfig, writeLocalStack } from "../../localcluster/stackFile";
+import { LocalCluster } from "../../localcluster/state";
+
+function fakeCluster(hosts: number, dir: string): LocalCluster {
+    const privateKeyPath = path.join(dir, "id_ed25519");
+    fs.writeFileSync(privateKeyPath, "-----BEGIN OPENSSH PRIVATE KEY-----\nfake\n-----END OPENSSH PRIVATE KEY-----\n");
+    return {
+        id: "unit",
+        dir,
+        bridge: "lc-unit",
+        subnet: "172.31.40.0/24",
+        prefixLen: 24,
+        operatorIp: "172.31.40.254",
+        external: { ns: "lc-unit-ext", ip: "172.31.40.1" },
+        hosts: Array.from({ length: hosts }, (_, i) => ({
+            name: `node${i + 1}`,
+            ip: `172.31.40.${11 + i}`,
+            holderPid: 1,
+            sshPort: 22,
+            hostKeyLine: `ssh-ed25519 AAAAkey${i}`,
+            hostKeyFingerprint: `SHA256:fp${i}`,
+            netns: `lc-unit-node${i + 1}`,
+            veth: `lc-unit-${i + 1}`,
+            dir: path.join(dir, "hosts", `node${i + 1}`),
+        })),
+        privateKeyPath,
+        publicKey: "ssh-ed25519 AAAAuser",
+        knownHostsPath: path.join(dir, "known_hosts"),
+    };
+}
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "lc-stack-"));
+
+test("the stack file lists the hosts with roles, pinned keys and a shared gateway on the last one", () => {
+    const dir = tmp();
+    const file = writeLocalStack(fakeCluster(3, dir), path.join(dir, "Pulumi.local.yaml"), { passphrase: "lab" });
+    const doc = YAML.parse(fs.readFileSync(file, "utf8"));
+    const c = doc.config;
+    assert.deepEqual(
+        c["ovn-kubernetes:nodes"].map((n: { name: string; roles: string[] }) => [n.name, n.roles]),
+        [["node1", ["central", "master"]], ["node2", ["node"]], ["node3", ["node", "gateway"]]],
+    );
+    const n3 = c["ovn-kubernetes:nodes"][2];
+    assert.equal(n3.address, "172.31.40.13");
+    assert.equal(n3.tunnelIp, "172.31.40.13");
+    assert.equal(n3.hostKey, "ssh-ed25519 AAAAkey2");
+    assert.deepEqual(n3.gateway, { mode: "shared", interface: "eth0", bridge: "breth0", physicalIp: "172.31.40.13/24", defaultGateway: "172.31.40.1" });
+    assert.equal(c["ovn-kubernetes:datapathType"], "netdev");
+    assert.equal(c["ovn-kubernetes:encapType"], "geneve");
+    assert.equal(c["ovn-kubernetes:mtu"], 1400);
+    assert.deepEqual(c["ovn-kubernetes:apiServer"], { url: "http://172.31.40.11:8080" });
+    assert.deepEqual(c["ovn-kubernetes:packages"], { skip: true });
+    assert.deepEqual(c["ovn-kubernetes:kubernetes"], { enabled: false });
+    assert.equal(c["ovn-kubernetes:clusterSubnet"], "10.128.0.0/14");
+    assert.equal(c["ovn-kubernetes:serviceSubnet"], "172.30.0.0/16");
+    // Every key is in the project's namespace.
+    for (const key of Object.keys(c)) assert.match(key, /^ovn-kubernetes:[a-zA-Z]+$/);
+});
+
+test("the SSH private key is a Pulumi secret that decrypts with the stack's passphrase only", () => {
+    const dir = tmp();
+    const cluster = fakeCluster(2, dir);
+    const file = writeLocalStack(cluster, path.join(dir, "Pulumi.local.yaml"), { passphrase: "lab" });
+    const text = fs.readFileSync(file, "utf8");
+    assert.equal(text.includes("PRIVATE KEY"), false, "no plaintext key in the file");
+    const doc = YAML.parse(text);
+    const secure = doc.config["ovn-kubernetes:sshPrivateKey"].secure;
+    assert.equal(PassphraseSecrets.open("lab", doc.encryptionsalt).decrypt(secure), fs.readFileSync(cluster.privateKeyPath, "utf8"));
+    assert.throws(() => PassphraseSecrets.open("not-lab", doc.encryptionsalt), /incorrect passphrase/);
+    assert.equal(fs.statSync(file).mode & 0o077, 0, "readable by its owner only");
+
+    // Rewriting keeps the salt (so Pulumi's state and the file agree) but not with another passphrase.
+    writeLocalStack(cluster, file, { passphrase: "lab" });
+    assert.equal(YAML.parse(fs.readFileSync(file, "utf8")).encryptionsalt, doc.encryptionsalt);
+    writeLocalStack(cluster, file, { passphrase: "other" });
+    assert.notEqual(YAML.parse(fs.readFileSync(file, "utf8")).encryptionsalt, doc.encryptionsalt);
+});
+
+test("a single host carries every role; ranges that overlap the underlay are refused", () => {
+    const cluster = fakeCluster(1, tmp());
+    assert.deepEqual(localStackConfig(cluster).nodes[0].roles, ["central", "master", "node", "gateway"]);
+    assert.throws(() => localStackConfig(cluster, { clusterSubnet: "172.31.0.0/16" }), /clusterSubnet 172\.31\.0\.0\/16 overlaps/);
+    assert.throws(() => localStackConfig({ ...cluster, subnet: "100.64.7.0/24" }), /joinSubnet/);
+});
+
+test("the passphrase comes from the environment as Pulumi reads it, else the lab passphrase", () => {
+    const dir = tmp();
+    fs.writeFileSync(path.join(dir, "pass"), "from-file\n");
+    assert.equal(localPassphrase({}), LOCAL_LAB_PASSPHRASE);
+    assert.equal(localPassphrase({ PULUMI_CONFIG_PASSPHRASE: "env" }), "env");
+    assert.equal(localPassphrase({ PULUMI_CONFIG_PASSPHRASE_FILE: path.join(dir, "pass") }), "from-file");
+    assert.equal(localPassphrase({ PULUMI_CONFIG_PASSPHRASE: "", PULUMI_CONFIG_PASSPHRASE_FILE: path.join(dir, "pass") }), "");
+    assert.match(defaultStackPath("local"), /stacks\/Pulumi\.local\.yaml$/);
+    assert.match(defaultStackPath("lab2"), /stacks\/Pulumi\.local-lab2\.yaml$/);
+});
