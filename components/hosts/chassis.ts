@@ -1,0 +1,49 @@
+// Chassis: one host's OVN settings (external_ids of the local Open_vSwitch row) and
+// ovn-controller. Starts Open vSwitch first. Outputs the persistent system-id.
+import * as pulumi from "@pulumi/pulumi";
+import type { remote } from "@pulumi/command";
+import type { HostModel } from "../model/types";
+import { hostCommand, secretStdin, sslSecrets, type HostConnection, type OvsdbSsl } from "./command";
+import { chassisNeedsK8sSecrets, chassisNeedsSsl, chassisScript, parseSystemId } from "./scripts/chassis";
+import { ovsStartScript } from "./scripts/ovs";
+
+export interface ChassisArgs {
+    host: HostModel;
+    /** ovn-nb, e.g. tcp:10.0.0.1:6641 */
+    nbAddress: string;
+    /** ovn-remote, e.g. tcp:10.0.0.1:6642 */
+    sbAddress: string;
+    connection: HostConnection;
+    /** Required when the API server is https:// (secret). */
+    k8sApiToken?: pulumi.Input<string>;
+    k8sCaCertificate?: pulumi.Input<string>;
+    /** Required when sbAddress is ssl:…: ovn-controller's client key, certificate and CA (secrets). */
+    ssl?: OvsdbSsl;
+}
+
+export class Chassis extends pulumi.ComponentResource {
+    readonly ovs: remote.Command;
+    readonly controller: remote.Command;
+    /** external_ids:system-id: the chassis name in the SB, what gateway routers are pinned to. */
+    readonly systemId: pulumi.Output<string>;
+
+    constructor(name: string, args: ChassisArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("ovn-kubernetes:hosts:Chassis", name, {}, opts);
+        const addresses = { nbAddress: args.nbAddress, sbAddress: args.sbAddress };
+        const script = chassisScript(args.host, addresses);
+        const k8s = chassisNeedsK8sSecrets(args.host);
+        if (k8s && (args.k8sApiToken === undefined || args.k8sCaCertificate === undefined)) {
+            throw new Error(`${name}: k8sApiToken and k8sCaCertificate are required for ${args.host.chassis?.k8sApiServer}`);
+        }
+        const ssl = chassisNeedsSsl(addresses);
+        if (ssl && !args.ssl) throw new Error(`${name}: ssl (privateKey, certificate, caCertificate) is required for ${args.sbAddress}`);
+        const stdin = secretStdin({
+            ...(k8s ? { "k8s-api-token": args.k8sApiToken, "k8s-ca-certificate": args.k8sCaCertificate } : {}),
+            ...(ssl ? sslSecrets(args.ssl) : {}),
+        });
+        this.ovs = hostCommand(this, `${name}-ovs`, ovsStartScript(args.host), { connection: args.connection });
+        this.controller = hostCommand(this, `${name}-controller`, script, { connection: args.connection, stdin }, { dependsOn: [this.ovs] });
+        this.systemId = this.controller.stdout.apply(parseSystemId);
+        this.registerOutputs({ ovs: this.ovs, controller: this.controller, systemId: this.systemId });
+    }
+}

@@ -1,0 +1,23 @@
+// GatewayFlows: the conntrack flows on a shared gateway bridge that let the host and the OVN
+// gateway router share one NIC. Create it after the gateway router exists (dependsOn): the
+// script waits for ovn-controller to bind the localnet port and add its patch port.
+import * as pulumi from "@pulumi/pulumi";
+import type { remote } from "@pulumi/command";
+import type { GatewayModel } from "../model/types";
+import { hostCommand, type HostConnection } from "./command";
+import { gatewayFlowsScript } from "./scripts/gateway";
+
+export interface GatewayFlowsArgs {
+    gateway: GatewayModel;
+    connection: HostConnection;
+}
+
+export class GatewayFlows extends pulumi.ComponentResource {
+    readonly flows: remote.Command;
+
+    constructor(name: string, args: GatewayFlowsArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("ovn-kubernetes:hosts:GatewayFlows", name, {}, opts);
+        this.flows = hostCommand(this, `${name}-flows`, gatewayFlowsScript(args.gateway), { connection: args.connection });
+        this.registerOutputs({ flows: this.flows });
+    }
+}

@@ -1,0 +1,9 @@
+// Host-side components: packages, Open vSwitch, OVN central and chassis, management ports and
+// gateways, each a ComponentResource of remote.Command children running generated bash.
+export { HostPackages, type HostPackagesArgs } from "./packages";
+export { Central, type CentralArgs } from "./central";
+export { Chassis, type ChassisArgs } from "./chassis";
+export { ManagementPort, type ManagementPortArgs } from "./managementPort";
+export { GatewayHost, type GatewayHostArgs } from "./gatewayHost";
+export { GatewayFlows, type GatewayFlowsArgs } from "./gatewayFlows";
+export type { HostConnection, OvsdbSsl } from "./command";

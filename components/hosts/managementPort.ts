@@ -1,0 +1,33 @@
+// ManagementPort: the host side of a node's management port k8s-<node> on br-int (MAC, MTU,
+// address, route to the cluster subnet), so the node reaches its pods and the cluster.
+import * as pulumi from "@pulumi/pulumi";
+import type { remote } from "@pulumi/command";
+import type { NodeNetworkModel } from "../model/types";
+import { hostCommand, type HostConnection } from "./command";
+import { managementPortScript } from "./scripts/managementPort";
+
+export interface ManagementPortArgs {
+    network: NodeNetworkModel;
+    connection: HostConnection;
+}
+
+export class ManagementPort extends pulumi.ComponentResource {
+    readonly port: remote.Command;
+    readonly interfaceName: pulumi.Output<string>;
+
+    constructor(name: string, args: ManagementPortArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("ovn-kubernetes:hosts:ManagementPort", name, {}, opts);
+        const { network } = args;
+        this.port = hostCommand(
+            this,
+            `${name}-mgmt-port`,
+            managementPortScript(network),
+            // A renamed interface is a different port: remove the old one before creating the new,
+            // which takes over the same address. Other changes converge through update.
+            { connection: args.connection, triggers: [network.mgmtInterface] },
+            { deleteBeforeReplace: true },
+        );
+        this.interfaceName = pulumi.output(network.mgmtInterface);
+        this.registerOutputs({ port: this.port, interfaceName: this.interfaceName });
+    }
+}

@@ -1,0 +1,85 @@
+# Inputs: controller_unit, ovn_remote, ovn_nb, encap_ip, encap_type, k8s_api_server,
+# bridge_mappings (empty: none), datapath_type (system|netdev).
+# Every external_id this script owns is either set to the model's value or removed, in one
+# ovs-vsctl transaction, so removing a setting from the stack removes it from the host.
+id_file=/etc/openvswitch/system-id.conf
+ssl_dir=/etc/openvswitch
+ssl_key=$ssl_dir/ovn-controller-privkey.pem
+ssl_cert=$ssl_dir/ovn-controller-cert.pem
+ssl_ca=$ssl_dir/ovn-controller-cacert.pem
+
+wait_for 30 "ovsdb-server" ovs-vsctl --timeout=2 show
+
+# system-id: created once and reused forever, so the chassis keeps its identity (gateway routers
+# are pinned to it with options:chassis). Adopt the one OVS already carries, if any.
+if [[ ! -s $id_file ]]; then
+    system_id=$(ovs-vsctl --timeout=10 --if-exists get Open_vSwitch . external_ids:system-id | tr -d '"')
+    [[ -n $system_id ]] || system_id=$(uuidgen 2>/dev/null || cat /proc/sys/kernel/random/uuid)
+    mkdir -p "${id_file%/*}"
+    printf '%s\n' "$system_id" >"$id_file.tmp"
+    mv -f "$id_file.tmp" "$id_file"
+fi
+system_id=$(head -n 1 "$id_file")
+[[ $system_id =~ ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$ ]] || die "$id_file does not hold a valid system-id"
+
+# Secrets (k8s token and CA for https, SSL client material for ssl:) come on stdin.
+if [[ $k8s_api_server == https://* || $ovn_remote == ssl:* ]]; then read_secrets; fi
+
+set_ids=(
+    "external_ids:system-id=\"$system_id\""
+    "external_ids:ovn-remote=\"$ovn_remote\""
+    "external_ids:ovn-nb=\"$ovn_nb\""
+    "external_ids:ovn-encap-ip=\"$encap_ip\""
+    "external_ids:ovn-encap-type=\"$encap_type\""
+    "external_ids:k8s-api-server=\"$k8s_api_server\""
+)
+absent_ids=()
+if [[ -n $bridge_mappings ]]; then
+    set_ids+=("external_ids:ovn-bridge-mappings=\"$bridge_mappings\"")
+else
+    absent_ids+=(ovn-bridge-mappings)
+fi
+# br-int must use the same datapath as the host's other bridges (netdev: userspace only).
+if [[ $datapath_type == netdev ]]; then
+    set_ids+=("external_ids:ovn-bridge-datapath-type=netdev")
+else
+    absent_ids+=(ovn-bridge-datapath-type)
+fi
+if [[ $k8s_api_server == https://* ]]; then
+    set_ids+=("external_ids:k8s-api-token=$(ovsdb_string k8s-api-token)")
+    set_ids+=("external_ids:k8s-ca-certificate=$(ovsdb_string k8s-ca-certificate)")
+else
+    absent_ids+=(k8s-api-token k8s-ca-certificate)
+fi
+
+# SSL towards NB/SB: ovn-controller takes its client key, certificate and CA from the local
+# Open_vSwitch SSL table.
+if [[ $ovn_remote == ssl:* ]]; then
+    write_secret_file ssl-private-key "$ssl_key"
+    write_secret_file ssl-certificate "$ssl_cert"
+    write_secret_file ssl-ca-certificate "$ssl_ca"
+    ovs-vsctl --timeout=10 set-ssl "$ssl_key" "$ssl_cert" "$ssl_ca"
+elif [[ -e $ssl_key ]]; then
+    ovs-vsctl --timeout=10 del-ssl
+    rm -f "$ssl_key" "$ssl_cert" "$ssl_ca"
+fi
+
+transaction=(set Open_vSwitch . "${set_ids[@]}")
+if ((${#absent_ids[@]} > 0)); then transaction+=(-- remove Open_vSwitch . external_ids "${absent_ids[@]}"); fi
+ovs-vsctl --timeout=10 "${transaction[@]}"
+
+controller_running() { ovn-appctl -t ovn-controller version; }
+if ! controller_running >/dev/null 2>&1; then
+    if has_systemd; then
+        systemctl enable --now "$controller_unit" >&2
+    else
+        "$(find_ovn_ctl)" start_controller >&2
+    fi
+fi
+wait_for 30 "ovn-controller" controller_running
+# ovn-controller reads these settings live; connected means the chassis is in the SB.
+controller_connected() { [[ $(ovn-appctl -t ovn-controller connection-status) == connected ]]; }
+wait_for 60 "ovn-controller to connect to the Southbound database at $ovn_remote" controller_connected
+log "chassis $system_id connected to $ovn_remote"
+# Last stdout line: the system-id, read by the Chassis component.
+printf '%s\n' "$system_id"

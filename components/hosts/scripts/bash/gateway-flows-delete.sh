@@ -1,0 +1,8 @@
+# Input: bridge. Back to the single flow a standalone bridge starts with.
+if ovs-vsctl --timeout=10 br-exists "$bridge"; then
+    flows=$(mktemp)
+    printf 'priority=0, actions=NORMAL\n' >"$flows"
+    ovs-ofctl --timeout=10 -O OpenFlow13 replace-flows "$bridge" "$flows" || { rm -f "$flows"; die "ovs-ofctl replace-flows $bridge failed"; }
+    rm -f "$flows"
+fi
+log "flows on $bridge back to NORMAL"

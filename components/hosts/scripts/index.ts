@@ -1,0 +1,10 @@
+// Pure generators of the host scripts: model in, bash text out, nothing run.
+export { shellQuote, bashScript, lastStdoutLine, type HostScript } from "./shell";
+export { checked, checkedInt, PATTERNS, type PatternName } from "./patterns";
+export { encodeSecretLines, SECRET_NAMES, type SecretName } from "./secrets";
+export { packagesScript, pinnedVersion } from "./packages";
+export { ovsStartScript } from "./ovs";
+export { centralScript } from "./central";
+export { chassisScript, parseSystemId, chassisNeedsK8sSecrets, chassisNeedsSsl, type ChassisAddresses } from "./chassis";
+export { managementPortScript } from "./managementPort";
+export { gatewayBridgeScript, gatewayFlowsScript, parseNicMac, localnetPatchPort, GATEWAY_CT_ZONE, PATCH_PORT_WAIT_SECONDS } from "./gateway";

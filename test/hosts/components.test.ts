@@ -1,0 +1,172 @@
+// The host components under Pulumi's mock runtime: which remote.Command children they create,
+// under which names and parents, with what scripts, and that connection and stdin stay secret.
+// Mocks first, then the components are imported dynamically (the SDK's documented order).
+import assert from "node:assert/strict";
+import { before, test } from "node:test";
+import * as pulumi from "@pulumi/pulumi";
+import { SECRETS, centralModel, gatewayModel, hostModel, nodeNetworkModel, rhelHost } from "./fixtures";
+
+interface Created {
+    type: string;
+    name: string;
+    urn: string;
+    inputs: Record<string, unknown>;
+}
+const created: Created[] = [];
+
+/** Fake results of the host scripts: what the real ones print last. */
+const FAKE_STDOUT: Record<string, string> = {
+    "-controller": "log line\n0f6c5a52-5c57-4a8b-9d5e-3e0c1f6b2a11\n",
+    "-bridge": "c6:05:1d:ca:61:14\n",
+};
+
+let hosts: typeof import("../../components/hosts");
+
+before(async () => {
+    await pulumi.runtime.setMocks(
+        {
+            newResource(args: pulumi.runtime.MockResourceArgs) {
+                created.push({ type: args.type, name: args.name, urn: "", inputs: args.inputs });
+                const stdout = Object.entries(FAKE_STDOUT).find(([suffix]) => args.name.endsWith(suffix))?.[1] ?? "";
+                return { id: `${args.name}-id`, state: { ...args.inputs, stdout, stderr: "" } };
+            },
+            call: (args: pulumi.runtime.MockCallArgs) => args.inputs,
+        },
+        "project",
+        "stack",
+        false,
+    );
+    hosts = await import("../../components/hosts");
+});
+
+/** Resolve an Output (or plain value) under mocks, with its secretness. */
+async function unwrap<T>(value: pulumi.Input<T>): Promise<{ value: T; secret: boolean }> {
+    const out = pulumi.output(value);
+    const secret = await (out as unknown as { isSecret: Promise<boolean> }).isSecret;
+    const v = await new Promise<T>((resolve) => out.apply((x) => resolve(x as T)));
+    return { value: v, secret };
+}
+
+const connection = pulumi.output({ host: "10.0.0.11", port: 22, user: "root", privateKey: pulumi.secret("-----BEGIN OPENSSH PRIVATE KEY-----SECRETKEY") });
+
+/** The remote.Command children of a component: names, parent (by URN), inputs. */
+async function commandsOf(component: pulumi.ComponentResource): Promise<Array<{ name: string; command: import("@pulumi/command").remote.Command; urn: string }>> {
+    const urn = await unwrap(component.urn);
+    const children = Object.values(component).filter((v): v is import("@pulumi/command").remote.Command => v instanceof (require("@pulumi/command").remote.Command));
+    const result = [];
+    for (const command of children) {
+        const childUrn = (await unwrap(command.urn)).value;
+        result.push({ name: childUrn.split("::").pop()!, command, urn: childUrn });
+    }
+    // A child's URN type chain starts with its parent's type: proves `parent: this`.
+    const parentType = urn.value.split("::")[2];
+    for (const r of result) assert.ok(r.urn.split("::")[2].startsWith(`${parentType}$command:remote:Command`), `${r.urn} is not a child of ${urn.value}`);
+    return result;
+}
+
+async function assertSecretConnection(command: import("@pulumi/command").remote.Command): Promise<void> {
+    const c = await unwrap(command.connection);
+    assert.equal(c.secret, true, "connection must be secret");
+}
+
+test("HostPackages: one install command, re-run on version change", async () => {
+    const p = new hosts.HostPackages("node1-packages", { host: hostModel(), packages: { ovnVersion: "23.03.1-1" }, connection });
+    const cmds = await commandsOf(p);
+    assert.deepEqual(cmds.map((c) => c.name), ["node1-packages-install"]);
+    await assertSecretConnection(cmds[0].command);
+    const triggers = await unwrap(cmds[0].command.triggers);
+    assert.ok(JSON.stringify(triggers.value).includes("23.03.1-1"));
+    assert.match((await unwrap(cmds[0].command.create)).value!, /ovn-host=23\.03\.1-1/);
+});
+
+test("Central over ssl: OVS first, then databases with the SSL material as secret stdin", async () => {
+    const c = new hosts.Central("central", {
+        central: centralModel(true),
+        connection,
+        datapathType: "netdev",
+        ssl: { privateKey: pulumi.secret(SECRETS.key), certificate: pulumi.secret(SECRETS.cert), caCertificate: pulumi.secret(SECRETS.ca) },
+    });
+    const cmds = await commandsOf(c);
+    assert.deepEqual(cmds.map((x) => x.name).sort(), ["central-databases", "central-ovs"]);
+    const db = cmds.find((x) => x.name === "central-databases")!.command;
+    await assertSecretConnection(db);
+    const stdin = await unwrap(db.stdin);
+    assert.equal(stdin.secret, true, "stdin must be secret");
+    assert.match(stdin.value!, /^ssl-private-key [A-Za-z0-9+/=]+\nssl-certificate [A-Za-z0-9+/=]+\nssl-ca-certificate [A-Za-z0-9+/=]+\n$/);
+    const create = (await unwrap(db.create)).value!;
+    for (const s of Object.values(SECRETS)) assert.ok(!create.includes(s.split("\n")[1] ?? s));
+    assert.match((await unwrap(db.delete)).value!, /del-connection/);
+    assert.equal((await unwrap(c.nbListener)).value, "pssl:6641:10.0.0.1");
+    assert.throws(() => new hosts.Central("central-nossl", { central: centralModel(true), connection }), /ssl \(privateKey, certificate, caCertificate\) is required/);
+});
+
+test("Chassis: OVS then controller; system-id from the last stdout line; k8s secrets on stdin", async () => {
+    const ch = new hosts.Chassis("rhel1-chassis", {
+        host: rhelHost(),
+        nbAddress: "tcp:10.0.0.1:6641",
+        sbAddress: "tcp:10.0.0.1:6642",
+        connection,
+        k8sApiToken: pulumi.secret(SECRETS.token),
+        k8sCaCertificate: pulumi.secret(SECRETS.ca),
+    });
+    const cmds = await commandsOf(ch);
+    assert.deepEqual(cmds.map((x) => x.name).sort(), ["rhel1-chassis-controller", "rhel1-chassis-ovs"]);
+    const controller = ch.controller;
+    const stdin = await unwrap(controller.stdin);
+    assert.equal(stdin.secret, true);
+    assert.deepEqual(stdin.value!.split("\n").map((l) => l.split(" ")[0]), ["k8s-api-token", "k8s-ca-certificate", ""]);
+    assert.equal(Buffer.from(stdin.value!.split("\n")[0].split(" ")[1], "base64").toString(), SECRETS.token);
+    assert.equal((await unwrap(ch.systemId)).value, "0f6c5a52-5c57-4a8b-9d5e-3e0c1f6b2a11");
+    await assertSecretConnection(controller);
+    assert.throws(
+        () => new hosts.Chassis("no-token", { host: rhelHost(), nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642", connection }),
+        /k8sApiToken and k8sCaCertificate are required/,
+    );
+});
+
+test("Chassis over plain http and tcp needs no stdin at all", async () => {
+    const ch = new hosts.Chassis("node1-chassis", { host: hostModel(), nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642", connection });
+    assert.equal((await unwrap(ch.controller.stdin)).value, undefined);
+});
+
+test("ManagementPort: one command, replaced (delete first) when the interface is renamed", async () => {
+    const m = new hosts.ManagementPort("node1-mgmt", { network: nodeNetworkModel(), connection });
+    const cmds = await commandsOf(m);
+    assert.deepEqual(cmds.map((x) => x.name), ["node1-mgmt-mgmt-port"]);
+    assert.deepEqual((await unwrap(m.port.triggers)).value, ["k8s-node1"]);
+    assert.match((await unwrap(m.port.delete)).value!, /^mgmt_if='k8s-node1'$/m);
+});
+
+test("GatewayHost outputs the NIC MAC; GatewayFlows is a separate component", async () => {
+    const g = new hosts.GatewayHost("node1-gw", { gateway: gatewayModel("shared"), connection, datapathType: "netdev" });
+    const cmds = await commandsOf(g);
+    assert.deepEqual(cmds.map((x) => x.name), ["node1-gw-bridge"]);
+    assert.equal((await unwrap(g.macAddress)).value, "c6:05:1d:ca:61:14");
+    assert.deepEqual((await unwrap(g.bridge.triggers)).value, ["shared", "eth0", "breth0", "netdev"]);
+    await assertSecretConnection(g.bridge);
+    const f = new hosts.GatewayFlows("node1-gw-flows", { gateway: gatewayModel("shared"), connection }, { dependsOn: [g] });
+    const flows = await commandsOf(f);
+    assert.deepEqual(flows.map((x) => x.name), ["node1-gw-flows-flows"]);
+    assert.match((await unwrap(f.flows.create)).value!, /patch-breth0_node1-to-br-int/);
+});
+
+test("the engine sees every component token and only secret connections and stdin", async () => {
+    const g = new hosts.GatewayHost("tok-gw", { gateway: gatewayModel("dedicated"), connection, datapathType: "system" });
+    assert.match((await unwrap(g.urn)).value, /::ovn-kubernetes:hosts:GatewayHost::tok-gw$/);
+    const types = new Set(created.map((c) => c.type));
+    for (const t of ["HostPackages", "Central", "Chassis", "ManagementPort", "GatewayHost", "GatewayFlows"]) assert.ok(types.has(`ovn-kubernetes:hosts:${t}`), t);
+    const commands = created.filter((c) => c.type === "command:remote:Command");
+    assert.ok(commands.length >= 10);
+    for (const c of commands) {
+        // Serialized secrets keep their signature on the way to the engine (state stores them encrypted).
+        const sig = pulumi.runtime.specialSigKey;
+        assert.equal((c.inputs.connection as Record<string, unknown>)?.[sig], pulumi.runtime.specialSecretSig, `${c.name}: connection`);
+        if (c.inputs.stdin !== undefined) assert.equal((c.inputs.stdin as Record<string, unknown>)[sig], pulumi.runtime.specialSecretSig, `${c.name}: stdin`);
+        assert.ok(!JSON.stringify(c.inputs.create ?? "").includes("SECRET"), `${c.name}: a secret in create`);
+    }
+});
+
+test("bad models fail at construction, before any command exists", () => {
+    assert.throws(() => new hosts.ManagementPort("bad", { network: nodeNetworkModel({ mgmtInterface: "k8s-$(id)" }), connection }), /mgmtInterface/);
+    assert.throws(() => new hosts.GatewayHost("bad", { gateway: gatewayModel("shared", { interface: "eth0;id" }), connection, datapathType: "netdev" }), /interface/);
+});
