@@ -3,7 +3,8 @@
 import * as fs from "node:fs";
 import { deleteLink, listLinks } from "./links";
 import { checkId, clusterNames, stateDir } from "./names";
-import { deleteNetns, killNetnsProcesses, listNetns } from "./namespaces";
+import { deleteNetns, isInNetns, killNamespaceProcesses, listNetns, mountNamespaceOf } from "./namespaces";
+import { clusterFile, loadCluster } from "./state";
 
 export interface DownReport {
     /** Processes that were signalled (holders, sshd, daemons and anything started in hosts or pods). */
@@ -16,13 +17,26 @@ export interface DownReport {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Mount namespaces of the hosts whose holders still live: a process that entered only a host's
+ * mount namespace (nsenter -m) is not in its network namespace but keeps its mounts alive. Taken
+ * only from a holder verified to sit in our network namespace, so the inode is ours.
+ */
+function holderMountNamespaces(id: string): number[] {
+    if (!fs.existsSync(clusterFile(id))) return [];
+    return loadCluster(id)
+        .hosts.filter((h) => isInNetns(h.holderPid, h.netns))
+        .map((h) => mountNamespaceOf(h.holderPid))
+        .filter((i): i is number => i !== undefined);
+}
+
 /** Removes every process, namespace, link and file of cluster `id`. Safe to run twice. */
 export async function down(id: string): Promise<DownReport> {
     const names = clusterNames(checkId(id));
     const netns = listNetns(names.prefix);
     const links = await listLinks(names.bridge, names.prefix);
     // Ending the processes first frees each namespace (and its mounts) the moment we delete it.
-    const processes = await killNetnsProcesses(netns);
+    const processes = await killNamespaceProcesses(netns, holderMountNamespaces(id));
     for (const ns of netns) await deleteNetns(ns);
 
     // Root-side veth ends die with their peers' namespaces, asynchronously; delete what is left.

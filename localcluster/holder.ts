@@ -1,7 +1,8 @@
 // The "machine" of a host: a long-lived process that holds the host's network namespace plus a
 // private mount and UTS namespace. Inside, /run is a fresh tmpfs and every OVS/OVN directory is a
 // bind mount of a per-host directory, so each daemon and CLI run in the host uses its default
-// paths (as ovs-ctl, ovn-ctl and the packages set them) without meeting another host's files.
+// paths (as ovs-ctl, ovn-ctl and the packages set them) without meeting another host's files;
+// /etc/hostname and /etc/hosts are the host's own too.
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -21,9 +22,27 @@ export const PRIVATE_DIRS = [
     "/var/log/ovn",
 ] as const;
 
+/**
+ * Files each host gets its own copy of: a real host's installer writes its name into both, and
+ * tools such as ovs-ctl call `hostname -f`, which fails when the name does not resolve (there is
+ * no DNS in the namespaces).
+ */
+export const PRIVATE_FILES = ["/etc/hostname", "/etc/hosts"] as const;
+
+/** /etc/hosts of one host: Debian's 127.0.1.1 line for its own name, then every cluster host. */
+export function etcHosts(self: string, hosts: ReadonlyArray<{ name: string; ip: string }>): string {
+    return [
+        "127.0.0.1\tlocalhost",
+        `127.0.1.1\t${self}`,
+        ...hosts.map((h) => `${h.ip}\t${h.name}`),
+        "::1\tlocalhost ip6-localhost ip6-loopback",
+        "",
+    ].join("\n");
+}
+
 /** Fails early, with the fix, when the machine lacks the packages whose directories we cover. */
 export function checkPrivateDirsExist(): void {
-    const missing = PRIVATE_DIRS.filter((d) => !fs.existsSync(d));
+    const missing = [...PRIVATE_DIRS, ...PRIVATE_FILES].filter((d) => !fs.existsSync(d));
     if (missing.length > 0) {
         throw new Error(
             `missing ${missing.join(", ")}: install the OVS/OVN packages first ` +
@@ -33,11 +52,14 @@ export function checkPrivateDirsExist(): void {
 }
 
 /**
- * Creates the per-host directories. The etc directories get the package's symlinks (Debian links
+ * Creates the per-host files and directories. The etc directories get the package's symlinks (Debian links
  * /etc/openvswitch/conf.db into /var/lib/openvswitch) but no files: those would be another
  * host's state, e.g. a system-id.conf.
  */
-export function prepareHostDirs(hostDir: string): void {
+export function prepareHostDirs(hostDir: string, hostname: string, hostsFile: string): void {
+    fs.mkdirSync(path.join(hostDir, "etc"), { recursive: true });
+    fs.writeFileSync(path.join(hostDir, "etc/hostname"), `${hostname}\n`);
+    fs.writeFileSync(path.join(hostDir, "etc/hosts"), hostsFile);
     for (const dir of PRIVATE_DIRS) {
         const mine = path.join(hostDir, dir);
         fs.mkdirSync(mine, { recursive: true });
@@ -56,7 +78,7 @@ const HOLDER_SCRIPT = `set -eu
 name=$1; root=$2; shift 2
 mount -t tmpfs -o mode=0755 tmpfs /run
 mkdir -p /run/sshd /run/lock
-for d in "$@"; do mount --bind "$root$d" "$d"; done
+for p in "$@"; do mount --bind "$root$p" "$p"; done
 hostname "$name"
 echo ready
 exec sleep infinity </dev/null >/dev/null 2>&1`;
@@ -69,7 +91,7 @@ export function startHolder(netns: string, hostname: string, hostDir: string): P
         const child = spawn(
             "ip",
             ["netns", "exec", netns, "unshare", "--mount", "--uts", "--propagation", "private", "--",
-                "/bin/sh", "-c", HOLDER_SCRIPT, "holder", hostname, hostDir, ...PRIVATE_DIRS],
+                "/bin/sh", "-c", HOLDER_SCRIPT, "holder", hostname, hostDir, ...PRIVATE_DIRS, ...PRIVATE_FILES],
             // detached: its own session, so a Ctrl-C in the terminal that ran `up` does not end the host.
             { detached: true, stdio: ["ignore", "pipe", "pipe"] },
         );

@@ -1,5 +1,5 @@
-// Network namespaces and the processes inside them, found through /proc. `down` and the pod tool
-// use this to end exactly the processes that live in namespaces we made, and nothing else.
+// Namespaces and the processes inside them, found through /proc. `down` and the pod tool use this
+// to end exactly the processes that live in namespaces we made, and nothing else.
 import * as fs from "node:fs";
 import { check } from "./run";
 
@@ -51,15 +51,28 @@ export function isInNetns(pid: number, netns: string): boolean {
     return want !== undefined && isLiveProcess(pid) && nsInodeOf(pid, "net") === want;
 }
 
-/** Live processes whose network namespace is one of `inodes`. */
-export function processesInNetns(inodes: ReadonlySet<number>): number[] {
+/** Namespaces to empty, by inode: network namespaces, and mount namespaces of live holders. */
+export interface NamespaceSet {
+    net: ReadonlySet<number>;
+    mnt: ReadonlySet<number>;
+}
+
+/** The mount namespace of a live holder (checked by the caller), to also catch processes that entered only it. */
+export function mountNamespaceOf(pid: number): number | undefined {
+    return nsInodeOf(pid, "mnt");
+}
+
+/** Live processes in any of the namespaces. */
+export function processesIn(set: NamespaceSet): number[] {
     const pids: number[] = [];
     for (const entry of fs.readdirSync("/proc")) {
         if (!/^\d+$/.test(entry)) continue;
         const pid = Number(entry);
         if (pid === process.pid) continue;
-        const ino = nsInodeOf(pid, "net");
-        if (ino !== undefined && inodes.has(ino) && isLiveProcess(pid)) pids.push(pid);
+        const net = nsInodeOf(pid, "net");
+        const mnt = nsInodeOf(pid, "mnt");
+        const ours = (net !== undefined && set.net.has(net)) || (mnt !== undefined && set.mnt.has(mnt));
+        if (ours && isLiveProcess(pid)) pids.push(pid);
     }
     return pids;
 }
@@ -67,13 +80,17 @@ export function processesInNetns(inodes: ReadonlySet<number>): number[] {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Ends every process inside the given named network namespaces: SIGTERM so daemons can exit
- * cleanly, then SIGKILL for what remains. Repeats the scan because a dying supervisor (e.g. an
- * OVS --monitor parent) can start a new child meanwhile. Returns how many processes were signalled.
+ * Ends every process inside the given named network namespaces (and the given mount namespaces):
+ * SIGTERM so daemons can exit cleanly, then SIGKILL for what remains. Rescans because a dying
+ * supervisor (e.g. an OVS --monitor parent) can start a new child meanwhile. Returns how many
+ * processes were signalled.
  */
-export async function killNetnsProcesses(netnsNames: readonly string[]): Promise<number> {
-    const inodes = new Set(netnsNames.map(netnsInode).filter((i): i is number => i !== undefined));
-    if (inodes.size === 0) return 0;
+export async function killNamespaceProcesses(netnsNames: readonly string[], mountNamespaces: readonly number[] = []): Promise<number> {
+    const set: NamespaceSet = {
+        net: new Set(netnsNames.map(netnsInode).filter((i): i is number => i !== undefined)),
+        mnt: new Set(mountNamespaces),
+    };
+    if (set.net.size === 0 && set.mnt.size === 0) return 0;
     const seen = new Set<number>();
     const signal = (pids: number[], sig: NodeJS.Signals) => {
         for (const pid of pids) {
@@ -86,17 +103,16 @@ export async function killNetnsProcesses(netnsNames: readonly string[]): Promise
         }
     };
     const deadline = (ms: number) => Date.now() + ms;
-    signal(processesInNetns(inodes), "SIGTERM");
+    signal(processesIn(set), "SIGTERM");
     for (let until = deadline(2000); Date.now() < until; await sleep(50)) {
-        if (processesInNetns(inodes).length === 0) return seen.size;
+        if (processesIn(set).length === 0) return seen.size;
     }
     for (let until = deadline(5000); Date.now() < until; await sleep(50)) {
-        const left = processesInNetns(inodes);
+        const left = processesIn(set);
         if (left.length === 0) return seen.size;
         signal(left, "SIGKILL");
     }
-    const left = processesInNetns(inodes);
-    throw new Error(`processes still running in ${netnsNames.join(", ")} after SIGKILL: ${left.join(", ")}`);
+    throw new Error(`processes still running in ${netnsNames.join(", ")} after SIGKILL: ${processesIn(set).join(", ")}`);
 }
 
 export async function deleteNetns(name: string): Promise<void> {

@@ -8,7 +8,7 @@ import { contains, intToIp, ipToInt, isIpv4 } from "./addressing";
 import { enterableHost, hostArgv, hostExec } from "./exec";
 import { txChecksumOff } from "./links";
 import { clusterNames } from "./names";
-import { deleteNetns, killNetnsProcesses, netnsInode } from "./namespaces";
+import { deleteNetns, killNamespaceProcesses, netnsInode } from "./namespaces";
 import { RunOptions, RunResult, check, run } from "./run";
 import { LocalCluster, findHost } from "./state";
 
@@ -122,7 +122,7 @@ export async function removePod(cluster: LocalCluster, node: string, namespace: 
     if (r && r.code !== 0 && !/database connection failed|No such file/.test(r.stderr)) {
         throw new Error(`removing port ${hostIface} of ${namespace}/${pod} from br-int on ${node}: ${r.stderr.trim()}`);
     }
-    await killNetnsProcesses([netns]);
+    await killNamespaceProcesses([netns]);
     await deleteNetns(netns);
 }
 

@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { AddressPlan, defaultSubnet, overlaps, planAddresses } from "./addressing";
 import { down } from "./down";
-import { checkPrivateDirsExist, prepareHostDirs, startHolder } from "./holder";
+import { checkPrivateDirsExist, etcHosts, prepareHostDirs, startHolder } from "./holder";
 import { fingerprint, generateKey, knownHosts, publicKeyLine } from "./keys";
 import { listLinks, rootRouteDestinations, txChecksumOff } from "./links";
 import { DEFAULT_HOSTS, DEFAULT_ID, MAX_HOSTS, checkId, clusterNames, ClusterNames, hostName, stateDir } from "./names";
@@ -77,7 +77,7 @@ async function createHost(cluster: LocalCluster, names: ClusterNames, plan: Addr
     // already carries finished checksums.
     await txChecksumOff("eth0", netns);
 
-    prepareHostDirs(dir);
+    prepareHostDirs(dir, name, etcHosts(name, plan.hosts.map((ip, i) => ({ name: hostName(i), ip }))));
     const holderPid = await startHolder(netns, name, dir);
 
     const ssh = sshdFiles(dir);

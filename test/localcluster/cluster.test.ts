@@ -2,7 +2,7 @@
 // and the external router reach each other, private per-host directories, and a `down` that
 // leaves nothing behind.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -10,7 +10,7 @@ import { after, before, test } from "node:test";
 import { Client } from "ssh2";
 import { down, hostExec, loadCluster, status, up } from "../../localcluster";
 import type { LocalCluster } from "../../localcluster";
-import { ProcessMark, leftovers, processesIn, stillRunning } from "./leftovers";
+import { ProcessMark, leftovers, markOf, processesIn, stillRunning } from "./leftovers";
 
 const ID = "lcup";
 let cluster: LocalCluster;
@@ -115,6 +115,11 @@ test("each host has its own /run, OVS/OVN directories and hostname", async () =>
         assert.equal(fs.existsSync(file), false, `${file} visible in the root namespace`);
     }
     assert.equal((await hostExec(cluster, b.name, "hostname")).stdout.trim(), b.name);
+    // As on an installed host, its own name and its peers' resolve (ovs-ctl runs `hostname -f`).
+    assert.equal((await hostExec(cluster, b.name, ["hostname", "-f"])).stdout.trim(), b.name);
+    assert.match((await hostExec(cluster, b.name, ["getent", "hosts", a.name])).stdout, new RegExp(`^${a.ip.replace(/\./g, "\\.")}\\s+${a.name}`));
+    assert.equal((await hostExec(cluster, b.name, ["cat", "/etc/hostname"])).stdout, `${b.name}\n`);
+    assert.notEqual(fs.readFileSync("/etc/hostname", "utf8"), `${b.name}\n`);
     assert.notEqual(os.hostname(), a.name);
 });
 
@@ -126,12 +131,21 @@ test("status reports every host alive and reachable; a second up of the same id 
     ]);
     assert.deepEqual(loadCluster(ID).hosts.map((h) => h.ip), cluster.hosts.map((h) => h.ip));
     await assert.rejects(up({ id: ID, hosts: 1 }), /already exists/);
+    // Another cluster on the same underlay would answer for these hosts' addresses: refused before anything is made.
+    await assert.rejects(up({ id: "lcupdup", hosts: 1, subnet: cluster.subnet }), /overlaps the route to/);
+    assert.deepEqual(leftovers("lcupdup"), { netns: [], links: [], mounts: [] });
 });
 
 test("down ends every process and removes every namespace, link, mount and file of the cluster", async () => {
     // Something the program under test might leave running inside a host.
     await hostExec(cluster, "node2", "sleep 300 >/dev/null 2>&1 &");
-    const marks: ProcessMark[] = processesIn(leftovers(ID).netns);
+    // And something that entered only a host's mount namespace: it is in the root's network
+    // namespace but would keep the host's mounts alive.
+    const mountOnly = spawn("nsenter", ["-t", String(cluster.hosts[0].holderPid), "-m", "--", "sleep", "300"], { detached: true, stdio: "ignore" });
+    mountOnly.unref();
+    await new Promise((r) => setTimeout(r, 200));
+    const marks: ProcessMark[] = [...processesIn(leftovers(ID).netns), ...markOf(mountOnly.pid!)];
+    assert.equal(stillRunning(markOf(mountOnly.pid!)).length, 1, "the mount-only process runs");
     assert.ok(marks.length >= 7, `holders, sshds and the sleeper: ${marks.length}`);
     const before = leftovers(ID);
     assert.equal(before.netns.length, 4);

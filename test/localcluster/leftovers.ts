@@ -36,6 +36,12 @@ export function processesIn(netnsNames: string[]): ProcessMark[] {
     return marks;
 }
 
+/** A mark for one pid (empty when it does not exist). */
+export function markOf(pid: number): ProcessMark[] {
+    const s = stat(pid);
+    return s ? [{ pid, start: s.start }] : [];
+}
+
 /** The marked processes that still run (a zombie counts as gone: PID 1 here reaps slowly). */
 export function stillRunning(marks: ProcessMark[]): ProcessMark[] {
     return marks.filter((m) => {
