@@ -1,0 +1,92 @@
+// What create/update, read and delete do against NB: read the group's rows by tag in one
+// read-only transaction, then (for create/update/delete) apply the reconciler's operations as ONE
+// transaction. Create and update are the same thing: a create that finds rows of its group
+// (a crash after the commit, an earlier run) adopts them instead of adding a second copy.
+import type { OvsdbTransactor } from "../ovsdb/client";
+import { select, where, type SelectOp } from "../ovsdb/operations";
+import { mapToRecord, setAtoms, uuid } from "../ovsdb/encoding";
+import { redactKey } from "../ssh/errors";
+import type { NbKind } from "./kinds/common";
+import { liveStates } from "./liveState";
+import { ForeignChildrenError, reconcile, type ReconcilePlan } from "./reconcile";
+import { specStates, type RowSpec, type RowState } from "./rows";
+import { foreignRefs, parseSnapshot, snapshotOps, type ReadPlan, type Snapshot } from "./snapshot";
+import { NB_DB } from "./tables";
+import { TAG_GROUP } from "./tags";
+
+async function snapshotOf(session: OvsdbTransactor, plan: ReadPlan): Promise<Snapshot> {
+    return parseSnapshot(plan, await session.transact(NB_DB, snapshotOps(plan)));
+}
+
+function readPlan(kind: NbKind, owner: string, group: string, specs: readonly RowSpec[]): ReadPlan {
+    return { owner, group, tables: [...kind.tables], foreign: foreignRefs(group, specs) };
+}
+
+async function applyPlan(session: OvsdbTransactor, plan: ReconcilePlan): Promise<void> {
+    if (plan.ops.length > 0) await session.transact(NB_DB, plan.ops);
+}
+
+/** Makes NB hold exactly `specs` for the group; returns the state applied. */
+export async function applyGroup(kind: NbKind, session: OvsdbTransactor, owner: string, group: string, specs: RowSpec[]): Promise<Record<string, RowState>> {
+    const snapshot = await snapshotOf(session, readPlan(kind, owner, group, specs));
+    await applyPlan(session, reconcileOrExplain(owner, group, specs, snapshot, session));
+    return specStates(specs);
+}
+
+/** The live state of the group's rows in the shape of `specs`' state, or undefined when none exists. */
+export async function readGroup(kind: NbKind, session: OvsdbTransactor, owner: string, group: string, specs: RowSpec[]): Promise<Record<string, RowState> | undefined> {
+    const snapshot = await snapshotOf(session, readPlan(kind, owner, group, specs));
+    return snapshot.own.length === 0 ? undefined : liveStates(group, specs, snapshot);
+}
+
+/** Removes every row of the group and nothing else. */
+export async function removeGroup(kind: NbKind, session: OvsdbTransactor, owner: string, group: string): Promise<void> {
+    const snapshot = await snapshotOf(session, readPlan(kind, owner, group, []));
+    const plan = reconcileOrExplain(owner, group, [], snapshot, session);
+    await applyPlan(session, plan);
+}
+
+function reconcileOrExplain(owner: string, group: string, specs: RowSpec[], snapshot: Snapshot, session: OvsdbTransactor): ReconcilePlan {
+    try {
+        return reconcile(owner, group, specs, snapshot);
+    } catch (err) {
+        if (err instanceof ForeignChildrenError) throw new DeferredForeignChildren(err, session);
+        throw err;
+    }
+}
+
+/** Carries a ForeignChildrenError to `describe`, which names the rows (one more read). */
+class DeferredForeignChildren extends Error {
+    constructor(
+        readonly foreign: ForeignChildrenError,
+        readonly session: OvsdbTransactor,
+    ) {
+        super(foreign.message);
+    }
+}
+
+async function nameForeignChildren(err: DeferredForeignChildren): Promise<string> {
+    const ops: SelectOp[] = err.foreign.children.map((c) => select(c.table, [where("_uuid", "==", uuid(c.uuid))]));
+    const results = await err.session.transact(NB_DB, ops);
+    const names = results.map((r, i) => {
+        const row = r.rows[0];
+        const child = err.foreign.children[i];
+        if (!row) return `${child.table} ${child.uuid} (gone)`;
+        const label = setAtoms(row.name ?? row.ip_prefix ?? row.logical_ip)[0] ?? child.uuid;
+        const owner = mapToRecord(row.external_ids)[TAG_GROUP];
+        return `${child.table} ${String(label)}${owner ? ` of ${owner}` : " (not created by Pulumi)"}`;
+    });
+    const p = err.foreign.parent;
+    return `cannot delete ${p.table} row "${p.key}": it still holds ${names.join(", ")}; delete or move those first`;
+}
+
+/** An error message for the operator: which resource, what NB said, never the private key. */
+export async function describe(kind: NbKind, group: string, err: unknown, privateKey: string | undefined): Promise<Error> {
+    let message = err instanceof Error ? err.message : String(err);
+    if (err instanceof DeferredForeignChildren) message = await nameForeignChildren(err).catch(() => message);
+    if (/index on column "name"/.test(message)) {
+        message += " (a row with that name exists but is not tagged as this stack's: remove it, or add this resource's pulumi-owner/pulumi-group/pulumi-row external_ids to adopt it)";
+    }
+    const text = `${kind.type} ${group}: ${message}`;
+    return new Error(privateKey ? redactKey(text, privateKey) : text);
+}

@@ -1,0 +1,123 @@
+// `check` of the NB resources: normalizes the inputs and lists every failure with the property
+// path it concerns (e.g. `network.router.cidr`), all at once. Values the engine does not know
+// yet (preview) are left unchecked. A failure reason may quote the bad value, except for the
+// private key, which is never quoted.
+import { containsIp, parseNetwork } from "../model/cidr";
+import { pinFingerprint } from "../ssh/hostKey";
+import { RULES, type RuleName } from "./patterns";
+
+/** The engine's placeholder for a value not known until apply (sdk/nodejs/runtime/rpc.ts unknownValue). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export interface Failure {
+    property: string;
+    reason: string;
+}
+
+export function valueAt(obj: unknown, path: string): unknown {
+    let v = obj;
+    for (const part of path.split(".")) {
+        if (v === UNKNOWN) return UNKNOWN;
+        v = typeof v === "object" && v !== null ? (v as Record<string, unknown>)[part] : undefined;
+    }
+    return v;
+}
+
+export const isUnknown = (v: unknown) => v === UNKNOWN;
+
+/** Collects failures for one set of inputs; each method checks one property path. */
+export interface Checker {
+    failures: Failure[];
+    /** The value at path if present and known, after reporting a missing one. */
+    present(path: string): unknown;
+    text(path: string, rule: RuleName): string | undefined;
+    network(path: string): string | undefined;
+    unicastMac(path: string): string | undefined;
+    /** An address with prefix whose address part equals the `ip` next to it, e.g. router.{ip,cidr}. */
+    address(path: string, opts?: { mac?: boolean; within?: string }): void;
+    fail(path: string, reason: string): void;
+}
+
+export function checker(inputs: unknown): Checker {
+    const failures: Failure[] = [];
+    // One failure per property, and none for the fields of an object already reported missing.
+    const fail = (property: string, reason: string) => {
+        if (!failures.some((f) => property === f.property || property.startsWith(`${f.property}.`))) failures.push({ property, reason });
+    };
+    const present = (path: string) => {
+        const v = valueAt(inputs, path);
+        if (v === undefined || v === null) fail(path, "is required");
+        return v === UNKNOWN ? undefined : v;
+    };
+    const text = (path: string, name: RuleName) => {
+        const v = present(path);
+        if (v === undefined || v === null) return undefined;
+        const { what, re } = RULES[name];
+        if (typeof v !== "string" || !re.test(v)) {
+            fail(path, `must be ${what}, got ${JSON.stringify(v)}`);
+            return undefined;
+        }
+        return v;
+    };
+    const network = (path: string) => {
+        const v = text(path, "cidr");
+        if (v === undefined) return undefined;
+        try {
+            parseNetwork(v);
+            return v;
+        } catch (err) {
+            fail(path, `must be a network CIDR: ${(err as Error).message}`);
+            return undefined;
+        }
+    };
+    const unicastMac = (path: string) => {
+        const v = text(path, "mac");
+        if (v !== undefined && parseInt(v.slice(0, 2), 16) % 2 === 1) fail(path, `must be a unicast MAC (first octet even), got ${JSON.stringify(v)}`);
+        return v;
+    };
+    const address = (path: string, opts: { mac?: boolean; within?: string } = {}) => {
+        const ip = text(`${path}.ip`, "ipv4");
+        const cidr = text(`${path}.cidr`, "cidr");
+        if (opts.mac !== false) unicastMac(`${path}.mac`);
+        if (ip !== undefined && cidr !== undefined && cidr.split("/")[0] !== ip) fail(`${path}.cidr`, `must be ${path}.ip (${ip}) with a prefix length, got ${JSON.stringify(cidr)}`);
+        if (ip !== undefined && opts.within !== undefined && !containsIp(parseNetwork(opts.within), ip)) fail(`${path}.ip`, `must lie in ${opts.within}, got ${ip}`);
+    };
+    return { failures, present, text, network, unicastMac, address, fail };
+}
+
+/** The connection, owner and version inputs every NB resource has. */
+export function checkCommon(c: Checker, inputs: Record<string, any>, versions: readonly string[]): void {
+    c.text("owner", "owner");
+    c.text("nb.ssh.host", "sshHost");
+    c.text("nb.ssh.user", "sshUser");
+    const port = c.present("nb.ssh.port");
+    if (port !== undefined && port !== null && (typeof port !== "number" || !Number.isInteger(port) || port < 1 || port > 65535)) {
+        c.fail("nb.ssh.port", `must be an integer from 1 to 65535, got ${JSON.stringify(port)}`);
+    }
+    const insecure = valueAt(inputs, "nb.ssh.insecureIgnoreHostKey");
+    if (insecure !== undefined && insecure !== UNKNOWN && typeof insecure !== "boolean") c.fail("nb.ssh.insecureIgnoreHostKey", "must be true or false");
+    const hostKey = valueAt(inputs, "nb.ssh.hostKey");
+    if (hostKey === undefined || hostKey === "") {
+        if (insecure !== true) c.fail("nb.ssh.hostKey", "is required: pin the NB host's SSH key, or set insecureIgnoreHostKey for a throw-away lab");
+    } else if (hostKey !== UNKNOWN) {
+        try {
+            if (typeof hostKey !== "string") throw new Error("must be a string");
+            pinFingerprint(hostKey);
+        } catch (err) {
+            c.fail("nb.ssh.hostKey", (err as Error).message);
+        }
+    }
+    const key = c.present("nb.privateKey");
+    if (key !== undefined && key !== null && (typeof key !== "string" || !/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(key))) {
+        c.fail("nb.privateKey", "must be a PEM/OpenSSH private key (-----BEGIN … PRIVATE KEY-----); its value is not shown");
+    }
+    if (valueAt(inputs, "nb.socket") !== undefined) {
+        const socket = c.text("nb.socket", "socket");
+        if (socket !== undefined && socket.split("/").includes("..")) c.fail("nb.socket", "must not contain \"..\"");
+        if (socket !== undefined && socket.startsWith("tcp:") && Number(socket.split(":")[2]) > 65535) c.fail("nb.socket", "port must be at most 65535");
+    }
+    const version = valueAt(inputs, "version");
+    if (version !== undefined && version !== UNKNOWN && !versions.includes(version as string)) {
+        c.fail("version", `must be one of ${versions.join(", ")} (the NB schema versions this code knows), got ${JSON.stringify(version)}`);
+    }
+}

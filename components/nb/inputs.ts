@@ -1,0 +1,27 @@
+// Inputs in, checked and normalized inputs out (provider `check`), and the outputs a resource
+// records: its inputs plus the group id and the state of every row it owns.
+import { checkCommon, checker, type Failure } from "./check";
+import { KNOWN_VERSIONS, normalizeCommon, type NbKind } from "./kinds/common";
+import type { RowState } from "./rows";
+
+export function checkInputs(kind: NbKind, news: Record<string, any>): { inputs: Record<string, any>; failures: Failure[] } {
+    const inputs: Record<string, any> = { ...normalizeCommon(news), ...kind.normalize(news) };
+    const c = checker(inputs);
+    for (const property of ["nb", "owner", ...kind.properties]) c.present(property);
+    checkCommon(c, inputs, KNOWN_VERSIONS);
+    kind.validate(c, inputs);
+    return { inputs, failures: c.failures };
+}
+
+export interface NbOutputs {
+    /** The pulumi-group tag of this resource's rows. */
+    group: string;
+    /** Row key → managed columns, as applied (create/update) or as found (read). */
+    rows: Record<string, RowState>;
+}
+
+/** Inputs (normalized) plus group and rows; a JSON round trip drops any undefined (Structs reject it). */
+export function outputsOf(kind: NbKind, inputs: Record<string, any>, group: string, rows: Record<string, RowState>): Record<string, any> {
+    const normalized = { ...normalizeCommon(inputs), ...kind.normalize(inputs) };
+    return JSON.parse(JSON.stringify({ ...normalized, group, rows }));
+}

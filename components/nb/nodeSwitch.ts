@@ -1,0 +1,25 @@
+// NodeSwitch: the NB rows of one node network (switch <node>, rtos-/stor-<node>, k8s-<node>,
+// cluster LBs on the switch) as one Pulumi resource. Named NodeSwitch, not NodeNetwork: the
+// program's NodeNetwork component also does the host side of the management port and uses this.
+import * as pulumi from "@pulumi/pulumi";
+import type { NodeNetworkModel } from "../model/types";
+import { pickNodeSwitch, type NodeSwitchNb } from "./groups/nodeSwitch";
+import { nodeSwitchKind } from "./kinds/nodeSwitch";
+import { nbProvider } from "./provider";
+import { NbResource, type NbResourceArgs } from "./resource";
+
+export interface NodeSwitchArgs extends NbResourceArgs {
+    /** The model's node network (host-side fields such as mtu and mgmtInterface are dropped). */
+    network: pulumi.Input<NodeNetworkModel | NodeSwitchNb>;
+}
+
+// One provider object for all instances: the SDK serializes a provider once per object.
+const provider = nbProvider(nodeSwitchKind);
+
+export class NodeSwitch extends NbResource {
+    declare readonly network: pulumi.Output<NodeSwitchNb>;
+
+    constructor(name: string, args: NodeSwitchArgs, opts?: pulumi.CustomResourceOptions) {
+        super(provider, nodeSwitchKind.type, name, args, { network: pulumi.output(args.network).apply(pickNodeSwitch) }, opts);
+    }
+}

@@ -1,0 +1,65 @@
+// The dynamic provider of an NB resource kind. The engine serializes this object with its
+// closures into the state and runs that text in its dynamic-provider host, so everything here
+// and below captures only plain data and functions (no module-level Map/Set/Symbol/Buffer, no
+// #private fields); npm modules are reached through require() in the code that uses them.
+import type * as pulumi from "@pulumi/pulumi";
+import { applyGroup, describe, readGroup, removeGroup } from "./apply";
+import { diffNb } from "./diff";
+import { checkInputs, outputsOf } from "./inputs";
+import { KNOWN_VERSIONS, type NbKind } from "./kinds/common";
+import { nbSession } from "./session";
+
+/** Resource id: owner and group, which is also how the rows are found. */
+export const resourceId = (owner: string, group: string) => `${owner}:${group}`;
+
+function requireKnownVersion(kind: NbKind, props: Record<string, any>): void {
+    const version = props.version ?? "1";
+    if (!KNOWN_VERSIONS.includes(version)) {
+        throw new Error(`${kind.type}: state has schema version ${JSON.stringify(version)}, newer than this code knows (${KNOWN_VERSIONS.join(", ")}): update the program`);
+    }
+}
+
+export function nbProvider(kind: NbKind): pulumi.dynamic.ResourceProvider {
+    // Inputs checked by `check` are normalized; outputs recorded earlier carry the same fields.
+    const run = async <T>(props: Record<string, any>, group: string, work: () => Promise<T>): Promise<T> => {
+        try {
+            return await work();
+        } catch (err) {
+            throw await describe(kind, group, err, props.nb?.privateKey);
+        }
+    };
+    const applyInputs = async (inputs: Record<string, any>) => {
+        requireKnownVersion(kind, inputs);
+        const group = kind.group(inputs);
+        const rows = await run(inputs, group, () => applyGroup(kind, nbSession(inputs.nb), inputs.owner, group, kind.rows(inputs)));
+        return { group, outs: outputsOf(kind, inputs, group, rows) };
+    };
+    return {
+        check: async (_olds: Record<string, any>, news: Record<string, any>) => checkInputs(kind, news),
+        diff: async (_id: string, olds: Record<string, any>, news: Record<string, any>) => {
+            requireKnownVersion(kind, olds);
+            const { replaces, updates } = diffNb(kind, olds, news);
+            const top = (paths: string[]) => [...new Set(paths.map((p) => p.split(".")[0]))];
+            return { changes: replaces.length + updates.length > 0, replaces: top(replaces), deleteBeforeReplace: replaces.length > 0 };
+        },
+        create: async (inputs: Record<string, any>) => {
+            const { group, outs } = await applyInputs(inputs);
+            return { id: resourceId(inputs.owner, group), outs };
+        },
+        update: async (_id: string, _olds: Record<string, any>, news: Record<string, any>) => ({ outs: (await applyInputs(news)).outs }),
+        read: async (id: string, props?: Record<string, any>) => {
+            if (!props) throw new Error(`${kind.type} ${id}: read needs the recorded state (import is not supported)`);
+            requireKnownVersion(kind, props);
+            const group = props.group ?? kind.group(props as never);
+            const rows = await run(props, group, () => readGroup(kind, nbSession(props.nb), props.owner, group, kind.rows(props as never)));
+            // No row of the group left at all: the resource is gone, and the next `up` creates it again.
+            if (rows === undefined) return { id: "", props: {} };
+            return { id, props: outputsOf(kind, props, group, rows) };
+        },
+        delete: async (_id: string, props: Record<string, any>) => {
+            requireKnownVersion(kind, props);
+            const group = props.group ?? kind.group(props as never);
+            await run(props, group, () => removeGroup(kind, nbSession(props.nb), props.owner, group));
+        },
+    };
+}

@@ -1,0 +1,80 @@
+// What the three NB resource classes share: the connection input (made a secret as a whole, so
+// the private key never appears in plain text in inputs, outputs, diffs or logs), the outputs
+// every kind adds, and the options every kind needs.
+import * as pulumi from "@pulumi/pulumi";
+import type { SshTarget } from "../model/types";
+import { NB_SOCKET } from "../ssh/ovsdbChannel";
+import { NB_SCHEMA_VERSION, type NbConnection } from "./kinds/common";
+import type { RowState } from "./rows";
+
+export interface NbConnectionArgs {
+    ssh: pulumi.Input<SshTarget>;
+    /** OpenSSH private key for ssh.user; kept a secret whatever is passed. */
+    privateKey: pulumi.Input<string>;
+    /** NB unix socket on the host (default /var/run/ovn/ovnnb_db.sock) or tcp:<ip>:<port>. */
+    socket?: pulumi.Input<string>;
+}
+
+export interface NbResourceArgs {
+    /** How to reach NB; may be one (secret) Output, as the program builds it inside an apply. */
+    nb: pulumi.Input<NbConnectionArgs>;
+    /** `<project>/<stack>`: the pulumi-owner tag on every row. */
+    owner: pulumi.Input<string>;
+    /** Input/output schema version (default: the version this code writes). */
+    version?: string;
+}
+
+/** The module of the type tokens: `pulumi-nodejs:dynamic/ovn-nb:<Type>`. */
+export const NB_MODULE = "ovn-nb";
+
+export function secretConnection(nb: pulumi.Input<NbConnectionArgs>): pulumi.Output<NbConnection> {
+    return pulumi.secret(
+        pulumi.output(nb).apply((n) => {
+            const ssh: SshTarget = { host: n.ssh.host, port: n.ssh.port, user: n.ssh.user, insecureIgnoreHostKey: n.ssh.insecureIgnoreHostKey ?? false };
+            if (n.ssh.hostKey !== undefined) ssh.hostKey = n.ssh.hostKey;
+            return { ssh, privateKey: n.privateKey, socket: n.socket ?? NB_SOCKET };
+        }),
+    );
+}
+
+/**
+ * Replacement always deletes first: the new resource would find the old rows by the same tags
+ * (or collide with their unique port names). `nb` is a secret output because it holds the key.
+ */
+export function nbResourceOptions(opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions {
+    return { deleteBeforeReplace: true, ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nb"] };
+}
+
+/**
+ * The outputs every NB resource has, and its registration: the connection made a secret, the
+ * common inputs, the kind's own inputs, and `group`/`rows` left for the provider to fill.
+ * Outputs are `declare`d so that no class field initializer ever resets what the SDK assigned.
+ */
+export abstract class NbResource extends pulumi.dynamic.Resource {
+    declare readonly nb: pulumi.Output<NbConnection>;
+    declare readonly owner: pulumi.Output<string>;
+    declare readonly version: pulumi.Output<string>;
+    /** The pulumi-group tag of its rows, e.g. `node/kube-minion1`. */
+    declare readonly group: pulumi.Output<string>;
+    /** Row key → the managed columns of that row (after refresh: as found in NB). */
+    declare readonly rows: pulumi.Output<Record<string, RowState>>;
+
+    protected constructor(
+        provider: pulumi.dynamic.ResourceProvider,
+        type: string,
+        name: string,
+        args: NbResourceArgs,
+        own: Record<string, pulumi.Input<unknown>>,
+        opts: pulumi.CustomResourceOptions | undefined,
+    ) {
+        const props = {
+            nb: secretConnection(args.nb),
+            owner: args.owner,
+            version: args.version ?? NB_SCHEMA_VERSION,
+            ...own,
+            group: undefined,
+            rows: undefined,
+        };
+        super(provider, name, props, nbResourceOptions(opts), NB_MODULE, type);
+    }
+}

@@ -1,0 +1,70 @@
+// Reading a group's live rows: one read-only transaction with one select per table the group may
+// own rows in (by its ownership tags) and one per row of another group it refers to (by that
+// group's tags and row key). Pure: builds the selects and parses their results.
+import { map, mapToRecord, uuidText, type Row } from "../ovsdb/encoding";
+import { select, where, type SelectOp, type SelectResult } from "../ovsdb/operations";
+import { refId, type RowRef, type RowSpec } from "./rows";
+import type { NbTable } from "./tables";
+import { ownerTags, TAG_ROW } from "./tags";
+
+export interface LiveRow {
+    uuid: string;
+    table: NbTable;
+    /** The row's TAG_ROW; "" when a tagged row lost it. */
+    key: string;
+    row: Row;
+}
+
+export interface Snapshot {
+    /** Rows tagged as the group's own, in server order. */
+    own: LiveRow[];
+    /** Rows of other groups this group refers to, by refId; normally exactly one each. */
+    foreign: Record<string, LiveRow[]>;
+}
+
+export interface ReadPlan {
+    owner: string;
+    group: string;
+    tables: NbTable[];
+    foreign: RowRef[];
+}
+
+/** The rows of other groups that `specs` refer to (parents and reference-set members), once each. */
+export function foreignRefs(group: string, specs: readonly RowSpec[]): RowRef[] {
+    const found: Record<string, RowRef> = {};
+    for (const spec of specs) {
+        const refs = [...(spec.parent ? [spec.parent] : []), ...Object.values(spec.refs).flat()];
+        for (const ref of refs) if (ref.group !== group) found[refId(ref)] = ref;
+    }
+    return Object.values(found);
+}
+
+export function snapshotOps(plan: ReadPlan): SelectOp[] {
+    return [
+        ...plan.tables.map((table) => select(table, [where("external_ids", "includes", map(ownerTags(plan.owner, plan.group)))])),
+        ...plan.foreign.map((ref) => select(ref.table, [where("external_ids", "includes", map(ownerTags(plan.owner, ref.group, ref.key)))])),
+    ];
+}
+
+function liveRow(table: NbTable, row: Row): LiveRow {
+    return { uuid: uuidText(row._uuid), table, key: mapToRecord(row.external_ids)[TAG_ROW] ?? "", row };
+}
+
+export function parseSnapshot(plan: ReadPlan, results: readonly SelectResult[]): Snapshot {
+    const own: LiveRow[] = [];
+    plan.tables.forEach((table, i) => own.push(...results[i].rows.map((row) => liveRow(table, row))));
+    const foreign: Record<string, LiveRow[]> = {};
+    plan.foreign.forEach((ref, i) => {
+        foreign[refId(ref)] = results[plan.tables.length + i].rows.map((row) => liveRow(ref.table, row));
+    });
+    return { own, foreign };
+}
+
+/** The one live row a foreign reference names; a clear error when it is missing or ambiguous. */
+export function foreignRow(snapshot: Snapshot, ref: RowRef, owner: string): LiveRow {
+    const rows = snapshot.foreign[refId(ref)] ?? [];
+    if (rows.length === 1) return rows[0];
+    const what = `${ref.table} row "${ref.key}" of group ${ref.group} (owner ${owner})`;
+    if (rows.length === 0) throw new Error(`${what} is not in the Northbound database: create that resource first`);
+    throw new Error(`${what} exists ${rows.length} times (uuids ${rows.map((r) => r.uuid).join(", ")}): update that resource to repair it`);
+}

@@ -1,0 +1,125 @@
+// The reconciler, pure: desired rows and a live snapshot in, one transaction's operations out.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { clusterRow } from "../../components/nb/groups/clusterRouter";
+import { nodeSwitchRows, pickNodeSwitch } from "../../components/nb/groups/nodeSwitch";
+import { ForeignChildrenError, reconcile } from "../../components/nb/reconcile";
+import { refId } from "../../components/nb/rows";
+import { nodeGroup } from "../../components/nb/tags";
+import { map, set, uuid } from "../../components/ovsdb/encoding";
+import { devModel } from "./support/env";
+import { fakeUuid, foreignLive, liveFrom } from "./support/fakeLive";
+
+const OWNER = "ovn-kubernetes/dev";
+const network = pickNodeSwitch(devModel().nodeNetworks[0]);
+const group = nodeGroup(network.node);
+const specs = nodeSwitchRows(OWNER, network);
+
+/** The cluster rows a node group refers to, as live rows of the cluster group. */
+function clusterRows() {
+    return {
+        [refId(clusterRow("ovn_cluster_router", "router"))]: foreignLive("Logical_Router", "router", { name: "ovn_cluster_router", ports: set([]) }),
+        [refId(clusterRow("ovn_cluster_router", "lbTcp"))]: foreignLive("Load_Balancer", "lb-tcp"),
+        [refId(clusterRow("ovn_cluster_router", "lbUdp"))]: foreignLive("Load_Balancer", "lb-udp"),
+    };
+}
+const ops = (plan: ReturnType<typeof reconcile>) => plan.ops.map((o) => `${o.op} ${"table" in o ? o.table : ""}`.trim());
+
+describe("reconcile", () => {
+    it("creates a node group in one transaction: guards, inserts, the router port hung on the cluster router", () => {
+        const foreign = clusterRows();
+        const snapshot = { own: [], foreign: Object.fromEntries(Object.entries(foreign).map(([k, v]) => [k, [v]])) };
+        const plan = reconcile(OWNER, group, specs, snapshot);
+        assert.deepEqual(ops(plan), [
+            "comment",
+            "wait Load_Balancer",
+            "wait Load_Balancer",
+            "wait Logical_Router",
+            "insert Logical_Switch",
+            "insert Logical_Router_Port",
+            "insert Logical_Switch_Port",
+            "insert Logical_Switch_Port",
+            "mutate Logical_Router",
+        ]);
+        const sw = plan.ops[4] as any;
+        assert.deepEqual(sw.row.ports, set([["named-uuid", "row2"], ["named-uuid", "row3"]]));
+        assert.deepEqual(sw.row.load_balancer, set([uuid(foreign[refId(clusterRow("ovn_cluster_router", "lbTcp"))].uuid), uuid(foreign[refId(clusterRow("ovn_cluster_router", "lbUdp"))].uuid)]));
+        assert.deepEqual(sw.row.external_ids, map({ gateway_ip: "192.168.1.1/24", "pulumi-owner": OWNER, "pulumi-group": group, "pulumi-row": "switch" }));
+        const hang = plan.ops[8] as any;
+        assert.deepEqual(hang.where, [["_uuid", "==", uuid(foreign[refId(clusterRow("ovn_cluster_router", "router"))].uuid)]]);
+        assert.deepEqual(hang.mutations, [["ports", "insert", set([["named-uuid", "row1"]])]]);
+        assert.deepEqual(plan.inserted, ["switch", "router-port", "switch-router-port", "mgmt-port"]);
+    });
+
+    it("emits nothing when NB already holds exactly the desired rows", () => {
+        const plan = reconcile(OWNER, group, specs, liveFrom(group, specs, clusterRows()));
+        assert.deepEqual(plan.ops, []);
+    });
+
+    it("updates only the differing column and mutates only the differing map key, keeping keys of others", () => {
+        const live = liveFrom(group, specs, clusterRows());
+        const mgmt = live.own.find((r) => r.key === "mgmt-port")!;
+        mgmt.row.addresses = set(["0a:58:00:00:00:01 192.168.1.99"]);
+        const sw = live.own.find((r) => r.key === "switch")!;
+        sw.row.other_config = map({ subnet: "10.0.0.0/24", mcast_snoop: "true" });
+        const plan = reconcile(OWNER, group, specs, live);
+        assert.deepEqual(ops(plan), ["comment", "wait Load_Balancer", "wait Load_Balancer", "wait Logical_Router", "mutate Logical_Switch", "update Logical_Switch_Port"]);
+        assert.deepEqual((plan.ops[5] as any).row, { addresses: set(["0a:58:c0:a8:01:02 192.168.1.2"]) });
+        assert.deepEqual((plan.ops[4] as any).mutations, [
+            ["other_config", "delete", set(["subnet"])],
+            ["other_config", "insert", map({ subnet: "192.168.1.0/24" })],
+        ]);
+        assert.deepEqual(plan.updated, ["switch", "mgmt-port"]);
+    });
+
+    it("re-creates a port deleted by hand and hangs it on the existing switch", () => {
+        const live = liveFrom(group, specs, clusterRows());
+        live.own = live.own.filter((r) => r.key !== "mgmt-port");
+        const plan = reconcile(OWNER, group, specs, live);
+        const sw = live.own.find((r) => r.key === "switch")!;
+        assert.deepEqual(plan.inserted, ["mgmt-port"]);
+        const hang = plan.ops.find((o) => o.op === "mutate") as any;
+        assert.deepEqual(hang.where, [["_uuid", "==", uuid(sw.uuid)]]);
+    });
+
+    it("removes duplicates and left-over rows: roots by delete, non-roots from the set that holds them", () => {
+        const live = liveFrom(group, specs, clusterRows());
+        const dupSwitch = { ...live.own[0], uuid: "ffffffff-0000-4000-8000-000000000001", row: { ...live.own[0].row, _uuid: uuid("ffffffff-0000-4000-8000-000000000001"), ports: set([]) } };
+        const stale = { uuid: fakeUuid(), table: "Logical_Switch_Port" as const, key: "old-port", row: {} };
+        live.own.push(dupSwitch, stale);
+        const plan = reconcile(OWNER, group, specs, live);
+        assert.deepEqual(plan.removed.sort(), ["old-port", "switch"]);
+        const del = plan.ops.find((o) => o.op === "delete") as any;
+        assert.deepEqual(del.where, [["_uuid", "==", uuid(dupSwitch.uuid)]]);
+        const unhang = plan.ops.filter((o) => o.op === "mutate").at(-1) as any;
+        assert.deepEqual(unhang, { op: "mutate", table: "Logical_Switch", where: [["ports", "includes", uuid(stale.uuid)]], mutations: [["ports", "delete", uuid(stale.uuid)]] });
+    });
+
+    it("deleting the group: the switch is deleted, the router port taken off the cluster router, nothing else", () => {
+        const live = liveFrom(group, specs, clusterRows());
+        const plan = reconcile(OWNER, group, [], { own: live.own, foreign: {} });
+        assert.deepEqual(ops(plan).filter((o) => o !== "comment").sort(), [
+            "delete Logical_Switch",
+            "mutate Logical_Router",
+            "mutate Logical_Switch",
+            "mutate Logical_Switch",
+            "wait Logical_Switch",
+        ]);
+    });
+
+    it("refuses to delete a root that holds rows of another group", () => {
+        const live = liveFrom(group, specs, clusterRows());
+        const sw = live.own.find((r) => r.key === "switch")!;
+        const foreignPort = fakeUuid();
+        sw.row.ports = set([...((sw.row.ports as any)[1] as never[]), uuid(foreignPort)]);
+        assert.throws(() => reconcile(OWNER, group, [], { own: live.own, foreign: {} }), (err: unknown) => {
+            assert.ok(err instanceof ForeignChildrenError);
+            assert.deepEqual(err.children, [{ table: "Logical_Switch_Port", uuid: foreignPort }]);
+            return true;
+        });
+    });
+
+    it("names the missing row of another group", () => {
+        assert.throws(() => reconcile(OWNER, group, specs, { own: [], foreign: {} }), /Load_Balancer row "lb-tcp" of group cluster\/ovn_cluster_router \(owner ovn-kubernetes\/dev\) is not in the Northbound database: create that resource first/);
+    });
+});

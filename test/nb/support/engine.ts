@@ -1,0 +1,70 @@
+// What the engine does with one resource across `up`, `refresh` and `destroy`, reduced to the
+// provider calls and the state it keeps: checked inputs and outputs per URN.
+import { unwrapSecrets } from "../../../offline/sdk";
+import type { DiffReply, ProviderHost } from "./providerHost";
+import type { Registered } from "./serializedProviders";
+
+type Props = Record<string, any>;
+
+export interface Tracked {
+    urn: string;
+    name: string;
+    /** Inputs as the program registered them (secrets unwrapped, __provider included). */
+    registered: Props;
+    checked?: Props;
+    id?: string;
+    outputs?: Props;
+}
+
+export class CheckFailed extends Error {
+    constructor(readonly failures: { property: string; reason: string }[]) {
+        super(`check failed: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    }
+}
+
+export function track(r: Registered): Tracked {
+    return { urn: `urn:pulumi:nbtest::ovn-kubernetes::${r.type}::${r.name}`, name: r.name, registered: unwrapSecrets(r.inputs) as Props };
+}
+
+/** `news` replaces registered inputs (keeping __provider); returns what the engine decided. */
+export async function up(host: ProviderHost, t: Tracked, news: Props = t.registered): Promise<{ action: "create" | "update" | "replace" | "same"; diff?: DiffReply }> {
+    const checked = await host.check(t.urn, t.checked ?? {}, { ...news, __provider: t.registered.__provider });
+    if (checked.failures.length > 0) throw new CheckFailed(checked.failures);
+    if (t.id === undefined) {
+        const created = await host.create(t.urn, checked.inputs);
+        Object.assign(t, { id: created.id, outputs: created.properties, checked: checked.inputs });
+        return { action: "create" };
+    }
+    const diff = await host.diff(t.urn, t.id, t.outputs!, checked.inputs, t.checked!);
+    if (diff.changes === 1) {
+        t.checked = checked.inputs;
+        return { action: "same", diff };
+    }
+    if (diff.replaces.length > 0) {
+        await host.delete(t.urn, t.id, t.outputs!, t.checked!);
+        const created = await host.create(t.urn, checked.inputs);
+        Object.assign(t, { id: created.id, outputs: created.properties, checked: checked.inputs });
+        return { action: "replace", diff };
+    }
+    t.outputs = await host.update(t.urn, t.id, t.outputs!, checked.inputs, t.checked!);
+    t.checked = checked.inputs;
+    return { action: "update", diff };
+}
+
+/** Refresh: the provider's view of the live rows replaces the recorded outputs; "" id means gone. */
+export async function refresh(host: ProviderHost, t: Tracked): Promise<Props | undefined> {
+    const read = await host.read(t.urn, t.id!, t.outputs!, t.checked!);
+    if (read.id === "") {
+        t.id = undefined;
+        t.outputs = undefined;
+        return undefined;
+    }
+    t.outputs = read.properties;
+    return read.properties;
+}
+
+export async function destroy(host: ProviderHost, t: Tracked): Promise<void> {
+    await host.delete(t.urn, t.id!, t.outputs!, t.checked!);
+    t.id = undefined;
+    t.outputs = undefined;
+}

@@ -1,0 +1,46 @@
+// A real NB ovsdb-server and a real sshd on loopback, the dev stack's cluster model, and the
+// NB connection input that points the resources at them.
+import { readStackFile } from "../../../components/config/stackFile";
+import { validateConfig } from "../../../components/config/validate";
+import { buildClusterModel } from "../../../components/model/cluster";
+import type { ClusterModel, SshTarget } from "../../../components/model/types";
+import { closeOvsdbPool } from "../../../components/ssh/ovsdbPool";
+import { closeSshPool } from "../../../components/ssh/pool";
+import { startNbServer, type NbServer } from "../../support/nbServer";
+import { startSshd, type TestSshd } from "../../support/sshd";
+import { PROJECT_ROOT } from "./providerHost";
+
+export const OWNER = "ovn-kubernetes/nbtest";
+/** The gateway's chassis and NIC as the host side would report them. */
+export const GATEWAY_HOST = { systemId: "3f1e4d5c-0b6a-4e8f-9a7d-2c1b0e9f8a76", macAddress: "52:54:00:8a:4a:8a" };
+
+export function devModel(): ClusterModel {
+    return buildClusterModel(validateConfig(readStackFile(`${PROJECT_ROOT}/stacks/Pulumi.dev.yaml`)));
+}
+
+export interface NbEnv {
+    nb: NbServer;
+    sshd: TestSshd;
+    connection(overrides?: Partial<SshTarget>): { ssh: SshTarget; privateKey: string; socket: string };
+    cleanup(): Promise<void>;
+}
+
+export async function startEnv(): Promise<NbEnv> {
+    const [nb, sshd] = await Promise.all([startNbServer(), startSshd()]);
+    return {
+        nb,
+        sshd,
+        connection: (overrides = {}) => ({ ssh: sshd.target(overrides), privateKey: sshd.privateKey, socket: nb.socket }),
+        cleanup: async () => {
+            closeOvsdbPool();
+            closeSshPool();
+            await Promise.all([nb.cleanup(), sshd.cleanup()]);
+        },
+    };
+}
+
+/** ovn-nbctl `--bare --columns=<column> find <table> <conditions…>`, one value per row. */
+export async function findColumn(nb: NbServer, table: string, column: string, ...conditions: string[]): Promise<string[]> {
+    const out = await nb.nbctl("--bare", `--columns=${column}`, "find", table, ...conditions);
+    return out.split("\n\n").map((s) => s.trim()).filter((s) => s.length > 0);
+}
