@@ -1,0 +1,139 @@
+// OvnKubernetesCluster: the one top component. It turns the cluster model into child components
+// in the order things must happen on real machines:
+//   packages → central → chassis (needs the SB address) → NB cluster router
+//   → per node: NB switch + management port host side
+//   → per gateway: shared/dedicated NIC bridge → NB gateway router (needs system-id and NIC MAC) → flows
+//   → ovnkube in Kubernetes.
+import * as pulumi from "@pulumi/pulumi";
+import type { StackConfig } from "./config/types";
+import { Central, Chassis, HostPackages } from "./hosts";
+import { Ovnkube } from "./kube/ovnkube";
+import { buildClusterModel } from "./model/cluster";
+import type { ClusterModel, HostModel } from "./model/types";
+import { ClusterRouter } from "./nb/clusterRouter";
+import { Gateway } from "./network/gateway";
+import { NodeNetwork } from "./network/nodeNetwork";
+import type { Secrets } from "./program/readConfig";
+import { HostKeyCheck } from "./ssh/hostKeyCheck";
+import { nbConnection, sshConnection } from "./program/connections";
+
+export interface OvnKubernetesClusterArgs {
+    /** Validated stack configuration (validateConfig). */
+    config: StackConfig;
+    secrets: Secrets;
+    /** Owner tag of every NB row this stack creates: `<project>/<stack>`. */
+    owner: string;
+}
+
+export class OvnKubernetesCluster extends pulumi.ComponentResource {
+    readonly model: ClusterModel;
+    readonly nodeSubnets: pulumi.Output<Record<string, string>>;
+    readonly routerIps: pulumi.Output<Record<string, string>>;
+    readonly managementIps: pulumi.Output<Record<string, string>>;
+    readonly nbAddress: pulumi.Output<string>;
+    readonly sbAddress: pulumi.Output<string>;
+    readonly systemIds: pulumi.Output<Record<string, string>>;
+
+    constructor(name: string, args: OvnKubernetesClusterArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("ovn-kubernetes:index:OvnKubernetesCluster", name, {}, opts);
+        const model = buildClusterModel(args.config);
+        this.model = model;
+        const { secrets } = args;
+        if (!secrets.sshPrivateKey) throw new Error("sshPrivateKey: required (as a secret)");
+        const privateKey = secrets.sshPrivateKey;
+        const child = { parent: this };
+
+        // Every host is checked against its pinned key before any command reaches it.
+        const hostKeys = new Map<string, HostKeyCheck>();
+        const connection = new Map<string, pulumi.Output<ReturnType<typeof sshConnection>>>();
+        const ready = new Map<string, pulumi.Resource[]>();
+        for (const host of model.hosts) {
+            hostKeys.set(host.name, new HostKeyCheck(`${name}-${host.name}-hostkey`, { ssh: host.ssh }, child));
+            connection.set(host.name, pulumi.secret(privateKey.apply((key) => sshConnection(host, key))));
+            ready.set(host.name, [hostKeys.get(host.name)!]);
+        }
+        const hostReady = (host: HostModel) => ready.get(host.name)!;
+
+        if (!args.config.packages.skip)
+            for (const host of model.hosts) {
+                const pkgs = new HostPackages(`${name}-${host.name}-packages`, { host, packages: args.config.packages, connection: connection.get(host.name)! }, { parent: this, dependsOn: hostReady(host) });
+                ready.get(host.name)!.push(pkgs);
+            }
+
+        const centralHost = model.hosts.find((h) => h.isCentral)!;
+        const central = new Central(
+            `${name}-central`,
+            {
+                central: model.central,
+                datapathType: centralHost.datapathType,
+                os: centralHost.os,
+                connection: connection.get(centralHost.name)!,
+                ssl: model.central.ssl
+                    ? { privateKey: secrets.ovnSslPrivateKey!, certificate: secrets.ovnSslCertificate!, caCertificate: secrets.ovnSslCaCertificate! }
+                    : undefined,
+            },
+            { parent: this, dependsOn: hostReady(centralHost) },
+        );
+
+        const chassis = new Map<string, Chassis>();
+        for (const host of model.hosts.filter((h) => h.isChassis)) {
+            const c = new Chassis(
+                `${name}-${host.name}-chassis`,
+                {
+                    host,
+                    nbAddress: model.nbAddress,
+                    sbAddress: model.sbAddress,
+                    connection: connection.get(host.name)!,
+                    k8sApiToken: model.kube.secureApi ? secrets.k8sApiToken : undefined,
+                    k8sCaCertificate: model.kube.secureApi ? secrets.k8sCaCertificate : undefined,
+                    ssl: model.central.ssl
+                        ? { privateKey: secrets.ovnSslPrivateKey!, certificate: secrets.ovnSslCertificate!, caCertificate: secrets.ovnSslCaCertificate! }
+                        : undefined,
+                },
+                { parent: this, dependsOn: [...hostReady(host), central] },
+            );
+            chassis.set(host.name, c);
+        }
+
+        const nb = pulumi.secret(privateKey.apply((key) => nbConnection(centralHost, key)));
+        const nbReady = [central, hostKeys.get(centralHost.name)!];
+        const clusterRouter = new ClusterRouter(`${name}-cluster-router`, { nb, owner: args.owner, router: model.clusterRouter }, { parent: this, dependsOn: nbReady });
+
+        const networks = model.nodeNetworks.map((network) => {
+            const host = model.hosts.find((h) => h.name === network.node)!;
+            return new NodeNetwork(
+                `${name}-${network.node}`,
+                { network, nb, owner: args.owner, connection: connection.get(host.name)! },
+                { parent: this, dependsOn: [clusterRouter, chassis.get(host.name)!] },
+            );
+        });
+
+        const gateways = model.gateways.map((gateway) => {
+            const host = model.hosts.find((h) => h.name === gateway.node)!;
+            return new Gateway(
+                `${name}-${gateway.node}-gateway`,
+                { gateway, nb, owner: args.owner, connection: connection.get(host.name)!, systemId: chassis.get(host.name)!.systemId, datapathType: host.datapathType },
+                { parent: this, dependsOn: [clusterRouter, chassis.get(host.name)!] },
+            );
+        });
+
+        if (args.config.kubernetes.enabled)
+            new Ovnkube(`${name}-ovnkube`, { model: model.kube, kubeconfig: secrets.kubeconfig }, { parent: this, dependsOn: [...networks, ...gateways] });
+
+        const byNode = (f: (n: ClusterModel["nodeNetworks"][number]) => string) => Object.fromEntries(model.nodeNetworks.map((n) => [n.node, f(n)]));
+        this.nodeSubnets = pulumi.output(byNode((n) => n.subnet));
+        this.routerIps = pulumi.output(byNode((n) => n.router.ip));
+        this.managementIps = pulumi.output(byNode((n) => n.mgmt.ip));
+        this.nbAddress = pulumi.output(model.nbAddress);
+        this.sbAddress = pulumi.output(model.sbAddress);
+        this.systemIds = pulumi.all(Object.fromEntries([...chassis].map(([n, c]) => [n, c.systemId])));
+        this.registerOutputs({
+            nodeSubnets: this.nodeSubnets,
+            routerIps: this.routerIps,
+            managementIps: this.managementIps,
+            nbAddress: this.nbAddress,
+            sbAddress: this.sbAddress,
+            systemIds: this.systemIds,
+        });
+    }
+}

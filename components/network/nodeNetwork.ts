@@ -1,0 +1,29 @@
+// NodeNetwork: one Kubernetes node's network, both halves of what minion-init did: the NB rows
+// (switch <node>, rtos-/stor-<node>, management port k8s-<node>) and, on the host, the OVS
+// internal interface of that management port with its address and route to the cluster.
+import * as pulumi from "@pulumi/pulumi";
+import { ManagementPort, type HostConnection } from "../hosts";
+import type { NodeNetworkModel } from "../model/types";
+import { NodeSwitch } from "../nb/nodeSwitch";
+import type { NbResourceArgs } from "../nb/resource";
+
+export interface NodeNetworkArgs extends Pick<NbResourceArgs, "nb" | "owner"> {
+    network: NodeNetworkModel;
+    /** SSH connection to the node itself (secret). */
+    connection: HostConnection;
+}
+
+export class NodeNetwork extends pulumi.ComponentResource {
+    readonly switch: NodeSwitch;
+    readonly managementPort: ManagementPort;
+    readonly subnet: pulumi.Output<string>;
+
+    constructor(name: string, args: NodeNetworkArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("ovn-kubernetes:network:NodeNetwork", name, {}, opts);
+        this.switch = new NodeSwitch(`${name}-switch`, { nb: args.nb, owner: args.owner, network: args.network }, { parent: this });
+        // The host side needs no NB row to exist: ovn-controller binds the interface when both are there.
+        this.managementPort = new ManagementPort(`${name}-mgmt`, { network: args.network, connection: args.connection }, { parent: this });
+        this.subnet = pulumi.output(args.network.subnet);
+        this.registerOutputs({ subnet: this.subnet });
+    }
+}

@@ -1,0 +1,72 @@
+// HostKeyCheck: a gate in front of every host. @pulumi/command's SSH connection takes no host key,
+// so each host's commands depend on this resource, whose provider checks the host's presented key
+// against the pin at every preview and update (`check` runs each time) and refuses on a mismatch
+// before any command is sent. The probe stops after the key exchange: no credentials are needed.
+// Provider methods run from Pulumi's serialized copy: npm modules are require()d inside them and
+// local helpers are captured as functions (a relative require would resolve from the engine's cwd).
+import * as pulumi from "@pulumi/pulumi";
+import type { SshTarget } from "../model/types";
+import { hostKeyRefusal, sshFingerprint } from "./hostKey";
+
+export interface HostKeyCheckArgs {
+    ssh: SshTarget;
+}
+
+/** Connects just far enough to see the host key and returns its SHA256 fingerprint. */
+export function probeHostKey(target: SshTarget, timeoutMs = 15000): Promise<string> {
+    const { Client } = require("ssh2") as typeof import("ssh2");
+    return new Promise((resolve, reject) => {
+        const client = new Client();
+        let seen: string | undefined;
+        const done = () => {
+            client.end();
+            if (seen !== undefined) resolve(seen);
+            else reject(new Error(`no SSH host key received from ${target.host}:${target.port}`));
+        };
+        client.on("error", (e: Error) => (seen !== undefined ? done() : reject(new Error(`SSH to ${target.host}:${target.port}: ${e.message}`))));
+        client.on("close", done);
+        client.connect({
+            host: target.host,
+            port: target.port,
+            username: target.user,
+            readyTimeout: timeoutMs,
+            // Refusing here ends the handshake right after the key exchange.
+            hostVerifier: (key: Buffer) => {
+                seen = sshFingerprint(key);
+                return false;
+            },
+        });
+    });
+}
+
+const hostKeyProvider: pulumi.dynamic.ResourceProvider = {
+    async check(_olds: any, news: any) {
+        const ssh = news.ssh as SshTarget;
+        try {
+            const refusal = hostKeyRefusal(ssh, await probeHostKey(ssh));
+            return refusal ? { inputs: news, failures: [{ property: "ssh", reason: refusal }] } : { inputs: news };
+        } catch (e) {
+            return { inputs: news, failures: [{ property: "ssh", reason: (e as Error).message }] };
+        }
+    },
+    async create(inputs: any) {
+        const fingerprint = await probeHostKey(inputs.ssh);
+        return { id: `${inputs.ssh.host}:${inputs.ssh.port}`, outs: { ...inputs, fingerprint } };
+    },
+    async diff(olds: any, news: any) {
+        const changed = JSON.stringify(olds.ssh) !== JSON.stringify(news.ssh);
+        return { changes: changed, replaces: changed ? ["ssh"] : [] };
+    },
+    async read(id: string, props: any) {
+        return { id, props: { ...props, fingerprint: await probeHostKey(props.ssh) } };
+    },
+};
+
+export class HostKeyCheck extends pulumi.dynamic.Resource {
+    /** The fingerprint the host presented (public information). */
+    declare readonly fingerprint: pulumi.Output<string>;
+
+    constructor(name: string, args: HostKeyCheckArgs, opts?: pulumi.CustomResourceOptions) {
+        super(hostKeyProvider, name, { ...args, fingerprint: undefined }, opts, "ssh", "HostKeyCheck");
+    }
+}

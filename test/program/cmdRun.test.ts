@@ -1,0 +1,65 @@
+// The program through the SDK's own program runner (`@pulumi/pulumi/cmd/run`), the entry
+// `pulumi preview` and `pulumi up` use: the project's TypeScript settings load under its ts-node,
+// config and secrets arrive as the engine passes them, and bad config stops before registration.
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import { test } from "node:test";
+import { readStackFile } from "../../components/config/stackFile";
+import { SECRET_KEYS } from "../../components/config/types";
+import { runProgram } from "../../offline/runProgram";
+import { isSecretValue } from "../../offline/sdk";
+import { ROOT } from "../support/configs";
+import { TEST_SECRETS } from "../support/pulumiMocks";
+
+function engineConfig(stack: string, edit: (raw: Record<string, any>) => void = () => {}) {
+    const raw = readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`));
+    edit(raw);
+    const config: Record<string, string> = {};
+    const secretKeys: string[] = [];
+    for (const [k, v] of Object.entries(raw)) {
+        const secret = (SECRET_KEYS as readonly string[]).includes(k);
+        config[`ovn-kubernetes:${k}`] = secret ? TEST_SECRETS[k] : typeof v === "string" ? v : JSON.stringify(v);
+        if (secret) secretKeys.push(`ovn-kubernetes:${k}`);
+    }
+    return { config, secretKeys };
+}
+
+function dropSecrets(v: unknown): unknown {
+    if (isSecretValue(v)) return "[secret]";
+    if (Array.isArray(v)) return v.map(dropSecrets);
+    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, dropSecrets(x)]));
+    return v;
+}
+
+const preview = (stack: string, edit?: (raw: Record<string, any>) => void) =>
+    runProgram({ projectDir: ROOT, project: "ovn-kubernetes", stack, dryRun: true, ...engineConfig(stack, edit), register: async () => ({}) });
+
+test("cmd/run: the dev stack compiles with the project's TypeScript settings and registers the cluster", async () => {
+    const r = await preview("dev");
+    const errors = r.monitor.logs.filter((l) => l.severity === "error").map((l) => l.message);
+    assert.equal(r.code, 0, `exit ${r.code}: ${errors.join("\n")}${r.stderr}`);
+    const types = r.monitor.registrations.map((x) => x.type);
+    assert.ok(types.includes("pulumi:pulumi:Stack"));
+    assert.equal(types.filter((t) => t === "ovn-kubernetes:index:OvnKubernetesCluster").length, 1);
+    assert.equal(types.filter((t) => t === "ovn-kubernetes:network:NodeNetwork").length, 3);
+    const stackOutputs = r.monitor.outputs.get(r.monitor.rootUrn())!;
+    assert.deepEqual(stackOutputs.nodeSubnets, {
+        "kube-master": "192.168.1.0/24",
+        "kube-minion1": "192.168.2.0/24",
+        "kube-minion2": (stackOutputs.nodeSubnets as Record<string, string>)["kube-minion2"],
+    });
+    assert.equal(stackOutputs.nbAddress, "tcp:10.0.0.10:6641");
+    // Secrets cross the wire only inside secret wrappers (which the engine encrypts in state).
+    const needle = TEST_SECRETS.sshPrivateKey.split("\n")[1];
+    const withoutSecrets = JSON.stringify(r.monitor.registrations.map((x) => dropSecrets(x.inputs)));
+    assert.ok(JSON.stringify(r.monitor.registrations).includes(needle), "the key should reach the engine, wrapped");
+    assert.ok(!withoutSecrets.includes(needle), "private key outside a secret wrapper");
+});
+
+test("cmd/run: invalid config stops the program with the path, before any resource", async () => {
+    const r = await preview("dev", (raw) => (raw.nodes[1].subnet = "10.1.0.0/24"));
+    assert.equal(r.code, 32, r.stderr);
+    const messages = r.monitor.logs.map((l) => l.message).join("\n");
+    assert.match(messages, /nodes\[1\]\.subnet: 10\.1\.0\.0\/24 is not inside clusterSubnet/);
+    assert.deepEqual(r.monitor.registrations.map((x) => x.type), ["pulumi:pulumi:Stack"]);
+});
