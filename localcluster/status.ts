@@ -33,7 +33,7 @@ export interface ClusterStatus {
 }
 
 /** Connects to ip:port and waits for the SSH identification line. */
-export function sshBanner(ip: string, port: number, timeoutMs = 2000): Promise<boolean> {
+export function sshBanner(ip: string, port: number, timeoutMs = 5000): Promise<boolean> {
     return new Promise((resolve) => {
         const socket = net.connect({ host: ip, port });
         const finish = (ok: boolean) => {

@@ -26,7 +26,8 @@ after(async () => {
 
 test("up, status and down from the command line", async () => {
     await down(ID);
-    const stack = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lc-cli-")), "Pulumi.local.yaml");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lc-cli-"));
+    const stack = path.join(dir, "Pulumi.local.yaml");
 
     const upRun = await cli("up", "2", "--id", ID, "--subnet", "172.31.250.0/24", "--stack-file", stack);
     assert.equal(upRun.code, 0, upRun.stderr);
@@ -47,6 +48,7 @@ test("up, status and down from the command line", async () => {
     const after = await cli("status", "--id", ID);
     assert.equal(after.code, 1);
     assert.match(after.stdout, /not up/);
+    fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test("bad usage exits 2 with the usage text; bad values name the problem", async () => {

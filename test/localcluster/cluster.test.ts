@@ -39,6 +39,7 @@ before(async () => {
 
 after(async () => {
     await down(ID);
+    fs.rmSync(path.dirname(knownHosts), { recursive: true, force: true });
 });
 
 test("every host's sshd answers with its pinned key and runs commands as that host", async () => {
@@ -143,9 +144,13 @@ test("down ends every process and removes every namespace, link, mount and file 
     // namespace but would keep the host's mounts alive.
     const mountOnly = spawn("nsenter", ["-t", String(cluster.hosts[0].holderPid), "-m", "--", "sleep", "300"], { detached: true, stdio: "ignore" });
     mountOnly.unref();
-    await new Promise((r) => setTimeout(r, 200));
+    const holderMnt = fs.readlinkSync(`/proc/${cluster.hosts[0].holderPid}/ns/mnt`);
+    for (let i = 0; i < 100 && fs.readlinkSync(`/proc/${mountOnly.pid}/ns/mnt`) !== holderMnt; i++) {
+        await new Promise((r) => setTimeout(r, 20)); // until nsenter has entered it
+    }
     const marks: ProcessMark[] = [...processesIn(leftovers(ID).netns), ...markOf(mountOnly.pid!)];
-    assert.equal(stillRunning(markOf(mountOnly.pid!)).length, 1, "the mount-only process runs");
+    assert.equal(fs.readlinkSync(`/proc/${mountOnly.pid}/ns/mnt`), holderMnt, "the mount-only process is in the host's mount namespace");
+    assert.notEqual(fs.readlinkSync(`/proc/${mountOnly.pid}/ns/net`), fs.readlinkSync(`/proc/${cluster.hosts[0].holderPid}/ns/net`));
     assert.ok(marks.length >= 7, `holders, sshds and the sleeper: ${marks.length}`);
     const before = leftovers(ID);
     assert.equal(before.netns.length, 4);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import YAML from "yaml";
 import { PassphraseSecrets } from "../../localcluster/passphraseSecrets";
 import { LOCAL_LAB_PASSPHRASE, defaultStackPath, localPassphrase, localStackConfig, writeLocalStack } from "../../localcluster/stackFile";
@@ -36,7 +36,13 @@ function fakeCluster(hosts: number, dir: string): LocalCluster {
     };
 }
 
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "lc-stack-"));
+const made: string[] = [];
+const tmp = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lc-stack-"));
+    made.push(dir);
+    return dir;
+};
+after(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
 test("the stack file lists the hosts with roles, pinned keys and a shared gateway on the last one", () => {
     const dir = tmp();
