@@ -3,7 +3,7 @@
 // transaction. Create and update are the same thing: a create that finds rows of its group
 // (a crash after the commit, an earlier run) adopts them instead of adding a second copy.
 import type { OvsdbTransactor } from "../ovsdb/client";
-import { select, where, type SelectOp } from "../ovsdb/operations";
+import { select, where } from "../ovsdb/operations";
 import { mapToRecord, setAtoms, uuid } from "../ovsdb/encoding";
 import { redactKey } from "../ssh/errors";
 import type { NbKind } from "./kinds/common";
@@ -66,18 +66,22 @@ class DeferredForeignChildren extends Error {
 }
 
 async function nameForeignChildren(err: DeferredForeignChildren): Promise<string> {
-    const ops: SelectOp[] = err.foreign.children.map((c) => select(c.table, [where("_uuid", "==", uuid(c.uuid))]));
-    const results = await err.session.transact(NB_DB, ops);
+    const children = err.foreign.blocked.flatMap((b) => b.children);
+    const results = await err.session.transact(NB_DB, children.map((c) => select(c.table, [where("_uuid", "==", uuid(c.uuid))])));
     const names = results.map((r, i) => {
         const row = r.rows[0];
-        const child = err.foreign.children[i];
-        if (!row) return `${child.table} ${child.uuid} (gone)`;
-        const label = setAtoms(row.name ?? row.ip_prefix ?? row.logical_ip)[0] ?? child.uuid;
+        if (!row) return `${children[i].table} ${children[i].uuid} (gone)`;
+        const label = setAtoms(row.name ?? row.ip_prefix ?? row.logical_ip)[0] ?? children[i].uuid;
         const owner = mapToRecord(row.external_ids)[TAG_GROUP];
-        return `${child.table} ${String(label)}${owner ? ` of ${owner}` : " (not created by Pulumi)"}`;
+        return `${children[i].table} ${String(label)}${owner ? ` of ${owner}` : " (not created by Pulumi)"}`;
     });
-    const p = err.foreign.parent;
-    return `cannot delete ${p.table} row "${p.key}": it still holds ${names.join(", ")}; delete or move those first`;
+    let next = 0;
+    const parts = err.foreign.blocked.map((b) => {
+        const held = names.slice(next, next + b.children.length);
+        next += b.children.length;
+        return `${b.parent.table} row "${b.parent.key}" still holds ${held.join(", ")}`;
+    });
+    return `cannot delete: ${parts.join("; ")}. Delete or move those first`;
 }
 
 /** An error message for the operator: which resource, what NB said, never the private key. */

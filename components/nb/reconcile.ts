@@ -24,15 +24,13 @@ export interface ReconcilePlan {
     removed: string[];
 }
 
-/** A root row this group would delete still holds rows of someone else; deleting it would take them along. */
+/** Root rows this group would delete still hold rows of someone else; deleting them would take those along. */
 export class ForeignChildrenError extends Error {
-    readonly parent: { table: NbTable; key: string; uuid: string };
-    readonly children: { table: NbTable; uuid: string }[];
-    constructor(parent: ForeignChildrenError["parent"], children: ForeignChildrenError["children"]) {
-        super(`${parent.table} row "${parent.key}" (${parent.uuid}) still holds ${children.length} row(s) this resource does not own`);
+    readonly blocked: { parent: { table: NbTable; key: string; uuid: string }; children: { table: NbTable; uuid: string }[] }[];
+    constructor(blocked: ForeignChildrenError["blocked"]) {
+        super(blocked.map((b) => `${b.parent.table} row "${b.parent.key}" (${b.parent.uuid}) still holds ${b.children.length} row(s) this resource does not own`).join("; "));
         this.name = "ForeignChildrenError";
-        this.parent = parent;
-        this.children = children;
+        this.blocked = blocked;
     }
 }
 
@@ -151,6 +149,7 @@ export function reconcile(owner: string, group: string, specs: readonly RowSpec[
     }
 
     // Rows no spec wants: left over from an earlier model, duplicated, or the whole group on delete.
+    const blocked: ForeignChildrenError["blocked"] = [];
     for (const row of extra) {
         plan.removed.push(row.key || row.uuid);
         if (isRoot(row.table)) {
@@ -161,7 +160,7 @@ export function reconcile(owner: string, group: string, specs: readonly RowSpec[
                 const table = childTable(row.table, column)!;
                 for (const u of uuidTexts(row.row[column])) if (!ownUuids[u]) foreign.push({ table, uuid: u });
             }
-            if (foreign.length > 0) throw new ForeignChildrenError({ table: row.table, key: row.key, uuid: row.uuid }, foreign);
+            if (foreign.length > 0) blocked.push({ parent: { table: row.table, key: row.key, uuid: row.uuid }, children: foreign });
             if (Object.keys(held).length > 0) {
                 guards[row.uuid] = wait(row.table, byUuid(row.uuid), { columns: Object.keys(held), until: "==", rows: [held], timeout: 0 });
             }
@@ -171,6 +170,8 @@ export function reconcile(owner: string, group: string, specs: readonly RowSpec[
             changes.push(mutate(holder.table, [where(holder.column, "includes", uuid(row.uuid))], [mutation(holder.column, "delete", uuid(row.uuid))]));
         }
     }
+
+    if (blocked.length > 0) throw new ForeignChildrenError(blocked);
 
     const insertOps: Operation[] = specs.filter((spec) => inserts[spec.key]).map((spec) => insert(spec.table, inserts[spec.key], (handle[spec.key] as [string, string])[1]));
     // Guards alone change nothing: an already converged group needs no transaction at all.

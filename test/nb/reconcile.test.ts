@@ -114,7 +114,7 @@ describe("reconcile", () => {
         sw.row.ports = set([...((sw.row.ports as any)[1] as never[]), uuid(foreignPort)]);
         assert.throws(() => reconcile(OWNER, group, [], { own: live.own, foreign: {} }), (err: unknown) => {
             assert.ok(err instanceof ForeignChildrenError);
-            assert.deepEqual(err.children, [{ table: "Logical_Switch_Port", uuid: foreignPort }]);
+            assert.deepEqual(err.blocked.map((b) => [b.parent.key, b.children]), [["switch", [{ table: "Logical_Switch_Port", uuid: foreignPort }]]]);
             return true;
         });
     });

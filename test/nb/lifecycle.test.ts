@@ -1,0 +1,179 @@
+// The three NB resources through the SDK's dynamic-provider host over gRPC, exactly as the engine
+// drives them, against a real NB ovsdb-server reached over a real sshd: the dev stack's topology
+// is created, diffed, updated, refreshed (drift found and repaired) and destroyed, and rows the
+// stack does not own survive all of it.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { isSecretValue } from "../../offline/sdk";
+import { destroy, refresh, track, up, type Tracked } from "./support/engine";
+import { devModel, findColumn, GATEWAY_HOST, OWNER, startEnv, type NbEnv } from "./support/env";
+import { startProviderHost, type ProviderHost } from "./support/providerHost";
+import { registerUnderMocks, type Registered } from "./support/serializedProviders";
+import { addForeignRows, assertClusterRouter, assertForeignRowsSurvive, assertGateway, assertNodeNetwork, ownedCounts, type ForeignRows } from "./support/topology";
+
+const model = devModel();
+const gateway = model.gateways[0];
+
+describe("NB providers via the dynamic-provider host against a real NB over SSH", () => {
+    let env: NbEnv;
+    let host: ProviderHost;
+    let registered: Registered[];
+    let foreign: ForeignRows;
+    const r: Record<string, Tracked> = {};
+    const nodes = () => model.nodeNetworks.map((n) => r[`node-${n.node}`]);
+
+    before(async () => {
+        env = await startEnv();
+        foreign = await addForeignRows(env.nb);
+        registered = await registerUnderMocks({ model, owner: OWNER, nb: env.connection(), gatewayHost: { [gateway.node]: GATEWAY_HOST } });
+        for (const reg of registered) r[reg.name] = track(reg);
+        host = await startProviderHost();
+    });
+    after(async () => {
+        await host?.stop();
+        await env?.cleanup();
+    });
+
+    it("registers dynamic resources whose NB connection is a secret and whose provider text holds no key", () => {
+        assert.deepEqual(registered.map((x) => x.type).sort(), [
+            "pulumi-nodejs:dynamic/ovn-nb:ClusterRouter",
+            "pulumi-nodejs:dynamic/ovn-nb:GatewayRouter",
+            "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch",
+            "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch",
+            "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch",
+        ]);
+        const keyLine = env.sshd.privateKey.split("\n")[1];
+        for (const x of registered) {
+            assert.ok(isSecretValue(x.inputs.nb), `${x.name}: nb must be a secret`);
+            assert.ok(!x.inputs.__provider.includes(keyLine));
+            assert.ok(!JSON.stringify({ ...x.inputs, nb: undefined }).includes(keyLine));
+        }
+    });
+
+    it("check names the property of each bad input", async () => {
+        const t = r[`node-${model.nodeNetworks[0].node}`];
+        const bad = { ...t.registered, network: { ...t.registered.network, switchName: "kube master", subnet: "192.168.1.0/40" } };
+        const { failures } = await host.check(t.urn, {}, bad);
+        assert.deepEqual(failures.map((f) => f.property).sort(), ["network.subnet", "network.switchName"]);
+        const missing = await host.check(t.urn, {}, { __provider: t.registered.__provider, owner: OWNER });
+        assert.deepEqual(missing.failures.map((f) => f.property).sort(), ["nb", "network"]);
+    });
+
+    it("create: the dev topology appears with the model's names, subnets, MACs, routes and NAT", async () => {
+        assert.equal((await up(host, r["cluster-router"])).action, "create");
+        await assertClusterRouter(env.nb, model);
+        for (const t of nodes()) assert.equal((await up(host, t)).action, "create");
+        assert.equal((await up(host, r[`gateway-${gateway.node}`])).action, "create");
+        for (const n of model.nodeNetworks) await assertNodeNetwork(env.nb, n);
+        await assertGateway(env.nb, gateway, GATEWAY_HOST);
+        assert.equal(r["cluster-router"].id, `${OWNER}:cluster/ovn_cluster_router`);
+        assert.deepEqual(Object.keys(r[`node-kube-master`].outputs!.rows).sort(), ["mgmt-port", "router-port", "switch", "switch-router-port"]);
+        await assertForeignRowsSurvive(env.nb, foreign);
+    });
+
+    it("diff of unchanged inputs reports no changes; a second up does nothing", async () => {
+        for (const t of Object.values(r)) {
+            const { action, diff } = await up(host, t);
+            assert.equal(action, "same", t.name);
+            assert.equal(diff!.changes, 1);
+        }
+    });
+
+    it("create is idempotent: run again after a commit the engine never recorded, it adopts the rows", async () => {
+        const before_ = await ownedCounts(env.nb, OWNER);
+        const uuids = await findColumn(env.nb, "Logical_Switch_Port", "_uuid", "name=k8s-kube-minion1");
+        const t = r["node-kube-minion1"];
+        const again = await host.create(t.urn, t.checked!);
+        assert.equal(again.id, t.id);
+        assert.deepEqual(await ownedCounts(env.nb, OWNER), before_);
+        assert.deepEqual(await findColumn(env.nb, "Logical_Switch_Port", "_uuid", "name=k8s-kube-minion1"), uuids);
+    });
+
+    it("update: a new node subnet changes only those columns, in place (same row UUIDs)", async () => {
+        const t = r["node-kube-minion1"];
+        const uuidsBefore = await findColumn(env.nb, "Logical_Switch_Port", "_uuid", "external_ids:pulumi-group=node/kube-minion1");
+        const network = { ...t.registered.network, subnet: "192.168.12.0/24", router: { ip: "192.168.12.1", cidr: "192.168.12.1/24", mac: "0a:58:c0:a8:0c:01" }, mgmt: { ip: "192.168.12.2", cidr: "192.168.12.2/24", mac: "0a:58:c0:a8:0c:02" } };
+        const { action, diff } = await up(host, t, { ...t.registered, network });
+        assert.equal(action, "update");
+        assert.deepEqual(diff!.replaces, []);
+        await assertNodeNetwork(env.nb, { ...model.nodeNetworks[1], ...network });
+        assert.deepEqual((await findColumn(env.nb, "Logical_Switch_Port", "_uuid", "external_ids:pulumi-group=node/kube-minion1")).sort(), uuidsBefore.sort());
+        assert.equal((await up(host, t, t.registered)).action, "update");
+        await assertNodeNetwork(env.nb, model.nodeNetworks[1]);
+        await assertForeignRowsSurvive(env.nb, foreign);
+    });
+
+    it("diff: renaming a node replaces the resource, deleting first", async () => {
+        const t = r["node-kube-minion1"];
+        const checked = await host.check(t.urn, t.checked!, { ...t.registered, network: { ...t.registered.network, node: "kube-minion9", switchName: "kube-minion9" } });
+        const diff = await host.diff(t.urn, t.id!, t.outputs!, checked.inputs, t.checked!);
+        assert.deepEqual(diff, { changes: 2, replaces: ["network"], deleteBeforeReplace: true });
+    });
+
+    it("refresh shows drift made by hand, and the next up repairs exactly that", async () => {
+        const t = r["node-kube-minion1"];
+        const n = model.nodeNetworks[1];
+        await env.nb.nbctl("lsp-del", n.mgmtPort);
+        await env.nb.nbctl("set", "Logical_Router_Port", n.routerPort, "mac=\"0a:00:00:00:00:99\"");
+        await env.nb.nbctl("set", "Logical_Switch", n.switchName, "other_config:subnet=10.9.9.0/24", "other_config:mcast_snoop=true");
+        const read = await refresh(host, t);
+        assert.equal(read!.rows["mgmt-port"], undefined);
+        assert.equal(read!.rows["router-port"].columns.mac, "0a:00:00:00:00:99");
+        assert.deepEqual(read!.rows.switch.columns.other_config, { subnet: "10.9.9.0/24" });
+        const { action, diff } = await up(host, t);
+        assert.equal(action, "update");
+        assert.deepEqual(diff!.replaces, []);
+        await assertNodeNetwork(env.nb, n);
+        // The key someone else wrote stays: only the stack's keys are managed.
+        assert.match(await env.nb.nbctl("get", "Logical_Switch", n.switchName, "other_config"), /mcast_snoop="?true"?/);
+        assert.deepEqual(await refresh(host, t).then((p) => p!.rows), t.outputs!.rows);
+    });
+
+    it("refresh reports a group deleted entirely by hand as gone; up creates it again", async () => {
+        const t = r["node-kube-minion1"];
+        const n = model.nodeNetworks[1];
+        await env.nb.nbctl("ls-del", n.switchName, "--", "lrp-del", n.routerPort);
+        assert.equal(await refresh(host, t), undefined);
+        assert.equal((await up(host, t)).action, "create");
+        await assertNodeNetwork(env.nb, n);
+    });
+
+    it("deleting the cluster router while node switches hang on it is refused, naming them", async () => {
+        const t = r["cluster-router"];
+        await assert.rejects(host.delete(t.urn, t.id!, t.outputs!, t.checked!), (err: Error) => {
+            assert.match(err.message, /ClusterRouter cluster\/ovn_cluster_router: cannot delete: /);
+            assert.match(err.message, /Logical_Switch row "join-switch" still holds Logical_Switch_Port jtor-GR_kube-minion2 of gateway\/kube-minion2/);
+            assert.match(err.message, /Logical_Router_Port rtos-kube-master of node\/kube-master/);
+            assert.match(err.message, /Logical_Router_Static_Route 0\.0\.0\.0\/0 of gateway\/kube-minion2/);
+            return true;
+        });
+        await assertClusterRouter(env.nb, model);
+    });
+
+    it("destroy removes exactly the owned rows, group by group, and nothing else", async () => {
+        await destroy(host, r[`gateway-${gateway.node}`]);
+        assert.equal((await env.nb.nbctl("lr-route-list", "ovn_cluster_router")).includes("0.0.0.0/0"), false);
+        assert.equal((await env.nb.nbctl("lsp-list", "join")).includes(gateway.joinPeerPort), false);
+        assert.deepEqual(await findColumn(env.nb, "Logical_Router", "name", `name=${gateway.router}`), []);
+        for (const n of model.nodeNetworks) await assertNodeNetwork(env.nb, n);
+        for (const t of nodes()) await destroy(host, t);
+        await assertClusterRouter(env.nb, model);
+        await destroy(host, r["cluster-router"]);
+        assert.deepEqual(await ownedCounts(env.nb, OWNER), {
+            Logical_Switch: 0,
+            Logical_Switch_Port: 0,
+            Logical_Router: 0,
+            Logical_Router_Port: 0,
+            Logical_Router_Static_Route: 0,
+            NAT: 0,
+            Load_Balancer: 0,
+        });
+        await assertForeignRowsSurvive(env.nb, foreign);
+        assert.equal((await env.nb.nbctl("--bare", "--columns=name", "list", "Logical_Switch")).trim(), "kube-master");
+        assert.equal((await env.nb.nbctl("--bare", "--columns=name", "list", "Load_Balancer")).trim(), "foreign-lb");
+    });
+
+    it("the host never printed the private key", () => {
+        assert.ok(!host.stderr().includes(env.sshd.privateKey.split("\n")[1]));
+    });
+});
