@@ -15,12 +15,14 @@ export const SECRET_PRESENT = { secure: "(secret)" };
 export function readStackConfig(config = new pulumi.Config()): { raw: Record<string, unknown>; secrets: Secrets } {
     const raw: Record<string, unknown> = {};
     const secrets: Secrets = {};
+    const all = pulumi.runtime.allConfig();
     for (const [key, schema] of Object.entries(stackConfigSchema.properties)) {
         if (isSecretKey(key)) {
             const value = config.getSecret(key);
             if (value !== undefined) {
                 secrets[key] = value;
-                raw[key] = SECRET_PRESENT;
+                // Only emptiness is looked at, so that an empty secret is reported, not its value.
+                raw[key] = all[`${config.name}:${key}`] === "" ? "" : SECRET_PRESENT;
             }
             continue;
         }
@@ -28,6 +30,13 @@ export function readStackConfig(config = new pulumi.Config()): { raw: Record<str
         const text = config.get(key);
         if (text === undefined) continue;
         raw[key] = "type" in schema && schema.type === "string" ? text : parseJson(text);
+    }
+    // Keys the schema does not know (a typo such as `mut: 9000`) must not be silently ignored:
+    // they go to validation, which names them.
+    const prefix = `${config.name}:`;
+    for (const fullKey of Object.keys(all)) {
+        const key = fullKey.slice(prefix.length);
+        if (fullKey.startsWith(prefix) && !(key in stackConfigSchema.properties)) raw[key] = "(unknown)";
     }
     return { raw, secrets };
 }

@@ -7,9 +7,8 @@ import { test } from "node:test";
 import { readStackFile } from "../../components/config/stackFile";
 import { SECRET_KEYS } from "../../components/config/types";
 import { runProgram } from "../../offline/runProgram";
-import { isSecretValue } from "../../offline/sdk";
 import { ROOT } from "../support/configs";
-import { TEST_SECRETS } from "../support/pulumiMocks";
+import { dropSecrets, TEST_SECRETS } from "../support/pulumiMocks";
 
 function engineConfig(stack: string, edit: (raw: Record<string, any>) => void = () => {}) {
     const raw = readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`));
@@ -22,13 +21,6 @@ function engineConfig(stack: string, edit: (raw: Record<string, any>) => void = 
         if (secret) secretKeys.push(`ovn-kubernetes:${k}`);
     }
     return { config, secretKeys };
-}
-
-function dropSecrets(v: unknown): unknown {
-    if (isSecretValue(v)) return "[secret]";
-    if (Array.isArray(v)) return v.map(dropSecrets);
-    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, dropSecrets(x)]));
-    return v;
 }
 
 const preview = (stack: string, edit?: (raw: Record<string, any>) => void) =>

@@ -5,15 +5,15 @@ import * as pulumi from "@pulumi/pulumi";
 import * as path from "path";
 import { readStackFile } from "../../components/config/stackFile";
 import { SECRET_KEYS } from "../../components/config/types";
+import { isSecretValue } from "../../offline/sdk";
 import { ROOT } from "./configs";
 
 export interface Recorded {
     type: string;
     name: string;
     inputs: Record<string, any>;
-    /** URN of the parent as the mock saw it (children carry `parent`). */
+    /** Name of the parent resource (from a stack transformation). */
     parent?: string;
-    urn: string;
 }
 
 /** Distinctive secret values, so a test can search every output for them. */
@@ -33,14 +33,15 @@ export async function runProgramUnderMocks(stack: string, overrides: Record<stri
         } else config[key] = typeof v === "string" ? v : JSON.stringify(v);
     }
     const resources: Recorded[] = [];
+    const parents = new Map<string, string>();
     await pulumi.runtime.setMocks(
         {
             newResource(args: pulumi.runtime.MockResourceArgs) {
-                const parent = (args as any).parent as string | undefined;
-                resources.push({ type: args.type, name: args.name, inputs: args.inputs, urn: (args as any).urn ?? "", parent });
+                resources.push({ type: args.type, name: args.name, inputs: args.inputs, parent: parents.get(args.name) });
                 const outputs: Record<string, unknown> = { ...args.inputs };
-                // The chassis script prints the system-id last; stand in for it.
-                if (args.type === "command:remote:Command") outputs.stdout = "3f1e4d5c-0b6a-4e8f-9a7d-2c1b0e9f8a76\n";
+                // Scripts print their result last: a system-id (chassis) or a NIC MAC (gateway bridge).
+                if (args.type === "command:remote:Command")
+                    outputs.stdout = args.name.endsWith("-bridge") ? "52:54:00:12:34:56\n" : "3f1e4d5c-0b6a-4e8f-9a7d-2c1b0e9f8a76\n";
                 return { id: `${args.name}-id`, state: outputs };
             },
             call: (args: pulumi.runtime.MockCallArgs) => args.inputs,
@@ -50,6 +51,13 @@ export async function runProgramUnderMocks(stack: string, overrides: Record<stri
         false,
     );
     pulumi.runtime.setAllConfig(config, secretKeys);
+    // The mocks' newResource does not see parents; the mock monitor's requests do (parent URN).
+    const monitor = pulumi.runtime.getMonitor() as any;
+    const register = monitor.registerResource.bind(monitor);
+    monitor.registerResource = (req: any, cb: unknown) => {
+        if (req.getParent()) parents.set(req.getName(), req.getParent().split("::").pop());
+        return register(req, cb);
+    };
     const program = await import("../../index");
     return { program, resources };
 }
@@ -60,4 +68,12 @@ export function settle<T>(o: pulumi.Output<T>): Promise<{ value: T; secret: bool
         const out = o as any;
         Promise.all([out.promise(), out.isSecret]).then(([value, secret]: [T, boolean]) => resolve({ value, secret }));
     });
+}
+
+/** Replaces every secret-wrapped value (as the engine receives them) by "[secret]". */
+export function dropSecrets(v: unknown): unknown {
+    if (isSecretValue(v)) return "[secret]";
+    if (Array.isArray(v)) return v.map(dropSecrets);
+    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, dropSecrets(x)]));
+    return v;
 }

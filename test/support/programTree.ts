@@ -1,0 +1,85 @@
+// The whole program under the SDK's mocks: the component tree
+// (components per node and role, names, parents), the stack outputs, and secrets kept secret.
+import assert from "node:assert/strict";
+import { dropSecrets, runProgramUnderMocks, settle, TEST_SECRETS, type Recorded } from "./pulumiMocks";
+
+const count = (rs: Recorded[], type: string) => rs.filter((r) => r.type === type).length;
+const named = (rs: Recorded[], name: string) => {
+    const r = rs.find((x) => x.name === name);
+    assert.ok(r, `no resource named ${name}; have ${rs.map((x) => x.name).join(", ")}`);
+    return r;
+};
+const parentName = (r: Recorded) => r.parent;
+
+/** Runs the program for a stack under mocks and checks its component tree, outputs and secrets. */
+export async function assertProgramTree(STACK: "dev" | "prod") {
+    const { program, resources } = await runProgramUnderMocks(STACK);
+    const stackYaml = (await import("./configs")).stackConfig(STACK as "dev" | "prod");
+    const nodes = stackYaml.nodes as Array<{ name: string; roles: string[]; gateway?: { mode: string } }>;
+    const k8sNodes = nodes.filter((n) => n.roles.includes("node") || n.roles.includes("master"));
+    const gateways = nodes.filter((n) => n.roles.includes("gateway"));
+    const chassis = nodes.filter((n) => n.roles.some((r) => r !== "central"));
+    const shared = gateways.filter((g) => g.gateway?.mode === "shared");
+
+    assert.equal(count(resources, "ovn-kubernetes:index:OvnKubernetesCluster"), 1);
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ssh:HostKeyCheck"), nodes.length);
+    assert.equal(count(resources, "ovn-kubernetes:hosts:HostPackages"), nodes.length);
+    assert.equal(count(resources, "ovn-kubernetes:hosts:Central"), 1);
+    assert.equal(count(resources, "ovn-kubernetes:hosts:Chassis"), chassis.length);
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:ClusterRouter"), 1);
+    assert.equal(count(resources, "ovn-kubernetes:network:NodeNetwork"), k8sNodes.length);
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch"), k8sNodes.length);
+    assert.equal(count(resources, "ovn-kubernetes:hosts:ManagementPort"), k8sNodes.length);
+    assert.equal(count(resources, "ovn-kubernetes:network:Gateway"), gateways.length);
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:GatewayRouter"), gateways.length);
+    assert.equal(count(resources, "ovn-kubernetes:hosts:GatewayFlows"), shared.length);
+    assert.equal(count(resources, "ovn-kubernetes:kubernetes:Ovnkube"), 1);
+    assert.equal(count(resources, "kubernetes:apps/v1:DaemonSet"), 2);
+
+    // Names derive from the component's name and the node; parents follow the tree.
+    for (const n of k8sNodes) {
+        assert.equal(parentName(named(resources, `ovn-${n.name}`)), "ovn");
+        assert.equal(parentName(named(resources, `ovn-${n.name}-switch`)), `ovn-${n.name}`);
+        assert.equal(parentName(named(resources, `ovn-${n.name}-mgmt`)), `ovn-${n.name}`);
+    }
+    for (const g of gateways) {
+        assert.equal(parentName(named(resources, `ovn-${g.name}-gateway`)), "ovn");
+        assert.equal(parentName(named(resources, `ovn-${g.name}-gateway-router`)), `ovn-${g.name}-gateway`);
+        assert.equal(parentName(named(resources, `ovn-${g.name}-gateway-host`)), `ovn-${g.name}-gateway`);
+    }
+    for (const n of chassis) assert.equal(parentName(named(resources, `ovn-${n.name}-chassis`)), "ovn");
+    assert.equal(parentName(named(resources, "ovn-cluster-router")), "ovn");
+    assert.equal(parentName(named(resources, "ovn-central")), "ovn");
+
+    // Outputs.
+    const subnets = await settle(program.nodeSubnets);
+    assert.deepEqual(Object.keys(subnets.value).sort(), k8sNodes.map((n) => n.name).sort());
+    for (const n of nodes.filter((x) => (x as any).subnet)) assert.equal(subnets.value[n.name], (n as any).subnet);
+    const routers = (await settle(program.routerIps)).value;
+    const mgmt = (await settle(program.managementIps)).value;
+    for (const n of k8sNodes) {
+        const base = subnets.value[n.name].split("/")[0].split(".").map(Number);
+        assert.equal(routers[n.name], [...base.slice(0, 3), base[3] + 1].join("."));
+        assert.equal(mgmt[n.name], [...base.slice(0, 3), base[3] + 2].join("."));
+    }
+    const central = nodes.find((n) => n.roles.includes("central")) as any;
+    const protocol = STACK === "prod" ? "ssl" : "tcp";
+    assert.equal((await settle(program.nbAddress)).value, `${protocol}:${central.address}:6641`);
+    assert.equal((await settle(program.sbAddress)).value, `${protocol}:${central.address}:6642`);
+    assert.equal(Object.keys((await settle(program.systemIds)).value).length, chassis.length);
+
+    // Secrets: wherever a secret value travels it is marked secret; it is never a plain input.
+    for (const r of resources) {
+        for (const [key, value] of Object.entries(r.inputs)) {
+            const text = JSON.stringify(dropSecrets(value)) ?? "";
+            const leaks = Object.values(TEST_SECRETS).some((s) => text.includes(s.split("\n")[1]));
+            assert.ok(!leaks, `${r.type} ${r.name}: input ${key} holds a secret in plain text`);
+        }
+    }
+    const commands = resources.filter((r) => r.type === "command:remote:Command");
+    assert.ok(commands.length > 0);
+    for (const c of commands) assert.equal(dropSecrets(c.inputs.connection), "[secret]", `${c.name}: connection not secret`);
+    for (const r of resources.filter((x) => x.type.startsWith("pulumi-nodejs:dynamic/ovn-nb:"))) assert.equal(dropSecrets(r.inputs.nb), "[secret]", `${r.name}: nb not secret`);
+    const kubeconfigProvider = resources.find((r) => r.type === "pulumi:providers:kubernetes");
+    if (kubeconfigProvider) assert.equal(dropSecrets(kubeconfigProvider.inputs.kubeconfig), "[secret]");
+}
