@@ -1,0 +1,298 @@
+// One SSH connection per user@host:port per process, shared by every caller.
+//
+// Why the pool lives on globalThis under a string key made inside a function: this code is
+// captured by Pulumi's closure serializer into dynamic providers. A module-level Map, Set, Symbol
+// or Buffer, a socket or an ssh2 Client cannot be serialized, and #private fields break when the
+// serialized copy runs. Several serialized copies of this module may also run in the same
+// provider process; globalThis makes them share one pool.
+//
+// The socket is ours (not ssh2's), so it can be unref'd while no call is in flight: an idle
+// pooled connection never keeps a process (a test, the Pulumi program) from exiting.
+import * as net from "net";
+import { Client } from "ssh2";
+import type { SshTarget } from "../model/types";
+import { redactKey, SshChannelError, SshError, SshHostKeyError } from "./errors";
+import { hostKeyRefusal, sshFingerprint } from "./hostKey";
+
+/** OpenSSH allows 10 session channels per connection (MaxSessions); stay below it. */
+const MAX_SESSIONS = 8;
+const CONNECT_TIMEOUT_MS = 20000;
+const CHANNEL_OPEN_TIMEOUT_MS = 30000;
+
+interface PooledSsh {
+    key: string;
+    client: Client;
+    socket: net.Socket;
+    /** Fingerprint of the host key seen at connect; later callers' pins are checked against it. */
+    presented: string;
+    leases: number;
+    sessions: number;
+    waiters: (() => void)[];
+    dead: boolean;
+}
+
+interface SshPool {
+    connections: Record<string, PooledSsh | undefined>;
+    connecting: Record<string, Promise<PooledSsh> | undefined>;
+    /** How many SSH connections this process has opened (logins), for tests and diagnostics. */
+    connects: number;
+}
+
+function sshPool(): SshPool {
+    const holder = globalThis as unknown as Record<string, SshPool | undefined>;
+    const name = "__ovnKubernetesAsCode_sshPool";
+    let pool = holder[name];
+    if (pool === undefined) {
+        pool = { connections: {}, connecting: {}, connects: 0 };
+        holder[name] = pool;
+    }
+    return pool;
+}
+
+/** The pool key and the way errors name a target. */
+export function sshAddress(target: SshTarget): string {
+    return `${target.user}@${target.host}:${target.port}`;
+}
+
+function checkTarget(target: SshTarget): void {
+    if (!/^[A-Za-z0-9._:%-]+$/.test(target.host)) throw new SshError(`invalid SSH host ${JSON.stringify(target.host)}`);
+    if (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535) {
+        throw new SshError(`invalid SSH port ${JSON.stringify(target.port)} for ${target.host}`);
+    }
+    if (!/^[A-Za-z_][A-Za-z0-9._-]*$/.test(target.user)) throw new SshError(`invalid SSH user ${JSON.stringify(target.user)}`);
+}
+
+/** A hold on a pooled connection: keeps its socket ref'd until released. */
+export interface SshLease {
+    readonly client: Client;
+    /** True when the connection was already pooled (it may have died unnoticed). */
+    readonly reused: boolean;
+    isDead(): boolean;
+    /** Waits until fewer than MAX_SESSIONS session channels are open on this connection; release() frees the slot. */
+    takeSessionSlot(): Promise<void>;
+    release(): void;
+}
+
+export async function acquireSsh(target: SshTarget, privateKey: string): Promise<SshLease> {
+    checkTarget(target);
+    const pool = sshPool();
+    const key = sshAddress(target);
+    let entry = pool.connections[key];
+    let reused = true;
+    if (entry === undefined || isDead(entry)) {
+        reused = false;
+        let connecting = pool.connecting[key];
+        if (connecting === undefined) {
+            connecting = connect(target, privateKey).finally(() => {
+                delete pool.connecting[key];
+            });
+            pool.connecting[key] = connecting;
+        }
+        entry = await connecting;
+    }
+    // Also for callers that joined someone else's connect or reuse a pooled connection: each
+    // caller's own pin must accept the key the server presented.
+    const refusal = hostKeyRefusal(target, entry.presented);
+    if (refusal !== undefined) throw new SshHostKeyError(refusal, entry.presented);
+    return lease(entry, reused);
+}
+
+function lease(entry: PooledSsh, reused: boolean): SshLease {
+    entry.leases++;
+    if (entry.leases === 1) entry.socket.ref();
+    let released = false;
+    let slot = false;
+    return {
+        client: entry.client,
+        reused,
+        isDead: () => isDead(entry),
+        takeSessionSlot: async () => {
+            if (slot) return;
+            await takeSessionSlot(entry);
+            slot = true;
+        },
+        release: () => {
+            if (released) return;
+            released = true;
+            if (slot) freeSessionSlot(entry);
+            entry.leases--;
+            if (entry.leases === 0) entry.socket.unref();
+        },
+    };
+}
+
+function isDead(entry: PooledSsh): boolean {
+    if (!entry.dead && (entry.socket.destroyed || !entry.socket.writable)) markDead(entry);
+    return entry.dead;
+}
+
+function markDead(entry: PooledSsh): void {
+    if (entry.dead) return;
+    entry.dead = true;
+    const pool = sshPool();
+    if (pool.connections[entry.key] === entry) delete pool.connections[entry.key];
+    // Waiters for a session slot proceed and fail fast on the dead connection.
+    for (const wake of entry.waiters.splice(0)) wake();
+    entry.client.end();
+    entry.socket.destroy();
+}
+
+function connect(target: SshTarget, privateKey: string): Promise<PooledSsh> {
+    const where = sshAddress(target);
+    return new Promise<PooledSsh>((resolve, reject) => {
+        const socket = net.connect({ host: target.host, port: target.port });
+        const client = new Client();
+        let entry: PooledSsh | undefined;
+        let presented: string | undefined;
+        let refusal: string | undefined;
+        let settled = false;
+        const fail = (error: Error) => {
+            if (settled) return;
+            settled = true;
+            client.end();
+            socket.destroy();
+            reject(error);
+        };
+        const failWith = (message: string) => {
+            if (refusal !== undefined && presented !== undefined) fail(new SshHostKeyError(refusal, presented));
+            else fail(new SshError(`SSH connection to ${where} failed: ${redactKey(message, privateKey)}`));
+        };
+        const onSocketError = (err: Error) => failWith(err.message);
+        socket.once("error", onSocketError);
+        socket.setTimeout(CONNECT_TIMEOUT_MS, () => failWith(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`));
+        socket.once("connect", () => {
+            socket.removeListener("error", onSocketError); // ssh2 reports socket errors from here on
+            socket.setKeepAlive(true, 15000);
+            try {
+                client.connect({
+                    sock: socket,
+                    username: target.user,
+                    privateKey,
+                    readyTimeout: CONNECT_TIMEOUT_MS,
+                    hostVerifier: (keyBlob: Buffer) => {
+                        presented = sshFingerprint(keyBlob);
+                        refusal = hostKeyRefusal(target, presented);
+                        return refusal === undefined;
+                    },
+                });
+            } catch (err) {
+                // e.g. a private key ssh2 cannot parse; its message never quotes the key
+                failWith((err as Error).message);
+            }
+        });
+        client.on("error", (err: Error & { level?: string }) => {
+            if (!settled) {
+                const hint = err.level === "client-authentication" ? " (is the public key in the user's authorized_keys?)" : "";
+                failWith(err.message + hint);
+            } else if (entry) {
+                markDead(entry);
+            }
+        });
+        client.on("close", () => {
+            if (!settled) failWith("connection closed during the handshake");
+            else if (entry) markDead(entry);
+        });
+        client.once("ready", () => {
+            if (settled) return;
+            settled = true;
+            socket.setTimeout(0);
+            const pooled: PooledSsh = {
+                key: where,
+                client,
+                socket,
+                presented: presented as string,
+                leases: 0,
+                sessions: 0,
+                waiters: [],
+                dead: false,
+            };
+            entry = pooled;
+            socket.unref();
+            const pool = sshPool();
+            pool.connects++;
+            pool.connections[where] = pooled;
+            resolve(pooled);
+        });
+    });
+}
+
+/**
+ * Opens a channel on the pooled connection with `open` (exec, forwardOut, ...). Session channels
+ * (exec) wait for one of MAX_SESSIONS slots. If the pooled connection turns out to have died
+ * unnoticed, the channel never opened and nothing ran, so it reconnects and tries once more.
+ * The connection is held (and, for a session, its slot) until `done` is called.
+ */
+export async function openChannel<C>(
+    target: SshTarget,
+    privateKey: string,
+    kind: "session" | "forward",
+    open: (client: Client, callback: (err: Error | undefined, channel: C) => void) => void,
+): Promise<{ channel: C; done: () => void }> {
+    for (let attempt = 0; ; attempt++) {
+        const held = await acquireSsh(target, privateKey);
+        try {
+            if (kind === "session") await held.takeSessionSlot();
+            const channel = await openWithTimeout(held.client, open);
+            return { channel, done: held.release };
+        } catch (err) {
+            held.release();
+            if (attempt === 0 && held.reused && held.isDead()) continue;
+            const reason = err instanceof Error ? err.message : String(err);
+            throw new SshChannelError(`SSH ${sshAddress(target)}: cannot open a ${kind} channel: ${redactKey(reason, privateKey)}`);
+        }
+    }
+}
+
+function openWithTimeout<C>(
+    client: Client,
+    open: (client: Client, callback: (err: Error | undefined, channel: C) => void) => void,
+): Promise<C> {
+    return new Promise<C>((resolve, reject) => {
+        const timer = setTimeout(
+            () => reject(new Error(`no answer from the server within ${CHANNEL_OPEN_TIMEOUT_MS / 1000} s`)),
+            CHANNEL_OPEN_TIMEOUT_MS,
+        );
+        try {
+            open(client, (err, channel) => {
+                clearTimeout(timer);
+                if (err) reject(err);
+                else resolve(channel);
+            });
+        } catch (err) {
+            // ssh2 throws "Not connected" synchronously on a closed connection
+            clearTimeout(timer);
+            reject(err);
+        }
+    });
+}
+
+function takeSessionSlot(entry: PooledSsh): Promise<void> {
+    if (entry.sessions < MAX_SESSIONS || entry.dead) {
+        entry.sessions++;
+        return Promise.resolve();
+    }
+    return new Promise((resolve) =>
+        entry.waiters.push(() => {
+            entry.sessions++;
+            resolve();
+        }),
+    );
+}
+
+function freeSessionSlot(entry: PooledSsh): void {
+    entry.sessions--;
+    const next = entry.waiters.shift();
+    if (next) next();
+}
+
+/** What the pool holds now and how many connections it ever opened (for tests and diagnostics). */
+export function sshPoolStats(): { connects: number; open: string[] } {
+    const pool = sshPool();
+    return { connects: pool.connects, open: Object.keys(pool.connections).filter((k) => pool.connections[k] !== undefined) };
+}
+
+/** Closes every pooled connection (e.g. at the end of a test or tool); the next call reconnects. */
+export function closeSshPool(): void {
+    const pool = sshPool();
+    for (const entry of Object.values(pool.connections)) if (entry) markDead(entry);
+}
