@@ -15,6 +15,12 @@ export interface Registration {
     dependencies: string[];
     provider: string;
     deleteBeforeReplace: boolean;
+    /** Whether the program set deleteBeforeReplace at all (an explicit false overrides a provider's request). */
+    deleteBeforeReplaceSet: boolean;
+    /** Input names whose change must replace rather than update (resource option replaceOnChanges). */
+    replaceOnChanges: string[];
+    /** Output names to keep secret even when their inputs were not (resource option additionalSecretOutputs). */
+    additionalSecretOutputs: string[];
 }
 
 export interface RegisterResult {
@@ -80,17 +86,23 @@ export async function startMonitor(opts: { stack: string; project: string; regis
                 dependencies: req.getDependenciesList(),
                 provider: req.getProvider(),
                 deleteBeforeReplace: req.getDeletebeforereplace(),
+                deleteBeforeReplaceSet: req.getDeletebeforereplacedefined(),
+                replaceOnChanges: req.getReplaceonchangesList(),
+                additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
             };
             registrations.push(reg);
             try {
-                const result = reg.custom || reg.type === "pulumi:pulumi:Stack" ? await opts.register(reg) : {};
+                // Components too: the offline apply records them in its state, as the engine does.
+                const result = await opts.register(reg);
                 const res = new resourcePb.RegisterResourceResponse();
                 res.setUrn(reg.urn);
                 if (reg.custom) res.setId(result.id ?? reg.name);
                 res.setObject(structPb.Struct.fromJavaScript(result.outputs ?? reg.inputs));
                 cb(null, res);
-            } catch (e) {
-                cb({ code: grpc.status.UNKNOWN, message: (e as Error).message });
+            } catch {
+                // As the engine answers when a step fails: it stops the deployment and reports the step's
+                // error itself; the SDK then ends the program quietly instead of dumping the RPC error.
+                cb({ code: grpc.status.UNAVAILABLE, message: "resource monitor shut down while waiting on step's done channel" });
             }
         },
         registerResourceOutputs(call: any, cb: any) {

@@ -1,0 +1,161 @@
+// `up` and `preview`: runs the program through cmd/run and turns each registration into the step
+// the engine would take. New → create. Known → the handler's diff: nothing, update, or replace
+// (create the new one first and delete the old one after everything else, or delete first when
+// deleteBeforeReplace is asked for). Resources in the state that the program no longer registers
+// are deleted after a successful run, last registered first. A failed run deletes nothing and keeps
+// what it did not reach, so the next `up` converges.
+import { runProgram } from "./runProgram";
+import type { Registration, RegisterResult } from "./monitor";
+import type { Operation } from "./operation";
+import { operationResult, type OpKind, type OperationResult, type ResourceOp } from "./results";
+import type { StateResource } from "./state";
+import { annotateSecrets, maskSecrets, secretStrings, type Props } from "./values";
+
+const entry = (reg: Registration, inputs: Props, id: string | undefined, outputs: Props): StateResource => ({
+    urn: reg.urn,
+    type: reg.type,
+    name: reg.name,
+    parent: reg.parent,
+    custom: reg.custom,
+    ...(id !== undefined ? { id } : {}),
+    ...(reg.provider ? { provider: reg.provider } : {}),
+    inputs,
+    outputs,
+    dependencies: reg.dependencies,
+});
+
+const programError = (logs: { severity: string; message: string }[], stderr: string) =>
+    logs.filter((l) => l.severity === "error").map((l) => l.message.trim()).join("\n") || stderr.trim().split("\n").slice(-20).join("\n");
+
+export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceOp) => void = () => {}): Promise<OperationResult> {
+    const started = Date.now();
+    const { handlers, redactor, state } = op;
+    const previous = state.resources;
+    const olds = new Map(previous.filter((r) => !r.pendingDelete).map((r) => [r.urn, r]));
+    const next: StateResource[] = [];
+    const registered = new Set<string>();
+    /** URNs whose old state has been superseded (recorded anew, or deleted before its replacement). */
+    const settled = new Set<string>();
+    const toDeleteLater: StateResource[] = previous.filter((r) => r.pendingDelete);
+    const ops: ResourceOp[] = [];
+    let failure: string | undefined;
+
+    const snapshot = (): StateResource[] => [
+        ...next,
+        ...[...olds.values()].filter((r) => !settled.has(r.urn)),
+        ...toDeleteLater.map((r) => ({ ...r, pendingDelete: true })),
+    ];
+    const persist = (outputs = state.outputs) => {
+        if (!dryRun) op.save({ ...state, outputs, resources: snapshot() });
+    };
+    const report = (o: ResourceOp) => {
+        ops.push(o);
+        onOp(o);
+    };
+
+    async function step(reg: Registration): Promise<RegisterResult> {
+        // After a failed step the engine starts no further steps; the program is being stopped.
+        if (failure !== undefined) throw new Error("cancelled after an earlier failure");
+        registered.add(reg.urn);
+        redactor.add(secretStrings(reg.inputs));
+        const old = olds.get(reg.urn);
+        const t0 = Date.now();
+        let kind: OpKind = "create";
+        let keys: string[] = [];
+        try {
+            const h = handlers.for(reg.type, reg.custom);
+            const inputs = await h.check(reg, old);
+            let id: string | undefined;
+            let outputs: Props = inputs;
+            if (!old) {
+                if (!dryRun) ({ id, outputs } = await h.create(reg, inputs));
+            } else {
+                const d = await h.diff(old, inputs, reg);
+                keys = d.keys;
+                const replaceKeys = [...new Set([...d.replaceKeys, ...d.keys.filter((k) => reg.replaceOnChanges.includes(k) || reg.replaceOnChanges.includes("*"))])];
+                if (!d.changes) {
+                    kind = "same";
+                    ({ id, outputs } = old);
+                } else if (replaceKeys.length > 0) {
+                    kind = "replace";
+                    keys = replaceKeys;
+                    const deleteFirst = reg.deleteBeforeReplaceSet ? reg.deleteBeforeReplace : d.deleteBeforeReplace;
+                    if (!dryRun) {
+                        if (deleteFirst) {
+                            await h.delete(old);
+                            settled.add(reg.urn);
+                            persist();
+                        }
+                        ({ id, outputs } = await h.create(reg, inputs));
+                        if (!deleteFirst) toDeleteLater.push(old);
+                    }
+                } else {
+                    kind = "update";
+                    id = old.id;
+                    if (!dryRun) outputs = await h.update(old, inputs, reg);
+                }
+            }
+            if (kind !== "same") outputs = annotateSecrets(outputs, inputs, reg.additionalSecretOutputs);
+            redactor.add(secretStrings(outputs));
+            next.push(entry(reg, inputs, id, outputs));
+            settled.add(reg.urn);
+            persist();
+            report({ op: kind, urn: reg.urn, type: reg.type, name: reg.name, keys, ms: Date.now() - t0 });
+            // A preview has no IDs for what it would create; the SDK treats "" as unknown.
+            return { id: dryRun && (kind === "create" || kind === "replace") ? "" : id, outputs };
+        } catch (e) {
+            const message = redactor.text(`${reg.type} ${reg.name}: ${(e as Error).message}`);
+            failure ??= message;
+            report({ op: kind, urn: reg.urn, type: reg.type, name: reg.name, keys, ms: Date.now() - t0, error: message });
+            throw new Error(message);
+        }
+    }
+
+    let run;
+    try {
+        run = await runProgram({
+            projectDir: op.project.dir,
+            project: op.project.name,
+            stack: op.stack,
+            config: op.stackConfig.config,
+            secretKeys: op.stackConfig.secretKeys,
+            dryRun,
+            register: step,
+        });
+    } catch (e) {
+        await handlers.close();
+        throw e;
+    }
+    const programOk = run.code === 0 && failure === undefined;
+    if (!programOk && failure === undefined) failure = redactor.text(`the program failed (exit ${run.code}):\n${programError(run.monitor.logs, run.stderr)}`);
+
+    // Components and the stack get their outputs from registerOutputs, which comes after registration.
+    for (const r of next) if (!r.custom) r.outputs = run.monitor.outputs.get(r.urn) ?? r.outputs;
+    const stackOutputs = programOk ? run.monitor.outputs.get(run.monitor.rootUrn()) ?? {} : state.outputs;
+
+    if (programOk) {
+        // What the program no longer declares, and the old halves of replacements: last registered first.
+        const gone = [...olds.values()].filter((r) => !registered.has(r.urn));
+        const deletions = [...gone, ...toDeleteLater].sort((a, b) => previous.indexOf(b) - previous.indexOf(a));
+        for (const r of deletions) {
+            const kind: OpKind = gone.includes(r) ? "delete" : "delete-replaced";
+            const t0 = Date.now();
+            try {
+                if (!dryRun) await handlers.for(r.type, r.custom).delete(r);
+                if (kind === "delete") settled.add(r.urn);
+                else toDeleteLater.splice(toDeleteLater.indexOf(r), 1);
+                persist(stackOutputs);
+                report({ op: kind, urn: r.urn, type: r.type, name: r.name, keys: [], ms: Date.now() - t0 });
+            } catch (e) {
+                failure = redactor.text(`${r.type} ${r.name}: ${(e as Error).message}`);
+                report({ op: kind, urn: r.urn, type: r.type, name: r.name, keys: [], ms: Date.now() - t0, error: failure });
+                break;
+            }
+        }
+    }
+    persist(stackOutputs);
+    await handlers.close();
+
+    const base = { operation: dryRun ? ("preview" as const) : ("up" as const), stack: op.stack, dryRun, statePath: op.statePath, started };
+    return operationResult(base, ops, failure, { outputs: maskSecrets(stackOutputs) as Props });
+}

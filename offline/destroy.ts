@@ -1,0 +1,36 @@
+// `destroy`: deletes every resource of the state, last registered first (a resource never before
+// what it depends on): host commands run their `delete` scripts, dynamic resources their
+// provider's delete, manifests are removed. The state is written after each deletion, so a failure
+// leaves exactly what still exists. The program does not run.
+import type { Operation } from "./operation";
+import { operationResult, type OperationResult, type ResourceOp } from "./results";
+import { maskSecrets, type Props } from "./values";
+
+export async function destroyStack(op: Operation, dryRun: boolean, onOp: (o: ResourceOp) => void = () => {}): Promise<OperationResult> {
+    const started = Date.now();
+    const { handlers, state } = op;
+    const remaining = [...state.resources];
+    const ops: ResourceOp[] = [];
+    let failure: string | undefined;
+    try {
+        for (const r of [...state.resources].reverse()) {
+            const t0 = Date.now();
+            try {
+                if (!dryRun) await handlers.for(r.type, r.custom).delete(r);
+            } catch (e) {
+                failure = op.redactor.text(`${r.type} ${r.name}: ${(e as Error).message}`);
+            }
+            const o: ResourceOp = { op: "delete", urn: r.urn, type: r.type, name: r.name, keys: [], ms: Date.now() - t0 };
+            if (failure !== undefined) o.error = failure;
+            ops.push(o);
+            onOp(o);
+            if (failure !== undefined) break;
+            remaining.splice(remaining.indexOf(r), 1);
+            if (!dryRun) op.save({ ...state, outputs: remaining.length > 0 ? state.outputs : {}, resources: remaining });
+        }
+    } finally {
+        await handlers.close();
+    }
+    const base = { operation: "destroy" as const, stack: op.stack, dryRun, statePath: op.statePath, started };
+    return operationResult(base, ops, failure, { outputs: maskSecrets(remaining.length > 0 ? state.outputs : {}) as Props });
+}

@@ -1,0 +1,40 @@
+// Which handler carries out which resource type, and the one dynamic provider host an operation
+// shares (started on first use: it costs about 1.4 s, and a stack may have no dynamic resource).
+import { commandHandler } from "./command";
+import { dynamicHandler } from "./dynamic";
+import { DynamicProviderHost } from "./dynamicHost";
+import { kubernetesHandler } from "./kubernetes";
+import { recordedHandler } from "./recorded";
+import type { HandlerContext, ResourceHandler } from "./types";
+
+export class Handlers {
+    private host?: Promise<DynamicProviderHost>;
+    private readonly command: ResourceHandler;
+    private readonly dynamic: ResourceHandler;
+    private readonly kubernetes: ResourceHandler;
+    private readonly recorded = recordedHandler();
+
+    constructor(ctx: HandlerContext) {
+        this.command = commandHandler(ctx);
+        this.kubernetes = kubernetesHandler(ctx);
+        this.dynamic = dynamicHandler(() => {
+            const env = { PULUMI_NODEJS_PROJECT: ctx.project, PULUMI_NODEJS_STACK: ctx.stack };
+            this.host ??= DynamicProviderHost.start(ctx.projectDir, env, ctx.config);
+            return this.host;
+        });
+    }
+
+    for(type: string, custom: boolean): ResourceHandler {
+        if (!custom || type.startsWith("pulumi:providers:")) return this.recorded;
+        if (type === "command:remote:Command") return this.command;
+        if (type.startsWith("pulumi-nodejs:dynamic")) return this.dynamic;
+        if (type.startsWith("kubernetes:")) return this.kubernetes;
+        throw new Error("the offline apply has no handler for this resource type (use pulumi up)");
+    }
+
+    async close(): Promise<void> {
+        const host = this.host;
+        this.host = undefined;
+        if (host) await (await host.catch(() => undefined))?.close();
+    }
+}
