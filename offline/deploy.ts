@@ -9,7 +9,7 @@ import type { Registration, RegisterResult } from "./monitor";
 import type { Operation } from "./operation";
 import { operationResult, type OpKind, type OperationResult, type ResourceOp } from "./results";
 import type { StateResource } from "./state";
-import { annotateSecrets, maskSecrets, secretStrings, type Props } from "./values";
+import { annotateSecrets, maskSecrets, plainStrings, secretStrings, type Props } from "./values";
 
 const entry = (reg: Registration, inputs: Props, id: string | undefined, outputs: Props): StateResource => ({
     urn: reg.urn,
@@ -58,6 +58,7 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
         if (failure !== undefined) throw new Error("cancelled after an earlier failure");
         registered.add(reg.urn);
         redactor.add(secretStrings(reg.inputs));
+        redactor.addPublic(plainStrings(reg.inputs));
         const old = olds.get(reg.urn);
         const t0 = Date.now();
         let kind: OpKind = "create";

@@ -7,7 +7,15 @@ import { findPassphrase, Keyring } from "./secrets";
 import { loadState, saveState, type StackState } from "./state";
 import { hostKeyPins, readProject, readStackConfig, stackFilePath, type Project, type StackConfig } from "./stackConfig";
 import type { ResourceOp } from "./results";
-import { secretStrings } from "./values";
+import { plainStrings, secretStrings } from "./values";
+
+const parseMaybeJson = (text: string): unknown => {
+    try {
+        return JSON.parse(text);
+    } catch {
+        return text;
+    }
+};
 
 export interface OfflineOptions {
     stack: string;
@@ -53,6 +61,9 @@ export function openOperation(opts: OfflineOptions): Operation {
 
     const redactor = new Redactor();
     redactor.add(stackConfig.secretValues);
+    for (const [key, text] of Object.entries(stackConfig.config)) {
+        if (!stackConfig.secretKeys.includes(key)) redactor.addPublic([text, ...plainStrings(parseMaybeJson(text))]);
+    }
     for (const r of state.resources) redactor.add([...secretStrings(r.inputs), ...secretStrings(r.outputs)]);
 
     const pins = hostKeyPins(stackConfig.projectValues);

@@ -59,6 +59,15 @@ export function secretStrings(value: unknown, inSecret = false, found: string[] 
     return found;
 }
 
+/** Every string outside any secret (public values; see Redactor.addPublic). */
+export function plainStrings(value: unknown, found: string[] = []): string[] {
+    if (isSecretValue(value)) return found;
+    if (typeof value === "string") found.push(value);
+    else if (Array.isArray(value)) for (const v of value) plainStrings(v, found);
+    else if (value && typeof value === "object") for (const v of Object.values(value)) plainStrings(v, found);
+    return found;
+}
+
 /** Replaces each secret by "[secret]", for results that are printed or handed to callers. */
 export function maskSecrets(value: unknown): unknown {
     if (isSecretValue(value)) return "[secret]";
