@@ -27,6 +27,11 @@ export interface OvsdbClientOptions {
     label?: string;
     /** Called after each `echo` request of the server has been answered. */
     onEcho?: () => void;
+    /**
+     * Called with true when a request becomes pending while none was, and with false when the
+     * last pending one settled: lets a carrier keep its connection ref'd only while needed.
+     */
+    onBusy?: (busy: boolean) => void;
 }
 
 interface PendingCall {
@@ -47,6 +52,7 @@ export class OvsdbClient implements OvsdbTransactor {
     private readonly stream: Duplex;
     private readonly label: string;
     private readonly onEcho?: () => void;
+    private readonly onBusy?: (busy: boolean) => void;
     private readonly splitter = new JsonValueSplitter();
     private readonly decoder = new StringDecoder("utf8");
     private readonly pending: Record<string, PendingCall> = {};
@@ -57,6 +63,7 @@ export class OvsdbClient implements OvsdbTransactor {
         this.stream = stream;
         this.label = options.label ?? "OVSDB server";
         this.onEcho = options.onEcho;
+        this.onBusy = options.onBusy;
         stream.on("data", (chunk: Buffer | string) => this.receive(chunk));
         stream.on("error", (err: Error) => this.shutdown(`connection error: ${err.message}`));
         // The server ending its side ends the session: no reply can follow.
@@ -90,7 +97,9 @@ export class OvsdbClient implements OvsdbTransactor {
         }
         const id = this.nextId++;
         return new Promise((resolve, reject) => {
+            const wasIdle = Object.keys(this.pending).length === 0;
             this.pending[String(id)] = { method, resolve, reject };
+            if (wasIdle) this.onBusy?.(true);
             this.stream.write(JSON.stringify({ method, params, id }));
         });
     }
@@ -129,6 +138,7 @@ export class OvsdbClient implements OvsdbTransactor {
         const call = this.pending[String(message.id)];
         if (call === undefined) return; // a reply to nobody (e.g. after close); nothing to do
         delete this.pending[String(message.id)];
+        if (Object.keys(this.pending).length === 0) this.onBusy?.(false);
         if (message.error !== null && message.error !== undefined) {
             const { error, details } = describeRpcError(message.error);
             call.reject(new OvsdbRpcError(call.method, error, details));
@@ -157,10 +167,12 @@ export class OvsdbClient implements OvsdbTransactor {
     private shutdown(reason: string, error?: Error): void {
         if (this.closeReason !== undefined) return;
         this.closeReason = reason;
-        for (const [id, call] of Object.entries(this.pending)) {
+        const calls = Object.entries(this.pending);
+        for (const [id, call] of calls) {
             delete this.pending[id];
             call.reject(error ?? new OvsdbClosedError(`${this.label}: ${reason} before the reply to ${call.method} (request ${id})`));
         }
+        if (calls.length > 0) this.onBusy?.(false);
     }
 }
 

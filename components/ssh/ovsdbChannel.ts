@@ -8,7 +8,7 @@ import { OvsdbClient, type OvsdbTransactor } from "../ovsdb/client";
 import { OvsdbError } from "../ovsdb/errors";
 import type { SshTarget } from "../model/types";
 import { SshChannelError } from "./errors";
-import { openChannel, sshAddress } from "./pool";
+import { openChannel, sshAddress, type SshLease } from "./pool";
 import { RemoteOvsdbClient } from "./remoteOvsdbClient";
 
 /** Where the OVSDB server listens, as seen from the SSH host. */
@@ -37,14 +37,23 @@ export async function openOvsdbOverSsh(target: SshTarget, privateKey: string, en
     const remote = ovsdbRemote(endpoint);
     const label = `${remote} via ${sshAddress(target)}`;
     try {
-        const { channel, done } = await openChannel<ClientChannel>(target, privateKey, "forward", (client, callback) =>
+        const { channel, done, retain } = await openChannel<ClientChannel>(target, privateKey, "forward", (client, callback) =>
             "unixSocket" in endpoint
                 ? client.openssh_forwardOutStreamLocal(endpoint.unixSocket, callback)
                 : client.forwardOut("127.0.0.1", 0, endpoint.tcpHost, endpoint.tcpPort, callback),
         );
-        // The channel stays open; the connection is held only while a call is in flight.
+        // The channel stays open; the connection is held (keeps the process alive) only while a
+        // request is pending, so an idle session never stops a process from exiting.
+        let busy: SshLease | undefined;
+        const client = new OvsdbClient(channel, {
+            label,
+            onBusy: (isBusy) => {
+                busy?.release();
+                busy = isBusy ? retain() : undefined;
+            },
+        });
         done();
-        return new OvsdbClient(channel, { label });
+        return client;
     } catch (forwardError) {
         // Connection-level failures (unreachable, host key, login) are final. A refused channel
         // is either forwarding being forbidden or the server being down: OpenSSH answers both

@@ -52,7 +52,8 @@ export class PooledOvsdbClient implements OvsdbTransactor {
     }
 
     async transact<const T extends readonly Operation[]>(db: string, ops: T): Promise<ResultsOf<T>> {
-        // Hold the SSH connection for the whole call so the process stays alive until the reply.
+        // Every call goes through the SSH pool first: it checks this caller's host key pin against
+        // the pooled connection and reconnects if that connection died.
         const held = await acquireSsh(this.target, this.privateKey);
         try {
             const client = await this.live();

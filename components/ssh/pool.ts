@@ -70,6 +70,8 @@ export interface SshLease {
     isDead(): boolean;
     /** Waits until fewer than MAX_SESSIONS session channels are open on this connection; release() frees the slot. */
     takeSessionSlot(): Promise<void>;
+    /** Another hold on the same connection, e.g. while a long-lived channel has a call in flight. */
+    retain(): SshLease;
     release(): void;
 }
 
@@ -106,6 +108,7 @@ function lease(entry: PooledSsh, reused: boolean): SshLease {
         client: entry.client,
         reused,
         isDead: () => isDead(entry),
+        retain: () => lease(entry, true),
         takeSessionSlot: async () => {
             if (slot) return;
             await takeSessionSlot(entry);
@@ -220,20 +223,21 @@ function connect(target: SshTarget, privateKey: string): Promise<PooledSsh> {
  * Opens a channel on the pooled connection with `open` (exec, forwardOut, ...). Session channels
  * (exec) wait for one of MAX_SESSIONS slots. If the pooled connection turns out to have died
  * unnoticed, the channel never opened and nothing ran, so it reconnects and tries once more.
- * The connection is held (and, for a session, its slot) until `done` is called.
+ * The connection is held (and, for a session, its slot) until `done` is called; `retain` takes
+ * further holds on the same connection after that.
  */
 export async function openChannel<C>(
     target: SshTarget,
     privateKey: string,
     kind: "session" | "forward",
     open: (client: Client, callback: (err: Error | undefined, channel: C) => void) => void,
-): Promise<{ channel: C; done: () => void }> {
+): Promise<{ channel: C; done: () => void; retain: () => SshLease }> {
     for (let attempt = 0; ; attempt++) {
         const held = await acquireSsh(target, privateKey);
         try {
             if (kind === "session") await held.takeSessionSlot();
             const channel = await openWithTimeout(held.client, open);
-            return { channel, done: held.release };
+            return { channel, done: held.release, retain: held.retain };
         } catch (err) {
             held.release();
             if (attempt === 0 && held.reused && held.isDead()) continue;

@@ -64,13 +64,17 @@ export async function waitUntil(what: string, check: () => boolean | Promise<boo
 /** Kills a child we started and resolves once it has exited (and was reaped by node). */
 export function killChild(child: ChildProcess | undefined, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
     if (child === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    child.ref(); // keep the process alive until the exit is seen (servers are unref'd while running)
     return new Promise((resolve) => {
         child.once("exit", () => resolve());
         child.kill(signal);
     });
 }
 
-/** Kills started children if the test process ends without cleaning up. */
+/**
+ * Kills started children if the test process ends without cleaning up. Servers are also unref'd
+ * while running, so a test that forgot cleanup still ends (and its servers with it).
+ */
 export function killOnExit(children: () => (ChildProcess | undefined)[]): void {
     process.once("exit", () => {
         for (const child of children()) if (child && child.exitCode === null) child.kill("SIGKILL");
@@ -118,6 +122,7 @@ export async function startNbServer(options: NbServerOptions = {}): Promise<NbSe
         ];
         if (tcpPort !== undefined) args.push("--remote=db:OVN_Northbound,NB_Global,connections");
         const started = spawn("ovsdb-server", args, { stdio: "ignore" });
+        started.unref();
         child = started;
         await waitUntil(`ovsdb-server on ${socket}`, async () => {
             if (started.exitCode !== null) throw new Error(`ovsdb-server exited with ${started.exitCode}; see ${dir}`);

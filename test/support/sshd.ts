@@ -132,6 +132,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<TestSshd> {
         const listening = `Server listening on 127.0.0.1 port ${port}`;
         const before = count(await log(), listening);
         const started = spawn(SSHD, ["-D", "-f", join(dir, "sshd_config"), "-E", logFile], { stdio: "ignore" });
+        started.unref();
         child = started;
         await waitUntil(`sshd on 127.0.0.1:${port}`, async () => {
             if (started.exitCode !== null) throw new Error(`sshd exited with ${started.exitCode}: ${await log()}`);

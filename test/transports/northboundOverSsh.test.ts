@@ -7,12 +7,14 @@ import {
     map,
     namedUuid,
     OvsdbClient,
+    OvsdbClosedError,
     OvsdbCommitError,
     OvsdbError,
     select,
     set,
     uuid,
     uuidText,
+    wait,
     where,
 } from "../../components/ovsdb";
 import { closeSshPool, northbound, openOvsdbOverSsh, RemoteOvsdbClient, sshPoolStats } from "../../components/ssh";
@@ -110,6 +112,22 @@ describe("Northbound over SSH forwarding", () => {
         await nb.start();
         const [all] = await nbOf().transact(NB, [select("Logical_Switch", [where("name", "==", "node1")], ["name"])]);
         assert.equal(all.rows.length, 1);
+    });
+
+    it("fails a transaction in flight clearly when sshd goes away", async () => {
+        const session = await openOvsdbOverSsh(sshd.target(), sshd.privateKey, { unixSocket: nb.socket });
+        assert.ok(session instanceof OvsdbClient);
+        // A wait that cannot be satisfied holds the transaction at the server for a minute.
+        const blocked = session.transact(NB, [
+            wait("Logical_Switch", [where("name", "==", "node1")], { columns: ["name"], until: "==", rows: [{ name: "never" }], timeout: 60000 }),
+        ]);
+        const closed = assert.rejects(blocked, (err: unknown) => {
+            return err instanceof OvsdbClosedError && err.message.includes(`via root@127.0.0.1:${sshd.port}`) && /before the reply to transact/.test(err.message);
+        });
+        await session.echo(); // answered in order: the server has read the transaction
+        await sshd.stop();
+        await closed;
+        await sshd.start();
     });
 
     it("reconnects SSH and NB after sshd restarted", async () => {

@@ -24,9 +24,11 @@ function pair() {
     const toServer = new PassThrough();
     const toClient = new PassThrough();
     const echoes: number[] = [];
+    const busy: boolean[] = [];
     const client = new OvsdbClient(Duplex.from({ readable: toClient, writable: toServer }), {
         label: "test server",
         onEcho: () => echoes.push(1),
+        onBusy: (b) => busy.push(b),
     });
     let received = "";
     toServer.on("data", (chunk: Buffer) => (received += chunk.toString("utf8")));
@@ -37,7 +39,7 @@ function pair() {
         return text === "" ? [] : JSON.parse(`[${text.replace(/\}\{/g, "},{")}]`);
     };
     const reply = (message: unknown) => toClient.write(JSON.stringify(message));
-    return { client, sent, reply, toClient, echoes };
+    return { client, sent, reply, toClient, echoes, busy };
 }
 
 describe("OvsdbClient over a stream", () => {
@@ -69,8 +71,8 @@ describe("OvsdbClient over a stream", () => {
         assert.deepEqual(found.rows, [{ name: "node1" }]);
     });
 
-    it("reads replies split mid-character and several replies in one chunk", async () => {
-        const { client, sent, toClient } = pair();
+    it("reads replies split mid-character and several replies in one chunk; reports busy while any is pending", async () => {
+        const { client, sent, toClient, busy } = pair();
         const first = client.request("list_dbs", []);
         const second = client.request("list_dbs", []);
         const [a, b] = await sent();
@@ -82,6 +84,7 @@ describe("OvsdbClient over a stream", () => {
         toClient.write(bytes.subarray(cut));
         assert.deepEqual(await first, ["Nörthbound ✓"]);
         assert.deepEqual(await second, ["x"]);
+        assert.deepEqual(busy, [true, false]);
     });
 
     it("names the failed operation by index and kind, with the server's details", async () => {

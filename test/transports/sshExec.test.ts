@@ -80,6 +80,16 @@ describe("exec over the pooled SSH connection", () => {
         });
     });
 
+    it("reports an unusable private key without quoting it", async () => {
+        const garbage = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAAthisIsNotAValidKeyAtAllXXXXXXXX\n-----END OPENSSH PRIVATE KEY-----\n";
+        await assert.rejects(exec(sshd.target(), garbage, "true"), (err: unknown) => {
+            assert.ok(err instanceof SshError, String(err));
+            assert.match(err.message, /^SSH connection to root@127\.0\.0\.1:\d+ failed: /);
+            assertNoKeyMaterial(err.message, garbage);
+            return true;
+        });
+    });
+
     it("runs 50 parallel commands over one connection within sshd's MaxSessions", async () => {
         closeSshPool();
         const loginsBefore = await sshd.acceptedLogins();
