@@ -6,17 +6,17 @@
 // serialized copy runs. Several serialized copies of this module may also run in the same
 // provider process; globalThis makes them share one pool.
 //
-// The socket is ours (not ssh2's), so it can be unref'd while no call is in flight: an idle
-// pooled connection never keeps a process (a test, the Pulumi program) from exiting.
-import * as net from "net";
-import { Client } from "ssh2";
+// A connection's socket is unref'd while no call holds it (a lease): an idle pooled connection
+// never keeps a process (a test, a tool, the provider host) from exiting.
+import type * as net from "net";
+import type { Client } from "ssh2";
 import type { SshTarget } from "../model/types";
+import { connectSsh, sshAddress } from "./connect";
 import { redactKey, SshChannelError, SshError, SshHostKeyError } from "./errors";
-import { hostKeyRefusal, sshFingerprint } from "./hostKey";
+import { hostKeyRefusal } from "./hostKey";
 
 /** OpenSSH allows 10 session channels per connection (MaxSessions); stay below it. */
 const MAX_SESSIONS = 8;
-const CONNECT_TIMEOUT_MS = 20000;
 const CHANNEL_OPEN_TIMEOUT_MS = 30000;
 
 interface PooledSsh {
@@ -49,11 +49,6 @@ function sshPool(): SshPool {
     return pool;
 }
 
-/** The pool key and the way errors name a target. */
-export function sshAddress(target: SshTarget): string {
-    return `${target.user}@${target.host}:${target.port}`;
-}
-
 function checkTarget(target: SshTarget): void {
     if (!/^[A-Za-z0-9._:%-]+$/.test(target.host)) throw new SshError(`invalid SSH host ${JSON.stringify(target.host)}`);
     if (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535) {
@@ -75,6 +70,9 @@ export interface SshLease {
     release(): void;
 }
 
+export { sshAddress };
+
+/** A hold on the pooled connection to `target`, connecting (once, for all concurrent callers) if needed. */
 export async function acquireSsh(target: SshTarget, privateKey: string): Promise<SshLease> {
     checkTarget(target);
     const pool = sshPool();
@@ -140,83 +138,18 @@ function markDead(entry: PooledSsh): void {
     entry.socket.destroy();
 }
 
-function connect(target: SshTarget, privateKey: string): Promise<PooledSsh> {
-    const where = sshAddress(target);
-    return new Promise<PooledSsh>((resolve, reject) => {
-        const socket = net.connect({ host: target.host, port: target.port });
-        const client = new Client();
-        let entry: PooledSsh | undefined;
-        let presented: string | undefined;
-        let refusal: string | undefined;
-        let settled = false;
-        const fail = (error: Error) => {
-            if (settled) return;
-            settled = true;
-            client.end();
-            socket.destroy();
-            reject(error);
-        };
-        const failWith = (message: string) => {
-            if (refusal !== undefined && presented !== undefined) fail(new SshHostKeyError(refusal, presented));
-            else fail(new SshError(`SSH connection to ${where} failed: ${redactKey(message, privateKey)}`));
-        };
-        const onSocketError = (err: Error) => failWith(err.message);
-        socket.once("error", onSocketError);
-        socket.setTimeout(CONNECT_TIMEOUT_MS, () => failWith(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`));
-        socket.once("connect", () => {
-            socket.removeListener("error", onSocketError); // ssh2 reports socket errors from here on
-            socket.setKeepAlive(true, 15000);
-            try {
-                client.connect({
-                    sock: socket,
-                    username: target.user,
-                    privateKey,
-                    readyTimeout: CONNECT_TIMEOUT_MS,
-                    hostVerifier: (keyBlob: Buffer) => {
-                        presented = sshFingerprint(keyBlob);
-                        refusal = hostKeyRefusal(target, presented);
-                        return refusal === undefined;
-                    },
-                });
-            } catch (err) {
-                // e.g. a private key ssh2 cannot parse; its message never quotes the key
-                failWith((err as Error).message);
-            }
-        });
-        client.on("error", (err: Error & { level?: string }) => {
-            if (!settled) {
-                const hint = err.level === "client-authentication" ? " (is the public key in the user's authorized_keys?)" : "";
-                failWith(err.message + hint);
-            } else if (entry) {
-                markDead(entry);
-            }
-        });
-        client.on("close", () => {
-            if (!settled) failWith("connection closed during the handshake");
-            else if (entry) markDead(entry);
-        });
-        client.once("ready", () => {
-            if (settled) return;
-            settled = true;
-            socket.setTimeout(0);
-            const pooled: PooledSsh = {
-                key: where,
-                client,
-                socket,
-                presented: presented as string,
-                leases: 0,
-                sessions: 0,
-                waiters: [],
-                dead: false,
-            };
-            entry = pooled;
-            socket.unref();
-            const pool = sshPool();
-            pool.connects++;
-            pool.connections[where] = pooled;
-            resolve(pooled);
-        });
+/** Connects, and pools the connection once logged in; it leaves the pool when it closes. */
+async function connect(target: SshTarget, privateKey: string): Promise<PooledSsh> {
+    let pooled: PooledSsh | undefined;
+    const session = await connectSsh(target, privateKey, () => {
+        if (pooled) markDead(pooled);
     });
+    pooled = { key: sshAddress(target), ...session, leases: 0, sessions: 0, waiters: [], dead: false };
+    session.socket.unref(); // until a lease refs it
+    const pool = sshPool();
+    pool.connects++;
+    pool.connections[pooled.key] = pooled;
+    return pooled;
 }
 
 /**
