@@ -6,7 +6,8 @@ import type { OvsdbTransactor } from "../ovsdb/client";
 import { select, where } from "../ovsdb/operations";
 import { mapToRecord, setAtoms, uuid } from "../ovsdb/encoding";
 import { redactKey } from "../ssh/errors";
-import type { NbKind } from "./kinds/common";
+import { errorText } from "./errors";
+import type { NbConnection, NbKind } from "./kinds/common";
 import { liveStates } from "./liveState";
 import { ForeignChildrenError, reconcile, type ReconcilePlan } from "./reconcile";
 import { specStates, type RowSpec, type RowState } from "./rows";
@@ -61,7 +62,7 @@ class DeferredForeignChildren extends Error {
         readonly foreign: ForeignChildrenError,
         readonly session: OvsdbTransactor,
     ) {
-        super(foreign.message);
+        super("rows of others would be deleted");
     }
 }
 
@@ -85,12 +86,12 @@ async function nameForeignChildren(err: DeferredForeignChildren): Promise<string
 }
 
 /** An error message for the operator: which resource, what NB said, never the private key. */
-export async function describe(kind: NbKind, group: string, err: unknown, privateKey: string | undefined): Promise<Error> {
-    let message = err instanceof Error ? err.message : String(err);
+export async function describe(kind: NbKind, group: string, err: unknown, nb: Partial<NbConnection> | undefined): Promise<Error> {
+    let message = await errorText(err, { ssh: nb?.ssh, socket: nb?.socket });
     if (err instanceof DeferredForeignChildren) message = await nameForeignChildren(err).catch(() => message);
     if (/index on column "name"/.test(message)) {
         message += " (a row with that name exists but is not tagged as this stack's: remove it, or add this resource's pulumi-owner/pulumi-group/pulumi-row external_ids to adopt it)";
     }
     const text = `${kind.type} ${group}: ${message}`;
-    return new Error(privateKey ? redactKey(text, privateKey) : text);
+    return new Error(nb?.privateKey ? redactKey(text, nb.privateKey) : text);
 }

@@ -25,7 +25,7 @@ export function nbProvider(kind: NbKind): pulumi.dynamic.ResourceProvider {
         try {
             return await work();
         } catch (err) {
-            throw await describe(kind, group, err, props.nb?.privateKey);
+            throw await describe(kind, group, err, props.nb);
         }
     };
     const applyInputs = async (inputs: Record<string, any>) => {

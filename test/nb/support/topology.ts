@@ -101,3 +101,13 @@ export async function ownedCounts(nb: NbServer, owner: string): Promise<Record<s
     }
     return counts;
 }
+
+/** A whole table through `ovn-nbctl --format=json list`: one object per row, values in OVSDB JSON. */
+export async function listTable(nb: NbServer, table: string): Promise<Record<string, any>[]> {
+    const { headings, data } = JSON.parse(await nb.nbctl("--format=json", "list", table)) as { headings: string[]; data: unknown[][] };
+    return data.map((row) => Object.fromEntries(headings.map((h, i) => [h, row[i]])));
+}
+
+/** The elements of an OVSDB JSON set/atom and the entries of a map, as ovn-nbctl prints them. */
+export const atoms = (v: any): any[] => (Array.isArray(v) && v[0] === "set" ? v[1] : [v]);
+export const entries = (v: any): Record<string, string> => Object.fromEntries(v[1]);
