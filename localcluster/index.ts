@@ -18,3 +18,4 @@ export type { PodNetwork, PodRef, LocalPod } from "./pods";
 export type { LocalStackOptions } from "./stackFile";
 export type { LocalCluster, LocalHost } from "./state";
 export type { RunResult, RunOptions } from "./run";
+export { startPod, stopPod } from "./workloads";

@@ -39,7 +39,7 @@ export function probeHostKey(target: SshTarget, timeoutMs = 15000): Promise<stri
     });
 }
 
-const hostKeyProvider: pulumi.dynamic.ResourceProvider = {
+export const hostKeyProvider: pulumi.dynamic.ResourceProvider = {
     async check(_olds: any, news: any) {
         const ssh = news.ssh as SshTarget;
         try {
