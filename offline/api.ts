@@ -22,7 +22,13 @@ async function guarded(operation: OperationName, opts: OfflineOptions, body: () 
 
 /** `pulumi up` (or, with dryRun, `pulumi preview`): runs the program and carries out its changes. */
 export function apply(opts: OfflineOptions): Promise<OperationResult> {
-    return guarded(opts.dryRun ? "preview" : "up", opts, () => deploy(openOperation(opts), opts.dryRun ?? false, opts.onOp));
+    return guarded(opts.dryRun ? "preview" : "up", opts, async () => {
+        const op = openOperation(opts);
+        if (!opts.refresh) return deploy(op, opts.dryRun ?? false, opts.onOp);
+        const refreshed = await refreshState(op, opts.dryRun ?? false);
+        if (!refreshed.ok) return { ...refreshed, operation: opts.dryRun ? "preview" : "up" };
+        return { ...(await deploy(op, opts.dryRun ?? false, opts.onOp)), drift: refreshed.drift };
+    });
 }
 
 /** `pulumi preview`: the same as apply with dryRun. */

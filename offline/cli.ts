@@ -1,6 +1,6 @@
 // The offline apply's command line, a stand-in for the Pulumi CLI on a machine without it (local
 // trials and tests; real clusters use `pulumi up`):
-//   node --import tsx offline/cli.ts <up|preview|refresh|destroy> --stack <name> [--yes]
+//   node --import tsx offline/cli.ts <up|preview|refresh|destroy> --stack <name> [--yes] [--refresh]
 //        [--stack-file PATH] [--local-dir DIR] [--project-dir DIR]
 // Without --yes, up, refresh and destroy only show what they would do, as `pulumi` does when it
 // cannot ask. Exit status: 0 done, 1 failed, 2 bad usage.
@@ -11,12 +11,13 @@ import { footer, heading, opLine } from "./summary";
 export { apply, destroy, preview, refresh } from "./api";
 export type { OfflineOptions, OperationResult } from "./api";
 
-const USAGE = `usage: offline/cli.ts <up|preview|refresh|destroy> --stack NAME [--yes]
+const USAGE = `usage: offline/cli.ts <up|preview|refresh|destroy> --stack NAME [--yes] [--refresh]
   up        run the program and carry out its changes (without --yes: preview only)
   preview   show what up would do
   refresh   read live state and report drift (without --yes: the state is not changed)
   destroy   delete everything in the stack (without --yes: preview only)
-options:    --stack-file PATH   default <project>/stacks/Pulumi.<stack>.yaml (Pulumi.yaml stackConfigDir)
+options:    --refresh           up/preview: refresh first (drift is shown, then repaired by up)
+            --stack-file PATH   default <project>/stacks/Pulumi.<stack>.yaml (Pulumi.yaml stackConfigDir)
             --local-dir DIR     state and manifests (default <project>/.local)
             --project-dir DIR   the Pulumi project (default this repository)
 This is the offline stand-in for the Pulumi engine; real clusters use \`pulumi up\`.`;
@@ -37,6 +38,7 @@ export async function main(argv: string[]): Promise<number> {
             options: {
                 stack: { type: "string", short: "s" },
                 yes: { type: "boolean", short: "y", default: false },
+                refresh: { type: "boolean", short: "r", default: false },
                 "stack-file": { type: "string" },
                 "local-dir": { type: "string" },
                 "project-dir": { type: "string" },
@@ -66,6 +68,7 @@ export async function main(argv: string[]): Promise<number> {
         localDir: values["local-dir"],
         projectDir: values["project-dir"],
         dryRun,
+        refresh: values.refresh,
         onOp: (o) => {
             if (o.op !== "same" || o.error) console.log(opLine(o, dryRun));
         },

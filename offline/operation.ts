@@ -31,6 +31,8 @@ export interface OfflineOptions {
     hostKeys?: Record<string, string>;
     /** Report steps without carrying them out. */
     dryRun?: boolean;
+    /** up/preview: refresh first, as `pulumi up --refresh` (its drift is in the result). */
+    refresh?: boolean;
     /** Called as each step finishes (progress output). */
     onOp?: (op: ResourceOp) => void;
 }

@@ -44,7 +44,11 @@ export async function refreshState(op: Operation, dryRun: boolean, onOp: (o: Res
                 done({ op: "same", keys: [], error: failure });
             }
         }
-        if (!dryRun && failure === undefined) op.save({ ...state, resources: kept });
+        if (failure === undefined) {
+            // Kept in memory for an `up` that follows (up --refresh), written unless previewing.
+            op.state = { ...state, resources: kept };
+            if (!dryRun) op.save(op.state);
+        }
     } finally {
         await handlers.close();
     }

@@ -20,6 +20,9 @@ export const providerGrpc = sdkRequire("./proto/provider_grpc_pb") as any;
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";
 export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
+/** What the SDK sends for a value not known yet (a preview's outputs of what it would create). */
+export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
 export const isSecretValue = (v: unknown): v is { value: unknown } =>
     typeof v === "object" && v !== null && (v as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
 

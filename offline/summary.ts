@@ -48,7 +48,7 @@ export function footer(r: OperationResult): string {
         for (const [k, v] of Object.entries(r.outputs)) out.push(`    ${k}: ${JSON.stringify(v)}`);
         out.push("");
     }
-    if (r.operation === "refresh") {
+    if (r.operation === "refresh" || r.drift.length > 0) {
         out.push(r.drift.length === 0 ? "Drift: none" : "Drift:");
         for (const d of r.drift) out.push(`    ${d.change === "deleted" ? "- " : "~ "}${d.type} ${d.name}${d.keys.length ? ` [${d.keys.join(", ")}]` : " (gone)"}`);
         out.push("");

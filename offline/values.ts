@@ -2,7 +2,7 @@
 // carrying the engine's signature key (see ./sdk.ts). Helpers to compare them, to carry secrecy
 // from inputs over to outputs as the engine does for providers that do not accept secrets, and to
 // keep secret text out of anything printed.
-import { isSecretValue, SECRET_SIG, SIG_KEY, unwrapSecrets } from "./sdk";
+import { isSecretValue, SECRET_SIG, SIG_KEY, UNKNOWN_VALUE, unwrapSecrets } from "./sdk";
 
 export type Props = Record<string, unknown>;
 
@@ -68,9 +68,10 @@ export function plainStrings(value: unknown, found: string[] = []): string[] {
     return found;
 }
 
-/** Replaces each secret by "[secret]", for results that are printed or handed to callers. */
+/** Replaces each secret by "[secret]" (and a preview's unknowns by "[unknown]"), for results that are printed or handed to callers. */
 export function maskSecrets(value: unknown): unknown {
     if (isSecretValue(value)) return "[secret]";
+    if (value === UNKNOWN_VALUE) return "[unknown]";
     if (Array.isArray(value)) return value.map(maskSecrets);
     if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskSecrets(v)]));
     return value;

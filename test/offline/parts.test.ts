@@ -12,7 +12,7 @@ import { main } from "../../offline/cli";
 import { fieldPath, kubeProblems } from "../../offline/kubeSchema";
 import { Redactor } from "../../offline/redact";
 import type { OperationResult } from "../../offline/results";
-import { isSecretValue } from "../../offline/sdk";
+import { isSecretValue, UNKNOWN_VALUE } from "../../offline/sdk";
 import { findPassphrase, Keyring } from "../../offline/secrets";
 import { loadState, saveState, emptyState } from "../../offline/state";
 import { hostKeyPins, readStackConfig } from "../../offline/stackConfig";
@@ -130,7 +130,7 @@ test("outputs stay secret where their inputs were; changed keys ignore secrecy; 
     const out = annotateSecrets({ a: 1, b: 2, c: 3 }, { a: secret(1), b: 2 }, ["c"]);
     assert.ok(isSecretValue(out.a) && !isSecretValue(out.b) && isSecretValue(out.c));
     assert.deepEqual(changedKeys({ a: secret("x"), b: 1, c: undefined }, { a: "x", b: 2 }), ["b"]);
-    assert.deepEqual(maskSecrets({ a: secret("x"), b: [secret(1), 2] }), { a: "[secret]", b: ["[secret]", 2] });
+    assert.deepEqual(maskSecrets({ a: secret("x"), b: [secret(1), 2], c: UNKNOWN_VALUE }), { a: "[secret]", b: ["[secret]", 2], c: "[unknown]" });
 });
 
 test("the CLI's lines name resources and input names, never values; bad usage exits 2", async () => {
