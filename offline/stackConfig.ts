@@ -58,7 +58,7 @@ export function readStackConfig(project: Project, file: string, keyring: Keyring
     const doc = (YAML.parse(fs.readFileSync(file, "utf8")) ?? {}) as { config?: Record<string, unknown>; encryptionsalt?: unknown };
     const encryptionSalt = typeof doc.encryptionsalt === "string" ? doc.encryptionsalt : undefined;
     const decrypt = (ciphertext: string) => {
-        if (!encryptionSalt) throw new Error(`${file}: has secure values but no encryptionsalt (not a passphrase-provider stack)`);
+        if (!encryptionSalt) throw new Error("a secure value, but the file has no encryptionsalt (not a passphrase-provider stack)");
         return keyring.open(encryptionSalt).decrypt(ciphertext);
     };
 

@@ -42,6 +42,8 @@ function totals(c: Counts, dryRun: boolean): string[] {
 }
 
 export function footer(r: OperationResult): string {
+    // Stopped before anything ran (no stack file, wrong passphrase): the reason is all there is to say.
+    if (!r.ok && r.ops.length === 0) return `\nerror: ${r.error}`;
     const out: string[] = [""];
     if (r.operation !== "refresh" && Object.keys(r.outputs).length > 0) {
         out.push("Outputs:");
