@@ -53,7 +53,7 @@ export const hostKeyProvider: pulumi.dynamic.ResourceProvider = {
         const fingerprint = await probeHostKey(inputs.ssh);
         return { id: `${inputs.ssh.host}:${inputs.ssh.port}`, outs: { ...inputs, fingerprint } };
     },
-    async diff(olds: any, news: any) {
+    async diff(_id: string, olds: any, news: any) {
         const changed = JSON.stringify(olds.ssh) !== JSON.stringify(news.ssh);
         return { changes: changed, replaces: changed ? ["ssh"] : [] };
     },

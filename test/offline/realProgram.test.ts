@@ -54,10 +54,7 @@ test("up builds the cluster: host scripts ran, the Northbound topology exists, o
 test("a second up runs no host script and changes no Northbound resource", async () => {
     const r = await apply(options);
     assert.equal(r.ok, true, r.error);
-    // HostKeyCheck is left out: its provider's diff takes (olds, news) where the SDK passes
-    // (id, olds, news), so it asks for a replacement every time (harmless: a new probe).
-    const others = changed(r).filter((o) => o.type !== "pulumi-nodejs:dynamic/ssh:HostKeyCheck");
-    assert.deepEqual(others, []);
+    assert.deepEqual(changed(r), []);
 });
 
 test("a switch deleted behind the program's back is drift for refresh, and up --refresh puts it back", async () => {
