@@ -60,7 +60,7 @@ export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions 
     if (!first) throw new Error(`local cluster ${cluster.id} has no hosts`);
     const nodes = cluster.hosts.map((h, i): NodeConfig => {
         const roles = rolesOf(i, cluster.hosts.length);
-        const node: NodeConfig = { name: h.name, address: h.ip, hostKey: h.hostKeyLine, roles, tunnelIp: h.ip };
+        const node: NodeConfig = { name: h.name, address: h.ip, hostKey: h.hostKeyLine, roles, tunnelIp: h.ip, tunnelInterface: "eth0" };
         if (roles.includes("gateway")) {
             // Shared gateway: eth0 moves onto breth0 and keeps serving the host, as on a one-NIC machine.
             node.gateway = {

@@ -57,6 +57,7 @@ const node = {
             description: "central: OVN NB/SB and northd; master/node: a Kubernetes node with its logical switch; gateway: gateway-init",
         },
         tunnelIp: { ...IPV4, description: "ovn-encap-ip (default: address when it is an IPv4 address)" },
+        tunnelInterface: { type: "string", pattern: IFNAME_PATTERN, description: "NIC holding tunnelIp; moved onto OVS bridge br<NIC> with datapathType netdev" },
         subnet: { ...CIDR4, description: "pinned node subnet (default: allocated from clusterSubnet)" },
         os: { enum: ["debian", "rhel"], default: "debian", description: "package family" },
         datapathType: { enum: ["system", "netdev"], description: "OVS datapath (default: the cluster's datapathType)" },

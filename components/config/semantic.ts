@@ -57,6 +57,11 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
             if (seenTunnel.has(tunnelIp)) add(`${p}.tunnelIp`, `${tunnelIp} is already the tunnel IP of nodes[${seenTunnel.get(tunnelIp)}]`);
             else seenTunnel.set(tunnelIp, i);
         }
+        const netdev = (n.datapathType ?? cfg.datapathType ?? "system") === "netdev";
+        const onGatewayBridge = n.gateway?.mode === "shared" && (!n.tunnelInterface || n.tunnelInterface === n.gateway.interface);
+        if (chassis && netdev && !n.tunnelInterface && !onGatewayBridge)
+            add(`${p}.tunnelInterface`, `required with datapathType netdev: userspace tunnels need the tunnel IP on an OVS bridge`);
+        if (n.tunnelInterface && `br${n.tunnelInterface}`.length > 15) add(`${p}.tunnelInterface`, `bridge "br${n.tunnelInterface}" would be longer than 15 characters`);
         if (n.roles.includes("central") && !tunnelIp) add(`${p}.tunnelIp`, `the central node needs an IPv4 address for the NB/SB listeners`);
 
         if (!n.hostKey && !cfg.ssh?.insecureIgnoreHostKey)

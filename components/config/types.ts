@@ -37,6 +37,11 @@ export interface NodeConfig {
     roles: Role[];
     /** This host's tunnel endpoint (ovn-encap-ip). Default: `address` when that is an IPv4 address. */
     tunnelIp?: string;
+    /**
+     * The NIC that holds tunnelIp. With datapathType netdev it is moved onto OVS bridge br<NIC>
+     * (addresses and routes follow), because userspace tunnels only leave through an OVS bridge.
+     */
+    tunnelInterface?: string;
     /** Pinned node subnet; otherwise allocated from the cluster subnet. */
     subnet?: string;
     /** Package family of the host (default debian). */

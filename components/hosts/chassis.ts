@@ -5,6 +5,7 @@ import type { remote } from "@pulumi/command";
 import type { HostModel } from "../model/types";
 import { hostCommand, secretStdin, sslSecrets, type HostConnection, type OvsdbSsl } from "./command";
 import { chassisNeedsK8sSecrets, chassisNeedsSsl, chassisScript, parseSystemId } from "./scripts/chassis";
+import { gatewayBridgeScript } from "./scripts/gateway";
 import { ovsStartScript } from "./scripts/ovs";
 
 export interface ChassisArgs {
@@ -24,6 +25,8 @@ export interface ChassisArgs {
 export class Chassis extends pulumi.ComponentResource {
     readonly ovs: remote.Command;
     readonly controller: remote.Command;
+    /** Userspace datapath only: the tunnel NIC on its OVS bridge. */
+    readonly tunnelBridge?: remote.Command;
     /** external_ids:system-id: the chassis name in the SB, what gateway routers are pinned to. */
     readonly systemId: pulumi.Output<string>;
 
@@ -42,7 +45,19 @@ export class Chassis extends pulumi.ComponentResource {
             ...(ssl ? sslSecrets(args.ssl) : {}),
         });
         this.ovs = hostCommand(this, `${name}-ovs`, ovsStartScript(args.host), { connection: args.connection });
-        this.controller = hostCommand(this, `${name}-controller`, script, { connection: args.connection, stdin }, { dependsOn: [this.ovs] });
+        const tunnel = args.host.chassis?.tunnelBridge;
+        if (tunnel) {
+            // Same move as a shared gateway NIC (addresses and routes follow the NIC onto the bridge).
+            const nic = { node: args.host.name, mode: "shared" as const, ...tunnel };
+            this.tunnelBridge = hostCommand(
+                this,
+                `${name}-tunnel-bridge`,
+                gatewayBridgeScript(nic, args.host.datapathType),
+                { connection: args.connection, triggers: [tunnel.interface, tunnel.bridge, args.host.datapathType] },
+                { dependsOn: [this.ovs], deleteBeforeReplace: true },
+            );
+        }
+        this.controller = hostCommand(this, `${name}-controller`, script, { connection: args.connection, stdin }, { dependsOn: [this.tunnelBridge ?? this.ovs] });
         this.systemId = this.controller.stdout.apply(parseSystemId);
         this.registerOutputs({ ovs: this.ovs, controller: this.controller, systemId: this.systemId });
     }

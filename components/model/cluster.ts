@@ -55,6 +55,7 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
                   encapType: cfg.encapType,
                   bridgeMappings: n.gateway ? `${names.PHYSNET}:${n.gateway.bridge}` : undefined,
                   k8sApiServer,
+                  tunnelBridge: tunnelBridge(n),
               }
             : undefined,
     }));
@@ -106,6 +107,13 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
         },
         plan,
     };
+}
+
+/** With the userspace datapath the tunnel NIC must sit on an OVS bridge; a shared gateway's bridge already is one. */
+function tunnelBridge(n: Node): { interface: string; bridge: string } | undefined {
+    if (n.datapathType !== "netdev" || !n.tunnelInterface) return undefined;
+    if (n.gateway?.mode === "shared" && n.gateway.interface === n.tunnelInterface) return undefined;
+    return { interface: n.tunnelInterface, bridge: `br${n.tunnelInterface}` };
 }
 
 function nodeNetwork(n: Node, plan: AddressPlan, cfg: StackConfig): NodeNetworkModel {

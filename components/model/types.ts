@@ -41,6 +41,8 @@ export interface ChassisModel {
     bridgeMappings?: string;
     /** external_ids:k8s-api-server */
     k8sApiServer: string;
+    /** Userspace datapath: the NIC holding encapIp moved onto this OVS bridge (unless a shared gateway bridge has it). */
+    tunnelBridge?: { interface: string; bridge: string };
 }
 
 export interface CentralModel {

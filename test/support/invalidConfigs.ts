@@ -62,6 +62,8 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
         delete c.nodes[1].subnet;
     }, "nodes", /do not fit/],
     ["image with spaces", (c) => (c.ovnkubeImage = "ovn kube"), "ovnkubeImage"],
+    ["userspace datapath without a tunnel interface", (c) => (c.datapathType = "netdev"), "nodes[1].tunnelInterface", /userspace tunnels/],
+    ["tunnel interface with shell metacharacters", (c) => (c.nodes[1].tunnelInterface = "eth0;id"), "nodes[1].tunnelInterface"],
     ["package version with shell metacharacters", (c) => (c.packages = { ovnVersion: "1.0;id" }), "packages.ovnVersion"],
 ];
 

@@ -24,7 +24,10 @@ export function parseNicMac(stdout: string): string {
     return checked("gateway bridge script stdout (NIC MAC)", lastStdoutLine(stdout), "mac");
 }
 
-function gatewayVars(gateway: GatewayModel) {
+/** A NIC moved onto an OVS bridge: a gateway's, or (userspace datapath) the tunnel NIC's. */
+export type NicBridge = Pick<GatewayModel, "node" | "mode" | "interface" | "bridge">;
+
+function gatewayVars(gateway: NicBridge) {
     const node = checked("gateway.node", gateway.node, "nodeName");
     const field = (key: string) => `gateways[${node}].${key}`;
     if (gateway.mode !== "shared" && gateway.mode !== "dedicated") {
@@ -36,7 +39,7 @@ function gatewayVars(gateway: GatewayModel) {
     return { node, field, vars: { mode: gateway.mode, nic, bridge } };
 }
 
-export function gatewayBridgeScript(gateway: GatewayModel, datapathType: DatapathType): HostScript {
+export function gatewayBridgeScript(gateway: NicBridge, datapathType: DatapathType): HostScript {
     const { node, field, vars } = gatewayVars(gateway);
     const create = { ...vars, datapath_type: checked(field("datapathType"), datapathType, "datapathType") };
     const what = `gateway ${vars.mode} ${vars.nic} on ${vars.bridge} of ${node}`;

@@ -1,0 +1,110 @@
+// What proves the overlay carries packets: a ping matrix between hosts, management ports and
+// pods, a TCP exchange that reports the source address the server saw, and the gateway check
+// (a pod reaches the external namespace, seen there as the gateway's physical IP after SNAT).
+// The TCP peers are small Node.js programs, so nothing beyond Node and iproute2 is needed.
+import { spawn } from "node:child_process";
+import { hostArgv, enterableHost } from "./exec";
+import type { ClusterModel } from "../components/model/types";
+import { ping, type LocalPod, type PodRef } from "./pods";
+import { run } from "./run";
+import { clusterNames } from "./names";
+import type { LocalCluster } from "./state";
+
+/** Where a check runs: a host by name, a pod, or the external namespace. */
+export type Place = { host: string } | { pod: PodRef } | { external: true };
+
+export interface Target {
+    label: string;
+    ip: string;
+}
+
+export interface PingMatrix {
+    sources: string[];
+    targets: string[];
+    /** ok[source][target] */
+    ok: boolean[][];
+    allOk: boolean;
+}
+
+function argvIn(cluster: LocalCluster, place: Place, argv: string[]): string[] {
+    if ("host" in place) return hostArgv(enterableHost(cluster, place.host), argv);
+    if ("pod" in place) return ["ip", "netns", "exec", clusterNames(cluster.id).podNetns(place.pod.node, place.pod.namespace, place.pod.pod), ...argv];
+    return ["ip", "netns", "exec", cluster.external.ns, ...argv];
+}
+
+export async function pingMatrix(cluster: LocalCluster, sources: Array<{ label: string; from: string | PodRef }>, targets: Target[]): Promise<PingMatrix> {
+    const ok: boolean[][] = [];
+    for (const s of sources) ok.push(await Promise.all(targets.map((t) => ping(cluster, s.from, t.ip))));
+    return { sources: sources.map((s) => s.label), targets: targets.map((t) => t.label), ok, allOk: ok.every((row) => row.every(Boolean)) };
+}
+
+export function formatMatrix(m: PingMatrix): string {
+    const width = Math.max(6, ...m.sources.map((s) => s.length));
+    const cols = m.targets.map((t) => Math.max(4, t.length));
+    const head = ["from \\ to".padEnd(width), ...m.targets.map((t, i) => t.padEnd(cols[i]))].join("  ");
+    const rows = m.sources.map((s, i) => [s.padEnd(width), ...m.ok[i].map((v, j) => (v ? "ok" : "FAIL").padEnd(cols[j]))].join("  "));
+    return [head, ...rows].join("\n");
+}
+
+const SERVER = `const s=require("net").createServer(c=>c.end(c.remoteAddress));s.listen(+process.argv[1],"0.0.0.0",()=>console.log("ready"));setTimeout(()=>process.exit(0),+process.argv[2])`;
+const CLIENT = `const c=require("net").connect(+process.argv[2],process.argv[1]);let d="";c.on("data",x=>d+=x);c.on("end",()=>{console.log(d);process.exit(0)});c.on("error",e=>{console.error(e.message);process.exit(1)});setTimeout(()=>{console.error("timed out");process.exit(1)},+process.argv[3])`;
+
+/**
+ * Connects from `client` to `serverIp:port` served at `server`; the server answers with the
+ * source address it saw. Retries a few times: the first overlay packet to a new peer can be lost.
+ */
+export async function tcpExchange(cluster: LocalCluster, server: Place, serverIp: string, client: Place, port = 18080): Promise<{ ok: boolean; seenSource?: string; error?: string }> {
+    const [cmd, ...args] = argvIn(cluster, server, [process.execPath, "-e", SERVER, String(port), "20000"]);
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
+    try {
+        await new Promise<void>((resolve, reject) => {
+            let out = "";
+            child.stdout.on("data", (d) => ((out += d), out.includes("ready") && resolve()));
+            child.on("exit", (code) => reject(new Error(`TCP server exited (${code}) before listening`)));
+            setTimeout(() => reject(new Error("TCP server did not start")), 10000).unref();
+        });
+        let last = "";
+        for (let attempt = 0; attempt < 4; attempt++) {
+            const r = await run(argvIn(cluster, client, [process.execPath, "-e", CLIENT, serverIp, String(port), "3000"]));
+            if (r.code === 0) return { ok: true, seenSource: r.stdout.trim().replace(/^::ffff:/, "") };
+            last = r.stderr.trim();
+        }
+        return { ok: false, error: last };
+    } finally {
+        child.kill("SIGKILL");
+    }
+}
+
+export interface OverlayReport {
+    matrix: PingMatrix;
+    /** pod → pod on another node over TCP: the server sees the client pod's own address. */
+    podTcp: { ok: boolean; seenSource?: string; expected: string; error?: string };
+    /** pod → external namespace through the gateway: the source is translated to the gateway's physical IP. */
+    gateway: { ok: boolean; seenSource?: string; expected: string; error?: string };
+    allOk: boolean;
+}
+
+/**
+ * The demonstration's checks for two pods on different nodes: every host and pod pings every
+ * management port and pod; TCP between the pods; TCP from the first pod to the outside world.
+ */
+export async function overlayReport(cluster: LocalCluster, model: ClusterModel, pods: LocalPod[]): Promise<OverlayReport> {
+    const targets: Target[] = [
+        ...model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })),
+        ...pods.map((p) => ({ label: p.ifaceId, ip: p.ip })),
+    ];
+    const sources = [...cluster.hosts.map((h) => ({ label: h.name, from: h.name as string | PodRef })), ...pods.map((p) => ({ label: p.ifaceId, from: p as PodRef }))];
+    const matrix = await pingMatrix(cluster, sources, targets);
+    const [a, b] = pods;
+    const podTcp = { ...(await tcpExchange(cluster, { pod: b }, b.ip, { pod: a })), expected: a.ip };
+    const gw = model.gateways[0];
+    const gateway = { ...(await tcpExchange(cluster, { external: true }, cluster.external.ip, { pod: a })), expected: gw.physical.ip };
+    const good = (r: { ok: boolean; seenSource?: string; expected: string }) => r.ok && r.seenSource === r.expected;
+    return { matrix, podTcp, gateway, allOk: matrix.allOk && good(podTcp) && good(gateway) };
+}
+
+export function formatReport(r: OverlayReport): string {
+    const line = (what: string, x: OverlayReport["gateway"]) =>
+        `${what}: ${x.ok && x.seenSource === x.expected ? "ok" : "FAIL"} (source seen ${x.seenSource ?? "none"}, expected ${x.expected}${x.error ? `; ${x.error}` : ""})`;
+    return [formatMatrix(r.matrix), "", line("TCP pod → pod on another node", r.podTcp), line("TCP pod → outside through the gateway (SNAT)", r.gateway)].join("\n");
+}
