@@ -7,11 +7,12 @@ import { select, where } from "../ovsdb/operations";
 import { mapToRecord, setAtoms, uuid } from "../ovsdb/encoding";
 import { redactKey } from "../ssh/errors";
 import { errorText } from "./errors";
+import { createFresh, rememberForeign } from "./freshCreate";
 import type { NbConnection, NbKind } from "./kinds/common";
 import { liveStates } from "./liveState";
 import { ForeignChildrenError, reconcile, type ReconcilePlan } from "./reconcile";
 import { specStates, type RowSpec, type RowState } from "./rows";
-import { foreignRefs, parseSnapshot, snapshotOps, type ReadPlan, type Snapshot } from "./snapshot";
+import { attachmentChecks, foreignRefs, parseAttachment, parseSnapshot, snapshotOps, type ReadPlan, type Snapshot } from "./snapshot";
 import { NB_DB } from "./tables";
 import { TAG_GROUP } from "./tags";
 
@@ -27,9 +28,25 @@ async function applyPlan(session: OvsdbTransactor, plan: ReconcilePlan): Promise
     if (plan.ops.length > 0) await session.transact(NB_DB, plan.ops);
 }
 
-/** Makes NB hold exactly `specs` for the group; returns the state applied. */
-export async function applyGroup(kind: NbKind, session: OvsdbTransactor, owner: string, group: string, specs: RowSpec[]): Promise<Record<string, RowState>> {
+/**
+ * Makes NB hold exactly `specs` for the group; returns the state applied. `database` names the NB
+ * (SSH target and socket) for the remembered UUIDs of other groups' rows; `create` first tries
+ * the one-round-trip path for a new group (./freshCreate).
+ */
+export async function applyGroup(
+    kind: NbKind,
+    session: OvsdbTransactor,
+    at: { database: string; create: boolean },
+    owner: string,
+    group: string,
+    specs: RowSpec[],
+): Promise<Record<string, RowState>> {
+    if (at.create && (await createFresh(kind, session, at.database, owner, group, specs))) return specStates(specs);
     const snapshot = await snapshotOf(session, readPlan(kind, owner, group, specs));
+    rememberForeign(at.database, owner, snapshot);
+    // Only when rows of the group exist already (update, adoption): are they still where they belong?
+    const checks = attachmentChecks(group, specs, snapshot);
+    if (checks.length > 0) snapshot.attached = parseAttachment(checks, await session.transact(NB_DB, checks.map((c) => c.op)));
     await applyPlan(session, reconcileOrExplain(owner, group, specs, snapshot, session));
     return specStates(specs);
 }

@@ -7,7 +7,7 @@ import { applyGroup, describe, readGroup, removeGroup } from "./apply";
 import { diffNb } from "./diff";
 import { checkInputs, outputsOf } from "./inputs";
 import { KNOWN_VERSIONS, type NbKind } from "./kinds/common";
-import { nbSession } from "./session";
+import { databaseOf, withNb } from "./session";
 
 /** Resource id: owner and group, which is also how the rows are found. */
 export const resourceId = (owner: string, group: string) => `${owner}:${group}`;
@@ -28,10 +28,11 @@ export function nbProvider(kind: NbKind): pulumi.dynamic.ResourceProvider {
             throw await describe(kind, group, err, props.nb);
         }
     };
-    const applyInputs = async (inputs: Record<string, any>) => {
+    const applyInputs = async (inputs: Record<string, any>, create: boolean) => {
         requireKnownVersion(kind, inputs);
         const group = kind.group(inputs);
-        const rows = await run(inputs, group, () => applyGroup(kind, nbSession(inputs.nb), inputs.owner, group, kind.rows(inputs)));
+        const at = { database: databaseOf(inputs.nb), create };
+        const rows = await run(inputs, group, () => withNb(inputs.nb, (nb) => applyGroup(kind, nb, at, inputs.owner, group, kind.rows(inputs))));
         return { group, outs: outputsOf(kind, inputs, group, rows) };
     };
     return {
@@ -43,15 +44,15 @@ export function nbProvider(kind: NbKind): pulumi.dynamic.ResourceProvider {
             return { changes: replaces.length + updates.length > 0, replaces: top(replaces), deleteBeforeReplace: replaces.length > 0 };
         },
         create: async (inputs: Record<string, any>) => {
-            const { group, outs } = await applyInputs(inputs);
+            const { group, outs } = await applyInputs(inputs, true);
             return { id: resourceId(inputs.owner, group), outs };
         },
-        update: async (_id: string, _olds: Record<string, any>, news: Record<string, any>) => ({ outs: (await applyInputs(news)).outs }),
+        update: async (_id: string, _olds: Record<string, any>, news: Record<string, any>) => ({ outs: (await applyInputs(news, false)).outs }),
         read: async (id: string, props?: Record<string, any>) => {
             if (!props) throw new Error(`${kind.type} ${id}: read needs the recorded state (import is not supported)`);
             requireKnownVersion(kind, props);
             const group = props.group ?? kind.group(props as never);
-            const rows = await run(props, group, () => readGroup(kind, nbSession(props.nb), props.owner, group, kind.rows(props as never)));
+            const rows = await run(props, group, () => withNb(props.nb, (nb) => readGroup(kind, nb, props.owner, group, kind.rows(props as never))));
             // No row of the group left at all: the resource is gone, and the next `up` creates it again.
             if (rows === undefined) return { id: "", props: {} };
             return { id, props: outputsOf(kind, props, group, rows) };
@@ -59,7 +60,7 @@ export function nbProvider(kind: NbKind): pulumi.dynamic.ResourceProvider {
         delete: async (_id: string, props: Record<string, any>) => {
             requireKnownVersion(kind, props);
             const group = props.group ?? kind.group(props as never);
-            await run(props, group, () => removeGroup(kind, nbSession(props.nb), props.owner, group));
+            await run(props, group, () => withNb(props.nb, (nb) => removeGroup(kind, nb, props.owner, group)));
         },
     };
 }

@@ -136,7 +136,10 @@ export function reconcile(owner: string, group: string, specs: readonly RowSpec[
             continue;
         }
         const live = matched[spec.key];
-        const attached = live !== undefined && parent.live !== undefined && uuidTexts(parent.live.row[holder.column]).includes(live.uuid);
+        const attached =
+            live !== undefined &&
+            parent.live !== undefined &&
+            (spec.parent.group === group ? uuidTexts(parent.live.row[holder.column]).includes(live.uuid) : snapshot.attached?.[live.uuid] === true);
         if (attached) continue;
         changes.push(mutate(holder.table, [where("_uuid", "==", parent.value)], [mutation(holder.column, "insert", set([child]))]));
         if (live) {

@@ -1,10 +1,10 @@
 // Reading a group's live rows: one read-only transaction with one select per table the group may
 // own rows in (by its ownership tags) and one per row of another group it refers to (by that
 // group's tags and row key). Pure: builds the selects and parses their results.
-import { map, mapToRecord, uuidText, type Row } from "../ovsdb/encoding";
+import { map, mapToRecord, uuid, uuidText, type Row } from "../ovsdb/encoding";
 import { select, where, type SelectOp, type SelectResult } from "../ovsdb/operations";
 import { refId, type RowRef, type RowSpec } from "./rows";
-import type { NbTable } from "./tables";
+import { parentOf, type NbTable } from "./tables";
 import { ownerTags, TAG_ROW } from "./tags";
 
 export interface LiveRow {
@@ -16,10 +16,16 @@ export interface LiveRow {
 }
 
 export interface Snapshot {
-    /** Rows tagged as the group's own, in server order. */
+    /** Rows tagged as the group's own, in server order, every column. */
     own: LiveRow[];
-    /** Rows of other groups this group refers to, by refId; normally exactly one each. */
+    /** Rows of other groups this group refers to, by refId, normally exactly one each: only `_uuid` and `external_ids`. */
     foreign: Record<string, LiveRow[]>;
+    /**
+     * UUIDs of own rows found in their parent's set, for parents of other groups. Asked separately
+     * rather than reading those parents' sets: the cluster router's `ports` holds every node's
+     * port, and reading it for every node makes N nodes cost N² bytes.
+     */
+    attached?: Record<string, true>;
 }
 
 export interface ReadPlan {
@@ -42,7 +48,7 @@ export function foreignRefs(group: string, specs: readonly RowSpec[]): RowRef[] 
 export function snapshotOps(plan: ReadPlan): SelectOp[] {
     return [
         ...plan.tables.map((table) => select(table, [where("external_ids", "includes", map(ownerTags(plan.owner, plan.group)))])),
-        ...plan.foreign.map((ref) => select(ref.table, [where("external_ids", "includes", map(ownerTags(plan.owner, ref.group, ref.key)))])),
+        ...plan.foreign.map((ref) => select(ref.table, [where("external_ids", "includes", map(ownerTags(plan.owner, ref.group, ref.key)))], ["_uuid", "external_ids"])),
     ];
 }
 
@@ -67,4 +73,27 @@ export function foreignRow(snapshot: Snapshot, ref: RowRef, owner: string): Live
     const what = `${ref.table} row "${ref.key}" of group ${ref.group} (owner ${owner})`;
     if (rows.length === 0) throw new Error(`${what} is not in the Northbound database: create that resource first`);
     throw new Error(`${what} exists ${rows.length} times (uuids ${rows.map((r) => r.uuid).join(", ")}): update that resource to repair it`);
+}
+
+/** Own non-root rows whose parent belongs to another group: is each still in that parent's set? */
+export function attachmentChecks(group: string, specs: readonly RowSpec[], snapshot: Snapshot): { child: string; op: SelectOp }[] {
+    const checks: { child: string; op: SelectOp }[] = [];
+    for (const spec of specs) {
+        if (!spec.parent || spec.parent.group === group) continue;
+        const child = snapshot.own.find((r) => r.key === spec.key && r.table === spec.table);
+        const parent = snapshot.foreign[refId(spec.parent)];
+        if (!child || parent?.length !== 1) continue;
+        const column = parentOf(spec.table)!.column;
+        const where_ = [where("_uuid", "==", uuid(parent[0].uuid)), where(column, "includes", uuid(child.uuid))];
+        checks.push({ child: child.uuid, op: select(spec.parent.table, where_, ["_uuid"]) });
+    }
+    return checks;
+}
+
+export function parseAttachment(checks: readonly { child: string }[], results: readonly SelectResult[]): Record<string, true> {
+    const attached: Record<string, true> = {};
+    checks.forEach((c, i) => {
+        if (results[i].rows.length > 0) attached[c.child] = true;
+    });
+    return attached;
 }

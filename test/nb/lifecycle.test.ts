@@ -138,6 +138,17 @@ describe("NB providers via the dynamic-provider host against a real NB over SSH"
         await assertNodeNetwork(env.nb, n);
     });
 
+    it("a create that finds part of its group (the switch deleted by hand, its router port left) adopts the rest", async () => {
+        const t = r["node-kube-minion1"];
+        const n = model.nodeNetworks[1];
+        const port = await findColumn(env.nb, "Logical_Router_Port", "_uuid", `name=${n.routerPort}`);
+        await env.nb.nbctl("ls-del", n.switchName);
+        const again = await host.create(t.urn, t.checked!);
+        assert.equal(again.id, t.id);
+        await assertNodeNetwork(env.nb, n);
+        assert.deepEqual(await findColumn(env.nb, "Logical_Router_Port", "_uuid", `name=${n.routerPort}`), port);
+    });
+
     it("deleting the cluster router while node switches hang on it is refused, naming them", async () => {
         const t = r["cluster-router"];
         await assert.rejects(host.delete(t.urn, t.id!, t.outputs!, t.checked!), (err: Error) => {

@@ -4,6 +4,7 @@ import { readStackFile } from "../../../components/config/stackFile";
 import { validateConfig } from "../../../components/config/validate";
 import { buildClusterModel } from "../../../components/model/cluster";
 import type { ClusterModel, SshTarget } from "../../../components/model/types";
+import { closeNbSessions } from "../../../components/nb/session";
 import { closeOvsdbPool } from "../../../components/ssh/ovsdbPool";
 import { closeSshPool } from "../../../components/ssh/pool";
 import { startNbServer, type NbServer } from "../../support/nbServer";
@@ -32,6 +33,7 @@ export async function startEnv(): Promise<NbEnv> {
         sshd,
         connection: (overrides = {}) => ({ ssh: sshd.target(overrides), privateKey: sshd.privateKey, socket: nb.socket }),
         cleanup: async () => {
+            closeNbSessions();
             closeOvsdbPool();
             closeSshPool();
             await Promise.all([nb.cleanup(), sshd.cleanup()]);

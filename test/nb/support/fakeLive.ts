@@ -21,6 +21,7 @@ export function liveFrom(group: string, specs: readonly RowSpec[], foreign: Reco
         return { uuid: uuids[refId({ group, key: s.key })], table: s.table, key: s.key, row };
     });
     const byId: Record<string, LiveRow> = {};
+    const attached: Record<string, true> = {};
     for (const r of own) byId[refId({ group, key: r.key })] = r;
     for (const [id, r] of Object.entries(foreign)) byId[id] = r;
     for (const s of specs) {
@@ -29,10 +30,11 @@ export function liveFrom(group: string, specs: readonly RowSpec[], foreign: Reco
         const column = parentOf(s.table)!.column;
         const members = parent.row[column] ? (parent.row[column] as ["set", unknown[]])[1] : [];
         parent.row[column] = set([...(members as never[]), uuid(uuids[refId({ group, key: s.key })])]);
+        if (s.parent.group !== group) attached[uuids[refId({ group, key: s.key })]] = true;
     }
     const foreignRows: Record<string, LiveRow[]> = {};
     for (const [id, r] of Object.entries(foreign)) foreignRows[id] = [r];
-    return { own, foreign: foreignRows };
+    return { own, foreign: foreignRows, attached };
 }
 
 export function foreignLive(table: LiveRow["table"], key: string, extra: Row = {}): LiveRow {
