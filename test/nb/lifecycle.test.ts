@@ -4,6 +4,7 @@
 // stack does not own survive all of it.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { nbResourceOptions } from "../../components/nb/resource";
 import { isSecretValue } from "../../offline/sdk";
 import { destroy, refresh, track, up, type Tracked } from "./support/engine";
 import { devModel, findColumn, GATEWAY_HOST, OWNER, startEnv, type NbEnv } from "./support/env";
@@ -42,6 +43,10 @@ describe("NB providers via the dynamic-provider host against a real NB over SSH"
             "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch",
             "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch",
         ]);
+        // Options every NB resource is registered with: replacement deletes first, `nb` is a secret output.
+        const opts = nbResourceOptions({ additionalSecretOutputs: ["other"], dependsOn: [] });
+        assert.equal(opts.deleteBeforeReplace, true);
+        assert.deepEqual(opts.additionalSecretOutputs, ["other", "nb"]);
         const keyLine = env.sshd.privateKey.split("\n")[1];
         for (const x of registered) {
             assert.ok(isSecretValue(x.inputs.nb), `${x.name}: nb must be a secret`);

@@ -1,0 +1,79 @@
+// The operations that bring one existing row to its spec, and those that remove rows no spec
+// wants. Pure helpers of ./reconcile.
+import { map, mapToRecord, set, setAtoms, uuid, uuidTexts, type Atom, type Row, type Value } from "../ovsdb/encoding";
+import { deleteRows, mutate, mutation, update, wait, where, type Mutation, type Operation } from "../ovsdb/operations";
+import { refId, sameValue, sortedCopy, type RowSpec } from "./rows";
+import type { LiveRow } from "./snapshot";
+import { childColumns, childTable, isRoot, parentOf, type NbTable } from "./tables";
+
+export const byUuid = (u: string) => [where("_uuid", "==", uuid(u))];
+export const encode = (value: string | string[]): Value => (typeof value === "string" ? value : set(value));
+
+/**
+ * `update` of the owned columns that differ, then one `mutate` for the map keys and reference-set
+ * members that differ (delete the stale key, insert the new pair; members likewise), so that
+ * keys and members of other writers stay. `wanted` gives each desired reference as a value of
+ * this transaction; `known` maps UUIDs of rows this stack knows to their ref ids.
+ */
+export function changeOps(spec: RowSpec, live: LiveRow, wanted: (column: string) => Atom[], known: Record<string, string>): Operation[] {
+    const ops: Operation[] = [];
+    const columns: Row = {};
+    for (const [name, value] of Object.entries(spec.columns)) {
+        const current = setAtoms(live.row[name]);
+        const same = typeof value === "string" ? current.length === 1 && current[0] === value : sameValue(sortedCopy(current as string[]), sortedCopy(value));
+        if (!same) columns[name] = encode(value);
+    }
+    if (Object.keys(columns).length > 0) ops.push(update(spec.table, byUuid(live.uuid), columns));
+
+    const mutations: Mutation[] = [];
+    for (const [name, desired] of Object.entries(spec.maps)) {
+        const current = mapToRecord(live.row[name]);
+        const differing = Object.keys(desired).filter((k) => current[k] !== desired[k]);
+        if (differing.length === 0) continue;
+        const stale = differing.filter((k) => k in current);
+        if (stale.length > 0) mutations.push(mutation(name, "delete", set(stale)));
+        mutations.push(mutation(name, "insert", map(Object.fromEntries(differing.map((k) => [k, desired[k]])))));
+    }
+    for (const [name, refs] of Object.entries(spec.refs)) {
+        const current = uuidTexts(live.row[name]);
+        const missing = wanted(name).filter((v) => !(Array.isArray(v) && v[0] === "uuid" && current.includes(v[1])));
+        const wantedIds = refs.map(refId);
+        const unwanted = current.filter((u) => u in known && !wantedIds.includes(known[u]));
+        if (unwanted.length > 0) mutations.push(mutation(name, "delete", set(unwanted.map((u) => uuid(u)))));
+        if (missing.length > 0) mutations.push(mutation(name, "insert", set(missing)));
+    }
+    if (mutations.length > 0) ops.push(mutate(spec.table, byUuid(live.uuid), mutations));
+    return ops;
+}
+
+export interface Blocked {
+    parent: { table: NbTable; key: string; uuid: string };
+    children: { table: NbTable; uuid: string }[];
+}
+
+/**
+ * Removes rows: a root by `delete`, guarded by a wait that it still holds exactly the children
+ * seen (all of them ours: a root holding someone else's rows is reported in `blocked` instead);
+ * a non-root row by taking it out of whatever set holds it, which makes OVSDB delete it.
+ */
+export function removalOps(rows: readonly LiveRow[], ownUuids: Record<string, true>): { guards: Operation[]; ops: Operation[]; blocked: Blocked[] } {
+    const out = { guards: [] as Operation[], ops: [] as Operation[], blocked: [] as Blocked[] };
+    for (const row of rows) {
+        if (!isRoot(row.table)) {
+            const holder = parentOf(row.table)!;
+            out.ops.push(mutate(holder.table, [where(holder.column, "includes", uuid(row.uuid))], [mutation(holder.column, "delete", uuid(row.uuid))]));
+            continue;
+        }
+        const held: Row = {};
+        const foreign: Blocked["children"] = [];
+        for (const column of childColumns(row.table)) {
+            held[column] = row.row[column] ?? set([]);
+            const table = childTable(row.table, column)!;
+            for (const u of uuidTexts(row.row[column])) if (!ownUuids[u]) foreign.push({ table, uuid: u });
+        }
+        if (foreign.length > 0) out.blocked.push({ parent: { table: row.table, key: row.key, uuid: row.uuid }, children: foreign });
+        if (Object.keys(held).length > 0) out.guards.push(wait(row.table, byUuid(row.uuid), { columns: Object.keys(held), until: "==", rows: [held], timeout: 0 }));
+        out.ops.push(deleteRows(row.table, byUuid(row.uuid)));
+    }
+    return out;
+}
