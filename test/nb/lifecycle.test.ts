@@ -108,6 +108,24 @@ describe("NB providers via the dynamic-provider host against a real NB over SSH"
         await assertForeignRowsSurvive(env.nb, foreign);
     });
 
+    it("update: a new chassis, NIC MAC and rampout subnets change the gateway in place; dropping a subnet removes its route", async () => {
+        const t = r[`gateway-${gateway.node}`];
+        const router = await findColumn(env.nb, "Logical_Router", "_uuid", `name=${gateway.router}`);
+        const moved = { systemId: "chassis-moved", macAddress: "52:54:00:aa:bb:cc" };
+        const rampout = ["192.168.128.0/17", "192.168.64.0/18"];
+        assert.equal((await up(host, t, { ...t.registered, ...moved, gateway: { ...t.registered.gateway, rampoutSubnets: rampout } })).action, "update");
+        await assertGateway(env.nb, { ...gateway, rampoutSubnets: rampout }, moved);
+        assert.deepEqual(await findColumn(env.nb, "Logical_Router", "_uuid", `name=${gateway.router}`), router);
+        assert.equal((await up(host, t, { ...t.registered, ...moved, gateway: { ...t.registered.gateway, rampoutSubnets: [rampout[1]] } })).action, "update");
+        const routes = await env.nb.nbctl("lr-route-list", "ovn_cluster_router");
+        assert.doesNotMatch(routes, /192\.168\.128\.0\/17/);
+        assert.match(routes, /192\.168\.64\.0\/18\s+\S+ src-ip/);
+        assert.equal((await up(host, t)).action, "update");
+        await assertGateway(env.nb, gateway, GATEWAY_HOST);
+        assert.doesNotMatch(await env.nb.nbctl("lr-route-list", "ovn_cluster_router"), /src-ip/);
+        await assertForeignRowsSurvive(env.nb, foreign);
+    });
+
     it("diff: renaming a node replaces the resource, deleting first", async () => {
         const t = r["node-kube-minion1"];
         const checked = await host.check(t.urn, t.checked!, { ...t.registered, network: { ...t.registered.network, node: "kube-minion9", switchName: "kube-minion9" } });
