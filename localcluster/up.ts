@@ -52,6 +52,8 @@ async function createExternal(names: ClusterNames, plan: AddressPlan): Promise<v
     await check(["ip", "-n", ns, "-batch", "-"], {
         input: [`link set lo up`, `address add ${plan.external}/${plan.prefixLen} dev eth0`, `link set eth0 up`].join("\n") + "\n",
     });
+    // Its replies cross a userspace OVS bridge on the gateway host: they must carry finished checksums.
+    await txChecksumOff("eth0", ns);
 }
 
 async function createHost(cluster: LocalCluster, names: ClusterNames, plan: AddressPlan, index: number): Promise<LocalHost> {

@@ -4,7 +4,7 @@
 # Package scripts try to start services; without systemd they are refused harmlessly.
 set -euo pipefail
 packages=(openvswitch-switch openvswitch-common ovn-central ovn-host ovn-common openssh-server openssh-client
-    iproute2 ethtool iputils-ping shellcheck uuid-runtime procps util-linux)
+    iproute2 ethtool iputils-ping nftables shellcheck uuid-runtime procps util-linux)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,6 +1,6 @@
 // The cluster model: validated config in, every desired name, address and setting out.
 // Pure and deterministic: no I/O, no Pulumi, same input → same output.
-import type { NodeConfig, OsFamily, StackConfig } from "../config/types";
+import type { DatapathType, NodeConfig, OsFamily, StackConfig } from "../config/types";
 import { planAddresses, AddressPlan } from "./addressPlan";
 import { addressAt, macFromIp, parseNetwork } from "./cidr";
 import * as names from "./names";
@@ -16,8 +16,9 @@ function ifAddress(ip: string, prefix: number): IfAddress {
 }
 
 /** Distribution packages: OVS everywhere, ovn-central on the central node, ovn-host on chassis. */
-export function packagesFor(os: OsFamily, central: boolean, chassis: boolean): string[] {
-    const ovs = os === "debian" ? ["openvswitch-common", "openvswitch-switch"] : ["openvswitch"];
+export function packagesFor(os: OsFamily, central: boolean, chassis: boolean, datapathType: DatapathType = "system"): string[] {
+    // nftables: the userspace datapath keeps the kernel's IP stack off NICs it takes over.
+    const ovs = [...(os === "debian" ? ["openvswitch-common", "openvswitch-switch"] : ["openvswitch"]), ...(datapathType === "netdev" ? ["nftables"] : [])];
     const ovnCommon = os === "debian" ? ["ovn-common"] : ["ovn"];
     return [...ovs, ...(central || chassis ? ovnCommon : []), ...(central ? ["ovn-central"] : []), ...(chassis ? ["ovn-host"] : [])];
 }
@@ -45,7 +46,7 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
         roles: n.roles,
         ssh: { host: n.address, port: n.port, user: n.user, hostKey: n.hostKey, insecureIgnoreHostKey: cfg.ssh.insecureIgnoreHostKey },
         os: n.os,
-        packages: packagesFor(n.os, n === central, isChassis(n)),
+        packages: packagesFor(n.os, n === central, isChassis(n), n.datapathType),
         isCentral: n === central,
         isChassis: isChassis(n),
         datapathType: n.datapathType,

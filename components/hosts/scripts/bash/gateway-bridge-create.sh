@@ -25,6 +25,21 @@ if [[ $mode == dedicated && ! -s $restore_file && -n $(global_addrs "$nic") ]]; 
     mv -f "$restore_file.tmp" "$restore_file"
 fi
 
+if [[ $datapath_type == netdev ]]; then
+    # The userspace datapath reads a kernel NIC through a packet socket, which sees frames before
+    # the kernel's ingress hook; the kernel's own IP stack would otherwise take them too and answer
+    # (TCP resets, port unreachables) for the addresses that now live on the bridge.
+    command -v nft >/dev/null || die "nft (package nftables) is needed for the userspace datapath on $nic"
+    nft -f - <<NFT
+table netdev ovn-k8s-$nic
+delete table netdev ovn-k8s-$nic
+table netdev ovn-k8s-$nic {
+    chain ingress {
+        type filter hook ingress device "$nic" priority 0; policy drop;
+    }
+}
+NFT
+fi
 ovs-vsctl --timeout=10 -- --may-exist add-port "$bridge" "$nic"
 ip link set dev "$nic" up
 wait_for 30 "bridge $bridge to appear" test -e "/sys/class/net/$bridge"

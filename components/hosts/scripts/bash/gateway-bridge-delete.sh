@@ -8,6 +8,10 @@ if [[ $mode == shared && -e /sys/class/net/$bridge && -e /sys/class/net/$nic ]];
     move_ipv4 "$bridge" "$nic"
 fi
 ovs-vsctl --timeout=10 --if-exists del-br "$bridge"
+# The kernel takes the NIC's frames again (see the create script's userspace datapath case).
+if command -v nft >/dev/null && nft list table netdev "ovn-k8s-$nic" >/dev/null 2>&1; then
+    nft delete table netdev "ovn-k8s-$nic"
+fi
 if [[ -e /sys/class/net/$nic ]]; then
     ip link set dev "$nic" up
     if [[ $mode == dedicated && -s $restore_file ]]; then
