@@ -67,6 +67,8 @@ async function freshPools(): Promise<void> {
 
 async function main(): Promise<void> {
     const opts = options(process.argv.slice(2));
+    // Every fixture server registers an exit hook that kills it; this run starts about a dozen.
+    process.setMaxListeners(64);
     const sshd = await startSshd();
     const knownHosts = join(sshd.dir, "known_hosts");
     await writeFile(knownHosts, `[${sshd.host}]:${sshd.port} ${sshd.hostKeyLine}\n`);
