@@ -7,6 +7,9 @@ export class OvsdbError extends Error {
     readonly details?: string;
     constructor(message: string, error?: string, details?: string) {
         super(message);
+        // Set again: Pulumi's closure serializer turns `super(message)` of an Error subclass into
+        // Error.call(this, message), which sets nothing on `this` in the serialized provider.
+        this.message = message;
         this.name = "OvsdbError";
         this.error = error;
         this.details = details;

@@ -4,6 +4,9 @@
 export class SshError extends Error {
     constructor(message: string) {
         super(message);
+        // Set again: Pulumi's closure serializer turns `super(message)` of an Error subclass into
+        // Error.call(this, message), which sets nothing on `this` in the serialized provider.
+        this.message = message;
         this.name = "SshError";
     }
 }
