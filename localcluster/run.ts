@@ -1,6 +1,7 @@
 // Running programs for the local cluster: always an argv array, never a shell string, so that no
 // value (a host name, an address, a pod name) is ever parsed by a shell on the way.
 import { execFile } from "node:child_process";
+import { shellQuote } from "../components/ssh/shellQuote";
 
 export interface RunResult {
     code: number;
@@ -50,11 +51,9 @@ export async function check(argv: readonly string[], opts: RunOptions = {}): Pro
 }
 
 /** Quotes one word for a POSIX shell (for callers that build scripts for hostExec). */
-export function shellQuote(word: string): string {
-    return `'${word.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote };
 
 /** A readable rendering of argv for error messages. */
 export function describe(argv: readonly string[]): string {
-    return argv.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : shellQuote(w))).join(" ");
+    return argv.map(shellQuote).join(" ");
 }
