@@ -1,6 +1,6 @@
 // The underlay address plan of a local cluster. Pure functions: no I/O.
 import { createHash } from "node:crypto";
-import ipaddr from "ipaddr.js";
+import { fromInt, isIpv4, toInt } from "../components/model/cidr";
 
 export interface Ipv4Net {
     /** Network address as an unsigned 32-bit number. */
@@ -23,18 +23,16 @@ export interface AddressPlan {
 /** Hosts start at this offset so that low addresses stay free for routers. */
 const FIRST_HOST_OFFSET = 11;
 
-export function isIpv4(text: string): boolean {
-    return ipaddr.IPv4.isValidFourPartDecimal(text);
-}
+// Address arithmetic is the model's (components/model/cidr.ts, on ipaddr.js); only the local
+// underlay's plan lives here.
+export { isIpv4 };
 
 export function ipToInt(text: string): number {
     if (!isIpv4(text)) throw new Error(`not an IPv4 address: ${JSON.stringify(text)}`);
-    return ipaddr.IPv4.parse(text).toByteArray().reduce((n, b) => n * 256 + b, 0);
+    return toInt(text);
 }
 
-export function intToIp(n: number): string {
-    return [24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join(".");
-}
+export const intToIp = fromInt;
 
 /** Parses `a.b.c.d/len`; with `strict`, host bits must be zero. */
 export function parseCidr(text: string, strict = true): Ipv4Net {
