@@ -32,9 +32,24 @@ function argvIn(cluster: LocalCluster, place: Place, argv: string[]): string[] {
     return ["ip", "netns", "exec", cluster.external.ns, ...argv];
 }
 
-export async function pingMatrix(cluster: LocalCluster, sources: Array<{ label: string; from: string | PodRef }>, targets: Target[]): Promise<PingMatrix> {
+/**
+ * Pings every target from every source. Pairs that fail are tried again for up to `settleSeconds`:
+ * right after an apply, ovn-controller may still be binding ports and installing flows.
+ */
+export async function pingMatrix(
+    cluster: LocalCluster,
+    sources: Array<{ label: string; from: string | PodRef }>,
+    targets: Target[],
+    settleSeconds = 20,
+): Promise<PingMatrix> {
+    const deadline = Date.now() + settleSeconds * 1000;
     const ok: boolean[][] = [];
     for (const s of sources) ok.push(await Promise.all(targets.map((t) => ping(cluster, s.from, t.ip))));
+    while (Date.now() < deadline && ok.some((row) => row.some((v) => !v))) {
+        await new Promise((r) => setTimeout(r, 1000));
+        for (const [i, s] of sources.entries())
+            for (const [j, t] of targets.entries()) if (!ok[i][j]) ok[i][j] = await ping(cluster, s.from, t.ip);
+    }
     return { sources: sources.map((s) => s.label), targets: targets.map((t) => t.label), ok, allOk: ok.every((row) => row.every(Boolean)) };
 }
 
