@@ -6,7 +6,7 @@ export const CONFIG_MAP = "ovn-config";
 /** Name of both the ClusterRole (cluster-wide reads and annotations) and the Role (its own namespace). */
 export const RBAC_NAME = "ovn-kubernetes";
 export const MASTER = "ovnkube-master";
-export const NODE = "ovnkube-node";
+export { OVNKUBE_NODE as NODE } from "../model/names";
 
 /**
  * The lock `ovnkube -init-master` takes for leader election in its config namespace: a ConfigMap in

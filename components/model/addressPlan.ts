@@ -16,7 +16,17 @@ export interface PlanRequest {
     nodes: Array<{ name: string; subnet?: string }>;
     /** Gateway node names in config order. */
     gateways: string[];
+    /**
+     * Highest join offset a gateway may take. ovnkube derives a gateway router's join address from
+     * the node-id (join base + id) and allocates ids up to MAX_OVNKUBE_NODE_ID only, so in ovnkube
+     * mode the plan stays within that range.
+     */
+    maxJoinOffset?: number;
 }
+
+/** ovnkube reserves node-ids 0 and 1 and allocates up to 5000 (clustermanager/zone_cluster_controller.go). */
+export const MIN_OVNKUBE_NODE_ID = 2;
+export const MAX_OVNKUBE_NODE_ID = 5000;
 
 export interface Displaced {
     kind: "subnet" | "join";
@@ -80,7 +90,7 @@ export function planAddresses(req: PlanRequest): AddressPlan {
 
     // Join subnet: address 1 is the cluster router's; gateways take 2 … size-2 (never the broadcast).
     const join = parseNetwork(req.joinSubnet);
-    const gatewaySlots = size(join.prefix) - 3;
+    const gatewaySlots = Math.min(size(join.prefix) - 2, (req.maxJoinOffset ?? Infinity) + 1) - 2;
     const joinClaim = claim(req.gateways, gatewaySlots, () => true, (i) => addressAt(join, i + 2), "join");
     const gatewayJoinIps: Record<string, string> = {};
     for (const name of req.gateways) gatewayJoinIps[name] = addressAt(join, joinClaim.places[name] + 2);

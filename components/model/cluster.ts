@@ -1,10 +1,10 @@
 // The cluster model: validated config in, every desired name, address and setting out.
 // Pure and deterministic: no I/O, no Pulumi, same input → same output.
 import type { DatapathType, NodeConfig, OsFamily, StackConfig } from "../config/types";
-import { planAddresses, AddressPlan } from "./addressPlan";
-import { addressAt, macFromIp, parseNetwork } from "./cidr";
+import { planAddresses, AddressPlan, MAX_OVNKUBE_NODE_ID } from "./addressPlan";
+import { addressAt, macFromIp, parseNetwork, toInt } from "./cidr";
 import * as names from "./names";
-import type { ClusterModel, GatewayModel, HostModel, IfAddress, NodeNetworkModel } from "./types";
+import type { ClusterModel, GatewayModel, HostModel, IfAddress, NodeNetworkModel, OvnkubeNodeGroup, OvnkubeNodeModel, TopologyWriter } from "./types";
 
 type Node = StackConfig["nodes"][number];
 
@@ -23,15 +23,22 @@ export function packagesFor(os: OsFamily, central: boolean, chassis: boolean, da
     return [...ovs, ...(central || chassis ? ovnCommon : []), ...(central ? ["ovn-central"] : []), ...(chassis ? ["ovn-host"] : [])];
 }
 
+/** Kubernetes enabled: ovnkube realises the topology; disabled: the project's providers write it. */
+export const topologyWriter = (cfg: Pick<StackConfig, "kubernetes">): TopologyWriter => (cfg.kubernetes.enabled ? "ovnkube" : "pulumi");
+
 export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: AddressPlan } {
+    const writer = topologyWriter(cfg);
     const k8sNodes = cfg.nodes.filter(isK8sNode);
     const gatewayNodes = cfg.nodes.filter((n) => n.gateway);
+    // ovnkube runs a gateway router on every node and places its join address by node-id, which it
+    // allocates from a bounded range: the plan gives every node a place in that range.
     const plan = planAddresses({
         clusterSubnet: cfg.clusterSubnet,
         hostSubnetLength: cfg.hostSubnetLength,
         joinSubnet: cfg.joinSubnet,
         nodes: k8sNodes.map((n) => ({ name: n.name, subnet: n.subnet })),
-        gateways: gatewayNodes.map((n) => n.name),
+        gateways: (writer === "ovnkube" ? k8sNodes : gatewayNodes).map((n) => n.name),
+        maxJoinOffset: writer === "ovnkube" ? MAX_OVNKUBE_NODE_ID : undefined,
     });
 
     const central = cfg.nodes.find((n) => n.roles.includes("central"))!;
@@ -52,6 +59,7 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
         datapathType: n.datapathType,
         chassis: isChassis(n)
             ? {
+                  writer,
                   encapIp: n.tunnelIp,
                   encapType: cfg.encapType,
                   bridgeMappings: n.gateway ? `${names.PHYSNET}:${n.gateway.bridge}` : undefined,
@@ -66,6 +74,7 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
     const gateways: GatewayModel[] = gatewayNodes.map((n) => gatewayModel(n, plan, cfg));
 
     return {
+        writer,
         clusterSubnet: cfg.clusterSubnet,
         serviceSubnet: cfg.serviceSubnet,
         joinSubnet: cfg.joinSubnet,
@@ -95,6 +104,10 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
             image: cfg.ovnkubeImage,
             masterNodes: cfg.nodes.filter((n) => n.roles.includes("master")).map((n) => n.name),
             secureApi: k8sApiServer.startsWith("https://"),
+            joinSubnet: cfg.joinSubnet,
+            // Only ovnkube mode deploys ovnkube, so only it has a plan to feed it.
+            nodes: writer === "ovnkube" ? k8sNodes.map((n) => ovnkubeNode(n, plan)) : [],
+            nodeGroups: writer === "ovnkube" ? ovnkubeNodeGroups(k8sNodes) : [],
             config: {
                 OvnNorth: nbAddress,
                 OvnSouth: sbAddress,
@@ -161,4 +174,43 @@ function gatewayModel(n: Node, plan: AddressPlan, cfg: StackConfig): GatewayMode
         interface: g.interface,
         bridge: g.bridge!,
     };
+}
+
+/** The gateway bridge ovnkube-node is pointed at: the shared gateway's, else the userspace tunnel bridge. */
+function gatewayBridgeOf(n: Node): string | undefined {
+    if (n.gateway?.mode === "shared") return n.gateway.bridge;
+    return tunnelBridge(n)?.bridge;
+}
+
+function ovnkubeNode(n: Node, plan: AddressPlan): OvnkubeNodeModel {
+    const joinIp = plan.gatewayJoinIps[n.name];
+    return {
+        name: n.name,
+        subnet: plan.subnets[n.name],
+        // The join offset is the node-id: ovnkube computes the join address as base + id, and the
+        // cluster router holds offset 1.
+        nodeId: toInt(joinIp) - toInt(plan.clusterRouterJoinIp) + 1,
+        gatewayRouterJoin: ifAddress(joinIp, plan.joinPrefix),
+        encapIp: n.tunnelIp,
+        gatewayIp: n.gateway ? n.gateway.physicalIp.split("/")[0] : n.tunnelIp,
+    };
+}
+
+/** Nodes grouped by the ovnkube-node flags that differ between them, in config order. */
+export function ovnkubeNodeGroups(k8sNodes: readonly Node[]): OvnkubeNodeGroup[] {
+    const groups = new Map<string, OvnkubeNodeGroup>();
+    for (const n of k8sNodes) {
+        const gatewayInterface = gatewayBridgeOf(n);
+        const gatewayNexthop = n.gateway?.mode === "shared" ? n.gateway.defaultGateway : undefined;
+        const key = `${gatewayInterface ?? ""}|${gatewayNexthop ?? ""}`;
+        const group = groups.get(key) ?? { name: "", nodes: [], ...(gatewayInterface ? { gatewayInterface } : {}), ...(gatewayNexthop ? { gatewayNexthop } : {}) };
+        group.nodes.push(n.name);
+        groups.set(key, group);
+    }
+    const all = [...groups.values()];
+    // One group keeps the seeds' name; several are named by what sets them apart, which stays
+    // stable as nodes come and go.
+    for (const g of all)
+        g.name = all.length === 1 ? names.OVNKUBE_NODE : [names.OVNKUBE_NODE, g.gatewayInterface ?? "default", ...(g.gatewayNexthop ? [g.gatewayNexthop.replace(/\./g, "-")] : [])].join("-");
+    return all;
 }

@@ -17,3 +17,6 @@ export const uplinkPort = (bridge: string, node: string) => `${bridge}_${node}`;
 export const mgmtPortName = (node: string) => `k8s-${node}`;
 /** The OVS internal interface of the management port: a Linux name, so at most 15 characters. */
 export const mgmtInterfaceName = (node: string) => mgmtPortName(node).slice(0, 15);
+
+/** ovnkube-node's DaemonSet (per node group, see KubeModel.nodeGroups). */
+export const OVNKUBE_NODE = "ovnkube-node";

@@ -35,6 +35,8 @@ export interface HostModel {
 }
 
 export interface ChassisModel {
+    /** Which external_ids the chassis layer owns: all of them (pulumi), or only those ovnkube-node never writes (ovnkube). */
+    writer: TopologyWriter;
     encapIp: string;
     encapType: EncapType;
     /** `physnet:<bridge>` on gateway nodes, else undefined (the key is then managed absent). */
@@ -112,9 +114,51 @@ export interface KubeModel {
     config: Record<string, string>;
     masterNodes: string[];
     secureApi: boolean;
+    /** `--gateway-v4-join-subnet`: where ovnkube takes gateway router join addresses (base + node-id). */
+    joinSubnet: string;
+    /** Every Kubernetes node with the plan ovnkube is fed through its Node annotations. */
+    nodes: OvnkubeNodeModel[];
+    /**
+     * Nodes that take the same ovnkube-node flags (gateway interface and next hop): one DaemonSet
+     * each, the first named `ovnkube-node` as in the seeds, the others `ovnkube-node-<n>`.
+     */
+    nodeGroups: OvnkubeNodeGroup[];
 }
 
+/** What the project plans for one node in ovnkube mode; ovnkube realises it (see README "Who writes what"). */
+export interface OvnkubeNodeModel {
+    name: string;
+    /** `k8s.ovn.org/node-subnets` = {"default":["<subnet>"]}: the planned node subnet. */
+    subnet: string;
+    /** `k8s.ovn.org/node-id`: ovnkube derives the gateway router's join address from it (join base + id). */
+    nodeId: number;
+    /** The join address ovnkube gives `rtoj-GR_<node>` for that node-id, e.g. 100.64.0.7/16. */
+    gatewayRouterJoin: IfAddress;
+    /** The node's tunnel endpoint: ovnkube-node writes it as ovn-encap-ip (`-encap-ip`, the Node's InternalIP). */
+    encapIp: string;
+    /** The address ovnkube's gateway router SNATs pod traffic to: the gateway bridge's address. */
+    gatewayIp: string;
+}
+
+export interface OvnkubeNodeGroup {
+    /** DaemonSet name. */
+    name: string;
+    nodes: string[];
+    /** `-gateway-interface`: the OVS bridge the project set up; absent: ovnkube picks the NIC of the default route. */
+    gatewayInterface?: string;
+    /** `-gateway-nexthop`; absent: the default route's gateway. */
+    gatewayNexthop?: string;
+}
+
+/**
+ * Who writes the per-node topology. `pulumi`: the project's providers write every NB row (Kubernetes
+ * disabled, as the seeds' master-init/minion-init/gateway-init did). `ovnkube`: ovnkube realises the
+ * rows from the project's plan (Node annotations, flags, host bridges) and the project only checks them.
+ */
+export type TopologyWriter = "pulumi" | "ovnkube";
+
 export interface ClusterModel {
+    writer: TopologyWriter;
     clusterSubnet: string;
     serviceSubnet: string;
     joinSubnet: string;

@@ -13,13 +13,13 @@ export function hostModel(over: Partial<HostModel> = {}): HostModel {
         isCentral: false,
         isChassis: true,
         datapathType: "netdev",
-        chassis: { encapIp: "10.0.0.11", encapType: "geneve", bridgeMappings: "physnet:breth0", k8sApiServer: "http://10.0.0.1:8080" },
+        chassis: { writer: "pulumi", encapIp: "10.0.0.11", encapType: "geneve", bridgeMappings: "physnet:breth0", k8sApiServer: "http://10.0.0.1:8080" },
         ...over,
     };
 }
 
 export const rhelHost = (): HostModel =>
-    hostModel({ name: "rhel1", os: "rhel", packages: ["openvswitch", "ovn", "ovn-host"], datapathType: "system", chassis: { encapIp: "10.0.0.12", encapType: "vxlan", k8sApiServer: "https://api.example.com:6443" } });
+    hostModel({ name: "rhel1", os: "rhel", packages: ["openvswitch", "ovn", "ovn-host"], datapathType: "system", chassis: { writer: "pulumi", encapIp: "10.0.0.12", encapType: "vxlan", k8sApiServer: "https://api.example.com:6443" } });
 
 export function centralModel(ssl = false, ip = "10.0.0.1"): CentralModel {
     const proto = ssl ? "pssl" : "ptcp";

@@ -17,6 +17,12 @@ export function kubeModel(overrides: Partial<KubeModel> = {}): KubeModel {
         },
         masterNodes: ["master-0", "master-1"],
         secureApi: true,
+        joinSubnet: "100.64.0.0/16",
+        nodes: [
+            { name: "master-0", subnet: "10.128.0.0/23", nodeId: 2, gatewayRouterJoin: { ip: "100.64.0.2", cidr: "100.64.0.2/16", mac: "0a:58:64:40:00:02" }, encapIp: "10.19.188.22", gatewayIp: "10.19.188.22" },
+            { name: "worker-0", subnet: "10.128.2.0/23", nodeId: 3, gatewayRouterJoin: { ip: "100.64.0.3", cidr: "100.64.0.3/16", mac: "0a:58:64:40:00:03" }, encapIp: "10.19.188.23", gatewayIp: "10.19.188.23" },
+        ],
+        nodeGroups: [{ name: "ovnkube-node", nodes: ["master-0", "worker-0"], gatewayInterface: "breth0" }],
         ...overrides,
     };
 }

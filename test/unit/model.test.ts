@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { describe, it, test } from "node:test";
 import { validateConfig } from "../../components/config/validate";
-import { macFromIp } from "../../components/model/cidr";
+import { macFromIp, toInt } from "../../components/model/cidr";
 import { buildClusterModel } from "../../components/model/cluster";
 import { stackConfig } from "../support/configs";
 
@@ -81,4 +81,39 @@ test("MACs are derived from IPs", () => {
 
 test("the model is a pure function of the config", () => {
     assert.deepEqual(dev(), dev());
+});
+
+describe("ovnkube mode: the plan ovnkube is fed", () => {
+    const input = () => stackConfig("prod");
+    const cfg = validateConfig({ ...input(), kubernetes: { ...input().kubernetes, enabled: true } });
+    const model = buildClusterModel(cfg);
+
+    it("gives every Kubernetes node a node-id whose join address is the join base plus the id, within ovnkube's range", () => {
+        assert.equal(model.writer, "ovnkube");
+        const k8sNodes = cfg.nodes.filter((n) => n.roles.includes("master") || n.roles.includes("node")).map((n) => n.name);
+        assert.deepEqual(model.kube.nodes.map((n) => n.name), k8sNodes);
+        const ids = new Set<number>();
+        for (const n of model.kube.nodes) {
+            assert.ok(n.nodeId >= 2 && n.nodeId <= 5000, `${n.name}: node-id ${n.nodeId}`);
+            assert.equal(toInt(n.gatewayRouterJoin.ip), toInt("100.64.0.0") + n.nodeId);
+            assert.equal(n.subnet, model.nodeNetworks.find((x) => x.node === n.name)!.subnet);
+            ids.add(n.nodeId);
+        }
+        assert.equal(ids.size, model.kube.nodes.length);
+    });
+
+    it("puts nodes with the same gateway flags in one ovnkube-node group", () => {
+        const groups = model.kube.nodeGroups;
+        assert.deepEqual(groups.flatMap((g) => g.nodes).sort(), model.kube.nodes.map((n) => n.name).sort());
+        assert.equal(new Set(groups.map((g) => g.name)).size, groups.length);
+        if (groups.length === 1) assert.equal(groups[0].name, "ovnkube-node");
+        else for (const g of groups) assert.match(g.name, /^ovnkube-node-[a-z0-9-]+$/);
+    });
+
+    it("plans nothing for ovnkube when Kubernetes is disabled", () => {
+        const pulumiMode = buildClusterModel(validateConfig({ ...input(), kubernetes: { ...input().kubernetes, enabled: false } }));
+        assert.equal(pulumiMode.writer, "pulumi");
+        assert.deepEqual(pulumiMode.kube.nodes, []);
+        assert.equal(pulumiMode.hosts.find((h) => h.chassis)!.chassis!.writer, "pulumi");
+    });
 });

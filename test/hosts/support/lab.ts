@@ -23,7 +23,7 @@ export function labHost(host: LocalHost, over: Partial<NonNullable<HostModel["ch
     return hostModel({
         name: host.name,
         datapathType: "netdev",
-        chassis: { encapIp: host.ip, encapType: "geneve", k8sApiServer: "http://10.0.0.1:8080", ...over },
+        chassis: { writer: "pulumi", encapIp: host.ip, encapType: "geneve", k8sApiServer: "http://10.0.0.1:8080", ...over },
         ...hostOver,
     });
 }
