@@ -8,6 +8,8 @@ export interface PollOptions {
     intervalMs?: number;
     /** What is awaited, for the timeout message ("the default ServiceAccount"). */
     what: string;
+    /** Checked before each attempt: a reason to stop waiting at once (e.g. the server process died). */
+    giveUp?: () => string | undefined;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -22,6 +24,8 @@ export async function pollUntil<T>(attempt: () => Promise<T | undefined>, opts: 
     const deadline = Date.now() + opts.timeoutMs;
     let last = "no answer yet";
     for (;;) {
+        const hopeless = opts.giveUp?.();
+        if (hopeless) throw new Error(`gave up waiting for ${opts.what}: ${hopeless}`);
         try {
             const value = await attempt();
             if (value !== undefined) return value;

@@ -1,0 +1,184 @@
+// A real Kubernetes control plane for a local cluster: etcd, kube-apiserver,
+// kube-controller-manager and kube-scheduler (the lab's v1.29.1 builds), in a network namespace
+// of their own on the cluster's underlay, with a CA-based PKI, Node,RBAC authorization and the
+// NodeRestriction admission plugin, so that the program under test and a kubelet stand-in meet
+// the API server exactly as on a real cluster.
+import * as fs from "node:fs";
+import { KubeClient, isNotFound, pollUntil } from "../../kubeclient";
+import { isInNetns, killNamespaceProcesses, netnsInode } from "../namespaces";
+import type { LocalCluster } from "../state";
+import { controlPlanePki, nodeCredentials, writeKubeconfig, ADMIN_USER, type NodeCredentials } from "./credentials";
+import { deadDaemon, startInNetns } from "./daemon";
+import { apiServerArgv, controllerManagerArgv, etcdArgv, schedulerArgv, type ControlPlaneFiles } from "./flags";
+import { labBinaries } from "./labBinaries";
+import { apiServerUrl, controlPlaneAddress, controlPlaneLayout, type ControlPlaneLayout } from "./layout";
+import { createControlPlaneNetwork, deleteControlPlaneNetwork } from "./network";
+
+export const COMPONENTS = ["etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler"] as const;
+export type Component = (typeof COMPONENTS)[number];
+
+/** Debian's etcd-server package. */
+const ETCD = "/usr/bin/etcd";
+
+export interface ControlPlaneOptions {
+    /** The stack's serviceSubnet: the API server's --service-cluster-ip-range. */
+    serviceSubnet: string;
+    /** Progress lines (default: console.log). */
+    log?: (line: string) => void;
+    /** Bound on the wait for /readyz and the default ServiceAccount (default 120 s: a loaded 2-core machine). */
+    readyTimeoutMs?: number;
+}
+
+export interface ControlPlane {
+    /** https://<address>:6443, reachable from this machine and from every host of the cluster. */
+    apiServerUrl: string;
+    address: string;
+    netns: string;
+    /** cluster-admin (group system:masters) by client certificate; the file is 0600. */
+    adminKubeconfig: { path: string; content: string };
+    caPem: string;
+    pids: Record<Component, number>;
+    /** A kubelet's credentials (user system:node:<name>, group system:nodes), issued on first use. */
+    nodeCredentials(name: string): Promise<NodeCredentials>;
+}
+
+/** What is kept in .local/<id>/k8s/control-plane.json for later commands. */
+interface SavedControlPlane {
+    apiServerUrl: string;
+    address: string;
+    serviceSubnet: string;
+    pids: Record<Component, number>;
+}
+
+/** The command line of each component. */
+async function componentArgv(layout: ControlPlaneLayout, address: string, serviceSubnet: string, files: ControlPlaneFiles): Promise<Record<Component, string[]>> {
+    const bin = await labBinaries(["kube-apiserver", "kube-controller-manager", "kube-scheduler"]);
+    return {
+        etcd: etcdArgv(ETCD, layout.etcdDataDir),
+        "kube-apiserver": apiServerArgv(bin["kube-apiserver"], files, address, serviceSubnet),
+        "kube-controller-manager": controllerManagerArgv(bin["kube-controller-manager"], files),
+        "kube-scheduler": schedulerArgv(bin["kube-scheduler"], files),
+    };
+}
+
+/** Elapsed seconds since `started`, for progress lines. */
+const since = (started: number) => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+
+/**
+ * Starts the components and waits, bounded, until they serve. etcd and the API server first;
+ * kube-controller-manager and kube-scheduler only once /readyz is ok, because they exit when the
+ * bootstrap RBAC policy that lets them read their configuration is not there yet (on kubeadm
+ * clusters the kubelet restarts them; here nothing would).
+ */
+async function startAndWait(layout: ControlPlaneLayout, argv: Record<Component, string[]>, admin: KubeClient, timeoutMs: number, log: (line: string) => void): Promise<Record<Component, number>> {
+    const started = Date.now();
+    const deadline = started + timeoutMs;
+    const pids: Partial<Record<Component, number>> = {};
+    const start = (c: Component) => (pids[c] = startInNetns(layout.netns, argv[c], layout.log(c)));
+    const giveUp = () => deadDaemon(Object.fromEntries(Object.entries(pids).map(([c, pid]) => [c, { pid: pid!, log: layout.log(c) }])));
+    const left = () => Math.max(1000, deadline - Date.now());
+
+    start("etcd");
+    start("kube-apiserver");
+    log(`etcd (pid ${pids.etcd}) and kube-apiserver (pid ${pids["kube-apiserver"]}) started in ${layout.netns}; logs in ${layout.dir}`);
+    await pollUntil(
+        async () => ((await admin.transport.requestText("GET", "/readyz", { timeoutMs: 5000 })).trim() === "ok" ? true : undefined),
+        { timeoutMs: left(), intervalMs: 500, what: `${admin.server}/readyz to answer ok (see ${layout.log("kube-apiserver")})`, giveUp },
+    );
+    log(`kube-apiserver ready at ${admin.server} after ${since(started)}`);
+
+    start("kube-controller-manager");
+    start("kube-scheduler");
+    log(`kube-controller-manager (pid ${pids["kube-controller-manager"]}) and kube-scheduler (pid ${pids["kube-scheduler"]}) started`);
+    // The ServiceAccount controller makes it; Pods are refused until it exists.
+    await pollUntil(
+        async () => {
+            try {
+                return await admin.get({ apiVersion: "v1", kind: "ServiceAccount", namespace: "default", name: "default" });
+            } catch (e) {
+                if (isNotFound(e)) return undefined;
+                throw e;
+            }
+        },
+        { timeoutMs: left(), intervalMs: 500, what: `the default ServiceAccount (see ${layout.log("kube-controller-manager")})`, giveUp },
+    );
+    log(`default ServiceAccount present after ${since(started)}`);
+    return pids as Record<Component, number>;
+}
+
+function controlPlaneOf(layout: ControlPlaneLayout, saved: SavedControlPlane, caPem: string, adminContent: string, ca: Parameters<typeof nodeCredentials>[1]): ControlPlane {
+    return {
+        apiServerUrl: saved.apiServerUrl,
+        address: saved.address,
+        netns: layout.netns,
+        adminKubeconfig: { path: layout.adminKubeconfig, content: adminContent },
+        caPem,
+        pids: saved.pids,
+        nodeCredentials: (name) => nodeCredentials(layout, ca, saved.apiServerUrl, name),
+    };
+}
+
+/**
+ * Starts the control plane of a running local cluster and waits (bounded) until the API server
+ * is ready and kube-controller-manager has made the `default` ServiceAccount. On failure nothing
+ * of it is left running and the error carries the failing component's log tail.
+ */
+export async function startControlPlane(cluster: LocalCluster, opts: ControlPlaneOptions): Promise<ControlPlane> {
+    const log = opts.log ?? ((line: string) => console.log(line));
+    const layout = controlPlaneLayout(cluster.id);
+    if (netnsInode(layout.netns) !== undefined) {
+        throw new Error(`the Kubernetes control plane of local cluster ${cluster.id} already runs (namespace ${layout.netns}): stop it first`);
+    }
+    const address = controlPlaneAddress(cluster.subnet);
+    const server = apiServerUrl(address);
+    try {
+        fs.mkdirSync(layout.dir, { recursive: true, mode: 0o700 });
+        const pki = await controlPlanePki(layout, cluster.id, address, opts.serviceSubnet, server);
+        const adminContent = writeKubeconfig(layout.adminKubeconfig, server, pki.ca.certPem, ADMIN_USER.name, pki.admin);
+        const argv = await componentArgv(layout, address, opts.serviceSubnet, pki.files);
+        fs.mkdirSync(layout.etcdDataDir, { recursive: true, mode: 0o700 });
+        await createControlPlaneNetwork(layout, cluster.bridge, address, cluster.prefixLen);
+        const admin = KubeClient.fromKubeconfig(adminContent);
+        let pids: Record<Component, number>;
+        try {
+            pids = await startAndWait(layout, argv, admin, opts.readyTimeoutMs ?? 120_000, log);
+        } finally {
+            admin.close();
+        }
+        const saved: SavedControlPlane = { apiServerUrl: server, address, serviceSubnet: opts.serviceSubnet, pids };
+        fs.writeFileSync(layout.stateFile, JSON.stringify(saved, null, 2) + "\n", { mode: 0o600 });
+        return controlPlaneOf(layout, saved, pki.ca.certPem, adminContent, pki.ca);
+    } catch (e) {
+        // Keep the logs (the error points at them); end the processes and free the address.
+        await killNamespaceProcesses([layout.netns]).catch(() => undefined);
+        await deleteControlPlaneNetwork(layout).catch(() => undefined);
+        throw e;
+    }
+}
+
+/** The running control plane of a local cluster, as startControlPlane returned it; throws when it does not run. */
+export function loadControlPlane(cluster: LocalCluster): ControlPlane {
+    const layout = controlPlaneLayout(cluster.id);
+    if (!fs.existsSync(layout.stateFile)) {
+        throw new Error(`local cluster ${cluster.id} has no Kubernetes control plane (no ${layout.stateFile}): start it first`);
+    }
+    const saved = JSON.parse(fs.readFileSync(layout.stateFile, "utf8")) as SavedControlPlane;
+    if (!isInNetns(saved.pids["kube-apiserver"], layout.netns)) {
+        throw new Error(`the Kubernetes control plane of local cluster ${cluster.id} is not running (kube-apiserver ${saved.pids["kube-apiserver"]} gone): stop and start it again`);
+    }
+    const read = (f: string) => fs.readFileSync(f, "utf8");
+    const ca = { certPath: `${layout.pkiDir}/ca.crt`, keyPath: `${layout.pkiDir}/ca.key`, certPem: read(`${layout.pkiDir}/ca.crt`), keyPem: read(`${layout.pkiDir}/ca.key`) };
+    return controlPlaneOf(layout, saved, ca.certPem, read(layout.adminKubeconfig), ca);
+}
+
+/**
+ * Ends every process of the control plane (everything in its namespace), removes the namespace,
+ * its veth and its files (etcd data, PKI, logs). Safe to run when it is not running. The
+ * cluster's `down` does the same as part of removing the whole cluster.
+ */
+export async function stopControlPlane(id: string): Promise<void> {
+    const layout = controlPlaneLayout(id);
+    await killNamespaceProcesses([layout.netns]);
+    await deleteControlPlaneNetwork(layout);
+    fs.rmSync(layout.dir, { recursive: true, force: true });
+}

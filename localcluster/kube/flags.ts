@@ -1,0 +1,88 @@
+// Command lines of etcd and the Kubernetes control plane components. Pure: every path and
+// address comes from the caller, so what runs can be read (and tested) in one place.
+import { ETCD_CLIENT_URL, ETCD_PEER_URL, API_SERVER_PORT } from "./layout";
+
+export interface ControlPlaneFiles {
+    caCert: string;
+    caKey: string;
+    apiServerCert: string;
+    apiServerKey: string;
+    serviceAccountKey: string;
+    serviceAccountPublicKey: string;
+    controllerManagerKubeconfig: string;
+    schedulerKubeconfig: string;
+}
+
+/** etcd 3.4 on the namespace's loopback only: nothing outside the control plane needs it. */
+export function etcdArgv(etcd: string, dataDir: string): string[] {
+    return [
+        etcd,
+        "--name", "default",
+        "--data-dir", dataDir,
+        "--listen-client-urls", ETCD_CLIENT_URL,
+        "--advertise-client-urls", ETCD_CLIENT_URL,
+        "--listen-peer-urls", ETCD_PEER_URL,
+        "--initial-advertise-peer-urls", ETCD_PEER_URL,
+        "--initial-cluster", `default=${ETCD_PEER_URL}`,
+    ];
+}
+
+export function apiServerArgv(bin: string, f: ControlPlaneFiles, address: string, serviceSubnet: string): string[] {
+    return [
+        bin,
+        `--etcd-servers=${ETCD_CLIENT_URL}`,
+        `--bind-address=${address}`,
+        `--advertise-address=${address}`,
+        `--secure-port=${API_SERVER_PORT}`,
+        `--tls-cert-file=${f.apiServerCert}`,
+        `--tls-private-key-file=${f.apiServerKey}`,
+        // Client certificates signed by the cluster CA authenticate: CN = user, O = groups.
+        `--client-ca-file=${f.caCert}`,
+        // As a real cluster: kubelets (system:node:<name>) may only touch their own Node and the
+        // objects bound to it; everyone else goes through RBAC.
+        "--authorization-mode=Node,RBAC",
+        "--enable-admission-plugins=NodeRestriction",
+        `--service-account-key-file=${f.serviceAccountPublicKey}`,
+        `--service-account-signing-key-file=${f.serviceAccountKey}`,
+        "--service-account-issuer=https://kubernetes.default.svc",
+        `--service-cluster-ip-range=${serviceSubnet}`,
+        // ovnkube-node runs privileged.
+        "--allow-privileged=true",
+    ];
+}
+
+/**
+ * What kube-controller-manager and kube-scheduler share: one identity for the API, for checking
+ * who calls their own health and metrics endpoints and what they may see there; those endpoints
+ * on the namespace's loopback only; and no leader election, since each runs once.
+ */
+function componentCommon(kubeconfig: string): string[] {
+    return [
+        `--kubeconfig=${kubeconfig}`,
+        `--authentication-kubeconfig=${kubeconfig}`,
+        `--authorization-kubeconfig=${kubeconfig}`,
+        "--bind-address=127.0.0.1",
+        "--leader-elect=false",
+    ];
+}
+
+export function controllerManagerArgv(bin: string, f: ControlPlaneFiles): string[] {
+    return [
+        bin,
+        ...componentCommon(f.controllerManagerKubeconfig),
+        // Node subnets are the project's plan (k8s.ovn.org/node-subnets), not the node IPAM
+        // controller's. Node lifecycle stays on: it lifts the not-ready taint of a Node whose
+        // Ready condition is fresh, so the scheduler places pods on it.
+        "--controllers=*,-nodeipam",
+        `--service-account-private-key-file=${f.serviceAccountKey}`,
+        `--root-ca-file=${f.caCert}`,
+        "--use-service-account-credentials=true",
+        // Lets certificate signing requests (kubelet client and serving certificates) be signed by the cluster CA.
+        `--cluster-signing-cert-file=${f.caCert}`,
+        `--cluster-signing-key-file=${f.caKey}`,
+    ];
+}
+
+export function schedulerArgv(bin: string, f: ControlPlaneFiles): string[] {
+    return [bin, ...componentCommon(f.schedulerKubeconfig)];
+}

@@ -1,0 +1,9 @@
+// The local cluster's Kubernetes control plane (etcd, kube-apiserver, kube-controller-manager,
+// kube-scheduler) and the lab binaries it runs.
+export { startControlPlane, stopControlPlane, loadControlPlane, COMPONENTS } from "./controlPlane";
+export type { ControlPlane, ControlPlaneOptions, Component } from "./controlPlane";
+export type { NodeCredentials } from "./credentials";
+export { kubeletUser, ADMIN_USER } from "./credentials";
+export { controlPlaneAddress, controlPlaneLayout, apiServerUrl, API_SERVER_PORT } from "./layout";
+export { labBinary, labBinaries, labSourceDir, labCacheDir, LAB_BIN_ENV, LAB_CACHE_ENV, LAB_BINARIES } from "./labBinaries";
+export type { LabBinary } from "./labBinaries";

@@ -1,0 +1,122 @@
+// The local cluster's Kubernetes control plane, for real: etcd and the lab's v1.29.1 API server,
+// controller manager and scheduler in their own namespace on the underlay. Proves the version,
+// that kubelet credentials are held to their own Node (Node authorizer and NodeRestriction in
+// force), that the controller manager runs (default ServiceAccount), that hosts reach the API
+// server, and that the cluster's `down` ends every process of it.
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { after, before, test } from "node:test";
+import { execFileSync } from "node:child_process";
+import { KubeApiError, KubeClient } from "../../kubeclient";
+import { down, hostExec, up } from "../../localcluster";
+import type { LocalCluster } from "../../localcluster";
+import { labBinary, LAB_BIN_ENV, LAB_CACHE_ENV, startControlPlane, type ControlPlane } from "../../localcluster/kube";
+import { leftovers, processesIn, stillRunning } from "./leftovers";
+
+const ID = "lckube";
+const SERVICE_SUBNET = "172.30.0.0/16";
+let cluster: LocalCluster;
+let cp: ControlPlane;
+let admin: KubeClient;
+
+before(async () => {
+    await down(ID); // whatever an aborted earlier run left
+    const t0 = Date.now();
+    cluster = await up({ id: ID, hosts: 1 });
+    const t1 = Date.now();
+    cp = await startControlPlane(cluster, { serviceSubnet: SERVICE_SUBNET, log: () => undefined });
+    console.log(`# local cluster up ${t1 - t0} ms, control plane ready ${Date.now() - t1} ms`);
+    admin = KubeClient.fromKubeconfig(cp.adminKubeconfig.content);
+});
+
+after(async () => {
+    admin?.close();
+    await down(ID);
+});
+
+test("the API server is the lab's v1.29.1, served on the control plane's underlay address", async () => {
+    const version = await admin.getPath<{ gitVersion: string }>("/version");
+    assert.equal(version.gitVersion, "v1.29.1");
+    assert.equal(cp.apiServerUrl, `https://${cp.address}:6443`);
+    assert.ok(cp.address.startsWith(cluster.subnet.split(".").slice(0, 3).join(".") + "."));
+    assert.ok(!cluster.hosts.some((h) => h.ip === cp.address) && cp.address !== cluster.external.ip && cp.address !== cluster.operatorIp);
+    // The admin kubeconfig holds a private key.
+    assert.equal(fs.statSync(cp.adminKubeconfig.path).mode & 0o777, 0o600);
+    assert.equal(cp.adminKubeconfig.path, path.join(cluster.dir, "k8s", "admin.kubeconfig"));
+});
+
+test("a host reaches the API server over the underlay", async () => {
+    const r = await hostExec(cluster, "node1", ["bash", "-c", 'exec 3<>"/dev/tcp/$0/6443" && echo connected', cp.address]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), "connected");
+});
+
+test("the controller manager made the default ServiceAccount", async () => {
+    const sa = await admin.get({ apiVersion: "v1", kind: "ServiceAccount", namespace: "default", name: "default" });
+    assert.equal(sa.metadata.name, "default");
+    assert.ok(sa.metadata.uid);
+});
+
+test("a kubelet's credentials register its own Node and are refused for another node's", async () => {
+    const node1 = await cp.nodeCredentials("node1");
+    assert.equal(node1.user, "system:node:node1");
+    assert.equal(fs.statSync(node1.kubeconfigPath).mode & 0o777, 0o600);
+    const kubelet = KubeClient.fromKubeconfig(node1.kubeconfig);
+    try {
+        const created = await kubelet.create({ apiVersion: "v1", kind: "Node", metadata: { name: "node1", labels: { "kubernetes.io/hostname": "node1" } } });
+        assert.equal(created.metadata.name, "node1");
+        const seen = await admin.get({ apiVersion: "v1", kind: "Node", name: "node1" });
+        assert.equal(seen.metadata.uid, created.metadata.uid);
+
+        await assert.rejects(
+            kubelet.create({ apiVersion: "v1", kind: "Node", metadata: { name: "node9" } }),
+            (e: unknown) => e instanceof KubeApiError && e.statusCode === 403 && /node "node1" is not allowed to modify node "node9"/.test(e.message),
+        );
+        assert.equal(await admin.tryGet({ apiVersion: "v1", kind: "Node", name: "node9" }), undefined);
+        // RBAC too: a kubelet may not create namespaces.
+        await assert.rejects(
+            kubelet.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: "kubelet-made" } }),
+            (e: unknown) => e instanceof KubeApiError && e.statusCode === 403,
+        );
+    } finally {
+        kubelet.close();
+    }
+});
+
+test("a missing or damaged lab binary is named, with how to obtain the binaries", async () => {
+    const saved = { bin: process.env[LAB_BIN_ENV], cache: process.env[LAB_CACHE_ENV] };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lab-bin-"));
+    try {
+        process.env[LAB_BIN_ENV] = path.join(dir, "bin");
+        process.env[LAB_CACHE_ENV] = path.join(dir, "cache");
+        fs.mkdirSync(path.join(dir, "bin"));
+        await assert.rejects(labBinary("kube-apiserver"), new RegExp(`missing ${dir}/bin/SHA256SUMS: .*upstream release binaries.*${LAB_BIN_ENV}`));
+
+        fs.writeFileSync(path.join(dir, "bin", "SHA256SUMS"), `${"0".repeat(64)}  kube-apiserver\n`);
+        await assert.rejects(labBinary("kube-apiserver"), new RegExp(`missing ${dir}/bin/kube-apiserver.xz: `));
+
+        fs.writeFileSync(path.join(dir, "bin", "kube-apiserver"), "not the real thing\n");
+        execFileSync("xz", [path.join(dir, "bin", "kube-apiserver")]);
+        await assert.rejects(labBinary("kube-apiserver"), /unpacks to SHA-256 [0-9a-f]{64}, but .*SHA256SUMS says 0{64}: the file is damaged/);
+        // Nothing unverified is left in the cache.
+        assert.deepEqual(fs.readdirSync(path.join(dir, "cache", "0".repeat(64))), []);
+    } finally {
+        for (const [k, v] of [[LAB_BIN_ENV, saved.bin], [LAB_CACHE_ENV, saved.cache]] as const) {
+            if (v === undefined) delete process.env[k];
+            else process.env[k] = v;
+        }
+        fs.rmSync(dir, { recursive: true, force: true });
+    }
+});
+
+test("down ends every control plane process and removes its namespace, veth and files", async () => {
+    const marks = processesIn([cp.netns]);
+    const pids = Object.values(cp.pids);
+    assert.deepEqual(marks.map((m) => m.pid).filter((p) => pids.includes(p)).sort(), [...pids].sort());
+    await down(ID);
+    assert.deepEqual(stillRunning(marks), []);
+    assert.deepEqual(leftovers(ID), { netns: [], links: [], mounts: [] });
+    assert.equal(fs.existsSync(path.join(cluster.dir, "k8s")), false);
+});
