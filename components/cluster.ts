@@ -7,15 +7,15 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { StackConfig } from "./config/types";
 import { Central, Chassis, HostPackages } from "./hosts";
-import { Ovnkube } from "./kube/ovnkube";
+import { OvnkubeSchemaCheck } from "./compat/schemaCheck";
 import { buildClusterModel } from "./model/cluster";
 import type { ClusterModel, HostModel } from "./model/types";
-import { ClusterRouter } from "./nb/clusterRouter";
-import { Gateway } from "./network/gateway";
-import { NodeNetwork } from "./network/nodeNetwork";
+import { ovnkubeTopology } from "./topology/ovnkube";
+import { pulumiTopology } from "./topology/pulumi";
+import type { TopologyContext } from "./topology/context";
 import type { Secrets } from "./program/readConfig";
 import { HostKeyCheck } from "./ssh/hostKeyCheck";
-import { nbConnection, sshConnection } from "./program/connections";
+import { sshConnection } from "./program/connections";
 
 export interface OvnKubernetesClusterArgs {
     /** Validated stack configuration (validateConfig). */
@@ -33,6 +33,8 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
     readonly nbAddress: pulumi.Output<string>;
     readonly sbAddress: pulumi.Output<string>;
     readonly systemIds: pulumi.Output<Record<string, string>>;
+    /** Who writes the per-node topology: `pulumi` (Kubernetes disabled) or `ovnkube`. */
+    readonly topologyWriter: pulumi.Output<string>;
 
     constructor(name: string, args: OvnKubernetesClusterArgs, opts?: pulumi.ComponentResourceOptions) {
         super("ovn-kubernetes:index:OvnKubernetesCluster", name, {}, opts);
@@ -61,6 +63,12 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             }
 
         const centralHost = model.hosts.find((h) => h.isCentral)!;
+        // ovnkube refuses databases older than its models: find out before the central is touched.
+        const centralReady = [...hostReady(centralHost)];
+        if (model.writer === "ovnkube")
+            centralReady.push(
+                new OvnkubeSchemaCheck(`${name}-ovnkube-schema`, { host: centralHost.name, ssh: centralHost.ssh, privateKey, image: model.kube.image }, { parent: this, dependsOn: hostReady(centralHost) }),
+            );
         const central = new Central(
             `${name}-central`,
             {
@@ -72,7 +80,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
                     ? { privateKey: secrets.ovnSslPrivateKey!, certificate: secrets.ovnSslCertificate!, caCertificate: secrets.ovnSslCaCertificate! }
                     : undefined,
             },
-            { parent: this, dependsOn: hostReady(centralHost) },
+            { parent: this, dependsOn: centralReady },
         );
 
         const chassis = new Map<string, Chassis>();
@@ -95,30 +103,9 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             chassis.set(host.name, c);
         }
 
-        const nb = pulumi.secret(privateKey.apply((key) => nbConnection(centralHost, key)));
-        const nbReady = [central, hostKeys.get(centralHost.name)!];
-        const clusterRouter = new ClusterRouter(`${name}-cluster-router`, { nb, owner: args.owner, router: model.clusterRouter }, { parent: this, dependsOn: nbReady });
-
-        const networks = model.nodeNetworks.map((network) => {
-            const host = model.hosts.find((h) => h.name === network.node)!;
-            return new NodeNetwork(
-                `${name}-${network.node}`,
-                { network, nb, owner: args.owner, connection: connection.get(host.name)! },
-                { parent: this, dependsOn: [clusterRouter, chassis.get(host.name)!] },
-            );
-        });
-
-        const gateways = model.gateways.map((gateway) => {
-            const host = model.hosts.find((h) => h.name === gateway.node)!;
-            return new Gateway(
-                `${name}-${gateway.node}-gateway`,
-                { gateway, nb, owner: args.owner, connection: connection.get(host.name)!, systemId: chassis.get(host.name)!.systemId, datapathType: host.datapathType },
-                { parent: this, dependsOn: [clusterRouter, chassis.get(host.name)!] },
-            );
-        });
-
-        if (args.config.kubernetes.enabled)
-            new Ovnkube(`${name}-ovnkube`, { model: model.kube, kubeconfig: secrets.kubeconfig }, { parent: this, dependsOn: [...networks, ...gateways] });
+        const topology: TopologyContext = { name, parent: this, model, owner: args.owner, connection: (h) => connection.get(h)!, chassis, central, hostKeys, privateKey };
+        if (model.writer === "pulumi") pulumiTopology(topology);
+        else ovnkubeTopology(topology, { kubeconfig: secrets.kubeconfig });
 
         const byNode = (f: (n: ClusterModel["nodeNetworks"][number]) => string) => Object.fromEntries(model.nodeNetworks.map((n) => [n.node, f(n)]));
         this.nodeSubnets = pulumi.output(byNode((n) => n.subnet));
@@ -127,7 +114,9 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         this.nbAddress = pulumi.output(model.nbAddress);
         this.sbAddress = pulumi.output(model.sbAddress);
         this.systemIds = pulumi.all(Object.fromEntries([...chassis].map(([n, c]) => [n, c.systemId])));
+        this.topologyWriter = pulumi.output(model.writer);
         this.registerOutputs({
+            topologyWriter: this.topologyWriter,
             nodeSubnets: this.nodeSubnets,
             routerIps: this.routerIps,
             managementIps: this.managementIps,

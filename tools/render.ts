@@ -1,7 +1,9 @@
 // npm run render -- stacks/Pulumi.<stack>.yaml [--out DIR]
-// Writes, with no network and no credentials, what the stack declares: the Kubernetes manifests
-// (kubernetes.yaml), the desired Northbound rows (northbound.json) and a text view of them shaped
-// like `ovn-nbctl show` (northbound.txt). Default DIR: rendered/<stack>.
+// Writes, with no network and no credentials, what the stack declares. Pulumi mode: the desired
+// Northbound rows (northbound.json) and a text view of them shaped like `ovn-nbctl show`
+// (northbound.txt). ovnkube mode: the Kubernetes manifests (kubernetes.yaml) and the plan
+// ovnkube is fed (plan.json: per node the annotations and the addresses ovnkube will give it).
+// Default DIR: rendered/<stack>.
 import { mkdirSync, writeFileSync } from "fs";
 import * as path from "path";
 import { stringify } from "yaml";
@@ -30,13 +32,18 @@ function main(argv: string[]): number {
         return 1;
     }
     mkdirSync(out, { recursive: true });
-    const objects = manifestList(kubeManifests(model.kube));
-    writeFileSync(path.join(out, "kubernetes.yaml"), objects.map((o) => stringify(o)).join("---\n"));
+    if (model.writer === "ovnkube") {
+        const objects = manifestList(kubeManifests(model.kube));
+        writeFileSync(path.join(out, "kubernetes.yaml"), objects.map((o) => stringify(o)).join("---\n"));
+        writeFileSync(path.join(out, "plan.json"), JSON.stringify({ writer: model.writer, nodes: model.kube.nodes, nodeGroups: model.kube.nodeGroups }, null, 2) + "\n");
+        console.log(`${out}: ovnkube mode: ${objects.length} Kubernetes objects, the plan of ${model.kube.nodes.length} nodes`);
+        return 0;
+    }
     const groups = desiredNorthbound(model, `${PROJECT}/${stack}`);
     writeFileSync(path.join(out, "northbound.json"), JSON.stringify(groups, null, 2) + "\n");
     writeFileSync(path.join(out, "northbound.txt"), nbctlShow(groups));
     const rows = groups.reduce((n, g) => n + g.rows.length, 0);
-    console.log(`${out}: ${objects.length} Kubernetes objects, ${rows} Northbound rows in ${groups.length} groups`);
+    console.log(`${out}: Pulumi mode: ${rows} Northbound rows in ${groups.length} groups`);
     return 0;
 }
 

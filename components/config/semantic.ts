@@ -1,6 +1,7 @@
 // Checks JSON Schema cannot express: CIDR arithmetic (ipaddr.js), uniqueness across nodes,
 // role combinations, secrets that a chosen mode needs. Runs on schema-valid input with defaults.
 import { Cidr4, containsIp, contains, isIpv4, networkOf, overlaps, parseCidr, parseNetwork, toInt, size } from "../model/cidr";
+import { MAX_OVNKUBE_NODE_ID, MIN_OVNKUBE_NODE_ID } from "../model/addressPlan";
 import type { SecretKey, StackConfigInput } from "./types";
 
 export interface Problem {
@@ -13,6 +14,8 @@ type Defaulted = Required<Pick<StackConfigInput, "hostSubnetLength" | "joinSubne
 export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>): Problem[] {
     const problems: Problem[] = [];
     const add = (path: string, message: string) => problems.push({ path, message });
+    // Kubernetes enabled: ovnkube realises the topology (README "Who writes what").
+    const ovnkubeMode = cfg.kubernetes?.enabled ?? true;
 
     /** Parses a CIDR that must be a network address, reporting at `path`. */
     const network = (path: string, text: string): Cidr4 | undefined => {
@@ -84,7 +87,9 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
         if (!isGateway && n.gateway) add(`${p}.gateway`, `set, but the node lacks the role "gateway"`);
         if (isGateway && !isK8sNode) add(`${p}.roles`, `a gateway must also be a "node" or "master"`);
         if (n.gateway) checkGateway(`${p}.gateway`, n.gateway, cluster, service, join, add);
+        if (ovnkubeMode && n.gateway) checkOvnkubeGateway(`${p}.gateway`, n.gateway, add);
     });
+    if (ovnkubeMode && join) checkOvnkubeNodeIds(cfg, join, add);
 
     if (cfg.apiServer.url.startsWith("https://"))
         for (const k of ["k8sApiToken", "k8sCaCertificate"] as const)
@@ -138,4 +143,21 @@ function checkGateway(
             add(`${p}.rampoutSubnets[${k}]`, (e as Error).message);
         }
     });
+}
+
+const OVNKUBE_MODE = "with kubernetes.enabled (ovnkube mode)";
+
+/** What ovnkube v1.0's gateway supports: a shared NIC on an OVS bridge, with SNAT to the node's address. */
+function checkOvnkubeGateway(p: string, g: NonNullable<StackConfigInput["nodes"][number]["gateway"]>, add: (path: string, message: string) => void) {
+    if (g.mode !== "shared")
+        add(`${p}.mode`, `"${g.mode}" is not supported ${OVNKUBE_MODE}: ovnkube v1.0 runs shared gateways only; use "shared", or set kubernetes.enabled: false for the project's own gateway routers`);
+    if ((g.rampoutSubnets ?? []).length > 0)
+        add(`${p}.rampoutSubnets`, `not supported ${OVNKUBE_MODE}: ovnkube SNATs every node's pods through that node's own gateway router`);
+}
+
+/** ovnkube gives each node an id from 2 to MAX_OVNKUBE_NODE_ID and its gateway router the join address base + id. */
+function checkOvnkubeNodeIds(cfg: Defaulted, join: Cidr4, add: (path: string, message: string) => void) {
+    const k8sNodes = cfg.nodes.filter((n) => n.roles.includes("node") || n.roles.includes("master")).length;
+    const ids = Math.min(size(join.prefix) - 2, MAX_OVNKUBE_NODE_ID + 1) - MIN_OVNKUBE_NODE_ID;
+    if (k8sNodes > ids) add("joinSubnet", `${join.text} gives ovnkube ${ids} gateway router addresses (node-ids ${MIN_OVNKUBE_NODE_ID}…), fewer than the ${k8sNodes} nodes ${OVNKUBE_MODE}`);
 }

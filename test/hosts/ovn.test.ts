@@ -123,6 +123,21 @@ test("management port: interface on br-int with the model's MAC, IP, MTU and rou
     await runOk(lab, "node2", port.delete!); // deleting twice is fine
 });
 
+test("ovnkube mode: the chassis writes only the keys ovnkube-node never writes, and leaves ovnkube's alone", async () => {
+    const h = lab.hosts[1];
+    // What ovnkube-node writes from its flags (facts: setupOVNNode, SetDBAuth, bridge mappings).
+    const ovnkubeKeys = { "ovn-remote": `tcp:${central().ip}:6642`, "ovn-encap-ip": h.ip, "ovn-encap-type": "geneve", hostname: h.name, "ovn-bridge-mappings": "physnet:breth0" };
+    await inHost(lab, h.name, `ovs-vsctl set Open_vSwitch . ${Object.entries(ovnkubeKeys).map(([k, v]) => `external_ids:${k}=${v}`).join(" ")}`);
+    const ovnkubeMode = labHost(h, { writer: "ovnkube", encapIp: "10.9.9.9", bridgeMappings: undefined, k8sApiServer: "https://10.0.0.1:6443" });
+    const r = await runOk(lab, h.name, scripts.chassisScript(ovnkubeMode, ovsdbAddresses(central())).create);
+    assert.equal(scripts.parseSystemId(r.stdout), systemIds.get(h.name));
+    for (const [k, v] of Object.entries(ovnkubeKeys)) assert.equal(await externalId(lab, h.name, k), v, `${k} is ovnkube's`);
+    assert.equal(await externalId(lab, h.name, "system-id"), systemIds.get(h.name));
+    assert.equal(await externalId(lab, h.name, "ovn-bridge-datapath-type"), "netdev");
+    assert.equal(await externalId(lab, h.name, "k8s-api-token"), undefined, "no Pulumi-mode k8s keys, no token needed on stdin");
+    assert.equal((await runScript(lab, h.name, "ovn-appctl -t ovn-controller version")).code, 0, "ovn-controller runs");
+});
+
 test("chassis delete: leaves the SB, removes the OVN keys, keeps the system-id for a later rejoin", async () => {
     const h = lab.hosts[1];
     const chassis = scripts.chassisScript(labHost(h), ovsdbAddresses(central()));

@@ -65,5 +65,13 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["userspace datapath without a tunnel interface", (c) => (c.datapathType = "netdev"), "nodes[1].tunnelInterface", /userspace tunnels/],
     ["tunnel interface with shell metacharacters", (c) => (c.nodes[1].tunnelInterface = "eth0;id"), "nodes[1].tunnelInterface"],
     ["package version with shell metacharacters", (c) => (c.packages = { ovnVersion: "1.0;id" }), "packages.ovnVersion"],
+    ["dedicated gateway in ovnkube mode", (c) => (c.kubernetes = { enabled: true }), "nodes[2].gateway.mode", /ovnkube v1\.0 runs shared gateways only/],
+    ["rampout subnets in ovnkube mode", (c) => { c.kubernetes = { enabled: true }; c.nodes[2].gateway.mode = "shared"; c.nodes[2].gateway.rampoutSubnets = ["192.168.2.0/24"]; }, "nodes[2].gateway.rampoutSubnets", /not supported with kubernetes\.enabled/],
+    ["more nodes than ovnkube node-ids in the join subnet", (c) => {
+        c.kubernetes = { enabled: true };
+        c.nodes[2].gateway.mode = "shared";
+        c.joinSubnet = "100.64.0.0/29";
+        for (const k of [4, 5]) c.nodes.push({ ...c.nodes[1], name: `kube-minion${k}`, address: `10.19.188.${40 + k}` });
+    }, "joinSubnet", /gives ovnkube 4 gateway router addresses \(node-ids 2…\), fewer than the 5 nodes/],
 ];
 

@@ -1,6 +1,9 @@
 // The whole program under the SDK's mocks: the component tree
 // (components per node and role, names, parents), the stack outputs, and secrets kept secret.
 import assert from "node:assert/strict";
+import { validateConfig } from "../../components/config/validate";
+import { kubeManifests, manifestList } from "../../components/kube/manifests";
+import { buildClusterModel } from "../../components/model/cluster";
 import { dropSecrets, runProgramUnderMocks, settle, TEST_SECRETS, type Recorded } from "./pulumiMocks";
 
 const count = (rs: Recorded[], type: string) => rs.filter((r) => r.type === type).length;
@@ -26,29 +29,44 @@ export async function assertProgramTree(STACK: "dev" | "prod") {
     assert.equal(count(resources, "ovn-kubernetes:hosts:HostPackages"), nodes.length);
     assert.equal(count(resources, "ovn-kubernetes:hosts:Central"), 1);
     assert.equal(count(resources, "ovn-kubernetes:hosts:Chassis"), chassis.length);
-    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:ClusterRouter"), 1);
-    assert.equal(count(resources, "ovn-kubernetes:network:NodeNetwork"), k8sNodes.length);
-    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch"), k8sNodes.length);
-    assert.equal(count(resources, "ovn-kubernetes:hosts:ManagementPort"), k8sNodes.length);
-    assert.equal(count(resources, "ovn-kubernetes:network:Gateway"), gateways.length);
-    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:GatewayRouter"), gateways.length);
-    assert.equal(count(resources, "ovn-kubernetes:hosts:GatewayFlows"), shared.length);
-    assert.equal(count(resources, "ovn-kubernetes:kubernetes:Ovnkube"), 1);
-    assert.equal(count(resources, "kubernetes:apps/v1:DaemonSet"), 2);
+    const model = buildClusterModel(validateConfig(stackYaml));
+    // Pulumi mode writes the topology; in ovnkube mode ovnkube does, and the project feeds it.
+    const pulumiMode = model.writer === "pulumi";
+    const writes = (n: number) => (pulumiMode ? n : 0);
+    const feeds = (n: number) => (pulumiMode ? 0 : n);
+    assert.equal(model.writer, stackYaml.kubernetes?.enabled === false ? "pulumi" : "ovnkube");
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:ClusterRouter"), writes(1));
+    assert.equal(count(resources, "ovn-kubernetes:network:NodeNetwork"), writes(k8sNodes.length));
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch"), writes(k8sNodes.length));
+    assert.equal(count(resources, "ovn-kubernetes:hosts:ManagementPort"), writes(k8sNodes.length));
+    assert.equal(count(resources, "ovn-kubernetes:network:Gateway"), writes(gateways.length));
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:GatewayRouter"), writes(gateways.length));
+    assert.equal(count(resources, "ovn-kubernetes:hosts:GatewayFlows"), writes(shared.length));
+    assert.equal(count(resources, "ovn-kubernetes:hosts:GatewayHost"), pulumiMode ? gateways.length : shared.length);
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:OvnkubeSchemaCheck"), feeds(1));
+    assert.equal(count(resources, "ovn-kubernetes:kubernetes:Ovnkube"), feeds(1));
+    const daemonSets = pulumiMode ? 0 : manifestList(kubeManifests(model.kube)).filter((o) => o.kind === "DaemonSet").length;
+    assert.equal(count(resources, "kubernetes:apps/v1:DaemonSet"), daemonSets);
 
     // Names derive from the component's name and the node; parents follow the tree.
-    for (const n of k8sNodes) {
-        assert.equal(parentName(named(resources, `ovn-${n.name}`)), "ovn");
-        assert.equal(parentName(named(resources, `ovn-${n.name}-switch`)), `ovn-${n.name}`);
-        assert.equal(parentName(named(resources, `ovn-${n.name}-mgmt`)), `ovn-${n.name}`);
-    }
-    for (const g of gateways) {
-        assert.equal(parentName(named(resources, `ovn-${g.name}-gateway`)), "ovn");
-        assert.equal(parentName(named(resources, `ovn-${g.name}-gateway-router`)), `ovn-${g.name}-gateway`);
-        assert.equal(parentName(named(resources, `ovn-${g.name}-gateway-host`)), `ovn-${g.name}-gateway`);
+    if (pulumiMode) {
+        for (const n of k8sNodes) {
+            assert.equal(parentName(named(resources, `ovn-${n.name}`)), "ovn");
+            assert.equal(parentName(named(resources, `ovn-${n.name}-switch`)), `ovn-${n.name}`);
+            assert.equal(parentName(named(resources, `ovn-${n.name}-mgmt`)), `ovn-${n.name}`);
+        }
+        for (const g of gateways) {
+            assert.equal(parentName(named(resources, `ovn-${g.name}-gateway`)), "ovn");
+            assert.equal(parentName(named(resources, `ovn-${g.name}-gateway-router`)), `ovn-${g.name}-gateway`);
+            assert.equal(parentName(named(resources, `ovn-${g.name}-gateway-host`)), `ovn-${g.name}-gateway`);
+        }
+        assert.equal(parentName(named(resources, "ovn-cluster-router")), "ovn");
+    } else {
+        for (const g of shared) assert.equal(parentName(named(resources, `ovn-${g.name}-gateway-bridge`)), "ovn");
+        assert.equal(parentName(named(resources, "ovn-ovnkube-schema")), "ovn");
+        assert.equal(parentName(named(resources, "ovn-ovnkube")), "ovn");
     }
     for (const n of chassis) assert.equal(parentName(named(resources, `ovn-${n.name}-chassis`)), "ovn");
-    assert.equal(parentName(named(resources, "ovn-cluster-router")), "ovn");
     assert.equal(parentName(named(resources, "ovn-central")), "ovn");
 
     // Outputs.

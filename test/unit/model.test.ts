@@ -61,7 +61,7 @@ test("hosts: packages per role, chassis settings, bridge mappings only on gatewa
     assert.equal(master.ssh.hostKey?.startsWith("ssh-ed25519 "), true);
 });
 
-test("prod stack: ssl listeners, a central without a chassis, two gateways with rampout", () => {
+test("prod stack: ssl listeners, a central without a chassis, two shared gateways, ovnkube mode", () => {
     const m = buildClusterModel(validateConfig(stackConfig("prod")));
     assert.equal(m.nbAddress, "ssl:10.10.0.5:6641");
     assert.equal(m.central.sbListener, "pssl:6642:10.10.0.5");
@@ -69,8 +69,9 @@ test("prod stack: ssl listeners, a central without a chassis, two gateways with 
     assert.equal(central.isChassis, false);
     assert.deepEqual(central.packages, ["openvswitch-common", "openvswitch-switch", "ovn-common", "ovn-central"]);
     assert.equal(m.gateways.length, 2);
-    assert.deepEqual(m.gateways.map((g) => g.rampoutSubnets), [["10.128.2.0/23"], ["10.128.4.0/23"]]);
+    assert.deepEqual(m.gateways.map((g) => g.mode), ["shared", "shared"]);
     assert.notEqual(m.gateways[0].join.ip, m.gateways[1].join.ip);
+    assert.equal(m.writer, "ovnkube");
     assert.equal(m.kube.secureApi, true);
     assert.equal(m.nodeNetworks.length, 4);
 });

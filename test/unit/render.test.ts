@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
@@ -10,15 +10,11 @@ import { ROOT } from "../support/configs";
 const render = (file: string, out: string) =>
     spawnSync(process.execPath, ["--import", "tsx", "tools/render.ts", file, "--out", out], { cwd: ROOT, encoding: "utf8" });
 
-test("render: dev stack → Kubernetes YAML, NB rows as JSON and an ovn-nbctl-show view", () => {
+test("render: dev stack (Pulumi mode) → NB rows as JSON and an ovn-nbctl-show view, no Kubernetes objects", () => {
     const out = mkdtempSync(path.join(tmpdir(), "render-"));
     const r = render("stacks/Pulumi.dev.yaml", out);
     assert.equal(r.status, 0, r.stderr);
-    const docs = parseAllDocuments(readFileSync(path.join(out, "kubernetes.yaml"), "utf8")).map((d) => d.toJS());
-    assert.deepEqual(
-        docs.map((d) => `${d.kind}/${d.metadata.name}`).filter((k) => k.startsWith("DaemonSet") || k.startsWith("ConfigMap")),
-        ["ConfigMap/ovn-config", "DaemonSet/ovnkube-master", "DaemonSet/ovnkube-node"],
-    );
+    assert.equal(existsSync(path.join(out, "kubernetes.yaml")), false);
     const groups = JSON.parse(readFileSync(path.join(out, "northbound.json"), "utf8"));
     assert.deepEqual(groups.map((g: any) => `${g.resource}:${g.name}`), [
         "ClusterRouter:ovn_cluster_router",
@@ -35,12 +31,22 @@ test("render: dev stack → Kubernetes YAML, NB rows as JSON and an ovn-nbctl-sh
     assert.match(text, /    chassis: <system-id of kube-minion2>/);
 });
 
-test("render: prod stack has two gateways with rampout routes; a bad stack exits 1 naming the path", () => {
+test("render: prod stack (ovnkube mode) → Kubernetes YAML and the plan, no NB rows; a bad stack exits 1 naming the path", () => {
     const out = mkdtempSync(path.join(tmpdir(), "render-"));
     assert.equal(render("stacks/Pulumi.prod.yaml", out).status, 0);
-    const text = readFileSync(path.join(out, "northbound.txt"), "utf8");
-    assert.match(text, /route 10\.128\.2\.0\/23 via 100\.64\.\d+\.\d+ \(src-ip\)/);
-    assert.equal((text.match(/^router \(GR_/gm) ?? []).length, 2);
+    assert.equal(existsSync(path.join(out, "northbound.json")), false);
+    const docs = parseAllDocuments(readFileSync(path.join(out, "kubernetes.yaml"), "utf8")).map((d) => d.toJS());
+    const kinds = docs.map((d) => `${d.kind}/${d.metadata.name}`);
+    assert.ok(kinds.includes("ConfigMap/ovn-config"), kinds.join(", "));
+    assert.ok(kinds.includes("DaemonSet/ovnkube-master"), kinds.join(", "));
+    const plan = JSON.parse(readFileSync(path.join(out, "plan.json"), "utf8"));
+    assert.equal(plan.writer, "ovnkube");
+    assert.deepEqual(plan.nodes.map((n: any) => [n.name, n.subnet]), [
+        ["master-0", "10.128.0.0/23"],
+        ["worker-0", "10.128.2.0/23"],
+        ["worker-1", "10.128.4.0/23"],
+        ["worker-2", "10.128.6.0/23"],
+    ]);
     const badFile = path.join(out, "Pulumi.bad.yaml");
     writeFileSync(badFile, readFileSync(path.join(ROOT, "stacks/Pulumi.dev.yaml"), "utf8").replace("ovn-kubernetes:mtu: 1400", "ovn-kubernetes:mtu: 20"));
     const bad = render(badFile, out);

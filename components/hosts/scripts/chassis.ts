@@ -22,6 +22,7 @@ export function chassisScript(host: HostModel, addresses: ChassisAddresses): Hos
     if (!host.isChassis || !chassis) throw new Error(`hosts: ${field("chassis")} is required: ${name} is not a chassis`);
     const os = checked(field("os"), host.os, "osFamily");
     const vars = {
+        writer: checked(field("chassis.writer"), chassis.writer, "topologyWriter"),
         // Debian's ovn-host unit runs ovn-controller; RHEL names the unit after the daemon.
         controller_unit: os === "debian" ? "ovn-host" : "ovn-controller",
         ovn_remote: checked("sbAddress", addresses.sbAddress, "ovsdbRemote"),
@@ -38,9 +39,9 @@ export function chassisScript(host: HostModel, addresses: ChassisAddresses): Hos
     };
 }
 
-/** Whether the chassis needs the k8s token and CA certificate on stdin. */
+/** Whether the chassis needs the k8s token and CA certificate on stdin (Pulumi mode's k8s-api-* keys). */
 export function chassisNeedsK8sSecrets(host: HostModel): boolean {
-    return host.chassis?.k8sApiServer.startsWith("https://") ?? false;
+    return host.chassis?.writer === "pulumi" && host.chassis.k8sApiServer.startsWith("https://");
 }
 
 /** Whether the chassis needs the SSL client key, certificate and CA on stdin. */

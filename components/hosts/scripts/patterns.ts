@@ -32,6 +32,7 @@ export const PATTERNS = {
     ovsdbListener: p("an OVSDB listener (ptcp|pssl:port:ipv4)", `p(?:tcp|ssl):${PORT}:${IPV4}`),
     encapType: p("geneve, stt or vxlan", "geneve|stt|vxlan"),
     datapathType: p("system or netdev", "system|netdev"),
+    topologyWriter: p("pulumi or ovnkube", "pulumi|ovnkube"),
     bridgeMappings: p("bridge mappings (physnet:bridge[,…])", `${MAPPING_NAME}:${MAPPING_NAME}(?:,${MAPPING_NAME}:${MAPPING_NAME})*`),
     k8sApiServer: p("a Kubernetes API server address ([http[s]://]host[:port])", `(?:https?://)?${HOST}(?::${PORT})?`),
     packageName: p("a distribution package name", "[a-z0-9][a-z0-9+.-]{0,99}"),

@@ -1,12 +1,27 @@
-# Inputs: controller_unit, ovn_remote, ovn_nb, encap_ip, encap_type, k8s_api_server,
-# bridge_mappings (empty: none), datapath_type (system|netdev).
+# Inputs: writer (pulumi|ovnkube), controller_unit, ovn_remote, ovn_nb, encap_ip, encap_type,
+# k8s_api_server, bridge_mappings (empty: none), datapath_type (system|netdev).
 # Every external_id this script owns is either set to the model's value or removed, in one
 # ovs-vsctl transaction, so removing a setting from the stack removes it from the host.
+# With writer=ovnkube, ovnkube-node writes ovn-remote, ovn-encap-ip/type, hostname, the bridge
+# mappings and the SSL table from its flags (README "Who writes what"): this script then owns only
+# what ovnkube never writes and must not touch the rest.
 id_file=/etc/openvswitch/system-id.conf
 ssl_dir=/etc/openvswitch
 ssl_key=$ssl_dir/ovn-controller-privkey.pem
 ssl_cert=$ssl_dir/ovn-controller-cert.pem
 ssl_ca=$ssl_dir/ovn-controller-cacert.pem
+
+controller_running() { ovn-appctl -t ovn-controller version; }
+start_controller() {
+    if ! controller_running >/dev/null 2>&1; then
+        if has_systemd; then
+            systemctl enable --now "$controller_unit" >&2
+        else
+            "$(find_ovn_ctl)" start_controller >&2
+        fi
+    fi
+    wait_for 30 "ovn-controller" controller_running
+}
 
 wait_for 30 "ovsdb-server" ovs-vsctl --timeout=2 show
 
@@ -23,7 +38,27 @@ system_id=$(head -n 1 "$id_file")
 [[ $system_id =~ ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$ ]] || die "$id_file does not hold a valid system-id"
 
 # Secrets (k8s token and CA for https, SSL client material for ssl:) come on stdin.
-if [[ $k8s_api_server == https://* || $ovn_remote == ssl:* ]]; then read_secrets; fi
+if [[ $writer == pulumi && $k8s_api_server == https://* || $ovn_remote == ssl:* ]]; then read_secrets; fi
+
+if [[ $writer == ovnkube ]]; then
+    # ovnkube-node presents these client files to NB/SB and puts them in the SSL table itself.
+    if [[ $ovn_remote == ssl:* ]]; then
+        write_secret_file ssl-private-key "$ssl_key"
+        write_secret_file ssl-certificate "$ssl_cert"
+        write_secret_file ssl-ca-certificate "$ssl_ca"
+    fi
+    ids=("external_ids:system-id=\"$system_id\"" "external_ids:ovn-nb=\"$ovn_nb\"")
+    if [[ $datapath_type == netdev ]]; then
+        ovs-vsctl --timeout=10 set Open_vSwitch . "${ids[@]}" external_ids:ovn-bridge-datapath-type=netdev
+    else
+        ovs-vsctl --timeout=10 set Open_vSwitch . "${ids[@]}" -- remove Open_vSwitch . external_ids ovn-bridge-datapath-type
+    fi
+    start_controller
+    # Not connected yet: ovn-remote comes from ovnkube-node, which starts after this.
+    log "chassis $system_id ready for ovnkube-node"
+    printf '%s\n' "$system_id"
+    exit 0
+fi
 
 set_ids=(
     "external_ids:system-id=\"$system_id\""
@@ -68,15 +103,7 @@ transaction=(set Open_vSwitch . "${set_ids[@]}")
 if ((${#absent_ids[@]} > 0)); then transaction+=(-- remove Open_vSwitch . external_ids "${absent_ids[@]}"); fi
 ovs-vsctl --timeout=10 "${transaction[@]}"
 
-controller_running() { ovn-appctl -t ovn-controller version; }
-if ! controller_running >/dev/null 2>&1; then
-    if has_systemd; then
-        systemctl enable --now "$controller_unit" >&2
-    else
-        "$(find_ovn_ctl)" start_controller >&2
-    fi
-fi
-wait_for 30 "ovn-controller" controller_running
+start_controller
 # ovn-controller reads these settings live; connected means the chassis is in the SB.
 controller_connected() { [[ $(ovn-appctl -t ovn-controller connection-status) == connected ]]; }
 wait_for 60 "ovn-controller to connect to the Southbound database at $ovn_remote" controller_connected

@@ -1,0 +1,32 @@
+// Pulumi mode (Kubernetes disabled): the project's providers write the whole topology, as the
+// seeds' master-init / minion-init / gateway-init did: NB cluster router → per node the switch
+// and the management port's host side → per gateway the NIC's bridge, the gateway router, flows.
+import * as pulumi from "@pulumi/pulumi";
+import { ClusterRouter } from "../nb/clusterRouter";
+import { Gateway } from "../network/gateway";
+import { NodeNetwork } from "../network/nodeNetwork";
+import { nbConnection } from "../program/connections";
+import { centralHostOf, hostOf, type TopologyContext } from "./context";
+
+export function pulumiTopology(t: TopologyContext): void {
+    const { model, name, owner } = t;
+    const centralHost = centralHostOf(model);
+    const nb = pulumi.secret(t.privateKey.apply((key) => nbConnection(centralHost, key)));
+    const nbReady = [t.central, t.hostKeys.get(centralHost.name)!];
+    const clusterRouter = new ClusterRouter(`${name}-cluster-router`, { nb, owner, router: model.clusterRouter }, { parent: t.parent, dependsOn: nbReady });
+
+    for (const network of model.nodeNetworks) {
+        new NodeNetwork(
+            `${name}-${network.node}`,
+            { network, nb, owner, connection: t.connection(network.node) },
+            { parent: t.parent, dependsOn: [clusterRouter, t.chassis.get(network.node)!] },
+        );
+    }
+    for (const gateway of model.gateways) {
+        new Gateway(
+            `${name}-${gateway.node}-gateway`,
+            { gateway, nb, owner, connection: t.connection(gateway.node), systemId: t.chassis.get(gateway.node)!.systemId, datapathType: hostOf(model, gateway.node).datapathType },
+            { parent: t.parent, dependsOn: [clusterRouter, t.chassis.get(gateway.node)!] },
+        );
+    }
+}
