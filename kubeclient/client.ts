@@ -57,10 +57,17 @@ export interface WriteOptions {
     dryRun?: boolean;
 }
 
+export interface PatchOptions extends WriteOptions {
+    /** A subresource such as `status` (a kubelet reports its Node's conditions there). */
+    subresource?: string;
+}
+
 export interface ApplyOptions extends WriteOptions {
     fieldManager: string;
     /** Take over fields another manager owns instead of failing with a conflict. */
     force?: boolean;
+    /** Namespace of a namespaced object that names none in its metadata (default `default`). */
+    namespace?: string;
 }
 
 export interface ListOptions {
@@ -155,8 +162,9 @@ export class KubeClient {
         return this.transport.request<KubeObject>("POST", path, { body: obj, query: writeQuery(opts) });
     }
 
-    async patch(ref: ObjectRef, patch: unknown, type: PatchType, opts: WriteOptions = {}): Promise<KubeObject> {
-        return this.transport.request<KubeObject>("PATCH", await this.objectPath(ref), {
+    async patch(ref: ObjectRef, patch: unknown, type: PatchType, opts: PatchOptions = {}): Promise<KubeObject> {
+        const sub = opts.subresource ? `/${checkName(opts.subresource, "subresource")}` : "";
+        return this.transport.request<KubeObject>("PATCH", (await this.objectPath(ref)) + sub, {
             body: patch,
             contentType: PATCH_CONTENT_TYPES[type],
             query: writeQuery(opts),
@@ -170,7 +178,7 @@ export class KubeClient {
     async apply(obj: KubeObject, opts: ApplyOptions): Promise<KubeObject> {
         const name = obj.metadata?.name;
         if (!name) throw new Error(`server-side apply of a ${obj.kind} needs metadata.name`);
-        return this.transport.request<KubeObject>("PATCH", await this.objectPath({ ...obj, name, namespace: obj.metadata.namespace }), {
+        return this.transport.request<KubeObject>("PATCH", await this.objectPath({ ...obj, name, namespace: obj.metadata.namespace ?? opts.namespace }), {
             body: obj,
             contentType: PATCH_CONTENT_TYPES.apply,
             query: { ...writeQuery(opts), force: opts.force ? true : undefined },

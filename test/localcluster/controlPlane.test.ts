@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { execFileSync } from "node:child_process";
-import { KubeApiError, KubeClient } from "../../kubeclient";
+import { KubeApiError, KubeClient, pollUntil, type KubeObject } from "../../kubeclient";
 import { down, hostExec, up } from "../../localcluster";
 import type { LocalCluster } from "../../localcluster";
 import { labBinary, LAB_BIN_ENV, LAB_CACHE_ENV, startControlPlane, type ControlPlane } from "../../localcluster/kube";
@@ -27,7 +27,7 @@ before(async () => {
     cluster = await up({ id: ID, hosts: 1 });
     const t1 = Date.now();
     cp = await startControlPlane(cluster, { serviceSubnet: SERVICE_SUBNET, log: () => undefined });
-    console.log(`# local cluster up ${t1 - t0} ms, control plane ready ${Date.now() - t1} ms`);
+    console.log(`local cluster up ${t1 - t0} ms, control plane ready ${Date.now() - t1} ms`);
     admin = KubeClient.fromKubeconfig(cp.adminKubeconfig.content);
 });
 
@@ -67,6 +67,9 @@ test("a kubelet's credentials register its own Node and are refused for another 
     try {
         const created = await kubelet.create({ apiVersion: "v1", kind: "Node", metadata: { name: "node1", labels: { "kubernetes.io/hostname": "node1" } } });
         assert.equal(created.metadata.name, "node1");
+        const taintKeys = (node: KubeObject) => ((node.spec as { taints?: Array<{ key: string }> }).taints ?? []).map((t) => t.key);
+        // As for a kubelet registering: not ready until it reports so.
+        assert.ok(taintKeys(created).includes("node.kubernetes.io/not-ready"), `taints at registration: ${taintKeys(created).join(", ")}`);
         const seen = await admin.get({ apiVersion: "v1", kind: "Node", name: "node1" });
         assert.equal(seen.metadata.uid, created.metadata.uid);
 
@@ -75,6 +78,19 @@ test("a kubelet's credentials register its own Node and are refused for another 
             (e: unknown) => e instanceof KubeApiError && e.statusCode === 403 && /node "node1" is not allowed to modify node "node9"/.test(e.message),
         );
         assert.equal(await admin.tryGet({ apiVersion: "v1", kind: "Node", name: "node9" }), undefined);
+        // Node lifecycle runs: once the kubelet reports Ready, the not-ready taint set at registration goes.
+        const now = new Date().toISOString();
+        await kubelet.patch({ apiVersion: "v1", kind: "Node", name: "node1" }, {
+            status: { conditions: [{ type: "Ready", status: "True", reason: "KubeletReady", message: "ready", lastHeartbeatTime: now, lastTransitionTime: now }] },
+        }, "strategic", { subresource: "status" });
+        await pollUntil(
+            async () => {
+                const taints = taintKeys(await admin.get({ apiVersion: "v1", kind: "Node", name: "node1" }));
+                return taints.includes("node.kubernetes.io/not-ready") ? undefined : taints;
+            },
+            { timeoutMs: 30_000, what: "kube-controller-manager to lift node1's not-ready taint" },
+        );
+
         // RBAC too: a kubelet may not create namespaces.
         await assert.rejects(
             kubelet.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: "kubelet-made" } }),
