@@ -1,9 +1,10 @@
-// What the two ovnkube DaemonSets share: selector and labels derived from one name, the pod-level
-// settings every network daemon needs, and the rollout on ovn-config changes.
+// What the ovnkube DaemonSets share: selector and labels derived from one name, the pod-level
+// settings every network daemon needs, placement on named nodes, and the rollout on ovn-config
+// changes.
 import type { KubeModel } from "../model/types";
 import { configHash } from "./config-map";
-import { COMMON_LABELS, SERVICE_ACCOUNT } from "./names";
-import type { DaemonSet, PodSpec } from "./types";
+import { APP_LABEL, COMMON_LABELS, SERVICE_ACCOUNT } from "./names";
+import type { DaemonSet, NodeAffinity, PodSpec } from "./types";
 
 /** Annotation on the pod templates carrying the digest of ovn-config. */
 export const CONFIG_HASH_ANNOTATION = "checksum/ovn-config";
@@ -14,24 +15,40 @@ export type PodSpecParts = Pick<
     "hostPID" | "priorityClassName" | "nodeSelector" | "affinity" | "initContainers" | "containers" | "volumes"
 >;
 
+/**
+ * Only on the named nodes. Matched on the Node's name (the kubernetes.io/hostname label may differ
+ * from it), the name the model plans with.
+ */
+export function onNodes(nodes: readonly string[]): NodeAffinity {
+    return {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: [...nodes] }] }],
+        },
+    };
+}
+
+/** `app` is the role (ovnkube-master, ovnkube-node) shared by every DaemonSet of that role. */
 export function ovnkubeDaemonSet(
     model: KubeModel,
     name: string,
+    app: string,
     maxUnavailable: number | string,
     parts: PodSpecParts,
 ): DaemonSet {
-    // The selector is immutable once created, so it holds the one stable label and nothing else.
+    // The selector is immutable once created, so it holds the one stable label and nothing else;
+    // names differ between DaemonSets, so no two select the same pods.
     const selector = { name };
+    const labels = { ...COMMON_LABELS, [APP_LABEL]: app, ...selector };
     return {
         apiVersion: "apps/v1",
         kind: "DaemonSet",
-        metadata: { name, namespace: model.namespace, labels: { ...COMMON_LABELS, ...selector } },
+        metadata: { name, namespace: model.namespace, labels },
         spec: {
             selector: { matchLabels: selector },
             updateStrategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable } },
             template: {
                 metadata: {
-                    labels: { ...COMMON_LABELS, ...selector },
+                    labels,
                     annotations: { [CONFIG_HASH_ANNOTATION]: configHash(model) },
                 },
                 spec: {

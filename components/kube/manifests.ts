@@ -4,7 +4,8 @@ import type { KubeModel } from "../model/types";
 import { configMap } from "./config-map";
 import { namespace, serviceAccount } from "./namespace";
 import { ovnkubeMaster } from "./ovnkube-master";
-import { ovnkubeNode } from "./ovnkube-node";
+import { nodePlanPatches } from "./node-annotations";
+import { ovnkubeNodes } from "./ovnkube-node";
 import { clusterRole, clusterRoleBinding, leaderElectionRole, leaderElectionRoleBinding } from "./rbac";
 import type {
     ClusterRole,
@@ -13,6 +14,7 @@ import type {
     DaemonSet,
     KubeObject,
     Namespace,
+    NodePatch,
     Role,
     RoleBinding,
     ServiceAccount,
@@ -27,8 +29,11 @@ export interface KubeManifests {
     clusterRoleBinding: ClusterRoleBinding;
     role: Role;
     roleBinding: RoleBinding;
+    /** Server-side apply bodies for the existing Nodes: the plan ovnkube takes from them. */
+    nodePlans: NodePatch[];
     master: DaemonSet;
-    node: DaemonSet;
+    /** One ovnkube-node DaemonSet per node group. */
+    nodes: DaemonSet[];
 }
 
 /** Throws `kube.<field>: <reason>` on a model ovnkube could not run with. */
@@ -42,12 +47,17 @@ export function kubeManifests(model: KubeModel): KubeManifests {
         clusterRoleBinding: clusterRoleBinding(model),
         role: leaderElectionRole(model),
         roleBinding: leaderElectionRoleBinding(model),
+        nodePlans: nodePlanPatches(model),
         master: ovnkubeMaster(model),
-        node: ovnkubeNode(model),
+        nodes: ovnkubeNodes(model),
     };
 }
 
-/** In the order `kubectl apply` needs them: namespace first, what the pods use before the pods. */
+/**
+ * In the order `kubectl apply` needs them: namespace first, what the pods use before the pods, the
+ * Nodes' plan before the master reads it at start. The Node bodies are partial: apply them with
+ * `kubectl apply --server-side --force-conflicts` and NODE_PLAN_APPLY's field manager.
+ */
 export function manifestList(m: KubeManifests): KubeObject[] {
     return [
         m.namespace,
@@ -57,7 +67,8 @@ export function manifestList(m: KubeManifests): KubeObject[] {
         m.clusterRoleBinding,
         m.role,
         m.roleBinding,
+        ...m.nodePlans,
         m.master,
-        m.node,
+        ...m.nodes,
     ];
 }

@@ -9,10 +9,24 @@ export const MASTER = "ovnkube-master";
 export { OVNKUBE_NODE as NODE } from "../model/names";
 
 /**
- * The lock `ovnkube -init-master` takes for leader election in its config namespace: a ConfigMap in
- * the releases of the seeds' era, a Lease in later ones. The Role grants access to this name only.
+ * The Lease `ovnkube -init-master` takes for leader election in its config namespace
+ * (`-ovn-config-namespace`); v1.0.0 names it so for the default zone (cmd/ovnkube
+ * networkControllerManagerLockName). The Role grants access to this name only.
  */
 export const MASTER_LEADER_LOCK = "ovn-kubernetes-master";
+
+/** Template label shared by every DaemonSet of one role, so `-l app=ovnkube-node` finds all node groups' pods. */
+export const APP_LABEL = "app";
+
+/**
+ * Node annotations through which ovnkube v1.0.0 takes the project's plan: the node subnet (kept by
+ * the cluster manager whenever it lies in the cluster network) and the node-id (reserved at master
+ * start; the gateway router's join address is join base + id).
+ */
+export const NODE_SUBNETS_ANNOTATION = "k8s.ovn.org/node-subnets";
+export const NODE_ID_ANNOTATION = "k8s.ovn.org/node-id";
+/** ovnkube's name for the cluster's default network in per-network annotations. */
+export const DEFAULT_NETWORK = "default";
 
 /**
  * Label of control-plane nodes. kubeadm set `node-role.kubernetes.io/master` until Kubernetes 1.24

@@ -1,35 +1,29 @@
 // DaemonSet ovnkube-master: `ovnkube -init-master` on the control-plane nodes that the model names
-// as masters. Several may run: they elect one leader through the lock in their namespace.
+// as masters. Several may run: they elect one leader through the Lease in their namespace.
 //
-// Unlike the seeds' ovnkube-master, which also ran the OVN databases and northd in the pod, this
-// one runs the master controller only: NB, SB and northd live on the central host (host layer).
-// It therefore needs no host PIDs and no privilege, only the host network, and of the host's
-// directories only /etc/openvswitch, read-only, for the OVN client SSL files when NB/SB use ssl:.
+// Upstream v1.0.0 runs the master as a Deployment whose pod also holds ovn-northd (and separate
+// database pods). Here NB, SB and northd live on the central host (host layer), so the pod holds
+// the master controller only; a DaemonSet on the named masters keeps one standby per master host,
+// as the seeds' DaemonSet did. The controller needs no host PIDs and no privilege, only the host
+// network (to reach the databases as the hosts do), its log directory, and /etc/openvswitch
+// (read-only) for the OVN client SSL files when NB/SB use ssl:. It never touches OVS or iptables,
+// so none of the node's other host directories are mounted.
 import type { KubeModel } from "../model/types";
-import { ovnkubeDaemonSet } from "./daemonset";
-import { ETC_OPENVSWITCH, mounts, volumes } from "./host-paths";
+import { onNodes, ovnkubeDaemonSet } from "./daemonset";
+import { ETC_OPENVSWITCH, mounts, OVNKUBE_LOG, volumes } from "./host-paths";
 import { CONTROL_PLANE_LABEL, MASTER, OS_LABEL } from "./names";
-import { masterArgs, OVNKUBE, ovnkubeEnv, usesOvnSsl } from "./ovnkube-args";
+import { masterArgs, masterEnv, OVNKUBE, usesOvnSsl } from "./ovnkube-args";
 import type { DaemonSet } from "./types";
 
 export function ovnkubeMaster(model: KubeModel): DaemonSet {
-    const hostDirs = usesOvnSsl(model) ? [{ ...ETC_OPENVSWITCH, readOnly: true }] : [];
-    return ovnkubeDaemonSet(model, MASTER, 1, {
+    const hostDirs = [OVNKUBE_LOG, ...(usesOvnSsl(model) ? [ETC_OPENVSWITCH] : [])];
+    return ovnkubeDaemonSet(model, MASTER, MASTER, 1, {
         hostPID: false,
         // Cluster-wide control loop rather than a per-node agent.
         priorityClassName: "system-cluster-critical",
         nodeSelector: { [CONTROL_PLANE_LABEL]: "", [OS_LABEL]: "linux" },
-        // Only the nodes the stack declares as masters, even if the cluster has more control-plane
-        // nodes. Matched on the node's name (the kubernetes.io/hostname label may differ from it).
-        affinity: {
-            nodeAffinity: {
-                requiredDuringSchedulingIgnoredDuringExecution: {
-                    nodeSelectorTerms: [
-                        { matchFields: [{ key: "metadata.name", operator: "In", values: [...model.masterNodes] }] },
-                    ],
-                },
-            },
-        },
+        // Only the nodes the stack declares as masters, even if the cluster has more control-plane nodes.
+        affinity: { nodeAffinity: onNodes(model.masterNodes) },
         containers: [
             {
                 name: MASTER,
@@ -37,15 +31,15 @@ export function ovnkubeMaster(model: KubeModel): DaemonSet {
                 imagePullPolicy: "IfNotPresent",
                 command: [OVNKUBE],
                 args: masterArgs(model),
-                env: ovnkubeEnv(model),
+                env: masterEnv(model),
                 securityContext: { privileged: false, allowPrivilegeEscalation: false },
                 // Requests without limits: throttling or OOM-killing the network controller hurts
                 // every workload, so it may burst; the request reserves its steady share.
                 resources: { requests: { cpu: "100m", memory: "300Mi" } },
-                ...(hostDirs.length > 0 ? { volumeMounts: mounts(hostDirs) } : {}),
+                volumeMounts: mounts(hostDirs),
                 terminationMessagePolicy: "FallbackToLogsOnError",
             },
         ],
-        volumes: hostDirs.length > 0 ? volumes(hostDirs) : undefined,
+        volumes: volumes(hostDirs),
     });
 }

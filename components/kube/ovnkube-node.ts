@@ -1,12 +1,14 @@
-// DaemonSet ovnkube-node: `ovnkube -init-node` on every Linux node, masters included. It wires the
-// node to its logical switch and serves CNI ADD/DEL for the pods there, so it runs in the host's
-// network and PID namespaces (CNI requests name pods' network namespaces by host path and PID) with
-// a privileged container (veths, routes, OVS ports, iptables).
-import type { KubeModel } from "../model/types";
-import { ovnkubeDaemonSet } from "./daemonset";
-import { CNI_BIN, CNI_CONF, CNI_NETWORKS, mounts, NETNS, OVS_OVN_DIRS, volumes } from "./host-paths";
+// DaemonSets ovnkube-node: `ovnkube -init-node` on every node, masters included, one DaemonSet per
+// node group of the model (nodes that take the same gateway flags), each held to its group's nodes.
+// It wires the node to its logical switch, runs its shared gateway and serves CNI ADD/DEL for the
+// pods there, so it runs in the host's network and PID namespaces (CNI requests may name pods'
+// network namespaces by /proc/<pid> path) with a privileged container (veths, routes, OVS ports,
+// iptables, sysctls).
+import type { KubeModel, OvnkubeNodeGroup } from "../model/types";
+import { onNodes, ovnkubeDaemonSet } from "./daemonset";
+import { CNI_BIN, CNI_CONF, ETC_OPENVSWITCH, HOST_ROOT, mounts, NETNS, OVN_RUN, OVNKUBE_LOG, OVNKUBE_RUN, OVS_RUN, volumes } from "./host-paths";
 import { NODE, OS_LABEL } from "./names";
-import { nodeArgs, OVNKUBE, ovnkubeEnv } from "./ovnkube-args";
+import { nodeArgs, nodeEnv, OVNKUBE } from "./ovnkube-args";
 import type { Container, DaemonSet } from "./types";
 
 /** The CNI shim as ovn-kubernetes images ship it, and its name for the kubelet. */
@@ -15,10 +17,13 @@ export const CNI_SHIM_NAME = "ovn-k8s-cni-overlay";
 /** Written by ovnkube -init-node once the node is wired; the kubelet then reports the node ready. */
 export const CNI_CONF_FILE = "10-ovn-kubernetes.conf";
 
+/** What the ovnkube-node container shares with the host (see host-paths.ts for each, and for what is left out). */
+export const NODE_HOST_DIRS = [OVNKUBE_RUN, OVNKUBE_LOG, CNI_CONF, NETNS, OVS_RUN, OVN_RUN, ETC_OPENVSWITCH, HOST_ROOT] as const;
+
 /**
- * Copies the shim next to the other CNI plugins. Copy to a temporary name, then rename: the kubelet
- * may be executing the old binary, and overwriting a running binary in place fails (text file busy)
- * or lets a half-written file run.
+ * Copies the shim next to the other CNI plugins, as upstream's ovnkube.sh does before it starts
+ * ovnkube. Copy to a temporary name, then rename: the runtime may be executing the old binary, and
+ * overwriting a running binary in place fails (text file busy) or lets a half-written file run.
  */
 function installCniShim(model: KubeModel): Container {
     const target = `${CNI_BIN.mountPath}/${CNI_SHIM_NAME}`;
@@ -34,33 +39,39 @@ function installCniShim(model: KubeModel): Container {
     };
 }
 
-export function ovnkubeNode(model: KubeModel): DaemonSet {
-    const hostDirs = [CNI_BIN, CNI_CONF, CNI_NETWORKS, ...OVS_OVN_DIRS, NETNS];
+export function ovnkubeNode(model: KubeModel, group: OvnkubeNodeGroup): DaemonSet {
     const ovnkube: Container = {
         name: NODE,
         image: model.image,
         imagePullPolicy: "IfNotPresent",
         command: [OVNKUBE],
-        args: nodeArgs(model),
-        env: ovnkubeEnv(model),
+        args: nodeArgs(model, group),
+        env: nodeEnv(model),
         securityContext: { privileged: true },
         // Requests without limits, for the reason given on ovnkube-master.
         resources: { requests: { cpu: "100m", memory: "300Mi" } },
-        volumeMounts: mounts(hostDirs),
+        volumeMounts: mounts(NODE_HOST_DIRS),
         // Not ready until the CNI config exists, so a rolling update waits for a node to be wired
         // again before it moves on to the next.
         readinessProbe: { exec: { command: ["test", "-f", `${CNI_CONF.mountPath}/${CNI_CONF_FILE}`] }, periodSeconds: 5 },
         terminationMessagePolicy: "FallbackToLogsOnError",
     };
-    // 10%: restarting ovnkube-node leaves running pods' datapath in OVS untouched, so large clusters
+    // 10%: restarting ovnkube-node leaves running pods' datapath in OVS untouched, so large groups
     // can update in bounded batches; new pods on those nodes wait for the CNI a few seconds.
-    return ovnkubeDaemonSet(model, NODE, "10%", {
+    return ovnkubeDaemonSet(model, group.name, NODE, "10%", {
         hostPID: true,
         // Per-node agent without which no pod on the node gets a network.
         priorityClassName: "system-node-critical",
         nodeSelector: { [OS_LABEL]: "linux" },
+        // Exactly the group's nodes: the groups are disjoint, so every node runs one ovnkube-node.
+        affinity: { nodeAffinity: onNodes(group.nodes) },
         initContainers: [installCniShim(model)],
         containers: [ovnkube],
-        volumes: volumes(hostDirs),
+        volumes: volumes([...NODE_HOST_DIRS, CNI_BIN]),
     });
+}
+
+/** One DaemonSet per node group, in the model's order. */
+export function ovnkubeNodes(model: KubeModel): DaemonSet[] {
+    return model.nodeGroups.map((group) => ovnkubeNode(model, group));
 }

@@ -5,6 +5,8 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { KubeModel } from "../model/types";
 import { kubeManifests } from "./manifests";
+import { MASTER } from "./names";
+import { asPulumiNodePatch } from "./node-annotations";
 
 export interface OvnkubeArgs {
     /** The Kubernetes part of the cluster model. */
@@ -17,12 +19,17 @@ export interface OvnkubeArgs {
     kubeconfig?: pulumi.Input<string>;
 }
 
+/** Child resource names: `<component>-master`, `<component>-node`, `<component>-node-<group suffix>`. */
+export const daemonSetResourceName = (component: string, daemonSet: string) => `${component}-${daemonSet.replace(/^ovnkube-/, "")}`;
+
 export class Ovnkube extends pulumi.ComponentResource {
     /** Namespace holding ovnkube's namespaced objects. */
     public readonly namespace: pulumi.Output<string>;
     /** Names of the DaemonSets, as `kubectl -n <namespace> rollout status ds/<name>` takes them. */
     public readonly masterDaemonSet: pulumi.Output<string>;
-    public readonly nodeDaemonSet: pulumi.Output<string>;
+    public readonly nodeDaemonSets: pulumi.Output<string[]>;
+    /** Per node, the annotations the plan put on its Node (node-subnets, node-id). */
+    public readonly nodePlan: pulumi.Output<Record<string, Record<string, string>>>;
     /** The explicit provider built from `kubeconfig`, if one was given. */
     public readonly provider?: k8s.Provider;
 
@@ -46,6 +53,12 @@ export class Ovnkube extends pulumi.ComponentResource {
             dependsOn,
         });
 
+        // The plan goes onto the Nodes before any ovnkube starts: the master reserves node-ids only
+        // for nodes that carry one when it starts, and allocates subnets for nodes that carry none.
+        const plans = m.nodePlans.map(
+            (patch) => new k8s.core.v1.NodePatch(`${name}-${patch.metadata.name}-plan`, asPulumiNodePatch(patch), child()),
+        );
+
         const ns = new k8s.core.v1.Namespace(`${name}-namespace`, m.namespace, child());
         const sa = new k8s.core.v1.ServiceAccount(`${name}-service-account`, m.serviceAccount, child([ns]));
         const config = new k8s.core.v1.ConfigMap(`${name}-config`, m.configMap, child([ns]));
@@ -60,17 +73,19 @@ export class Ovnkube extends pulumi.ComponentResource {
 
         // Pods started before their ConfigMap, account or permissions exist fail and back off;
         // waiting for them makes the first rollout clean.
-        const ready = [config, sa, clusterRoleBinding];
-        const master = new k8s.apps.v1.DaemonSet(`${name}-master`, m.master, child([...ready, roleBinding]));
-        const node = new k8s.apps.v1.DaemonSet(`${name}-node`, m.node, child(ready));
+        const ready = [config, sa, clusterRoleBinding, ...plans];
+        const master = new k8s.apps.v1.DaemonSet(daemonSetResourceName(name, MASTER), m.master, child([...ready, roleBinding]));
+        const nodes = m.nodes.map((ds) => new k8s.apps.v1.DaemonSet(daemonSetResourceName(name, ds.metadata.name), ds, child(ready)));
 
         this.namespace = ns.metadata.name;
         this.masterDaemonSet = master.metadata.name;
-        this.nodeDaemonSet = node.metadata.name;
+        this.nodeDaemonSets = pulumi.all(nodes.map((ds) => ds.metadata.name));
+        this.nodePlan = pulumi.output(Object.fromEntries(m.nodePlans.map((p) => [p.metadata.name, p.metadata.annotations])));
         this.registerOutputs({
             namespace: this.namespace,
             masterDaemonSet: this.masterDaemonSet,
-            nodeDaemonSet: this.nodeDaemonSet,
+            nodeDaemonSets: this.nodeDaemonSets,
+            nodePlan: this.nodePlan,
         });
     }
 }

@@ -156,6 +156,16 @@ export interface DaemonSet {
     };
 }
 
+/**
+ * A server-side apply body for a Node that exists already (the kubelet registers it): only the
+ * fields this project owns, so applying it touches nothing else on the Node.
+ */
+export interface NodePatch {
+    apiVersion: "v1";
+    kind: "Node";
+    metadata: { name: string; annotations: Record<string, string> };
+}
+
 export type KubeObject =
     | Namespace
     | ServiceAccount
@@ -164,4 +174,5 @@ export type KubeObject =
     | ClusterRoleBinding
     | Role
     | RoleBinding
+    | NodePatch
     | DaemonSet;

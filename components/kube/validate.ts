@@ -1,9 +1,11 @@
 // Checks of the Kubernetes part of the model, run before any object is built: a bad value fails the
-// preview with the field and the reason instead of producing a DaemonSet that crash-loops.
+// preview with the field and the reason instead of producing a DaemonSet that crash-loops or a plan
+// ovnkube would silently replace.
+import { PATTERNS, type Pattern } from "../hosts/scripts/patterns";
+import { MAX_OVNKUBE_NODE_ID, MIN_OVNKUBE_NODE_ID } from "../model/addressPlan";
 import type { KubeModel } from "../model/types";
 import { CONFIG_ENV } from "./config-map";
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 /** An image reference has no whitespace and no shell or argument syntax; the registry decides the rest. */
@@ -14,24 +16,23 @@ const IMAGE = /^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/;
  */
 const SECRET_LIKE_KEY = /token|cert|secret|password|passwd|priv|key$/i;
 
+type Fail = (path: string, reason: string) => never;
+
+const isNodeName = (name: string) => DNS_SUBDOMAIN.test(name) && name.length <= 253;
+
 export function validateKubeModel(model: KubeModel): void {
-    const fail = (path: string, reason: string): never => {
+    const fail: Fail = (path, reason) => {
         throw new Error(`kube.${path}: ${reason}`);
     };
-    if (!DNS_LABEL.test(model.namespace) || model.namespace.length > 63) {
-        fail("namespace", `"${model.namespace}" is not a DNS-1123 label (lower-case letters, digits, '-'; at most 63)`);
-    }
-    if (!IMAGE.test(model.image)) {
-        fail("image", `"${model.image}" is not an image reference`);
-    }
-    if (model.masterNodes.length === 0) {
-        fail("masterNodes", "is empty: ovnkube-master would run nowhere");
-    }
-    for (const node of model.masterNodes) {
-        if (!DNS_SUBDOMAIN.test(node) || node.length > 253) {
-            fail("masterNodes", `"${node}" is not a Kubernetes node name`);
-        }
-    }
+    const check = (path: string, value: string, pattern: Pattern) => {
+        if (!pattern.re.test(value)) fail(path, `"${value}" is not ${pattern.what}`);
+    };
+    check("namespace", model.namespace, PATTERNS.nodeName);
+    if (!IMAGE.test(model.image)) fail("image", `"${model.image}" is not an image reference`);
+    if (model.masterNodes.length === 0) fail("masterNodes", "is empty: ovnkube-master would run nowhere");
+    model.masterNodes.forEach((node, i) => {
+        if (!isNodeName(node)) fail(`masterNodes[${i}]`, `"${node}" is not a Kubernetes node name`);
+    });
     for (const [key, value] of Object.entries(model.config)) {
         if (!CONFIG_KEY.test(key)) fail(`config.${key}`, "is not a valid ConfigMap key");
         if (SECRET_LIKE_KEY.test(key)) fail(`config.${key}`, "looks like a credential; those never go into ovn-config");
@@ -42,9 +43,53 @@ export function validateKubeModel(model: KubeModel): void {
     }
     const https = model.config.k8s_apiserver.startsWith("https://");
     if (https !== model.secureApi) {
-        fail(
-            "config.k8s_apiserver",
-            `"${model.config.k8s_apiserver}" disagrees with secureApi=${model.secureApi} (https means secure)`,
-        );
+        fail("config.k8s_apiserver", `"${model.config.k8s_apiserver}" disagrees with secureApi=${model.secureApi} (https means secure)`);
+    }
+    check("joinSubnet", model.joinSubnet, PATTERNS.cidr);
+    validatePlan(model, fail, check);
+}
+
+/** The planned nodes and the node groups: each node planned once, in exactly one group. */
+function validatePlan(model: KubeModel, fail: Fail, check: (path: string, value: string, pattern: Pattern) => void): void {
+    const planned = new Map<string, number>();
+    const ids = new Map<number, string>();
+    model.nodes.forEach((node, i) => {
+        const p = `nodes[${i}]`;
+        if (!isNodeName(node.name)) fail(`${p}.name`, `"${node.name}" is not a Kubernetes node name`);
+        if (planned.has(node.name)) fail(`${p}.name`, `"${node.name}" is planned twice (also nodes[${planned.get(node.name)}])`);
+        planned.set(node.name, i);
+        check(`${p}.subnet`, node.subnet, PATTERNS.cidr);
+        if (!Number.isInteger(node.nodeId) || node.nodeId < MIN_OVNKUBE_NODE_ID || node.nodeId > MAX_OVNKUBE_NODE_ID) {
+            fail(`${p}.nodeId`, `${node.nodeId} is outside ovnkube's node-id range ${MIN_OVNKUBE_NODE_ID}…${MAX_OVNKUBE_NODE_ID}`);
+        }
+        const other = ids.get(node.nodeId);
+        if (other !== undefined) fail(`${p}.nodeId`, `${node.nodeId} is also the node-id of ${other}: ovnkube would re-allocate one of them`);
+        ids.set(node.nodeId, node.name);
+    });
+    model.masterNodes.forEach((node, i) => {
+        if (!planned.has(node)) fail(`masterNodes[${i}]`, `"${node}" has no plan in kube.nodes: ovnkube-node must run on every master too`);
+    });
+
+    if (model.nodeGroups.length === 0) fail("nodeGroups", "is empty: ovnkube-node would run nowhere");
+    const groupOf = new Map<string, string>();
+    const groupNames = new Set<string>();
+    model.nodeGroups.forEach((group, i) => {
+        const p = `nodeGroups[${i}]`;
+        // The DaemonSet name is also its selector label's value: at most 63 characters.
+        check(`${p}.name`, group.name, PATTERNS.nodeName);
+        if (groupNames.has(group.name)) fail(`${p}.name`, `"${group.name}" names two node groups`);
+        groupNames.add(group.name);
+        if (group.nodes.length === 0) fail(`${p}.nodes`, "is empty: the DaemonSet would run nowhere");
+        group.nodes.forEach((node, j) => {
+            if (!planned.has(node)) fail(`${p}.nodes[${j}]`, `"${node}" has no plan in kube.nodes`);
+            const other = groupOf.get(node);
+            if (other !== undefined) fail(`${p}.nodes[${j}]`, `"${node}" is also in group ${other}: two ovnkube-node pods would run on it`);
+            groupOf.set(node, group.name);
+        });
+        if (group.gatewayInterface !== undefined) check(`${p}.gatewayInterface`, group.gatewayInterface, PATTERNS.ifname);
+        if (group.gatewayNexthop !== undefined) check(`${p}.gatewayNexthop`, group.gatewayNexthop, PATTERNS.ipv4);
+    });
+    for (const node of planned.keys()) {
+        if (!groupOf.has(node)) fail("nodeGroups", `no group holds "${node}": no ovnkube-node would run on it`);
     }
 }

@@ -1,5 +1,22 @@
-// A KubeModel as the model layer produces it for a small secure cluster (values of the seeds).
-import type { KubeModel } from "../../components/model/types";
+// A KubeModel as the model layer produces it in ovnkube mode for a small secure cluster: two
+// masters, two workers, one of them a shared gateway on breth0 with its own next hop, so the nodes
+// fall into two groups.
+import type { KubeModel, OvnkubeNodeModel } from "../../components/model/types";
+
+const JOIN_BASE = "100.64.0.";
+
+/** A node as the model plans it: join address base + node-id; shared gateways SNAT to the node's own address. */
+function planned(name: string, subnet: string, nodeId: number, encapIp: string): OvnkubeNodeModel {
+    const join = `${JOIN_BASE}${nodeId}`;
+    return {
+        name,
+        subnet,
+        nodeId,
+        gatewayRouterJoin: { ip: join, cidr: `${join}/16`, mac: `0a:58:64:40:00:${nodeId.toString(16).padStart(2, "0")}` },
+        encapIp,
+        gatewayIp: encapIp,
+    };
+}
 
 export function kubeModel(overrides: Partial<KubeModel> = {}): KubeModel {
     return {
@@ -19,10 +36,21 @@ export function kubeModel(overrides: Partial<KubeModel> = {}): KubeModel {
         secureApi: true,
         joinSubnet: "100.64.0.0/16",
         nodes: [
-            { name: "master-0", subnet: "10.128.0.0/23", nodeId: 2, gatewayRouterJoin: { ip: "100.64.0.2", cidr: "100.64.0.2/16", mac: "0a:58:64:40:00:02" }, encapIp: "10.19.188.22", gatewayIp: "10.19.188.22" },
-            { name: "worker-0", subnet: "10.128.2.0/23", nodeId: 3, gatewayRouterJoin: { ip: "100.64.0.3", cidr: "100.64.0.3/16", mac: "0a:58:64:40:00:03" }, encapIp: "10.19.188.23", gatewayIp: "10.19.188.23" },
+            planned("master-0", "10.128.0.0/23", 2, "10.19.188.22"),
+            planned("master-1", "10.128.6.0/23", 5, "10.19.188.21"),
+            planned("worker-0", "10.128.2.0/23", 3, "10.19.188.23"),
+            planned("worker-1", "10.128.4.0/23", 4, "10.19.188.24"),
         ],
-        nodeGroups: [{ name: "ovnkube-node", nodes: ["master-0", "worker-0"], gatewayInterface: "breth0" }],
+        nodeGroups: [
+            { name: "ovnkube-node-default", nodes: ["master-0", "master-1", "worker-1"] },
+            { name: "ovnkube-node-breth0-10-19-188-1", nodes: ["worker-0"], gatewayInterface: "breth0", gatewayNexthop: "10.19.188.1" },
+        ],
         ...overrides,
     };
+}
+
+/** The same cluster with every node in one group, as the model names it then. */
+export function oneGroupModel(overrides: Partial<KubeModel> = {}): KubeModel {
+    const base = kubeModel();
+    return kubeModel({ nodeGroups: [{ name: "ovnkube-node", nodes: base.nodes.map((n) => n.name), gatewayInterface: "breth0" }], ...overrides });
 }

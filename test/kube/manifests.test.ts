@@ -2,36 +2,14 @@
 // selectors, placement, privileges, volumes, environment and arguments.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ConfigMap } from "kubernetes-models/v1/ConfigMap";
-import { Namespace } from "kubernetes-models/v1/Namespace";
-import { ServiceAccount } from "kubernetes-models/v1/ServiceAccount";
-import { DaemonSet } from "kubernetes-models/apps/v1/DaemonSet";
-import { ClusterRole } from "kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole";
-import { ClusterRoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding";
-import { Role } from "kubernetes-models/rbac.authorization.k8s.io/v1/Role";
-import { RoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding";
 import { kubeManifests, manifestList } from "../../components/kube/manifests";
 import { CONFIG_HASH_ANNOTATION } from "../../components/kube/daemonset";
 import type { Container, DaemonSet as DaemonSetObject, KubeObject } from "../../components/kube/types";
 import { kubeModel } from "./fixture";
+import { validateObject } from "./schema";
 
 const m = kubeManifests(kubeModel());
-
-function validate(obj: KubeObject): void {
-    // kubernetes-models types are stricter than our plain shapes in places (literal unions);
-    // validation is what matters, so the data is handed over as it is.
-    const data = obj as never;
-    switch (obj.kind) {
-        case "Namespace": return new Namespace(data).validate();
-        case "ServiceAccount": return new ServiceAccount(data).validate();
-        case "ConfigMap": return new ConfigMap(data).validate();
-        case "ClusterRole": return new ClusterRole(data).validate();
-        case "ClusterRoleBinding": return new ClusterRoleBinding(data).validate();
-        case "Role": return new Role(data).validate();
-        case "RoleBinding": return new RoleBinding(data).validate();
-        case "DaemonSet": return new DaemonSet(data).validate();
-    }
-}
+const daemonSets = [m.master, ...m.nodes];
 
 const containers = (ds: DaemonSetObject): Container[] => [
     ...(ds.spec.template.spec.initContainers ?? []),
@@ -41,14 +19,24 @@ const containers = (ds: DaemonSetObject): Container[] => [
 describe("schema", () => {
     it("every object validates against the Kubernetes OpenAPI schema", () => {
         const list = manifestList(m);
-        assert.equal(list.length, 9);
-        for (const obj of list) assert.doesNotThrow(() => validate(obj), `${obj.kind}/${obj.metadata.name}`);
+        // 7 cluster objects, a plan per node (4), the master and a DaemonSet per node group (2).
+        assert.equal(list.length, 7 + 4 + 1 + 2);
+        for (const obj of list) assert.doesNotThrow(() => validateObject(obj), `${obj.kind}/${obj.metadata.name}`);
     });
 
-    it("the validator does catch a broken DaemonSet", () => {
-        const broken = structuredClone(m.node) as unknown as { spec: { selector: unknown } };
+    it("lists the Nodes' plan before the DaemonSets that read it", () => {
+        const kinds = manifestList(m).map((o) => o.kind);
+        assert.ok(kinds.lastIndexOf("Node") < kinds.indexOf("DaemonSet"));
+        assert.equal(kinds[0], "Namespace");
+    });
+
+    it("the validator does catch a broken DaemonSet and a broken Node", () => {
+        const broken = structuredClone(m.nodes[0]) as unknown as { spec: { selector: unknown } };
         broken.spec.selector = "name=ovnkube-node";
-        assert.throws(() => validate(broken as unknown as KubeObject));
+        assert.throws(() => validateObject(broken as unknown as KubeObject));
+        const node = structuredClone(m.nodePlans[0]) as unknown as { metadata: { annotations: unknown } };
+        node.metadata.annotations = { "k8s.ovn.org/node-id": 2 };
+        assert.throws(() => validateObject(node as unknown as KubeObject));
     });
 });
 
@@ -59,8 +47,8 @@ describe("names", () => {
         assert.equal(m.configMap.metadata.name, "ovn-config");
         assert.equal(m.clusterRole.metadata.name, "ovn-kubernetes");
         assert.equal(m.master.metadata.name, "ovnkube-master");
-        assert.equal(m.node.metadata.name, "ovnkube-node");
-        for (const obj of [m.serviceAccount, m.configMap, m.role, m.roleBinding, m.master, m.node]) {
+        assert.deepEqual(m.nodes.map((ds) => ds.metadata.name), ["ovnkube-node-default", "ovnkube-node-breth0-10-19-188-1"]);
+        for (const obj of [m.serviceAccount, m.configMap, m.role, m.roleBinding, ...daemonSets]) {
             assert.equal(obj.metadata.namespace, "ovn-kubernetes", obj.kind);
         }
     });
@@ -68,7 +56,7 @@ describe("names", () => {
     it("follows the model's namespace", () => {
         const other = kubeManifests(kubeModel({ namespace: "openshift-ovn-kubernetes" }));
         assert.equal(other.namespace.metadata.name, "openshift-ovn-kubernetes");
-        assert.equal(other.node.metadata.namespace, "openshift-ovn-kubernetes");
+        for (const ds of other.nodes) assert.equal(ds.metadata.namespace, "openshift-ovn-kubernetes");
         assert.equal(other.clusterRoleBinding.subjects[0].namespace, "openshift-ovn-kubernetes");
     });
 });
@@ -80,7 +68,7 @@ describe("ConfigMap ovn-config", () => {
     });
 });
 
-for (const ds of [m.master, m.node]) {
+for (const [i, ds] of daemonSets.entries()) {
     describe(`DaemonSet ${ds.metadata.name}`, () => {
         const pod = ds.spec.template.spec;
 
@@ -140,7 +128,7 @@ for (const ds of [m.master, m.node]) {
         it("rolls its pods when ovn-config changes", () => {
             const hash = ds.spec.template.metadata.annotations[CONFIG_HASH_ANNOTATION];
             const changed = kubeManifests(kubeModel({ config: { ...kubeModel().config, mtu: "1300" } }));
-            const other = ds.metadata.name === "ovnkube-master" ? changed.master : changed.node;
+            const other = [changed.master, ...changed.nodes][i];
             assert.match(hash, /^[0-9a-f]{64}$/);
             assert.notEqual(other.spec.template.metadata.annotations[CONFIG_HASH_ANNOTATION], hash);
             assert.equal(kubeManifests(kubeModel()).master.spec.template.metadata.annotations[CONFIG_HASH_ANNOTATION],

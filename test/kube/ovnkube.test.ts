@@ -17,9 +17,16 @@ const CHILD_TYPES: Record<string, string> = {
     "cluster-role-binding": "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding",
     role: "kubernetes:rbac.authorization.k8s.io/v1:Role",
     "role-binding": "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding",
+    "master-0-plan": "kubernetes:core/v1:NodePatch",
+    "master-1-plan": "kubernetes:core/v1:NodePatch",
+    "worker-0-plan": "kubernetes:core/v1:NodePatch",
+    "worker-1-plan": "kubernetes:core/v1:NodePatch",
     master: "kubernetes:apps/v1:DaemonSet",
-    node: "kubernetes:apps/v1:DaemonSet",
+    "node-default": "kubernetes:apps/v1:DaemonSet",
+    "node-breth0-10-19-188-1": "kubernetes:apps/v1:DaemonSet",
 };
+const PLANS = ["master-0-plan", "master-1-plan", "worker-0-plan", "worker-1-plan"];
+const DAEMON_SETS = ["master", "node-default", "node-breth0-10-19-188-1"];
 
 interface Registered {
     type: string;
@@ -49,9 +56,9 @@ function registeredUrns(): Iterable<string> {
 }
 
 /** Lets the SDK finish registering everything created so far. */
-async function settle(c: { namespace: pulumi.Output<string>; nodeDaemonSet: pulumi.Output<string> }): Promise<void> {
+async function settle(c: { namespace: pulumi.Output<string>; nodeDaemonSets: pulumi.Output<string[]> }): Promise<void> {
     await value(c.namespace);
-    await value(c.nodeDaemonSet);
+    await value(c.nodeDaemonSets);
     await new Promise((r) => setTimeout(r, 50));
 }
 
@@ -128,26 +135,43 @@ describe("Ovnkube with a kubeconfig", () => {
         assert.equal(byName("k-config").inputs.data.OvnNorth, "tcp:10.19.188.22:6641");
         assert.equal(byName("k-cluster-role").inputs.metadata.name, "ovn-kubernetes");
         assert.equal(byName("k-master").inputs.metadata.name, "ovnkube-master");
-        assert.equal(byName("k-node").inputs.metadata.name, "ovnkube-node");
-        assert.equal(byName("k-node").inputs.spec.template.spec.hostNetwork, true);
+        assert.equal(byName("k-node-default").inputs.metadata.name, "ovnkube-node-default");
+        assert.equal(byName("k-node-breth0-10-19-188-1").inputs.metadata.name, "ovnkube-node-breth0-10-19-188-1");
+        assert.equal(byName("k-node-default").inputs.spec.template.spec.hostNetwork, true);
     });
 
-    it("creates the ConfigMap, account and permissions before the DaemonSets", () => {
+    it("patches each planned Node with its annotations, server-side and forced under one field manager", () => {
+        const plan = byName("k-worker-0-plan").inputs;
+        assert.equal(plan.metadata.name, "worker-0");
+        assert.deepEqual(plan.metadata.annotations, {
+            "k8s.ovn.org/node-subnets": '{"default":["10.128.2.0/23"]}',
+            "k8s.ovn.org/node-id": "3",
+            "pulumi.com/patchFieldManager": "ovn-kubernetes-node-plan",
+            "pulumi.com/patchForce": "true",
+        });
+        assert.equal(plan.spec, undefined, "only annotations are patched");
+    });
+
+    it("creates the Nodes' plan, the ConfigMap, account and permissions before every DaemonSet", () => {
         const deps = (name: string) => (dependsOn.get(name) ?? []).map((r) => names.get(r));
-        for (const ds of ["k-master", "k-node"]) {
-            for (const needed of ["k-config", "k-service-account", "k-cluster-role-binding"]) {
+        for (const ds of DAEMON_SETS.map((d) => `k-${d}`)) {
+            for (const needed of ["k-config", "k-service-account", "k-cluster-role-binding", ...PLANS.map((p) => `k-${p}`)]) {
                 assert.ok(deps(ds).includes(needed), `${ds} after ${needed}`);
             }
         }
+        for (const plan of PLANS) assert.deepEqual(deps(`k-${plan}`), [], `${plan} waits for nothing`);
         assert.ok(deps("k-master").includes("k-role-binding"));
         assert.ok(deps("k-config").includes("k-namespace"));
         assert.ok(deps("k-cluster-role-binding").includes("k-cluster-role"));
     });
 
-    it("exposes the namespace and DaemonSet names", async () => {
+    it("exposes the namespace, the DaemonSet names and the plan per node", async () => {
         assert.equal(await value(component.namespace), "ovn-kubernetes");
         assert.equal(await value(component.masterDaemonSet), "ovnkube-master");
-        assert.equal(await value(component.nodeDaemonSet), "ovnkube-node");
+        assert.deepEqual(await value(component.nodeDaemonSets), ["ovnkube-node-default", "ovnkube-node-breth0-10-19-188-1"]);
+        const plan = await value(component.nodePlan);
+        assert.deepEqual(Object.keys(plan), ["master-0", "master-1", "worker-0", "worker-1"]);
+        assert.deepEqual(plan["master-1"], { "k8s.ovn.org/node-subnets": '{"default":["10.128.6.0/23"]}', "k8s.ovn.org/node-id": "5" });
     });
 });
 

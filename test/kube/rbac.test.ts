@@ -1,4 +1,5 @@
-// ovnkube's permissions: enough for the master and node controllers, nothing beyond.
+// ovnkube's permissions: what upstream v1.0.0 grants for the calls the binaries make with every
+// optional feature off, and nothing beyond.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { kubeManifests } from "../../components/kube/manifests";
@@ -27,31 +28,41 @@ describe("ClusterRole ovn-kubernetes", () => {
         }
     });
 
-    it("lets the controllers watch what they translate into OVN", () => {
-        for (const resource of ["pods", "nodes", "services", "endpoints", "namespaces"]) {
+    it("lets the controllers watch what their informers list", () => {
+        for (const resource of ["pods", "nodes", "services", "namespaces"]) {
             for (const verb of ["get", "list", "watch"]) assert.ok(allows(rules, "", resource, verb), `${verb} ${resource}`);
         }
-        assert.ok(allows(rules, "networking.k8s.io", "networkpolicies", "watch"));
-        assert.ok(allows(rules, "discovery.k8s.io", "endpointslices", "watch"));
+        for (const verb of ["get", "list", "watch"]) {
+            assert.ok(allows(rules, "networking.k8s.io", "networkpolicies", verb));
+            assert.ok(allows(rules, "discovery.k8s.io", "endpointslices", verb));
+        }
     });
 
-    it("lets them annotate nodes and pods, directly or through status", () => {
-        assert.ok(allows(rules, "", "nodes", "patch"));
-        assert.ok(allows(rules, "", "pods", "patch"));
-        assert.ok(allows(rules, "", "nodes/status", "patch"));
-        assert.ok(allows(rules, "", "pods/status", "update"));
-        assert.ok(allows(rules, "", "events", "create"));
+    it("lets them annotate nodes, pods and services through status only, and record events", () => {
+        for (const resource of ["nodes/status", "pods/status", "services/status"]) {
+            for (const verb of ["patch", "update"]) assert.ok(allows(rules, "", resource, verb), `${verb} ${resource}`);
+        }
+        for (const resource of ["nodes", "pods", "services"]) {
+            for (const verb of ["patch", "update"]) assert.ok(!allows(rules, "", resource, verb), `${verb} ${resource}`);
+        }
+        for (const verb of ["create", "patch", "update"]) assert.ok(allows(rules, "", "events", verb));
     });
 
-    it("grants no creation, deletion or secrets", () => {
+    it("grants nothing for disabled features, identity mode or ovnkube.sh", () => {
+        const groups = new Set(rules.flatMap((r) => r.apiGroups));
+        assert.deepEqual([...groups].sort(), ["", "discovery.k8s.io", "networking.k8s.io"]);
+        assert.ok(!allows(rules, "", "endpoints", "list"), "service backends come from EndpointSlices");
+        assert.ok(!allows(rules, "", "nodes/status", "get"));
+        assert.ok(!rules.some((r) => r.resources.includes("certificatesigningrequests")));
+    });
+
+    it("grants no creation, deletion, secrets or ConfigMaps", () => {
         for (const verb of ["create", "delete", "deletecollection", "escalate", "bind", "impersonate"]) {
             for (const resource of ["pods", "nodes", "services", "namespaces", "secrets", "clusterroles"]) {
                 assert.ok(!allows(rules, "", resource, verb), `${verb} ${resource}`);
             }
         }
-        assert.ok(!allows(rules, "", "secrets", "get"));
-        assert.ok(!allows(rules, "", "configmaps", "get"));
-        assert.ok(!rules.some((r) => r.resources.includes("secrets")));
+        assert.ok(!rules.some((r) => r.resources.includes("secrets") || r.resources.includes("configmaps")));
     });
 
     it("is bound to service account ovn in the model's namespace", () => {
@@ -63,19 +74,17 @@ describe("ClusterRole ovn-kubernetes", () => {
 describe("Role ovn-kubernetes (leader election)", () => {
     const rules = m.role.rules;
 
-    it("lets the masters take and renew their lock, as a ConfigMap or a Lease", () => {
-        for (const [group, resource] of [["", "configmaps"], ["coordination.k8s.io", "leases"]]) {
-            assert.ok(allows(rules, group, resource, "create"), resource);
-            assert.ok(allows(rules, group, resource, "get", "ovn-kubernetes-master"), resource);
-            assert.ok(allows(rules, group, resource, "update", "ovn-kubernetes-master"), resource);
-        }
+    it("lets the masters take and renew their Lease, ovn-kubernetes-master", () => {
+        assert.ok(allows(rules, "coordination.k8s.io", "leases", "create"));
+        assert.ok(allows(rules, "coordination.k8s.io", "leases", "get", "ovn-kubernetes-master"));
+        assert.ok(allows(rules, "coordination.k8s.io", "leases", "update", "ovn-kubernetes-master"));
     });
 
-    it("touches no other ConfigMap, ovn-config included", () => {
-        assert.ok(!allows(rules, "", "configmaps", "get", "ovn-config"));
-        assert.ok(!allows(rules, "", "configmaps", "update", "ovn-config"));
-        assert.ok(!allows(rules, "", "configmaps", "delete", "ovn-kubernetes-master"));
-        assert.ok(!allows(rules, "", "configmaps", "list"));
+    it("touches no other Lease and no ConfigMap, ovn-config included", () => {
+        assert.ok(!allows(rules, "coordination.k8s.io", "leases", "get", "other-lock"));
+        assert.ok(!allows(rules, "coordination.k8s.io", "leases", "delete", "ovn-kubernetes-master"));
+        assert.ok(!allows(rules, "coordination.k8s.io", "leases", "list"));
+        assert.ok(!rules.some((r) => r.resources.includes("configmaps")));
     });
 
     it("lives in the model's namespace and is bound to ovn there", () => {

@@ -1,0 +1,54 @@
+// The plan ovnkube is fed through the Node objects: per node, the subnet and the node-id the model
+// decided. ovnkube v1.0.0 keeps a node subnet found in `k8s.ovn.org/node-subnets` (when it lies in
+// the cluster network) and reserves the id found in `k8s.ovn.org/node-id` for nodes that exist when
+// the master starts; everything else on the Node it derives from these and from the host.
+import type { KubeModel, OvnkubeNodeModel } from "../model/types";
+import { DEFAULT_NETWORK, NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "./names";
+import type { NodePatch } from "./types";
+
+/**
+ * How the patches are applied (server-side apply). One fixed field manager, so a renamed resource
+ * or a second stack for the same cluster applies as the same owner. Forced, because ovnkube writes
+ * these annotations too (through nodes/status): had it ever changed one, an unforced apply would
+ * stop on the conflict instead of restoring the plan.
+ */
+export const NODE_PLAN_APPLY = { fieldManager: "ovn-kubernetes-node-plan", force: true } as const;
+
+/**
+ * The annotations of one node, in the form ovnkube itself writes: node-subnets as a JSON map of
+ * network name to a list (the list form, so ovnkube finds its own encoding and never rewrites it),
+ * node-id as a decimal string.
+ */
+export function nodePlanAnnotations(node: OvnkubeNodeModel): Record<string, string> {
+    return {
+        [NODE_SUBNETS_ANNOTATION]: JSON.stringify({ [DEFAULT_NETWORK]: [node.subnet] }),
+        [NODE_ID_ANNOTATION]: String(node.nodeId),
+    };
+}
+
+export function nodePlanPatch(node: OvnkubeNodeModel): NodePatch {
+    return { apiVersion: "v1", kind: "Node", metadata: { name: node.name, annotations: nodePlanAnnotations(node) } };
+}
+
+/** One patch per planned node, in the model's order. */
+export function nodePlanPatches(model: KubeModel): NodePatch[] {
+    return model.nodes.map(nodePlanPatch);
+}
+
+/**
+ * The same body as @pulumi/kubernetes' NodePatch takes it: the provider reads its server-side
+ * apply options from these annotations (which it also leaves on the Node).
+ */
+export function asPulumiNodePatch(patch: NodePatch): NodePatch {
+    return {
+        ...patch,
+        metadata: {
+            ...patch.metadata,
+            annotations: {
+                ...patch.metadata.annotations,
+                "pulumi.com/patchFieldManager": NODE_PLAN_APPLY.fieldManager,
+                "pulumi.com/patchForce": String(NODE_PLAN_APPLY.force),
+            },
+        },
+    };
+}
