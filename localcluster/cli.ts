@@ -1,10 +1,12 @@
 // Command line of the local cluster:
-//   node --import tsx localcluster/cli.ts up [N] [--id ID] [--subnet CIDR] [--stack-file PATH | --no-stack-file]
+//   node --import tsx localcluster/cli.ts up [N] [--id ID] [--os debian12|debian13] [--lab-dir DIR] [--subnet CIDR]
+//                                           [--stack-file PATH | --no-stack-file]
 //   node --import tsx localcluster/cli.ts status [--id ID] [--json]
 //   node --import tsx localcluster/cli.ts down [--id ID]
 import { parseArgs } from "node:util";
 import { down } from "./down";
 import { DEFAULT_HOSTS, DEFAULT_ID } from "./names";
+import { DEFAULT_OS, HOST_OSES, HostOs } from "./state";
 import { defaultStackPath, LOCAL_LAB_PASSPHRASE, writeLocalStack } from "./stackFile";
 import { status } from "./status";
 import { formatStatus } from "./table";
@@ -12,6 +14,11 @@ import { up } from "./up";
 
 const USAGE = `usage: localcluster <command> [options]
   up [N]      create N bare hosts (default ${DEFAULT_HOSTS}) and write the stack file
+              --os OS             ${HOST_OSES.join(" or ")} (default ${DEFAULT_OS}): debian12 hosts share this
+                                  machine's root and packages; debian13 hosts run on their own root
+                                  (an overlay of a Debian 13 base built once, about 60 s) and get
+                                  OVS/OVN from the stack's package step
+              --lab-dir DIR       a directory every host sees read-only at /opt/ovn-kubernetes-lab
               --subnet CIDR       underlay (default 172.31.<n>.0/24 derived from the id)
               --stack-file PATH   where to write the stack (default stacks/Pulumi.local.yaml,
                                   or stacks/Pulumi.local-<id>.yaml for another id)
@@ -29,6 +36,8 @@ async function main(argv: string[]): Promise<number> {
         options: {
             id: { type: "string", default: DEFAULT_ID },
             subnet: { type: "string" },
+            os: { type: "string", default: DEFAULT_OS },
+            "lab-dir": { type: "string" },
             "stack-file": { type: "string" },
             "no-stack-file": { type: "boolean", default: false },
             json: { type: "boolean", default: false },
@@ -45,16 +54,23 @@ async function main(argv: string[]): Promise<number> {
         case "up": {
             if (rest.length > 1 || (rest[0] !== undefined && !/^\d+$/.test(rest[0]))) throw new UsageError("up takes one optional number of hosts");
             const started = Date.now();
-            const cluster = await up({ id, hosts: rest[0] ? Number(rest[0]) : undefined, subnet: values.subnet });
+            const cluster = await up({
+                id,
+                hosts: rest[0] ? Number(rest[0]) : undefined,
+                subnet: values.subnet,
+                os: values.os as HostOs, // checked by up, which names the choices
+                labDir: values["lab-dir"],
+            });
             const seconds = ((Date.now() - started) / 1000).toFixed(1);
             console.log(formatStatus(await status(id)));
             console.log(`up in ${seconds} s; state in ${cluster.dir}`);
+            const h = cluster.hosts[0];
+            console.log(`hosts run ${values.os}${h.base ? ` on their own root (overlay of ${h.base}); a host's files: /proc/<holder>/root/<path>` : ""}`);
             if (!values["no-stack-file"]) {
                 const file = writeLocalStack(cluster, values["stack-file"] ?? defaultStackPath(id));
                 console.log(`stack file: ${file}`);
                 console.log(`  its secrets use PULUMI_CONFIG_PASSPHRASE if set, else the lab passphrase "${LOCAL_LAB_PASSPHRASE}"`);
             }
-            const h = cluster.hosts[0];
             console.log(`ssh: ssh -i ${cluster.privateKeyPath} -o UserKnownHostsFile=${cluster.knownHostsPath} root@${h.ip}`);
             return 0;
         }

@@ -1,11 +1,17 @@
 // The "machine" of a host: a long-lived process that holds the host's network namespace plus a
-// private mount and UTS namespace. Inside, /run is a fresh tmpfs and every OVS/OVN directory is a
-// bind mount of a per-host directory, so each daemon and CLI run in the host uses its default
-// paths (as ovs-ctl, ovn-ctl and the packages set them) without meeting another host's files;
-// /etc/hostname and /etc/hosts are the host's own too.
+// private mount and UTS namespace, with /run a fresh tmpfs and the host's own hostname. Two kinds:
+// - a Debian 12 host shares this machine's root filesystem: every OVS/OVN directory is a bind
+//   mount of a per-host directory, so each daemon and CLI run in the host uses its default paths
+//   (as ovs-ctl, ovn-ctl and the packages set them) without meeting another host's files;
+//   /etc/hostname and /etc/hosts are the host's own too;
+// - a Debian 13 host runs on its own root: an overlay of the cached Debian 13 base (rootfs.ts),
+//   pivoted to inside the mount namespace, so the holder, sshd and everything entering the host
+//   with nsenter see only that root.
+// Either kind can get one directory of this machine bind-mounted read-only at LAB_DIR_MOUNT.
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { OwnRoot } from "./rootfs";
 
 /**
  * Directories each host gets its own copy of. Defaults of ovs-lib/ovn-lib on Debian:
@@ -72,26 +78,80 @@ export function prepareHostDirs(hostDir: string, hostname: string, hostsFile: st
     }
 }
 
-// Runs inside the new namespaces. Values arrive as positional parameters, never inside the text.
-// /run/sshd is sshd's privilege-separation directory, which a booted Debian host has.
-const HOLDER_SCRIPT = `set -eu
-name=$1; root=$2; shift 2
-mount -t tmpfs -o mode=0755 tmpfs /run
-mkdir -p /run/sshd /run/lock
-for p in "$@"; do mount --bind "$root$p" "$p"; done
+/** Where a host sees the lab directory given to `up` (read-only): binaries the host's workloads run. */
+export const LAB_DIR_MOUNT = "/opt/ovn-kubernetes-lab";
+
+/** A file of a running host as seen from this machine's root namespace, through its holder's root. */
+export function inHostRoot(holderPid: number, file: string): string {
+    return `/proc/${holderPid}/root${file}`;
+}
+
+// The scripts run inside the new namespaces, with this machine's /bin/sh. Values arrive as
+// positional parameters, never inside the text. /run/sshd is sshd's privilege-separation
+// directory, which a booted Debian host has.
+const BIND_LAB_DIR = `bind_lab_dir() {
+  [ -n "$lab" ] || return 0
+  mkdir -p "$1$lab_at"
+  mount --bind -o ro "$lab" "$1$lab_at"
+}`;
+const FINISH = `mkdir -p /run/sshd /run/lock
 hostname "$name"
 echo ready
 exec sleep infinity </dev/null >/dev/null 2>&1`;
 
+// Debian 12: this machine's root, with the host's own directories bound over the shared ones.
+// The lab directory's mount point is made on this machine's filesystem (an empty directory).
+const SHARED_ROOT_SCRIPT = `set -eu
+name=$1; hostdir=$2; lab=$3; lab_at=$4; shift 4
+${BIND_LAB_DIR}
+mount -t tmpfs -o mode=0755 tmpfs /run
+for p in "$@"; do mount --bind "$hostdir$p" "$p"; done
+bind_lab_dir ""
+${FINISH}`;
+
+// Debian 13: the overlay becomes the root. /proc is a new mount of the one PID namespace all
+// hosts share, /sys the network namespace's own (\`ip netns exec\` mounted it), /dev the machine's with
+// a private /dev/shm. \`pivot_root . .\` stacks the old root under the new one and \`umount -l .\`
+// drops it, so nothing of this machine's filesystem stays reachable. Then the root is made
+// shared, as on a host booted by systemd: mounts made later in namespaces below it (a pod's
+// mount namespace, \`ip netns add\`) propagate as there.
+const OWN_ROOT_SCRIPT = `set -eu
+name=$1; base=$2; upper=$3; work=$4; root=$5; lab=$6; lab_at=$7
+${BIND_LAB_DIR}
+mount -t overlay overlay -o "lowerdir=$base,upperdir=$upper,workdir=$work" "$root"
+mount -t proc proc "$root/proc"
+mount --rbind /sys "$root/sys"
+mount --rbind /dev "$root/dev"
+mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$root/dev/shm"
+mount -t tmpfs -o mode=0755 tmpfs "$root/run"
+bind_lab_dir "$root"
+cd "$root"
+pivot_root . .
+umount -l .
+cd /
+mount --make-rshared /
+${FINISH}`;
+
+/** The root filesystem a holder sets up: this machine's with per-host directories, or an own root. */
+export type HolderRoot = { kind: "shared"; hostDir: string } | { kind: "own"; root: OwnRoot };
+
+/** The holder script and its positional parameters. Pure. */
+export function holderCommand(hostname: string, root: HolderRoot, labDir = ""): string[] {
+    if (root.kind === "shared") {
+        return ["/bin/sh", "-c", SHARED_ROOT_SCRIPT, "holder", hostname, root.hostDir, labDir, LAB_DIR_MOUNT, ...PRIVATE_DIRS, ...PRIVATE_FILES];
+    }
+    const r = root.root;
+    return ["/bin/sh", "-c", OWN_ROOT_SCRIPT, "holder", hostname, r.base, r.upper, r.work, r.merged, labDir, LAB_DIR_MOUNT];
+}
+
 /** Starts the holder in `netns` and resolves with its pid once its mounts and hostname are in place. */
-export function startHolder(netns: string, hostname: string, hostDir: string): Promise<number> {
+export function startHolder(netns: string, hostname: string, root: HolderRoot, labDir?: string): Promise<number> {
     return new Promise((resolve, reject) => {
         // `ip netns exec` enters the network namespace; unshare adds private mount and UTS
         // namespaces and then execs the script in place, so the spawned pid becomes the holder.
         const child = spawn(
             "ip",
-            ["netns", "exec", netns, "unshare", "--mount", "--uts", "--propagation", "private", "--",
-                "/bin/sh", "-c", HOLDER_SCRIPT, "holder", hostname, hostDir, ...PRIVATE_DIRS, ...PRIVATE_FILES],
+            ["netns", "exec", netns, "unshare", "--mount", "--uts", "--propagation", "private", "--", ...holderCommand(hostname, root, labDir)],
             // detached: its own session, so a Ctrl-C in the terminal that ran `up` does not end the host.
             { detached: true, stdio: ["ignore", "pipe", "pipe"] },
         );

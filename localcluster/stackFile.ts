@@ -7,7 +7,7 @@ import type { NodeConfig, Role, StackConfigInput } from "../components/config/ty
 import { overlaps } from "./addressing";
 import { DEFAULT_ID, PROJECT_ROOT } from "./names";
 import { IncorrectPassphraseError, PassphraseSecrets } from "./passphraseSecrets";
-import { LocalCluster } from "./state";
+import { LocalCluster, hostOs } from "./state";
 
 /** Passphrase of generated local stacks when neither PULUMI_CONFIG_PASSPHRASE nor PULUMI_CONFIG_PASSPHRASE_FILE is set. Lab use only. */
 export const LOCAL_LAB_PASSPHRASE = "ovn-kubernetes-local-lab";
@@ -83,8 +83,10 @@ export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions 
         datapathType: "netdev",
         apiServer: { url: `http://${first.ip}:8080` },
         ssh: { user: "root", port: 22 },
-        // The hosts share this machine's installed packages.
-        packages: { skip: true },
+        // Debian 12 hosts share this machine's installed packages. Debian 13 hosts start without
+        // OVS/OVN: the package step installs them with apt-get from the base's local repository
+        // (and finds them already installed on any Debian 12 host).
+        packages: { skip: cluster.hosts.every((h) => hostOs(h) === "debian12") },
         // No Kubernetes API server runs in a local cluster: the ovnkube objects are not deployed.
         kubernetes: { enabled: false },
         ovnkubeImage: opts.ovnkubeImage ?? LOCAL_DEFAULTS.ovnkubeImage,

@@ -4,6 +4,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { stateDir } from "./names";
 
+/** The system a host runs: debian12 shares this machine's root, debian13 has its own (rootfs.ts). */
+export type HostOs = "debian12" | "debian13";
+export const HOST_OSES: readonly HostOs[] = ["debian12", "debian13"];
+export const DEFAULT_OS: HostOs = "debian12";
+
 export interface LocalHost {
     /** Hostname, Kubernetes node name and the suffix of its network namespace. */
     name: string;
@@ -20,8 +25,22 @@ export interface LocalHost {
     netns: string;
     /** The root-side end of the host's underlay veth (on the bridge). */
     veth: string;
-    /** Directory whose subdirectories are bind-mounted over the host's OVS/OVN directories. */
+    /**
+     * The host's directory on this machine: for debian12 the directories bind-mounted over its
+     * OVS/OVN directories, for debian13 its overlay's upper and work layers. A running host's
+     * files, as it sees them, are at /proc/<holderPid>/root/<path> (holder.ts inHostRoot).
+     */
     dir: string;
+    /** Absent in state written before hosts could run Debian 13: read it with hostOs(). */
+    os?: HostOs;
+    /** debian13: the cached base under the host's overlay. */
+    base?: string;
+    /** This machine's directory bind-mounted read-only at /opt/ovn-kubernetes-lab in the host (holder.ts LAB_DIR_MOUNT). */
+    labDir?: string;
+}
+
+export function hostOs(host: LocalHost): HostOs {
+    return host.os ?? DEFAULT_OS;
 }
 
 export interface LocalCluster {

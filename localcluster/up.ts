@@ -1,18 +1,21 @@
 // Bringing a local cluster up: a bridge standing for the underlay switch, an "external"
 // namespace standing for the router to the outside world, and N bare hosts, each a set of
-// namespaces with its own /run, OVS/OVN directories, hostname, eth0 and sshd.
+// namespaces with its own /run, OVS/OVN directories (or whole root), hostname, eth0 and sshd.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { AddressPlan, defaultSubnet, overlaps, planAddresses } from "./addressing";
+import { ensureDebianBase } from "./debianBase";
 import { down } from "./down";
-import { checkPrivateDirsExist, etcHosts, prepareHostDirs, startHolder } from "./holder";
+import { HolderRoot, checkPrivateDirsExist, etcHosts, prepareHostDirs, startHolder } from "./holder";
 import { fingerprint, generateKey, knownHosts, publicKeyLine } from "./keys";
 import { listLinks, rootRouteDestinations, txChecksumOff } from "./links";
 import { DEFAULT_HOSTS, DEFAULT_ID, MAX_HOSTS, checkId, clusterNames, ClusterNames, hostName, stateDir } from "./names";
 import { listNetns } from "./namespaces";
-import { check, run } from "./run";
-import { startSshd, sshdFiles, writeSshdConfig } from "./sshd";
-import { LocalCluster, LocalHost, clusterFile, saveCluster } from "./state";
+import { createLayers, ownRootLayout, upperFile, writeHostIdentity } from "./rootfs";
+import { check } from "./run";
+import { OWN_ROOT_SSHD_FILES, SshdFiles, prepareSshd, sharedRootSshdFiles, startSshd } from "./sshd";
+import { DEFAULT_OS, HOST_OSES, HostOs, LocalCluster, LocalHost, clusterFile, saveCluster } from "./state";
+import { requireTools } from "./tools";
 
 export interface UpOptions {
     /** Cluster id (default "local"): names, addresses and the state directory derive from it. */
@@ -21,17 +24,24 @@ export interface UpOptions {
     hosts?: number;
     /** Underlay CIDR (default 172.31.<n>.0/24 with n derived from the id). */
     subnet?: string;
+    /**
+     * What every host runs (default debian12): debian12 shares this machine's root and installed
+     * packages; debian13 runs on its own overlay of the cached Debian 13 base, built on first use
+     * (about 60 s), and gets OVS/OVN only from the program's package step.
+     */
+    os?: HostOs;
+    /** A directory of this machine that every host sees read-only at /opt/ovn-kubernetes-lab. */
+    labDir?: string;
 }
 
-const TOOLS = ["ip", "unshare", "nsenter", "ethtool", "ssh-keygen", "/usr/sbin/sshd"];
+const TOOLS = ["ip", "unshare", "nsenter", "ethtool", "ssh-keygen"];
 
-async function preflight(id: string, names: ClusterNames, plan: AddressPlan): Promise<void> {
+async function preflight(id: string, names: ClusterNames, plan: AddressPlan, os: HostOs): Promise<void> {
     if (process.getuid?.() !== 0) throw new Error("a local cluster needs root (network namespaces, mounts)");
-    for (const tool of TOOLS) {
-        const r = await run(["sh", "-c", 'command -v "$1"', "sh", tool]);
-        if (r.code !== 0) throw new Error(`${tool} not found: apt-get install -y iproute2 util-linux ethtool openssh-server`);
-    }
-    checkPrivateDirsExist();
+    // Debian 12 hosts run this machine's sshd; Debian 13 hosts their own, and need pivot_root.
+    const tools = os === "debian13" ? [...TOOLS, "pivot_root"] : [...TOOLS, "/usr/sbin/sshd"];
+    await requireTools(tools, "apt-get install -y iproute2 util-linux ethtool openssh-server");
+    if (os === "debian12") checkPrivateDirsExist();
     const leftovers = [...listNetns(names.prefix), ...(await listLinks(names.bridge, names.prefix))];
     if (fs.existsSync(clusterFile(id)) || leftovers.length > 0) {
         throw new Error(`local cluster ${JSON.stringify(id)} already exists${leftovers.length ? ` (${leftovers.join(", ")})` : ""}: run down first`);
@@ -56,7 +66,38 @@ async function createExternal(names: ClusterNames, plan: AddressPlan): Promise<v
     await txChecksumOff("eth0", ns);
 }
 
-async function createHost(cluster: LocalCluster, names: ClusterNames, plan: AddressPlan, index: number): Promise<LocalHost> {
+/** What a host's holder and sshd need: its root, where sshd's files are seen, and how to write them beforehand. */
+interface HostRootPlan {
+    holderRoot: HolderRoot;
+    sshd: SshdFiles;
+    /** Maps a path as the host will see it to where this machine writes it before the host starts. */
+    onMachine: (file: string) => string;
+}
+
+/** A host on this machine's root without `base`; on its own overlay of `base` with one. */
+function planHostRoot(cluster: LocalCluster, host: { name: string; dir: string; hostsFile: string }, base: string | undefined): HostRootPlan {
+    if (base === undefined) {
+        prepareHostDirs(host.dir, host.name, host.hostsFile);
+        const onMachine = (file: string) => {
+            fs.mkdirSync(path.dirname(file), { recursive: true });
+            return file;
+        };
+        return { holderRoot: { kind: "shared", hostDir: host.dir }, sshd: sharedRootSshdFiles(host.dir, path.join(cluster.dir, "authorized_keys")), onMachine };
+    }
+    const root = ownRootLayout(host.dir, base);
+    createLayers(root);
+    writeHostIdentity(root, { hostname: host.name, hostsFile: host.hostsFile, authorizedKey: cluster.publicKey });
+    return { holderRoot: { kind: "own", root }, sshd: OWN_ROOT_SSHD_FILES, onMachine: (file) => upperFile(root, file) };
+}
+
+interface HostSpec {
+    os: HostOs;
+    /** The cached base, for debian13 hosts only. */
+    base?: string;
+    labDir?: string;
+}
+
+async function createHost(cluster: LocalCluster, names: ClusterNames, plan: AddressPlan, index: number, spec: HostSpec): Promise<LocalHost> {
     const name = hostName(index);
     const ip = plan.hosts[index];
     const netns = names.hostNetns(name);
@@ -79,29 +120,45 @@ async function createHost(cluster: LocalCluster, names: ClusterNames, plan: Addr
     // already carries finished checksums.
     await txChecksumOff("eth0", netns);
 
-    prepareHostDirs(dir, name, etcHosts(name, plan.hosts.map((ip, i) => ({ name: hostName(i), ip }))));
-    const holderPid = await startHolder(netns, name, dir);
+    const hostsFile = etcHosts(name, plan.hosts.map((ip, i) => ({ name: hostName(i), ip })));
+    const root = planHostRoot(cluster, { name, dir, hostsFile }, spec.base);
+    // Before the holder: a host with its own root must find its files in place when the overlay is mounted.
+    const hostKeyLine = await prepareSshd(root.sshd, ip, name, root.onMachine);
+    const holderPid = await startHolder(netns, name, root.holderRoot, spec.labDir);
+    await startSshd(holderPid, root.sshd, name);
 
-    const ssh = sshdFiles(dir);
-    fs.mkdirSync(path.dirname(ssh.hostKey), { recursive: true });
-    await generateKey(ssh.hostKey, `root@${name}`);
-    writeSshdConfig(ssh, ip, path.join(cluster.dir, "authorized_keys"));
-    await startSshd(holderPid, ssh, name);
-
-    const hostKeyLine = publicKeyLine(`${ssh.hostKey}.pub`);
-    return { name, ip, holderPid, sshPort: 22, hostKeyLine, hostKeyFingerprint: fingerprint(hostKeyLine), netns, veth, dir };
+    return {
+        name, ip, holderPid, sshPort: 22, hostKeyLine, hostKeyFingerprint: fingerprint(hostKeyLine), netns, veth, dir,
+        os: spec.os, ...(spec.base && { base: spec.base }), ...(spec.labDir && { labDir: spec.labDir }),
+    };
 }
 
-/** Creates a local cluster of bare hosts (no OVS/OVN daemon running) reachable over SSH. */
+function checkOs(os: string): HostOs {
+    if (!(HOST_OSES as readonly string[]).includes(os)) throw new Error(`unknown host os ${JSON.stringify(os)}: use ${HOST_OSES.join(" or ")}`);
+    return os as HostOs;
+}
+
+/** The lab directory as an absolute path, checked to be a directory. */
+function checkLabDir(dir: string): string {
+    const abs = path.resolve(dir);
+    if (!fs.statSync(abs, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`labDir ${abs} is not a directory: create it or pass another`);
+    return abs;
+}
+
+/** Creates a local cluster of bare hosts (no OVS/OVN daemon running) reachable over SSH; Debian 13 hosts have no OVS/OVN installed either. */
 export async function up(opts: UpOptions = {}): Promise<LocalCluster> {
     const id = checkId(opts.id ?? DEFAULT_ID);
     const count = opts.hosts ?? DEFAULT_HOSTS;
     if (!Number.isInteger(count) || count < 1 || count > MAX_HOSTS) {
         throw new Error(`hosts must be an integer from 1 to ${MAX_HOSTS}, not ${count}`);
     }
+    const os = checkOs(opts.os ?? DEFAULT_OS);
+    const labDir = opts.labDir === undefined ? undefined : checkLabDir(opts.labDir);
     const plan = planAddresses(opts.subnet ?? defaultSubnet(id), count);
     const names = clusterNames(id);
-    await preflight(id, names, plan);
+    await preflight(id, names, plan, os);
+    // Before anything is made: a first build takes a minute and must not leave a half cluster waiting.
+    const base = os === "debian13" ? await ensureDebianBase() : undefined;
 
     const dir = stateDir(id);
     try {
@@ -132,7 +189,7 @@ export async function up(opts: UpOptions = {}): Promise<LocalCluster> {
         // The external namespace first: it also makes /run/netns a mount point once, which
         // concurrent `ip netns add` calls would otherwise race to do.
         await createExternal(names, plan);
-        cluster.hosts = await Promise.all(plan.hosts.map((_, i) => createHost(cluster, names, plan, i)));
+        cluster.hosts = await Promise.all(plan.hosts.map((_, i) => createHost(cluster, names, plan, i, { os, base, labDir })));
 
         fs.writeFileSync(cluster.knownHostsPath, knownHosts(cluster.hosts));
         saveCluster(cluster);

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages that the local cluster and the tests use: OVS and OVN
-# (userspace datapath is enough), sshd, iproute2, ethtool, ping, shellcheck. Needs root.
+# (userspace datapath is enough), sshd, iproute2, ethtool, ping, shellcheck, and debootstrap, which
+# builds the Debian 13 base of `localcluster up --os debian13`. Needs root.
 # Package scripts try to start services; without systemd they are refused harmlessly.
 set -euo pipefail
 packages=(openvswitch-switch openvswitch-common ovn-central ovn-host ovn-common openssh-server openssh-client
-    iproute2 ethtool iputils-ping nftables shellcheck uuid-runtime procps util-linux)
+    iproute2 ethtool iputils-ping nftables shellcheck uuid-runtime procps util-linux debootstrap)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

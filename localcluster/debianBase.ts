@@ -1,0 +1,188 @@
+// The Debian 13 ("trixie") root that Debian 13 hosts run on, read-only under each host's overlay.
+// Built once per machine with debootstrap and cached under /var/cache: a minimal server plus what
+// the lab needs, WITHOUT Open vSwitch and OVN (the program's package step installs those with
+// apt-get, from the local repository the base carries: see labRepo.ts).
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { downloadIntoLabRepo, indexLabRepo, inRoot, useOnlyLabRepo } from "./labRepo";
+import { withMachineLock } from "./machineLock";
+import { check, describe } from "./run";
+import { requireTools } from "./tools";
+
+export interface BaseRecipe {
+    /** Prefix of the cache directory, e.g. debian13. */
+    name: string;
+    /** For progress lines: "Debian 13". */
+    title: string;
+    suite: string;
+    mirror: string;
+    /** Packages on top of debootstrap's minbase variant. */
+    include: readonly string[];
+    /** Packages whose .debs (with dependencies) fill the local apt repository, not installed. */
+    repoPackages: readonly string[];
+}
+
+/**
+ * Bump when the build steps change in a way that changes the result: the cache directory's name
+ * hashes it with the recipe, so an old base is never mistaken for a new one.
+ */
+const BUILD_STEPS_VERSION = 1;
+
+export const DEBIAN13_BASE: BaseRecipe = {
+    name: "debian13",
+    title: "Debian 13",
+    suite: "trixie",
+    mirror: "http://deb.debian.org/debian",
+    include: [
+        "openssh-server", // every host is reached over SSH
+        "iproute2", "iputils-ping", "ethtool", "netcat-openbsd", "netbase",
+        "nftables",
+        "iptables", // ovnkube-node calls /usr/sbin/iptables
+        "procps", "util-linux", "kmod",
+        "ca-certificates",
+        "containernetworking-plugins", // Debian's CNI plugins in /usr/lib/cni: bridge, host-local, loopback
+        "apt-utils", // apt-ftparchive indexes the local repository
+    ],
+    repoPackages: ["openvswitch-switch", "openvswitch-common", "ovn-central", "ovn-host", "ovn-common"],
+};
+
+/** Machine-wide: the base is the same for every cluster and every checkout of the project. */
+export const CACHE_ROOT = "/var/cache/ovn-kubernetes-lab";
+
+/** Short hash of everything that decides the base's content. Pure. */
+export function recipeHash(recipe: BaseRecipe): string {
+    const text = JSON.stringify({ v: BUILD_STEPS_VERSION, ...recipe, include: [...recipe.include].sort(), repoPackages: [...recipe.repoPackages].sort() });
+    return createHash("sha256").update(text).digest("hex").slice(0, 12);
+}
+
+/** Where the finished base of `recipe` lives. Pure. */
+export function baseDir(recipe: BaseRecipe, cacheRoot = CACHE_ROOT): string {
+    return path.join(cacheRoot, `${recipe.name}-${recipeHash(recipe)}`);
+}
+
+/**
+ * /usr/sbin/policy-rc.d answering 101 ("action forbidden"): the hosts have no init system, and the
+ * project's host scripts start OVS and OVN themselves. Without it, package scripts would start
+ * daemons at install time, outside anything that tracks them.
+ */
+const POLICY_RC_D = "#!/bin/sh\n# No init system on this host: daemons are started by the scripts that configure them.\nexit 101\n";
+
+type Progress = (line: string) => void;
+
+/** Runs argv and reports each change of debootstrap's phase ("I: Retrieving…", "I: Unpacking…"); keeps the tail for errors. */
+function runReportingPhases(argv: readonly string[], progress: Progress, timeoutMs: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+        const child = spawn(argv[0], argv.slice(1), { stdio: ["ignore", "pipe", "pipe"] });
+        const tail: string[] = [];
+        let phase = "";
+        let partial = "";
+        const started = Date.now();
+        const onData = (d: Buffer) => {
+            const lines = (partial + d.toString()).split("\n");
+            partial = lines.pop() ?? "";
+            for (const line of lines) {
+                tail.push(line);
+                if (tail.length > 30) tail.shift();
+                // debootstrap alternates "Retrieving x" and "Validating x" per package: one phase.
+                const verb = /^I: (\S+)/.exec(line)?.[1]?.replace(/^Validating$/, "Retrieving");
+                if (verb && verb !== phase) {
+                    phase = verb;
+                    progress(`  ${line.slice(3)} (${Math.round((Date.now() - started) / 1000)} s)`);
+                }
+            }
+        };
+        child.stdout.on("data", onData);
+        child.stderr.on("data", onData);
+        const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+        child.on("error", (e) => reject(new Error(`${describe(argv)}: ${e.message}`)));
+        child.on("close", (code, signal) => {
+            clearTimeout(timer);
+            if (code === 0) return resolve();
+            reject(new Error(`${describe(argv)} failed (${signal ? `killed by ${signal}` : `exit ${code}`}):\n${tail.join("\n")}`));
+        });
+    });
+}
+
+/** What a base must hold to be used; checked before it is published. */
+function checkBase(root: string, recipe: BaseRecipe): void {
+    const osRelease = fs.readFileSync(path.join(root, "etc/os-release"), "utf8");
+    if (!new RegExp(`^VERSION_CODENAME=${recipe.suite}$`, "m").test(osRelease)) throw new Error(`the built base in ${root} is not ${recipe.suite}:\n${osRelease}`);
+    for (const file of ["usr/sbin/sshd", "usr/sbin/iptables", "usr/lib/cni/bridge", "etc/apt/sources.list", "usr/sbin/policy-rc.d"]) {
+        if (!fs.existsSync(path.join(root, file))) throw new Error(`the built base in ${root} lacks /${file}`);
+    }
+}
+
+/**
+ * Per-machine identity must not come from the base: every host writes its own. Also drops the
+ * build machine's resolver (the hosts have no DNS; names resolve through each host's /etc/hosts).
+ */
+function dropMachineIdentity(root: string): void {
+    const sshDir = path.join(root, "etc/ssh");
+    for (const f of fs.readdirSync(sshDir).filter((f) => f.startsWith("ssh_host_"))) fs.rmSync(path.join(sshDir, f));
+    // Empty, as Debian's images ship it: "not yet initialised".
+    fs.writeFileSync(path.join(root, "etc/machine-id"), "");
+    fs.rmSync(path.join(root, "var/lib/dbus/machine-id"), { force: true });
+    fs.rmSync(path.join(root, "etc/resolv.conf"), { force: true });
+}
+
+async function build(recipe: BaseRecipe, dir: string, progress: Progress): Promise<void> {
+    const started = Date.now();
+    const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
+    progress(`building ${recipe.title} base (about 60 s, cached afterwards) in ${dir}`);
+    // In a private mount namespace: the /proc and /sys debootstrap mounts in the target die with it.
+    await runReportingPhases(["unshare", "--mount", "--propagation", "private", "debootstrap", "--variant=minbase",
+        `--include=${recipe.include.join(",")}`, recipe.suite, dir, recipe.mirror], progress, 15 * 60_000);
+    // debootstrap keeps the .debs it installed; they are not part of the repository.
+    await inRoot(dir, ["apt-get", "clean"]);
+    progress(`  downloading ${recipe.repoPackages.join(", ")} and their dependencies into the local apt repository (${elapsed()})`);
+    const debs = await downloadIntoLabRepo(dir, recipe.repoPackages);
+    progress(`  indexing ${debs.length} packages; apt's only source becomes the local repository (${elapsed()})`);
+    await indexLabRepo(dir);
+    await useOnlyLabRepo(dir);
+    fs.writeFileSync(path.join(dir, "usr/sbin/policy-rc.d"), POLICY_RC_D, { mode: 0o755 });
+    dropMachineIdentity(dir);
+    checkBase(dir, recipe);
+    progress(`${recipe.title} base built in ${elapsed()}`);
+}
+
+/** Removes a directory tree without ever crossing into another filesystem mounted below it. */
+async function removeTree(dir: string): Promise<void> {
+    if (fs.existsSync(dir)) await check(["rm", "-rf", "--one-file-system", "--", dir]);
+}
+
+export interface EnsureBaseOptions {
+    cacheRoot?: string;
+    /** Receives one line per build phase (default: standard error). */
+    progress?: Progress;
+}
+
+/**
+ * The cached base of `recipe`, built first when missing. Built into a temporary directory and
+ * renamed into place, so the cache holds complete bases only; a lock serialises builders, and a
+ * builder that waited finds the base another one finished.
+ */
+export async function ensureDebianBase(recipe: BaseRecipe = DEBIAN13_BASE, opts: EnsureBaseOptions = {}): Promise<string> {
+    const cacheRoot = opts.cacheRoot ?? CACHE_ROOT;
+    const progress = opts.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
+    const dir = baseDir(recipe, cacheRoot);
+    if (fs.existsSync(dir)) return dir;
+    await requireTools(["debootstrap", "unshare", "chroot", "flock"],
+        `needed to build the ${recipe.title} base: apt-get install -y debootstrap util-linux coreutils (scripts/install-os-packages.sh installs them)`);
+    fs.mkdirSync(cacheRoot, { recursive: true, mode: 0o755 });
+    return withMachineLock(`${dir}.lock`, async () => {
+        if (fs.existsSync(dir)) return dir;
+        // Only the lock holder builds, so anything here is a crashed build's remains.
+        const partial = `${dir}.partial`;
+        await removeTree(partial);
+        try {
+            await build(recipe, partial, progress);
+        } catch (e) {
+            await removeTree(partial);
+            throw new Error(`building the ${recipe.title} base failed: ${(e as Error).message}`);
+        }
+        fs.renameSync(partial, dir);
+        return dir;
+    }, { onWait: () => progress(`waiting for another process that is building ${dir}`) });
+}
