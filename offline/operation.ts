@@ -76,7 +76,7 @@ export function openOperation(opts: OfflineOptions): Operation {
         manifestsDir,
         config: stackConfig.config,
         hostKeys: { pins: { ...pins.pins, ...opts.hostKeys }, insecure: pins.insecure },
-    });
+    }, state.resources);
     let salt = state.encryptionSalt;
     return {
         project,

@@ -3,7 +3,10 @@
 import { commandHandler } from "./command";
 import { dynamicHandler } from "./dynamic";
 import { DynamicProviderHost } from "./dynamicHost";
+import { KubeTargets } from "../kubeTarget";
+import type { StateResource } from "../state";
 import { kubernetesHandler } from "./kubernetes";
+import { isProviderType, providerHandler, ProviderInputs } from "./providers";
 import { recordedHandler } from "./recorded";
 import type { HandlerContext, ResourceHandler } from "./types";
 
@@ -13,10 +16,15 @@ export class Handlers {
     private readonly dynamic: ResourceHandler;
     private readonly kubernetes: ResourceHandler;
     private readonly recorded = recordedHandler();
+    private readonly provider: ResourceHandler;
+    private readonly kubeTargets = new KubeTargets();
 
-    constructor(ctx: HandlerContext) {
+    /** `resources`: the stack's state, where providers are found for resources the program does not register again. */
+    constructor(ctx: HandlerContext, resources: readonly StateResource[] = []) {
+        const providers = new ProviderInputs(resources);
+        this.provider = providerHandler(providers);
         this.command = commandHandler(ctx);
-        this.kubernetes = kubernetesHandler(ctx);
+        this.kubernetes = kubernetesHandler(ctx, providers, this.kubeTargets);
         this.dynamic = dynamicHandler(() => {
             const env = { PULUMI_NODEJS_PROJECT: ctx.project, PULUMI_NODEJS_STACK: ctx.stack };
             this.host ??= DynamicProviderHost.start(ctx.projectDir, env, ctx.config);
@@ -25,7 +33,8 @@ export class Handlers {
     }
 
     for(type: string, custom: boolean): ResourceHandler {
-        if (!custom || type.startsWith("pulumi:providers:")) return this.recorded;
+        if (isProviderType(type)) return this.provider;
+        if (!custom) return this.recorded;
         if (type === "command:remote:Command") return this.command;
         if (type.startsWith("pulumi-nodejs:dynamic")) return this.dynamic;
         if (type.startsWith("kubernetes:")) return this.kubernetes;
@@ -33,6 +42,7 @@ export class Handlers {
     }
 
     async close(): Promise<void> {
+        this.kubeTargets.close();
         const host = this.host;
         this.host = undefined;
         if (host) await (await host.catch(() => undefined))?.close();

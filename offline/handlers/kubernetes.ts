@@ -1,86 +1,61 @@
-// kubernetes:* objects, offline: each object is validated against the Kubernetes schema (check,
-// so a preview already fails on it) and "applied" by writing it as YAML under the stack's
-// manifests directory; no cluster is contacted. A change of apiVersion, kind, name or namespace
-// is another object, hence a replacement; any other change rewrites the manifest.
+// kubernetes:* objects. Check validates each object against the Kubernetes schema (so a preview
+// already fails on it) and auto-names it as the provider does. Then, when the object's explicit
+// provider carries a kubeconfig, the object is applied to that API server (./kubernetesApi.ts);
+// otherwise it is written as a YAML manifest and no cluster is contacted (./kubernetesManifests.ts).
 import { randomBytes } from "node:crypto";
-import * as fs from "node:fs";
-import * as path from "node:path";
-import YAML from "yaml";
 import { kubeProblems } from "../kubeSchema";
-import { unwrapSecrets } from "../sdk";
+import type { KubeTargets } from "../kubeTarget";
 import type { StateResource } from "../state";
-import { annotateSecrets, changedKeys, type Props } from "../values";
+import type { Props } from "../values";
+import { isPatchType, kubernetesApi } from "./kubernetesApi";
+import { manifestsStore, metaOf, objectId, plain } from "./kubernetesManifests";
+import type { ProviderInputs } from "./providers";
 import type { HandlerContext, ResourceHandler } from "./types";
 
-interface Meta {
-    name?: string;
-    namespace?: string;
-}
+export { manifestFile } from "./kubernetesManifests";
 
-const metaOf = (p: Props) => (((unwrapSecrets(p) as Props).metadata ?? {}) as Meta);
-const plain = (p: Props) => unwrapSecrets(p) as Props;
+export function kubernetesHandler(ctx: HandlerContext, providers: ProviderInputs, targets: KubeTargets): ResourceHandler {
+    const manifests = manifestsStore(ctx);
+    const api = kubernetesApi(ctx);
+    const targetOf = (providerRef: string | undefined) => targets.for(providers.of(providerRef)?.inputs);
 
-/** One file per object: <namespace or _cluster>_<kind>[.<group>]_<name>.yaml. */
-export function manifestFile(dir: string, p: Props): string {
-    const o = plain(p);
-    const apiVersion = String(o.apiVersion ?? "");
-    const group = apiVersion.includes("/") ? apiVersion.split("/")[0] : "";
-    const meta = metaOf(o);
-    const kind = String(o.kind ?? "object").toLowerCase() + (group ? `.${group}` : "");
-    return path.join(dir, `${meta.namespace ?? "_cluster"}_${kind}_${meta.name ?? "unnamed"}.yaml`);
-}
-
-function write(dir: string, p: Props): string {
-    const file = manifestFile(dir, p);
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // Mode 0600: a Secret's data is in the clear here, as it would be in the cluster.
-    fs.writeFileSync(file, YAML.stringify(plain(p), { lineWidth: 0 }), { mode: 0o600 });
-    return file;
-}
-
-const objectId = (p: Props) => {
-    const m = metaOf(p);
-    return m.namespace ? `${m.namespace}/${m.name}` : String(m.name);
-};
-
-export function kubernetesHandler(ctx: HandlerContext): ResourceHandler {
     return {
         async check(reg, old) {
             const inputs: Props = { ...reg.inputs };
             const meta = inputs.metadata;
             // Like the provider's auto-naming: <name>-<random>, kept for the object's lifetime.
-            if (meta && typeof meta === "object" && !("value" in meta) && !(meta as Meta).name) {
+            if (meta && typeof meta === "object" && !("value" in meta) && !metaOf(inputs).name) {
                 const kept = old ? metaOf(old.outputs).name : undefined;
                 inputs.metadata = { ...meta, name: kept ?? `${reg.name}-${randomBytes(4).toString("hex")}` };
             }
-            const problems = kubeProblems(plain(inputs));
+            // A patch is a partial object: the fields it leaves out are someone else's, not missing.
+            const problems = kubeProblems(plain(inputs)).filter((p) => !(isPatchType(reg.type) && p.endsWith(": is required")));
             if (problems.length > 0) {
                 throw new Error(`invalid Kubernetes object:\n  ${problems.join("\n  ")}`);
             }
             return inputs;
         },
-        async diff(old, inputs) {
-            const keys = changedKeys(old.inputs, inputs);
-            const moved = manifestFile(ctx.manifestsDir, old.outputs) !== manifestFile(ctx.manifestsDir, inputs);
-            return { changes: keys.length > 0, keys, replaceKeys: moved ? keys.filter((k) => ["apiVersion", "kind", "metadata"].includes(k)) : [], deleteBeforeReplace: false };
+        async diff(old, inputs, reg) {
+            const target = targetOf(reg.provider);
+            return target ? api.diff(target, reg.type, old, inputs) : manifests.diff(old, inputs);
         },
-        async create(_reg, inputs) {
-            write(ctx.manifestsDir, inputs);
-            return { id: objectId(inputs), outputs: inputs };
+        async create(reg, inputs) {
+            const target = targetOf(reg.provider);
+            const outputs = target ? await api.create(target, reg.type, inputs) : manifests.write(inputs);
+            return { id: objectId(inputs), outputs };
         },
-        async update(_old, inputs) {
-            write(ctx.manifestsDir, inputs);
-            return inputs;
+        async update(old, inputs, reg) {
+            const target = targetOf(reg.provider);
+            return target ? api.update(target, reg.type, old, inputs) : manifests.write(inputs);
         },
         async delete(old: StateResource) {
-            fs.rmSync(manifestFile(ctx.manifestsDir, old.outputs), { force: true });
+            const target = targetOf(old.provider);
+            if (target) await api.remove(target, old);
+            else manifests.remove(old);
         },
         async read(old) {
-            // The recorded manifest is the "live" object: edited or removed by hand, it is drift.
-            const file = manifestFile(ctx.manifestsDir, old.outputs);
-            if (!fs.existsSync(file)) return undefined;
-            const live = YAML.parse(fs.readFileSync(file, "utf8")) as Props;
-            return { id: old.id, outputs: annotateSecrets(live, old.outputs) };
+            const target = targetOf(old.provider);
+            return target ? api.read(target, old) : manifests.read(old);
         },
     };
 }

@@ -10,30 +10,25 @@ import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { execFileSync } from "node:child_process";
 import { KubeApiError, KubeClient, pollUntil, type KubeObject } from "../../kubeclient";
-import { down, hostExec, up } from "../../localcluster";
+import { down, hostExec } from "../../localcluster";
 import type { LocalCluster } from "../../localcluster";
-import { labBinary, LAB_BIN_ENV, LAB_CACHE_ENV, startControlPlane, type ControlPlane } from "../../localcluster/kube";
+import { labBinary, LAB_BIN_ENV, LAB_CACHE_ENV, type ControlPlane } from "../../localcluster/kube";
+import { startKubeLab, type KubeLab } from "../support/kubeControlPlane";
 import { leftovers, processesIn, stillRunning } from "./leftovers";
 
 const ID = "lckube";
-const SERVICE_SUBNET = "172.30.0.0/16";
+let lab: KubeLab;
 let cluster: LocalCluster;
 let cp: ControlPlane;
 let admin: KubeClient;
 
 before(async () => {
-    await down(ID); // whatever an aborted earlier run left
-    const t0 = Date.now();
-    cluster = await up({ id: ID, hosts: 1 });
-    const t1 = Date.now();
-    cp = await startControlPlane(cluster, { serviceSubnet: SERVICE_SUBNET, log: () => undefined });
-    console.log(`local cluster up ${t1 - t0} ms, control plane ready ${Date.now() - t1} ms`);
-    admin = KubeClient.fromKubeconfig(cp.adminKubeconfig.content);
+    lab = await startKubeLab(ID);
+    ({ cluster, controlPlane: cp, admin } = lab);
 });
 
 after(async () => {
-    admin?.close();
-    await down(ID);
+    await lab?.stop();
 });
 
 test("the API server is the lab's v1.29.1, served on the control plane's underlay address", async () => {
