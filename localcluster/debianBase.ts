@@ -160,7 +160,8 @@ export interface EnsureBaseOptions {
 
 /**
  * The cached base of `recipe`, built first when missing. Built into a temporary directory and
- * renamed into place, so the cache holds complete bases only; a lock serialises builders, and a
+ * renamed into place, so the cache holds complete bases only (and a crash leaves a `.partial-<pid>`
+ * directory that the next build removes); a lock serialises builders, and a
  * builder that waited finds the base another one finished.
  */
 export async function ensureDebianBase(recipe: BaseRecipe = DEBIAN13_BASE, opts: EnsureBaseOptions = {}): Promise<string> {
@@ -173,9 +174,14 @@ export async function ensureDebianBase(recipe: BaseRecipe = DEBIAN13_BASE, opts:
     fs.mkdirSync(cacheRoot, { recursive: true, mode: 0o755 });
     return withMachineLock(`${dir}.lock`, async () => {
         if (fs.existsSync(dir)) return dir;
-        // Only the lock holder builds, so anything here is a crashed build's remains.
-        const partial = `${dir}.partial`;
-        await removeTree(partial);
+        // Only the lock holder builds, so any other partial base is a crashed build's remains. A
+        // crashed builder's children may still write into theirs: ours has its own name, and
+        // removing theirs is best effort (the next build tries again).
+        const partial = `${dir}.partial-${process.pid}`;
+        const prefix = `${path.basename(dir)}.partial-`;
+        for (const stale of fs.readdirSync(cacheRoot).filter((f) => f.startsWith(prefix))) {
+            await removeTree(path.join(cacheRoot, stale)).catch(() => undefined);
+        }
         try {
             await build(recipe, partial, progress);
         } catch (e) {

@@ -188,7 +188,7 @@ test("down ends every process and removes every namespace, mount and directory; 
 });
 
 test("a Debian 12 host sees the lab directory read-only at the same place", async () => {
-    const id = "lcdeb12";
+    const id = "lclabdir";
     await down(id);
     try {
         const bare = await up({ id, hosts: 1, labDir });
