@@ -1,0 +1,148 @@
+// The Node object a kubelet registers, its status and its Lease (pkg/kubelet/kubelet_node_status.go
+// initialNode and the nodestatus setters; pkg/kubelet/nodelease). Pure.
+import { microTime } from "./time";
+import type { Lease, Node, NodeCondition } from "./types";
+
+/** The version of the Kubernetes API this kubelet speaks: the lab's control plane. */
+export const KUBELET_VERSION = "v1.29.1";
+/** What the node reports as its runtime (`<name>://<version>`): processes started by this kubelet. */
+export const RUNTIME_VERSION = "localcluster-process://0.1.0";
+/** The kubelet's defaults: lease of 40 s renewed every 10 s, status every 10 s. */
+export const LEASE_DURATION_SECONDS = 40;
+export const HEARTBEAT_INTERVAL_MS = 10_000;
+
+export interface NodeIdentity {
+    name: string;
+    internalIP: string;
+    /** Labels beyond the kubelet's own (kubernetes.io/hostname, os, arch). */
+    labels: Readonly<Record<string, string>>;
+    capacity: Readonly<Record<string, string>>;
+}
+
+export interface NodeFacts {
+    machineID: string;
+    bootID: string;
+    kernelVersion: string;
+    osImage: string;
+    architecture: string;
+}
+
+/** Labels a kubelet may set on its own Node (k8s.io/kubelet/pkg/apis IsKubeletLabel, enforced by NodeRestriction). */
+const KUBELET_LABELS = new Set([
+    "kubernetes.io/hostname",
+    "kubernetes.io/os",
+    "kubernetes.io/arch",
+    "beta.kubernetes.io/os",
+    "beta.kubernetes.io/arch",
+    "beta.kubernetes.io/instance-type",
+    "node.kubernetes.io/instance-type",
+    "topology.kubernetes.io/zone",
+    "topology.kubernetes.io/region",
+    "failure-domain.beta.kubernetes.io/zone",
+    "failure-domain.beta.kubernetes.io/region",
+]);
+const inNamespace = (ns: string, suffix: string) => ns === suffix || ns.endsWith(`.${suffix}`);
+
+/**
+ * Why a label cannot come from the kubelet (NodeRestriction refuses it), or undefined. Labels such
+ * as node-role.kubernetes.io/control-plane are set with admin credentials, as kubeadm does.
+ */
+export function forbiddenLabelReason(key: string): string | undefined {
+    const slash = key.indexOf("/");
+    const ns = slash < 0 ? "" : key.slice(0, slash);
+    if (inNamespace(ns, "node-restriction.kubernetes.io")) return "the node-restriction.kubernetes.io namespace is reserved for labels set by administrators";
+    const isKube = inNamespace(ns, "kubernetes.io") || inNamespace(ns, "k8s.io");
+    if (isKube && !KUBELET_LABELS.has(key) && !inNamespace(ns, "kubelet.kubernetes.io") && !inNamespace(ns, "node.kubernetes.io")) {
+        return "NodeRestriction lets a kubelet set only its own kubernetes.io labels (hostname, os, arch, zone, region, instance type, kubelet.kubernetes.io/*, node.kubernetes.io/*): set this one with admin credentials";
+    }
+    return undefined;
+}
+
+export function nodeLabels(id: NodeIdentity, facts: NodeFacts): Record<string, string> {
+    return {
+        "beta.kubernetes.io/arch": facts.architecture,
+        "beta.kubernetes.io/os": "linux",
+        "kubernetes.io/arch": facts.architecture,
+        "kubernetes.io/hostname": id.name,
+        "kubernetes.io/os": "linux",
+        ...id.labels,
+    };
+}
+
+/** What registration creates. */
+export function initialNode(id: NodeIdentity, facts: NodeFacts): Node {
+    return {
+        apiVersion: "v1",
+        kind: "Node",
+        metadata: {
+            name: id.name,
+            labels: nodeLabels(id, facts),
+            annotations: { "volumes.kubernetes.io/controller-managed-attach-detach": "true" },
+        },
+        spec: {},
+    };
+}
+
+export type NetworkReadiness = { ready: true } | { ready: false; message: string };
+
+/** The text a kubelet puts in Ready=False when the runtime's network is not ready. */
+export function networkNotReadyMessage(pluginMessage: string): string {
+    return `container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:${pluginMessage}`;
+}
+
+function conditions(net: NetworkReadiness): Array<Omit<NodeCondition, "lastHeartbeatTime" | "lastTransitionTime">> {
+    return [
+        { type: "MemoryPressure", status: "False", reason: "KubeletHasSufficientMemory", message: "kubelet has sufficient memory available" },
+        { type: "DiskPressure", status: "False", reason: "KubeletHasNoDiskPressure", message: "kubelet has no disk pressure" },
+        { type: "PIDPressure", status: "False", reason: "KubeletHasSufficientPID", message: "kubelet has sufficient PID available" },
+        net.ready
+            ? { type: "Ready", status: "True", reason: "KubeletReady", message: "kubelet is posting ready status" }
+            : { type: "Ready", status: "False", reason: "KubeletNotReady", message: networkNotReadyMessage(net.message) },
+    ];
+}
+
+/** The status patch of one heartbeat; a condition keeps its transition time while its status holds. */
+export function nodeStatusPatch(id: NodeIdentity, facts: NodeFacts, net: NetworkReadiness, old: readonly NodeCondition[], now: string): { status: Node["status"] } {
+    return {
+        status: {
+            conditions: conditions(net).map((c) => {
+                const prev = old.find((o) => o.type === c.type);
+                return { ...c, lastHeartbeatTime: now, lastTransitionTime: prev && prev.status === c.status ? prev.lastTransitionTime : now };
+            }),
+            addresses: [
+                { type: "InternalIP", address: id.internalIP },
+                { type: "Hostname", address: id.name },
+            ],
+            capacity: { ...id.capacity },
+            allocatable: { ...id.capacity },
+            daemonEndpoints: { kubeletEndpoint: { Port: 0 } },
+            nodeInfo: {
+                machineID: facts.machineID,
+                systemUUID: facts.machineID,
+                bootID: facts.bootID,
+                kernelVersion: facts.kernelVersion,
+                osImage: facts.osImage,
+                containerRuntimeVersion: RUNTIME_VERSION,
+                kubeletVersion: KUBELET_VERSION,
+                kubeProxyVersion: "",
+                operatingSystem: "linux",
+                architecture: facts.architecture,
+            },
+        },
+    };
+}
+
+/** The node's Lease, owned by its Node so that it goes when the Node goes. */
+export function nodeLease(name: string, nodeUid: string, now: Date, existing?: Lease): Lease {
+    return {
+        apiVersion: "coordination.k8s.io/v1",
+        kind: "Lease",
+        metadata: {
+            ...(existing?.metadata ?? {}),
+            name,
+            namespace: "kube-node-lease",
+            ownerReferences: [{ apiVersion: "v1", kind: "Node", name, uid: nodeUid }],
+        },
+        spec: { ...(existing?.spec ?? {}), holderIdentity: name, leaseDurationSeconds: LEASE_DURATION_SECONDS, renewTime: microTime(now) },
+    };
+}
