@@ -151,7 +151,7 @@ test("env: a required reference to a missing object or key is a CreateContainerC
 });
 
 test("service variables: the default namespace's kubernetes service always, the pod's namespace's services with enableServiceLinks", () => {
-    const svc = (namespace: string, name: string, clusterIP: string, ports: Array<{ name?: string; port: number; protocol?: string }>): Service => ({
+    const svc = (namespace: string, name: string, clusterIP: string, ports: Array<{ name?: string; port: number; protocol?: "TCP" | "UDP" }>): Service => ({
         apiVersion: "v1",
         kind: "Service",
         metadata: { name, namespace },
