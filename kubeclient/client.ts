@@ -82,12 +82,15 @@ export interface DeleteOptions {
     gracePeriodSeconds?: number;
 }
 
-/** A DNS-1123 subdomain or label: what object names and namespaces are; refused before any path is built. */
-const NAME = /^[a-z0-9]([-a-z0-9.:]*[a-z0-9])?$/;
-
+/**
+ * A path segment the API accepts as an object name or namespace (its own rule: not empty, not
+ * `.` or `..`, no `/` or `%`); refused before any path is built, then percent-encoded.
+ */
 function checkName(value: string, what: string): string {
-    if (!NAME.test(value) || value.length > 253) throw new Error(`invalid ${what} ${JSON.stringify(value)} (a lower-case DNS-1123 name)`);
-    return value;
+    if (!value || value === "." || value === ".." || /[/%]/.test(value) || value.length > 253) {
+        throw new Error(`invalid ${what} ${JSON.stringify(value)}: not empty, not . or .., without / or %`);
+    }
+    return encodeURIComponent(value);
 }
 
 export class KubeClient {

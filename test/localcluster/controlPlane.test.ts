@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { KubeApiError, KubeClient, pollUntil, type KubeObject } from "../../kubeclient";
 import { down, hostExec } from "../../localcluster";
 import type { LocalCluster } from "../../localcluster";
-import { labBinary, LAB_BIN_ENV, LAB_CACHE_ENV, type ControlPlane } from "../../localcluster/kube";
+import { labBinary, loadControlPlane, LAB_BIN_ENV, LAB_CACHE_ENV, type ControlPlane } from "../../localcluster/kube";
 import { startKubeLab, type KubeLab } from "../support/kubeControlPlane";
 import { leftovers, processesIn, stillRunning } from "./leftovers";
 
@@ -40,6 +40,18 @@ test("the API server is the lab's v1.29.1, served on the control plane's underla
     // The admin kubeconfig holds a private key.
     assert.equal(fs.statSync(cp.adminKubeconfig.path).mode & 0o777, 0o600);
     assert.equal(cp.adminKubeconfig.path, path.join(cluster.dir, "k8s", "admin.kubeconfig"));
+    // Later commands find the running control plane from its state.
+    const loaded = loadControlPlane(cluster);
+    assert.deepEqual([loaded.apiServerUrl, loaded.pids, loaded.caPem], [cp.apiServerUrl, cp.pids, cp.caPem]);
+});
+
+test("a namespace held by a finalizer: the bounded wait for its deletion says what holds it", async () => {
+    const ns = { apiVersion: "v1", kind: "Namespace", name: "held" };
+    await admin.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: "held", finalizers: ["example.com/hold"] } });
+    assert.equal(await admin.delete(ns), true);
+    await assert.rejects(admin.waitUntilGone(ns, 1500), /timed out after 1500 ms waiting for Namespace held to be deleted.*; it is terminating since .*finalizers example\.com\/hold/);
+    await admin.patch(ns, { metadata: { finalizers: null } }, "merge");
+    await admin.waitUntilGone(ns, 30_000);
 });
 
 test("a host reaches the API server over the underlay", async () => {
