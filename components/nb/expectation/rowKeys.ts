@@ -18,12 +18,10 @@ export type ExpectTable = RowKey["table"];
 const NAMED: readonly NamedTable[] = ["Logical_Switch", "Logical_Switch_Port", "Logical_Router", "Logical_Router_Port"];
 const NAT_TYPES: readonly NatType[] = ["snat", "dnat", "dnat_and_snat"];
 
+const NAT_FORM = "NAT <router> <snat|dnat|dnat_and_snat> <logical_ip>";
+const ROUTE_FORM = "Logical_Router_Static_Route <router> <ip_prefix> <nexthop>";
 /** What each kind of key looks like, for error messages. */
-export const ROW_KEY_FORMS: readonly string[] = [
-    ...NAMED.map((t) => `${t} <name>`),
-    "NAT <router> <snat|dnat|dnat_and_snat> <logical_ip>",
-    "Logical_Router_Static_Route <router> <ip_prefix> <nexthop>",
-];
+export const ROW_KEY_FORMS: readonly string[] = [...NAMED.map((t) => `${t} <name>`), NAT_FORM, ROUTE_FORM];
 
 const matches = (rule: keyof typeof RULES, text: string) => RULES[rule].re.test(text);
 
@@ -47,13 +45,13 @@ export function parseRowKey(text: string): RowKey {
         return { table: table as NamedTable, name: name("the name", rest[0]) };
     }
     if (table === "NAT") {
-        if (rest.length !== 3) throw shape(ROW_KEY_FORMS[NAMED.length], "NAT GR_node2 snat 10.128.0.0/14");
+        if (rest.length !== 3) throw shape(NAT_FORM, "NAT GR_node2 snat 10.128.0.0/14");
         const [router, type, logicalIp] = rest;
         if (!(NAT_TYPES as readonly string[]).includes(type)) throw new Error(`the NAT type must be one of ${NAT_TYPES.join(", ")}, got ${JSON.stringify(type)}`);
         return { table, router: name("the router", router), type: type as NatType, logicalIp: address("the logical_ip", logicalIp, ["ipv4", "cidr"]) };
     }
     if (table === "Logical_Router_Static_Route") {
-        if (rest.length !== 3) throw shape(ROW_KEY_FORMS[NAMED.length + 1], "Logical_Router_Static_Route GR_node2 10.128.0.0/14 100.64.0.1");
+        if (rest.length !== 3) throw shape(ROUTE_FORM, "Logical_Router_Static_Route GR_node2 10.128.0.0/14 100.64.0.1");
         const [router, ipPrefix, nexthop] = rest;
         return { table, router: name("the router", router), ipPrefix: address("the ip_prefix", ipPrefix, ["cidr", "ipv4"]), nexthop: address("the nexthop", nexthop, ["ipv4"]) };
     }
