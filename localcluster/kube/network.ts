@@ -2,7 +2,7 @@
 // bridge, like a host's but without mount or UTS namespaces (its programs need no private paths).
 import { deleteLink, txChecksumOff } from "../links";
 import { deleteNetns } from "../namespaces";
-import { check } from "../run";
+import { check, run } from "../run";
 import type { ControlPlaneLayout } from "./layout";
 
 export async function createControlPlaneNetwork(layout: ControlPlaneLayout, bridge: string, address: string, prefixLen: number): Promise<void> {
@@ -18,8 +18,16 @@ export async function createControlPlaneNetwork(layout: ControlPlaneLayout, brid
     await txChecksumOff("eth0", ns);
 }
 
-/** Deletes the namespace (its processes must be gone) and the veth if it outlived it. */
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const linkExists = async (name: string) => (await run(["ip", "link", "show", "dev", name])).code === 0;
+
+/**
+ * Deletes the namespace (its processes must be gone). The root-side veth end dies with its peer,
+ * asynchronously: wait for that (bounded) rather than race the kernel to delete it, and delete
+ * it only if it outlives the wait.
+ */
 export async function deleteControlPlaneNetwork(layout: ControlPlaneLayout): Promise<void> {
     await deleteNetns(layout.netns);
-    await deleteLink(layout.veth);
+    for (let i = 0; i < 60 && (await linkExists(layout.veth)); i++) await sleep(50);
+    if (await linkExists(layout.veth)) await deleteLink(layout.veth);
 }

@@ -1,9 +1,9 @@
 // A local cluster with its Kubernetes control plane, for tests that need a real API server:
-// whatever an aborted earlier run of the same id left is removed first, and `stop` (the
-// cluster's `down`) ends every process of both.
+// whatever an aborted earlier run of the same id left is removed first, and `stop` ends every
+// process of both.
 import { KubeClient } from "../../kubeclient";
 import { down, up, type LocalCluster } from "../../localcluster";
-import { startControlPlane, type ControlPlane } from "../../localcluster/kube";
+import { startControlPlane, stopControlPlane, type ControlPlane } from "../../localcluster/kube";
 
 /** The service CIDR of the local stacks (localcluster/stackFile.ts). */
 export const SERVICE_SUBNET = "172.30.0.0/16";
@@ -30,6 +30,8 @@ export async function startKubeLab(id: string, hosts = 1): Promise<KubeLab> {
         admin,
         stop: async () => {
             admin.close();
+            // The control plane first, then the hosts: each waits for its own links to go.
+            await stopControlPlane(id);
             await down(id);
         },
     };
