@@ -5,11 +5,12 @@ import { listLinks } from "./links";
 import { checkId, clusterNames } from "./names";
 import { isInNetns, listNetns } from "./namespaces";
 import { sshdPid } from "./sshd";
-import { clusterFile, loadCluster } from "./state";
+import { clusterFile, hostOs, loadCluster, type HostOs } from "./state";
 
 export interface HostStatus {
     name: string;
     ip: string;
+    os: HostOs;
     holderPid: number;
     holderAlive: boolean;
     sshdPid?: number;
@@ -59,7 +60,7 @@ export async function status(id: string): Promise<ClusterStatus> {
             const holderAlive = isInNetns(h.holderPid, h.netns);
             const pid = holderAlive ? sshdPid(h.holderPid) : undefined;
             const reachable = holderAlive && (await sshBanner(h.ip, h.sshPort));
-            return { name: h.name, ip: h.ip, holderPid: h.holderPid, holderAlive, sshdPid: pid, reachable };
+            return { name: h.name, ip: h.ip, os: hostOs(h), holderPid: h.holderPid, holderAlive, sshdPid: pid, reachable };
         }),
     );
     return {

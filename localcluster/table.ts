@@ -15,9 +15,9 @@ export function formatStatus(s: ClusterStatus): string {
     const head =
         `local cluster ${s.id}: ${s.healthy ? "healthy" : "DEGRADED"}  underlay ${s.subnet}  bridge ${s.bridge}${s.bridgePresent ? "" : " (missing)"}` +
         `  external ${s.external?.ip} (${s.external?.ns}${s.external?.present ? "" : ", missing"})`;
-    const rows = [["HOST", "ADDRESS", "HOLDER", "SSHD", "SSH"]];
+    const rows = [["HOST", "ADDRESS", "OS", "HOLDER", "SSHD", "SSH"]];
     for (const h of s.hosts) {
-        rows.push([h.name, h.ip, h.holderAlive ? String(h.holderPid) : "dead", h.sshdPid ? String(h.sshdPid) : "-", h.reachable ? "ok" : "unreachable"]);
+        rows.push([h.name, h.ip, h.os, h.holderAlive ? String(h.holderPid) : "dead", h.sshdPid ? String(h.sshdPid) : "-", h.reachable ? "ok" : "unreachable"]);
     }
     return `${head}\n${formatTable(rows)}`;
 }

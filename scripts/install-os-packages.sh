@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages that the local cluster and the tests use: OVS and OVN
-# (userspace datapath is enough), sshd, iproute2, ethtool, ping, shellcheck, and debootstrap, which
-# builds the Debian 13 base of `localcluster up --os debian13`. Needs root.
+# (userspace datapath is enough), sshd, iproute2, ethtool, ping, shellcheck; debootstrap, which
+# builds the Debian 13 base of `localcluster up --os debian13`; etcd, openssl and xz for the local
+# cluster's Kubernetes control plane; Debian's CNI plugins for the kubelet stand-in's tests. Needs root.
 # Package scripts try to start services; without systemd they are refused harmlessly.
 set -euo pipefail
 packages=(openvswitch-switch openvswitch-common ovn-central ovn-host ovn-common openssh-server openssh-client
-    iproute2 ethtool iputils-ping nftables shellcheck uuid-runtime procps util-linux debootstrap)
+    iproute2 ethtool iputils-ping nftables shellcheck uuid-runtime procps util-linux debootstrap
+    containernetworking-plugins etcd-server openssl xz-utils)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

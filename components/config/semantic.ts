@@ -91,7 +91,9 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
     });
     if (ovnkubeMode && join) checkOvnkubeNodeIds(cfg, join, add);
 
-    if (cfg.apiServer.url.startsWith("https://"))
+    // Pulumi mode hands the API server to the chassis (external_ids k8s-api-*); in ovnkube mode
+    // ovnkube authenticates with its service account and the program with `kubeconfig`.
+    if (!ovnkubeMode && cfg.apiServer.url.startsWith("https://"))
         for (const k of ["k8sApiToken", "k8sCaCertificate"] as const)
             if (!secretsPresent.has(k)) add(k, `required (as a secret) because apiServer.url is https`);
     if (cfg.ovnTransport?.protocol === "ssl")

@@ -45,6 +45,8 @@ export async function assertProgramTree(STACK: "dev" | "prod") {
     assert.equal(count(resources, "ovn-kubernetes:hosts:GatewayHost"), pulumiMode ? gateways.length : shared.length);
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:OvnkubeSchemaCheck"), feeds(1));
     assert.equal(count(resources, "ovn-kubernetes:kubernetes:Ovnkube"), feeds(1));
+    // Expectations: the cluster router, and per node its switch and its gateway router.
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:NorthboundExpectation"), feeds(1 + 2 * k8sNodes.length));
     const daemonSets = pulumiMode ? 0 : manifestList(kubeManifests(model.kube)).filter((o) => o.kind === "DaemonSet").length;
     assert.equal(count(resources, "kubernetes:apps/v1:DaemonSet"), daemonSets);
 
@@ -65,6 +67,7 @@ export async function assertProgramTree(STACK: "dev" | "prod") {
         for (const g of shared) assert.equal(parentName(named(resources, `ovn-${g.name}-gateway-bridge`)), "ovn");
         assert.equal(parentName(named(resources, "ovn-ovnkube-schema")), "ovn");
         assert.equal(parentName(named(resources, "ovn-ovnkube")), "ovn");
+        for (const n of k8sNodes) for (const e of [`ovn-expect-node-${n.name}`, `ovn-expect-gateway-${n.name}`]) assert.equal(parentName(named(resources, e)), "ovn");
     }
     for (const n of chassis) assert.equal(parentName(named(resources, `ovn-${n.name}-chassis`)), "ovn");
     assert.equal(parentName(named(resources, "ovn-central")), "ovn");

@@ -5,9 +5,10 @@ read -r -a specs <<<"$wanted"
 # installed_version PACKAGE: the installed version, empty when not installed.
 installed_version() {
     if [[ $os_family == debian ]]; then
-        dpkg-query -W -f='${db:Status-Status} ${Version}' "$1" 2>/dev/null | awk '$1 == "installed" { print $2 }'
+        # Not installed: dpkg-query exits 1, which pipefail would turn into the script's failure.
+        { dpkg-query -W -f='${db:Status-Status} ${Version}' "$1" 2>/dev/null || true; } | awk '$1 == "installed" { print $2 }'
     else
-        rpm -q --qf '%{EPOCH}:%{VERSION}-%{RELEASE}\n' "$1" 2>/dev/null | sed -e 's/^(none)://' -e '/not installed/d' | head -n 1
+        { rpm -q --qf '%{EPOCH}:%{VERSION}-%{RELEASE}\n' "$1" 2>/dev/null || true; } | sed -e 's/^(none)://' -e '/not installed/d' | head -n 1
     fi
 }
 

@@ -1,0 +1,36 @@
+// The plan's expectations of ovnkube's rows, built from the model: keys that the expectation
+// resource accepts, values that are the model's addresses.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { validateConfig } from "../../components/config/validate";
+import { buildClusterModel } from "../../components/model/cluster";
+import { checkExpectation } from "../../components/nb/expectation/inputs";
+import { clusterRouterRows, gatewayRouterRows, nodeSwitchRows } from "../../components/topology/expectations";
+import { stackConfig } from "../support/configs";
+
+const model = buildClusterModel(validateConfig(stackConfig("prod")));
+const nb = { ssh: { host: "10.0.0.1", port: 22, user: "root", insecureIgnoreHostKey: true }, privateKey: "-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n", socket: "/var/run/ovn/ovnnb_db.sock" };
+
+test("every expectation the ovnkube topology creates passes the expectation resource's check", () => {
+    const all = [
+        clusterRouterRows(model),
+        ...model.nodeNetworks.map(nodeSwitchRows),
+        ...model.kube.nodes.map((n) => gatewayRouterRows(model, n, "chassis-" + n.name)),
+    ];
+    for (const rows of all) {
+        const r = checkExpectation({ nb, subject: "s", rows });
+        assert.deepEqual(r.failures ?? [], [], JSON.stringify(rows));
+    }
+});
+
+test("the values are the plan: node subnet and router port, gateway join at base + node-id, SNAT to the gateway address", () => {
+    const worker = model.kube.nodes.find((n) => n.name === "worker-0")!;
+    assert.deepEqual(nodeSwitchRows(model.nodeNetworks.find((n) => n.node === "worker-0")!), {
+        "Logical_Switch worker-0": { "other_config:subnet": "10.128.2.0/23" },
+        "Logical_Router_Port rtos-worker-0": { networks: "10.128.2.1/23", mac: "0a:58:0a:80:02:01" },
+    });
+    const gw = gatewayRouterRows(model, worker, "abc");
+    assert.deepEqual(gw["Logical_Router GR_worker-0"], { "options:chassis": "abc" });
+    assert.equal(gw["Logical_Router_Port rtoj-GR_worker-0"].networks, `${worker.gatewayRouterJoin.ip}/16`);
+    assert.deepEqual(gw["NAT GR_worker-0 snat 10.128.0.0/14"], { external_ip: "10.10.0.20" });
+});
