@@ -13,6 +13,7 @@ import { apiServerArgv, controllerManagerArgv, etcdArgv, schedulerArgv, type Con
 import { labBinaries } from "./labBinaries";
 import { apiServerUrl, controlPlaneAddress, controlPlaneLayout, type ControlPlaneLayout } from "./layout";
 import { createControlPlaneNetwork, deleteControlPlaneNetwork } from "./network";
+import { readCa, type IssuedCert } from "./pki";
 
 export const COMPONENTS = ["etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler"] as const;
 export type Component = (typeof COMPONENTS)[number];
@@ -52,6 +53,7 @@ interface SavedControlPlane {
 
 /** The command line of each component. */
 async function componentArgv(layout: ControlPlaneLayout, address: string, serviceSubnet: string, files: ControlPlaneFiles): Promise<Record<Component, string[]>> {
+    if (!fs.existsSync(ETCD)) throw new Error(`${ETCD} not found: apt-get install -y etcd-server`);
     const bin = await labBinaries(["kube-apiserver", "kube-controller-manager", "kube-scheduler"]);
     return {
         etcd: etcdArgv(ETCD, layout.etcdDataDir),
@@ -106,13 +108,13 @@ async function startAndWait(layout: ControlPlaneLayout, argv: Record<Component, 
     return pids as Record<Component, number>;
 }
 
-function controlPlaneOf(layout: ControlPlaneLayout, saved: SavedControlPlane, caPem: string, adminContent: string, ca: Parameters<typeof nodeCredentials>[1]): ControlPlane {
+function controlPlaneOf(layout: ControlPlaneLayout, saved: SavedControlPlane, adminContent: string, ca: IssuedCert): ControlPlane {
     return {
         apiServerUrl: saved.apiServerUrl,
         address: saved.address,
         netns: layout.netns,
         adminKubeconfig: { path: layout.adminKubeconfig, content: adminContent },
-        caPem,
+        caPem: ca.certPem,
         pids: saved.pids,
         nodeCredentials: (name) => nodeCredentials(layout, ca, saved.apiServerUrl, name),
     };
@@ -147,7 +149,7 @@ export async function startControlPlane(cluster: LocalCluster, opts: ControlPlan
         }
         const saved: SavedControlPlane = { apiServerUrl: server, address, serviceSubnet: opts.serviceSubnet, pids };
         fs.writeFileSync(layout.stateFile, JSON.stringify(saved, null, 2) + "\n", { mode: 0o600 });
-        return controlPlaneOf(layout, saved, pki.ca.certPem, adminContent, pki.ca);
+        return controlPlaneOf(layout, saved, adminContent, pki.ca);
     } catch (e) {
         // Keep the logs (the error points at them); end the processes and free the address.
         await killNamespaceProcesses([layout.netns]).catch(() => undefined);
@@ -166,9 +168,8 @@ export function loadControlPlane(cluster: LocalCluster): ControlPlane {
     if (!isInNetns(saved.pids["kube-apiserver"], layout.netns)) {
         throw new Error(`the Kubernetes control plane of local cluster ${cluster.id} is not running (kube-apiserver ${saved.pids["kube-apiserver"]} gone): stop and start it again`);
     }
-    const read = (f: string) => fs.readFileSync(f, "utf8");
-    const ca = { certPath: `${layout.pkiDir}/ca.crt`, keyPath: `${layout.pkiDir}/ca.key`, certPem: read(`${layout.pkiDir}/ca.crt`), keyPem: read(`${layout.pkiDir}/ca.key`) };
-    return controlPlaneOf(layout, saved, ca.certPem, read(layout.adminKubeconfig), ca);
+    const ca = readCa(layout.pkiDir);
+    return controlPlaneOf(layout, saved, fs.readFileSync(layout.adminKubeconfig, "utf8"), ca);
 }
 
 /**

@@ -87,15 +87,22 @@ function issued(certPath: string, keyPath: string): IssuedCert {
     return { certPath, keyPath, certPem: fs.readFileSync(certPath, "utf8"), keyPem: fs.readFileSync(keyPath, "utf8") };
 }
 
+const caCertPath = (dir: string) => path.join(dir, "ca.crt");
+
 /** The cluster CA (`ca.crt`, `ca.key`), self-signed, made unless present. */
 export async function ensureCa(dir: string, commonName: string): Promise<IssuedCert> {
     const { keyPath } = ensureKeyPair(dir, "ca");
-    const certPath = path.join(dir, "ca.crt");
+    const certPath = caCertPath(dir);
     if (!fs.existsSync(certPath)) {
         await check(["openssl", "req", "-x509", "-new", "-key", keyPath, "-subj", subject({ commonName }), "-days", DAYS,
             "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign", "-out", certPath]);
     }
     return issued(certPath, keyPath);
+}
+
+/** The CA ensureCa made in `dir`, for later commands that issue more certificates. */
+export function readCa(dir: string): IssuedCert {
+    return issued(caCertPath(dir), path.join(dir, "ca.key"));
 }
 
 /** A certificate signed by `ca` in `dir/<base>.crt` with its key `dir/<base>.key`, made unless present. */
