@@ -14,7 +14,7 @@ export async function listLinks(name: string, prefix: string): Promise<string[]>
 export async function deleteLink(name: string): Promise<void> {
     const r = await run(["ip", "link", "delete", "dev", name]);
     // A veth vanishes by itself once its peer's namespace is gone; that race is not an error.
-    if (r.code !== 0 && !/Cannot find device|does not exist/.test(r.stderr)) {
+    if (r.code !== 0 && !/Cannot find device|does not exist|No such device/.test(r.stderr)) {
         throw new Error(`ip link delete dev ${name} failed: ${r.stderr.trim()}`);
     }
 }
