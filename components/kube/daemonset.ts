@@ -17,12 +17,14 @@ export type PodSpecParts = Pick<
 
 /**
  * Only on the named nodes. Matched on the Node's name (the kubernetes.io/hostname label may differ
- * from it), the name the model plans with.
+ * from it), the name the model plans with. The API server allows a single value per `metadata.name`
+ * field selector, so each node is a term of its own (terms are ORed), as the DaemonSet controller
+ * itself writes them.
  */
 export function onNodes(nodes: readonly string[]): NodeAffinity {
     return {
         requiredDuringSchedulingIgnoredDuringExecution: {
-            nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: [...nodes] }] }],
+            nodeSelectorTerms: nodes.map((node) => ({ matchFields: [{ key: "metadata.name", operator: "In", values: [node] }] })),
         },
     };
 }

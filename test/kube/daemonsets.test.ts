@@ -6,18 +6,8 @@ import { kubeManifests } from "../../components/kube/manifests";
 import { remoteHost } from "../../components/kube/ovnkube-args";
 import type { Container, DaemonSet } from "../../components/kube/types";
 import { kubeModel, oneGroupModel } from "./fixture";
+import { affinityNodes, flag, hasFlag as has, main } from "./inspect";
 
-const main = (ds: DaemonSet): Container => ds.spec.template.spec.containers[0];
-const flag = (c: Container, name: string): string | undefined => {
-    const args = c.args ?? [];
-    const i = args.indexOf(name);
-    return i < 0 ? undefined : args[i + 1];
-};
-const has = (c: Container, name: string) => (c.args ?? []).includes(name);
-const affinityNodes = (ds: DaemonSet) =>
-    ds.spec.template.spec.affinity?.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.flatMap((t) =>
-        t.matchFields.filter((f) => f.key === "metadata.name" && f.operator === "In").flatMap((f) => f.values),
-    ) ?? [];
 /** Container path → host path of every hostPath the container mounts. */
 const hostMounts = (ds: DaemonSet, c: Container) =>
     new Map(

@@ -7,12 +7,10 @@ import { validateConfig } from "../../components/config/validate";
 import { kubeManifests, manifestList } from "../../components/kube/manifests";
 import { buildClusterModel } from "../../components/model/cluster";
 import { toInt } from "../../components/model/cidr";
-import type { Container, DaemonSet } from "../../components/kube/types";
 import { stackConfig } from "../support/configs";
+import { affinityNodes, flag, main } from "./inspect";
 import { validateObject } from "./schema";
 
-const main = (ds: DaemonSet): Container => ds.spec.template.spec.containers[0];
-const flag = (c: Container, name: string) => c.args?.[c.args.indexOf(name) + 1];
 
 describe("stack prod (ovnkube mode)", () => {
     const cfg = validateConfig(stackConfig("prod"));
@@ -24,18 +22,16 @@ describe("stack prod (ovnkube mode)", () => {
     });
 
     it("places ovnkube-master on the stack's master nodes", () => {
-        const terms = m.master.spec.template.spec.affinity?.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms;
-        assert.deepEqual(terms?.[0].matchFields[0].values, ["master-0"]);
+        assert.deepEqual(affinityNodes(m.master), ["master-0"]);
     });
 
     it("runs one ovnkube-node per node group: the shared gateways on breth0 apart from the rest", () => {
-        const placed = m.nodes.map((ds) => [ds.metadata.name, ds.spec.template.spec.affinity?.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values]);
         const k8sNodes = cfg.nodes.filter((n) => n.roles.includes("master") || n.roles.includes("node")).map((n) => n.name);
-        assert.deepEqual(placed.flatMap(([, nodes]) => nodes).sort(), [...k8sNodes].sort());
+        assert.deepEqual(m.nodes.flatMap(affinityNodes).sort(), [...k8sNodes].sort());
         const shared = cfg.nodes.filter((n) => n.gateway?.mode === "shared");
         assert.ok(shared.length > 0);
         for (const n of shared) {
-            const ds = m.nodes.find((d) => d.spec.template.spec.affinity?.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values.includes(n.name))!;
+            const ds = m.nodes.find((d) => affinityNodes(d).includes(n.name))!;
             assert.equal(flag(main(ds), "-gateway-interface"), n.gateway!.bridge);
             assert.equal(flag(main(ds), "-gateway-nexthop"), n.gateway!.defaultGateway);
         }

@@ -95,6 +95,16 @@ for (const [i, ds] of daemonSets.entries()) {
             }
         });
 
+        it("selects its nodes by name one per term, the only form the API server accepts", () => {
+            const terms = pod.affinity?.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms ?? [];
+            assert.ok(terms.length > 0);
+            for (const t of terms) {
+                assert.equal(t.matchFields.length, 1);
+                assert.equal(t.matchFields[0].key, "metadata.name");
+                assert.equal(t.matchFields[0].values.length, 1, JSON.stringify(t));
+            }
+        });
+
         it("mounts only volumes it declares", () => {
             const declared = new Set((pod.volumes ?? []).map((v) => v.name));
             for (const c of containers(ds)) {
