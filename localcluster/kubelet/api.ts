@@ -23,11 +23,13 @@ export class KubeletApi {
     /**
      * Status update as the kubelet's status manager sends it: strategic merge (conditions merge by
      * type, so other owners' conditions stay), the pod's uid as precondition. A merge leaves fields
-     * the patch omits as they were, so a condition's unset reason and message are sent as null.
+     * the patch omits as they were, so a condition's unset reason and message are sent as null, and
+     * the address lists (merged by ip) are replaced whole: a new sandbox has a new address.
      */
     async patchPodStatus(pod: Pod, status: PodStatus): Promise<Pod> {
         const conditions = status.conditions?.map((c) => ({ ...c, reason: c.reason ?? null, message: c.message ?? null }));
-        const body = { metadata: { uid: pod.metadata!.uid }, status: { ...status, conditions } };
+        const replace = <T>(list: T[] | undefined) => (list ? [{ $patch: "replace" }, ...list] : undefined);
+        const body = { metadata: { uid: pod.metadata!.uid }, status: { ...status, conditions, podIPs: replace(status.podIPs), hostIPs: replace(status.hostIPs) } };
         return (await this.client.patch(podRef(pod), body, "strategic", { subresource: "status" })) as unknown as Pod;
     }
 

@@ -11,7 +11,7 @@ import { inHost, mkdirInHost, writeFileInHost } from "./hostfs";
 import { fileVolumeKind, volumeSource } from "./mounts";
 import type { PodObjects } from "./resolve";
 import type { Pod, Volume } from "./types";
-import { volumeFiles } from "./volumeFiles";
+import { VolumeFile, volumeFiles } from "./volumeFiles";
 
 export interface VolumeHost {
     holderPid: number;
@@ -47,12 +47,24 @@ export function checkHostPath(h: VolumeHost, v: Volume): void {
     if (!st || !type.is(st)) throw setupError(`hostPath type check failed: ${p} is not ${type.what}`);
 }
 
+function sameContent(file: string, f: VolumeFile): boolean {
+    try {
+        return (fs.statSync(file).mode & 0o7777) === f.mode && fs.readFileSync(file).equals(f.data);
+    } catch {
+        return false;
+    }
+}
+
 /** Writes the volume's files and removes those it no longer has. */
-function syncFiles(h: VolumeHost, dir: string, files: ReturnType<typeof volumeFiles>): void {
+function syncFiles(h: VolumeHost, dir: string, files: VolumeFile[]): void {
     mkdirInHost(h.holderPid, dir);
     const keep = new Set(files.map((f) => path.posix.normalize(f.path)));
-    for (const f of files) writeFileInHost(h.holderPid, path.posix.join(dir, f.path), f.data, f.mode);
     const base = inHost(h.holderPid, dir);
+    for (const f of files) {
+        // Unchanged files keep their inode: a reader watching them sees only real changes.
+        if (sameContent(path.join(base, f.path), f)) continue;
+        writeFileInHost(h.holderPid, path.posix.join(dir, f.path), f.data, f.mode);
+    }
     const prune = (rel: string) => {
         for (const e of fs.readdirSync(path.join(base, rel), { withFileTypes: true })) {
             const r = rel ? `${rel}/${e.name}` : e.name;

@@ -16,7 +16,7 @@ import { down, hostExec, up } from "../../localcluster";
 import type { LocalCluster, LocalHost } from "../../localcluster";
 import { LAB_DIR_MOUNT } from "../../localcluster/holder";
 import { startControlPlane, type ControlPlane } from "../../localcluster/kube";
-import { containerLogPath, inHost, logText, parseCriLog, startKubelet, type RunningKubelet } from "../../localcluster/kubelet";
+import { containerLogPath, inHost, logText, parseCriLog, startKubelet, stopKubelet, type RunningKubelet, type StartKubeletOptions } from "../../localcluster/kubelet";
 import type { Node, Pod } from "../../localcluster/kubelet/types";
 import { markOf, stillRunning, type ProcessMark } from "./leftovers";
 
@@ -32,6 +32,7 @@ let host: LocalHost;
 let cp: ControlPlane;
 let admin: KubeClient;
 let kubelet: RunningKubelet;
+let kubeletOptions: StartKubeletOptions;
 let labDir: string;
 
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
@@ -52,7 +53,7 @@ before(async () => {
     const t2 = Date.now();
     admin = KubeClient.fromKubeconfig(cp.adminKubeconfig.content);
     const creds = await cp.nodeCredentials(host.name);
-    kubelet = await startKubelet({
+    kubeletOptions = {
         nodeName: host.name,
         kubeconfigPath: creds.kubeconfigPath,
         holderPid: host.holderPid,
@@ -62,7 +63,8 @@ before(async () => {
         // Debian's plugins live in /usr/lib/cni; /opt/cni/bin is where ovn-kubernetes installs its shim.
         cniBinDirs: ["/opt/cni/bin", "/usr/lib/cni"],
         images: { [IMAGE]: `${LAB_DIR_MOUNT}/image` },
-    });
+    };
+    kubelet = await startKubelet(kubeletOptions);
     console.log(`host up ${t1 - t0} ms, control plane ${t2 - t1} ms, kubelet registered ${seconds(t2)}`);
 });
 
@@ -96,6 +98,12 @@ async function waitForPod(name: string, what: string, ok: (p: Pod) => boolean, t
 function containerLog(p: Pod, container: string, attempt: number): string {
     const file = containerLogPath("/var/log/pods", NS, p.metadata!.name!, p.metadata!.uid!, container, attempt);
     return fs.readFileSync(inHost(host.holderPid, file), "utf8");
+}
+
+/** The pod network namespaces of the host (`ip netns list` there). */
+async function podNetns(): Promise<string[]> {
+    const r = await hostExec(cluster, host.name, ["ip", "netns", "list"]);
+    return r.stdout.trim().split("\n").filter(Boolean).map((l) => l.split(" ")[0]);
 }
 
 async function createPod(pod: Record<string, unknown>): Promise<Pod> {
@@ -294,7 +302,7 @@ test("a pod with its own network gets its address from bridge + host-local; dele
     assert.ok(podIP.startsWith("10.244.9."), podIP);
     assert.notEqual(podIP, host.ip);
 
-    const netnsList = (await hostExec(cluster, host.name, ["ip", "netns", "list"])).stdout.trim().split("\n").filter(Boolean).map((l) => l.split(" ")[0]);
+    const netnsList = await podNetns();
     assert.equal(netnsList.length, 1, netnsList.join(", "));
     const netns = netnsList[0];
     const inside = await hostExec(cluster, host.name, ["ip", "-n", netns, "-4", "-o", "address", "show", "dev", "eth0"]);
@@ -306,10 +314,31 @@ test("a pod with its own network gets its address from bridge + host-local; dele
     assert.ok(logText(containerLog(p, "main", 0)).startsWith("netpod\n"), "the pod has its own hostname");
 
     await deletePodAndWait("netpod");
-    const after = (await hostExec(cluster, host.name, ["ip", "netns", "list"])).stdout.trim();
-    assert.equal(after, "", "the pod's network namespace is gone");
+    assert.deepEqual(await podNetns(), [], "the pod's network namespace is gone");
     assert.equal(fs.existsSync(inHost(host.holderPid, ipamFile)), false, "host-local released the address");
     assert.equal(fs.existsSync(inHost(host.holderPid, `/var/lib/kubelet/pods/${p.metadata!.uid}`)), false, "the pod's directory is gone");
+});
+
+test("a restarted kubelet tears down the sandbox its predecessor left and runs the pod again with a fresh one", async () => {
+    await createPod({
+        metadata: { name: "survivor", namespace: NS },
+        spec: { nodeName: host.name, terminationGracePeriodSeconds: 2, containers: [{ name: "main", image: IMAGE, command: ["sleep", "3600"] }] },
+    });
+    const before = await waitForPod("survivor", "Running with an address", (p) => p.status?.phase === "Running" && !!p.status.podIP);
+    const [oldNetns] = await podNetns();
+    const oldIP = before.status!.podIP!;
+    await stopKubelet(kubelet);
+    const stoppedAt = Date.now();
+    kubelet = await startKubelet(kubeletOptions);
+    const after = await waitForPod("survivor", "running again in a new sandbox", (p) => p.status?.phase === "Running" && !!p.status.podIP && p.status.podIP !== oldIP);
+    const netns = await podNetns();
+    assert.equal(netns.length, 1, netns.join(", "));
+    assert.notEqual(netns[0], oldNetns);
+    assert.equal(fs.existsSync(inHost(host.holderPid, `/var/lib/cni/networks/${CNI_NETWORK}/${oldIP}`)), false, "the old address was released");
+    assert.ok(fs.existsSync(inHost(host.holderPid, `/var/lib/cni/networks/${CNI_NETWORK}/${after.status!.podIP}`)));
+    assert.deepEqual(after.status!.podIPs, [{ ip: after.status!.podIP }]);
+    console.log(`pod running again ${seconds(stoppedAt)} after the kubelet was stopped`);
+    await deletePodAndWait("survivor");
 });
 
 test("down ends the kubelet and the containers it started", async () => {
@@ -319,7 +348,7 @@ test("down ends the kubelet and the containers it started", async () => {
     });
     await waitForPod("sleeper", "Running", (p) => p.status?.phase === "Running");
     // The container's process: the one in the pod's network namespace.
-    const netns = (await hostExec(cluster, host.name, ["ip", "netns", "list"])).stdout.trim().split(" ")[0];
+    const [netns] = await podNetns();
     const nsInode = fs.statSync(inHost(host.holderPid, `/run/netns/${netns}`)).ino;
     const inPod = fs
         .readdirSync("/proc")
