@@ -23,6 +23,7 @@ import { MASTER_LOG, SERVICE_ACCOUNT_DIR } from "../../components/kube/ovnkube-a
 import type { Container, DaemonSet } from "../../components/kube/types";
 import type { KubeModel } from "../../components/model/types";
 import { kubeModel } from "./fixture";
+import { expandedCommand } from "./inspect";
 
 const ID = "kubeapi";
 const SERVICE_SUBNET = "172.30.0.0/16";
@@ -75,21 +76,11 @@ async function ovnMay(verb: string, resource: string, attrs: { group?: string; s
     return (review.status as { allowed: boolean }).allowed;
 }
 
-/**
- * A container's arguments with `$(VAR)` expanded from its env as the kubelet would for a pod on
- * `node` (fieldRef spec.nodeName, configMapKeyRef into ovn-config), and the pod's paths moved to
- * `dir`: the service-account files and the log file.
- */
+/** The DaemonSet's command line for a pod on `node`, with the pod's paths moved to `dir`: the service-account files and the log file. */
 function commandLine(c: Container, node: string, dir: string): string[] {
-    const values = new Map<string, string>();
-    for (const e of c.env ?? []) {
-        const ref = e.valueFrom.configMapKeyRef;
-        if (ref) values.set(e.name, model.config[ref.key]);
-        else if (e.valueFrom.fieldRef?.fieldPath === "spec.nodeName") values.set(e.name, node);
-    }
-    return [...c.command, ...(c.args ?? [])]
-        .map((arg) => arg.replace(/\$\(([A-Z0-9_]+)\)/g, (whole, name: string) => values.get(name) ?? whole))
-        .map((arg) => (arg.startsWith(`${SERVICE_ACCOUNT_DIR}/`) ? path.join(dir, path.basename(arg)) : arg === MASTER_LOG ? path.join(dir, "ovnkube-master.log") : arg));
+    return expandedCommand(c, model.config, { node, hostIP: "" }).map((arg) =>
+        arg.startsWith(`${SERVICE_ACCOUNT_DIR}/`) ? path.join(dir, path.basename(arg)) : arg === MASTER_LOG ? path.join(dir, "ovnkube-master.log") : arg,
+    );
 }
 
 before(async () => {

@@ -18,3 +18,18 @@ export function affinityNodes(ds: DaemonSet): string[] {
     const terms = ds.spec.template.spec.affinity?.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms ?? [];
     return terms.flatMap((t) => t.matchFields.filter((f) => f.key === "metadata.name" && f.operator === "In").flatMap((f) => f.values));
 }
+
+/**
+ * The container's command line with `$(VAR)` expanded from its env as the kubelet does for a pod on
+ * a node: fieldRefs spec.nodeName and status.hostIP, configMapKeyRefs into the model's ovn-config.
+ */
+export function expandedCommand(c: Container, config: Record<string, string>, pod: { node: string; hostIP: string }): string[] {
+    const fields: Record<string, string> = { "spec.nodeName": pod.node, "status.hostIP": pod.hostIP };
+    const values = new Map<string, string>();
+    for (const e of c.env ?? []) {
+        const { configMapKeyRef, fieldRef } = e.valueFrom;
+        const value = configMapKeyRef ? config[configMapKeyRef.key] : fieldRef ? fields[fieldRef.fieldPath] : undefined;
+        if (value !== undefined) values.set(e.name, value);
+    }
+    return [...c.command, ...(c.args ?? [])].map((arg) => arg.replace(/\$\(([A-Z0-9_]+)\)/g, (whole, name: string) => values.get(name) ?? whole));
+}
