@@ -1,5 +1,5 @@
 // Command line of the local cluster:
-//   node --import tsx localcluster/cli.ts up [N] [--id ID] [--os debian12|debian13] [--lab-dir DIR] [--subnet CIDR]
+//   node --import tsx localcluster/cli.ts up [N] [--id ID] [--os debian12|debian13] [--kubernetes | --lab-dir DIR] [--subnet CIDR]
 //                                           [--stack-file PATH | --no-stack-file]
 //   node --import tsx localcluster/cli.ts status [--id ID] [--json]
 //   node --import tsx localcluster/cli.ts down [--id ID]
@@ -11,6 +11,7 @@ import { defaultStackPath, LOCAL_LAB_PASSPHRASE, writeLocalStack } from "./stack
 import { status } from "./status";
 import { formatStatus } from "./table";
 import { up } from "./up";
+import { upWithKubernetes } from "./kubernetes";
 
 const USAGE = `usage: localcluster <command> [options]
   up [N]      create N bare hosts (default ${DEFAULT_HOSTS}) and write the stack file
@@ -19,6 +20,9 @@ const USAGE = `usage: localcluster <command> [options]
                                   (an overlay of a Debian 13 base built once, about 60 s) and get
                                   OVS/OVN from the stack's package step
               --lab-dir DIR       a directory every host sees read-only at /opt/ovn-kubernetes-lab
+              --kubernetes        also a Kubernetes control plane (v1.29.1, lab binaries) and a
+                                  kubelet stand-in per host; the stack file then runs in ovnkube mode
+                                  (use with --os debian13: ovnkube v1.0 needs OVN 24.03 or newer)
               --subnet CIDR       underlay (default 172.31.<n>.0/24 derived from the id)
               --stack-file PATH   where to write the stack (default stacks/Pulumi.local.yaml,
                                   or stacks/Pulumi.local-<id>.yaml for another id)
@@ -38,6 +42,7 @@ async function main(argv: string[]): Promise<number> {
             subnet: { type: "string" },
             os: { type: "string", default: DEFAULT_OS },
             "lab-dir": { type: "string" },
+            kubernetes: { type: "boolean", default: false },
             "stack-file": { type: "string" },
             "no-stack-file": { type: "boolean", default: false },
             json: { type: "boolean", default: false },
@@ -54,21 +59,21 @@ async function main(argv: string[]): Promise<number> {
         case "up": {
             if (rest.length > 1 || (rest[0] !== undefined && !/^\d+$/.test(rest[0]))) throw new UsageError("up takes one optional number of hosts");
             const started = Date.now();
-            const cluster = await up({
-                id,
-                hosts: rest[0] ? Number(rest[0]) : undefined,
-                subnet: values.subnet,
-                os: values.os as HostOs, // checked by up, which names the choices
-                labDir: values["lab-dir"],
-            });
+            if (values.kubernetes && values["lab-dir"]) throw new UsageError("--kubernetes brings its own lab directory: leave out --lab-dir");
+            const hostOptions = { id, hosts: rest[0] ? Number(rest[0]) : undefined, subnet: values.subnet, os: values.os as HostOs /* checked by up, which names the choices */ };
+            const { cluster, kubernetes } = values.kubernetes
+                ? await upWithKubernetes(hostOptions)
+                : { cluster: await up({ ...hostOptions, labDir: values["lab-dir"] }), kubernetes: undefined };
             const seconds = ((Date.now() - started) / 1000).toFixed(1);
             console.log(formatStatus(await status(id)));
             console.log(`up in ${seconds} s; state in ${cluster.dir}`);
             const h = cluster.hosts[0];
             console.log(`hosts run ${values.os}${h.base ? ` on their own root (overlay of ${h.base}); a host's files: /proc/<holder>/root/<path>` : ""}`);
+            if (kubernetes) console.log(`kubectl: KUBECONFIG=${kubernetes.controlPlane.adminKubeconfig.path} kubectl get nodes`);
             if (!values["no-stack-file"]) {
-                const file = writeLocalStack(cluster, values["stack-file"] ?? defaultStackPath(id));
-                console.log(`stack file: ${file}`);
+                const k8s = kubernetes && { apiServerUrl: kubernetes.controlPlane.apiServerUrl, kubeconfig: kubernetes.controlPlane.adminKubeconfig.content };
+                const file = writeLocalStack(cluster, values["stack-file"] ?? defaultStackPath(id), { kubernetes: k8s });
+                console.log(`stack file: ${file}${k8s ? " (ovnkube mode)" : " (Pulumi mode)"}`);
                 console.log(`  its secrets use PULUMI_CONFIG_PASSPHRASE if set, else the lab passphrase "${LOCAL_LAB_PASSPHRASE}"`);
             }
             console.log(`ssh: ssh -i ${cluster.privateKeyPath} -o UserKnownHostsFile=${cluster.knownHostsPath} root@${h.ip}`);

@@ -19,7 +19,8 @@ export const LOCAL_DEFAULTS = {
     serviceSubnet: "172.30.0.0/16",
     // The joinSubnet default of ovn-kubernetes; only checked here, not written.
     joinSubnet: "100.64.0.0/16",
-    ovnkubeImage: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:master",
+    // The image line of the lab's ovnkube binaries (v1.0.0): the kubelet stand-in maps it to them.
+    ovnkubeImage: "ghcr.io/ovn-org/ovn-kubernetes/ovn-kube-ubuntu:release-1.0",
     mtu: 1400,
 } as const;
 
@@ -35,14 +36,18 @@ export function defaultStackPath(id: string): string {
     return path.join(PROJECT_ROOT, "stacks", id === DEFAULT_ID ? "Pulumi.local.yaml" : `Pulumi.local-${id}.yaml`);
 }
 
-function rolesOf(index: number, count: number): Role[] {
-    if (count === 1) return ["central", "master", "node", "gateway"];
+/** Pulumi mode: the last host is the gateway. ovnkube mode: every node is one (ovnkube's), none has the role. */
+function rolesOf(index: number, count: number, gatewayRole: boolean): Role[] {
+    const gateway: Role[] = gatewayRole ? ["gateway"] : [];
+    if (count === 1) return ["central", "master", "node", ...gateway];
     if (index === 0) return ["central", "master"];
-    return index === count - 1 ? ["node", "gateway"] : ["node"];
+    return index === count - 1 ? ["node", ...gateway] : ["node"];
 }
 
 export interface LocalStackOptions {
     passphrase?: string;
+    /** The cluster's Kubernetes (ovnkube mode): its API server and the admin kubeconfig, a secret of the stack. */
+    kubernetes?: { apiServerUrl: string; kubeconfig: string };
     clusterSubnet?: string;
     serviceSubnet?: string;
     ovnkubeImage?: string;
@@ -59,7 +64,8 @@ export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions 
     const first = cluster.hosts[0];
     if (!first) throw new Error(`local cluster ${cluster.id} has no hosts`);
     const nodes = cluster.hosts.map((h, i): NodeConfig => {
-        const roles = rolesOf(i, cluster.hosts.length);
+        // In ovnkube mode ovnkube-node adopts the tunnel NIC's bridge (breth0) as each node's gateway.
+        const roles = rolesOf(i, cluster.hosts.length, !opts.kubernetes);
         const node: NodeConfig = { name: h.name, address: h.ip, hostKey: h.hostKeyLine, roles, tunnelIp: h.ip, tunnelInterface: "eth0" };
         if (roles.includes("gateway")) {
             // Shared gateway: eth0 moves onto breth0 and keeps serving the host, as on a one-NIC machine.
@@ -81,14 +87,14 @@ export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions 
         mtu: LOCAL_DEFAULTS.mtu,
         // No kernel OVS module is needed: OVS's userspace datapath.
         datapathType: "netdev",
-        apiServer: { url: `http://${first.ip}:8080` },
+        apiServer: { url: opts.kubernetes?.apiServerUrl ?? `http://${first.ip}:8080` },
         ssh: { user: "root", port: 22 },
         // Debian 12 hosts share this machine's installed packages. Debian 13 hosts start without
         // OVS/OVN: the package step installs them with apt-get from the base's local repository
         // (and finds them already installed on any Debian 12 host).
         packages: { skip: cluster.hosts.every((h) => hostOs(h) === "debian12") },
-        // No Kubernetes API server runs in a local cluster: the ovnkube objects are not deployed.
-        kubernetes: { enabled: false },
+        // Without the cluster's Kubernetes: Pulumi mode, the project writes the topology itself.
+        kubernetes: { enabled: opts.kubernetes !== undefined },
         ovnkubeImage: opts.ovnkubeImage ?? LOCAL_DEFAULTS.ovnkubeImage,
     };
 }
@@ -118,6 +124,7 @@ export function writeLocalStack(cluster: LocalCluster, file = defaultStackPath(c
     const configMap: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(config)) configMap[`${PROJECT}:${key}`] = value;
     configMap[`${PROJECT}:sshPrivateKey`] = { secure: secrets.encrypt(privateKey) };
+    if (opts.kubernetes) configMap[`${PROJECT}:kubeconfig`] = { secure: secrets.encrypt(opts.kubernetes.kubeconfig) };
 
     const doc = new YAML.Document({ encryptionsalt: secrets.encryptionSalt, config: configMap });
     // `roles: [central, master]` reads better than one line per role.

@@ -1,0 +1,121 @@
+// The local cluster's Kubernetes: the control plane (./kube), the ovnkube image's files for every
+// host, and one kubelet stand-in per host (./kubelet). `up --kubernetes` runs these in order; the
+// program then deploys ovnkube through the API server and the stand-ins run its pods.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { KubeClient } from "../kubeclient";
+import { LAB_DIR_MOUNT } from "./holder";
+import { startControlPlane, type ControlPlane } from "./kube";
+import { labBinaries } from "./kube/labBinaries";
+import { startKubelet, type RunningKubelet } from "./kubelet";
+import { down } from "./down";
+import { DEFAULT_ID, stateDir } from "./names";
+import { LOCAL_DEFAULTS } from "./stackFile";
+import type { LocalCluster } from "./state";
+import { up, type UpOptions } from "./up";
+
+/** Where an ovn-kubernetes image keeps the two binaries the pods run (Dockerfile.ubuntu of v1.0.0). */
+const IMAGE_FILES = {
+    "usr/bin/ovnkube": "ovnkube",
+    "usr/libexec/cni/ovn-k8s-cni-overlay": "ovn-k8s-cni-overlay",
+} as const;
+
+/** The image's files inside the lab directory, which every host sees read-only at LAB_DIR_MOUNT. */
+const IMAGE_DIR = "image";
+
+/** kubeadm's label for control-plane nodes; NodeRestriction forbids a kubelet to set it on itself. */
+const CONTROL_PLANE_LABEL = "node-role.kubernetes.io/control-plane";
+
+/**
+ * The lab directory of cluster `id`: the ovnkube image's files from the lab binaries, hard-linked
+ * from the machine-wide cache when it is on the same filesystem (else copied). Made before the
+ * hosts start, since they bind-mount it.
+ */
+export async function prepareLabDir(id: string): Promise<string> {
+    const dir = path.join(stateDir(id), "lab");
+    const bins = await labBinaries(Object.values(IMAGE_FILES));
+    for (const [inImage, name] of Object.entries(IMAGE_FILES)) {
+        const target = path.join(dir, IMAGE_DIR, inImage);
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.rmSync(target, { force: true });
+        try {
+            fs.linkSync(bins[name], target);
+        } catch {
+            fs.copyFileSync(bins[name], target);
+            fs.chmodSync(target, 0o755);
+        }
+    }
+    return dir;
+}
+
+export interface KubernetesLab {
+    controlPlane: ControlPlane;
+    kubelets: RunningKubelet[];
+}
+
+export interface StartKubernetesOptions {
+    serviceSubnet: string;
+    /** The ovnkube image the stack runs: the stand-ins run the lab's binaries for it. */
+    ovnkubeImage: string;
+    /** Hosts labelled as control-plane nodes (where ovnkube-master may run); default the first. */
+    controlPlaneNodes?: string[];
+    log?: (line: string) => void;
+}
+
+/** Starts the control plane and a kubelet per host; the hosts must have been made with the lab directory. */
+export async function startKubernetes(cluster: LocalCluster, opts: StartKubernetesOptions): Promise<KubernetesLab> {
+    const log = opts.log ?? ((line: string) => console.log(line));
+    const controlPlane = await startControlPlane(cluster, { serviceSubnet: opts.serviceSubnet, log });
+    log(`kubelet stand-ins: starting on ${cluster.hosts.map((h) => h.name).join(", ")}`);
+    const kubelets = await Promise.all(
+        cluster.hosts.map(async (h) => {
+            const credentials = await controlPlane.nodeCredentials(h.name);
+            return startKubelet({
+                netns: h.netns,
+                stateDir: path.join(h.dir, "kubelet"),
+                nodeName: h.name,
+                kubeconfigPath: credentials.kubeconfigPath,
+                holderPid: h.holderPid,
+                internalIP: h.ip,
+                images: { [opts.ovnkubeImage]: path.posix.join(LAB_DIR_MOUNT, IMAGE_DIR) },
+            });
+        }),
+    );
+    // As kubeadm does for its control-plane nodes: the cluster admin labels them.
+    const admin = KubeClient.fromKubeconfig(controlPlane.adminKubeconfig.content);
+    try {
+        for (const node of opts.controlPlaneNodes ?? [cluster.hosts[0].name])
+            await admin.patch({ apiVersion: "v1", kind: "Node", name: node }, { metadata: { labels: { [CONTROL_PLANE_LABEL]: "" } } }, "merge");
+    } finally {
+        admin.close();
+    }
+    log(`kubernetes: API server ${controlPlane.apiServerUrl}, ${kubelets.length} nodes registered; admin kubeconfig ${controlPlane.adminKubeconfig.path}`);
+    return { controlPlane, kubelets };
+}
+
+export interface KubernetesUpOptions extends Omit<UpOptions, "labDir"> {
+    serviceSubnet?: string;
+    ovnkubeImage?: string;
+    log?: (line: string) => void;
+}
+
+/**
+ * A local cluster with its Kubernetes: the lab directory, the hosts (which mount it), the control
+ * plane and the kubelets. On a failure everything made so far is taken down again.
+ */
+export async function upWithKubernetes(opts: KubernetesUpOptions): Promise<{ cluster: LocalCluster; kubernetes: KubernetesLab }> {
+    const id = opts.id ?? DEFAULT_ID;
+    const labDir = await prepareLabDir(id);
+    const cluster = await up({ ...opts, labDir });
+    try {
+        const kubernetes = await startKubernetes(cluster, {
+            serviceSubnet: opts.serviceSubnet ?? LOCAL_DEFAULTS.serviceSubnet,
+            ovnkubeImage: opts.ovnkubeImage ?? LOCAL_DEFAULTS.ovnkubeImage,
+            log: opts.log,
+        });
+        return { cluster, kubernetes };
+    } catch (e) {
+        await down(id).catch(() => undefined);
+        throw e;
+    }
+}
