@@ -31,8 +31,8 @@ test("up, status and down from the command line", async () => {
 
     const upRun = await cli("up", "2", "--id", ID, "--subnet", "172.31.250.0/24", "--stack-file", stack);
     assert.equal(upRun.code, 0, upRun.stderr);
-    assert.match(upRun.stdout, /node1\s+172\.31\.250\.11\s+\d+\s+\d+\s+ok/);
-    assert.match(upRun.stdout, /node2\s+172\.31\.250\.12\s+\d+\s+\d+\s+ok/);
+    assert.match(upRun.stdout, /node1\s+172\.31\.250\.11\s+debian12\s+\d+\s+\d+\s+ok/);
+    assert.match(upRun.stdout, /node2\s+172\.31\.250\.12\s+debian12\s+\d+\s+\d+\s+ok/);
     const nodes = YAML.parse(fs.readFileSync(stack, "utf8")).config["ovn-kubernetes:nodes"];
     assert.deepEqual(nodes.map((n: { address: string }) => n.address), ["172.31.250.11", "172.31.250.12"]);
 
