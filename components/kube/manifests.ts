@@ -2,7 +2,7 @@
 // part. The Ovnkube component creates exactly these; tests and renderers read them directly.
 import type { KubeModel } from "../model/types";
 import { configMap } from "./config-map";
-import { namespace, serviceAccount } from "./namespace";
+import { hostNetworkNamespace, namespace, serviceAccount } from "./namespace";
 import { ovnkubeMaster } from "./ovnkube-master";
 import { nodePlanPatches } from "./node-annotations";
 import { ovnkubeNodes } from "./ovnkube-node";
@@ -23,6 +23,7 @@ import { validateKubeModel } from "./validate";
 
 export interface KubeManifests {
     namespace: Namespace;
+    hostNetworkNamespace: Namespace;
     serviceAccount: ServiceAccount;
     configMap: ConfigMap;
     clusterRole: ClusterRole;
@@ -41,6 +42,7 @@ export function kubeManifests(model: KubeModel): KubeManifests {
     validateKubeModel(model);
     return {
         namespace: namespace(model),
+        hostNetworkNamespace: hostNetworkNamespace(),
         serviceAccount: serviceAccount(model),
         configMap: configMap(model),
         clusterRole: clusterRole(),
@@ -61,6 +63,7 @@ export function kubeManifests(model: KubeModel): KubeManifests {
 export function manifestList(m: KubeManifests): KubeObject[] {
     return [
         m.namespace,
+        m.hostNetworkNamespace,
         m.serviceAccount,
         m.configMap,
         m.clusterRole,

@@ -6,6 +6,12 @@ export const CONFIG_MAP = "ovn-config";
 /** Name of both the ClusterRole (cluster-wide reads and annotations) and the Role (its own namespace). */
 export const RBAC_NAME = "ovn-kubernetes";
 export const MASTER = "ovnkube-master";
+/**
+ * The namespace that stands for host-network traffic in network policies, as upstream's manifests
+ * create it: the master keeps the nodes' management and join addresses in its address set, so a
+ * policy admitting that namespace (or all namespaces) admits traffic from the nodes.
+ */
+export const HOST_NETWORK_NAMESPACE = "ovn-host-network";
 export { OVNKUBE_NODE as NODE } from "../model/names";
 
 /**

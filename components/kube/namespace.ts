@@ -1,6 +1,7 @@
-// The namespace ovn-kubernetes lives in and the service account its pods run as.
+// The namespace ovn-kubernetes lives in, the service account its pods run as, and the namespace that
+// stands for host-network traffic in network policies.
 import type { KubeModel } from "../model/types";
-import { COMMON_LABELS, SERVICE_ACCOUNT } from "./names";
+import { COMMON_LABELS, HOST_NETWORK_NAMESPACE, SERVICE_ACCOUNT } from "./names";
 import type { Namespace, ServiceAccount } from "./types";
 
 export function namespace(model: KubeModel): Namespace {
@@ -22,6 +23,11 @@ export function namespace(model: KubeModel): Namespace {
             },
         },
     };
+}
+
+/** Holds no pods: only its name matters, to policies that select it and to the master's address set. */
+export function hostNetworkNamespace(): Namespace {
+    return { apiVersion: "v1", kind: "Namespace", metadata: { name: HOST_NETWORK_NAMESPACE, labels: { ...COMMON_LABELS } } };
 }
 
 export function serviceAccount(model: KubeModel): ServiceAccount {

@@ -10,6 +10,7 @@
 import type { KubeModel, OvnkubeNodeGroup } from "../model/types";
 import { configEnv, hasConfigEnv } from "./config-map";
 import { OVN_CLIENT_SSL, OVNKUBE_LOG } from "./host-paths";
+import { HOST_NETWORK_NAMESPACE } from "./names";
 import type { EnvVar } from "./types";
 
 /** Where the kubelet mounts the pod's service-account token and the cluster CA. */
@@ -97,7 +98,8 @@ function clusterSubnets(model: KubeModel): string {
 /**
  * The master (cluster manager and network controller in one process). Its node side comes from
  * ovnkube-node, which runs on master hosts too. Service templates are on, as upstream enables
- * them: NodePort load balancers become one template per service instead of one per node.
+ * them: NodePort load balancers become one template per service instead of one per node. The
+ * host-network namespace is the master's alone to use (it fills that namespace's address set).
  */
 export function masterArgs(model: KubeModel): string[] {
     return [
@@ -105,6 +107,7 @@ export function masterArgs(model: KubeModel): string[] {
         ...connectionArgs(model),
         ...clusterArgs(model),
         "-enable-svc-template-support",
+        "-host-network-namespace", HOST_NETWORK_NAMESPACE,
         "-logfile", MASTER_LOG,
     ];
 }

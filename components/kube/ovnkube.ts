@@ -60,6 +60,7 @@ export class Ovnkube extends pulumi.ComponentResource {
         );
 
         const ns = new k8s.core.v1.Namespace(`${name}-namespace`, m.namespace, child());
+        const hostNetworkNs = new k8s.core.v1.Namespace(`${name}-host-network-namespace`, m.hostNetworkNamespace, child());
         const sa = new k8s.core.v1.ServiceAccount(`${name}-service-account`, m.serviceAccount, child([ns]));
         const config = new k8s.core.v1.ConfigMap(`${name}-config`, m.configMap, child([ns]));
         const clusterRole = new k8s.rbac.v1.ClusterRole(`${name}-cluster-role`, m.clusterRole, child());
@@ -74,7 +75,7 @@ export class Ovnkube extends pulumi.ComponentResource {
         // Pods started before their ConfigMap, account or permissions exist fail and back off;
         // waiting for them makes the first rollout clean.
         const ready = [config, sa, clusterRoleBinding, ...plans];
-        const master = new k8s.apps.v1.DaemonSet(daemonSetResourceName(name, MASTER), m.master, child([...ready, roleBinding]));
+        const master = new k8s.apps.v1.DaemonSet(daemonSetResourceName(name, MASTER), m.master, child([...ready, roleBinding, hostNetworkNs]));
         const nodes = m.nodes.map((ds) => new k8s.apps.v1.DaemonSet(daemonSetResourceName(name, ds.metadata.name), ds, child(ready)));
 
         this.namespace = ns.metadata.name;

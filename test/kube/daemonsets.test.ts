@@ -39,8 +39,9 @@ describe("ovnkube-master", () => {
         assert.equal(pod.hostNetwork, true);
     });
 
-    it("keeps the gateways: shared gateway mode, the model's join subnet, service templates as upstream", () => {
+    it("keeps the gateways: shared gateway mode, the model's join subnet; service templates and host-network namespace as upstream", () => {
         assert.equal(flag(c, "-gateway-mode"), "shared");
+        assert.equal(flag(c, "-host-network-namespace"), "ovn-host-network");
         assert.equal(flag(c, "-gateway-v4-join-subnet"), "100.64.0.0/16");
         assert.ok(has(c, "-enable-svc-template-support"));
         // Node-side flags stay on the node.

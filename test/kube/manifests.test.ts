@@ -19,8 +19,8 @@ const containers = (ds: DaemonSetObject): Container[] => [
 describe("schema", () => {
     it("every object validates against the Kubernetes OpenAPI schema", () => {
         const list = manifestList(m);
-        // 7 cluster objects, a plan per node (4), the master and a DaemonSet per node group (2).
-        assert.equal(list.length, 7 + 4 + 1 + 2);
+        // 8 cluster objects, a plan per node (4), the master and a DaemonSet per node group (2).
+        assert.equal(list.length, 8 + 4 + 1 + 2);
         for (const obj of list) assert.doesNotThrow(() => validateObject(obj), `${obj.kind}/${obj.metadata.name}`);
     });
 
@@ -43,6 +43,7 @@ describe("schema", () => {
 describe("names", () => {
     it("uses ovn-kubernetes' in-cluster names", () => {
         assert.equal(m.namespace.metadata.name, "ovn-kubernetes");
+        assert.equal(m.hostNetworkNamespace.metadata.name, "ovn-host-network");
         assert.equal(m.serviceAccount.metadata.name, "ovn");
         assert.equal(m.configMap.metadata.name, "ovn-config");
         assert.equal(m.clusterRole.metadata.name, "ovn-kubernetes");

@@ -11,6 +11,7 @@ const KUBECONFIG = "apiVersion: v1\nkind: Config\nusers:\n- name: admin\n  user:
 const COMPONENT = "ovn-kubernetes:kubernetes:Ovnkube";
 const CHILD_TYPES: Record<string, string> = {
     namespace: "kubernetes:core/v1:Namespace",
+    "host-network-namespace": "kubernetes:core/v1:Namespace",
     "service-account": "kubernetes:core/v1:ServiceAccount",
     config: "kubernetes:core/v1:ConfigMap",
     "cluster-role": "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole",
@@ -130,6 +131,7 @@ describe("Ovnkube with a kubeconfig", () => {
 
     it("gives the objects exactly ovn-kubernetes' names", () => {
         assert.equal(byName("k-namespace").inputs.metadata.name, "ovn-kubernetes");
+        assert.equal(byName("k-host-network-namespace").inputs.metadata.name, "ovn-host-network");
         assert.equal(byName("k-service-account").inputs.metadata.name, "ovn");
         assert.equal(byName("k-config").inputs.metadata.name, "ovn-config");
         assert.equal(byName("k-config").inputs.data.OvnNorth, "tcp:10.19.188.22:6641");
@@ -161,6 +163,7 @@ describe("Ovnkube with a kubeconfig", () => {
         }
         for (const plan of PLANS) assert.deepEqual(deps(`k-${plan}`), [], `${plan} waits for nothing`);
         assert.ok(deps("k-master").includes("k-role-binding"));
+        assert.ok(deps("k-master").includes("k-host-network-namespace"));
         assert.ok(deps("k-config").includes("k-namespace"));
         assert.ok(deps("k-cluster-role-binding").includes("k-cluster-role"));
     });
