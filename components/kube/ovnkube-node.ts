@@ -52,7 +52,8 @@ export function ovnkubeNode(model: KubeModel, group: OvnkubeNodeGroup): DaemonSe
         resources: { requests: { cpu: "100m", memory: "300Mi" } },
         volumeMounts: mounts(NODE_HOST_DIRS),
         // Not ready until the CNI config exists, so a rolling update waits for a node to be wired
-        // again before it moves on to the next.
+        // again before it moves on to the next: upstream's `ovn-kube-util readiness-probe -t
+        // ovnkube-node` checks exactly this file.
         readinessProbe: { exec: { command: ["test", "-f", `${CNI_CONF.mountPath}/${CNI_CONF_FILE}`] }, periodSeconds: 5 },
         terminationMessagePolicy: "FallbackToLogsOnError",
     };
