@@ -189,12 +189,14 @@ export class ContainerSlot {
             state = { waiting: { reason: "ContainerCreating" } };
         }
         const running = this.running;
+        // As the prober manager reports them: an init container is ready once it completed successfully.
+        const ready = this.init ? state.terminated?.exitCode === 0 : running && this.startupDone && this.ready;
         return {
             ...base,
             ...(this.proc ? { containerID: this.containerId } : {}),
             state,
             lastState,
-            ready: running && this.startupDone && this.ready,
+            ready,
             started: running && this.startupDone,
         };
     }

@@ -9,7 +9,7 @@ import { deadDaemon, logTail, startInNetns } from "../kube/daemon";
 import { isLiveProcess } from "../namespaces";
 import { readTextOr } from "./hostfs";
 import { READY_LINE } from "./main";
-import { KubeletOptions, resolveOptions } from "./options";
+import { KubeletOptions, loadOptions, resolveOptions } from "./options";
 
 export interface StartKubeletOptions extends KubeletOptions {
     /** The host's network namespace (`lc-<id>-<host>`). */
@@ -37,6 +37,8 @@ export async function startKubelet(opts: StartKubeletOptions): Promise<RunningKu
     const optionsFile = path.join(stateDir, "options.json");
     const logFile = path.join(stateDir, "kubelet.log");
     fs.writeFileSync(optionsFile, JSON.stringify(options, null, 2) + "\n", { mode: 0o600 });
+    // What the process will check first, checked here too, so that a mistake fails at once.
+    loadOptions(optionsFile);
     const tsx = require.resolve("tsx");
     const pid = startInNetns(netns, [process.execPath, "--import", tsx, MAIN, optionsFile], logFile);
     const kubelet = { pid, nodeName: options.nodeName, optionsFile, logFile };

@@ -16,7 +16,7 @@ import { down, hostExec, up } from "../../localcluster";
 import type { LocalCluster, LocalHost } from "../../localcluster";
 import { LAB_DIR_MOUNT } from "../../localcluster/holder";
 import { startControlPlane, type ControlPlane } from "../../localcluster/kube";
-import { containerLogPath, inHost, logText, parseCriLog, startKubelet, stopKubelet, type RunningKubelet, type StartKubeletOptions } from "../../localcluster/kubelet";
+import { containerLogPath, inHost, kubeletOptionsForHost, logText, parseCriLog, startKubelet, stopKubelet, type RunningKubelet, type StartKubeletOptions } from "../../localcluster/kubelet";
 import type { Node, Pod } from "../../localcluster/kubelet/types";
 import { markOf, stillRunning, type ProcessMark } from "./leftovers";
 
@@ -53,17 +53,8 @@ before(async () => {
     const t2 = Date.now();
     admin = KubeClient.fromKubeconfig(cp.adminKubeconfig.content);
     const creds = await cp.nodeCredentials(host.name);
-    kubeletOptions = {
-        nodeName: host.name,
-        kubeconfigPath: creds.kubeconfigPath,
-        holderPid: host.holderPid,
-        internalIP: host.ip,
-        netns: host.netns,
-        stateDir: path.join(cluster.dir, "kubelet", host.name),
-        // Debian's plugins live in /usr/lib/cni; /opt/cni/bin is where ovn-kubernetes installs its shim.
-        cniBinDirs: ["/opt/cni/bin", "/usr/lib/cni"],
-        images: { [IMAGE]: `${LAB_DIR_MOUNT}/image` },
-    };
+    // The host's own kubelet paths (Debian 13), Debian's CNI plugins, and the lab's image directory.
+    kubeletOptions = kubeletOptionsForHost(cluster, host, creds.kubeconfigPath, { images: { [IMAGE]: `${LAB_DIR_MOUNT}/image` } });
     kubelet = await startKubelet(kubeletOptions);
     console.log(`host up ${t1 - t0} ms, control plane ${t2 - t1} ms, kubelet registered ${seconds(t2)}`);
 });
@@ -154,6 +145,7 @@ test("a hostNetwork pod runs with exactly what its manifest says, and its servic
         spec: {
             nodeName: host.name,
             hostNetwork: true,
+            initContainers: [{ name: "first", image: IMAGE, command: ["lab-tool", "init", "$(NODE)"], env: [{ name: "NODE", valueFrom: { fieldRef: { fieldPath: "spec.nodeName" } } }] }],
             containers: [
                 {
                     name: "main",
@@ -177,6 +169,11 @@ test("a hostNetwork pod runs with exactly what its manifest says, and its servic
     assert.equal(running.status!.podIP, host.ip, "a hostNetwork pod has the node's address");
     const cs = running.status!.containerStatuses![0];
     assert.deepEqual([cs.name, cs.ready, cs.started, cs.restartCount], ["main", true, true, 0]);
+    // The init container ran to completion first.
+    const init = running.status!.initContainerStatuses![0];
+    assert.deepEqual([init.name, init.state?.terminated?.exitCode, init.state?.terminated?.reason, init.ready], ["first", 0, "Completed", true]);
+    assert.equal(logText(containerLog(running, "first", 0)), `lab-tool ran with: init ${host.name}\n`);
+    assert.ok(Date.parse(init.state!.terminated!.finishedAt!) <= Date.parse(cs.state!.running!.startedAt!));
     assert.ok(cs.state!.running?.startedAt);
 
     const lines = await pollUntil(
