@@ -34,11 +34,13 @@ const recordPath = (rootDir: string, uid: string) => path.posix.join(podDir(root
 
 // What a booted host's init gives (systemd makes / a shared mount): /run/netns as a shared mount,
 // so that a namespace created after a container started (ovnkube-node mounts /var/run/netns with
-// HostToContainer propagation) still appears inside it. `ip netns add` does the same on first use.
+// HostToContainer propagation) still appears inside it. As `ip netns add` does on first use: make
+// it shared, and when it is not a mount point of its own (EINVAL), bind it onto itself first.
+// (`mountpoint` cannot decide that here: a Debian 12 host's table still lists the machine's
+// /run/netns beneath the host's own /run.)
 const SHARE_NETNS_DIR = `set -eu
 mkdir -p /run/netns
-mountpoint -q /run/netns || mount --bind /run/netns /run/netns
-mount --make-shared /run/netns`;
+mount --make-shared /run/netns 2>/dev/null || { mount --bind /run/netns /run/netns; mount --make-shared /run/netns; }`;
 
 /** Makes the host's /run/netns a shared mount point before any container starts. */
 export async function shareNetnsDir(holderPid: number): Promise<void> {
