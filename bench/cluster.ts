@@ -1,10 +1,15 @@
 // Benchmark (not a test): bring-up of a local cluster and the offline apply of the whole program
 // on it, for 3 and 8 hosts by default. Prints seconds per phase.
-//   node --import tsx bench/cluster.ts [N ...]
+//   node --import tsx bench/cluster.ts                          Pulumi mode for 3 and 8 hosts, ovnkube mode for 3
+//   node --import tsx bench/cluster.ts [N ...]                  Pulumi mode on Debian 12 hosts
+//   node --import tsx bench/cluster.ts --kubernetes [N ...]     ovnkube mode on Debian 13 hosts with the
+//        local Kubernetes (bring-up includes the control plane and kubelets; the apply installs
+//        OVS/OVN with apt-get and waits for ovnkube to realise the topology)
 import * as fs from "fs";
 import { tmpdir } from "os";
 import * as path from "path";
 import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack } from "../localcluster";
+import { upWithKubernetes } from "../localcluster/kubernetes";
 import { apply, destroy } from "../offline/api";
 
 const ID = "bench";
@@ -15,13 +20,19 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
     return [v, Number(process.hrtime.bigint() - t) / 1e9];
 }
 
-async function run(hosts: number) {
+async function bringUp(hosts: number, kubernetes: boolean) {
+    if (!kubernetes) return { cluster: await up({ id: ID, hosts }), stackOptions: {} };
+    const { cluster, kubernetes: k } = await upWithKubernetes({ id: ID, hosts, os: "debian13", log: () => undefined });
+    return { cluster, stackOptions: { kubernetes: { apiServerUrl: k.controlPlane.apiServerUrl, kubeconfig: k.controlPlane.adminKubeconfig.content } } };
+}
+
+async function run(hosts: number, kubernetes: boolean) {
     await down(ID);
     const work = fs.mkdtempSync(path.join(tmpdir(), "bench-cluster-"));
     try {
-        const [cluster, upS] = await timed(() => up({ id: ID, hosts }));
+        const [{ cluster, stackOptions }, upS] = await timed(() => bringUp(hosts, kubernetes));
         const stack = `local-${ID}`;
-        const stackFile = writeLocalStack(cluster, path.join(work, `Pulumi.${stack}.yaml`), { passphrase: LOCAL_LAB_PASSPHRASE });
+        const stackFile = writeLocalStack(cluster, path.join(work, `Pulumi.${stack}.yaml`), { passphrase: LOCAL_LAB_PASSPHRASE, ...stackOptions });
         const options = { stack, stackFile, localDir: work, passphrase: LOCAL_LAB_PASSPHRASE };
         const [first, applyS] = await timed(() => apply(options));
         if (!first.ok) throw new Error(first.error);
@@ -30,7 +41,7 @@ async function run(hosts: number) {
         const [gone, destroyS] = await timed(() => destroy(options));
         if (!gone.ok) throw new Error(gone.error);
         const [, downS] = await timed(() => down(ID));
-        return { hosts, resources: first.counts.created, upS, applyS, againS, changedAgain: second.ops.filter((o) => o.op !== "same").length, destroyS, downS };
+        return { mode: kubernetes ? "ovnkube" : "pulumi", hosts, resources: first.counts.created, upS, applyS, againS, changedAgain: second.ops.filter((o) => o.op !== "same").length, destroyS, downS };
     } finally {
         await down(ID);
         fs.rmSync(work, { recursive: true, force: true });
@@ -38,13 +49,17 @@ async function run(hosts: number) {
 }
 
 async function main() {
-    const sizes = process.argv.slice(2).map(Number);
+    const args = process.argv.slice(2);
+    const kubernetes = args.includes("--kubernetes");
+    const sizes = args.filter((a) => a !== "--kubernetes").map(Number);
+    const runs: Array<[number, boolean]> =
+        args.length === 0 ? [[3, false], [8, false], [3, true]] : (sizes.length ? sizes : [3]).map((n) => [n, kubernetes]);
     const rows = [];
-    for (const n of sizes.length ? sizes : [3, 8]) rows.push(await run(n));
-    console.log("hosts  resources  bring-up  apply  2nd apply (changes)  destroy  down   (seconds)");
+    for (const [n, k] of runs) rows.push(await run(n, k));
+    console.log("mode     hosts  resources  bring-up  apply  2nd apply (changes)  destroy  down   (seconds)");
     for (const r of rows)
         console.log(
-            `${String(r.hosts).padStart(5)}  ${String(r.resources).padStart(9)}  ${r.upS.toFixed(2).padStart(8)}  ${r.applyS.toFixed(1).padStart(5)}  ${r.againS.toFixed(1).padStart(9)} (${r.changedAgain})${" ".repeat(7)}${r.destroyS.toFixed(1).padStart(7)}  ${r.downS.toFixed(2).padStart(5)}`,
+            `${r.mode.padEnd(7)}  ${String(r.hosts).padStart(5)}  ${String(r.resources).padStart(9)}  ${r.upS.toFixed(2).padStart(8)}  ${r.applyS.toFixed(1).padStart(5)}  ${r.againS.toFixed(1).padStart(9)} (${r.changedAgain})${" ".repeat(7)}${r.destroyS.toFixed(1).padStart(7)}  ${r.downS.toFixed(2).padStart(5)}`,
         );
 }
 
