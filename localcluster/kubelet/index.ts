@@ -7,4 +7,4 @@ export type { StartKubeletOptions, RunningKubelet } from "./start";
 export { resolveOptions, DEFAULT_ROOT_DIR, DEFAULT_CNI_CONF_DIR, DEFAULT_CNI_BIN_DIRS } from "./options";
 export type { KubeletOptions } from "./options";
 export { containerLogPath, podLogDir, logText, parseCriLog, DEFAULT_POD_LOGS_DIR } from "./logs";
-export { inHost } from "./hostfs";
+export { inHost, readTextOr } from "./hostfs";

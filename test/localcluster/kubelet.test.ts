@@ -16,7 +16,7 @@ import { down, hostExec, up } from "../../localcluster";
 import type { LocalCluster, LocalHost } from "../../localcluster";
 import { LAB_DIR_MOUNT } from "../../localcluster/holder";
 import { startControlPlane, type ControlPlane } from "../../localcluster/kube";
-import { containerLogPath, inHost, kubeletOptionsForHost, logText, parseCriLog, startKubelet, stopKubelet, type RunningKubelet, type StartKubeletOptions } from "../../localcluster/kubelet";
+import { containerLogPath, inHost, kubeletOptionsForHost, readTextOr, logText, parseCriLog, startKubelet, stopKubelet, type RunningKubelet, type StartKubeletOptions } from "../../localcluster/kubelet";
 import type { Node, Pod } from "../../localcluster/kubelet/types";
 import { markOf, stillRunning, type ProcessMark } from "./leftovers";
 
@@ -85,10 +85,12 @@ async function waitForPod(name: string, what: string, ok: (p: Pod) => boolean, t
     }
 }
 
+/** Where the kubelet keeps a container attempt's log in the host. */
+const logFile = (p: Pod, container: string, attempt: number) => containerLogPath("/var/log/pods", NS, p.metadata!.name!, p.metadata!.uid!, container, attempt);
+
 /** A container's log as the kubelet keeps it on the host, read from this machine. */
 function containerLog(p: Pod, container: string, attempt: number): string {
-    const file = containerLogPath("/var/log/pods", NS, p.metadata!.name!, p.metadata!.uid!, container, attempt);
-    return fs.readFileSync(inHost(host.holderPid, file), "utf8");
+    return fs.readFileSync(inHost(host.holderPid, logFile(p, container, attempt)), "utf8");
 }
 
 /** The pod network namespaces of the host (`ip netns list` there). */
@@ -249,11 +251,34 @@ test("a container that exits non-zero is restarted with the kubelet's back-off, 
     assert.deepEqual([last.exitCode, last.reason, last.message], [3, "Error", "crashing now"]);
     assert.ok([...backOffMessages].some((m) => /^back-off 10s restarting failed container=main pod=crasher_default\(/.test(m)), [...backOffMessages].join("; "));
     // One log per attempt: the first restart is immediate, the second waits out the 10 s back-off.
-    const firstLine = (n: number) => Date.parse(parseCriLog(containerLog(p, "main", n))[0].time);
-    const [t0, t1, t2] = [firstLine(0), firstLine(1), firstLine(2)];
+    // An attempt counts as soon as it starts; its first line may follow a moment later.
+    const firstLine = (n: number) =>
+        pollUntil(async () => parseCriLog(readTextOr(inHost(host.holderPid, logFile(p, "main", n))))[0]?.time, { timeoutMs: 5000, what: `the first line of attempt ${n}` });
+    const [t0, t1, t2] = (await Promise.all([0, 1, 2].map(firstLine))).map(Date.parse);
     assert.ok(t1 - t0 < 5000, `first restart after ${t1 - t0} ms`);
     assert.ok(t2 - t1 >= 9500, `second restart after ${t2 - t1} ms, expected the 10 s back-off`);
     await deletePodAndWait("crasher");
+});
+
+test("what keeps a container from starting is on the pod's status in the kubelet's words", async () => {
+    const hostNetworkPod = (name: string, container: Record<string, unknown>, volumes?: unknown[]) =>
+        createPod({ metadata: { name, namespace: NS }, spec: { nodeName: host.name, hostNetwork: true, containers: [{ name: "main", image: IMAGE, ...container }], volumes } });
+    await hostNetworkPod("nocommand", { args: ["hello"] });
+    await hostNetworkPod("nohostdir", { command: ["true"], volumeMounts: [{ name: "gone", mountPath: "/mnt/gone" }] }, [
+        { name: "gone", hostPath: { path: "/srv/never-created", type: "Directory" } },
+    ]);
+    await hostNetworkPod("nobinary", { command: ["no-such-program", "x"] });
+    const waiting = (p: Pod) => p.status?.containerStatuses?.[0]?.state?.waiting;
+    const noCommand = await waitForPod("nocommand", "waiting on its configuration", (p) => waiting(p)?.reason === "CreateContainerConfigError");
+    assert.match(waiting(noCommand)!.message!, /container main has no command/);
+    const noDir = await waitForPod("nohostdir", "waiting on its volume", (p) => waiting(p)?.reason === "ContainerCreating" && !!waiting(p)?.message);
+    assert.equal(waiting(noDir)!.message, "hostPath type check failed: /srv/never-created is not a directory");
+    assert.equal(noDir.status!.phase, "Pending");
+    const noBinary = await waitForPod("nobinary", "failed to start", (p) => p.status?.containerStatuses?.[0]?.lastState?.terminated?.reason === "StartError");
+    const failed = noBinary.status!.containerStatuses![0].lastState!.terminated!;
+    assert.equal(failed.exitCode, 128);
+    assert.equal(failed.message, 'exec: "no-such-program": executable file not found in $PATH');
+    await Promise.all(["nocommand", "nohostdir", "nobinary"].map(deletePodAndWait));
 });
 
 test("the Node turns Ready once the host has a CNI configuration, and the not-ready taint goes", async () => {
