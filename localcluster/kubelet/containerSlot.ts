@@ -30,6 +30,8 @@ export class ContainerSlot {
     private containerId = "";
     private logPath = "";
     private lastExit?: Terminated;
+    /** When the last attempt finished, to the millisecond (the status keeps whole seconds only). */
+    private lastExitMs = 0;
     private previousExit?: Terminated;
     private waiting?: { reason: string; message?: string };
     private backoff?: Backoff;
@@ -73,7 +75,7 @@ export class ContainerSlot {
      * CrashLoopBackOff waiting state meanwhile), or 0 when it may restart now, which moves the back-off on.
      */
     restartDelay(podLabel: string, now = Date.now()): number {
-        const finished = Date.parse(this.lastExit!.finishedAt!);
+        const finished = this.lastExitMs;
         const remaining = backoffRemaining(this.backoff, finished, now);
         if (remaining > 0) {
             this.waiting = { reason: "CrashLoopBackOff", message: `back-off ${goDuration(this.backoff!.delayMs)} restarting failed container=${this.name} pod=${podLabel}` };
@@ -103,6 +105,7 @@ export class ContainerSlot {
             this.stopProbes();
             this.ready = false;
             this.lastExit = this.terminated(proc, exit);
+            this.lastExitMs = exit.finishedAt.getTime();
             this.changed();
         });
         this.changed();

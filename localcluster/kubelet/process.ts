@@ -5,6 +5,7 @@
 // environment the kubelet resolved. The environment travels as the process environment, never
 // on a command line, so secret values stay out of /proc/<pid>/cmdline.
 import { ChildProcess, spawn } from "node:child_process";
+import * as fs from "node:fs";
 import * as os from "node:os";
 import type { BindMount } from "./mounts";
 import { CriLogWriter } from "./logs";
@@ -104,7 +105,12 @@ export class ContainerProcess {
             detached: true,
             stdio: ["ignore", "pipe", "pipe", "pipe"],
         });
-        if (child.pid === undefined) throw new Error("cannot start the container process (nsenter missing?)");
+        // A failed start is reported through pid (below) and the exit; the event itself carries nothing more.
+        child.on("error", () => undefined);
+        if (child.pid === undefined) {
+            fs.closeSync(logFd);
+            throw new Error("cannot start the container process: /usr/bin/nsenter missing? (apt-get install util-linux)");
+        }
         this.pid = child.pid;
         const log = new CriLogWriter(logFd);
         child.stdout!.on("data", (d: Buffer) => log.write("stdout", d));
@@ -130,7 +136,6 @@ export class ContainerProcess {
             });
             child.on("close", () => log.close());
         });
-        child.on("error", () => undefined);
     }
 
     get running(): boolean {
