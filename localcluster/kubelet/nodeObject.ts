@@ -27,7 +27,7 @@ export interface NodeFacts {
     architecture: string;
 }
 
-/** Labels a kubelet may set on its own Node (k8s.io/kubelet/pkg/apis IsKubeletLabel, enforced by NodeRestriction). */
+/** The kubernetes.io labels a kubelet may set on its own Node (k8s.io/kubelet/pkg/apis IsKubeletLabel). */
 const KUBELET_LABELS = new Set([
     "kubernetes.io/hostname",
     "kubernetes.io/os",
@@ -44,16 +44,18 @@ const KUBELET_LABELS = new Set([
 const inNamespace = (ns: string, suffix: string) => ns === suffix || ns.endsWith(`.${suffix}`);
 
 /**
- * Why a label cannot come from the kubelet (NodeRestriction refuses it), or undefined. Labels such
- * as node-role.kubernetes.io/control-plane are set with admin credentials, as kubeadm does.
+ * Why a label cannot come from the kubelet, or undefined: the NodeRestriction admission plugin
+ * refuses node-restriction.kubernetes.io labels, and the kubelet itself refuses --node-labels in
+ * the kubernetes.io and k8s.io namespaces outside its own set. Labels such as
+ * node-role.kubernetes.io/control-plane are set with admin credentials, as kubeadm does.
  */
 export function forbiddenLabelReason(key: string): string | undefined {
     const slash = key.indexOf("/");
     const ns = slash < 0 ? "" : key.slice(0, slash);
-    if (inNamespace(ns, "node-restriction.kubernetes.io")) return "the node-restriction.kubernetes.io namespace is reserved for labels set by administrators";
+    if (inNamespace(ns, "node-restriction.kubernetes.io")) return "NodeRestriction refuses node-restriction.kubernetes.io labels from kubelets: they are for administrators";
     const isKube = inNamespace(ns, "kubernetes.io") || inNamespace(ns, "k8s.io");
     if (isKube && !KUBELET_LABELS.has(key) && !inNamespace(ns, "kubelet.kubernetes.io") && !inNamespace(ns, "node.kubernetes.io")) {
-        return "NodeRestriction lets a kubelet set only its own kubernetes.io labels (hostname, os, arch, zone, region, instance type, kubelet.kubernetes.io/*, node.kubernetes.io/*): set this one with admin credentials";
+        return "a kubelet sets only its own kubernetes.io and k8s.io labels (hostname, os, arch, zone, region, instance type, kubelet.kubernetes.io/*, node.kubernetes.io/*): set this one with admin credentials, as kubeadm does";
     }
     return undefined;
 }

@@ -15,7 +15,7 @@ export interface KubeletOptions {
     holderPid: number;
     /** The node's InternalIP: the host's address on the underlay (its tunnel address). */
     internalIP: string;
-    /** Extra Node labels; only those NodeRestriction lets a kubelet set. */
+    /** Extra Node labels; only those a kubelet may set on itself (see forbiddenLabelReason). */
     labels?: Record<string, string>;
     /** capacity/allocatable; default: this machine's CPUs and memory, 110 pods. */
     capacity?: Record<string, string>;

@@ -139,7 +139,7 @@ test("node: registration labels, status with InternalIP and Hostname, Ready from
     assert.equal(microTime(new Date("2026-01-01T00:00:00Z")), "2026-01-01T00:00:00.000000Z");
 });
 
-test("node labels NodeRestriction refuses to a kubelet are refused up front, with the way out", () => {
+test("node labels a kubelet may not set on itself (its own --node-labels check, NodeRestriction) are refused up front, with the way out", () => {
     for (const ok of ["kubernetes.io/hostname", "node.kubernetes.io/instance-type", "kubelet.kubernetes.io/x", "x.node.kubernetes.io/y", "example.com/role", "k8s.ovn.org/zone-name", "plain"]) {
         assert.equal(forbiddenLabelReason(ok), undefined, ok);
     }
