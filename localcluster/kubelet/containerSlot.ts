@@ -2,7 +2,6 @@
 // crash-loop back-off, its probes, and its ContainerStatus as the kubelet reports it (state
 // running / waiting / terminated, lastState, restartCount, ready, started).
 import { randomBytes } from "node:crypto";
-import * as fs from "node:fs";
 import { Backoff, backoffRemaining, goDuration, nextBackoff } from "./backoff";
 import { WaitingError } from "./errors";
 import { readTextOr } from "./hostfs";

@@ -57,7 +57,8 @@ export class PodWorker {
     private readonly tokens: PodTokens;
     private readonly startTime = apiTime(new Date());
     private lastSent = "";
-    private wake: () => void = () => undefined;
+    private woken = false;
+    private endPause: () => void = () => undefined;
 
     constructor(
         private readonly ctx: WorkerContext,
@@ -88,9 +89,10 @@ export class PodWorker {
         return `${m.name}_${m.namespace}(${m.uid})`;
     }
 
-    /** A newer version of the pod from the API. */
+    /** A version of the pod from the API: taken (and acted on at once) when newer than the one held. */
     update(pod: Pod): void {
-        if (resourceVersionOf(pod) < resourceVersionOf(this.pod)) return;
+        const [incoming, current] = [resourceVersionOf(pod), resourceVersionOf(this.pod)];
+        if (incoming <= current) return;
         this.pod = pod;
         this.wake();
     }
@@ -114,14 +116,25 @@ export class PodWorker {
                 this.ctx.log(`pod ${this.label}: ${(e as Error).message}`);
             }
             if (this.done) break;
-            await new Promise<void>((resolve) => {
-                const timer = setTimeout(resolve, TICK_MS);
-                this.wake = () => {
-                    clearTimeout(timer);
-                    resolve();
-                };
-            });
+            // A wake-up that came while syncing is not lost: it skips the pause.
+            if (!this.woken) {
+                await new Promise<void>((resolve) => {
+                    const timer = setTimeout(resolve, TICK_MS);
+                    this.endPause = () => {
+                        clearTimeout(timer);
+                        resolve();
+                    };
+                });
+            }
+            this.woken = false;
+            this.endPause = () => undefined;
         }
+    }
+
+    /** Runs the next sync now (a container exited, a probe flipped, the pod changed). */
+    private wake(): void {
+        this.woken = true;
+        this.endPause();
     }
 
     private get hostNetwork(): boolean {
