@@ -1,9 +1,12 @@
 // One SSH exec the way @pulumi/command's provider runs a remote.Command: a fresh connection, one
 // session, `environment` as SSH "env" requests (sshd honours only names its AcceptEnv allows, as
 // with the real provider), the command string as the exec request, stdin written then closed.
-// Unlike the provider, the host key is checked against the stack's pin before authenticating.
+// Host keys as the provider checks them (pulumi-command v1.2.1 connection.go): `connection.hostKey`
+// is a key line, only its type is offered, and any other key is refused before authenticating.
+// Where a program gives no hostKey the provider accepts any key; this stand-in still holds the
+// stack's nodes[].hostKey pin then (unless the stack waives checks), so it never logs in unverified.
 import { Client } from "ssh2";
-import { hostKeyRefusal, sshFingerprint } from "../components/ssh/hostKey";
+import { hostKeyAlgorithms, hostKeyRefusal, parseHostKeyLine, sshFingerprint } from "../components/ssh/hostKey";
 
 export interface SshConnection {
     host: string;
@@ -11,6 +14,8 @@ export interface SshConnection {
     user: string;
     privateKey?: string;
     password?: string;
+    /** The provider's `connection.hostKey`: the server's key line. */
+    hostKey?: string;
 }
 
 export interface HostKeyPolicy {
@@ -29,8 +34,25 @@ export interface SshRun {
 
 const READY_TIMEOUT_MS = 15000;
 
+/** What the host must present: the connection's key line, else the stack's pin for host:port. */
+function expectedKey(conn: SshConnection, policy: HostKeyPolicy) {
+    const hostKey = conn.hostKey ?? policy.pins[`${conn.host}:${conn.port}`];
+    // Checks are waived only where the stack says so and the program pins nothing.
+    return { host: conn.host, port: conn.port, hostKey, insecureIgnoreHostKey: conn.hostKey === undefined && policy.insecure };
+}
+
 export function sshRun(conn: SshConnection, command: string, policy: HostKeyPolicy, opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<SshRun> {
     const where = `${conn.user}@${conn.host}:${conn.port}`;
+    const expected = expectedKey(conn, policy);
+    let serverHostKey: string[] | undefined;
+    if (conn.hostKey !== undefined) {
+        try {
+            serverHostKey = hostKeyAlgorithms(parseHostKeyLine(conn.hostKey).type);
+        } catch (e) {
+            // The provider fails the same way: "failed to parse host key".
+            return Promise.reject(new Error(`SSH ${where}: failed to parse connection.hostKey: ${(e as Error).message}`));
+        }
+    }
     return new Promise((resolve, reject) => {
         const client = new Client();
         let refusal: string | undefined;
@@ -74,9 +96,9 @@ export function sshRun(conn: SshConnection, command: string, policy: HostKeyPoli
             privateKey: conn.privateKey,
             password: conn.password,
             readyTimeout: READY_TIMEOUT_MS,
+            ...(serverHostKey ? { algorithms: { serverHostKey: serverHostKey as never } } : {}),
             hostVerifier: (key: Buffer) => {
-                const target = { host: conn.host, port: conn.port, hostKey: policy.pins[`${conn.host}:${conn.port}`], insecureIgnoreHostKey: policy.insecure };
-                refusal = hostKeyRefusal(target, sshFingerprint(key));
+                refusal = hostKeyRefusal(expected, sshFingerprint(key));
                 return refusal === undefined;
             },
         });

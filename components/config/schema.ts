@@ -9,7 +9,10 @@ export const NODE_NAME_PATTERN = "^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$";
 export const CIDR4_PATTERN = "^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$";
 const IPV4 = { type: "string", format: "ipv4" } as const;
 const CIDR4 = { type: "string", pattern: CIDR4_PATTERN } as const;
-/** Host keys: an OpenSSH public key line or an SHA256 fingerprint, nothing a shell could misread. */
+/**
+ * Host keys: an OpenSSH public key line, nothing a shell could misread. The SHA256 fingerprint form
+ * passes here only so that ./semantic.ts can refuse it with the reason and the ssh-keyscan hint.
+ */
 const HOST_KEY_PATTERN = "^(ssh-(ed25519|rsa)|ecdsa-sha2-nistp(256|384|521)) [A-Za-z0-9+/=]+( [A-Za-z0-9@._-]*)?$|^SHA256:[A-Za-z0-9+/]{43}=?$";
 /** Package versions and repository names: letters, digits and the separators distributions use. */
 const VERSION_PATTERN = "^[A-Za-z0-9][A-Za-z0-9.+~:_-]*$";
@@ -48,7 +51,11 @@ const node = {
         },
         port: { type: "integer", minimum: 1, maximum: 65535, description: "SSH port (default ssh.port)" },
         user: { type: "string", pattern: "^[a-z_][a-z0-9_-]{0,31}$", description: "SSH user (default ssh.user)" },
-        hostKey: { type: "string", pattern: HOST_KEY_PATTERN, description: "pinned SSH host key or its SHA256 fingerprint" },
+        hostKey: {
+            type: "string",
+            pattern: HOST_KEY_PATTERN,
+            description: "pinned SSH host key line (`ssh-keyscan -t ed25519 <address>`), verified at every SSH connection; fingerprints are refused",
+        },
         roles: {
             type: "array",
             items: { enum: ["central", "master", "node", "gateway"] },

@@ -2,6 +2,7 @@
 // role combinations, secrets that a chosen mode needs. Runs on schema-valid input with defaults.
 import { Cidr4, containsIp, contains, isIpv4, networkOf, overlaps, parseCidr, parseNetwork, toInt, size } from "../model/cidr";
 import { MAX_OVNKUBE_NODE_ID, MIN_OVNKUBE_NODE_ID } from "../model/addressPlan";
+import { isFingerprintPin, keyLineHint, parseHostKeyLine } from "../ssh/hostKey";
 import type { SecretKey, StackConfigInput } from "./types";
 
 export interface Problem {
@@ -90,6 +91,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
         if (ovnkubeMode && n.gateway) checkOvnkubeGateway(`${p}.gateway`, n.gateway, add);
     });
     if (ovnkubeMode && join) checkOvnkubeNodeIds(cfg, join, add);
+    checkHostKeyPins(cfg, add);
 
     // Pulumi mode hands the API server to the chassis (external_ids k8s-api-*); in ovnkube mode
     // ovnkube authenticates with its service account and the program with `kubeconfig`.
@@ -162,4 +164,24 @@ function checkOvnkubeNodeIds(cfg: Defaulted, join: Cidr4, add: (path: string, me
     const k8sNodes = cfg.nodes.filter((n) => n.roles.includes("node") || n.roles.includes("master")).length;
     const ids = Math.min(size(join.prefix) - 2, MAX_OVNKUBE_NODE_ID + 1) - MIN_OVNKUBE_NODE_ID;
     if (k8sNodes > ids) add("joinSubnet", `${join.text} gives ovnkube ${ids} gateway router addresses (node-ids ${MIN_OVNKUBE_NODE_ID}…), fewer than the ${k8sNodes} nodes ${OVNKUBE_MODE}`);
+}
+
+/**
+ * Every pin must be a key line @pulumi/command can verify at connect time: pulumi-command v1.2.1
+ * parses `connection.hostKey` with ssh.ParseAuthorizedKey, so a fingerprint cannot be handed to it
+ * (and a key cannot be derived from one). Refused here, before preview touches anything.
+ */
+function checkHostKeyPins(cfg: Defaulted, add: (path: string, message: string) => void) {
+    cfg.nodes.forEach((n, i) => {
+        if (n.hostKey === undefined) return;
+        if (isFingerprintPin(n.hostKey)) {
+            add(`nodes[${i}].hostKey`, `a fingerprint cannot be verified by @pulumi/command, which needs the key itself: ${keyLineHint(n.address)}`);
+            return;
+        }
+        try {
+            parseHostKeyLine(n.hostKey);
+        } catch (e) {
+            add(`nodes[${i}].hostKey`, (e as Error).message);
+        }
+    });
 }

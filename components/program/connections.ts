@@ -1,12 +1,17 @@
 // How the program reaches hosts: @pulumi/command connections and the NB transport of the
 // dynamic providers. Built inside `apply` so the private key never leaves its secret Output.
+// Both verify the host's pinned key before logging in: the command provider with
+// `connection.hostKey`, the NB transport with the pin in its SshTarget.
 import type { HostModel, SshTarget } from "../model/types";
+import { commandHostKey } from "../ssh/hostKey";
 
 export interface CommandConnection {
     host: string;
     port: number;
     user: string;
     privateKey: string;
+    /** The pinned key line; absent only with ssh.insecureIgnoreHostKey (the provider then accepts any key). */
+    hostKey?: string;
 }
 
 export interface NbConnection {
@@ -19,7 +24,10 @@ export interface NbConnection {
 export const NB_SOCKET = "/var/run/ovn/ovnnb_db.sock";
 
 export function sshConnection(host: HostModel, privateKey: string): CommandConnection {
-    return { host: host.ssh.host, port: host.ssh.port, user: host.ssh.user, privateKey };
+    const { ssh } = host;
+    const connection: CommandConnection = { host: ssh.host, port: ssh.port, user: ssh.user, privateKey };
+    if (ssh.hostKey) connection.hostKey = commandHostKey(ssh.hostKey, ssh.host);
+    return connection;
 }
 
 export function nbConnection(central: HostModel, privateKey: string): NbConnection {

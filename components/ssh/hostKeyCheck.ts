@@ -1,20 +1,28 @@
-// HostKeyCheck: a gate in front of every host. @pulumi/command's SSH connection takes no host key,
-// so each host's commands depend on this resource, whose provider checks the host's presented key
-// against the pin at every preview and update (`check` runs each time) and refuses on a mismatch
-// before any command is sent. The probe stops after the key exchange: no credentials are needed.
+// HostKeyCheck: a gate in front of every host. Every remote.Command verifies the pinned key itself
+// when it connects (`connection.hostKey`), but commands connect only while `up` carries them out,
+// one host after another: a wrong key would surface halfway through an up, after other hosts were
+// changed, and never in a preview. This resource's provider checks the presented key against the
+// pin at every preview and update (`check` runs each time) and refuses on a mismatch before any
+// command is sent to any host. The probe stops after the key exchange: no credentials are needed.
 // Provider methods run from Pulumi's serialized copy: npm modules are require()d inside them and
 // local helpers are captured as functions (a relative require would resolve from the engine's cwd).
 import * as pulumi from "@pulumi/pulumi";
 import type { SshTarget } from "../model/types";
-import { hostKeyRefusal, sshFingerprint } from "./hostKey";
+import { hostKeyAlgorithms, hostKeyRefusal, isFingerprintPin, parseHostKeyLine, sshFingerprint } from "./hostKey";
 
 export interface HostKeyCheckArgs {
     ssh: SshTarget;
 }
 
-/** Connects just far enough to see the host key and returns its SHA256 fingerprint. */
+/**
+ * Connects just far enough to see the host key and returns its SHA256 fingerprint. With a key line
+ * pinned, only that key type is offered, as the command provider does: a host holding several keys
+ * then presents the pinned one.
+ */
 export function probeHostKey(target: SshTarget, timeoutMs = 15000): Promise<string> {
     const { Client } = require("ssh2") as typeof import("ssh2");
+    const pin = target.hostKey && !isFingerprintPin(target.hostKey) ? target.hostKey : undefined;
+    const serverHostKey = pin ? hostKeyAlgorithms(parseHostKeyLine(pin).type) : undefined;
     return new Promise((resolve, reject) => {
         const client = new Client();
         let seen: string | undefined;
@@ -30,6 +38,7 @@ export function probeHostKey(target: SshTarget, timeoutMs = 15000): Promise<stri
             port: target.port,
             username: target.user,
             readyTimeout: timeoutMs,
+            ...(serverHostKey ? { algorithms: { serverHostKey: serverHostKey as never } } : {}),
             // Refusing here ends the handshake right after the key exchange.
             hostVerifier: (key: Buffer) => {
                 seen = sshFingerprint(key);

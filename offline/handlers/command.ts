@@ -1,7 +1,9 @@
-// command:remote:Command as @pulumi/command's provider carries it out: create runs `create`; any
-// change of `triggers` or `connection` (the provider's replaceOnChanges inputs) replaces; any other
-// change runs `update`, or `create` again when there is no `update`; delete runs the old state's
-// `delete` with the old connection and stdin. Outputs are the inputs plus stdout and stderr.
+// command:remote:Command as @pulumi/command 1.2.1's provider carries it out (pulumi-command v1.2.1:
+// schema.json, common/inputs.go, remote/commandController.go): create runs `create`; a change of
+// `triggers`, its only replace-on-change input, replaces; any other change, the connection
+// included, is an update that runs `update`, or `create` when there is none, over the new
+// connection; delete runs the state's `delete` with the state's connection, host key and stdin.
+// Outputs are the inputs plus stdout and stderr; an update that runs nothing keeps the old ones.
 import { randomBytes } from "node:crypto";
 import { unwrapSecrets } from "../sdk";
 import { sshRun, type SshConnection } from "../ssh";
@@ -9,7 +11,8 @@ import type { StateResource } from "../state";
 import { changedKeys, type Props } from "../values";
 import { inputDiff, type HandlerContext, type ResourceHandler } from "./types";
 
-const REPLACE_ON = ["connection", "triggers"];
+/** The provider's replace-on-change inputs (`provider:"replaceOnChanges"` in common/inputs.go). */
+export const COMMAND_REPLACE_ON = ["triggers"];
 const TAIL_LINES = 20;
 
 interface CommandInputs {
@@ -30,7 +33,7 @@ async function run(ctx: HandlerContext, props: Props, which: "create" | "update"
     const p = unwrapSecrets(props) as CommandInputs;
     const c = p.connection ?? {};
     if (!c.host) throw new Error(`${which}: connection.host is missing`);
-    const conn: SshConnection = { host: c.host, port: c.port ?? 22, user: c.user ?? "root", privateKey: c.privateKey, password: c.password };
+    const conn: SshConnection = { host: c.host, port: c.port ?? 22, user: c.user ?? "root", privateKey: c.privateKey, password: c.password, hostKey: c.hostKey };
     const r = await sshRun(conn, script, ctx.hostKeys, { stdin: p.stdin, env: p.environment }).catch((e: Error) => {
         throw new Error(`${which}: ${e.message}`);
     });
@@ -53,7 +56,7 @@ export function commandHandler(ctx: HandlerContext): ResourceHandler {
             return reg.inputs;
         },
         async diff(old, inputs) {
-            return inputDiff(changedKeys(old.inputs, inputs), REPLACE_ON);
+            return inputDiff(changedKeys(old.inputs, inputs), COMMAND_REPLACE_ON);
         },
         async create(reg, inputs) {
             const script = scriptOf(inputs, "create");
@@ -64,7 +67,8 @@ export function commandHandler(ctx: HandlerContext): ResourceHandler {
         async update(old: StateResource, inputs) {
             const which = scriptOf(inputs, "update") !== undefined ? "update" : "create";
             const script = scriptOf(inputs, which);
-            const out = script === undefined ? { stdout: "", stderr: "" } : await run(ctx, inputs, which, script);
+            const kept = { stdout: old.outputs.stdout ?? "", stderr: old.outputs.stderr ?? "" };
+            const out = script === undefined ? kept : await run(ctx, inputs, which, script);
             return { ...inputs, ...out };
         },
         async delete(old) {
