@@ -59,6 +59,9 @@ export async function runProgramUnderMocks(stack: string, overrides: Record<stri
         return register(req, cb);
     };
     const program = await import("../../index");
+    // Registrations go out asynchronously (a dynamic resource first serializes its provider):
+    // wait until the SDK's RPC queue has drained, so every registration has been recorded.
+    await (pulumi.runtime as unknown as { waitForRPCs(): Promise<void> }).waitForRPCs(); // the drain `disconnect` uses; untyped (@internal)
     return { program, resources };
 }
 
