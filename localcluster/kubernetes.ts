@@ -7,7 +7,7 @@ import { KubeClient } from "../kubeclient";
 import { LAB_DIR_MOUNT } from "./holder";
 import { startControlPlane, type ControlPlane } from "./kube";
 import { labBinaries } from "./kube/labBinaries";
-import { startKubelet, type RunningKubelet } from "./kubelet";
+import { kubeletOptionsForHost, startKubelet, type RunningKubelet } from "./kubelet";
 import { down } from "./down";
 import { DEFAULT_ID, stateDir } from "./names";
 import { LOCAL_DEFAULTS } from "./stackFile";
@@ -23,7 +23,7 @@ const IMAGE_FILES = {
 /** The image's files inside the lab directory, which every host sees read-only at LAB_DIR_MOUNT. */
 const IMAGE_DIR = "image";
 
-/** kubeadm's label for control-plane nodes; NodeRestriction forbids a kubelet to set it on itself. */
+/** kubeadm's label for control-plane nodes; a kubelet's own --node-labels may not set it. */
 const CONTROL_PLANE_LABEL = "node-role.kubernetes.io/control-plane";
 
 /**
@@ -70,15 +70,7 @@ export async function startKubernetes(cluster: LocalCluster, opts: StartKubernet
     const kubelets = await Promise.all(
         cluster.hosts.map(async (h) => {
             const credentials = await controlPlane.nodeCredentials(h.name);
-            return startKubelet({
-                netns: h.netns,
-                stateDir: path.join(h.dir, "kubelet"),
-                nodeName: h.name,
-                kubeconfigPath: credentials.kubeconfigPath,
-                holderPid: h.holderPid,
-                internalIP: h.ip,
-                images: { [opts.ovnkubeImage]: path.posix.join(LAB_DIR_MOUNT, IMAGE_DIR) },
-            });
+            return startKubelet(kubeletOptionsForHost(cluster, h, credentials.kubeconfigPath, { images: { [opts.ovnkubeImage]: path.posix.join(LAB_DIR_MOUNT, IMAGE_DIR) } }));
         }),
     );
     // As kubeadm does for its control-plane nodes: the cluster admin labels them.
