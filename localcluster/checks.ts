@@ -96,30 +96,55 @@ export interface OverlayReport {
     podTcp: { ok: boolean; seenSource?: string; expected: string; error?: string };
     /** pod → external namespace through the gateway: the source is translated to the gateway's physical IP. */
     gateway: { ok: boolean; seenSource?: string; expected: string; error?: string };
+    /** pod → a ClusterIP Service backed by the other pod, when one was given: the backend sees the client pod. */
+    service?: { ok: boolean; seenSource?: string; expected: string; error?: string };
     allOk: boolean;
+}
+
+/** The port the TCP checks serve on: a Service checked with them maps port and targetPort to it. */
+export const CHECK_PORT = 18080;
+
+/**
+ * Where pod traffic to the outside is SNATed: Pulumi mode's first gateway router, or in ovnkube
+ * mode the gateway router of the pod's own node (every node has one).
+ */
+function snatSourceOf(model: ClusterModel, node: string): string {
+    if (model.writer === "pulumi") return model.gateways[0].physical.ip;
+    const planned = model.kube.nodes.find((n) => n.name === node);
+    if (!planned) throw new Error(`node ${node} has no ovnkube plan in this stack`);
+    return planned.gatewayIp;
 }
 
 /**
  * The demonstration's checks for two pods on different nodes: every host and pod pings every
- * management port and pod; TCP between the pods; TCP from the first pod to the outside world.
+ * management port and pod; TCP between the pods; TCP from the first pod to the outside world;
+ * and, given the ClusterIP of a Service in front of the second pod (port CHECK_PORT), TCP from the
+ * first pod to the Service.
  */
-export async function overlayReport(cluster: LocalCluster, model: ClusterModel, pods: LocalPod[]): Promise<OverlayReport> {
+export async function overlayReport(cluster: LocalCluster, model: ClusterModel, pods: Array<PodRef & { ip: string; ifaceId?: string }>, serviceIp?: string): Promise<OverlayReport> {
+    const label = (p: PodRef & { ifaceId?: string }) => p.ifaceId ?? `${p.namespace}_${p.pod}`;
     const targets: Target[] = [
         ...model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })),
-        ...pods.map((p) => ({ label: p.ifaceId, ip: p.ip })),
+        ...pods.map((p) => ({ label: label(p), ip: p.ip })),
     ];
-    const sources = [...cluster.hosts.map((h) => ({ label: h.name, from: h.name as string | PodRef })), ...pods.map((p) => ({ label: p.ifaceId, from: p as PodRef }))];
+    const sources = [...cluster.hosts.map((h) => ({ label: h.name, from: h.name as string | PodRef })), ...pods.map((p) => ({ label: label(p), from: p as PodRef }))];
     const matrix = await pingMatrix(cluster, sources, targets);
     const [a, b] = pods;
-    const podTcp = { ...(await tcpExchange(cluster, { pod: b }, b.ip, { pod: a })), expected: a.ip };
-    const gw = model.gateways[0];
-    const gateway = { ...(await tcpExchange(cluster, { external: true }, cluster.external.ip, { pod: a })), expected: gw.physical.ip };
+    const podTcp = { ...(await tcpExchange(cluster, { pod: b }, b.ip, { pod: a }, CHECK_PORT)), expected: a.ip };
+    const gateway = { ...(await tcpExchange(cluster, { external: true }, cluster.external.ip, { pod: a }, CHECK_PORT)), expected: snatSourceOf(model, a.node) };
+    const service = serviceIp === undefined ? undefined : { ...(await tcpExchange(cluster, { pod: b }, serviceIp, { pod: a }, CHECK_PORT)), expected: a.ip };
     const good = (r: { ok: boolean; seenSource?: string; expected: string }) => r.ok && r.seenSource === r.expected;
-    return { matrix, podTcp, gateway, allOk: matrix.allOk && good(podTcp) && good(gateway) };
+    return { matrix, podTcp, gateway, service, allOk: matrix.allOk && good(podTcp) && good(gateway) && (service === undefined || good(service)) };
 }
 
 export function formatReport(r: OverlayReport): string {
     const line = (what: string, x: OverlayReport["gateway"]) =>
         `${what}: ${x.ok && x.seenSource === x.expected ? "ok" : "FAIL"} (source seen ${x.seenSource ?? "none"}, expected ${x.expected}${x.error ? `; ${x.error}` : ""})`;
-    return [formatMatrix(r.matrix), "", line("TCP pod → pod on another node", r.podTcp), line("TCP pod → outside through the gateway (SNAT)", r.gateway)].join("\n");
+    return [
+        formatMatrix(r.matrix),
+        "",
+        line("TCP pod → pod on another node", r.podTcp),
+        ...(r.service ? [line("TCP pod → ClusterIP Service backed by the pod on another node", r.service)] : []),
+        line("TCP pod → outside through the gateway (SNAT)", r.gateway),
+    ].join("\n");
 }

@@ -1,16 +1,24 @@
-// npm run demo -- [N hosts, default 3]
-// The whole demonstration on one Linux machine (as root): a local cluster of bare hosts, the stack
-// applied to them (`pulumi up` with a local backend when the Pulumi CLI is installed, otherwise
-// the offline apply, which runs the same program through the SDK's program runner), two pods on
-// different nodes, a ping matrix, TCP between the pods and through the gateway.
+// npm run demo -- [--pulumi-mode] [N hosts, default 3]
+// The whole demonstration on one Linux machine (as root): a local cluster, the stack applied to it
+// (`pulumi up` with a local backend when the Pulumi CLI is installed, otherwise the offline apply,
+// which runs the same program through the SDK's program runner), two pods on different nodes, a
+// ping matrix, TCP between the pods and through the gateway.
+// ovnkube mode (default): Debian 13 hosts with the local Kubernetes; ovnkube realises the
+// topology, the pods and a ClusterIP Service are created through the API and attached by
+// ovnkube's CNI. --pulumi-mode: Debian 12 hosts, Kubernetes disabled, the project writes the
+// topology and the pods are attached by hand.
 import { spawnSync } from "child_process";
 import { rmSync } from "fs";
 import * as path from "path";
 import { readStackFile } from "../components/config/stackFile";
 import { validateConfig } from "../components/config/validate";
+import { containsIp, parseNetwork } from "../components/model/cidr";
 import { buildClusterModel } from "../components/model/cluster";
-import { down, localPassphrase, startPod, up, writeLocalStack } from "../localcluster";
-import { formatReport, overlayReport } from "../localcluster/checks";
+import { KubeClient } from "../kubeclient";
+import { down, localPassphrase, startPod, up, writeLocalStack, type LocalCluster } from "../localcluster";
+import { CHECK_PORT, formatReport, overlayReport } from "../localcluster/checks";
+import { createClusterIpService, podRef, startDemoPod } from "../localcluster/kubeWorkloads";
+import { upWithKubernetes, type KubernetesLab } from "../localcluster/kubernetes";
 import { apply } from "../offline/api";
 import { opLine } from "../offline/summary";
 
@@ -33,53 +41,92 @@ function pulumiUp(): boolean {
     return spawnSync("pulumi", ["up", "--yes", "--stack", STACK], { cwd: ROOT, env, stdio: "inherit" }).status === 0;
 }
 
-async function main(argv: string[]): Promise<number> {
-    const hosts = Number(argv[0] ?? 3);
-    if (!Number.isInteger(hosts) || hosts < 2 || hosts > 16) {
-        console.error("usage: npm run demo -- [number of hosts, 2..16]");
-        return 2;
-    }
-    const started = Date.now();
-    step(`local cluster: ${hosts} bare hosts (network namespaces with their own sshd)`);
+/** Hosts, and in ovnkube mode their Kubernetes; writes the stack file. */
+async function bringUp(hosts: number, ovnkubeMode: boolean): Promise<{ cluster: LocalCluster; kube?: KubernetesLab; stackFile: string }> {
+    step(
+        ovnkubeMode
+            ? `local cluster: ${hosts} Debian 13 hosts (own roots, own sshd) and a Kubernetes control plane with a kubelet stand-in per host`
+            : `local cluster: ${hosts} bare Debian 12 hosts (network namespaces with their own sshd)`,
+    );
     await down(STACK);
     // Fresh hosts: whatever an earlier demo recorded about the old ones no longer exists.
     rmSync(path.join(ROOT, ".local", "state", `${STACK}.json`), { force: true });
-    const cluster = await up({ id: STACK, hosts });
+    const { cluster, kubernetes: kube } = ovnkubeMode
+        ? await upWithKubernetes({ id: STACK, hosts, os: "debian13", log: (line) => console.log(`  ${line}`) })
+        : { cluster: await up({ id: STACK, hosts }), kubernetes: undefined };
     for (const h of cluster.hosts) console.log(`  ${h.name}  ${h.ip}  ${h.hostKeyFingerprint}`);
     console.log(`  outside world: namespace ${cluster.external.ns} at ${cluster.external.ip}`);
-    const stackFile = writeLocalStack(cluster);
-    console.log(`  wrote ${path.relative(ROOT, stackFile)}`);
+    const stackFile = writeLocalStack(cluster, undefined, kube && { kubernetes: { apiServerUrl: kube.controlPlane.apiServerUrl, kubeconfig: kube.controlPlane.adminKubeconfig.content } });
+    console.log(`  wrote ${path.relative(ROOT, stackFile)} (${ovnkubeMode ? "ovnkube" : "Pulumi"} mode)`);
+    return { cluster, kube, stackFile };
+}
 
+async function applyStack(): Promise<boolean> {
     if (hasPulumiCli()) {
         step("pulumi up (local file backend)");
-        if (!pulumiUp()) return 1;
-    } else {
-        step("apply: the Pulumi CLI is not installed, so the offline apply runs index.ts through the SDK's program runner (a stand-in for the engine; real clusters use pulumi up)");
-        const r = await apply({ stack: STACK, onOp: (o) => o.op !== "same" && console.log(`  ${opLine(o, false)}`) });
-        console.log(`  ${r.counts.created} created, ${r.counts.updated} updated, ${r.counts.replaced} replaced in ${(r.ms / 1000).toFixed(1)} s`);
-        if (!r.ok) {
-            console.error(`apply failed: ${r.error}`);
-            return 1;
-        }
+        return pulumiUp();
     }
+    step("apply: the Pulumi CLI is not installed, so the offline apply runs index.ts through the SDK's program runner (a stand-in for the engine; real clusters use pulumi up)");
+    const r = await apply({ stack: STACK, onOp: (o) => o.op !== "same" && console.log(`  ${opLine(o, false)}`) });
+    console.log(`  ${r.counts.created} created, ${r.counts.updated} updated, ${r.counts.replaced} replaced in ${(r.ms / 1000).toFixed(1)} s`);
+    if (!r.ok) console.error(`apply failed: ${r.error}`);
+    return r.ok;
+}
+
+/** ovnkube mode: two Pods through the API on different nodes, and a ClusterIP Service in front of the second. */
+async function kubernetesPods(cluster: LocalCluster, kube: KubernetesLab) {
+    step("two pods through the API (spec.nodeName), attached by ovnkube's CNI; a ClusterIP Service in front of the second");
+    const client = KubeClient.fromKubeconfig(kube.controlPlane.adminKubeconfig.content);
+    try {
+        const [first, second] = cluster.hosts.length > 2 ? cluster.hosts.slice(1) : cluster.hosts;
+        const a = await startDemoPod(client, cluster, kube, { name: "pod-a", node: first.name, command: ["sleep", "infinity"] });
+        const b = await startDemoPod(client, cluster, kube, { name: "pod-b", node: second.name, command: ["sleep", "infinity"], labels: { app: "demo-b" } });
+        const serviceIp = await createClusterIpService(client, { name: "demo-b", selector: { app: "demo-b" }, port: CHECK_PORT, targetPort: CHECK_PORT });
+        for (const p of [a, b]) console.log(`  ${p.namespace}/${p.name} on ${p.node}: ${p.ip}`);
+        console.log(`  service default/demo-b: ${serviceIp}:${CHECK_PORT} → pod-b`);
+        return { pods: [{ ...podRef(a), ip: a.ip }, { ...podRef(b), ip: b.ip }], serviceIp };
+    } finally {
+        client.close();
+    }
+}
+
+async function main(argv: string[]): Promise<number> {
+    const ovnkubeMode = !argv.includes("--pulumi-mode");
+    const numbers = argv.filter((a) => a !== "--pulumi-mode");
+    const hosts = Number(numbers[0] ?? 3);
+    if (numbers.length > 1 || !Number.isInteger(hosts) || hosts < 2 || hosts > 16) {
+        console.error("usage: npm run demo -- [--pulumi-mode] [number of hosts, 2..16]");
+        return 2;
+    }
+    const started = Date.now();
+    const { cluster, kube, stackFile } = await bringUp(hosts, ovnkubeMode);
+    if (!(await applyStack())) return 1;
 
     const model = buildClusterModel(validateConfig(readStackFile(stackFile)));
-    step("two pods on different nodes (CNI ADD: veth on br-int, logical port <namespace>_<pod>)");
-    const pods = [
-        await startPod(cluster, model, cluster.hosts[0].name, "demo", "pod-a", 10),
-        await startPod(cluster, model, cluster.hosts[1].name, "demo", "pod-b", 10),
-    ];
-    for (const p of pods) console.log(`  ${p.ifaceId} on ${p.node}: ${p.ip} (${p.mac}) via ${p.gatewayIp}`);
+    let pods;
+    let serviceIp: string | undefined;
+    if (kube) ({ pods, serviceIp } = await kubernetesPods(cluster, kube));
+    else {
+        step("two pods on different nodes (CNI ADD by hand: veth on br-int, logical port <namespace>_<pod>)");
+        pods = [
+            await startPod(cluster, model, cluster.hosts[0].name, "demo", "pod-a", 10),
+            await startPod(cluster, model, cluster.hosts[1].name, "demo", "pod-b", 10),
+        ];
+        for (const p of pods) console.log(`  ${p.ifaceId} on ${p.node}: ${p.ip} (${p.mac}) via ${p.gatewayIp}`);
+    }
+    const planned = pods.every((p) => model.nodeNetworks.some((n) => n.node === p.node && containsIp(parseNetwork(n.subnet), p.ip)));
+    console.log(`  pod addresses in their nodes' planned subnets: ${planned ? "ok" : "FAIL"}`);
 
-    step("checks: ping matrix (rows ping columns), TCP between pods, TCP to the outside through the gateway");
-    const report = await overlayReport(cluster, model, pods);
+    step(`checks: ping matrix (rows ping columns), TCP between pods${serviceIp ? ", TCP to the Service" : ""}, TCP to the outside through the gateway`);
+    const report = await overlayReport(cluster, model, pods, serviceIp);
     console.log(formatReport(report));
 
     step(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     console.log(`  explore:   npm run local -- status   |  ovn-nbctl --db=${model.nbAddress} show   |  ovn-sbctl --db=${model.sbAddress} show`);
+    if (kube) console.log(`             KUBECONFIG=${kube.controlPlane.adminKubeconfig.path} kubectl get nodes,pods -A -o wide`);
     console.log("  undo:      npm run offline -- destroy --stack local --yes   (or pulumi destroy -s local)");
     console.log("  tear down: npm run local -- down");
-    return report.allOk ? 0 : 1;
+    return report.allOk && planned ? 0 : 1;
 }
 
 main(process.argv.slice(2)).then(
