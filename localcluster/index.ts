@@ -21,3 +21,19 @@ export { LAB_DIR_MOUNT, inHostRoot } from "./holder";
 export { ensureDebianBase } from "./debianBase";
 export type { RunResult, RunOptions } from "./run";
 export { startPod, stopPod } from "./workloads";
+export {
+    startDemoPod,
+    waitPodRunning,
+    podSandbox,
+    kubePodExec,
+    exposePodNetns,
+    podRef,
+    createClusterIpService,
+    removeDemoWorkloads,
+    podManifest,
+    clusterIpServiceManifest,
+    runningPodStatus,
+    DEMO_IMAGE,
+    DEMO_NAMESPACE,
+} from "./kubeWorkloads";
+export type { DemoPodSpec, ClusterIpServiceSpec, RunningPodStatus, KubePod } from "./kubeWorkloads";

@@ -1,0 +1,169 @@
+// The Northbound database's own record of who wrote what. A standalone OVSDB file is a log: the
+// schema, then one record per committed transaction, each `OVSDB JSON <length> <sha1>\n<json>\n`
+// (length and SHA-1 cover the json and its newline), the json being {"<Table>": {"<row uuid>": {<columns written>} | null}, "_date": ms,
+// "_comment"?: text}. ovn-nbctl (what the project's central script runs) puts its command line
+// in `_comment`, ovn-northd comments "ovn-northd", libovsdb (ovnkube) comments nothing: so every
+// committed change can be attributed to its writer, with no hook in any of them.
+//
+// ovsdb-server rewrites (compacts) the file only after 10 minutes and once it has grown past
+// 10 MB (ovsdb/storage.c, ovsdb/log.c), far beyond an end-to-end run; readers still check that
+// what they read extends what they read before (see `extendsLog`), so a compaction would fail loudly.
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import { enterableHost } from "../../../localcluster/exec";
+import { inHost } from "../../../localcluster/kubelet/hostfs";
+import type { LocalCluster } from "../../../localcluster";
+
+export interface NbTransaction {
+    /** Position in the log (0 is the schema). */
+    index: number;
+    date: number;
+    comment?: string;
+    /**
+     * table → row uuid → column → the map keys written (map columns: the record is a diff, so
+     * only the keys that changed), or null for a whole column; null for a row that was deleted.
+     */
+    rows: Record<string, Record<string, Record<string, string[] | null> | null>>;
+    sha1: string;
+}
+
+export interface NbLog {
+    schema: { name: string; version: string };
+    transactions: NbTransaction[];
+}
+
+const HEADER = /^OVSDB JSON (\d+) ([0-9a-f]{40})$/;
+
+/** OVSDB's JSON for a map is ["map", [[key, value], ...]] (RFC 7047 §5.1). */
+function writtenColumns(columns: Record<string, unknown>): Record<string, string[] | null> {
+    const out: Record<string, string[] | null> = {};
+    for (const [column, value] of Object.entries(columns)) {
+        const isMap = Array.isArray(value) && value[0] === "map" && Array.isArray(value[1]);
+        out[column] = isMap ? (value[1] as Array<[unknown, unknown]>).map(([key]) => String(key)) : null;
+    }
+    return out;
+}
+
+/** Parses a standalone OVSDB file, checking every record's length and SHA-1. Pure. */
+export function parseNbLog(data: Buffer): NbLog {
+    const records: Array<{ json: Record<string, unknown>; sha1: string }> = [];
+    let at = 0;
+    while (at < data.length) {
+        const eol = data.indexOf(0x0a, at);
+        if (eol < 0) throw new Error(`OVSDB log: record header at byte ${at} has no end`);
+        const header = HEADER.exec(data.subarray(at, eol).toString("latin1"));
+        if (!header) throw new Error(`OVSDB log: bad record header at byte ${at}: ${JSON.stringify(data.subarray(at, Math.min(eol, at + 80)).toString("latin1"))}`);
+        const body = data.subarray(eol + 1, eol + 1 + Number(header[1]));
+        // A record still being written is incomplete: stop before it, as ovsdb-server's reader does.
+        if (body.length < Number(header[1])) break;
+        const sha1 = createHash("sha1").update(body).digest("hex");
+        if (sha1 !== header[2]) throw new Error(`OVSDB log: record ${records.length} at byte ${at} fails its SHA-1 (${sha1} ≠ ${header[2]})`);
+        records.push({ json: JSON.parse(body.toString("utf8")) as Record<string, unknown>, sha1 });
+        at = eol + 1 + body.length;
+    }
+    const [schema, ...rest] = records;
+    if (!schema || typeof schema.json.name !== "string") throw new Error("OVSDB log: the first record is not a schema");
+    return {
+        schema: { name: schema.json.name, version: String(schema.json.version) },
+        transactions: rest.map(({ json, sha1 }, i) => {
+            const rows: NbTransaction["rows"] = {};
+            for (const [table, changes] of Object.entries(json)) {
+                if (table.startsWith("_")) continue;
+                rows[table] = Object.fromEntries(
+                    Object.entries(changes as Record<string, Record<string, unknown> | null>).map(([uuid, columns]) => [uuid, columns === null ? null : writtenColumns(columns)]),
+                );
+            }
+            return { index: i + 1, date: Number(json._date), comment: typeof json._comment === "string" ? json._comment : undefined, rows, sha1 };
+        }),
+    };
+}
+
+/** True when `later` holds every transaction of `earlier`, unchanged and in order (no compaction in between). */
+export function extendsLog(earlier: NbLog, later: NbLog): boolean {
+    return earlier.transactions.length <= later.transactions.length && earlier.transactions.every((t, i) => later.transactions[i].sha1 === t.sha1);
+}
+
+/**
+ * Who committed a transaction, from its comment. ovn-nbctl (the project's central script:
+ * `init`, `set-connection`, `set-ssl`) comments its command line and the project's own NB
+ * providers (Pulumi mode only) comment `pulumi <owner> <group>`; ovn-northd comments its name;
+ * libovsdb comments nothing, and ovnkube is the only libovsdb client of this NB.
+ */
+export type NbWriter = "project" | "ovn-northd" | "ovnkube" | "unknown";
+
+export function writerOf(t: NbTransaction): NbWriter {
+    if (t.comment === undefined) return "ovnkube";
+    if (t.comment === "ovn-northd") return "ovn-northd";
+    if (t.comment.startsWith("ovn-nbctl: ") || t.comment.startsWith("pulumi ")) return "project";
+    return "unknown";
+}
+
+/** The unit of ownership: a row's existence (`(row)`), a column, or one key of a map column. */
+export interface NbCell {
+    table: string;
+    uuid: string;
+    /** `(row)`, `<column>` or `<column>:<key>`. */
+    cell: string;
+}
+
+/** Every cell a transaction wrote; a row seen for the first time counts as its `(row)` (created). Pure. */
+function cellsOf(t: NbTransaction, seen: Set<string>): NbCell[] {
+    const out: NbCell[] = [];
+    for (const [table, rows] of Object.entries(t.rows)) {
+        for (const [uuid, columns] of Object.entries(rows)) {
+            if (columns === null || !seen.has(uuid)) out.push({ table, uuid, cell: "(row)" });
+            seen.add(uuid);
+            for (const [column, keys] of Object.entries(columns ?? {})) {
+                if (keys === null) out.push({ table, uuid, cell: column });
+                else for (const key of keys) out.push({ table, uuid, cell: `${column}:${key}` });
+            }
+        }
+    }
+    return out;
+}
+
+export interface WriterReport {
+    /** Transactions per writer. */
+    transactions: Record<NbWriter, number>;
+    /** Comments of transactions no known writer made. */
+    unknown: string[];
+    /** Cells written by more than one writer, with who wrote them. */
+    shared: Array<NbCell & { writers: NbWriter[] }>;
+    /** `<table>.<cell>` (row uuids dropped) → the writers of such cells, sorted. */
+    byColumn: Record<string, NbWriter[]>;
+}
+
+/** Attributes every cell written in `transactions` to its writers. Pure. */
+export function writerReport(transactions: readonly NbTransaction[]): WriterReport {
+    const counts: Record<NbWriter, number> = { project: 0, "ovn-northd": 0, ovnkube: 0, unknown: 0 };
+    const unknown: string[] = [];
+    const writers = new Map<string, { cell: NbCell; writers: Set<NbWriter> }>();
+    const seen = new Set<string>();
+    for (const t of transactions) {
+        const writer = writerOf(t);
+        counts[writer]++;
+        if (writer === "unknown") unknown.push(t.comment!);
+        for (const cell of cellsOf(t, seen)) {
+            const key = `${cell.table} ${cell.uuid} ${cell.cell}`;
+            const entry = writers.get(key) ?? { cell, writers: new Set<NbWriter>() };
+            entry.writers.add(writer);
+            writers.set(key, entry);
+        }
+    }
+    const byColumn: Record<string, Set<NbWriter>> = {};
+    for (const { cell, writers: w } of writers.values()) for (const writer of w) (byColumn[`${cell.table}.${cell.cell}`] ??= new Set()).add(writer);
+    return {
+        transactions: counts,
+        unknown,
+        shared: [...writers.values()].filter((e) => e.writers.size > 1).map((e) => ({ ...e.cell, writers: [...e.writers].sort() })),
+        byColumn: Object.fromEntries(Object.entries(byColumn).sort().map(([k, v]) => [k, [...v].sort()])),
+    };
+}
+
+/** Where ovn-ctl keeps the standalone Northbound database on Debian (and the central script leaves it). */
+export const NB_DB_FILE = "/var/lib/ovn/ovnnb_db.db";
+
+/** Reads the central's Northbound log from this machine, through the host's root. */
+export function readNbLog(cluster: LocalCluster, central: string): NbLog {
+    return parseNbLog(fs.readFileSync(inHost(enterableHost(cluster, central).holderPid, NB_DB_FILE)));
+}

@@ -1,0 +1,78 @@
+// An ovnkube-mode lab: local hosts with their Kubernetes (control plane and kubelet stand-ins),
+// an ovnkube-mode stack file for them, and the offline engine's options; then the first apply,
+// timed. `bringUpOvnkubeLab` is what the end-to-end test and a benchmark share: its timings are
+// the bring-up (hosts and Kubernetes) and the apply (packages, OVS/OVN, ovnkube, until ovnkube has
+// realised the plan).
+import * as path from "node:path";
+import { readStackFile } from "../../../components/config/stackFile";
+import { validateConfig } from "../../../components/config/validate";
+import { buildClusterModel } from "../../../components/model/cluster";
+import type { ClusterModel } from "../../../components/model/types";
+import { KubeClient } from "../../../kubeclient";
+import { down, LOCAL_LAB_PASSPHRASE, writeLocalStack, type HostOs, type LocalCluster } from "../../../localcluster";
+import { upWithKubernetes, type KubernetesLab } from "../../../localcluster/kubernetes";
+import { apply, type OfflineOptions, type OperationResult } from "../../../offline/api";
+
+export interface OvnkubeLabOptions {
+    id: string;
+    hosts: number;
+    os: HostOs;
+    /** Holds the stack file and the offline engine's state (--local-dir). */
+    workDir: string;
+    log?: (line: string) => void;
+}
+
+export interface OvnkubeLab {
+    cluster: LocalCluster;
+    kubernetes: KubernetesLab;
+    /** The cluster admin's client (close it when done). */
+    admin: KubeClient;
+    /** Stack `local-<id>` in workDir, as `pulumi -s local-<id>` would take it. */
+    offline: OfflineOptions;
+    /** The plan, built from the stack file as the program builds it. */
+    model: ClusterModel;
+}
+
+/** Hosts, their Kubernetes and an ovnkube-mode stack file; nothing applied yet. */
+export async function startOvnkubeLab(opts: OvnkubeLabOptions): Promise<OvnkubeLab> {
+    await down(opts.id);
+    const { cluster, kubernetes } = await upWithKubernetes({ id: opts.id, hosts: opts.hosts, os: opts.os, log: opts.log ?? (() => undefined) });
+    const stack = `local-${opts.id}`;
+    const stackFile = writeLocalStack(cluster, path.join(opts.workDir, `Pulumi.${stack}.yaml`), {
+        passphrase: LOCAL_LAB_PASSPHRASE,
+        kubernetes: { apiServerUrl: kubernetes.controlPlane.apiServerUrl, kubeconfig: kubernetes.controlPlane.adminKubeconfig.content },
+    });
+    return {
+        cluster,
+        kubernetes,
+        admin: KubeClient.fromKubeconfig(kubernetes.controlPlane.adminKubeconfig.content),
+        offline: { stack, stackFile, localDir: opts.workDir, passphrase: LOCAL_LAB_PASSPHRASE },
+        model: buildClusterModel(validateConfig(readStackFile(stackFile))),
+    };
+}
+
+export interface BringUpTimings {
+    /** Hosts, control plane and kubelets, from nothing. */
+    bringUpMs: number;
+    /** The first apply, until every expectation saw ovnkube's rows as planned. */
+    applyMs: number;
+    /** Resources the first apply created. */
+    resources: number;
+}
+
+export interface OvnkubeBringUp {
+    lab: OvnkubeLab;
+    first: OperationResult;
+    timings: BringUpTimings;
+}
+
+/** Brings the lab up and applies the stack once; `beforeApply` sees the bare hosts (not timed). */
+export async function bringUpOvnkubeLab(opts: OvnkubeLabOptions, beforeApply?: (lab: OvnkubeLab) => Promise<void>): Promise<OvnkubeBringUp> {
+    let started = Date.now();
+    const lab = await startOvnkubeLab(opts);
+    const bringUpMs = Date.now() - started;
+    await beforeApply?.(lab);
+    started = Date.now();
+    const first = await apply(lab.offline);
+    return { lab, first, timings: { bringUpMs, applyMs: Date.now() - started, resources: first.counts.created } };
+}
