@@ -13,6 +13,7 @@ import { recordedSandboxes, POD_IFNAME, type SandboxRecord } from "./kubelet/san
 import { enterableHost } from "./exec";
 import { txChecksumOff } from "./links";
 import { clusterNames } from "./names";
+import { hostSideInterfaces, keepKernelOffPort } from "./podPorts";
 import { deleteNetns, netnsInode } from "./namespaces";
 import type { PodRef } from "./pods";
 import { check, run, type RunOptions, type RunResult } from "./run";
@@ -168,7 +169,8 @@ const labNetnsName = (cluster: LocalCluster, pod: KubePod) => clusterNames(clust
  * Creates the Pod, waits for it to run, finds its sandbox, turns off transmit checksum offload
  * on its eth0 (the lab's datapath is userspace OVS, which forwards packets whose checksums the
  * kernel left to the NIC: without this, ping works but TCP segments arrive with bad checksums
- * and are dropped) and exposes its namespace to the lab's checks.
+ * and are dropped), keeps the host's kernel off the veth's host end (./podPorts) and exposes its
+ * namespace to the lab's checks.
  */
 export async function startDemoPod(client: KubeClient, cluster: LocalCluster, lab: KubernetesLab, spec: DemoPodSpec, timeoutMs = 90_000): Promise<KubePod> {
     const manifest = podManifest(spec);
@@ -182,6 +184,7 @@ export async function startDemoPod(client: KubeClient, cluster: LocalCluster, la
     const pod: KubePod = { ...running, namespace, name: spec.name, netnsPath: sandbox.netnsPath, holderPid: enterableHost(cluster, running.node).holderPid };
     await exposePodNetns(cluster, pod);
     await txChecksumOff(POD_IFNAME, labNetnsName(cluster, pod));
+    for (const ifname of hostSideInterfaces(sandbox.result)) await keepKernelOffPort(cluster, pod.node, ifname);
     return pod;
 }
 
