@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" -ne 0 ]; then
-    echo "run as root: the local cluster creates network namespaces (sudo bash scripts/demo.sh)" >&2
+    echo "run as root: the local cluster creates network namespaces and mounts" >&2
     exit 1
 fi
 if ! command -v node >/dev/null || [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
