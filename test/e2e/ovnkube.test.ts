@@ -53,11 +53,16 @@ async function phase<T>(name: string, body: () => Promise<T>): Promise<T> {
 }
 
 const central = () => model.hosts.find((h) => h.isCentral)!.name;
-function markNb(name: string): void {
+/** Reads NB's log at the end of a phase and prints who committed the phase's transactions. */
+function markNb(name: string): NbLog {
     const log = readNbLog(lab.cluster, central());
+    const previous = marks.at(-1);
     // Attribution needs the whole history: a compacted (rewritten) file would lose it.
-    if (marks.length > 0) assert.ok(extendsLog(marks[marks.length - 1].log, log), `the NB log was rewritten between "${marks[marks.length - 1].phase}" and "${name}"`);
+    if (previous) assert.ok(extendsLog(previous.log, log), `the NB log was rewritten between "${previous.phase}" and "${name}"`);
+    const counts = writerReport(log.transactions.slice(previous?.log.transactions.length ?? 0)).transactions;
+    console.log(`NB transactions in "${name}": ${Object.entries(counts).map(([writer, n]) => `${writer} ${n}`).join(", ")}`);
     marks.push({ phase: name, log });
+    return log;
 }
 
 async function nbctl(argv: string[]): Promise<string> {
@@ -106,7 +111,6 @@ test("bring-up from bare hosts to up in ovnkube mode: ovnkube runs from the prog
     assert.deepEqual(bare, [], "the hosts were not bare before the first up");
     assert.equal(up.first.ok, true, up.first.error);
     assert.equal(model.writer, "ovnkube");
-    markNb("bring-up");
 
     const running = await waitOvnkubePodsRunning(lab.admin, model.kube, 120_000);
     assert.deepEqual(running.map((p) => p.placement), plannedOvnkubePods(model.kube));
@@ -119,6 +123,7 @@ test("bring-up from bare hosts to up in ovnkube mode: ovnkube runs from the prog
         assert.equal(await nbGet("Logical_Switch", node.name, "other_config:subnet"), node.subnet, `switch ${node.name}`);
         assert.deepEqual(await nbGet("Logical_Router_Port", routerToJoin(gatewayRouter(node.name)), "networks"), [node.gatewayRouterJoin.cidr], `${gatewayRouter(node.name)}`);
     }
+    markNb("bring-up, ovnkube settled");
 });
 
 test("pods created through the API get their node's planned addresses, ping each other, reach a ClusterIP Service and the outside through SNAT", async () => {
@@ -187,18 +192,11 @@ test("one writer per Northbound cell; a second up and a refresh change nothing, 
 
     await phase("workloads removed", () => removeDemoWorkloads(lab.admin, lab.cluster, pods, [{ name: "e2e-server" }]));
     pods = [];
-    markNb("workloads removed");
+    const all = markNb("workloads removed");
 
-    const all = marks[marks.length - 1].log;
-    console.log(`NB log: ${all.schema.name} ${all.schema.version}, ${all.transactions.length} transactions`);
-    let from = 0;
-    for (const m of marks) {
-        const counts = writerReport(m.log.transactions.slice(from)).transactions;
-        console.log(`  ${m.phase.padEnd(34)} ${Object.entries(counts).map(([w, n]) => `${w} ${n}`).join(", ")}`);
-        from = m.log.transactions.length;
-    }
     const report = writerReport(all.transactions);
-    assert.deepEqual(report.unknown, [], "transactions of no known writer");
+    console.log(`NB log (${all.schema.name} ${all.schema.version}) so far: ${Object.entries(report.transactions).map(([writer, n]) => `${writer} ${n}`).join(", ")} transactions`);
+    assert.deepEqual(report.others, [], "transactions of writers other than the project, ovn-northd and ovnkube");
     assert.deepEqual(report.shared, [], "cells written by more than one writer");
     const tablesOf = (writer: NbWriter) => [...new Set(Object.entries(report.byColumn).filter(([, w]) => w.includes(writer)).map(([c]) => c.split(".")[0]))].sort();
     // The project writes only what nobody else does: the NB_Global row and the listener.
@@ -287,6 +285,16 @@ test("expectations: ovnkube's drift from a hand-edited annotation is reported an
         assert.equal(clean.ok, true, clean.error);
         assert.deepEqual(drift(clean), []);
     });
+
+    // The check that found one writer per cell sees the hand-made deletion as a second writer of
+    // the switch ovnkube had created.
+    const report = writerReport(markNb("hand-made changes undone").transactions);
+    assert.equal(report.others.length, 1);
+    assert.match(report.others[0], new RegExp(`^ovn-nbctl: .* ls-del ${node2.switchName}$`));
+    assert.ok(
+        report.shared.some((c) => c.table === "Logical_Switch" && c.cell === "(row)" && c.writers.join(",") === "other,ovnkube"),
+        `no shared switch row in ${JSON.stringify(report.shared)}`,
+    );
 });
 
 test("the old combination is refused at preview, before anything changes: ovnkube v1.0.0 with a Debian 12 central (OVN 23.03)", async () => {

@@ -84,18 +84,24 @@ export function extendsLog(earlier: NbLog, later: NbLog): boolean {
 }
 
 /**
- * Who committed a transaction, from its comment. ovn-nbctl (the project's central script:
- * `init`, `set-connection`, `set-ssl`) comments its command line and the project's own NB
- * providers (Pulumi mode only) comment `pulumi <owner> <group>`; ovn-northd comments its name;
- * libovsdb comments nothing, and ovnkube is the only libovsdb client of this NB.
+ * Who committed a transaction, from its comment. ovn-nbctl comments its command line: the
+ * project's central script runs only the commands below; any other (an operator's `ls-del`) is
+ * someone else. The project's own NB providers (Pulumi mode only) comment `pulumi <owner> <group>`;
+ * ovn-northd comments its name; libovsdb comments nothing, and ovnkube is the only libovsdb
+ * client of this NB.
  */
-export type NbWriter = "project" | "ovn-northd" | "ovnkube" | "unknown";
+export type NbWriter = "project" | "ovn-northd" | "ovnkube" | "other";
+
+/** The ovn-nbctl commands of the central script (components/hosts/scripts/bash/central-create.sh). */
+const CENTRAL_SCRIPT_COMMANDS = ["init", "set-connection", "set-ssl", "del-ssl"];
+const NBCTL_COMMENT = /^ovn-nbctl: ovn-nbctl((?: -\S+)*) (\S+)/;
 
 export function writerOf(t: NbTransaction): NbWriter {
     if (t.comment === undefined) return "ovnkube";
     if (t.comment === "ovn-northd") return "ovn-northd";
-    if (t.comment.startsWith("ovn-nbctl: ") || t.comment.startsWith("pulumi ")) return "project";
-    return "unknown";
+    if (t.comment.startsWith("pulumi ")) return "project";
+    const nbctl = NBCTL_COMMENT.exec(t.comment);
+    return nbctl && CENTRAL_SCRIPT_COMMANDS.includes(nbctl[2]) ? "project" : "other";
 }
 
 /** The unit of ownership: a row's existence (`(row)`), a column, or one key of a map column. */
@@ -125,8 +131,8 @@ function cellsOf(t: NbTransaction, seen: Set<string>): NbCell[] {
 export interface WriterReport {
     /** Transactions per writer. */
     transactions: Record<NbWriter, number>;
-    /** Comments of transactions no known writer made. */
-    unknown: string[];
+    /** Comments of the transactions of other writers. */
+    others: string[];
     /** Cells written by more than one writer, with who wrote them. */
     shared: Array<NbCell & { writers: NbWriter[] }>;
     /** `<table>.<cell>` (row uuids dropped) → the writers of such cells, sorted. */
@@ -135,14 +141,14 @@ export interface WriterReport {
 
 /** Attributes every cell written in `transactions` to its writers. Pure. */
 export function writerReport(transactions: readonly NbTransaction[]): WriterReport {
-    const counts: Record<NbWriter, number> = { project: 0, "ovn-northd": 0, ovnkube: 0, unknown: 0 };
-    const unknown: string[] = [];
+    const counts: Record<NbWriter, number> = { project: 0, "ovn-northd": 0, ovnkube: 0, other: 0 };
+    const others: string[] = [];
     const writers = new Map<string, { cell: NbCell; writers: Set<NbWriter> }>();
     const seen = new Set<string>();
     for (const t of transactions) {
         const writer = writerOf(t);
         counts[writer]++;
-        if (writer === "unknown") unknown.push(t.comment!);
+        if (writer === "other") others.push(t.comment ?? "");
         for (const cell of cellsOf(t, seen)) {
             const key = `${cell.table} ${cell.uuid} ${cell.cell}`;
             const entry = writers.get(key) ?? { cell, writers: new Set<NbWriter>() };
@@ -154,7 +160,7 @@ export function writerReport(transactions: readonly NbTransaction[]): WriterRepo
     for (const { cell, writers: w } of writers.values()) for (const writer of w) (byColumn[`${cell.table}.${cell.cell}`] ??= new Set()).add(writer);
     return {
         transactions: counts,
-        unknown,
+        others,
         shared: [...writers.values()].filter((e) => e.writers.size > 1).map((e) => ({ ...e.cell, writers: [...e.writers].sort() })),
         byColumn: Object.fromEntries(Object.entries(byColumn).sort().map(([k, v]) => [k, [...v].sort()])),
     };
