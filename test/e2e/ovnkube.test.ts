@@ -16,7 +16,7 @@ import { MASTER, NODE, NODE_SUBNETS_ANNOTATION } from "../../components/kube/nam
 import { addressAt, containsIp, parseNetwork, subnetAt } from "../../components/model/cidr";
 import { gatewayRouter, routerToJoin, routerToSwitch } from "../../components/model/names";
 import type { ClusterModel } from "../../components/model/types";
-import { down, hostExec } from "../../localcluster";
+import { down, hostExec, type PodRef } from "../../localcluster";
 import { pingMatrix, formatMatrix, tcpExchange } from "../../localcluster/checks";
 import { createClusterIpService, kubePodExec, podRef, removeDemoWorkloads, startDemoPod, type KubePod } from "../../localcluster/kubeWorkloads";
 import { pollUntil } from "../../kubeclient";
@@ -146,7 +146,13 @@ test("pods created through the API get their node's planned addresses, ping each
             assert.match((await kubePodExec(pod, ["ip", "-4", "-o", "addr", "show", "dev", "eth0"])).stdout, new RegExp(`inet ${pod.ip.replace(/\./g, "\\.")}/`));
         }
 
-        const matrix = await pingMatrix(lab.cluster, pods.map((p) => ({ label: p.name, from: podRef(p) })), pods.map((p) => ({ label: p.name, ip: p.ip })));
+        // Every pod and every host reaches every pod and every node's management port (ovnkube-node's
+        // ovn-k8s-mp0, at the planned .2), across nodes over Geneve.
+        const matrix = await pingMatrix(
+            lab.cluster,
+            [...pods.map((p) => ({ label: p.name, from: podRef(p) as string | PodRef })), ...lab.cluster.hosts.map((h) => ({ label: h.name, from: h.name }))],
+            [...pods.map((p) => ({ label: p.name, ip: p.ip })), ...model.nodeNetworks.map((n) => ({ label: `${n.node} mgmt`, ip: n.mgmt.ip }))],
+        );
         assert.ok(matrix.allOk, "\n" + formatMatrix(matrix));
         const direct = await tcpExchange(lab.cluster, { pod: podRef(server) }, server.ip, { pod: podRef(client) });
         assert.deepEqual(direct, { ok: true, seenSource: client.ip }, "TCP pod → pod on another node keeps the client's address");
