@@ -5,8 +5,8 @@ import type { remote } from "@pulumi/command";
 import type { HostModel } from "../model/types";
 import { hostCommand, secretStdin, sslSecrets, type HostConnection, type OvsdbSsl } from "./command";
 import { chassisNeedsK8sSecrets, chassisNeedsSsl, chassisScript, parseSystemId } from "./scripts/chassis";
-import { gatewayBridgeScript } from "./scripts/gateway";
 import { ovsStartScript } from "./scripts/ovs";
+import { nicMoveCommands } from "./nicMove";
 
 export interface ChassisArgs {
     host: HostModel;
@@ -27,6 +27,7 @@ export class Chassis extends pulumi.ComponentResource {
     readonly controller: remote.Command;
     /** Userspace datapath only: the tunnel NIC on its OVS bridge. */
     readonly tunnelBridge?: remote.Command;
+    readonly tunnelBridgeConfirm?: remote.Command;
     /** external_ids:system-id: the chassis name in the SB, what gateway routers are pinned to. */
     readonly systemId: pulumi.Output<string>;
 
@@ -47,17 +48,15 @@ export class Chassis extends pulumi.ComponentResource {
         this.ovs = hostCommand(this, `${name}-ovs`, ovsStartScript(args.host), { connection: args.connection });
         const tunnel = args.host.chassis?.tunnelBridge;
         if (tunnel) {
-            // Same move as a shared gateway NIC (addresses and routes follow the NIC onto the bridge).
+            // Same move as a shared gateway NIC (addresses and routes follow the NIC onto the
+            // bridge), confirmed by a new login before ovn-controller starts.
             const nic = { node: args.host.name, mode: "shared" as const, ...tunnel };
-            this.tunnelBridge = hostCommand(
-                this,
-                `${name}-tunnel-bridge`,
-                gatewayBridgeScript(nic, args.host.datapathType),
-                { connection: args.connection, triggers: [tunnel.interface, tunnel.bridge, args.host.datapathType] },
-                { dependsOn: [this.ovs], deleteBeforeReplace: true },
-            );
+            const triggers = [tunnel.interface, tunnel.bridge, args.host.datapathType];
+            const moved = nicMoveCommands(this, `${name}-tunnel-bridge`, nic, args.host.datapathType, args.connection, triggers, { dependsOn: [this.ovs] });
+            this.tunnelBridge = moved.move;
+            this.tunnelBridgeConfirm = moved.confirm;
         }
-        this.controller = hostCommand(this, `${name}-controller`, script, { connection: args.connection, stdin }, { dependsOn: [this.tunnelBridge ?? this.ovs] });
+        this.controller = hostCommand(this, `${name}-controller`, script, { connection: args.connection, stdin }, { dependsOn: [this.tunnelBridgeConfirm ?? this.ovs] });
         this.systemId = this.controller.stdout.apply(parseSystemId);
         this.registerOutputs({ ovs: this.ovs, controller: this.controller, systemId: this.systemId });
     }

@@ -38,6 +38,9 @@ export type HostConnection = pulumi.Input<{
     hostKey?: string;
 }>;
 
+/** A HostScript whose text may wait for other resources (a token another command printed). */
+export type HostScriptInput = { [K in keyof HostScript]: pulumi.Input<string> | undefined };
+
 export interface HostCommandArgs {
     connection: HostConnection;
     /** Secret lines for the script's stdin (see ./scripts/secrets.ts); already a secret Output. */
@@ -53,7 +56,7 @@ export interface HostCommandArgs {
 export function hostCommand(
     parent: pulumi.Resource,
     name: string,
-    script: HostScript,
+    script: HostScript | HostScriptInput,
     args: HostCommandArgs,
     opts: pulumi.CustomResourceOptions = {},
 ): remote.Command {

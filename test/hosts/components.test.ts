@@ -17,7 +17,7 @@ const created: Created[] = [];
 /** Fake results of the host scripts: what the real ones print last. */
 const FAKE_STDOUT: Record<string, string> = {
     "-controller": "log line\n0f6c5a52-5c57-4a8b-9d5e-3e0c1f6b2a11\n",
-    "-bridge": "c6:05:1d:ca:61:14\n",
+    "-bridge": "confirm-token 0f6c5a52-5c57-4a8b-9d5e-3e0c1f6b2a11\nc6:05:1d:ca:61:14\n",
 };
 
 let hosts: typeof import("../../components/hosts");
@@ -140,8 +140,14 @@ test("ManagementPort: one command, replaced (delete first) when the interface is
 test("GatewayHost outputs the NIC MAC; GatewayFlows is a separate component", async () => {
     const g = new hosts.GatewayHost("node1-gw", { gateway: gatewayModel("shared"), connection, datapathType: "netdev" });
     const cmds = await commandsOf(g);
-    assert.deepEqual(cmds.map((x) => x.name), ["node1-gw-bridge"]);
+    assert.deepEqual(cmds.map((x) => x.name).sort(), ["node1-gw-bridge", "node1-gw-bridge-confirm"]);
     assert.equal((await unwrap(g.macAddress)).value, "c6:05:1d:ca:61:14");
+    // The confirmation is a second command (a new SSH login) carrying the token the move printed.
+    const confirm = (await unwrap(g.confirm.create)).value!;
+    assert.match(confirm, /^token='0f6c5a52-5c57-4a8b-9d5e-3e0c1f6b2a11'$/m);
+    assert.match(confirm, /^move_resource='node1-gw-bridge'$/m);
+    assert.equal((await unwrap(g.confirm.delete)).value, undefined, "nothing to undo: the move's delete undoes the move");
+    await assertSecretConnection(g.confirm);
     assert.deepEqual((await unwrap(g.bridge.triggers)).value, ["shared", "eth0", "breth0", "netdev"]);
     await assertSecretConnection(g.bridge);
     const f = new hosts.GatewayFlows("node1-gw-flows", { gateway: gatewayModel("shared"), connection }, { dependsOn: [g] });

@@ -43,6 +43,8 @@ test("shared NIC: eth0 joins breth0, its address and routes move, the host still
     assert.deepEqual(before_.addrs, [`${lab.hosts[1].ip}/${lab.prefixLen}`]);
     const eth0Mac = (await inHost(lab, GW, "cat /sys/class/net/eth0/address")).trim();
     const r = await runOk(lab, GW, scripts.gatewayBridgeScript(shared(), "netdev").create);
+    // The second login, over the moved path, keeps the move (nicMove.test.ts: what happens without).
+    await runOk(lab, GW, scripts.gatewayConfirmScript(shared(), scripts.parseConfirmToken(r.stdout), "node2-gw-bridge"));
     nicMac = scripts.parseNicMac(r.stdout);
     assert.equal(nicMac, eth0Mac);
     assert.equal((await inHost(lab, GW, "ovs-vsctl port-to-br eth0")).trim(), "breth0");
@@ -106,7 +108,9 @@ test("dedicated NIC: eth1 joins breth1 and leaves the host stack; delete restore
     const eth1Before = { addrs: ["192.0.2.5/24"], routes: (await inHost(lab, GW, "ip -4 route show dev eth1")).trim().split("\n").sort() };
     const dedicated = gatewayModel("dedicated", { node: GW, interface: "eth1", bridge: "breth1", uplinkPort: "breth1_node2" });
     const script = scripts.gatewayBridgeScript(dedicated, "netdev");
-    const mac = scripts.parseNicMac((await runOk(lab, GW, script.create)).stdout);
+    const created = await runOk(lab, GW, script.create);
+    await runOk(lab, GW, scripts.gatewayConfirmScript(dedicated, scripts.parseConfirmToken(created.stdout), "node2-gw-bridge"));
+    const mac = scripts.parseNicMac(created.stdout);
     assert.equal(mac, (await inHost(lab, GW, "cat /sys/class/net/eth1/address")).trim());
     assert.equal((await inHost(lab, GW, "ovs-vsctl port-to-br eth1")).trim(), "breth1");
     assert.equal((await inHost(lab, GW, "ip -4 -o addr show dev eth1")).trim(), "");

@@ -72,14 +72,6 @@ test("secret lines: every secret survives the stdin round trip byte for byte", (
     assert.equal(r.stderr, "", "nothing about the secrets is printed");
 });
 
-test("secret lines: ovsdb_string makes a multi-line PEM one OVSDB string atom", () => {
-    const stdin = encodeSecretLines({ "k8s-ca-certificate": 'a"b\\c\nd' });
-    const r = runLocal(["bash", "-c", secretsProbe("ovsdb_string k8s-ca-certificate")], stdin);
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, '"a\\"b\\\\c\\nd"');
-    assert.deepEqual(JSON.parse(r.stdout), 'a"b\\c\nd');
-});
-
 test("secret lines: malformed input is refused without echoing it", () => {
     for (const [stdin, message] of [
         ["nope c2VjcmV0\n", /unknown secret name/],

@@ -25,6 +25,7 @@ function allScripts(): Record<string, HostScript> {
     out["gateway/shared"] = scripts.gatewayBridgeScript(gatewayModel("shared"), "netdev");
     out["gateway/dedicated"] = scripts.gatewayBridgeScript(gatewayModel("dedicated"), "system");
     out["flows/shared"] = scripts.gatewayFlowsScript(gatewayModel("shared"));
+    out["gateway/confirm"] = { create: scripts.gatewayConfirmScript(gatewayModel("shared"), "0f6c5a52-5c57-4a8b-9d5e-3e0c1f6b2a11", "node1-gw-bridge") };
     return out;
 }
 

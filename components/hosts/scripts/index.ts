@@ -7,4 +7,21 @@ export { ovsStartScript } from "./ovs";
 export { centralScript } from "./central";
 export { chassisScript, parseSystemId, chassisNeedsK8sSecrets, chassisNeedsSsl, type ChassisAddresses } from "./chassis";
 export { managementPortScript } from "./managementPort";
-export { gatewayBridgeScript, gatewayFlowsScript, parseNicMac, localnetPatchPort, GATEWAY_CT_ZONE, PATCH_PORT_WAIT_SECONDS } from "./gateway";
+export {
+    gatewayBridgeScript,
+    gatewayConfirmScript,
+    gatewayFlowsScript,
+    parseNicMac,
+    parseConfirmToken,
+    bridgeOwner,
+    localnetPatchPort,
+    GATEWAY_CT_ZONE,
+    PATCH_PORT_WAIT_SECONDS,
+    INTEGRATION_BRIDGE,
+    HOST_STATE_DIR,
+    BRIDGE_OWNER_KEY,
+    MOVE_CONFIRM_SECONDS,
+    MOVE_TEST_HOOKS,
+    MOVE_STEPS,
+    type NicBridge,
+} from "./gateway";

@@ -42,6 +42,8 @@ export const PATTERNS = {
     aptSuite: p("an apt suite", "[A-Za-z0-9][A-Za-z0-9._/-]{0,63}"),
     aptComponents: p("apt components (space separated words)", "[A-Za-z0-9][A-Za-z0-9._-]*(?: [A-Za-z0-9][A-Za-z0-9._-]*){0,15}"),
     osFamily: p("debian or rhel", "debian|rhel"),
+    /** Tokens the host makes from /proc/sys/kernel/random/uuid. */
+    uuid: p("a UUID", "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
 } as const;
 
 export type PatternName = keyof typeof PATTERNS;

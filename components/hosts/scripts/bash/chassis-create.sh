@@ -1,7 +1,8 @@
 # Inputs: writer (pulumi|ovnkube), controller_unit, ovn_remote, ovn_nb, encap_ip, encap_type,
 # k8s_api_server, bridge_mappings (empty: none), datapath_type (system|netdev).
 # Every external_id this script owns is either set to the model's value or removed, in one
-# ovs-vsctl transaction, so removing a setting from the stack removes it from the host.
+# ovs-vsctl transaction (the secret ones in a second one fed through stdin), so removing a
+# setting from the stack removes it from the host.
 # With writer=ovnkube, ovnkube-node writes ovn-remote, ovn-encap-ip/type, hostname, the bridge
 # mappings and the SSL table from its flags (README "Who writes what"): this script then owns only
 # what ovnkube never writes and must not touch the rest.
@@ -80,9 +81,11 @@ if [[ $datapath_type == netdev ]]; then
 else
     absent_ids+=(ovn-bridge-datapath-type)
 fi
+# https: the token and CA go in through stdin after this transaction (ovs_set_secret_ids), never
+# through ovs-vsctl's argv.
 if [[ $k8s_api_server == https://* ]]; then
-    set_ids+=("external_ids:k8s-api-token=$(ovsdb_string k8s-api-token)")
-    set_ids+=("external_ids:k8s-ca-certificate=$(ovsdb_string k8s-ca-certificate)")
+    need_secret k8s-api-token
+    need_secret k8s-ca-certificate
 else
     absent_ids+=(k8s-api-token k8s-ca-certificate)
 fi
@@ -102,6 +105,7 @@ fi
 transaction=(set Open_vSwitch . "${set_ids[@]}")
 if ((${#absent_ids[@]} > 0)); then transaction+=(-- remove Open_vSwitch . external_ids "${absent_ids[@]}"); fi
 ovs-vsctl --timeout=10 "${transaction[@]}"
+if [[ $k8s_api_server == https://* ]]; then ovs_set_secret_ids k8s-api-token=k8s-api-token k8s-ca-certificate=k8s-ca-certificate; fi
 
 start_controller
 # ovn-controller reads these settings live; connected means the chassis is in the SB.

@@ -15,4 +15,5 @@ wait_for() {
     done
     die "timed out after $seconds s waiting for $what"
 }
+# shellcheck disable=SC2317 # a library function: not every script starts services
 has_systemd() { [[ -d /run/systemd/system ]] && command -v systemctl >/dev/null 2>&1; }
