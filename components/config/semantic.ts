@@ -89,6 +89,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
         if (isGateway && !isK8sNode) add(`${p}.roles`, `a gateway must also be a "node" or "master"`);
         if (n.gateway) checkGateway(`${p}.gateway`, n.gateway, cluster, service, join, add);
         if (ovnkubeMode && n.gateway) checkOvnkubeGateway(`${p}.gateway`, n.gateway, add);
+        checkGatewayNic(p, n, netdev, add);
     });
     if (ovnkubeMode && join) checkOvnkubeNodeIds(cfg, join, add);
     checkHostKeyPins(cfg, add);
@@ -147,6 +148,39 @@ function checkGateway(
             add(`${p}.rampoutSubnets[${k}]`, (e as Error).message);
         }
     });
+}
+
+/**
+ * A gateway's NIC and bridge on its host. The bridge is created, tagged and deleted by the
+ * project, so it must never be a name the host already uses: OVN's integration bridge br-int,
+ * the host's tunnel bridge (userspace datapath: br<tunnelInterface>), or its tunnel NIC. A
+ * dedicated NIC leaves the host's IP stack, so it must not carry the node's SSH address or its
+ * tunnel IP: the host would lose them.
+ */
+function checkGatewayNic(p: string, n: StackConfigInput["nodes"][number], netdev: boolean, add: (path: string, message: string) => void) {
+    const g = n.gateway;
+    if (!g) return;
+    const bridge = g.bridge ?? `br${g.interface}`;
+    const tunnelNic = n.tunnelInterface;
+    const tunnelBridge = netdev && tunnelNic && !(g.mode === "shared" && tunnelNic === g.interface) ? `br${tunnelNic}` : undefined;
+    for (const [key, name] of [["bridge", bridge], ["interface", g.interface]] as const) {
+        if (name === "br-int") add(`${p}.gateway.${key}`, `"br-int" is OVN's integration bridge; name another ${key}`);
+        else if (name === tunnelBridge) add(`${p}.gateway.${key}`, `"${name}" is this node's tunnel bridge (tunnelInterface ${tunnelNic} with datapathType netdev); name another ${key}`);
+    }
+    if (tunnelNic && bridge === tunnelNic) add(`${p}.gateway.bridge`, `"${bridge}" is this node's tunnelInterface, an existing NIC; name another bridge`);
+    if (g.mode !== "dedicated") return;
+    const leaves = `a dedicated gateway NIC leaves the host's IP stack`;
+    if (tunnelNic === g.interface) add(`${p}.gateway.interface`, `${leaves}, but ${g.interface} is also the tunnelInterface: the tunnel IP would go with it; use mode "shared" or another NIC`);
+    let net: Cidr4;
+    try {
+        net = networkOf(g.physicalIp);
+    } catch {
+        return; // reported by checkGateway
+    }
+    for (const [key, ip] of [["address", n.address], ["tunnelIp", n.tunnelIp]] as const) {
+        if (ip && isIpv4(ip) && containsIp(net, ip) && !(key === "tunnelIp" && ip === n.address))
+            add(`${p}.gateway.physicalIp`, `${leaves}, but ${p}.${key} ${ip} is inside its physicalIp ${g.physicalIp}, so it is on that NIC and would be removed${key === "address" ? ", locking out SSH" : ""}; use mode "shared", or a NIC on another network`);
+    }
 }
 
 const OVNKUBE_MODE = "with kubernetes.enabled (ovnkube mode)";
