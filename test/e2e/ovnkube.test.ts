@@ -21,7 +21,7 @@ import { pingMatrix, formatMatrix, tcpExchange } from "../../localcluster/checks
 import { createClusterIpService, kubePodExec, podRef, removeDemoWorkloads, startDemoPod, type KubePod } from "../../localcluster/kubeWorkloads";
 import { pollUntil } from "../../kubeclient";
 import { apply, preview, refresh, type OperationResult } from "../../offline/api";
-import { ovsOvnDaemons } from "./support/hostDaemons";
+import { ovsOvnDaemons, processesNamed } from "./support/hostDaemons";
 import { extendsLog, readNbLog, writerReport, type NbLog, type NbWriter } from "./support/nbTransactionLog";
 import { bringUpOvnkubeLab, startOvnkubeLab, type OvnkubeLab } from "./support/ovnkubeLab";
 import { plannedOvnkubePods, recreateOvnkubePods, waitNodesReady, waitOvnkubePodsRunning } from "./support/ovnkubePods";
@@ -115,6 +115,8 @@ test("bring-up from bare hosts to up in ovnkube mode: ovnkube runs from the prog
     const running = await waitOvnkubePodsRunning(lab.admin, model.kube, 120_000);
     assert.deepEqual(running.map((p) => p.placement), plannedOvnkubePods(model.kube));
     assert.ok(running.some((p) => p.placement.startsWith(`${MASTER}@`)) && running.some((p) => p.placement.startsWith(`${NODE}@`)));
+    // The stand-ins run them as processes on their hosts: one ovnkube per pod.
+    assert.deepEqual(processesNamed(lab.cluster, ["ovnkube"]), running.map((p) => `${p.placement.split("@")[1]}: ovnkube`).sort());
     assert.deepEqual(await waitNodesReady(lab.admin, 60_000), lab.cluster.hosts.map((h) => h.name));
 
     // The stack's output and the model are the same plan; ovnkube's rows carry it.

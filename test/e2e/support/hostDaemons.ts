@@ -1,13 +1,14 @@
-// Which OVS and OVN daemons run on the local cluster's hosts, found from /proc (a process is on
-// a host when it sits in that host's network namespace): bare hosts run none.
+// Which daemons run on the local cluster's hosts, found from /proc (a process is on a host when
+// it sits in that host's network namespace, as the stand-in's hostNetwork pods do): bare hosts
+// run no OVS or OVN daemon; a host of an ovnkube cluster runs one ovnkube per ovnkube pod.
 import * as fs from "node:fs";
 import type { LocalCluster } from "../../../localcluster";
 import { processesIn, stillRunning } from "../../localcluster/leftovers";
 
-export const OVS_OVN_DAEMONS = ["ovsdb-server", "ovs-vswitchd", "ovn-northd", "ovn-controller"] as const;
+export const OVS_OVN_DAEMONS = ["ovsdb-server", "ovs-vswitchd", "ovn-northd", "ovn-controller"];
 
-/** `<host>: <daemon>` for every OVS/OVN daemon running on the cluster's hosts, sorted. */
-export function ovsOvnDaemons(cluster: LocalCluster): string[] {
+/** `<host>: <program>` for every process on the cluster's hosts running one of `programs`, sorted. */
+export function processesNamed(cluster: LocalCluster, programs: readonly string[]): string[] {
     const found: string[] = [];
     for (const host of cluster.hosts) {
         for (const { pid } of stillRunning(processesIn([host.netns]))) {
@@ -17,8 +18,10 @@ export function ovsOvnDaemons(cluster: LocalCluster): string[] {
             } catch {
                 continue;
             }
-            if ((OVS_OVN_DAEMONS as readonly string[]).includes(comm)) found.push(`${host.name}: ${comm}`);
+            if (programs.includes(comm)) found.push(`${host.name}: ${comm}`);
         }
     }
     return found.sort();
 }
+
+export const ovsOvnDaemons = (cluster: LocalCluster) => processesNamed(cluster, OVS_OVN_DAEMONS);
