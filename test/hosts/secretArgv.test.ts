@@ -12,7 +12,7 @@ import { sampleCommandLines } from "./support/argvSampler";
 import { externalId, inHost, labHost, ovsdbAddresses, startLab } from "./support/lab";
 import { runOk } from "./support/remote";
 
-const ID = "hostssec";
+const ID = "hostsarg";
 const H = "node1";
 let lab: LocalCluster;
 
