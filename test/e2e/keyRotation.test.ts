@@ -77,7 +77,8 @@ test("a new SSH key, authorized on every host first, then written as the stack's
     assert.deepEqual(r.counts.created + r.counts.replaced + r.counts.deleted, 0, changed(r).join("\n"));
     const commands = r.ops.filter((o) => o.type === "command:remote:Command");
     assert.ok(commands.length >= 10, `${commands.length} host commands`);
-    for (const c of commands) assert.deepEqual([c.op, c.keys], ["update", ["connection"]], c.name);
+    // Updated in place for the connection; a command whose script quotes another's output may change with it.
+    for (const c of commands) assert.ok(c.op === "update" && c.keys.includes("connection"), `${c.name}: ${c.op} [${c.keys.join(", ")}]`);
     assert.deepEqual(r.outputs.systemIds, systemIds);
     await assertClusterIntact();
 
