@@ -2,6 +2,7 @@
 // role combinations, secrets that a chosen mode needs. Runs on schema-valid input with defaults.
 import { Cidr4, containsIp, contains, isIpv4, networkOf, overlaps, parseCidr, parseNetwork, toInt, size } from "../model/cidr";
 import { MAX_OVNKUBE_NODE_ID, MIN_OVNKUBE_NODE_ID } from "../model/addressPlan";
+import { INTEGRATION_BRIDGE } from "../model/names";
 import { isFingerprintPin, keyLineHint, parseHostKeyLine } from "../ssh/hostKey";
 import type { SecretKey, StackConfigInput } from "./types";
 
@@ -164,7 +165,7 @@ function checkGatewayNic(p: string, n: StackConfigInput["nodes"][number], netdev
     const tunnelNic = n.tunnelInterface;
     const tunnelBridge = netdev && tunnelNic && !(g.mode === "shared" && tunnelNic === g.interface) ? `br${tunnelNic}` : undefined;
     for (const [key, name] of [["bridge", bridge], ["interface", g.interface]] as const) {
-        if (name === "br-int") add(`${p}.gateway.${key}`, `"br-int" is OVN's integration bridge; name another ${key}`);
+        if (name === INTEGRATION_BRIDGE) add(`${p}.gateway.${key}`, `"${INTEGRATION_BRIDGE}" is OVN's integration bridge; name another ${key}`);
         else if (name === tunnelBridge) add(`${p}.gateway.${key}`, `"${name}" is this node's tunnel bridge (tunnelInterface ${tunnelNic} with datapathType netdev); name another ${key}`);
     }
     if (tunnelNic && bridge === tunnelNic) add(`${p}.gateway.bridge`, `"${bridge}" is this node's tunnelInterface, an existing NIC; name another bridge`);

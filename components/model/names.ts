@@ -4,6 +4,8 @@
 export const CLUSTER_ROUTER = "ovn_cluster_router";
 export const JOIN_SWITCH = "join";
 export const PHYSNET = "physnet";
+/** OVN's integration bridge, which ovn-controller owns on every chassis. */
+export const INTEGRATION_BRIDGE = "br-int";
 
 export const routerToJoin = (router: string) => `rtoj-${router}`;
 export const joinToRouter = (router: string) => `jtor-${router}`;

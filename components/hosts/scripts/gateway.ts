@@ -1,5 +1,6 @@
 // The host side of a gateway: the NIC on its OVS bridge (shared or dedicated) and, in shared mode,
 // the conntrack flows that let the host and the gateway router share that NIC.
+import { INTEGRATION_BRIDGE } from "../../model/names";
 import type { DatapathType } from "../../config/types";
 import type { GatewayModel } from "../../model/types";
 import { PATTERNS, checked, checkedInt } from "./patterns";
@@ -24,8 +25,7 @@ export function parseNicMac(stdout: string): string {
     return checked("gateway bridge script stdout (NIC MAC)", lastStdoutLine(stdout), "mac");
 }
 
-/** OVN's integration bridge: never a gateway or tunnel bridge. */
-export const INTEGRATION_BRIDGE = "br-int";
+export { INTEGRATION_BRIDGE };
 
 /** Where host scripts keep runtime state (a tmpfs: pending NIC moves, test hooks). */
 export const HOST_STATE_DIR = "/run/ovn-kubernetes-as-code";
