@@ -73,7 +73,9 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
             } else {
                 const d = await h.diff(old, inputs, reg);
                 keys = d.keys;
-                const replaceKeys = [...new Set([...d.replaceKeys, ...d.keys.filter((k) => reg.replaceOnChanges.includes(k) || reg.replaceOnChanges.includes("*"))])];
+                // replaceOnChanges names property paths (`triggers[*]`, `spec.x`); an input name is its first segment.
+                const replaceOn = reg.replaceOnChanges.map((path) => path.split(/[.[]/)[0]);
+                const replaceKeys = [...new Set([...d.replaceKeys, ...d.keys.filter((k) => replaceOn.includes(k) || replaceOn.includes("*"))])];
                 if (!d.changes) {
                     kind = "same";
                     ({ id, outputs } = old);

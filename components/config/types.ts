@@ -32,7 +32,7 @@ export interface NodeConfig {
     port?: number;
     /** SSH user (default from `ssh.user`, root). */
     user?: string;
-    /** Pinned SSH host key (`ssh-ed25519 AAAA…`) or its fingerprint (`SHA256:…`). */
+    /** Pinned SSH host key line (`ssh-ed25519 AAAA…`, from `ssh-keyscan -t ed25519 <address>`). */
     hostKey?: string;
     roles: Role[];
     /** This host's tunnel endpoint (ovn-encap-ip). Default: `address` when that is an IPv4 address. */

@@ -25,7 +25,6 @@ export class ManagementPort extends pulumi.ComponentResource {
             // A renamed interface is a different port: remove the old one before creating the new,
             // which takes over the same address. Other changes converge through update.
             { connection: args.connection, triggers: [network.mgmtInterface] },
-            { deleteBeforeReplace: true },
         );
         this.interfaceName = pulumi.output(network.mgmtInterface);
         this.registerOutputs({ port: this.port, interfaceName: this.interfaceName });

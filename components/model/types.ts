@@ -7,7 +7,7 @@ export interface SshTarget {
     host: string;
     port: number;
     user: string;
-    /** Pinned host key (`ssh-ed25519 AAAA…`) or fingerprint (`SHA256:…`); undefined only with insecureIgnoreHostKey. */
+    /** Pinned host key line (`ssh-ed25519 AAAA…`); undefined only with insecureIgnoreHostKey. */
     hostKey?: string;
     insecureIgnoreHostKey: boolean;
 }

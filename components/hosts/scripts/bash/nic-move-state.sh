@@ -15,7 +15,9 @@ lock_move() {
 
 pending_token() { if [[ -s $(move_file pending) ]]; then printf '%s' "$(<"$(move_file pending)")"; fi; }
 
-# process_gone PID: exited (a zombie waiting for its reaper counts as gone).
+# process_gone PID: exited (a zombie waiting for its reaper counts as gone). Called through
+# wait_for, which shellcheck cannot follow:
+# shellcheck disable=SC2317
 process_gone() { [[ ! -e /proc/$1 || $(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) == Z ]]; }
 
 # stop_watcher: end a pending move's watcher, if it still runs (its pid file names it; the
