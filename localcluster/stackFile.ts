@@ -3,6 +3,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import YAML from "yaml";
+import { DEFAULT_OVNKUBE_IMAGE } from "../components/config/schema";
 import type { NodeConfig, Role, StackConfigInput } from "../components/config/types";
 import { overlaps } from "./addressing";
 import { DEFAULT_ID, PROJECT_ROOT } from "./names";
@@ -20,7 +21,7 @@ export const LOCAL_DEFAULTS = {
     // The joinSubnet default of ovn-kubernetes; only checked here, not written.
     joinSubnet: "100.64.0.0/16",
     // The image line of the lab's ovnkube binaries (v1.0.0): the kubelet stand-in maps it to them.
-    ovnkubeImage: "ghcr.io/ovn-org/ovn-kubernetes/ovn-kube-ubuntu:release-1.0",
+    ovnkubeImage: DEFAULT_OVNKUBE_IMAGE,
     mtu: 1400,
 } as const;
 

@@ -7,6 +7,11 @@ export const IFNAME_PATTERN = "^[A-Za-z0-9][A-Za-z0-9_.-]{0,14}$";
 /** Kubernetes node names as used here: a lower-case DNS-1123 label. */
 export const NODE_NAME_PATTERN = "^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$";
 export const CIDR4_PATTERN = "^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$";
+/**
+ * The image ovn-kubernetes' CI publishes from its release-1.0 branch (v1.0.x, linux/amd64 and
+ * arm64): the ovnkube whose behaviour this program is built and tested against.
+ */
+export const DEFAULT_OVNKUBE_IMAGE = "ghcr.io/ovn-org/ovn-kubernetes/ovn-kube-ubuntu:release-1.0";
 const IPV4 = { type: "string", format: "ipv4" } as const;
 const CIDR4 = { type: "string", pattern: CIDR4_PATTERN } as const;
 /**
@@ -151,7 +156,12 @@ export const stackConfigSchema = {
             default: {},
             additionalProperties: false,
         },
-        ovnkubeImage: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9._/:@-]*$", description: "ovnkube container image" },
+        ovnkubeImage: {
+            type: "string",
+            pattern: "^[A-Za-z0-9][A-Za-z0-9._/:@-]*$",
+            default: DEFAULT_OVNKUBE_IMAGE,
+            description: "ovnkube container image (default: ovn-kubernetes' release-1.0 image)",
+        },
         sshPrivateKey: secret,
         k8sApiToken: secret,
         k8sCaCertificate: secret,
@@ -160,6 +170,6 @@ export const stackConfigSchema = {
         ovnSslCaCertificate: secret,
         kubeconfig: secret,
     },
-    required: ["nodes", "clusterSubnet", "serviceSubnet", "apiServer", "ovnkubeImage", "sshPrivateKey"],
+    required: ["nodes", "clusterSubnet", "serviceSubnet", "apiServer", "sshPrivateKey"],
     additionalProperties: false,
 } as const;

@@ -104,7 +104,8 @@ export interface StackConfigInput {
     ssh?: Partial<SshConfig>;
     packages?: PackagesConfig;
     kubernetes?: Partial<KubernetesConfig>;
-    ovnkubeImage: string;
+    /** Default: DEFAULT_OVNKUBE_IMAGE (ovn-kubernetes' release-1.0 image). */
+    ovnkubeImage?: string;
     // Secrets: separate keys so each is a Pulumi secret of its own.
     sshPrivateKey?: SecretValue;
     k8sApiToken?: SecretValue;

@@ -101,7 +101,7 @@ function withDefaults(input: StackConfigInput, secretsPresent: SecretKey[]): Sta
         ssh,
         packages: input.packages as StackConfig["packages"],
         kubernetes: input.kubernetes as StackConfig["kubernetes"],
-        ovnkubeImage: input.ovnkubeImage,
+        ovnkubeImage: input.ovnkubeImage!,
         secretsPresent,
     };
 }

@@ -12,7 +12,9 @@ test("defaults are applied by the schema", () => {
     delete cfg.mtu;
     delete cfg.joinSubnet;
     delete cfg.encapType;
+    delete cfg.ovnkubeImage;
     const v = validateConfig(cfg);
+    assert.equal(v.ovnkubeImage, "ghcr.io/ovn-org/ovn-kubernetes/ovn-kube-ubuntu:release-1.0");
     assert.equal(v.mtu, 1400);
     assert.equal(v.joinSubnet, "100.64.0.0/16");
     assert.equal(v.encapType, "geneve");
