@@ -114,7 +114,8 @@ describe("ovnkube mode: the plan ovnkube is fed", () => {
     });
 
     it("plans nothing for ovnkube when Kubernetes is disabled", () => {
-        const pulumiMode = buildClusterModel(validateConfig({ ...input(), kubernetes: { ...input().kubernetes, enabled: false } }));
+        // Pulumi mode hands an https API server's token to the chassis; plain http needs none.
+        const pulumiMode = buildClusterModel(validateConfig({ ...input(), apiServer: { url: "http://10.10.0.10:8080" }, kubernetes: { ...input().kubernetes, enabled: false } }));
         assert.equal(pulumiMode.writer, "pulumi");
         assert.deepEqual(pulumiMode.kube.nodes, []);
         assert.equal(pulumiMode.hosts.find((h) => h.chassis)!.chassis!.writer, "pulumi");
