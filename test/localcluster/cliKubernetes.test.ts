@@ -1,0 +1,71 @@
+// `npm run local -- up --os debian13 --kubernetes` as a user runs it: hosts, a control plane that
+// answers, a kubelet per host whose Node is registered, and a stack file in ovnkube mode that
+// carries the admin kubeconfig as a secret; down leaves nothing.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { after, test } from "node:test";
+import YAML from "yaml";
+import { KubeClient } from "../../kubeclient";
+import { down, LOCAL_LAB_PASSPHRASE } from "../../localcluster";
+import { PROJECT_ROOT, stateDir } from "../../localcluster/names";
+import { PassphraseSecrets } from "../../localcluster/passphraseSecrets";
+import { leftovers } from "./leftovers";
+
+const ID = "lcclik8s";
+
+function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+        execFile(process.execPath, ["--import", "tsx", "localcluster/cli.ts", ...args], { cwd: PROJECT_ROOT, encoding: "utf8", timeout: 300_000, env: { ...process.env, PULUMI_CONFIG_PASSPHRASE: LOCAL_LAB_PASSPHRASE } },
+            (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }));
+    });
+}
+
+after(async () => {
+    await down(ID);
+});
+
+test("up --os debian13 --kubernetes: every host a registered Node, the API answering with the stack's kubeconfig, down leaves nothing", async () => {
+    await down(ID);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lc-clik8s-"));
+    const stack = path.join(dir, "Pulumi.local.yaml");
+    try {
+        const upRun = await cli("up", "2", "--id", ID, "--subnet", "172.31.251.0/24", "--os", "debian13", "--kubernetes", "--stack-file", stack);
+        assert.equal(upRun.code, 0, upRun.stderr + upRun.stdout);
+        assert.match(upRun.stdout, /node1\s+172\.31\.251\.11\s+debian13/);
+        assert.match(upRun.stdout, /kubectl: KUBECONFIG=\S+admin\.kubeconfig kubectl get nodes/);
+        assert.match(upRun.stdout, /\(ovnkube mode\)/);
+
+        const file = YAML.parse(fs.readFileSync(stack, "utf8"));
+        const config = file.config;
+        assert.equal(config["ovn-kubernetes:kubernetes"].enabled, true);
+        assert.match(config["ovn-kubernetes:apiServer"].url, /^https:\/\/172\.31\.251\.\d+:6443$/);
+        assert.equal(typeof config["ovn-kubernetes:kubeconfig"].secure, "string", "the kubeconfig is a secret of the stack");
+        const kubeconfig = PassphraseSecrets.open(LOCAL_LAB_PASSPHRASE, file.encryptionsalt).decrypt(config["ovn-kubernetes:kubeconfig"].secure);
+
+        // The stack's own kubeconfig reaches the API server, which lists both hosts as Nodes with their underlay address.
+        const client = KubeClient.fromKubeconfig(kubeconfig);
+        try {
+            const version = await client.getPath<{ gitVersion: string }>("/version");
+            assert.equal(version.gitVersion, "v1.29.1");
+            const nodes = (await client.list("v1", "Node")) as Array<{ metadata: { name: string; labels?: Record<string, string> }; status?: { addresses?: Array<{ type: string; address: string }> } }>;
+            assert.deepEqual(nodes.map((n) => n.metadata.name).sort(), ["node1", "node2"]);
+            for (const n of nodes) {
+                const internal = n.status?.addresses?.find((a) => a.type === "InternalIP")?.address;
+                assert.equal(internal, n.metadata.name === "node1" ? "172.31.251.11" : "172.31.251.12");
+            }
+            assert.ok("node-role.kubernetes.io/control-plane" in (nodes.find((n) => n.metadata.name === "node1")!.metadata.labels ?? {}));
+        } finally {
+            client.close();
+        }
+
+        const downRun = await cli("down", "--id", ID);
+        assert.equal(downRun.code, 0, downRun.stderr);
+        assert.deepEqual(leftovers(ID), { netns: [], links: [], mounts: [] });
+        assert.equal(fs.existsSync(stateDir(ID)), false);
+    } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+    }
+});
