@@ -1,4 +1,5 @@
 // npm run demo -- [--pulumi-mode] [N hosts, default 3]
+// npm run demo -- --remove-pods      removes the demo's pods (and Service), e.g. before destroy
 // The whole demonstration on one Linux machine (as root): a local cluster, the stack applied to it
 // (`pulumi up` with a local backend when the Pulumi CLI is installed, otherwise the offline apply,
 // which runs the same program through the SDK's program runner), two pods on different nodes, a
@@ -15,9 +16,12 @@ import { validateConfig } from "../components/config/validate";
 import { containsIp, parseNetwork } from "../components/model/cidr";
 import { buildClusterModel } from "../components/model/cluster";
 import { KubeClient } from "../kubeclient";
-import { down, localPassphrase, startPod, up, writeLocalStack, type LocalCluster } from "../localcluster";
+import { defaultStackPath, down, loadCluster, localPassphrase, startPod, stopPod, up, writeLocalStack, type LocalCluster } from "../localcluster";
 import { CHECK_PORT, formatReport, overlayReport } from "../localcluster/checks";
-import { createClusterIpService, podRef, startDemoPod } from "../localcluster/kubeWorkloads";
+import { createClusterIpService, DEMO_NAMESPACE, podRef, startDemoPod } from "../localcluster/kubeWorkloads";
+import { loadControlPlane } from "../localcluster/kube";
+import { clusterNames } from "../localcluster/names";
+import { deleteNetns } from "../localcluster/namespaces";
 import { upWithKubernetes, type KubernetesLab } from "../localcluster/kubernetes";
 import { apply } from "../offline/api";
 import { opLine } from "../offline/summary";
@@ -40,6 +44,12 @@ function pulumiUp(): boolean {
     spawnSync("pulumi", ["stack", "select", "--create", STACK], { cwd: ROOT, env, stdio: "inherit" });
     return spawnSync("pulumi", ["up", "--yes", "--stack", STACK], { cwd: ROOT, env, stdio: "inherit" }).status === 0;
 }
+
+/** The demo's workloads, by name: created by the demo, removed by --remove-pods. */
+const DEMO_PODS = ["pod-a", "pod-b"] as const;
+const DEMO_SERVICE = "demo-b";
+/** Pulumi mode's hand-made pods live in this namespace (their logical port is demo_<pod>). */
+const PULUMI_MODE_NAMESPACE = "demo";
 
 /** Hosts, and in ovnkube mode their Kubernetes; writes the stack file. */
 async function bringUp(hosts: number, ovnkubeMode: boolean): Promise<{ cluster: LocalCluster; kube?: KubernetesLab; stackFile: string }> {
@@ -79,9 +89,9 @@ async function kubernetesPods(cluster: LocalCluster, kube: KubernetesLab) {
     const client = KubeClient.fromKubeconfig(kube.controlPlane.adminKubeconfig.content);
     try {
         const [first, second] = cluster.hosts.length > 2 ? cluster.hosts.slice(1) : cluster.hosts;
-        const a = await startDemoPod(client, cluster, kube, { name: "pod-a", node: first.name, command: ["sleep", "infinity"] });
-        const b = await startDemoPod(client, cluster, kube, { name: "pod-b", node: second.name, command: ["sleep", "infinity"], labels: { app: "demo-b" } });
-        const serviceIp = await createClusterIpService(client, { name: "demo-b", selector: { app: "demo-b" }, port: CHECK_PORT, targetPort: CHECK_PORT });
+        const a = await startDemoPod(client, cluster, kube, { name: DEMO_PODS[0], node: first.name, command: ["sleep", "infinity"] });
+        const b = await startDemoPod(client, cluster, kube, { name: DEMO_PODS[1], node: second.name, command: ["sleep", "infinity"], labels: { app: DEMO_SERVICE } });
+        const serviceIp = await createClusterIpService(client, { name: DEMO_SERVICE, selector: { app: DEMO_SERVICE }, port: CHECK_PORT, targetPort: CHECK_PORT });
         for (const p of [a, b]) console.log(`  ${p.namespace}/${p.name} on ${p.node}: ${p.ip}`);
         console.log(`  service default/demo-b: ${serviceIp}:${CHECK_PORT} → pod-b`);
         return { pods: [{ ...podRef(a), ip: a.ip }, { ...podRef(b), ip: b.ip }], serviceIp };
@@ -90,7 +100,39 @@ async function kubernetesPods(cluster: LocalCluster, kube: KubernetesLab) {
     }
 }
 
+/**
+ * Removes what the demo created besides the stack: pods on the node switches are not the
+ * stack's, and a node switch that still has them cannot be deleted by destroy. Safe to run twice.
+ */
+async function removeDemoPods(): Promise<number> {
+    const cluster = loadCluster(STACK);
+    const model = buildClusterModel(validateConfig(readStackFile(defaultStackPath(STACK))));
+    step(`removing the demo's pods from local cluster ${STACK} (${model.writer} mode)`);
+    if (model.writer === "ovnkube") {
+        const client = KubeClient.fromKubeconfig(loadControlPlane(cluster).adminKubeconfig.content);
+        try {
+            const refs = [
+                ...DEMO_PODS.map((name) => ({ apiVersion: "v1", kind: "Pod", namespace: DEMO_NAMESPACE, name })),
+                { apiVersion: "v1", kind: "Service", namespace: DEMO_NAMESPACE, name: DEMO_SERVICE },
+            ];
+            for (const ref of refs) if (await client.delete(ref)) console.log(`  deleted ${ref.kind.toLowerCase()} ${ref.namespace}/${ref.name}`);
+            for (const ref of refs) await client.waitUntilGone(ref, 60_000);
+        } finally {
+            client.close();
+        }
+        for (const h of cluster.hosts) for (const pod of DEMO_PODS) await deleteNetns(clusterNames(STACK).podNetns(h.name, DEMO_NAMESPACE, pod));
+    } else {
+        for (const [i, pod] of DEMO_PODS.entries()) {
+            await stopPod(cluster, model, cluster.hosts[i].name, PULUMI_MODE_NAMESPACE, pod);
+            console.log(`  removed ${PULUMI_MODE_NAMESPACE}/${pod} from ${cluster.hosts[i].name}`);
+        }
+    }
+    console.log("  next: npm run offline -- destroy --stack local --yes   (or pulumi destroy -s local)");
+    return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
+    if (argv.includes("--remove-pods")) return argv.length === 1 ? removeDemoPods() : (console.error("usage: npm run demo -- --remove-pods"), 2);
     const ovnkubeMode = !argv.includes("--pulumi-mode");
     const numbers = argv.filter((a) => a !== "--pulumi-mode");
     const hosts = Number(numbers[0] ?? 3);
@@ -109,8 +151,8 @@ async function main(argv: string[]): Promise<number> {
     else {
         step("two pods on different nodes (CNI ADD by hand: veth on br-int, logical port <namespace>_<pod>)");
         pods = [
-            await startPod(cluster, model, cluster.hosts[0].name, "demo", "pod-a", 10),
-            await startPod(cluster, model, cluster.hosts[1].name, "demo", "pod-b", 10),
+            await startPod(cluster, model, cluster.hosts[0].name, PULUMI_MODE_NAMESPACE, DEMO_PODS[0], 10),
+            await startPod(cluster, model, cluster.hosts[1].name, PULUMI_MODE_NAMESPACE, DEMO_PODS[1], 10),
         ];
         for (const p of pods) console.log(`  ${p.ifaceId} on ${p.node}: ${p.ip} (${p.mac}) via ${p.gatewayIp}`);
     }
@@ -124,7 +166,7 @@ async function main(argv: string[]): Promise<number> {
     step(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     console.log(`  explore:   npm run local -- status   |  ovn-nbctl --db=${model.nbAddress} show   |  ovn-sbctl --db=${model.sbAddress} show`);
     if (kube) console.log(`             KUBECONFIG=${kube.controlPlane.adminKubeconfig.path} kubectl get nodes,pods -A -o wide`);
-    console.log("  undo:      npm run offline -- destroy --stack local --yes   (or pulumi destroy -s local)");
+    console.log("  undo:      npm run demo -- --remove-pods, then npm run offline -- destroy --stack local --yes   (or pulumi destroy -s local)");
     console.log("  tear down: npm run local -- down");
     return report.allOk && planned ? 0 : 1;
 }
