@@ -1,8 +1,9 @@
 // npm run validate -- stacks/Pulumi.<env>.yaml
-// Validates a stack file offline (no Pulumi CLI, no credentials): exit 0 with a summary line, or
-// exit 1 with one line per problem.
+// Validates a stack file offline (no Pulumi CLI, no credentials): exit 0 with a summary line (and a
+// warning line on stderr for each valid but unsafe setting), or exit 1 with one line per problem.
 import { readStackFile } from "../components/config/stackFile";
 import { ConfigError, validateConfig } from "../components/config/validate";
+import { configWarnings } from "../components/config/warnings";
 import { buildClusterModel } from "../components/model/cluster";
 
 function main(argv: string[]): number {
@@ -19,7 +20,9 @@ function main(argv: string[]): number {
         return 1;
     }
     try {
-        const model = buildClusterModel(validateConfig(raw));
+        const config = validateConfig(raw);
+        const model = buildClusterModel(config);
+        for (const w of configWarnings(config)) console.error(`${path}: warning: ${w.path}: ${w.message}`);
         for (const d of model.plan.displaced)
             console.error(`warning: nodes "${d.node}": ${d.kind} ${d.wanted} is taken by "${d.by}", got ${d.got}; pin it to keep it if "${d.by}" is removed`);
         const gw = model.gateways.length;

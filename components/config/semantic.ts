@@ -4,6 +4,8 @@ import { Cidr4, containsIp, contains, isIpv4, networkOf, overlaps, parseCidr, pa
 import { MAX_OVNKUBE_NODE_ID, MIN_OVNKUBE_NODE_ID } from "../model/addressPlan";
 import { INTEGRATION_BRIDGE } from "../model/names";
 import { isFingerprintPin, keyLineHint, parseHostKeyLine } from "../ssh/hostKey";
+import { addressProblems } from "./addresses";
+import { plainSecretProblems } from "./secrets";
 import type { SecretKey, StackConfigInput } from "./types";
 
 export interface Problem {
@@ -55,6 +57,8 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
         if (seen.has(n.name)) add(`${p}.name`, `"${n.name}" is already used by nodes[${seen.get(n.name)}]`);
         else seen.set(n.name, i);
 
+        // A DNS name may be all digits, but a dotted quad that is no IPv4 address is a typo.
+        if (/^[0-9.]+$/.test(n.address) && !isIpv4(n.address)) add(`${p}.address`, `"${n.address}" is not a valid IPv4 address`);
         const tunnelIp = n.tunnelIp ?? (isIpv4(n.address) ? n.address : undefined);
         const chassis = n.roles.some((r) => r !== "central");
         if (chassis && !tunnelIp) add(`${p}.tunnelIp`, `required because address "${n.address}" is not an IPv4 address`);
@@ -94,6 +98,10 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
     });
     if (ovnkubeMode && join) checkOvnkubeNodeIds(cfg, join, add);
     checkHostKeyPins(cfg, add);
+    addressProblems(cfg, { cluster, service, join }, add);
+    checkPorts(cfg, add);
+    checkNamespace(cfg, add);
+    problems.push(...plainSecretProblems(cfg));
 
     // Pulumi mode hands the API server to the chassis (external_ids k8s-api-*); in ovnkube mode
     // ovnkube authenticates with its service account and the program with `kubeconfig`.
@@ -103,8 +111,6 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
     if (cfg.ovnTransport?.protocol === "ssl")
         for (const k of ["ovnSslPrivateKey", "ovnSslCertificate", "ovnSslCaCertificate"] as const)
             if (!secretsPresent.has(k)) add(k, `required (as a secret) because ovnTransport.protocol is ssl`);
-    if (cfg.ovnTransport && cfg.ovnTransport.nbPort === cfg.ovnTransport.sbPort && cfg.ovnTransport.nbPort !== undefined)
-        add("ovnTransport.sbPort", `must differ from nbPort`);
 
     if (cluster && cfg.hostSubnetLength > cluster.prefix) {
         const k8sNodes = cfg.nodes.filter((n) => n.roles.includes("node") || n.roles.includes("master")).length;
@@ -182,6 +188,29 @@ function checkGatewayNic(p: string, n: StackConfigInput["nodes"][number], netdev
         if (ip && isIpv4(ip) && containsIp(net, ip) && !(key === "tunnelIp" && ip === n.address))
             add(`${p}.gateway.physicalIp`, `${leaves}, but ${p}.${key} ${ip} is inside its physicalIp ${g.physicalIp}, so it is on that NIC and would be removed${key === "address" ? ", locking out SSH" : ""}; use mode "shared", or a NIC on another network`);
     }
+}
+
+/**
+ * The central serves SSH, NB and SB on one host: each needs its own port. Compared as the central
+ * is reached (its own port, else ssh.port), since the listeners take the same address.
+ */
+function checkPorts(cfg: Defaulted, add: (path: string, message: string) => void) {
+    const { nbPort, sbPort } = cfg.ovnTransport ?? {};
+    if (nbPort !== undefined && nbPort === sbPort) add("ovnTransport.sbPort", `must differ from nbPort (${nbPort}): NB and SB are two databases with a listener each`);
+    const i = cfg.nodes.findIndex((n) => n.roles.includes("central"));
+    if (i < 0) return;
+    const ssh = cfg.nodes[i].port ?? cfg.ssh?.port;
+    for (const [key, port] of [["nbPort", nbPort], ["sbPort", sbPort]] as const)
+        if (port !== undefined && port === ssh) add(`ovnTransport.${key}`, `${port} is the SSH port of the central nodes[${i}]; the listener could not bind it, choose another port`);
+}
+
+/** Namespaces Kubernetes itself owns: the stack creates its namespace and deletes it on destroy. */
+const RESERVED_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
+
+function checkNamespace(cfg: Defaulted, add: (path: string, message: string) => void) {
+    const ns = cfg.kubernetes?.namespace;
+    if (ns !== undefined && RESERVED_NAMESPACES.includes(ns))
+        add("kubernetes.namespace", `"${ns}" belongs to Kubernetes, but the stack owns its namespace and deletes it on destroy; use a namespace of its own such as ovn-kubernetes`);
 }
 
 const OVNKUBE_MODE = "with kubernetes.enabled (ovnkube mode)";

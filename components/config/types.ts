@@ -106,6 +106,8 @@ export interface StackConfigInput {
     kubernetes?: Partial<KubernetesConfig>;
     /** Default: DEFAULT_OVNKUBE_IMAGE (ovn-kubernetes' release-1.0 image). */
     ovnkubeImage?: string;
+    /** A throw-away lab: ssh.insecureIgnoreHostKey is expected and not warned about (default false). */
+    lab?: boolean;
     // Secrets: separate keys so each is a Pulumi secret of its own.
     sshPrivateKey?: SecretValue;
     k8sApiToken?: SecretValue;
@@ -144,6 +146,7 @@ export interface StackConfig {
     packages: PackagesConfig;
     kubernetes: KubernetesConfig;
     ovnkubeImage: string;
+    lab: boolean;
     /** Which secrets are present (values never enter the model). */
     secretsPresent: SecretKey[];
 }

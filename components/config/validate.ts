@@ -2,9 +2,12 @@
 // fills defaults), then the semantic checks. Every problem names its config path; all are reported
 // at once.
 import Ajv, { ErrorObject, ValidateFunction } from "ajv";
-import addFormats from "ajv-formats";
 import { isIpv4 } from "../model/cidr";
+import { PATTERNS } from "../model/patterns";
+import { buildClusterModel } from "../model/cluster";
+import { generatedNameClashes, generatedNames } from "./generatedNames";
 import { stackConfigSchema } from "./schema";
+import { PROJECT } from "./stackFile";
 import { Problem, semanticProblems } from "./semantic";
 import { SECRET_KEYS, SecretKey, StackConfig, StackConfigInput } from "./types";
 
@@ -15,8 +18,7 @@ export class ConfigError extends Error {
     }
 }
 
-const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true });
-addFormats(ajv, ["ipv4", "hostname"]);
+const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true, verbose: true });
 const schemaCheck: ValidateFunction = ajv.compile(stackConfigSchema);
 
 /** `/nodes/2/subnet` → `nodes[2].subnet` */
@@ -28,6 +30,16 @@ export function configPath(pointer: string): string {
         .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), "");
 }
 
+/** Schema patterns are the shared table's: report what a valid value is, not the regular expression. */
+const PATTERN_WHAT = new Map<string, string>(Object.values(PATTERNS).map((p) => [p.source, p.what]));
+
+/** A key under a misspelled namespace (see ./stackFile.ts) is named with the namespace it should have. */
+function unknownSetting(key: string): string {
+    const colon = key.indexOf(":");
+    if (colon < 0) return "is not a known setting";
+    return `is not a known setting: its namespace "${key.slice(0, colon)}" is not "${PROJECT}"; write ${PROJECT}:${key.slice(colon + 1)}`;
+}
+
 function schemaProblem(e: ErrorObject): Problem {
     const base = configPath(e.instancePath);
     const at = (child: string) => (base ? `${base}.${child}` : child);
@@ -35,7 +47,9 @@ function schemaProblem(e: ErrorObject): Problem {
         case "required":
             return { path: at(String(e.params.missingProperty)), message: "is required" };
         case "additionalProperties":
-            return { path: at(String(e.params.additionalProperty)), message: "is not a known setting" };
+            return { path: at(String(e.params.additionalProperty)), message: unknownSetting(String(e.params.additionalProperty)) };
+        case "pattern":
+            return { path: base, message: `must be ${PATTERN_WHAT.get(String(e.params.pattern)) ?? `like ${e.params.pattern}`}, got ${JSON.stringify(e.data)}` };
         case "enum":
             return { path: base, message: `must be one of ${(e.params.allowedValues as unknown[]).join(", ")}` };
         default:
@@ -54,12 +68,6 @@ function dedupe(problems: Problem[]): Problem[] {
     });
 }
 
-export interface Validated {
-    config: StackConfig;
-    /** Problems that do not stop an update but deserve attention. */
-    warnings: Problem[];
-}
-
 /**
  * Validates raw stack config (the `ovn-kubernetes:` keys, secrets as values or `{secure}` markers)
  * and returns it with defaults applied and secret values dropped. Throws ConfigError.
@@ -73,7 +81,10 @@ export function validateConfig(raw: unknown): StackConfig {
     const secretsPresent = SECRET_KEYS.filter((k) => input[k] !== undefined);
     const problems = semanticProblems(input as Parameters<typeof semanticProblems>[0], new Set<SecretKey>(secretsPresent));
     if (problems.length) throw new ConfigError(problems);
-    return withDefaults(input, secretsPresent);
+    const config = withDefaults(input, secretsPresent);
+    const clashes = generatedNameClashes(generatedNames(buildClusterModel(config), (node) => config.nodes.findIndex((n) => n.name === node)));
+    if (clashes.length) throw new ConfigError(clashes);
+    return config;
 }
 
 function withDefaults(input: StackConfigInput, secretsPresent: SecretKey[]): StackConfig {
@@ -102,6 +113,7 @@ function withDefaults(input: StackConfigInput, secretsPresent: SecretKey[]): Sta
         packages: input.packages as StackConfig["packages"],
         kubernetes: input.kubernetes as StackConfig["kubernetes"],
         ovnkubeImage: input.ovnkubeImage!,
+        lab: input.lab!,
         secretsPresent,
     };
 }

@@ -1,15 +1,11 @@
 // Checks of the Kubernetes part of the model, run before any object is built: a bad value fails the
 // preview with the field and the reason instead of producing a DaemonSet that crash-loops or a plan
 // ovnkube would silently replace.
-import { PATTERNS, type Pattern } from "../hosts/scripts/patterns";
+import { PATTERNS, type Pattern } from "../model/patterns";
 import { MAX_OVNKUBE_NODE_ID, MIN_OVNKUBE_NODE_ID } from "../model/addressPlan";
 import type { KubeModel } from "../model/types";
 import { CONFIG_ENV } from "./config-map";
 
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
-/** An image reference has no whitespace and no shell or argument syntax; the registry decides the rest. */
-const IMAGE = /^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/;
 /**
  * Keys that would carry credentials. A ConfigMap is readable by anyone who may read the namespace,
  * so the API token and CA never go there: the pods use their service account's token and CA.
@@ -18,7 +14,7 @@ const SECRET_LIKE_KEY = /token|cert|secret|password|passwd|priv|key$/i;
 
 type Fail = (path: string, reason: string) => never;
 
-const isNodeName = (name: string) => DNS_SUBDOMAIN.test(name) && name.length <= 253;
+const isNodeName = (name: string) => PATTERNS.dnsSubdomain.re.test(name);
 
 export function validateKubeModel(model: KubeModel): void {
     const fail: Fail = (path, reason) => {
@@ -28,13 +24,13 @@ export function validateKubeModel(model: KubeModel): void {
         if (!pattern.re.test(value)) fail(path, `"${value}" is not ${pattern.what}`);
     };
     check("namespace", model.namespace, PATTERNS.nodeName);
-    if (!IMAGE.test(model.image)) fail("image", `"${model.image}" is not an image reference`);
+    check("image", model.image, PATTERNS.image);
     if (model.masterNodes.length === 0) fail("masterNodes", "is empty: ovnkube-master would run nowhere");
     model.masterNodes.forEach((node, i) => {
         if (!isNodeName(node)) fail(`masterNodes[${i}]`, `"${node}" is not a Kubernetes node name`);
     });
     for (const [key, value] of Object.entries(model.config)) {
-        if (!CONFIG_KEY.test(key)) fail(`config.${key}`, "is not a valid ConfigMap key");
+        if (!PATTERNS.configMapKey.re.test(key)) fail(`config.${key}`, "is not a valid ConfigMap key");
         if (SECRET_LIKE_KEY.test(key)) fail(`config.${key}`, "looks like a credential; those never go into ovn-config");
         if (typeof value !== "string") fail(`config.${key}`, "must be a string");
     }

@@ -3,7 +3,9 @@
 // reaches validation, so a secret value never appears in an error or a log.
 import * as pulumi from "@pulumi/pulumi";
 import { stackConfigSchema } from "../config/schema";
-import { SECRET_KEYS, SecretKey } from "../config/types";
+import { PLAIN_TEXT_SECRET } from "../config/secrets";
+import { SECRET_KEYS, SecretKey, StackConfig } from "../config/types";
+import { configWarnings } from "../config/warnings";
 
 export type Secrets = Partial<Record<SecretKey, pulumi.Output<string>>>;
 
@@ -11,6 +13,15 @@ const isSecretKey = (k: string): k is SecretKey => (SECRET_KEYS as readonly stri
 
 /** Marker that stands for a present secret in the object validation sees. */
 export const SECRET_PRESENT = { secure: "(secret)" };
+
+/**
+ * Whether the engine holds this key as a secret. The SDK knows (PULUMI_CONFIG_SECRET_KEYS) but does
+ * not declare the function in its types; without it every value counts as a secret, as before.
+ */
+const isConfigSecret = (fullKey: string): boolean => {
+    const known = (pulumi.runtime as unknown as { isConfigSecret?: (k: string) => boolean }).isConfigSecret;
+    return known === undefined || known(fullKey);
+};
 
 export function readStackConfig(config = new pulumi.Config()): { raw: Record<string, unknown>; secrets: Secrets } {
     const raw: Record<string, unknown> = {};
@@ -21,8 +32,10 @@ export function readStackConfig(config = new pulumi.Config()): { raw: Record<str
             const value = config.getSecret(key);
             if (value !== undefined) {
                 secrets[key] = value;
-                // Only emptiness is looked at, so that an empty secret is reported, not its value.
-                raw[key] = all[`${config.name}:${key}`] === "" ? "" : SECRET_PRESENT;
+                // Only emptiness and encryption are looked at, so that an empty or plain-text secret
+                // is reported, never its value.
+                const fullKey = `${config.name}:${key}`;
+                raw[key] = all[fullKey] === "" ? "" : isConfigSecret(fullKey) ? SECRET_PRESENT : PLAIN_TEXT_SECRET;
             }
             continue;
         }
@@ -47,4 +60,9 @@ function parseJson(text: string): unknown {
     } catch {
         return text; // left for the schema to reject with the key's path
     }
+}
+
+/** Says what is valid but unsafe (see ../config/warnings.ts) in the engine's log, on every run. */
+export function logConfigWarnings(config: StackConfig): void {
+    for (const w of configWarnings(config)) pulumi.log.warn(`${w.path}: ${w.message}`);
 }
