@@ -1,11 +1,14 @@
-// What create/update, read and delete do against NB: read the group's rows by tag in one
-// read-only transaction, then (for create/update/delete) apply the reconciler's operations as ONE
-// transaction. Create and update are the same thing: a create that finds rows of its group
-// (a crash after the commit, an earlier run) adopts them instead of adding a second copy.
+// What create/update, read and delete do against NB: read the group's rows (by the UUIDs the state
+// recorded and by tag) in one read-only transaction, then (for create/update/delete) apply the
+// reconciler's steps as ONE guarded transaction (./guards, ./commit). Create and update are the
+// same thing: a create that finds rows of its group (a crash after the commit, an earlier run)
+// adopts them instead of adding a second copy. The state returned holds every row's UUID.
 import type { OvsdbTransactor } from "../ovsdb/client";
 import { select, where } from "../ovsdb/operations";
 import { mapToRecord, setAtoms, uuid } from "../ovsdb/encoding";
 import { redactKey } from "../ssh/errors";
+import type { Recorded } from "./claims";
+import { commit } from "./commit";
 import { errorText } from "./errors";
 import { createFresh, rememberForeign } from "./freshCreate";
 import type { NbConnection, NbKind } from "./kinds/common";
@@ -20,18 +23,14 @@ async function snapshotOf(session: OvsdbTransactor, plan: ReadPlan): Promise<Sna
     return parseSnapshot(plan, await session.transact(NB_DB, snapshotOps(plan)));
 }
 
-function readPlan(kind: NbKind, owner: string, group: string, specs: readonly RowSpec[]): ReadPlan {
-    return { owner, group, tables: [...kind.tables], foreign: foreignRefs(group, specs) };
-}
-
-async function applyPlan(session: OvsdbTransactor, plan: ReconcilePlan): Promise<void> {
-    if (plan.ops.length > 0) await session.transact(NB_DB, plan.ops);
+function readPlan(kind: NbKind, owner: string, group: string, specs: readonly RowSpec[], recorded: Recorded): ReadPlan {
+    return { owner, group, tables: [...kind.tables], foreign: foreignRefs(group, specs), recorded };
 }
 
 /**
  * Makes NB hold exactly `specs` for the group; returns the state applied. `database` names the NB
  * (SSH target and socket) for the remembered UUIDs of other groups' rows; `create` first tries
- * the one-round-trip path for a new group (./freshCreate).
+ * the one-round-trip path for a new group (./freshCreate). `recorded`: the rows the state holds.
  */
 export async function applyGroup(
     kind: NbKind,
@@ -40,28 +39,31 @@ export async function applyGroup(
     owner: string,
     group: string,
     specs: RowSpec[],
+    recorded: Recorded,
 ): Promise<Record<string, RowState>> {
-    if (at.create && (await createFresh(kind, session, at.database, owner, group, specs))) return specStates(specs);
-    const snapshot = await snapshotOf(session, readPlan(kind, owner, group, specs));
+    const created = at.create ? await createFresh(kind, session, at.database, owner, group, specs) : undefined;
+    if (created) return specStates(specs, created);
+    const snapshot = await snapshotOf(session, readPlan(kind, owner, group, specs, recorded));
     rememberForeign(at.database, owner, snapshot);
     // Only when rows of the group exist already (update, adoption): are they still where they belong?
     const checks = attachmentChecks(group, specs, snapshot);
     if (checks.length > 0) snapshot.attached = parseAttachment(checks, await session.transact(NB_DB, checks.map((c) => c.op)));
-    await applyPlan(session, reconcileOrExplain(owner, group, specs, snapshot, session));
-    return specStates(specs);
+    const plan = reconcileOrExplain(owner, group, specs, snapshot, session);
+    const inserted = await commit(session, plan.steps);
+    return specStates(specs, { ...plan.kept, ...inserted });
 }
 
 /** The live state of the group's rows in the shape of `specs`' state, or undefined when none exists. */
-export async function readGroup(kind: NbKind, session: OvsdbTransactor, owner: string, group: string, specs: RowSpec[]): Promise<Record<string, RowState> | undefined> {
-    const snapshot = await snapshotOf(session, readPlan(kind, owner, group, specs));
-    return snapshot.own.length === 0 ? undefined : liveStates(group, specs, snapshot);
+export async function readGroup(kind: NbKind, session: OvsdbTransactor, owner: string, group: string, specs: RowSpec[], recorded: Recorded): Promise<Record<string, RowState> | undefined> {
+    const snapshot = await snapshotOf(session, readPlan(kind, owner, group, specs, recorded));
+    const gone = snapshot.own.length === 0 && Object.values(snapshot.recorded ?? {}).every((r) => r.row === undefined);
+    return gone ? undefined : liveStates(group, specs, snapshot);
 }
 
 /** Removes every row of the group and nothing else. */
-export async function removeGroup(kind: NbKind, session: OvsdbTransactor, owner: string, group: string): Promise<void> {
-    const snapshot = await snapshotOf(session, readPlan(kind, owner, group, []));
-    const plan = reconcileOrExplain(owner, group, [], snapshot, session);
-    await applyPlan(session, plan);
+export async function removeGroup(kind: NbKind, session: OvsdbTransactor, owner: string, group: string, recorded: Recorded): Promise<void> {
+    const snapshot = await snapshotOf(session, readPlan(kind, owner, group, [], recorded));
+    await commit(session, reconcileOrExplain(owner, group, [], snapshot, session).steps);
 }
 
 function reconcileOrExplain(owner: string, group: string, specs: RowSpec[], snapshot: Snapshot, session: OvsdbTransactor): ReconcilePlan {

@@ -11,7 +11,9 @@
 // adopts what exists. The remembered UUIDs live on globalThis (this runs serialized).
 import type { OvsdbTransactor } from "../ovsdb/client";
 import { map, uuid } from "../ovsdb/encoding";
-import { wait, where, type Operation } from "../ovsdb/operations";
+import { wait, where, type OperationResult } from "../ovsdb/operations";
+import { committedRows } from "./commit";
+import type { Step } from "./guards";
 import type { NbKind } from "./kinds/common";
 import { reconcile } from "./reconcile";
 import { refId, type RowSpec } from "./rows";
@@ -46,25 +48,30 @@ function mustFallBack(err: unknown): boolean {
     return (e?.name === "OvsdbOperationError" && e.error === "timed out") || (e?.name === "OvsdbCommitError" && e.error === "constraint violation");
 }
 
-/** Creates the group in one transaction if it is new and the rows it refers to are known; false when it did nothing. */
-export async function createFresh(kind: NbKind, session: OvsdbTransactor, database: string, owner: string, group: string, specs: RowSpec[]): Promise<boolean> {
+/**
+ * Creates the group in one transaction if it is new and the rows it refers to are known: row key →
+ * UUID of each row; undefined when it did nothing.
+ */
+export async function createFresh(kind: NbKind, session: OvsdbTransactor, database: string, owner: string, group: string, specs: RowSpec[]): Promise<Record<string, string> | undefined> {
     const cache = remembered();
     const foreign: Record<string, LiveRow[]> = {};
     for (const ref of foreignRefs(group, specs)) {
         const known = cache[slot(database, owner, refId(ref))];
-        if (known === undefined) return false;
+        if (known === undefined) return undefined;
         foreign[refId(ref)] = [{ uuid: known, table: ref.table, key: ref.key, row: { _uuid: uuid(known) } }];
     }
     const plan = reconcile(owner, group, specs, { own: [], foreign, attached: {} });
-    const nothingYet: Operation[] = kind.tables
+    const nothingYet: Step[] = kind.tables
         .filter((t) => !UNIQUE_NAMES.includes(t))
-        .map((t) => wait(t, [where("external_ids", "includes", map(ownerTags(owner, group)))], { columns: ["_uuid"], until: "==", rows: [], timeout: 0 }));
+        .map((t) => ({ op: wait(t, [where("external_ids", "includes", map(ownerTags(owner, group)))], { columns: ["_uuid"], until: "==", rows: [], timeout: 0 }) }));
+    const steps = [...nothingYet, ...plan.steps];
+    let results: readonly OperationResult[];
     try {
-        await session.transact(NB_DB, [...nothingYet, ...plan.ops]);
-        return true;
+        results = await session.transact(NB_DB, steps.map((s) => s.op));
     } catch (err) {
         if (!mustFallBack(err)) throw err;
         forget(database);
-        return false;
+        return undefined;
     }
+    return committedRows(steps, results);
 }

@@ -4,6 +4,7 @@
 // #private fields); npm modules are reached through require() in the code that uses them.
 import type * as pulumi from "@pulumi/pulumi";
 import { applyGroup, describe, readGroup, removeGroup } from "./apply";
+import { recordedRows } from "./claims";
 import { diffNb } from "./diff";
 import { checkInputs, outputsOf } from "./inputs";
 import { KNOWN_VERSIONS, type NbKind } from "./kinds/common";
@@ -28,11 +29,13 @@ export function nbProvider(kind: NbKind): pulumi.dynamic.ResourceProvider {
             throw await describe(kind, group, err, props.nb);
         }
     };
-    const applyInputs = async (inputs: Record<string, any>, create: boolean) => {
+    // `recorded`: the rows of the state this call starts from (none on create), claimed by UUID first.
+    const applyInputs = async (inputs: Record<string, any>, recorded: Record<string, any> | undefined) => {
         requireKnownVersion(kind, inputs);
         const group = kind.group(inputs);
-        const at = { database: databaseOf(inputs.nb), create };
-        const rows = await run(inputs, group, () => withNb(inputs.nb, (nb) => applyGroup(kind, nb, at, inputs.owner, group, kind.rows(inputs))));
+        const at = { database: databaseOf(inputs.nb), create: recorded === undefined };
+        const own = recordedRows(recorded);
+        const rows = await run(inputs, group, () => withNb(inputs.nb, (nb) => applyGroup(kind, nb, at, inputs.owner, group, kind.rows(inputs), own)));
         return { group, outs: outputsOf(kind, inputs, group, rows) };
     };
     return {
@@ -44,15 +47,18 @@ export function nbProvider(kind: NbKind): pulumi.dynamic.ResourceProvider {
             return { changes: replaces.length + updates.length > 0, replaces: top(replaces), deleteBeforeReplace: replaces.length > 0 };
         },
         create: async (inputs: Record<string, any>) => {
-            const { group, outs } = await applyInputs(inputs, true);
+            const { group, outs } = await applyInputs(inputs, undefined);
             return { id: resourceId(inputs.owner, group), outs };
         },
-        update: async (_id: string, _olds: Record<string, any>, news: Record<string, any>) => ({ outs: (await applyInputs(news, false)).outs }),
+        update: async (_id: string, olds: Record<string, any>, news: Record<string, any>) => {
+            requireKnownVersion(kind, olds);
+            return { outs: (await applyInputs(news, olds.rows ?? {})).outs };
+        },
         read: async (id: string, props?: Record<string, any>) => {
             if (!props) throw new Error(`${kind.type} ${id}: read needs the recorded state (import is not supported)`);
             requireKnownVersion(kind, props);
             const group = props.group ?? kind.group(props as never);
-            const rows = await run(props, group, () => withNb(props.nb, (nb) => readGroup(kind, nb, props.owner, group, kind.rows(props as never))));
+            const rows = await run(props, group, () => withNb(props.nb, (nb) => readGroup(kind, nb, props.owner, group, kind.rows(props as never), recordedRows(props.rows))));
             // No row of the group left at all: the resource is gone, and the next `up` creates it again.
             if (rows === undefined) return { id: "", props: {} };
             return { id, props: outputsOf(kind, props, group, rows) };
@@ -60,7 +66,7 @@ export function nbProvider(kind: NbKind): pulumi.dynamic.ResourceProvider {
         delete: async (_id: string, props: Record<string, any>) => {
             requireKnownVersion(kind, props);
             const group = props.group ?? kind.group(props as never);
-            await run(props, group, () => withNb(props.nb, (nb) => removeGroup(kind, nb, props.owner, group)));
+            await run(props, group, () => withNb(props.nb, (nb) => removeGroup(kind, nb, props.owner, group, recordedRows(props.rows))));
         },
     };
 }

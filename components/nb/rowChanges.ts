@@ -1,7 +1,8 @@
 // The operations that bring one existing row to its spec, and those that remove rows no spec
 // wants. Pure helpers of ./reconcile.
 import { map, mapToRecord, set, setAtoms, uuid, uuidTexts, type Atom, type Row, type Value } from "../ovsdb/encoding";
-import { deleteRows, mutate, mutation, update, wait, where, type Mutation, type Operation } from "../ovsdb/operations";
+import { deleteRows, mutate, mutation, update, where, type Mutation, type Operation } from "../ovsdb/operations";
+import { labelOf, type Step, type Watched } from "./guards";
 import { refId, sameValue, sortedCopy, type RowSpec } from "./rows";
 import type { LiveRow } from "./snapshot";
 import { childColumns, childTable, isRoot, parentOf, type NbTable } from "./tables";
@@ -52,28 +53,31 @@ export interface Blocked {
 }
 
 /**
- * Removes rows: a root by `delete`, guarded by a wait that it still holds exactly the children
- * seen (all of them ours: a root holding someone else's rows is reported in `blocked` instead);
- * a non-root row by taking it out of whatever set holds it, which makes OVSDB delete it.
+ * Removes rows: a root by `delete`, guarded by a wait that it still has the tags and holds exactly
+ * the children seen (all of them ours: a root holding someone else's rows is reported in
+ * `blocked` instead); a non-root row by taking it out of whatever set holds it, which makes OVSDB
+ * delete it, guarded by a wait that it still has the tags that made it ours. Non-root rows go
+ * first: once their root is deleted in the same transaction, no set holds them any more.
  */
-export function removalOps(rows: readonly LiveRow[], ownUuids: Record<string, true>): { guards: Operation[]; ops: Operation[]; blocked: Blocked[] } {
-    const out = { guards: [] as Operation[], ops: [] as Operation[], blocked: [] as Blocked[] };
-    for (const row of rows) {
+export function removalSteps(rows: readonly LiveRow[], ownUuids: Record<string, true>, watched: Watched): { steps: Step[]; blocked: Blocked[] } {
+    const out = { steps: [] as Step[], blocked: [] as Blocked[] };
+    for (const row of [...rows.filter((r) => !isRoot(r.table)), ...rows.filter((r) => isRoot(r.table))]) {
+        const label = labelOf(row);
         if (!isRoot(row.table)) {
             const holder = parentOf(row.table)!;
-            out.ops.push(mutate(holder.table, [where(holder.column, "includes", uuid(row.uuid))], [mutation(holder.column, "delete", uuid(row.uuid))]));
+            watched.watch(row, ["external_ids"], label);
+            const op = mutate(holder.table, [where(holder.column, "includes", uuid(row.uuid))], [mutation(holder.column, "delete", uuid(row.uuid))]);
+            out.steps.push({ op, counts: { row: label, rule: "some" } });
             continue;
         }
-        const held: Row = {};
         const foreign: Blocked["children"] = [];
         for (const column of childColumns(row.table)) {
-            held[column] = row.row[column] ?? set([]);
             const table = childTable(row.table, column)!;
             for (const u of uuidTexts(row.row[column])) if (!ownUuids[u]) foreign.push({ table, uuid: u });
         }
         if (foreign.length > 0) out.blocked.push({ parent: { table: row.table, key: row.key, uuid: row.uuid }, children: foreign });
-        if (Object.keys(held).length > 0) out.guards.push(wait(row.table, byUuid(row.uuid), { columns: Object.keys(held), until: "==", rows: [held], timeout: 0 }));
-        out.ops.push(deleteRows(row.table, byUuid(row.uuid)));
+        watched.watch(row, ["external_ids", ...childColumns(row.table)], label);
+        out.steps.push({ op: deleteRows(row.table, byUuid(row.uuid)), counts: { row: label, rule: "one" } });
     }
     return out;
 }

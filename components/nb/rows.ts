@@ -31,6 +31,8 @@ export type Cell = string | string[] | Record<string, string>;
 export interface RowState {
     table: string;
     columns: Record<string, Cell>;
+    /** The row's UUID in NB (schema version 2): the row is this one, whatever tags others copy (./claims). Not part of diffs. */
+    uuid?: string;
 }
 
 export const refId = (ref: Pick<RowRef, "group" | "key">) => `${ref.group}:${ref.key}`;
@@ -67,9 +69,10 @@ export function specState(spec: RowSpec): RowState {
     return { table: spec.table, columns };
 }
 
-export function specStates(specs: readonly RowSpec[]): Record<string, RowState> {
+/** The states `specs` ask for; with `uuids` (row key → UUID), the states of the rows that hold them. */
+export function specStates(specs: readonly RowSpec[], uuids: Record<string, string> = {}): Record<string, RowState> {
     const out: Record<string, RowState> = {};
-    for (const spec of specs) out[spec.key] = specState(spec);
+    for (const spec of specs) out[spec.key] = uuids[spec.key] === undefined ? specState(spec) : { ...specState(spec), uuid: uuids[spec.key] };
     return out;
 }
 

@@ -1,8 +1,10 @@
 // Reading a group's live rows: one read-only transaction with one select per table the group may
-// own rows in (by its ownership tags) and one per row of another group it refers to (by that
-// group's tags and row key). Pure: builds the selects and parses their results.
+// own rows in (by its ownership tags), one per row the state recorded (by its UUID, see ./claims)
+// and one per row of another group it refers to (by that group's tags and row key). Pure: builds
+// the selects and parses their results.
 import { map, mapToRecord, uuid, uuidText, type Row } from "../ovsdb/encoding";
 import { select, where, type SelectOp, type SelectResult } from "../ovsdb/operations";
+import { claimRows, type Recorded } from "./claims";
 import { refId, type RowRef, type RowSpec } from "./rows";
 import { parentOf, type NbTable } from "./tables";
 import { ownerTags, TAG_ROW } from "./tags";
@@ -26,6 +28,8 @@ export interface Snapshot {
      * port, and reading it for every node makes N nodes cost N² bytes.
      */
     attached?: Record<string, true>;
+    /** Row key → the row the state recorded for it; `row` is absent when NB no longer has that UUID. */
+    recorded?: Record<string, { table: NbTable; uuid: string; row?: LiveRow }>;
 }
 
 export interface ReadPlan {
@@ -33,6 +37,7 @@ export interface ReadPlan {
     group: string;
     tables: NbTable[];
     foreign: RowRef[];
+    recorded: Recorded;
 }
 
 /** The rows of other groups that `specs` refer to (parents and reference-set members), once each. */
@@ -49,6 +54,7 @@ export function snapshotOps(plan: ReadPlan): SelectOp[] {
     return [
         ...plan.tables.map((table) => select(table, [where("external_ids", "includes", map(ownerTags(plan.owner, plan.group)))])),
         ...plan.foreign.map((ref) => select(ref.table, [where("external_ids", "includes", map(ownerTags(plan.owner, ref.group, ref.key)))], ["_uuid", "external_ids"])),
+        ...Object.values(plan.recorded).map((r) => select(r.table, [where("_uuid", "==", uuid(r.uuid))])),
     ];
 }
 
@@ -63,7 +69,12 @@ export function parseSnapshot(plan: ReadPlan, results: readonly SelectResult[]):
     plan.foreign.forEach((ref, i) => {
         foreign[refId(ref)] = results[plan.tables.length + i].rows.map((row) => liveRow(ref.table, row));
     });
-    return { own, foreign };
+    const recorded: NonNullable<Snapshot["recorded"]> = {};
+    Object.entries(plan.recorded).forEach(([key, r], i) => {
+        const found = results[plan.tables.length + plan.foreign.length + i].rows[0];
+        recorded[key] = found ? { ...r, row: liveRow(r.table, found) } : { ...r };
+    });
+    return { own, foreign, recorded };
 }
 
 /** The one live row a foreign reference names; a clear error when it is missing or ambiguous. */
@@ -78,9 +89,10 @@ export function foreignRow(snapshot: Snapshot, ref: RowRef, owner: string): Live
 /** Own non-root rows whose parent belongs to another group: is each still in that parent's set? */
 export function attachmentChecks(group: string, specs: readonly RowSpec[], snapshot: Snapshot): { child: string; op: SelectOp }[] {
     const checks: { child: string; op: SelectOp }[] = [];
+    const { matched } = claimRows(specs, snapshot);
     for (const spec of specs) {
         if (!spec.parent || spec.parent.group === group) continue;
-        const child = snapshot.own.find((r) => r.key === spec.key && r.table === spec.table);
+        const child = matched[spec.key];
         const parent = snapshot.foreign[refId(spec.parent)];
         if (!child || parent?.length !== 1) continue;
         const column = parentOf(spec.table)!.column;

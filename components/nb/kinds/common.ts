@@ -9,9 +9,12 @@ import type { NbTable } from "../tables";
 /**
  * Version of the input/output shape. Stored with every resource: the engine runs the newest
  * provider code against state written by older code, which looks at this to read it correctly.
+ * 1: `rows[key]` = table and managed columns. 2: plus `rows[key].uuid`, the row's UUID, which
+ * claims the row before its tags do (../claims); state of version 1 is read by tags alone and
+ * gains the UUIDs on its next update.
  */
-export const NB_SCHEMA_VERSION = "1";
-export const KNOWN_VERSIONS: readonly string[] = ["1"];
+export const NB_SCHEMA_VERSION = "2";
+export const KNOWN_VERSIONS: readonly string[] = ["1", "2"];
 
 export interface NbConnection {
     ssh: SshTarget;

@@ -2,6 +2,8 @@
 // protocol: after the k-th write transaction has been passed to NB, nothing more passes in either
 // direction. The k-th transaction is committed but its reply never arrives, the ones after it
 // never reach NB: the situation of an SSH connection lost in the middle of applies.
+// It can also hold the next write transaction back until the test releases it, so that another
+// writer acts exactly between a provider's read and its commit.
 import { mkdtemp, rm } from "fs/promises";
 import * as net from "net";
 import { tmpdir } from "os";
@@ -14,6 +16,11 @@ export interface NbProxy {
     cutAfterWrites(k: number): Promise<string[]>;
     /** Let new sessions through again. */
     heal(): void;
+    /**
+     * Holds the next write transaction (and everything after it on its session) before NB sees it:
+     * `held` resolves with its comment once it is held; `release` passes it on.
+     */
+    holdNextWrite(): { held: Promise<string>; release(): void };
     close(): Promise<void>;
 }
 
@@ -26,24 +33,46 @@ export async function startNbProxy(nbSocket: string): Promise<NbProxy> {
     let budget = Infinity;
     let passed: string[] = [];
     let onCut: ((comments: string[]) => void) | undefined;
+    let onHold: ((comment: string, release: () => void) => void) | undefined;
     const sessions: net.Socket[] = [];
 
     const server = net.createServer((client) => {
         const upstream = net.connect({ path: nbSocket });
         sessions.push(client, upstream);
         const splitter = new JsonValueSplitter();
-        client.on("data", (chunk) => {
-            for (const text of splitter.push(chunk.toString("utf8"))) {
-                if (cut) return;
-                upstream.write(text);
-                const msg = JSON.parse(text) as { method?: string; params?: { op?: string; comment?: string }[] };
-                if (msg.method !== "transact" || !msg.params?.some((op) => WRITES.includes(op.op ?? ""))) continue;
-                passed.push(msg.params.find((op) => op.op === "comment")?.comment ?? "");
-                if (passed.length >= budget) {
-                    cut = true;
-                    onCut?.(passed);
-                }
+        // Requests held back on this session, in order; undefined while nothing is held.
+        let queue: string[] | undefined;
+        const flush = () => {
+            const pending = queue ?? [];
+            queue = undefined;
+            for (const text of pending) forward(text);
+        };
+        const forward = (text: string) => {
+            if (cut) return;
+            if (queue) {
+                queue.push(text);
+                return;
             }
+            const msg = JSON.parse(text) as { method?: string; params?: { op?: string; comment?: string }[] };
+            const write = msg.method === "transact" && msg.params?.some((op) => WRITES.includes(op.op ?? ""));
+            const comment = (write && msg.params!.find((op) => op.op === "comment")?.comment) || "";
+            if (write && onHold) {
+                const hook = onHold;
+                onHold = undefined;
+                queue = [text];
+                hook(comment, flush);
+                return;
+            }
+            upstream.write(text);
+            if (!write) return;
+            passed.push(comment);
+            if (passed.length >= budget) {
+                cut = true;
+                onCut?.(passed);
+            }
+        };
+        client.on("data", (chunk) => {
+            for (const text of splitter.push(chunk.toString("utf8"))) forward(text);
         });
         upstream.on("data", (chunk) => {
             if (!cut) client.write(chunk);
@@ -65,6 +94,24 @@ export async function startNbProxy(nbSocket: string): Promise<NbProxy> {
             passed = [];
             budget = k;
             return new Promise((resolve) => (onCut = resolve));
+        },
+        holdNextWrite: () => {
+            let release: () => void = () => undefined;
+            let released = false;
+            const held = new Promise<string>((resolve) => {
+                onHold = (comment, pass) => {
+                    release = pass;
+                    if (released) pass();
+                    resolve(comment);
+                };
+            });
+            return {
+                held,
+                release: () => {
+                    released = true;
+                    release();
+                },
+            };
         },
         heal: () => {
             cut = false;
