@@ -71,10 +71,9 @@ function swallowedAddresses(cfg: StackConfigInput, subnets: RoutedSubnets, all: 
         }
     });
     for (const [path, net, what] of routed) {
-        if (!net) continue;
-        for (const h of all)
-            if (containsIp(net, h.ip))
-                add(path, `${net.text} contains ${h.path} ${h.ip}: ${what} would swallow the host LAN; choose one that no host address is in`);
+        const inside = net ? all.filter((h) => containsIp(net, h.ip)) : [];
+        if (net && inside.length > 0)
+            add(path, `${net.text} contains ${inside.map((h) => `${h.path} ${h.ip}`).join(", ")}: ${what} would swallow the host LAN; choose one that no host address is in`);
     }
 }
 

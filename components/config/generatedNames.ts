@@ -2,6 +2,7 @@
 // switches and routers by name, and ovn-northd binds ports by name across switch and router ports
 // alike, so a node named `join`, or a bridge named so that `<bridge>_<node>` is another port's
 // name, would make two rows one. A pure check over the built model's names.
+import { PATTERNS } from "../model/patterns";
 import type { ClusterModel } from "../model/types";
 import type { Problem } from "./semantic";
 
@@ -9,19 +10,19 @@ import type { Problem } from "./semantic";
 interface Generated {
     table: "Logical_Switch" | "Logical_Router" | "logical port";
     name: string;
-    path: string;
+    /** Undefined for the cluster's own names (ovn_cluster_router, join, …), which no setting changes. */
+    path?: string;
 }
 
 /** Every name the model generates; fixed names first, so a clash is blamed on the configurable one. */
 export function generatedNames(model: ClusterModel, nodeIndex: (node: string) => number): Generated[] {
-    const fixed = "(a name of the cluster topology)";
     const r = model.clusterRouter;
     const node = (name: string) => `nodes[${nodeIndex(name)}].name`;
-    const ports = (path: string, names: string[]) => names.map((name): Generated => ({ table: "logical port", name, path }));
+    const ports = (path: string | undefined, names: string[]) => names.map((name): Generated => ({ table: "logical port", name, path }));
     return [
-        { table: "Logical_Router", name: r.name, path: fixed },
-        { table: "Logical_Switch", name: r.joinSwitch, path: fixed },
-        ...ports(fixed, [r.joinPort, r.joinPeerPort]),
+        { table: "Logical_Router", name: r.name },
+        { table: "Logical_Switch", name: r.joinSwitch },
+        ...ports(undefined, [r.joinPort, r.joinPeerPort]),
         ...model.nodeNetworks.flatMap((n): Generated[] => [
             { table: "Logical_Switch", name: n.switchName, path: node(n.node) },
             ...ports(node(n.node), [n.routerPort, n.routerPeerPort, n.mgmtPort]),
@@ -42,11 +43,23 @@ export function generatedNameClashes(names: Generated[]): Problem[] {
         const key = `${g.table}\0${g.name}`;
         const first = seen.get(key);
         if (!first) seen.set(key, g);
-        else
+        else if (g.path !== undefined) {
+            const other = first.path === undefined ? `the cluster topology's own ${g.table}` : `a ${g.table} generated from ${first.path}`;
             problems.push({
                 path: g.path,
-                message: `generates the ${g.table} name "${g.name}", which ${first.path === g.path ? "it" : first.path} generates too: OVN would see one row where two are meant; choose another name`,
+                message: `generates the ${g.table} name "${g.name}", which is also ${other}: OVN would see one row where two are meant; choose another name`,
             });
+        }
     }
     return problems;
+}
+
+/** ovnkube mode: each node group's DaemonSet name, made from its gateway bridge, must be a Kubernetes name. */
+export function daemonSetNameProblems(model: ClusterModel, nodeIndex: (node: string) => number): Problem[] {
+    return model.kube.nodeGroups
+        .filter((g) => !PATTERNS.nodeName.re.test(g.name))
+        .map((g) => ({
+            path: g.gatewayInterface !== undefined ? `nodes[${nodeIndex(g.nodes[0])}].gateway.bridge` : "nodes",
+            message: `names the ovnkube-node DaemonSet "${g.name}", which must be ${PATTERNS.nodeName.what}; with kubernetes.enabled use a bridge name of lower-case letters, digits and -`,
+        }));
 }

@@ -21,9 +21,14 @@ export function configFromStackYaml(text: string, project = PROJECT): Record<str
         // Keys without a namespace belong to the project, as in Pulumi itself.
         if (colon < 0) out[key] = value;
         else if (namespace === project) out[key.slice(colon + 1)] = value;
-        else if (editDistance(namespace.toLowerCase(), project) <= 2) out[key] = value;
+        else if (isMisspelledNamespace(namespace, project)) out[key] = value;
     }
     return out;
+}
+
+/** A namespace one or two typing mistakes (or only case) away from the project's. */
+export function isMisspelledNamespace(namespace: string, project = PROJECT): boolean {
+    return namespace !== project && editDistance(namespace.toLowerCase(), project) <= 2;
 }
 
 /** Levenshtein distance: how many characters to insert, delete or replace to turn `a` into `b`. */

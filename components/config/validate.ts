@@ -5,7 +5,7 @@ import Ajv, { ErrorObject, ValidateFunction } from "ajv";
 import { isIpv4 } from "../model/cidr";
 import { PATTERNS } from "../model/patterns";
 import { buildClusterModel } from "../model/cluster";
-import { generatedNameClashes, generatedNames } from "./generatedNames";
+import { daemonSetNameProblems, generatedNameClashes, generatedNames } from "./generatedNames";
 import { stackConfigSchema } from "./schema";
 import { PROJECT } from "./stackFile";
 import { Problem, semanticProblems } from "./semantic";
@@ -82,7 +82,9 @@ export function validateConfig(raw: unknown): StackConfig {
     const problems = semanticProblems(input as Parameters<typeof semanticProblems>[0], new Set<SecretKey>(secretsPresent));
     if (problems.length) throw new ConfigError(problems);
     const config = withDefaults(input, secretsPresent);
-    const clashes = generatedNameClashes(generatedNames(buildClusterModel(config), (node) => config.nodes.findIndex((n) => n.name === node)));
+    const model = buildClusterModel(config);
+    const nodeIndex = (node: string) => config.nodes.findIndex((n) => n.name === node);
+    const clashes = [...generatedNameClashes(generatedNames(model, nodeIndex)), ...daemonSetNameProblems(model, nodeIndex)];
     if (clashes.length) throw new ConfigError(clashes);
     return config;
 }

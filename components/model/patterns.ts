@@ -52,7 +52,7 @@ export const PATTERNS = {
         "(?:ssh-(?:ed25519|rsa)|ecdsa-sha2-nistp(?:256|384|521)) [A-Za-z0-9+/=]+(?: [A-Za-z0-9@._-]*)?|SHA256:[A-Za-z0-9+/]{43}=?",
     ),
     /** apiServer.url as the stack gives it. */
-    apiServerUrl: p("http://host[:port] or https://host[:port]", `https?://${HOST}(?::${PORT})?/?`),
+    apiServerUrl: p("http://host[:port] or https://host[:port] (port 1-65535)", `https?://${HOST}(?::${PORT})?/?`),
     /** The API server as the chassis records it (external_ids:k8s-api-server). */
     k8sApiServer: p("a Kubernetes API server address ([http[s]://]host[:port])", `(?:https?://)?${HOST}(?::${PORT})?`),
     ovsdbRemote: p("an OVSDB remote list (tcp|ssl:host:port[,…])", `${OVSDB_REMOTE}(?:,${OVSDB_REMOTE})*`),

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { stackConfigSchema } from "../config/schema";
 import { PLAIN_TEXT_SECRET } from "../config/secrets";
+import { isMisspelledNamespace } from "../config/stackFile";
 import { SECRET_KEYS, SecretKey, StackConfig } from "../config/types";
 import { configWarnings } from "../config/warnings";
 
@@ -44,12 +45,13 @@ export function readStackConfig(config = new pulumi.Config()): { raw: Record<str
         if (text === undefined) continue;
         raw[key] = "type" in schema && schema.type === "string" ? text : parseJson(text);
     }
-    // Keys the schema does not know (a typo such as `mut: 9000`) must not be silently ignored:
-    // they go to validation, which names them.
+    // Keys the schema does not know (a typo such as `mut: 9000`, or `ovn-kubernets:nodes`) must
+    // not be silently ignored: they go to validation, which names them.
     const prefix = `${config.name}:`;
     for (const fullKey of Object.keys(all)) {
         const key = fullKey.slice(prefix.length);
         if (fullKey.startsWith(prefix) && !(key in stackConfigSchema.properties)) raw[key] = "(unknown)";
+        else if (isMisspelledNamespace(fullKey.slice(0, fullKey.indexOf(":")), config.name)) raw[fullKey] = "(unknown)";
     }
     return { raw, secrets };
 }

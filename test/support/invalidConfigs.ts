@@ -73,5 +73,60 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
         c.joinSubnet = "100.64.0.0/29";
         for (const k of [4, 5]) c.nodes.push({ ...c.nodes[1], name: `kube-minion${k}`, address: `10.19.188.${40 + k}` });
     }, "joinSubnet", /gives ovnkube 4 gateway router addresses \(node-ids 2…\), fewer than the 5 nodes/],
+    // The host LAN swallowed by a network the cluster routes internally.
+    ["cluster subnet contains a host's SSH address", (c) => (c.clusterSubnet = "10.0.0.0/8"), "clusterSubnet", /contains nodes\[0\]\.address 10\.0\.0\.10, .*: the pod network/],
+    ["service subnet contains a tunnel IP", (c) => (c.nodes[1].tunnelIp = "172.30.5.5"), "serviceSubnet", /contains nodes\[1\]\.tunnelIp 172\.30\.5\.5/],
+    ["join subnet contains a gateway's physical IP", (c) => (c.joinSubnet = "10.33.0.0/16"), "joinSubnet", /contains nodes\[2\]\.gateway\.physicalIp 10\.33\.74\.138/],
+    ["join subnet contains a gateway's default gateway", (c) => (c.joinSubnet = "10.33.0.0/16"), "joinSubnet", /contains .*nodes\[2\]\.gateway\.defaultGateway 10\.33\.74\.253/],
+    ["pinned node subnet contains a host's SSH address", (c) => {
+        c.clusterSubnet = "10.0.0.0/8";
+        c.nodes[0].subnet = "10.0.0.0/24";
+    }, "nodes[0].subnet", /contains nodes\[0\]\.address 10\.0\.0\.10, .*: the node subnet of nodes\[0\]/],
+    // Addresses that identify one host or one gateway.
+    ["duplicate node address", (c) => (c.nodes[2].address = "10.0.0.11"), "nodes[2].address", /10\.0\.0\.11 port 22 is already the SSH address of nodes\[1\]/],
+    ["two gateways with one physical IP", (c) => {
+        c.nodes[1].roles = ["node", "gateway"];
+        c.nodes[1].gateway = { ...c.nodes[2].gateway };
+    }, "nodes[2].gateway.physicalIp", /already the physical IP of nodes\[1\]\.gateway/],
+    ["gateway physical IP is another node's address", (c) => Object.assign(c.nodes[2].gateway, { mode: "shared", physicalIp: "10.0.0.11/24", defaultGateway: "10.0.0.1" }), "nodes[2].gateway.physicalIp", /is the address of nodes\[1\]/],
+    ["default gateway is a node's address", (c) => Object.assign(c.nodes[2].gateway, { mode: "shared", physicalIp: "10.0.0.12/24", defaultGateway: "10.0.0.10" }), "nodes[2].gateway.defaultGateway", /is the address of nodes\[0\], a cluster host/],
+    ["same rampout subnet on two gateways", (c) => {
+        c.nodes[1].roles = ["node", "gateway"];
+        c.nodes[1].gateway = { ...c.nodes[2].gateway, physicalIp: "10.33.74.139/24", rampoutSubnets: ["192.168.2.0/24"] };
+        c.nodes[2].gateway.rampoutSubnets = ["192.168.2.0/24"];
+    }, "nodes[2].gateway.rampoutSubnets[0]", /overlaps nodes\[1\]\.gateway\.rampoutSubnets\[0\]/],
+    // Addresses that name no single host.
+    ["loopback SSH address", (c) => (c.nodes[1].address = "127.0.0.1"), "nodes[1].address", /loopback/],
+    ["unspecified tunnel IP", (c) => (c.nodes[1].tunnelIp = "0.0.0.0"), "nodes[1].tunnelIp", /unspecified/],
+    ["multicast central address", (c) => (c.nodes[0].tunnelIp = "239.1.1.1"), "nodes[0].tunnelIp", /multicast/],
+    ["link-local host address", (c) => (c.nodes[2].address = "169.254.10.12"), "nodes[2].address", /link-local/],
+    ["dotted quad that is no IPv4 address", (c) => (c.nodes[1].address = "10.0.0.300"), "nodes[1].address", /not a valid IPv4 address/],
+    ["DNS name with a trailing dot", (c) => (c.nodes[1].address = "minion1.example.com."), "nodes[1].address", /IPv4 address or DNS name/],
+    // Generated OVN names that would collide.
+    ["node named like the join switch", (c) => (c.nodes[1].name = "join"), "nodes[1].name", /Logical_Switch name "join", which is also the cluster topology's own Logical_Switch/],
+    ["node named like the cluster router", (c) => (c.nodes[1].name = "ovn_cluster_router"), "nodes[1].name", /DNS-1123 label/],
+    ["node named like a gateway router", (c) => (c.nodes[1].name = "GR_kube-minion2"), "nodes[1].name", /DNS-1123 label/],
+    ["node named like an external switch", (c) => (c.nodes[1].name = "ext_kube-minion2"), "nodes[1].name", /DNS-1123 label/],
+    ["bridge named so that its localnet port is a switch port", (c) => (c.nodes[2].gateway.bridge = "etor-GR"), "nodes[2].gateway.bridge", /logical port name "etor-GR_kube-minion2", which is also a logical port generated from nodes\[2\]\.name/],
+    ["bridge named so that its localnet port is a router port", (c) => (c.nodes[2].gateway.bridge = "rtoe-GR"), "nodes[2].gateway.bridge", /logical port name "rtoe-GR_kube-minion2"/],
+    // Ports of the central.
+    ["NB port is the central's SSH port", (c) => (c.ovnTransport = { nbPort: 22 }), "ovnTransport.nbPort", /22 is the SSH port of the central nodes\[0\]/],
+    ["SB port is the central's own SSH port", (c) => (c.nodes[0].port = 6642), "ovnTransport.sbPort", /6642 is the SSH port of the central/],
+    // Secrets, namespaces, keys.
+    ["secret in plain text", (c) => (c.sshPrivateKey = "-----BEGIN OPENSSH PRIVATE KEY-----"), "sshPrivateKey", /plain text.*pulumi config set --secret ovn-kubernetes:sshPrivateKey/],
+    ["namespace kube-system", (c) => (c.kubernetes = { enabled: false, namespace: "kube-system" }), "kubernetes.namespace", /belongs to Kubernetes/],
+    ["namespace default", (c) => (c.kubernetes = { enabled: false, namespace: "default" }), "kubernetes.namespace", /belongs to Kubernetes/],
+    ["key under a misspelled namespace", (c) => (c["ovn-kubernets:mtu"] = 9000), "ovn-kubernets:mtu", /namespace "ovn-kubernets" is not "ovn-kubernetes"; write ovn-kubernetes:mtu/],
+    // Accepted by the schema once, failing only at preview.
+    ["API server port 0", (c) => (c.apiServer.url = "http://10.0.0.10:0"), "apiServer.url", /http:\/\/host\[:port\]/],
+    ["API server port 99999", (c) => (c.apiServer.url = "http://10.0.0.10:99999"), "apiServer.url"],
+    ["package version latest", (c) => (c.packages = { openvswitchVersion: "latest" }), "packages.openvswitchVersion", /starting with a digit/],
+    ["host key pinned as a fingerprint", (c) => (c.nodes[1].hostKey = "SHA256:" + "A".repeat(43)), "nodes[1].hostKey", /fingerprint cannot be verified.*ssh-keyscan/],
+    ["host key line whose data holds another key type", (c) => (c.nodes[1].hostKey = "ssh-ed25519 AAAAB3NzaC1yc2EAAAADAQABAAABAQ== kube-minion1"), "nodes[1].hostKey", /damaged/],
+    ["apt suite the package script refuses", (c) => (c.packages = { repository: { name: "ovs", url: "https://repo.example.com/debian", apt: { suite: "-o", components: "main" } } }), "packages.repository.apt.suite"],
+    ["bridge that cannot name the ovnkube-node DaemonSet", (c) => {
+        c.kubernetes = { enabled: true };
+        Object.assign(c.nodes[2].gateway, { mode: "shared", bridge: "Br_Ext" });
+    }, "nodes[2].gateway.bridge", /DaemonSet "ovnkube-node-Br_Ext-10-33-74-253"/],
 ];
 
