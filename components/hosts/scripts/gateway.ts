@@ -5,6 +5,7 @@ import type { DatapathType } from "../../config/types";
 import type { GatewayModel } from "../../model/types";
 import { PATTERNS, checked, checkedInt } from "./patterns";
 import { bashScript, lastStdoutLine, type HostScript } from "./shell";
+import { BOOT_BODIES, BOOT_ENTRY, HOST_NETWORK_DIR, bootVars } from "./boot";
 
 /**
  * Conntrack zone of the shared-gateway flows: the one ovn-kubernetes' shared gateway uses on
@@ -46,7 +47,7 @@ export const MOVE_CONFIRM_SECONDS = 60;
 export const MOVE_TEST_HOOKS = { failAt: `${HOST_STATE_DIR}/fail-at`, confirmSeconds: `${HOST_STATE_DIR}/confirm-seconds` } as const;
 
 /** Steps of a NIC move, in order, as its errors and the fail-at hook name them. */
-export const MOVE_STEPS = ["bridge-add", "ingress-filter", "port-add", "address-move", "route-move", "address-release", "address-flush", "confirm-arm"] as const;
+export const MOVE_STEPS = ["bridge-add", "ingress-filter", "port-add", "address-move", "route-move", "address-release", "address-flush", "boot-record", "confirm-arm"] as const;
 
 /**
  * The token a NIC move prints ("confirm-token <uuid>", or "none" when the run changed nothing)
@@ -86,17 +87,19 @@ function moveVars(gateway: NicBridge) {
         owner_key: BRIDGE_OWNER_KEY,
         state_dir: HOST_STATE_DIR,
         confirm_seconds: checkedInt("MOVE_CONFIRM_SECONDS", MOVE_CONFIRM_SECONDS, 1, 600),
+        boot_dir: HOST_NETWORK_DIR,
     };
     return { node, field, vars, common };
 }
 
 export function gatewayBridgeScript(gateway: NicBridge, datapathType: DatapathType): HostScript {
     const { node, field, vars, common } = moveVars(gateway);
-    const create = { ...common, datapath_type: checked(field("datapathType"), datapathType, "datapathType") };
+    const create = { ...common, datapath_type: checked(field("datapathType"), datapathType, "datapathType"), boot_entry: BOOT_ENTRY };
     const what = `gateway ${vars.mode} ${vars.nic} on ${vars.bridge} of ${node}`;
+    const moveBodies = ["common", "ip-move", "boot-pieces", "boot-nic", "nic-move-state", "nic-move"];
     return {
-        create: bashScript(what, create, ["common", "ip-move", "nic-move-state", "nic-move", "gateway-bridge-create"]),
-        delete: bashScript(`${what}: undo`, common, ["common", "ip-move", "nic-move-state", "nic-move", "gateway-bridge-delete"]),
+        create: bashScript(what, create, [...moveBodies, "boot-distro-config", "gateway-bridge-create"]),
+        delete: bashScript(`${what}: undo`, { ...common, ...bootVars() }, [...moveBodies, "boot-entry", "gateway-bridge-delete"]),
     };
 }
 
@@ -113,8 +116,9 @@ export function gatewayConfirmScript(gateway: NicBridge, token: string, moveReso
         state_dir: common.state_dir,
         token: token === "none" ? token : checked(field("confirm token"), token, "uuid"),
         move_resource: checked(field("move resource"), moveResource, "ovnName"),
+        ...bootVars(),
     };
-    return bashScript(`confirm the move of ${vars.nic} onto ${vars.bridge} of ${node}`, confirm, ["common", "nic-move-state", "gateway-confirm"]);
+    return bashScript(`confirm the move of ${vars.nic} onto ${vars.bridge} of ${node}`, confirm, ["common", "nic-move-state", ...BOOT_BODIES, "gateway-confirm"]);
 }
 
 export function gatewayFlowsScript(gateway: GatewayModel): HostScript {

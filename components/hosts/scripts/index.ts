@@ -7,6 +7,7 @@ export { ovsStartScript } from "./ovs";
 export { centralScript } from "./central";
 export { chassisScript, parseSystemId, chassisNeedsK8sSecrets, chassisNeedsSsl, type ChassisAddresses } from "./chassis";
 export { managementPortScript } from "./managementPort";
+export { bootProgram, HOST_NETWORK_DIR, BOOT_ENTRY, BOOT_PROGRAM_PATH, nicPiece, mgmtPiece } from "./boot";
 export {
     gatewayBridgeScript,
     gatewayConfirmScript,

@@ -2,6 +2,7 @@
 import type { NodeNetworkModel } from "../../model/types";
 import { checked, checkedInt } from "./patterns";
 import { bashScript, type HostScript } from "./shell";
+import { BOOT_BODIES, bootVars } from "./boot";
 
 export function managementPortScript(network: NodeNetworkModel): HostScript {
     const node = checked("network.node", network.node, "nodeName");
@@ -16,8 +17,9 @@ export function managementPortScript(network: NodeNetworkModel): HostScript {
         cluster_subnet: checked(field("clusterSubnet"), network.clusterSubnet, "cidr"),
         router_ip: checked(field("router.ip"), network.router.ip, "ipv4"),
     };
+    // Its addresses and route come back after a reboot through the boot entry (./boot.ts).
     return {
-        create: bashScript(`management port ${mgmtIf} of ${node}`, vars, ["common", "mgmt-port-create"]),
-        delete: bashScript(`management port ${mgmtIf} of ${node}: remove`, { mgmt_if: mgmtIf }, ["common", "mgmt-port-delete"]),
+        create: bashScript(`management port ${mgmtIf} of ${node}`, { ...vars, ...bootVars() }, ["common", ...BOOT_BODIES, "boot-mgmt-port", "mgmt-port-create"]),
+        delete: bashScript(`management port ${mgmtIf} of ${node}: remove`, { mgmt_if: mgmtIf, ...bootVars() }, ["common", ...BOOT_BODIES, "mgmt-port-delete"]),
     };
 }

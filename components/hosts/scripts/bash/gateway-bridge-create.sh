@@ -1,5 +1,5 @@
 # Inputs: mode (shared|dedicated), nic, bridge, datapath_type, owner, owner_key, state_dir,
-# confirm_seconds.
+# confirm_seconds, and the boot entry's (boot-entry.sh).
 # shared: the NIC joins OVS bridge `bridge` and the host's addresses (IPv4 and IPv6) and static
 # routes move from the NIC to the bridge's local port, which carries the NIC's MAC
 # (other_config:hwaddr): the host keeps its identity on the wire while the OVN gateway router
@@ -8,7 +8,35 @@
 # removed after being saved for the undo.
 # The move is a transaction (nic-move.sh): undone on any failure, and undone later unless
 # confirmed. Re-runs converge: whatever is still on the NIC is moved, nothing else changes.
+# What the bridge holds is staged as the boot entry's piece, which the confirmation makes the
+# one a reboot restores (boot-nic.sh).
 restore_file=/etc/openvswitch/ovn-k8s-restore-$nic.batch
+
+# nic_piece_stage (inputs: mode, nic, bridge, owner, datapath_type, undo_addrs, undo_routes):
+# the move's piece as `<piece>.conf.next`, which the confirmation makes the piece. The bridge
+# keeps what an earlier piece gave it plus what this run moved (a bridge made before pieces
+# existed: what it holds now), in that order, so the primary IPv4 address stays first.
+nic_piece_stage() {
+    local piece addrs="" routes="" filter=0
+    piece=$(piece_path "nic-$nic")
+    if [[ -s $piece ]]; then
+        addrs=$(piece_lines address "$piece")
+        routes=$(piece_lines route "$piece")
+    elif [[ $mode == shared && -e /sys/class/net/$bridge ]]; then
+        addrs=$(addresses "$bridge")
+        routes=$(static_routes "$bridge")
+    fi
+    if [[ $mode == shared ]]; then
+        addrs=$(printf '%s\n%s\n' "$addrs" "$undo_addrs" | awk 'NF && !seen[$0]++')
+        routes=$(printf '%s\n%s\n' "$routes" "$undo_routes" | awk 'NF && !seen[$0]++')
+    fi
+    if [[ $datapath_type == netdev ]]; then filter=1; fi
+    {
+        printf 'kind nic-move\nmode %s\nnic %s\nbridge %s\nowner %s\ningress_filter %s\n' "$mode" "$nic" "$bridge" "$owner" "$filter"
+        if [[ -n $addrs ]]; then printf 'address %s\n' "${addrs//$'\n'/$'\n'address }"; fi
+        if [[ -n $routes ]]; then printf 'route %s\n' "${routes//$'\n'/$'\n'route }"; fi
+    } | piece_write "$piece.next"
+}
 
 # Checks first: nothing changes unless every one passes.
 [[ -e /sys/class/net/$nic ]] || die "interface $nic does not exist"
@@ -29,6 +57,7 @@ if [[ $mode == dedicated ]]; then
         die "dedicated gateway NIC $nic carries $ssh_ip, the address this SSH session uses: removing it would lock the host out. Reach the host over another address, or use a shared gateway"
     fi
 fi
+refuse_distro_network_config "$nic" "$bridge"
 if [[ $datapath_type == netdev ]]; then
     command -v nft >/dev/null || die "nft (package nftables) is needed for the userspace datapath on $nic"
 fi
@@ -54,19 +83,8 @@ fail_point
 
 if [[ $datapath_type == netdev ]]; then
     step ingress-filter
-    # The userspace datapath reads a kernel NIC through a packet socket, which sees frames before
-    # the kernel's ingress hook; the kernel's own IP stack would otherwise take them too and answer
-    # (TCP resets, port unreachables) for the addresses that now live on the bridge.
     if ! nft list table netdev "ovn-k8s-$nic" >/dev/null 2>&1; then undo_filter=1; fi
-    nft -f - <<NFT
-table netdev ovn-k8s-$nic
-delete table netdev ovn-k8s-$nic
-table netdev ovn-k8s-$nic {
-    chain ingress {
-        type filter hook ingress device "$nic" priority 0; policy drop;
-    }
-}
-NFT
+    nic_ingress_filter "$nic"
     fail_point
 fi
 
@@ -109,6 +127,10 @@ elif [[ -n $undo_addrs || -n $undo_routes ]]; then
     apply_lines "remove the addresses and routes of $nic" "$flush"
     fail_point
 fi
+
+step boot-record
+nic_piece_stage
+fail_point
 
 if ((undo_bridge || undo_filter || undo_port || undo_link_down)) || [[ -n $undo_addrs || -n $undo_routes ]]; then
     step confirm-arm

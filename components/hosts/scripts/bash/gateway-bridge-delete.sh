@@ -1,4 +1,4 @@
-# Inputs: mode, nic, bridge, owner, owner_key, state_dir.
+# Inputs: mode, nic, bridge, owner, owner_key, state_dir, and the boot entry's (boot-entry.sh).
 # Undo: the host's addresses and routes go back onto the NIC (shared: whatever the bridge holds
 # now; dedicated: what was saved at create), the bridge (and with it the NIC's port) is deleted.
 # Only a bridge carrying this move's owner tag is touched: any other is someone else's.
@@ -39,4 +39,7 @@ if [[ -e /sys/class/net/$nic ]]; then
     wait_for_dad "$nic"
 fi
 rm -f "$restore_file"
+# The boot entry forgets the move, and goes when nothing else is left for it.
+rm -f "$(piece_path "nic-$nic")" "$(piece_path "nic-$nic").next"
+boot_entry_remove_unused
 log "gateway bridge $bridge removed, $nic restored"

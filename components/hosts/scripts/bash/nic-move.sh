@@ -1,5 +1,5 @@
 # Moving a NIC onto an OVS bridge as a transaction. Inputs: mode, nic, bridge, owner, owner_key,
-# state_dir, confirm_seconds (and the script's restore_file, datapath_type). A wrong move can lock the host out, so:
+# state_dir, confirm_seconds, boot_dir (and the script's restore_file, datapath_type). A wrong move can lock the host out, so:
 # - every change of a run is recorded in undo_* BEFORE it is made, and a failure at any step undoes
 #   all of them (on_move_exit), leaving the NIC as it was: addresses, routes, bridge membership;
 # - a move that succeeded stays only if a second, fresh SSH login confirms it (the confirm script)
@@ -9,9 +9,6 @@
 # Test hooks, honoured only from files in state_dir (root-only, on tmpfs, never written by the
 # project): `fail-at` holding a step name fails the move right after that step's change;
 # `confirm-seconds` holding 1-600 replaces the confirmation time.
-
-# The bridge's owner tag: which NIC move created it. Bridges without our tag are never changed.
-bridge_owner() { ovs-vsctl --timeout=10 --if-exists get Bridge "$1" "external_ids:\"$owner_key\"" | tr -d '"'; }
 
 # ssh_server_address: the host address the current SSH session came in on (none outside SSH).
 ssh_server_address() {
@@ -38,7 +35,7 @@ undo_addrs="" undo_routes=""
 # undo_record: the variables that undo_move needs, as bash assignments.
 undo_record() {
     local name
-    for name in mode nic bridge owner owner_key state_dir datapath_type restore_file \
+    for name in mode nic bridge owner owner_key state_dir boot_dir datapath_type restore_file \
         undo_bridge undo_filter undo_port undo_link_down undo_restore_file undo_copied undo_addrs undo_routes; do
         printf '%s=%q\n' "$name" "${!name}"
     done
@@ -58,6 +55,8 @@ undo_move() {
     if ((undo_bridge)); then ovs-vsctl --timeout=10 --if-exists del-br "$bridge" || ok=1; fi
     if ((undo_link_down)); then ip link set dev "$nic" down || ok=1; fi
     if ((undo_restore_file)); then rm -f "$restore_file"; fi
+    # The boot entry keeps the confirmed move, never this one.
+    rm -f "$(piece_path "nic-$nic").next"
     # Routes the kernel dropped while the NIC was away from its IP stack come back now.
     back=$(route_lines replace "$nic" <<<"$undo_routes")
     if [[ -n $back ]]; then apply_lines --force "restore routes of $nic" "$back" || ok=1; fi
