@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { OvnKubernetesCluster } from "./components/cluster";
 import { ConfigError, validateConfig } from "./components/config/validate";
-import { readStackConfig } from "./components/program/readConfig";
+import { logConfigWarnings, readStackConfig } from "./components/program/readConfig";
 
 const { raw, secrets } = readStackConfig();
 function validated() {
@@ -17,6 +17,7 @@ function validated() {
 }
 
 const config = validated();
+logConfigWarnings(config);
 const cluster = new OvnKubernetesCluster("ovn", { config, secrets, owner: `${pulumi.getProject()}/${pulumi.getStack()}` });
 
 export const nodeSubnets = cluster.nodeSubnets;

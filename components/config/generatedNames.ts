@@ -2,7 +2,6 @@
 // switches and routers by name, and ovn-northd binds ports by name across switch and router ports
 // alike, so a node named `join`, or a bridge named so that `<bridge>_<node>` is another port's
 // name, would make two rows one. A pure check over the built model's names.
-import { PATTERNS } from "../model/patterns";
 import type { ClusterModel } from "../model/types";
 import type { Problem } from "./semantic";
 
@@ -54,12 +53,3 @@ export function generatedNameClashes(names: Generated[]): Problem[] {
     return problems;
 }
 
-/** ovnkube mode: each node group's DaemonSet name, made from its gateway bridge, must be a Kubernetes name. */
-export function daemonSetNameProblems(model: ClusterModel, nodeIndex: (node: string) => number): Problem[] {
-    return model.kube.nodeGroups
-        .filter((g) => !PATTERNS.nodeName.re.test(g.name))
-        .map((g) => ({
-            path: g.gatewayInterface !== undefined ? `nodes[${nodeIndex(g.nodes[0])}].gateway.bridge` : "nodes",
-            message: `names the ovnkube-node DaemonSet "${g.name}", which must be ${PATTERNS.nodeName.what}; with kubernetes.enabled use a bridge name of lower-case letters, digits and -`,
-        }));
-}

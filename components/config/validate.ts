@@ -5,7 +5,7 @@ import Ajv, { ErrorObject, ValidateFunction } from "ajv";
 import { isIpv4 } from "../model/cidr";
 import { PATTERNS } from "../model/patterns";
 import { buildClusterModel } from "../model/cluster";
-import { daemonSetNameProblems, generatedNameClashes, generatedNames } from "./generatedNames";
+import { generatedNameClashes, generatedNames } from "./generatedNames";
 import { stackConfigSchema } from "./schema";
 import { PROJECT } from "./stackFile";
 import { Problem, semanticProblems } from "./semantic";
@@ -84,7 +84,7 @@ export function validateConfig(raw: unknown): StackConfig {
     const config = withDefaults(input, secretsPresent);
     const model = buildClusterModel(config);
     const nodeIndex = (node: string) => config.nodes.findIndex((n) => n.name === node);
-    const clashes = [...generatedNameClashes(generatedNames(model, nodeIndex)), ...daemonSetNameProblems(model, nodeIndex)];
+    const clashes = generatedNameClashes(generatedNames(model, nodeIndex));
     if (clashes.length) throw new ConfigError(clashes);
     return config;
 }

@@ -196,6 +196,15 @@ function ovnkubeNode(n: Node, plan: AddressPlan): OvnkubeNodeModel {
     };
 }
 
+/**
+ * `ovnkube-node-<bridge|default>[-<next hop>]`, as a DNS-1123 label (a DaemonSet's name): bridge
+ * names may hold upper case and `_`, which become lower case and `-`.
+ */
+function nodeGroupName(g: Pick<OvnkubeNodeGroup, "gatewayInterface" | "gatewayNexthop">): string {
+    const parts = [names.OVNKUBE_NODE, g.gatewayInterface ?? "default", ...(g.gatewayNexthop ? [g.gatewayNexthop] : [])];
+    return parts.join("-").toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/-+/g, "-").replace(/-$/, "");
+}
+
 /** Nodes grouped by the ovnkube-node flags that differ between them, in config order. */
 export function ovnkubeNodeGroups(k8sNodes: readonly Node[]): OvnkubeNodeGroup[] {
     const groups = new Map<string, OvnkubeNodeGroup>();
@@ -210,7 +219,6 @@ export function ovnkubeNodeGroups(k8sNodes: readonly Node[]): OvnkubeNodeGroup[]
     const all = [...groups.values()];
     // One group keeps the seeds' name; several are named by what sets them apart, which stays
     // stable as nodes come and go.
-    for (const g of all)
-        g.name = all.length === 1 ? names.OVNKUBE_NODE : [names.OVNKUBE_NODE, g.gatewayInterface ?? "default", ...(g.gatewayNexthop ? [g.gatewayNexthop.replace(/\./g, "-")] : [])].join("-");
+    for (const g of all) g.name = all.length === 1 ? names.OVNKUBE_NODE : nodeGroupName(g);
     return all;
 }

@@ -124,9 +124,5 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["host key pinned as a fingerprint", (c) => (c.nodes[1].hostKey = "SHA256:" + "A".repeat(43)), "nodes[1].hostKey", /fingerprint cannot be verified.*ssh-keyscan/],
     ["host key line whose data holds another key type", (c) => (c.nodes[1].hostKey = "ssh-ed25519 AAAAB3NzaC1yc2EAAAADAQABAAABAQ== kube-minion1"), "nodes[1].hostKey", /damaged/],
     ["apt suite the package script refuses", (c) => (c.packages = { repository: { name: "ovs", url: "https://repo.example.com/debian", apt: { suite: "-o", components: "main" } } }), "packages.repository.apt.suite"],
-    ["bridge that cannot name the ovnkube-node DaemonSet", (c) => {
-        c.kubernetes = { enabled: true };
-        Object.assign(c.nodes[2].gateway, { mode: "shared", bridge: "Br_Ext" });
-    }, "nodes[2].gateway.bridge", /DaemonSet "ovnkube-node-Br_Ext-10-33-74-253"/],
 ];
 

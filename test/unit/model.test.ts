@@ -121,3 +121,10 @@ describe("ovnkube mode: the plan ovnkube is fed", () => {
         assert.equal(pulumiMode.hosts.find((h) => h.chassis)!.chassis!.writer, "pulumi");
     });
 });
+
+test("ovnkube-node groups are named as DNS-1123 labels whatever the bridge is called", () => {
+    const cfg = stackConfig("prod");
+    cfg.nodes[2].gateway.bridge = "Br_Ext";
+    const groups = buildClusterModel(validateConfig(cfg)).kube.nodeGroups;
+    assert.deepEqual(groups.map((g) => g.name).sort(), ["ovnkube-node-br-ext-10-10-0-1", "ovnkube-node-breth0-10-10-0-1", "ovnkube-node-default"]);
+});
