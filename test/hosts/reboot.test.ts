@@ -17,6 +17,7 @@ import { lintScript } from "./support/bash";
 import { centralModel, gatewayModel, hostModel, nodeNetworkModel } from "./fixtures";
 import { inHost, labHost, ovsdbAddresses } from "./support/lab";
 import { runOk, runScript } from "./support/remote";
+import { bootHost, INIT_SCRIPT, powerOff } from "./support/reboot";
 
 const ID = "hostrbt";
 const GW = "node2";
@@ -25,7 +26,6 @@ const V6 = { host: "2001:db8:7::12", external: "2001:db8:7::1", prefix: 64, rout
 const EXTRA_ROUTE = "198.51.100.0/24";
 const shared = () => gatewayModel("shared", { node: GW, uplinkPort: "breth0_node2" });
 const mgmt = () => nodeNetworkModel({ node: GW, switchName: GW, mgmtPort: "k8s-node2", mgmtInterface: "k8s-node2", subnet: "10.128.2.0/24", router: { ip: "10.128.2.1", cidr: "10.128.2.1/24", mac: "0a:58:0a:80:02:01" }, mgmt: { ip: "10.128.2.2", cidr: "10.128.2.2/24", mac: "0a:58:0a:80:02:02" } });
-const INIT_SCRIPT = `/etc/init.d/${scripts.BOOT_ENTRY}`;
 
 const lines = async (cmd: string) => (await inHost(lab, GW, cmd)).split("\n").filter(Boolean).sort();
 /** What a reboot loses and the boot entry must bring back. */
@@ -113,27 +113,13 @@ test("a confirmed move and a management port are recorded as pieces (0600) and t
 });
 
 test("reboot: what the boot runs brings breth0, the management port, the ingress filter and ovn-controller back", async (t) => {
-    // Power off: every daemon ends, /run is fresh, the kernel forgets addresses, routes, nftables
-    // and the devices ovs-vswitchd made; the NIC comes up without an address.
-    await inHost(lab, GW, [
-        "for f in /run/ovn/ovn-controller.pid /run/openvswitch/ovs-vswitchd.pid /run/openvswitch/ovsdb-server.pid; do kill -9 $(cat $f); done",
-        "rm -rf /run/openvswitch/* /run/ovn/* /run/ovn-kubernetes-as-code",
-        "nft flush ruleset",
-        "for d in breth0 k8s-node2 br-int ovs-netdev; do if [ -e /sys/class/net/$d ]; then ip link del $d; fi; done",
-        "ip addr flush dev eth0 scope global && ip link set eth0 down",
-        // Something (a distribution's leftovers) put the NIC's old address back.
-        `ip addr add ${lab.hosts[1].ip}/${lab.prefixLen} dev eth0`,
-    ].join("; "));
+    await powerOff(lab, GW, "eth0", `${lab.hosts[1].ip}/${lab.prefixLen}`);
     const ping = await run(["ip", "netns", "exec", lab.external.ns, "ping", "-c", "1", "-W", "1", lab.hosts[1].ip]);
     assert.notEqual(ping.code, 0, "the host is unreachable before its boot");
-    const started = Date.now();
-    await inHost(lab, GW, scripts.ovsStartScript(labHost(lab.hosts[1])).create);
-    const boot = await inHostCode(`${INIT_SCRIPT} start`);
-    assert.equal(boot.code, 0, boot.stderr);
-    assert.match(boot.stderr, /eth0 on breth0 \(shared\): restored/);
-    assert.match(boot.stderr, /management port k8s-node2: restored/);
-    await inHost(lab, GW, "/usr/share/ovn/scripts/ovn-ctl start_controller");
-    t.diagnostic(`OVS start and boot entry: ${Date.now() - started} ms`);
+    const boot = await bootHost(lab, labHost(lab.hosts[1]));
+    assert.match(boot.bootLog, /eth0 on breth0 \(shared\): restored/);
+    assert.match(boot.bootLog, /management port k8s-node2: restored/);
+    t.diagnostic(`OVS start, boot entry and ovn-controller start: ${boot.ms} ms`);
     assert.equal((await runOk(lab, GW, "hostname")).stdout.trim(), GW, "SSH at the host's address");
     // Bounded: IPv6 duplicate address detection on breth0 may still run.
     const deadline = Date.now() + 10_000;

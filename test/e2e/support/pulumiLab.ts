@@ -1,4 +1,4 @@
-// A Pulumi-mode lab: bare local hosts (Debian 12), the stack file written for them in a fresh work
+// A Pulumi-mode lab: bare local hosts (Debian 12 by default; Debian 13 hosts have roots of their own), the stack file written for them in a fresh work
 // directory, its validated model and the offline engine's options for stack `local-<id>`.
 // `close` takes the hosts down and removes the work directory.
 import * as fs from "node:fs";
@@ -8,7 +8,7 @@ import { readStackFile } from "../../../components/config/stackFile";
 import { validateConfig } from "../../../components/config/validate";
 import { buildClusterModel } from "../../../components/model/cluster";
 import type { ClusterModel } from "../../../components/model/types";
-import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack, type LocalCluster } from "../../../localcluster";
+import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack, type HostOs, type LocalCluster } from "../../../localcluster";
 import type { OfflineOptions } from "../../../offline/api";
 
 export interface PulumiLab {
@@ -20,9 +20,9 @@ export interface PulumiLab {
     close(): Promise<void>;
 }
 
-export async function bringUpPulumiLab(id: string, hosts = 3): Promise<PulumiLab> {
+export async function bringUpPulumiLab(id: string, hosts = 3, os: HostOs = "debian12"): Promise<PulumiLab> {
     await down(id);
-    const cluster = await up({ id, hosts });
+    const cluster = await up({ id, hosts, os });
     const work = fs.mkdtempSync(path.join(tmpdir(), `${id}-`));
     const stack = `local-${id}`;
     const stackFile = writeLocalStack(cluster, path.join(work, `Pulumi.${stack}.yaml`), { passphrase: LOCAL_LAB_PASSPHRASE });
