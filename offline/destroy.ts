@@ -1,7 +1,10 @@
 // `destroy`: deletes every resource of the state, last registered first (a resource never before
 // what it depends on): host commands run their `delete` scripts, dynamic resources their
 // provider's delete, manifests are removed. The state is written after each deletion, so a failure
-// leaves exactly what still exists. The program does not run.
+// leaves exactly what still exists. The program does not run. The preview (dryRun) reads the
+// destroy guard, which is deleted first and refuses while anything would stop the destroy
+// halfway, and stops where the destroy would, listing the same blockers.
+import { DESTROY_GUARD_TYPE } from "../components/guard/destroyGuard";
 import type { Operation } from "./operation";
 import { operationResult, type OperationResult, type ResourceOp } from "./results";
 import { maskSecrets, type Props } from "./values";
@@ -17,6 +20,10 @@ export async function destroyStack(op: Operation, dryRun: boolean, onOp: (o: Res
             const t0 = Date.now();
             try {
                 if (!dryRun) await handlers.for(r.type, r.custom).delete(r);
+                else if (r.type === DESTROY_GUARD_TYPE) {
+                    const blockers = ((await handlers.for(r.type, r.custom).read(r))?.outputs.blockers ?? []) as string[];
+                    if (blockers.length > 0) throw new Error(`destroy would stop here: ${blockers.join("; ")}`);
+                }
             } catch (e) {
                 failure = op.redactor.text(`${r.type} ${r.name}: ${(e as Error).message}`);
             }
