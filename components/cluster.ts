@@ -15,7 +15,8 @@ import { pulumiTopology } from "./topology/pulumi";
 import type { TopologyContext } from "./topology/context";
 import type { Secrets } from "./program/readConfig";
 import { HostKeyCheck } from "./ssh/hostKeyCheck";
-import { sshConnection } from "./program/connections";
+import { nbConnection, sshConnection } from "./program/connections";
+import { DestroyGuard, ownedGroups } from "./guard/destroyGuard";
 
 export interface OvnKubernetesClusterArgs {
     /** Validated stack configuration (validateConfig). */
@@ -106,6 +107,20 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const topology: TopologyContext = { name, parent: this, model, owner: args.owner, connection: (h) => connection.get(h)!, chassis, central, hostKeys, privateKey };
         if (model.writer === "pulumi") pulumiTopology(topology);
         else ovnkubeTopology(topology, { kubeconfig: secrets.kubeconfig });
+        // Last, depending on all of the above (this component stands for its children): a destroy
+        // deletes it first, and it refuses while anything would stop the destroy halfway; an `up`
+        // that drops nodes from its lists is refused the same way before their deletes.
+        new DestroyGuard(
+            `${name}-destroy-guard`,
+            {
+                nb: model.writer === "pulumi" ? pulumi.secret(privateKey.apply((key) => nbConnection(centralHost, key))) : undefined,
+                owner: args.owner,
+                groups: ownedGroups(model),
+                hosts: model.hosts.map((h) => ({ name: h.name, ssh: h.ssh })),
+                privateKey,
+            },
+            { parent: this, dependsOn: [this] },
+        );
 
         const byNode = (f: (n: ClusterModel["nodeNetworks"][number]) => string) => Object.fromEntries(model.nodeNetworks.map((n) => [n.node, f(n)]));
         this.nodeSubnets = pulumi.output(byNode((n) => n.subnet));

@@ -1,13 +1,33 @@
 // `destroy`: deletes every resource of the state, last registered first (a resource never before
 // what it depends on): host commands run their `delete` scripts, dynamic resources their
 // provider's delete, manifests are removed. The state is written after each deletion, so a failure
-// leaves exactly what still exists. The program does not run. The preview (dryRun) reads the
+// leaves exactly what still exists. The program does not run. The preview (dryRun) asks the
 // destroy guard, which is deleted first and refuses while anything would stop the destroy
-// halfway, and stops where the destroy would, listing the same blockers.
+// halfway, what removing every group and host would meet (its diff against inputs that list
+// none: the same check as its delete, touching nothing), and stops where the destroy would,
+// listing the same blockers.
 import { DESTROY_GUARD_TYPE } from "../components/guard/destroyGuard";
+import type { Registration } from "./monitor";
 import type { Operation } from "./operation";
 import { operationResult, type OperationResult, type ResourceOp } from "./results";
+import type { StateResource } from "./state";
 import { maskSecrets, type Props } from "./values";
+
+/** The guard as a program would register it with nothing left: what its diff is given. */
+const destroyRegistration = (r: StateResource): Registration => ({
+    urn: r.urn,
+    type: r.type,
+    name: r.name,
+    parent: r.parent,
+    custom: r.custom,
+    inputs: { ...r.inputs, groups: [], hosts: [] },
+    dependencies: r.dependencies,
+    provider: r.provider ?? "",
+    deleteBeforeReplace: false,
+    deleteBeforeReplaceSet: false,
+    replaceOnChanges: [],
+    additionalSecretOutputs: [],
+});
 
 export async function destroyStack(op: Operation, dryRun: boolean, onOp: (o: ResourceOp) => void = () => {}): Promise<OperationResult> {
     const started = Date.now();
@@ -21,8 +41,8 @@ export async function destroyStack(op: Operation, dryRun: boolean, onOp: (o: Res
             try {
                 if (!dryRun) await handlers.for(r.type, r.custom).delete(r);
                 else if (r.type === DESTROY_GUARD_TYPE) {
-                    const blockers = ((await handlers.for(r.type, r.custom).read(r))?.outputs.blockers ?? []) as string[];
-                    if (blockers.length > 0) throw new Error(`destroy would stop here: ${blockers.join("; ")}`);
+                    const reg = destroyRegistration(r);
+                    await handlers.for(r.type, r.custom).diff(r, reg.inputs, reg);
                 }
             } catch (e) {
                 failure = op.redactor.text(`${r.type} ${r.name}: ${(e as Error).message}`);

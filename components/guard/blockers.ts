@@ -1,18 +1,18 @@
-// What would stop a destroy halfway: read before anything is deleted, so that a destroy either
-// runs to the end or does not start. Two kinds of blockers:
+// What would stop a destroy, or the removal of nodes, halfway: read before anything is deleted,
+// so that the change either runs to the end or does not start. Two kinds of blockers:
 // - an NB group whose delete would refuse: its rows carry claims this stack did not make
 //   (./../nb/claims), or a root row it deletes still holds rows nobody in this stack owns (a
 //   port that ovnkube, an operator or a hand-made pod put on an owned switch). The rule is the
 //   delete path's own (../nb/rowChanges removalSteps), applied with every group of the stack
-//   counted as owned, because destroy deletes them all (the cluster router holds every node's
-//   router port until that node's group is gone);
+//   counted as owned: rows of groups that stay are no blocker of a group that goes, and a destroy
+//   removes them all (the cluster router holds every node's router port until that node's group
+//   is gone);
 // - a host whose delete scripts could not run: nothing answers, the login fails, or it presents
 //   another key than the pinned one.
 // Provider code: runs from the serialized copy, captures only plain data and functions.
 import type { SshTarget } from "../model/types";
-import { mapToRecord, setAtoms, uuid } from "../ovsdb/encoding";
-import { select, where } from "../ovsdb/operations";
 import type { OvsdbTransactor } from "../ovsdb/client";
+import { describeBlocked } from "../nb/blockedRows";
 import { claimRows, conflictText } from "../nb/claims";
 import { errorText } from "../nb/errors";
 import { Watched } from "../nb/guards";
@@ -24,7 +24,6 @@ import { removalSteps, type Blocked } from "../nb/rowChanges";
 import { withNb } from "../nb/session";
 import { parseSnapshot, snapshotOps, type ReadPlan, type Snapshot } from "../nb/snapshot";
 import { NB_DB } from "../nb/tables";
-import { TAG_GROUP } from "../nb/tags";
 import { connectSsh } from "../ssh/connect";
 import { redactKey } from "../ssh/errors";
 
@@ -62,41 +61,45 @@ async function snapshots(session: OvsdbTransactor, owner: string, groups: readon
     });
 }
 
-/** Per group: conflicting claims (already worded) and roots holding rows no group of the stack owns. Pure. */
-export function groupRefusals(owner: string, groups: readonly OwnedGroup[], found: readonly Snapshot[]): { group: OwnedGroup; conflicts?: string; blocked: Blocked[] }[] {
+/** What the guard is given: the stack's NB groups and hosts, and how to reach them. */
+export interface GuardScope {
+    /** How to reach NB; only when the stack writes NB groups (Pulumi mode). */
+    nb?: NbConnection;
+    owner: string;
+    groups: readonly OwnedGroup[];
+    hosts: readonly GuardedHost[];
+    privateKey: string;
+}
+
+const groupKey = (g: OwnedGroup) => `${g.type} ${g.group}`;
+
+/** The groups and hosts of `olds` that `news` no longer lists: what a change deletes. A destroy removes them all. Pure. */
+export function removedBy(olds: Pick<GuardScope, "groups" | "hosts">, news: Pick<GuardScope, "groups" | "hosts">): { groups: OwnedGroup[]; hosts: GuardedHost[] } {
+    const keptGroups = new Set(news.groups.map(groupKey));
+    const keptHosts = new Set(news.hosts.map((h) => h.name));
+    return { groups: olds.groups.filter((g) => !keptGroups.has(groupKey(g))), hosts: olds.hosts.filter((h) => !keptHosts.has(h.name)) };
+}
+
+/** Per group being removed: conflicting claims (already worded) and roots holding rows no group of the stack owns. Pure. */
+export function groupRefusals(owner: string, groups: readonly OwnedGroup[], found: readonly Snapshot[], removing: readonly OwnedGroup[] = groups): { group: OwnedGroup; conflicts?: string; blocked: Blocked[] }[] {
     const stackRows: Record<string, true> = {};
     for (const s of found) for (const row of s.own) stackRows[row.uuid] = true;
-    return groups.map((group, i) => {
+    const wanted = new Set(removing.map(groupKey));
+    return groups.flatMap((group, i) => {
+        if (!wanted.has(groupKey(group))) return [];
         const { extra, conflicts } = claimRows([], found[i]);
         const { blocked } = removalSteps(extra, stackRows, new Watched());
-        return { group, blocked, ...(conflicts.length > 0 ? { conflicts: conflictText(owner, group.group, conflicts) } : {}) };
+        return [{ group, blocked, ...(conflicts.length > 0 ? { conflicts: conflictText(owner, group.group, conflicts) } : {}) }];
     });
 }
 
-/** How an operator recognises a row: its name (or prefix, or address), and whose it is. */
-function childName(table: string, uuidText: string, row: Record<string, unknown> | undefined): string {
-    if (!row) return `${table} ${uuidText} (gone)`;
-    const label = setAtoms((row.name ?? row.ip_prefix ?? row.logical_ip) as never)[0] ?? uuidText;
-    const group = mapToRecord(row.external_ids as never)[TAG_GROUP];
-    return `${table} ${String(label)}${group ? ` of ${group}` : " (not created by Pulumi)"}`;
-}
-
-/** The NB blockers, one line per group, reading NB only. */
-export async function nbBlockers(nb: NbConnection, owner: string, groups: readonly OwnedGroup[]): Promise<string[]> {
-    if (groups.length === 0) return [];
+/** The NB blockers of the groups being removed, one line per group, reading NB only. */
+export async function nbBlockers(nb: NbConnection, owner: string, groups: readonly OwnedGroup[], removing: readonly OwnedGroup[] = groups): Promise<string[]> {
+    if (removing.length === 0) return [];
     return withNb(nb, async (session) => {
-        const refusals = groupRefusals(owner, groups, await snapshots(session, owner, groups));
-        const children = refusals.flatMap((r) => r.blocked.flatMap((b) => b.children));
-        const rows = children.length === 0 ? [] : await session.transact(NB_DB, children.map((c) => select(c.table, [where("_uuid", "==", uuid(c.uuid))])));
-        let next = 0;
         const lines: string[] = [];
-        for (const r of refusals) {
-            const parts = r.conflicts ? [r.conflicts] : [];
-            for (const b of r.blocked) {
-                const held = b.children.map((c, i) => childName(c.table, c.uuid, rows[next + i]?.rows[0]));
-                next += b.children.length;
-                parts.push(`${b.parent.table} row "${b.parent.key}" still holds ${held.join(", ")}`);
-            }
+        for (const r of groupRefusals(owner, groups, await snapshots(session, owner, groups), removing)) {
+            const parts = [...(r.conflicts ? [r.conflicts] : []), ...(await describeBlocked(session, r.blocked))];
             if (parts.length > 0) lines.push(`${r.group.type} ${r.group.group}: cannot delete: ${parts.join("; ")}`);
         }
         return lines;
@@ -119,12 +122,17 @@ export async function hostBlockers(hosts: readonly GuardedHost[], privateKey: st
     return found.filter((line): line is string => line !== undefined);
 }
 
-/** Everything that would stop a destroy, NB first; an NB that cannot be read is a blocker too. */
-export async function destroyBlockers(inputs: { nb?: NbConnection; owner: string; groups: readonly OwnedGroup[]; hosts: readonly GuardedHost[]; privateKey: string }): Promise<string[]> {
-    const nb = inputs.nb
-        ? await nbBlockers(inputs.nb, inputs.owner, inputs.groups).catch(async (err) => [
-              `Northbound database: ${redactKey(await errorText(err, { ssh: inputs.nb!.ssh, socket: inputs.nb!.socket }), inputs.privateKey)}`,
-          ])
-        : [];
-    return [...nb, ...(await hostBlockers(inputs.hosts, inputs.privateKey))];
+/**
+ * Everything that would stop the removal of `removing` (a destroy: everything in `scope`), NB
+ * first; an NB that cannot be read is a blocker too, and so is a removed host that cannot be
+ * reached, since its delete scripts run there.
+ */
+export async function removalBlockers(scope: GuardScope, removing: { groups: readonly OwnedGroup[]; hosts: readonly GuardedHost[] }): Promise<string[]> {
+    const nb =
+        scope.nb && removing.groups.length > 0
+            ? await nbBlockers(scope.nb, scope.owner, scope.groups, removing.groups).catch(async (err) => [
+                  `Northbound database: ${redactKey(await errorText(err, { ssh: scope.nb!.ssh, socket: scope.nb!.socket }), scope.privateKey)}`,
+              ])
+            : [];
+    return [...nb, ...(await hostBlockers(removing.hosts, scope.privateKey))];
 }

@@ -1,10 +1,18 @@
-// DestroyGuard: makes a destroy check first. The cluster creates it last, depending on every
-// resource it created (a component in dependsOn stands for all its descendants, in the SDK and
-// in the engine), so a destroy deletes it first and alone. Its delete reads what would block the
-// deletes after it (./blockers) and throws listing every blocker: the destroy then stops before
-// anything else is deleted, instead of stopping halfway on the first switch that still holds a
-// pod's port. `read` reports the same list as the output `blockers`, so `pulumi refresh` (and the
-// offline destroy preview) show what a destroy would stop on; create and update record [].
+// DestroyGuard: makes a destroy, and an `up` that removes nodes, check first. The cluster creates
+// it last, depending on every resource it created (a component in dependsOn stands for all its
+// descendants, in the SDK and in the engine), so a destroy deletes it first and alone. Its inputs
+// list the stack's NB groups and hosts. Whatever would block the deletes of the groups and hosts
+// that go (./blockers) makes it refuse, listing every blocker, before anything else is deleted:
+// - delete (destroy): everything goes;
+// - diff (preview and `up`): the groups and hosts the new inputs no longer list go. An `up` deletes
+//   what the program no longer declares only after the program has finished, so after this diff:
+//   the Pulumi engine generates those deletes once every registration is processed (its step
+//   generator's deletes come last, and `pulumi up` documents deletion of removed resources at the
+//   end of the update), and so does the offline engine (offline/deploy.ts). A refusal in diff
+//   therefore stops the `up` before any of them, and preview shows the same refusal.
+// The guard has no live state of its own: `read` returns what was recorded, so a refresh never
+// reports it as drifted while pods (which are blockers) sit on the node switches, as they always
+// do on a working cluster.
 // Provider code: runs from the serialized copy, captures only plain data and functions.
 import * as pulumi from "@pulumi/pulumi";
 import type { ClusterModel } from "../model/types";
@@ -12,7 +20,7 @@ import { clusterRouterKind } from "../nb/kinds/clusterRouter";
 import { gatewayRouterKind } from "../nb/kinds/gatewayRouter";
 import { nodeSwitchKind } from "../nb/kinds/nodeSwitch";
 import { secretConnection, type NbConnectionArgs } from "../nb/resource";
-import { destroyBlockers, type GuardedHost, type OwnedGroup } from "./blockers";
+import { removalBlockers, removedBy, type GuardedHost, type GuardScope, type OwnedGroup } from "./blockers";
 
 export const DESTROY_GUARD_TYPE = "pulumi-nodejs:dynamic/ovn-kubernetes:DestroyGuard";
 
@@ -37,40 +45,55 @@ export function ownedGroups(model: ClusterModel): OwnedGroup[] {
     ];
 }
 
-const refusal = (blockers: string[]) =>
-    `destroy stopped before deleting anything: ${blockers.length} blocker(s):\n  - ${blockers.join("\n  - ")}\n` +
-    "Remove what is listed (e.g. the pods on the node switches, or bring the hosts back with their pinned keys), then destroy again; `pulumi refresh` shows the list";
+const EVERYTHING = { groups: [], hosts: [] };
+
+/** Why a change stops, with every blocker and what to do; `what` is the change (a destroy, a removal). */
+export function refusalText(what: string, blockers: readonly string[]): string {
+    return (
+        `${what} stopped before deleting anything: ${blockers.length} blocker(s):\n  - ${blockers.join("\n  - ")}\n` +
+        "Remove what is listed (drain the nodes: delete their pods, e.g. `kubectl drain <node> --delete-emptydir-data --ignore-daemonsets` " +
+        "or the demo's `npm run demo -- --remove-pods`; bring the hosts back with their pinned keys), then run it again"
+    );
+}
+
+/** The change from `olds` to `news` (a destroy when `news` lists nothing), refused with every blocker. */
+export async function checkRemoval(olds: GuardScope, news: Pick<GuardScope, "groups" | "hosts" | "nb" | "privateKey">): Promise<void> {
+    const removing = removedBy(olds, news);
+    if (removing.groups.length === 0 && removing.hosts.length === 0) return;
+    // Reached with the new connection and key: a key rotated in the same `up` is the one that works.
+    const blockers = await removalBlockers({ ...olds, nb: news.nb ?? olds.nb, privateKey: news.privateKey ?? olds.privateKey }, removing);
+    if (blockers.length === 0) return;
+    const destroy = news.groups.length === 0 && news.hosts.length === 0;
+    const names = [...removing.groups.map((g) => g.group), ...removing.hosts.map((h) => `host ${h.name}`)];
+    throw new Error(refusalText(destroy ? "destroy" : `removing ${names.join(", ")}`, blockers));
+}
 
 export const destroyGuardProvider: pulumi.dynamic.ResourceProvider = {
     async create(inputs: any) {
-        return { id: inputs.owner, outs: { ...inputs, blockers: [] } };
+        return { id: inputs.owner, outs: inputs };
     },
     async diff(_id: string, olds: any, news: any) {
+        await checkRemoval(olds, news);
         const keys = ["nb", "owner", "groups", "hosts", "privateKey"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
         return { changes: keys.length > 0 };
     },
     async update(_id: string, _olds: any, news: any) {
-        return { outs: { ...news, blockers: [] } };
+        return { outs: news };
     },
     async read(id: string, props: any) {
-        return { id, props: { ...props, blockers: await destroyBlockers(props) } };
+        return { id, props };
     },
     async delete(_id: string, props: any) {
-        const blockers = await destroyBlockers(props);
-        if (blockers.length > 0) throw new Error(refusal(blockers));
+        await checkRemoval(props, { ...props, ...EVERYTHING });
     },
 };
 
 export class DestroyGuard extends pulumi.dynamic.Resource {
-    /** What would stop a destroy, as last read (refresh); [] after create and update. */
-    declare readonly blockers: pulumi.Output<string[]>;
-
     constructor(name: string, args: DestroyGuardArgs, opts?: pulumi.CustomResourceOptions) {
         const props = {
             ...args,
             nb: args.nb === undefined ? undefined : secretConnection(args.nb),
             privateKey: pulumi.secret(args.privateKey),
-            blockers: undefined,
         };
         super(destroyGuardProvider, name, props, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nb", "privateKey"] }, "ovn-kubernetes", "DestroyGuard");
     }

@@ -4,9 +4,8 @@
 // same thing: a create that finds rows of its group (a crash after the commit, an earlier run)
 // adopts them instead of adding a second copy. The state returned holds every row's UUID.
 import type { OvsdbTransactor } from "../ovsdb/client";
-import { select, where } from "../ovsdb/operations";
-import { mapToRecord, setAtoms, uuid } from "../ovsdb/encoding";
 import { redactKey } from "../ssh/errors";
+import { describeBlocked } from "./blockedRows";
 import type { Recorded } from "./claims";
 import { commit } from "./commit";
 import { errorText } from "./errors";
@@ -17,7 +16,6 @@ import { ForeignChildrenError, reconcile, type ReconcilePlan } from "./reconcile
 import { specStates, type RowSpec, type RowState } from "./rows";
 import { attachmentChecks, foreignRefs, parseAttachment, parseSnapshot, snapshotOps, type ReadPlan, type Snapshot } from "./snapshot";
 import { NB_DB } from "./tables";
-import { TAG_GROUP } from "./tags";
 
 async function snapshotOf(session: OvsdbTransactor, plan: ReadPlan): Promise<Snapshot> {
     return parseSnapshot(plan, await session.transact(NB_DB, snapshotOps(plan)));
@@ -86,22 +84,7 @@ class DeferredForeignChildren extends Error {
 }
 
 async function nameForeignChildren(err: DeferredForeignChildren): Promise<string> {
-    const children = err.foreign.blocked.flatMap((b) => b.children);
-    const results = await err.session.transact(NB_DB, children.map((c) => select(c.table, [where("_uuid", "==", uuid(c.uuid))])));
-    const names = results.map((r, i) => {
-        const row = r.rows[0];
-        if (!row) return `${children[i].table} ${children[i].uuid} (gone)`;
-        const label = setAtoms(row.name ?? row.ip_prefix ?? row.logical_ip)[0] ?? children[i].uuid;
-        const owner = mapToRecord(row.external_ids)[TAG_GROUP];
-        return `${children[i].table} ${String(label)}${owner ? ` of ${owner}` : " (not created by Pulumi)"}`;
-    });
-    let next = 0;
-    const parts = err.foreign.blocked.map((b) => {
-        const held = names.slice(next, next + b.children.length);
-        next += b.children.length;
-        return `${b.parent.table} row "${b.parent.key}" still holds ${held.join(", ")}`;
-    });
-    return `cannot delete: ${parts.join("; ")}. Delete or move those first`;
+    return `cannot delete: ${(await describeBlocked(err.session, err.foreign.blocked)).join("; ")}. Delete or move those first`;
 }
 
 /** An error message for the operator: which resource, what NB said, never the private key. */

@@ -1,7 +1,9 @@
 // The destroy guard through the provider host, against a real NB over a real sshd: a port made
-// by hand on an owned switch, and hosts that cannot be reached or present another key, are
-// listed by refresh and make the guard's delete refuse with NB untouched; once they are gone the
-// guard steps aside and the groups delete.
+// by hand on an owned switch, and hosts that cannot be reached or present another key, make the
+// guard's delete refuse with NB untouched, and its diff refuse an `up` that drops the switch's
+// node; the destroy preview's question (diff against inputs listing nothing) gets the same list.
+// A refresh never reports the guard as changed, whatever sits on the switches. Once the port is
+// gone the guard steps aside and the groups delete.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
@@ -16,16 +18,23 @@ const model = devModel();
 const n = model.nodeNetworks[0];
 const GROUP = `node/${n.node}`;
 const POD_PORT = "demo_pod-a";
+const POD_BLOCKER = `NodeSwitch ${GROUP}: cannot delete: Logical_Switch row "switch" still holds Logical_Switch_Port ${POD_PORT} (not created by Pulumi)`;
 
-describe("DestroyGuard: a destroy checks first", () => {
+describe("DestroyGuard: a destroy, and an up that removes a node, check first", () => {
     let env: NbEnv;
     let host: ProviderHost;
     let router: Tracked;
     let node: Tracked;
     let guard: Tracked;
     const ownRows = () => findColumn(env.nb, "Logical_Switch_Port", "name", `external_ids:pulumi-owner="${OWNER}"`);
-    /** The guard's inputs with other hosts: the stack's groups stay the same. */
-    const withHosts = (hosts: { name: string; ssh: unknown }[]) => ({ ...guard.registered, hosts });
+    /** The guard's inputs with other groups or hosts. */
+    const withInputs = (change: { groups?: unknown[]; hosts?: unknown[] }) => ({ ...guard.registered, ...change });
+    /** The engine's diff of the guard, from `olds` (as recorded unless given) to `news`: what preview and up ask. */
+    const diff = (news: Record<string, unknown>, olds: Record<string, any> = guard.outputs!) =>
+        host.diff(guard.urn, guard.id!, olds, { ...news, __provider: guard.registered.__provider }, guard.checked!);
+    /** What the offline destroy preview asks: the diff against inputs that list nothing. */
+    const destroyPreview = (olds?: Record<string, any>) => diff(withInputs({ groups: [], hosts: [] }), olds);
+    const withoutNode = () => withInputs({ groups: guard.registered.groups.filter((g: { group: string }) => g.group !== GROUP) });
 
     before(async () => {
         env = await startEnv();
@@ -49,41 +58,60 @@ describe("DestroyGuard: a destroy checks first", () => {
     });
 
     it("finds nothing on a stack as it created it: the cluster router holding the nodes' ports is no blocker", async () => {
-        assert.deepEqual(guard.outputs!.blockers, []);
-        assert.deepEqual((await refresh(host, guard))!.blockers, []);
+        const recorded = guard.outputs;
+        assert.deepEqual(await refresh(host, guard), recorded);
+        assert.equal((await destroyPreview()).changes, 2);
     });
 
-    it("a port made by hand on an owned switch: refresh lists it, delete refuses naming switch and port, NB untouched", async (c) => {
+    it("a port made by hand on an owned switch: refresh reports no change, destroy and its preview refuse naming switch and port, NB untouched", async () => {
         await env.nb.nbctl("lsp-add", n.switchName, POD_PORT);
         const before = await ownRows();
-        const blockers: string[] = (await refresh(host, guard))!.blockers;
-        c.diagnostic(blockers.join("\n"));
-        assert.deepEqual(blockers, [`NodeSwitch ${GROUP}: cannot delete: Logical_Switch row "switch" still holds Logical_Switch_Port ${POD_PORT} (not created by Pulumi)`]);
-        await assert.rejects(destroy(host, guard), (err: Error) => {
-            assert.match(err.message, /destroy stopped before deleting anything: 1 blocker/);
-            assert.ok(err.message.includes(`NodeSwitch ${GROUP}`) && err.message.includes(POD_PORT), err.message);
+        const recorded = guard.outputs;
+        assert.deepEqual(await refresh(host, guard), recorded, "the guard has no live state: a pod is no drift");
+        const refusal = (err: Error) => {
+            assert.match(err.message, /destroy stopped before deleting anything: 1 blocker\(s\):\n {2}- /);
+            assert.ok(err.message.includes(POD_BLOCKER), err.message);
+            assert.match(err.message, /kubectl drain/);
             assert.ok(!err.message.includes(env.sshd.privateKey.split("\n")[1]));
             return true;
-        });
+        };
+        await assert.rejects(destroyPreview(), refusal);
+        await assert.rejects(destroy(host, guard), refusal);
         assert.deepEqual(await ownRows(), before);
         assert.deepEqual(await findColumn(env.nb, "Logical_Switch_Port", "name", `name=${POD_PORT}`), [POD_PORT]);
     });
 
-    it("hosts that do not answer or present another key than the pinned one are blockers too", async (c) => {
-        const silent = { name: "node9", ssh: env.sshd.target({ port: await freeLoopbackPort() }) };
-        const impostor = { name: "node8", ssh: env.sshd.target({ hostKey: model.hosts[0].ssh.hostKey! }) };
-        await up(host, guard, withHosts([silent, impostor]));
-        const blockers: string[] = (await refresh(host, guard))!.blockers;
-        c.diagnostic(blockers.join("\n"));
-        assert.equal(blockers.length, 3);
-        assert.match(blockers[1], /^host node9: SSH connection to root@127\.0\.0\.1:\d+ failed: connect ECONNREFUSED/);
-        assert.match(blockers[2], /^host node8: host key mismatch for 127\.0\.0\.1:\d+: it presented SHA256:/);
-        await up(host, guard, guard.registered);
+    it("an up that drops the node is refused in diff (preview and up) naming its pod; the kept cluster router is not listed", async () => {
+        await assert.rejects(diff(withoutNode()), (err: Error) => {
+            assert.match(err.message, new RegExp(`removing ${GROUP} stopped before deleting anything: 1 blocker\\(s\\):`));
+            assert.ok(err.message.includes(POD_BLOCKER), err.message);
+            assert.doesNotMatch(err.message, /ClusterRouter/);
+            return true;
+        });
+        assert.deepEqual(await findColumn(env.nb, "Logical_Switch_Port", "name", `name=${POD_PORT}`), [POD_PORT]);
     });
 
-    it("with the port removed the guard's delete passes, and the groups delete after it", async () => {
+    it("hosts that do not answer or present another key than the pinned one block their own removal and a destroy", async () => {
+        const silent = { name: "node9", ssh: env.sshd.target({ port: await freeLoopbackPort() }) };
+        const impostor = { name: "node8", ssh: env.sshd.target({ hostKey: model.hosts[0].ssh.hostKey! }) };
+        const recordedWith = { ...guard.outputs, hosts: [...guard.outputs!.hosts, silent, impostor] };
+        await assert.rejects(diff(withInputs({ hosts: [...guard.registered.hosts, impostor] }), recordedWith), (err: Error) => {
+            assert.match(err.message, /removing host node9 stopped before deleting anything: 1 blocker\(s\):\n {2}- host node9: SSH connection to root@127\.0\.0\.1:\d+ failed: connect ECONNREFUSED/);
+            return true;
+        });
+        await assert.rejects(destroyPreview(recordedWith), (err: Error) => {
+            assert.match(err.message, /3 blocker\(s\)/);
+            assert.match(err.message, /- host node9: SSH connection to root@127\.0\.0\.1:\d+ failed: connect ECONNREFUSED/);
+            assert.match(err.message, /- host node8: host key mismatch for 127\.0\.0\.1:\d+: it presented SHA256:/);
+            return true;
+        });
+        // Adding hosts removes nothing: no check, whatever they answer.
+        assert.equal((await diff(withInputs({ hosts: [...guard.registered.hosts, silent] }))).changes, 2);
+    });
+
+    it("with the port removed the node's removal passes, the guard's delete passes, and the groups delete after it", async () => {
         await env.nb.nbctl("lsp-del", POD_PORT);
-        assert.deepEqual((await refresh(host, guard))!.blockers, []);
+        assert.equal((await diff(withoutNode())).changes, 2);
         await destroy(host, guard);
         await destroy(host, node);
         await destroy(host, router);
