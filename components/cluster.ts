@@ -16,7 +16,8 @@ import type { TopologyContext } from "./topology/context";
 import type { Secrets } from "./program/readConfig";
 import { HostKeyCheck } from "./ssh/hostKeyCheck";
 import { nbConnection, sshConnection } from "./program/connections";
-import { DestroyGuard, ownedGroups } from "./guard/destroyGuard";
+import { ChangeGuard } from "./guard/changeGuard";
+import { DestroyGuard, ownedGroups, type DestroyGuardArgs } from "./guard/destroyGuard";
 
 export interface OvnKubernetesClusterArgs {
     /** Validated stack configuration (validateConfig). */
@@ -44,7 +45,18 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const { secrets } = args;
         if (!secrets.sshPrivateKey) throw new Error("sshPrivateKey: required (as a secret)");
         const privateKey = secrets.sshPrivateKey;
-        const child = { parent: this };
+        const centralHost = model.hosts.find((h) => h.isCentral)!;
+        const guardArgs: DestroyGuardArgs = {
+            nb: model.writer === "pulumi" ? pulumi.secret(privateKey.apply((key) => nbConnection(centralHost, key))) : undefined,
+            owner: args.owner,
+            groups: ownedGroups(model),
+            hosts: model.hosts.map((h) => ({ name: h.name, ssh: h.ssh })),
+            privateKey,
+        };
+        // First, and everything waits for it (through the host key checks): an `up` that renames a
+        // node, or removes one that still has pods, is refused before anything is touched.
+        const changeGuard = new ChangeGuard(`${name}-change-guard`, guardArgs, { parent: this });
+        const child = { parent: this, dependsOn: [changeGuard] };
 
         // Every host is checked against its pinned key before any command reaches it.
         const hostKeys = new Map<string, HostKeyCheck>();
@@ -63,7 +75,6 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
                 ready.get(host.name)!.push(pkgs);
             }
 
-        const centralHost = model.hosts.find((h) => h.isCentral)!;
         // ovnkube refuses databases older than its models: find out before the central is touched.
         const centralReady = [...hostReady(centralHost)];
         if (model.writer === "ovnkube")
@@ -108,19 +119,8 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         if (model.writer === "pulumi") pulumiTopology(topology);
         else ovnkubeTopology(topology, { kubeconfig: secrets.kubeconfig });
         // Last, depending on all of the above (this component stands for its children): a destroy
-        // deletes it first, and it refuses while anything would stop the destroy halfway; an `up`
-        // that drops nodes from its lists is refused the same way before their deletes.
-        new DestroyGuard(
-            `${name}-destroy-guard`,
-            {
-                nb: model.writer === "pulumi" ? pulumi.secret(privateKey.apply((key) => nbConnection(centralHost, key))) : undefined,
-                owner: args.owner,
-                groups: ownedGroups(model),
-                hosts: model.hosts.map((h) => ({ name: h.name, ssh: h.ssh })),
-                privateKey,
-            },
-            { parent: this, dependsOn: [this] },
-        );
+        // deletes it first, and it refuses while anything would stop the destroy halfway.
+        new DestroyGuard(`${name}-destroy-guard`, guardArgs, { parent: this, dependsOn: [this] });
 
         const byNode = (f: (n: ClusterModel["nodeNetworks"][number]) => string) => Object.fromEntries(model.nodeNetworks.map((n) => [n.node, f(n)]));
         this.nodeSubnets = pulumi.output(byNode((n) => n.subnet));

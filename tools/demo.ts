@@ -16,7 +16,8 @@ import { validateConfig } from "../components/config/validate";
 import { containsIp, parseNetwork } from "../components/model/cidr";
 import { buildClusterModel } from "../components/model/cluster";
 import { KubeClient } from "../kubeclient";
-import { defaultStackPath, down, loadCluster, localPassphrase, startPod, stopPod, up, writeLocalStack, type LocalCluster } from "../localcluster";
+import { defaultStackPath, down, loadCluster, localPassphrase, up, writeLocalStack, type LocalCluster } from "../localcluster";
+import { DEMO_PODS, removePulumiDemoPods, startPulumiDemoPods } from "../localcluster/demoPods";
 import { CHECK_PORT, formatReport, overlayReport } from "../localcluster/checks";
 import { createClusterIpService, DEMO_NAMESPACE, podRef, startDemoPod } from "../localcluster/kubeWorkloads";
 import { loadControlPlane } from "../localcluster/kube";
@@ -45,11 +46,7 @@ function pulumiUp(): boolean {
     return spawnSync("pulumi", ["up", "--yes", "--stack", STACK], { cwd: ROOT, env, stdio: "inherit" }).status === 0;
 }
 
-/** The demo's workloads, by name: created by the demo, removed by --remove-pods. */
-const DEMO_PODS = ["pod-a", "pod-b"] as const;
 const DEMO_SERVICE = "demo-b";
-/** Pulumi mode's hand-made pods live in this namespace (their logical port is demo_<pod>). */
-const PULUMI_MODE_NAMESPACE = "demo";
 
 /** Hosts, and in ovnkube mode their Kubernetes; writes the stack file. */
 async function bringUp(hosts: number, ovnkubeMode: boolean): Promise<{ cluster: LocalCluster; kube?: KubernetesLab; stackFile: string }> {
@@ -122,10 +119,7 @@ async function removeDemoPods(): Promise<number> {
         }
         for (const h of cluster.hosts) for (const pod of DEMO_PODS) await deleteNetns(clusterNames(STACK).podNetns(h.name, DEMO_NAMESPACE, pod));
     } else {
-        for (const [i, pod] of DEMO_PODS.entries()) {
-            await stopPod(cluster, model, cluster.hosts[i].name, PULUMI_MODE_NAMESPACE, pod);
-            console.log(`  removed ${PULUMI_MODE_NAMESPACE}/${pod} from ${cluster.hosts[i].name}`);
-        }
+        for (const removed of await removePulumiDemoPods(cluster, model)) console.log(`  removed ${removed}`);
     }
     console.log("  next: npm run offline -- destroy --stack local --yes   (or pulumi destroy -s local)");
     return 0;
@@ -150,10 +144,7 @@ async function main(argv: string[]): Promise<number> {
     if (kube) ({ pods, serviceIp } = await kubernetesPods(cluster, kube));
     else {
         step("two pods on different nodes (CNI ADD by hand: veth on br-int, logical port <namespace>_<pod>)");
-        pods = [
-            await startPod(cluster, model, cluster.hosts[0].name, PULUMI_MODE_NAMESPACE, DEMO_PODS[0], 10),
-            await startPod(cluster, model, cluster.hosts[1].name, PULUMI_MODE_NAMESPACE, DEMO_PODS[1], 10),
-        ];
+        pods = await startPulumiDemoPods(cluster, model);
         for (const p of pods) console.log(`  ${p.ifaceId} on ${p.node}: ${p.ip} (${p.mac}) via ${p.gatewayIp}`);
     }
     const planned = pods.every((p) => model.nodeNetworks.some((n) => n.node === p.node && containsIp(parseNetwork(n.subnet), p.ip)));

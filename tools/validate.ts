@@ -1,15 +1,19 @@
-// npm run validate -- stacks/Pulumi.<env>.yaml
+// npm run validate -- stacks/Pulumi.<env>.yaml [--previous <the stack file as last applied>]
 // Validates a stack file offline (no Pulumi CLI, no credentials): exit 0 with a summary line (and a
-// warning line on stderr for each valid but unsafe setting), or exit 1 with one line per problem.
+// warning line on stderr for each valid but unsafe setting, and with --previous for each node
+// renamed since), or exit 1 with one line per problem.
 import { readStackFile } from "../components/config/stackFile";
 import { ConfigError, validateConfig } from "../components/config/validate";
-import { configWarnings } from "../components/config/warnings";
+import { configWarnings, renameWarnings } from "../components/config/warnings";
 import { buildClusterModel } from "../components/model/cluster";
 
 function main(argv: string[]): number {
-    const path = argv[0];
-    if (!path) {
-        console.error("usage: npm run validate -- <path to Pulumi.<stack>.yaml>");
+    const at = argv.indexOf("--previous");
+    const previousPath = at >= 0 ? argv[at + 1] : undefined;
+    const rest = at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 2)] : argv;
+    const path = rest[0];
+    if (!path || rest.length > 1 || (at >= 0 && !previousPath)) {
+        console.error("usage: npm run validate -- <path to Pulumi.<stack>.yaml> [--previous <the stack file as last applied>]");
         return 2;
     }
     let raw: Record<string, unknown>;
@@ -22,7 +26,8 @@ function main(argv: string[]): number {
     try {
         const config = validateConfig(raw);
         const model = buildClusterModel(config);
-        for (const w of configWarnings(config)) console.error(`${path}: warning: ${w.path}: ${w.message}`);
+        const previous = previousPath === undefined ? undefined : validateConfig(readStackFile(previousPath));
+        for (const w of [...configWarnings(config), ...(previous ? renameWarnings(previous, config) : [])]) console.error(`${path}: warning: ${w.path}: ${w.message}`);
         for (const d of model.plan.displaced)
             console.error(`warning: nodes "${d.node}": ${d.kind} ${d.wanted} is taken by "${d.by}", got ${d.got}; pin it to keep it if "${d.by}" is removed`);
         const gw = model.gateways.length;

@@ -19,3 +19,23 @@ export function configWarnings(cfg: StackConfig): Problem[] {
         });
     return warnings;
 }
+
+/**
+ * Nodes renamed since `previous` (the stack file as last applied): a node at the address and SSH
+ * port of a previous node of another name. Every resource of a node is named after it, so a
+ * rename replaces the node; the program refuses it in one `up` (components/guard/renames.ts).
+ */
+export function renameWarnings(previous: StackConfig, cfg: StackConfig): Problem[] {
+    const endpoint = (c: StackConfig, n: StackConfig["nodes"][number]) => `${n.address}:${n.port ?? c.ssh.port}`;
+    const names = new Set(cfg.nodes.map((n) => n.name));
+    return cfg.nodes.flatMap((n, i) => {
+        const before = previous.nodes.find((p) => endpoint(previous, p) === endpoint(cfg, n) && p.name !== n.name && !names.has(p.name));
+        if (!before) return [];
+        return [
+            {
+                path: `nodes[${i}].name`,
+                message: `"${n.name}" is node "${before.name}" renamed (${endpoint(cfg, n)}): a rename replaces the node (its switch, subnet, chassis and management port are deleted and created anew) and \`up\` refuses it in one step; keep the name, or remove "${before.name}" in one up (drain it first) and add "${n.name}" in the next`,
+            },
+        ];
+    });
+}

@@ -4,7 +4,8 @@
 // list the stack's NB groups and hosts. Whatever would block the deletes of the groups and hosts
 // that go (./blockers) makes it refuse, listing every blocker, before anything else is deleted:
 // - delete (destroy): everything goes;
-// - diff (preview and `up`): the groups and hosts the new inputs no longer list go. An `up` deletes
+// - diff (preview and `up`): the groups and hosts the new inputs no longer list go (a host renamed
+//   in place is refused outright, ./renames). An `up` deletes
 //   what the program no longer declares only after the program has finished, so after this diff:
 //   the Pulumi engine generates those deletes once every registration is processed (its step
 //   generator's deletes come last, and `pulumi up` documents deletion of removed resources at the
@@ -21,6 +22,7 @@ import { gatewayRouterKind } from "../nb/kinds/gatewayRouter";
 import { nodeSwitchKind } from "../nb/kinds/nodeSwitch";
 import { secretConnection, type NbConnectionArgs } from "../nb/resource";
 import { removalBlockers, removedBy, type GuardedHost, type GuardScope, type OwnedGroup } from "./blockers";
+import { hostRenames, renameRefusal } from "./renames";
 
 export const DESTROY_GUARD_TYPE = "pulumi-nodejs:dynamic/ovn-kubernetes:DestroyGuard";
 
@@ -73,6 +75,8 @@ export const destroyGuardProvider: pulumi.dynamic.ResourceProvider = {
         return { id: inputs.owner, outs: inputs };
     },
     async diff(_id: string, olds: any, news: any) {
+        const renames = hostRenames(olds.hosts, news.hosts);
+        if (renames.length > 0) throw new Error(renameRefusal(renames));
         await checkRemoval(olds, news);
         const keys = ["nb", "owner", "groups", "hosts", "privateKey"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
         return { changes: keys.length > 0 };
@@ -88,13 +92,15 @@ export const destroyGuardProvider: pulumi.dynamic.ResourceProvider = {
     },
 };
 
+/** The guards' inputs as registered: connection and key kept secret whatever is passed. */
+export function guardProps(args: DestroyGuardArgs) {
+    return { ...args, nb: args.nb === undefined ? undefined : secretConnection(args.nb), privateKey: pulumi.secret(args.privateKey) };
+}
+
+export const guardOptions = (opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => ({ ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nb", "privateKey"] });
+
 export class DestroyGuard extends pulumi.dynamic.Resource {
     constructor(name: string, args: DestroyGuardArgs, opts?: pulumi.CustomResourceOptions) {
-        const props = {
-            ...args,
-            nb: args.nb === undefined ? undefined : secretConnection(args.nb),
-            privateKey: pulumi.secret(args.privateKey),
-        };
-        super(destroyGuardProvider, name, props, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nb", "privateKey"] }, "ovn-kubernetes", "DestroyGuard");
+        super(destroyGuardProvider, name, guardProps(args), guardOptions(opts), "ovn-kubernetes", "DestroyGuard");
     }
 }

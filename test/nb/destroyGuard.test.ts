@@ -105,6 +105,11 @@ describe("DestroyGuard: a destroy, and an up that removes a node, check first", 
             assert.match(err.message, /- host node8: host key mismatch for 127\.0\.0\.1:\d+: it presented SHA256:/);
             return true;
         });
+        // The stack's host listed under another name: a rename in place, refused before any check.
+        await assert.rejects(diff(withInputs({ hosts: [{ ...guard.registered.hosts[0], name: "central2" }] })), (err: Error) => {
+            assert.match(err.message, /renaming stopped before anything was changed:\n {2}- node "central" \(127\.0\.0\.1:\d+\) is renamed "central2"/);
+            return true;
+        });
         // Adding hosts removes nothing: no check, whatever they answer.
         assert.equal((await diff(withInputs({ hosts: [...guard.registered.hosts, silent] }))).changes, 2);
     });

@@ -47,14 +47,23 @@ export async function assertProgramTree(STACK: "dev" | "prod") {
     assert.equal(count(resources, "ovn-kubernetes:kubernetes:Ovnkube"), feeds(1));
     // Expectations: the cluster router, and per node its switch and its gateway router.
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:NorthboundExpectation"), feeds(1 + 2 * k8sNodes.length));
-    // One guard per stack, a child of the cluster: it checks NB groups only where the stack writes them.
+    // Two guards per stack, children of the cluster with the same inputs: the change guard
+    // registered before any host is touched, the destroy guard after everything. They check NB
+    // groups only where the stack writes them.
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:DestroyGuard"), 1);
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:ChangeGuard"), 1);
     const guard = named(resources, "ovn-destroy-guard");
-    assert.equal(parentName(guard), "ovn");
-    assert.equal(guard.inputs.groups.length, writes(1 + k8sNodes.length + gateways.length));
-    assert.equal(guard.inputs.hosts.length, nodes.length);
-    assert.equal(dropSecrets(guard.inputs.privateKey), "[secret]");
-    if (pulumiMode) assert.equal(dropSecrets(guard.inputs.nb), "[secret]");
+    const changeGuard = named(resources, "ovn-change-guard");
+    for (const g of [guard, changeGuard]) {
+        assert.equal(parentName(g), "ovn");
+        assert.equal(g.inputs.groups.length, writes(1 + k8sNodes.length + gateways.length));
+        assert.equal(g.inputs.hosts.length, nodes.length);
+        assert.equal(dropSecrets(g.inputs.privateKey), "[secret]");
+        if (pulumiMode) assert.equal(dropSecrets(g.inputs.nb), "[secret]");
+    }
+    const customs = resources.filter((r) => r.type.startsWith("pulumi-nodejs:") || r.type.startsWith("command:") || r.type.startsWith("kubernetes:"));
+    assert.equal(customs[0], changeGuard, `registered first: ${customs[0]?.name}`);
+    assert.equal(customs.at(-1), guard, `registered last: ${customs.at(-1)?.name}`);
     const daemonSets = pulumiMode ? 0 : manifestList(kubeManifests(model.kube)).filter((o) => o.kind === "DaemonSet").length;
     assert.equal(count(resources, "kubernetes:apps/v1:DaemonSet"), daemonSets);
 

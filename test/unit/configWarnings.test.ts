@@ -9,7 +9,7 @@ import { test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
 import { configFromStackYaml } from "../../components/config/stackFile";
 import { ConfigError, validateConfig } from "../../components/config/validate";
-import { configWarnings } from "../../components/config/warnings";
+import { configWarnings, renameWarnings } from "../../components/config/warnings";
 import { readStackConfig } from "../../components/program/readConfig";
 import { ROOT, stackConfig } from "../support/configs";
 
@@ -45,6 +45,30 @@ test("validate prints warnings on stderr and still exits 0", () => {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /warning: ssh\.insecureIgnoreHostKey: accepts any host key.*`lab: true`/);
     assert.match(r.stderr, /warning: ovnTransport\.protocol: tcp/);
+});
+
+test("a node renamed since the previous stack file: a warning at its name naming both, none for additions, removals or NAT neighbours", () => {
+    const previous = validateConfig(stackConfig("dev"));
+    const renamed = stackConfig("dev");
+    const old = renamed.nodes[1].name;
+    renamed.nodes[1].name = `${old}b`;
+    const warnings = renameWarnings(previous, validateConfig(renamed));
+    assert.deepEqual(warnings.map((w) => w.path), ["nodes[1].name"]);
+    assert.match(warnings[0].message, new RegExp(`^"${old}b" is node "${old}" renamed \\(${renamed.nodes[1].address.replace(/\./g, "\\.")}:22\\): a rename replaces the node`));
+    const shrunk = stackConfig("dev");
+    shrunk.nodes.splice(1, 1);
+    assert.deepEqual(renameWarnings(previous, validateConfig(shrunk)), []);
+    assert.deepEqual(renameWarnings(validateConfig(shrunk), previous), []);
+
+    const dir = mkdtempSync(path.join(tmpdir(), "rename-"));
+    const text = readFileSync(path.join(ROOT, "stacks/Pulumi.dev.yaml"), "utf8");
+    const before = path.join(dir, "Pulumi.before.yaml");
+    const after = path.join(dir, "Pulumi.dev.yaml");
+    writeFileSync(before, text);
+    writeFileSync(after, text.replace(new RegExp(`name: ${old}$`, "m"), `name: ${old}b`));
+    const r = spawnSync(process.execPath, ["--import", "tsx", "tools/validate.ts", after, "--previous", before], { cwd: ROOT, encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`warning: nodes\\[1\\]\\.name: "${old}b" is node "${old}" renamed`));
 });
 
 test("stack file: keys under a misspelled namespace are unknown settings, other packages' keys are not", () => {
