@@ -1,0 +1,20 @@
+// Benchmark scenario: node2 appended to a live Pulumi-mode stack (its host already up) while pods
+// on node1 and node3 ping each other (test/e2e/nodeAdd.test.ts proves it).
+import type { ChangeScenario } from "../changes";
+import { addNodeSteps, figures } from "../../test/e2e/support/nodeScenarios";
+import { ok } from "../../test/e2e/support/nodeChange";
+
+export const scenario: ChangeScenario = {
+    name: "node-add",
+    async run() {
+        const steps = await addNodeSteps("labadd");
+        try {
+            steps.appendToStack();
+            const o = await steps.upWithTraffic();
+            ok(o.result, "node addition");
+            return figures(o);
+        } finally {
+            await steps.lab.close();
+        }
+    },
+};

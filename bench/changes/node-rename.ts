@@ -1,0 +1,21 @@
+// Benchmark scenario: node2 renamed node2b on a live Pulumi-mode stack, as the refusal of a one-step
+// rename says: a removal `up`, then an addition `up` (test/e2e/nodeRename.test.ts proves it); the
+// time and loss are both `up`s together, while pods on node1 and node3 ping each other.
+import type { ChangeScenario } from "../changes";
+import { figures, renameNodeSteps } from "../../test/e2e/support/nodeScenarios";
+import { ok } from "../../test/e2e/support/nodeChange";
+
+export const scenario: ChangeScenario = {
+    name: "node-rename",
+    async run() {
+        const steps = await renameNodeSteps("labren");
+        try {
+            const { removed, added } = await steps.renameInTwoUps();
+            ok(added.result, "node addition under the new name");
+            const [a, b] = [figures(removed), figures(added)];
+            return { upSeconds: a.upSeconds + b.upSeconds, sent: a.sent + b.sent, lost: a.lost + b.lost };
+        } finally {
+            await steps.lab.close();
+        }
+    },
+};
