@@ -1,16 +1,17 @@
-// DestroyGuard: makes a destroy, and an `up` that removes nodes, check first. The cluster creates
-// it last, depending on every resource it created (a component in dependsOn stands for all its
-// descendants, in the SDK and in the engine), so a destroy deletes it first and alone. Its inputs
-// list the stack's NB groups and hosts. Whatever would block the deletes of the groups and hosts
-// that go (./blockers) makes it refuse, listing every blocker, before anything else is deleted:
+// DestroyGuard: makes a destroy check first. The cluster creates it last, depending on every
+// resource it created (a component in dependsOn stands for all its descendants, in the SDK and in
+// the engine), so a destroy deletes it first and alone. Its inputs list the stack's NB groups and
+// hosts; whatever would block the deletes of the groups and hosts that go (./blockers) makes it
+// refuse, listing every blocker, before anything else is deleted:
 // - delete (destroy): everything goes;
-// - diff (preview and `up`): the groups and hosts the new inputs no longer list go (a host renamed
-//   in place is refused outright, ./renames). An `up` deletes
-//   what the program no longer declares only after the program has finished, so after this diff:
-//   the Pulumi engine generates those deletes once every registration is processed (its step
-//   generator's deletes come last, and `pulumi up` documents deletion of removed resources at the
-//   end of the update), and so does the offline engine (offline/deploy.ts). A refusal in diff
-//   therefore stops the `up` before any of them, and preview shows the same refusal.
+// - diff (preview and `up`): the groups and hosts the new inputs no longer list go; a host renamed
+//   in place is refused outright (./renames). The ChangeGuard (./changeGuard), the same provider
+//   registered first, asks this before any step; here it is asked again after every other
+//   registration, and still before any delete of a removed resource: the Pulumi engine generates
+//   those deletes only once the program has finished registering (its step generator's deletes
+//   come last; `pulumi up` deletes removed resources at the end of the update), and so does the
+//   offline engine (offline/deploy.ts). The offline destroy preview asks it too, with inputs that
+//   list nothing.
 // The guard has no live state of its own: `read` returns what was recorded, so a refresh never
 // reports it as drifted while pods (which are blockers) sit on the node switches, as they always
 // do on a working cluster.

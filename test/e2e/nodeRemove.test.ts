@@ -65,6 +65,10 @@ test("after the drain, up deletes exactly the node: its NB group, its SB chassis
     t.diagnostic(`deleted: ${mine.join(" ")}`);
     assert.deepEqual(others, GUARD_UPDATES);
     assert.deepEqual(mine.sort(), resourcesBefore.filter((n) => isNodeResource(n, CHANGED)).sort());
+    // The engine's order the guards rely on: both diffs (and updates) before the first delete.
+    const at = (o: string) => done.result.ops.findIndex((x) => `${x.op} ${x.name}` === o);
+    const firstDelete = done.result.ops.findIndex((x) => x.op === "delete");
+    assert.ok(GUARD_UPDATES.every((u) => at(u) >= 0 && at(u) < firstDelete), done.result.ops.map((x) => `${x.op} ${x.name}`).join(", "));
 
     const after = await ovnRows(lab);
     const split = { before: splitRows(rowsBefore, markers), after: splitRows(after, markers) };
