@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ipaddr from "ipaddr.js";
 import type { NodeConfig } from "../../../components/config/types";
-import { startPod, stopPod, type LocalPod } from "../../../localcluster";
+import { ping, startPod, stopPod, type LocalPod } from "../../../localcluster";
 import { apply, type OperationResult } from "../../../offline/api";
 import { editStack, hostOut, sortedLines, upUnderTraffic, type ChangeOutcome, type Traffic } from "./liveChange";
 import { bringUpPulumiLab, type PulumiLab } from "./pulumiLab";
@@ -91,12 +91,26 @@ export async function podOn(lab: PulumiLab, node: string, pod: string, index = 1
     return { pod: await startPod(lab.cluster, model, node, NAMESPACE, pod, index), remove: () => stopPod(lab.cluster, model, node, NAMESPACE, pod) };
 }
 
+/**
+ * Until `to` answers `from`, within a bound. The first probes between two pods set up their flows
+ * in userspace OVS (upcalls to ovs-vswitchd); on a machine shared by several labs those can take
+ * longer than a few one-second probes, which is no loss caused by a change.
+ */
+async function reachable(lab: PulumiLab, from: LocalPod, to: LocalPod, tries = 15): Promise<void> {
+    for (let i = 0; i < tries; i++) if (await ping(lab.cluster, from, to.ip, 3)) return;
+    throw new Error(`${from.ifaceId} does not reach ${to.ifaceId} (${to.ip}) within ${tries} tries`);
+}
+
 /** `up` while the untouched pods ping each other both ways. */
-export const upWithTraffic = (lab: NodeLab): Promise<ChangeOutcome<never>> =>
-    upUnderTraffic(lab, [
-        [lab.untouched[0], lab.untouched[1]],
-        [lab.untouched[1], lab.untouched[0]],
+export async function upWithTraffic(lab: NodeLab): Promise<ChangeOutcome<never>> {
+    const [a, b] = lab.untouched;
+    await reachable(lab, a, b);
+    await reachable(lab, b, a);
+    return upUnderTraffic(lab, [
+        [a, b],
+        [b, a],
     ]);
+}
 
 export const totals = (traffic: Traffic[]): Traffic => traffic.reduce((a, t) => ({ sent: a.sent + t.sent, lost: a.lost + t.lost }), { sent: 0, lost: 0 });
 
