@@ -1,0 +1,133 @@
+// Changes to a running Pulumi-mode local cluster, made as an operator makes them: edit the stack
+// file, run `up`. While the `up` runs, pods on nodes the change does not touch ping each other
+// continuously and a caller's probe (the cluster router's default routes, say) is sampled, so a
+// test and a benchmark see the same loss figures and samples.
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import YAML from "yaml";
+import { readStackFile } from "../../../components/config/stackFile";
+import { validateConfig } from "../../../components/config/validate";
+import { buildClusterModel } from "../../../components/model/cluster";
+import { hostExec, ping, type LocalCluster, type LocalPod } from "../../../localcluster";
+import { clusterNames } from "../../../localcluster/names";
+import { apply, type OperationResult } from "../../../offline/api";
+import type { PulumiLab } from "./pulumiLab";
+
+export const PROJECT_KEY = (key: string) => `ovn-kubernetes:${key}`;
+
+/** Probes sent between two pods and lost. */
+export interface Traffic {
+    sent: number;
+    lost: number;
+}
+
+/**
+ * `ping -i 0.05` from pod `from` to `ip`, until stopped. Loss is counted by sequence number: every
+ * probe sent and never answered, except the last one when it was still in flight at the stop.
+ */
+export function continuousPing(cluster: LocalCluster, from: LocalPod, ip: string): { stop(): Promise<Traffic> } {
+    const netns = clusterNames(cluster.id).podNetns(from.node, from.namespace, from.pod);
+    const child = spawn("ip", ["netns", "exec", netns, "ping", "-n", "-i", "0.05", "-W", "1", ip], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+    return {
+        async stop() {
+            child.kill("SIGINT");
+            await exited;
+            const summary = /(\d+) packets transmitted, (\d+) received/.exec(out);
+            if (!summary) throw new Error(`ping from ${from.ifaceId} to ${ip} printed no summary:\n${out.slice(-2000)}`);
+            const sent = Number(summary[1]);
+            const answered = new Set([...out.matchAll(/icmp_seq=(\d+) ttl=/g)].map((m) => Number(m[1])));
+            let lost = 0;
+            for (let seq = 1; seq <= sent; seq++) if (!answered.has(seq) && seq !== sent) lost++;
+            return { sent, lost };
+        },
+    };
+}
+
+/** Edits the stack file's `ovn-kubernetes:` config in place (secure values untouched) and returns the new model. */
+export function editStack(lab: PulumiLab, edit: (config: Record<string, any>) => void): PulumiLab["model"] {
+    const file = lab.options.stackFile!;
+    const doc = YAML.parseDocument(fs.readFileSync(file, "utf8"));
+    const config = (doc.get("config") as YAML.YAMLMap).toJSON() as Record<string, any>;
+    edit(config);
+    doc.set("config", config);
+    fs.writeFileSync(file, doc.toString({ lineWidth: 0 }), { mode: 0o600 });
+    lab.model = buildClusterModel(validateConfig(readStackFile(file)));
+    return lab.model;
+}
+
+export interface ChangeOutcome<T> {
+    result: OperationResult;
+    /** Seconds the `up` took. */
+    seconds: number;
+    /** Per pair of untouched pods, in the order given. */
+    traffic: Traffic[];
+    /** The caller's probe, sampled throughout the `up` (first sample before it starts, last after it ends). */
+    samples: T[];
+}
+
+/**
+ * Runs `up` while every pair pings (first pod → second pod's address) and `sample` runs every
+ * `sampleMs`. Each pair is warmed up first: the first overlay packet to a new peer can be dropped.
+ */
+export async function upUnderTraffic<T = never>(lab: PulumiLab, pairs: Array<[LocalPod, LocalPod]>, sample?: () => Promise<T>, sampleMs = 250): Promise<ChangeOutcome<T>> {
+    for (const [a, b] of pairs) if (!(await ping(lab.cluster, a, b.ip, 5))) throw new Error(`${a.ifaceId} does not reach ${b.ifaceId} (${b.ip}) before the change`);
+    const pings = pairs.map(([a, b]) => continuousPing(lab.cluster, a, b.ip));
+    const samples: T[] = [];
+    let running = true;
+    const sampler = (async () => {
+        if (!sample) return;
+        do {
+            samples.push(await sample());
+            await new Promise((r) => setTimeout(r, sampleMs));
+        } while (running);
+        samples.push(await sample());
+    })();
+    const started = Date.now();
+    let result: OperationResult;
+    try {
+        result = await apply(lab.options);
+    } finally {
+        running = false;
+    }
+    const seconds = (Date.now() - started) / 1000;
+    await sampler;
+    // A short tail: what the last steps changed has reached the datapath.
+    await new Promise((r) => setTimeout(r, 1000));
+    const traffic = await Promise.all(pings.map((p) => p.stop()));
+    return { result, seconds, traffic, samples };
+}
+
+/** Runs argv in a host and returns its stdout; throws naming the host and command on failure. */
+export async function hostOut(cluster: LocalCluster, host: string, argv: string[]): Promise<string> {
+    const r = await hostExec(cluster, host, argv);
+    if (r.code !== 0) throw new Error(`${host}: ${argv.join(" ")}: exit ${r.code}: ${r.stderr.trim()}`);
+    return r.stdout;
+}
+
+/** Non-empty lines, sorted. */
+export const sortedLines = (text: string): string[] => text.split("\n").map((l) => l.trim()).filter(Boolean).sort();
+
+/**
+ * What a node's NIC looks like from the host: addresses (IPv4 and IPv6) and links of the NIC and
+ * its bridge, every route, the OVS bridges and ports, the bridge's tags and flows, the OVN bridge
+ * mappings, the nftables ruleset and the boot entry's pieces. Two snapshots are equal when the
+ * host's network is as it was.
+ */
+export async function nicSnapshot(cluster: LocalCluster, host: string, nic = "eth0", bridge = "breth0"): Promise<Record<string, string[]>> {
+    const sh = (script: string) => hostOut(cluster, host, ["bash", "-c", script]).then(sortedLines);
+    return {
+        addresses: await sh(`for d in ${nic} ${bridge}; do ip -o addr show dev "$d" 2>/dev/null | awk -v d="$d" '{ print d, $3, $4 }'; done`),
+        links: await sh(`for d in ${nic} ${bridge}; do ip -o link show dev "$d" 2>/dev/null | sed -E 's/^[0-9]+: //; s/ +link\\/ether/ ether/'; done`),
+        routes: await sh("ip -4 route show table all; ip -6 route show table main"),
+        ovsPorts: await sh("for b in $(ovs-vsctl list-br); do for p in $(ovs-vsctl list-ports \"$b\"); do echo \"$b $p\"; done; done"),
+        bridgeIds: await sh(`ovs-vsctl --if-exists get Bridge ${bridge} external_ids other_config fail_mode datapath_type`),
+        flows: await sh(`ovs-ofctl -O OpenFlow13 --no-stats dump-flows ${bridge} 2>/dev/null | sed -E 's/^ *//' || true`),
+        bridgeMappings: await sh("ovs-vsctl --if-exists get Open_vSwitch . external_ids:ovn-bridge-mappings || true"),
+        nftables: await sh("nft list ruleset"),
+        pieces: await sh("for f in /etc/openvswitch/host-network.d/*; do [ -e \"$f\" ] && { echo \"== $f\"; cat \"$f\"; }; done; true"),
+    };
+}
