@@ -8,32 +8,25 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import * as scripts from "../../components/hosts/scripts";
-import { hostExec, startPod, type LocalPod } from "../../localcluster";
-import { CHECK_PORT, tcpExchange } from "../../localcluster/checks";
+import { hostExec } from "../../localcluster";
 import { apply } from "../../offline/api";
-import { editStack, hostOut, PROJECT_KEY, sortedLines, upUnderTraffic } from "./support/liveChange";
-import { bringUpPulumiLab, type PulumiLab } from "./support/pulumiLab";
+import { bringUpLiveLab, editStack, hostOut, PROJECT_KEY, snatSeen, sortedLines, upUnderTraffic } from "./support/liveChange";
 
 const ID = "lbbr";
 const GW = "node3";
-let lab: PulumiLab;
-let pods: [LocalPod, LocalPod];
+let lab: Awaited<ReturnType<typeof bringUpLiveLab>>;
 
 const gwIp = () => lab.cluster.hosts.find((h) => h.name === GW)!.ip;
-const snatSeen = async () => (await tcpExchange(lab.cluster, { external: true }, lab.cluster.external.ip, { pod: pods[0] }, CHECK_PORT, 1)).seenSource;
 const sh = (script: string) => hostOut(lab.cluster, GW, ["bash", "-c", script]);
 
 async function assertSnat(probes = 4) {
     const deadline = Date.now() + 30_000;
-    while ((await snatSeen()) !== gwIp() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
-    for (let i = 0; i < probes; i++) assert.equal(await snatSeen(), gwIp(), `SNAT probe ${i + 1}`);
+    while ((await snatSeen(lab.cluster, lab.pods[0])) !== gwIp() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+    for (let i = 0; i < probes; i++) assert.equal(await snatSeen(lab.cluster, lab.pods[0]), gwIp(), `SNAT probe ${i + 1}`);
 }
 
 before(async () => {
-    lab = await bringUpPulumiLab(ID, 3);
-    const r = await apply(lab.options);
-    assert.equal(r.ok, true, r.error);
-    pods = [await startPod(lab.cluster, lab.model, "node1", "ren", "pod-a", 10), await startPod(lab.cluster, lab.model, "node2", "ren", "pod-b", 11)];
+    lab = await bringUpLiveLab(ID, "ren");
     await assertSnat();
 });
 after(async () => {
@@ -45,7 +38,7 @@ test("gateway bridge breth0 → brgw0 on a running cluster: replaced delete-firs
         const node = (config[PROJECT_KEY("nodes")] as Array<Record<string, any>>).find((n) => n.name === GW)!;
         node.gateway.bridge = "brgw0";
     });
-    const o = await upUnderTraffic(lab, [[pods[0], pods[1]], [pods[1], pods[0]]]);
+    const o = await upUnderTraffic(lab, [[lab.pods[0], lab.pods[1]], [lab.pods[1], lab.pods[0]]]);
     assert.equal(o.result.ok, true, o.result.error);
     const changed = o.result.ops.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name}`);
     t.diagnostic(`up ${o.seconds.toFixed(1)} s; ${changed.join("; ")}`);

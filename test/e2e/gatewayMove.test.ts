@@ -9,8 +9,8 @@
 // nothing.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { bringUpGatewayLab, changeGateways, defaultRoutes, nbGateways, routesValid, sbGateways, seenFromOutside, type GatewayLab } from "./support/gatewayChange";
-import { nicSnapshot, type ChangeOutcome } from "./support/liveChange";
+import { bringUpGatewayLab, changeGateways, defaultRoutes, nbGateways, routesValid, sbGateways, type GatewayLab } from "./support/gatewayChange";
+import { nicSnapshot, snatSeen, type ChangeOutcome } from "./support/liveChange";
 import type { DefaultRoutes } from "./support/gatewayChange";
 
 const ID = "lbgw";
@@ -38,10 +38,10 @@ function assertClean(o: ChangeOutcome<DefaultRoutes>, t: { diagnostic(s: string)
 /** SNAT from pod-a as seen outside, once it has settled (bounded), then `probes` single tries that must all see `node`. */
 async function assertSnatVia(node: string, probes = 4) {
     const deadline = Date.now() + 30_000;
-    let seen = await seenFromOutside(lab, lab.pods[0]);
-    while (seen !== ipOf(node) && Date.now() < deadline) seen = await seenFromOutside(lab, lab.pods[0]);
+    let seen = await snatSeen(lab.cluster, lab.pods[0]);
+    while (seen !== ipOf(node) && Date.now() < deadline) seen = await snatSeen(lab.cluster, lab.pods[0]);
     assert.equal(seen, ipOf(node), "SNAT source after settling");
-    for (let i = 0; i < probes; i++) assert.equal(await seenFromOutside(lab, lab.pods[0]), ipOf(node), `SNAT probe ${i + 1}`);
+    for (let i = 0; i < probes; i++) assert.equal(await snatSeen(lab.cluster, lab.pods[0]), ipOf(node), `SNAT probe ${i + 1}`);
 }
 
 before(async () => {

@@ -9,24 +9,21 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import * as scripts from "../../components/hosts/scripts";
-import { hostExec, startPod, type LocalPod } from "../../localcluster";
-import { CHECK_PORT, formatMatrix, pingMatrix, tcpExchange } from "../../localcluster/checks";
-import { apply } from "../../offline/api";
+import { hostExec } from "../../localcluster";
+import { formatMatrix, pingMatrix } from "../../localcluster/checks";
 import { bootHost, powerOff } from "../hosts/support/reboot";
-import { hostOut, sortedLines } from "./support/liveChange";
-import { bringUpPulumiLab, type PulumiLab } from "./support/pulumiLab";
+import { bringUpLiveLab, hostOut, snatSeen as seen, sortedLines } from "./support/liveChange";
 
 const ID = "lbrbt";
 const GW = "node3";
 const PROBES = 8;
-let lab: PulumiLab;
-let pods: LocalPod[] = [];
+let lab: Awaited<ReturnType<typeof bringUpLiveLab>>;
 
 const gwIp = () => lab.cluster.hosts.find((h) => h.name === GW)!.ip;
 /** breth0's flows, port numbers left out: OVS may number the recreated ports anew. */
 const flows = async () =>
     sortedLines(await hostOut(lab.cluster, GW, ["ovs-ofctl", "-O", "OpenFlow13", "--no-stats", "dump-flows", "breth0"])).map((f) => f.replace(/(in_port=|output:)\d+/g, "$1N"));
-const snatSeen = async () => (await tcpExchange(lab.cluster, { external: true }, lab.cluster.external.ip, { pod: pods[0] }, CHECK_PORT, 1)).seenSource;
+const snatSeen = () => seen(lab.cluster, lab.pods[0]);
 
 async function waitFor(what: string, seconds: number, check: () => Promise<boolean>): Promise<void> {
     const deadline = Date.now() + seconds * 1000;
@@ -38,8 +35,8 @@ async function waitFor(what: string, seconds: number, check: () => Promise<boole
 
 /** Pods and management ports all answer; then SNAT settles (bounded) and PROBES single tries all see the gateway. */
 async function assertPodsAndSnat(): Promise<void> {
-    const targets = [...lab.model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })), ...pods.map((p) => ({ label: p.ifaceId, ip: p.ip }))];
-    const m = await pingMatrix(lab.cluster, pods.map((p) => ({ label: p.ifaceId, from: p })), targets, 30);
+    const targets = [...lab.model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })), ...lab.pods.map((p) => ({ label: p.ifaceId, ip: p.ip }))];
+    const m = await pingMatrix(lab.cluster, lab.pods.map((p) => ({ label: p.ifaceId, from: p })), targets, 30);
     assert.ok(m.allOk, "\n" + formatMatrix(m));
     await waitFor("SNAT via the gateway", 30, async () => (await snatSeen()) === gwIp());
     const seen: Array<string | undefined> = [];
@@ -50,10 +47,7 @@ async function assertPodsAndSnat(): Promise<void> {
 let flowsBefore: string[];
 
 before(async () => {
-    lab = await bringUpPulumiLab(ID, 3, "debian13");
-    const r = await apply(lab.options);
-    assert.equal(r.ok, true, r.error);
-    pods = [await startPod(lab.cluster, lab.model, "node1", "rbt", "pod-a", 10), await startPod(lab.cluster, lab.model, "node2", "rbt", "pod-b", 11)];
+    lab = await bringUpLiveLab(ID, "rbt", 3, "debian13");
 });
 after(async () => {
     await lab?.close();

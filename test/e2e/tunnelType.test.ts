@@ -7,14 +7,11 @@
 // geneve, test/support/invalidConfigs.ts.)
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { startPod, type LocalPod } from "../../localcluster";
 import { apply, preview } from "../../offline/api";
-import { editStack, hostOut, PROJECT_KEY, sortedLines, upUnderTraffic } from "./support/liveChange";
-import { bringUpPulumiLab, type PulumiLab } from "./support/pulumiLab";
+import { bringUpLiveLab, changeEncapType, editStack, hostOut, PROJECT_KEY, sortedLines } from "./support/liveChange";
 
 const ID = "lbtun";
-let lab: PulumiLab;
-let pods: [LocalPod, LocalPod];
+let lab: Awaited<ReturnType<typeof bringUpLiveLab>>;
 let before_: Awaited<ReturnType<typeof rows>>;
 
 const central = () => lab.model.hosts.find((h) => h.isCentral)!.name;
@@ -35,10 +32,7 @@ async function rows() {
 const setEncap = (type: string) => editStack(lab, (config) => (config[PROJECT_KEY("encapType")] = type));
 
 before(async () => {
-    lab = await bringUpPulumiLab(ID, 3);
-    const r = await apply(lab.options);
-    assert.equal(r.ok, true, r.error);
-    pods = [await startPod(lab.cluster, lab.model, "node1", "tun", "pod-a", 10), await startPod(lab.cluster, lab.model, "node2", "tun", "pod-b", 11)];
+    lab = await bringUpLiveLab(ID, "tun");
     before_ = await rows();
     assert.equal(before_.sbEncaps.filter((l) => l === "geneve").length, 3, before_.sbEncaps.join("\n"));
 });
@@ -56,7 +50,7 @@ test("geneve → vxlan: preview refuses, naming encapType and why", async () => 
 });
 
 test("up refuses before touching anything; rows, host settings and pod traffic unchanged", async (t) => {
-    const o = await upUnderTraffic(lab, [[pods[0], pods[1]], [pods[1], pods[0]]]);
+    const o = await changeEncapType(lab, "vxlan");
     assert.equal(o.result.ok, false);
     assert.match(o.result.error ?? "", REASON);
     assert.deepEqual(o.result.ops.filter((x) => x.op !== "same" && !x.error).map((x) => `${x.op} ${x.name}`), [], "no step carried out");

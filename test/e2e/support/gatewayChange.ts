@@ -3,7 +3,6 @@
 // is added back as a second gateway (ECMP), then node3's is removed. Shared by
 // test/e2e/gatewayMove.test.ts and bench/changes/gateway-move.ts.
 import { localSharedGateway, startPod, type LocalPod } from "../../../localcluster";
-import { CHECK_PORT, tcpExchange } from "../../../localcluster/checks";
 import { apply } from "../../../offline/api";
 import { bringUpPulumiLab, type PulumiLab } from "./pulumiLab";
 import { editStack, hostOut, PROJECT_KEY, upUnderTraffic, type ChangeOutcome } from "./liveChange";
@@ -82,11 +81,6 @@ export async function changeGateways(lab: GatewayLab, nodes: string[]): Promise<
     return upUnderTraffic(lab, [[lab.pods[0], lab.pods[1]], [lab.pods[1], lab.pods[0]]], () => defaultRoutes(lab));
 }
 
-/** What the external namespace sees as the source of TCP from `pod` (after SNAT); one attempt, no retry. */
-export async function seenFromOutside(lab: GatewayLab, pod: LocalPod): Promise<string | undefined> {
-    const r = await tcpExchange(lab.cluster, { external: true }, lab.cluster.external.ip, { pod }, CHECK_PORT, 1);
-    return r.seenSource;
-}
 
 /** The Southbound's view: chassis names, and per l3gateway port binding the chassis it is pinned to. */
 export async function sbGateways(lab: GatewayLab): Promise<{ chassis: string[]; l3gateway: Record<string, string> }> {
