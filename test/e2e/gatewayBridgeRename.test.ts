@@ -10,7 +10,7 @@ import { after, before, test } from "node:test";
 import * as scripts from "../../components/hosts/scripts";
 import { hostExec } from "../../localcluster";
 import { apply } from "../../offline/api";
-import { bringUpLiveLab, editStack, hostOut, PROJECT_KEY, snatSeen, sortedLines, upUnderTraffic } from "./support/liveChange";
+import { bringUpLiveLab, editStack, hostOut, PROJECT_KEY, snatProbe, snatSeen, sortedLines, upUnderTraffic } from "./support/liveChange";
 
 const ID = "lbbr";
 const GW = "node3";
@@ -22,7 +22,13 @@ const sh = (script: string) => hostOut(lab.cluster, GW, ["bash", "-c", script]);
 async function assertSnat(probes = 4) {
     const deadline = Date.now() + 30_000;
     while ((await snatSeen(lab.cluster, lab.pods[0])) !== gwIp() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
-    for (let i = 0; i < probes; i++) assert.equal(await snatSeen(lab.cluster, lab.pods[0]), gwIp(), `SNAT probe ${i + 1}`);
+    for (let i = 0; i < probes; i++) {
+        const p = await snatProbe(lab.cluster, lab.pods[0]);
+        if (p.seenSource !== gwIp()) {
+            const state = await sh("ovs-appctl fdb/show $(ovs-vsctl list-br | grep -v br-int); ovs-ofctl -O OpenFlow13 dump-flows $(ovs-vsctl list-br | grep -v br-int); ovs-vsctl -- --columns=name,ofport list Interface");
+            assert.fail(`SNAT probe ${i + 1}: seen ${p.seenSource}, ${p.error}\n${state}\n${await hostOut(lab.cluster, "node1", ["ovn-sbctl", "list", "MAC_Binding"])}`);
+        }
+    }
 }
 
 before(async () => {

@@ -153,7 +153,12 @@ export function changeEncapType(lab: PulumiLab & { pods: [LocalPod, LocalPod] },
     return upUnderTraffic(lab, [[lab.pods[0], lab.pods[1]], [lab.pods[1], lab.pods[0]]]);
 }
 
+/** TCP from `pod` to the external namespace, one try, no retry: the source it saw (after SNAT), or the client's error. */
+export function snatProbe(cluster: LocalCluster, pod: LocalPod): Promise<{ ok: boolean; seenSource?: string; error?: string }> {
+    return tcpExchange(cluster, { external: true }, cluster.external.ip, { pod }, CHECK_PORT, 1);
+}
+
 /** The source address the external namespace sees for TCP from `pod` (after SNAT): one try, no retry. */
 export async function snatSeen(cluster: LocalCluster, pod: LocalPod): Promise<string | undefined> {
-    return (await tcpExchange(cluster, { external: true }, cluster.external.ip, { pod }, CHECK_PORT, 1)).seenSource;
+    return (await snatProbe(cluster, pod)).seenSource;
 }
