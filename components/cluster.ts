@@ -8,6 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { StackConfig } from "./config/types";
 import { Central, Chassis, HostPackages } from "./hosts";
 import { OvnkubeSchemaCheck } from "./compat/schemaCheck";
+import { TunnelTypeCheck } from "./compat/tunnelTypeCheck";
 import { buildClusterModel } from "./model/cluster";
 import type { ClusterModel, HostModel } from "./model/types";
 import { ovnkubeTopology } from "./topology/ovnkube";
@@ -81,6 +82,13 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             centralReady.push(
                 new OvnkubeSchemaCheck(`${name}-ovnkube-schema`, { host: centralHost.name, ssh: centralHost.ssh, privateKey, image: model.kube.image }, { parent: this, dependsOn: hostReady(centralHost) }),
             );
+        // Pulumi mode writes the chassis' encap type: a running cluster's cannot change (compat/tunnelType.ts).
+        else {
+            const tunnelIps = Object.fromEntries(model.hosts.filter((h) => h.chassis).map((h) => [h.name, h.chassis!.encapIp]));
+            centralReady.push(
+                new TunnelTypeCheck(`${name}-tunnel-type`, { ssh: centralHost.ssh, privateKey, encapType: model.encapType, tunnelIps }, { parent: this, dependsOn: hostReady(centralHost) }),
+            );
+        }
         const central = new Central(
             `${name}-central`,
             {

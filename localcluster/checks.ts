@@ -66,9 +66,9 @@ const CLIENT = `const c=require("net").connect(+process.argv[2],process.argv[1])
 
 /**
  * Connects from `client` to `serverIp:port` served at `server`; the server answers with the
- * source address it saw. Retries a few times: the first overlay packet to a new peer can be lost.
+ * source address it saw. Tries `attempts` times: the first overlay packet to a new peer can be lost.
  */
-export async function tcpExchange(cluster: LocalCluster, server: Place, serverIp: string, client: Place, port = 18080): Promise<{ ok: boolean; seenSource?: string; error?: string }> {
+export async function tcpExchange(cluster: LocalCluster, server: Place, serverIp: string, client: Place, port = 18080, attempts = 4): Promise<{ ok: boolean; seenSource?: string; error?: string }> {
     const [cmd, ...args] = argvIn(cluster, server, [process.execPath, "-e", SERVER, String(port), "20000"]);
     const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
     try {
@@ -79,7 +79,7 @@ export async function tcpExchange(cluster: LocalCluster, server: Place, serverIp
             setTimeout(() => reject(new Error("TCP server did not start")), 10000).unref();
         });
         let last = "";
-        for (let attempt = 0; attempt < 4; attempt++) {
+        for (let attempt = 0; attempt < attempts; attempt++) {
             const r = await run(argvIn(cluster, client, [process.execPath, "-e", CLIENT, serverIp, String(port), "3000"]));
             if (r.code === 0) return { ok: true, seenSource: r.stdout.trim().replace(/^::ffff:/, "") };
             last = r.stderr.trim();

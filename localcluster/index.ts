@@ -5,7 +5,7 @@ export { down } from "./down";
 export { status } from "./status";
 export { hostExec } from "./exec";
 export { addPod, removePod, podExec, ping } from "./pods";
-export { writeLocalStack, localStackConfig, localPassphrase, defaultStackPath, LOCAL_LAB_PASSPHRASE } from "./stackFile";
+export { writeLocalStack, localStackConfig, localSharedGateway, localPassphrase, defaultStackPath, LOCAL_LAB_PASSPHRASE } from "./stackFile";
 export { PassphraseSecrets, IncorrectPassphraseError } from "./passphraseSecrets";
 export { loadCluster } from "./state";
 export { shellQuote } from "./run";

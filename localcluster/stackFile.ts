@@ -8,7 +8,7 @@ import type { NodeConfig, Role, StackConfigInput } from "../components/config/ty
 import { overlaps } from "./addressing";
 import { DEFAULT_ID, PROJECT_ROOT } from "./names";
 import { IncorrectPassphraseError, PassphraseSecrets } from "./passphraseSecrets";
-import { LocalCluster, hostOs } from "./state";
+import { LocalCluster, LocalHost, hostOs } from "./state";
 
 /** Passphrase of generated local stacks when neither PULUMI_CONFIG_PASSPHRASE nor PULUMI_CONFIG_PASSPHRASE_FILE is set. Lab use only. */
 export const LOCAL_LAB_PASSPHRASE = "ovn-kubernetes-local-lab";
@@ -45,6 +45,11 @@ function rolesOf(index: number, count: number, gatewayRole: boolean): Role[] {
     return index === count - 1 ? ["node", ...gateway] : ["node"];
 }
 
+/** A host's shared gateway: eth0 moves onto breth0 and keeps serving the host, as on a one-NIC machine. */
+export function localSharedGateway(cluster: LocalCluster, host: LocalHost): NonNullable<NodeConfig["gateway"]> {
+    return { mode: "shared", interface: "eth0", bridge: "breth0", physicalIp: `${host.ip}/${cluster.prefixLen}`, defaultGateway: cluster.external.ip };
+}
+
 export interface LocalStackOptions {
     passphrase?: string;
     /** The cluster's Kubernetes (ovnkube mode): its API server and the admin kubeconfig, a secret of the stack. */
@@ -68,16 +73,7 @@ export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions 
         // In ovnkube mode ovnkube-node adopts the tunnel NIC's bridge (breth0) as each node's gateway.
         const roles = rolesOf(i, cluster.hosts.length, !opts.kubernetes);
         const node: NodeConfig = { name: h.name, address: h.ip, hostKey: h.hostKeyLine, roles, tunnelIp: h.ip, tunnelInterface: "eth0" };
-        if (roles.includes("gateway")) {
-            // Shared gateway: eth0 moves onto breth0 and keeps serving the host, as on a one-NIC machine.
-            node.gateway = {
-                mode: "shared",
-                interface: "eth0",
-                bridge: "breth0",
-                physicalIp: `${h.ip}/${cluster.prefixLen}`,
-                defaultGateway: cluster.external.ip,
-            };
-        }
+        if (roles.includes("gateway")) node.gateway = localSharedGateway(cluster, h);
         return node;
     });
     return {

@@ -97,6 +97,8 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
         checkGatewayNic(p, n, netdev, add);
     });
     if (ovnkubeMode && join) checkOvnkubeNodeIds(cfg, join, add);
+    // ovnkube-node v1.0 writes ovn-encap-type=geneve on every node whatever it is told (setupOVNNode).
+    if (ovnkubeMode && cfg.encapType !== "geneve") add("encapType", `"${cfg.encapType}" is not supported ${OVNKUBE_MODE}: ovnkube v1.0 sets every node's ovn-encap-type to geneve; use geneve, or set kubernetes.enabled: false`);
     checkHostKeyPins(cfg, add);
     addressProblems(cfg, { cluster, service, join }, add);
     checkPorts(cfg, add);

@@ -33,7 +33,7 @@ export function nicMoveCommands(
     const move = hostCommand(
         parent,
         name,
-        gatewayBridgeScript(nic, datapathType),
+        gatewayBridgeScript(nic, datapathType, name),
         { connection, triggers },
         opts,
     );

@@ -84,9 +84,11 @@ test("shared NIC flows: after the gateway router is bound here, conntrack splits
     assert.match(dump, new RegExp(`priority=50,ip,in_port=${nic} actions=ct\\(table=1,zone=64000\\)`));
     assert.match(dump, new RegExp(`table=1, priority=100,ct_state=\\+est\\+trk,ip actions=output:${patch}`));
     assert.match(dump, new RegExp(`table=1, priority=100,ct_state=\\+rel\\+trk,ip actions=output:${patch}`));
-    assert.equal(dump.match(/actions=NORMAL/g)?.length, 2);
+    assert.match(dump, new RegExp(`priority=10,in_port=${nic},dl_dst=${nicMac} actions=output:${patch},LOCAL`));
+    assert.match(dump, /table=1, priority=0 actions=LOCAL/);
+    assert.equal(dump.match(/actions=NORMAL/g)?.length, 1);
     assert.match((await runOk(lab, GW, flows.create)).stderr, /unchanged/);
-    // The host's own traffic still flows (NORMAL): a new SSH session over breth0.
+    // The host's own traffic still flows (to LOCAL): a new SSH session over breth0.
     assert.equal((await runOk(lab, GW, "hostname")).stdout.trim(), GW);
     await runOk(lab, GW, flows.delete!);
     assert.deepEqual((await inHost(lab, GW, "ovs-ofctl -O OpenFlow13 dump-flows breth0 --no-stats")).trim().split("\n"), ["priority=0 actions=NORMAL"]);

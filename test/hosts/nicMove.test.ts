@@ -71,8 +71,8 @@ before(async () => {
         `ip -6 route add ${V6.route} via ${V6.external} dev eth0 metric 512`,
     ].join(" && "));
     await run(["ip", "netns", "exec", lab.external.ns, "ip", "-6", "addr", "add", `${V6.external}/${V6.prefix}`, "dev", "eth0", "nodad"]);
-    await expectNicState("eth0", { ...(await nicState("eth0")) }, "settled");
-    // Settled means no tentative address is left: read the reference state only then.
+    // Settled means no tentative address is left: read the reference state only then. (Comparing
+    // two reads instead raced with DAD ending between them: the second had lost "tentative".)
     const deadline = Date.now() + 10_000;
     while ((await inHost(lab, H, "ip -6 -o addr show dev eth0 tentative")).trim() !== "" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     eth0Before = await nicState("eth0");
@@ -100,14 +100,15 @@ for (const step of ["bridge-add", "ingress-filter", "port-add", "address-move", 
 }
 
 test("a move nobody confirms undoes itself when its time is up; the late confirmation fails naming it", async () => {
-    await setHook("confirmSeconds", "2");
+    // Long enough that, on a loaded machine, the watcher still runs when it is looked for below.
+    await setHook("confirmSeconds", "6");
     const r = await runOk(lab, H, move().create);
     await setHook("confirmSeconds", undefined);
     const token = tokenOf(r.stdout);
     assert.match(token, /^[0-9a-f-]{36}$/);
     assert.equal((await nicState("eth0")).ovsBridge, "breth0", "moved");
     assert.equal(await watcherRunning(), true);
-    // Bounded: 2 s of confirmation time, then the undo itself.
+    // Bounded: 6 s of confirmation time, then the undo itself.
     await expectNicState("eth0", eth0Before, "eth0 back without any login", 20);
     assert.match((await inHost(lab, H, `cat ${stateFile("reverted")}`)).trim(), new RegExp(`^${token} \\S+ restored$`));
     const late = await runScript(lab, H, confirm(token));
@@ -141,6 +142,23 @@ test("a confirmed move stays: IPv4 and IPv6 addresses and routes on breth0, tagg
     assert.deepEqual((await nicState("breth0")).addresses, onBridge.addresses);
     await runOk(lab, H, move().delete!);
     await expectNicState("eth0", eth0Before, "eth0 after delete");
+});
+
+test("a bridge another move resource takes over (tunnel bridge → gateway): the old delete leaves it, the new one's undoes it", async () => {
+    const first = await runOk(lab, H, move().create);
+    await runOk(lab, H, confirm(tokenOf(first.stdout)));
+    const onBridge = await nicState("breth0");
+    const gateway = scripts.gatewayBridgeScript(shared(), "netdev", "node1-gateway-bridge");
+    const taken = await runOk(lab, H, gateway.create);
+    assert.equal(tokenOf(taken.stdout), "none", "nothing moved: the NIC is in place");
+    assert.match(taken.stderr, new RegExp(`taken over from ${scripts.defaultMoveResource(shared())}`));
+    assert.equal((await inHost(lab, H, `ovs-vsctl get Bridge breth0 'external_ids:"${scripts.BRIDGE_CLAIM_KEY}"'`)).trim().replace(/"/g, ""), "node1-gateway-bridge");
+    const old = await runOk(lab, H, move().delete!);
+    assert.match(old.stderr, /held by node1-gateway-bridge now: eth0 left on it/);
+    assert.deepEqual(await nicState("breth0"), onBridge, "the old delete changed nothing");
+    assert.equal((await runScript(lab, H, `test -e ${scripts.nicPiece("eth0")}`)).code, 0, "the boot piece stays");
+    await runOk(lab, H, gateway.delete!);
+    await expectNicState("eth0", eth0Before, "eth0 after the new holder's delete");
 });
 
 test("an untagged bridge of that name is someone else's: create refuses and changes nothing, delete leaves it", async () => {

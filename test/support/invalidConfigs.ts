@@ -66,6 +66,7 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["tunnel interface with shell metacharacters", (c) => (c.nodes[1].tunnelInterface = "eth0;id"), "nodes[1].tunnelInterface"],
     ["package version with shell metacharacters", (c) => (c.packages = { ovnVersion: "1.0;id" }), "packages.ovnVersion"],
     ["dedicated gateway in ovnkube mode", (c) => (c.kubernetes = { enabled: true }), "nodes[2].gateway.mode", /ovnkube v1\.0 runs shared gateways only/],
+    ["vxlan in ovnkube mode", (c) => { c.kubernetes = { enabled: true }; c.nodes[2].gateway.mode = "shared"; c.encapType = "vxlan"; }, "encapType", /ovnkube v1\.0 sets every node's ovn-encap-type to geneve/],
     ["rampout subnets in ovnkube mode", (c) => { c.kubernetes = { enabled: true }; c.nodes[2].gateway.mode = "shared"; c.nodes[2].gateway.rampoutSubnets = ["192.168.2.0/24"]; }, "nodes[2].gateway.rampoutSubnets", /not supported with kubernetes\.enabled/],
     ["more nodes than ovnkube node-ids in the join subnet", (c) => {
         c.kubernetes = { enabled: true };

@@ -44,6 +44,7 @@ export async function assertProgramTree(STACK: "dev" | "prod") {
     assert.equal(count(resources, "ovn-kubernetes:hosts:GatewayFlows"), writes(shared.length));
     assert.equal(count(resources, "ovn-kubernetes:hosts:GatewayHost"), pulumiMode ? gateways.length : shared.length);
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:OvnkubeSchemaCheck"), feeds(1));
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelTypeCheck"), writes(1));
     assert.equal(count(resources, "ovn-kubernetes:kubernetes:Ovnkube"), feeds(1));
     // Expectations: the cluster router, and per node its switch and its gateway router.
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:NorthboundExpectation"), feeds(1 + 2 * k8sNodes.length));

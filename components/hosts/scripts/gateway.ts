@@ -38,6 +38,15 @@ export const BRIDGE_OWNER_KEY = "ovn-kubernetes-as-code:owner";
 export const bridgeOwner = (node: string, nic: string): string => `${node}/${nic}`;
 
 /**
+ * external_ids key naming the move resource that holds the bridge now. Two resources can move the
+ * same NIC onto the same bridge (a node's userspace tunnel bridge, and its shared gateway once the
+ * node becomes a gateway): when one takes over from the other in an `up`, the new one's create
+ * runs first, finds the NIC in place and writes its claim; the removed one's delete, which runs
+ * last, then sees another claim and leaves the bridge alone instead of undoing the new setup.
+ */
+export const BRIDGE_CLAIM_KEY = "ovn-kubernetes-as-code:claim";
+
+/**
  * How long a NIC move waits for a new SSH login to confirm it before undoing itself. The confirm
  * command runs right after the move (a dependent resource), so this only bounds a lost host.
  */
@@ -79,12 +88,14 @@ function gatewayVars(gateway: NicBridge) {
 }
 
 /** The move's variables, the same for create, delete and confirm (bash/nic-move.sh). */
-function moveVars(gateway: NicBridge) {
+function moveVars(gateway: NicBridge, moveResource: string) {
     const { node, field, vars } = gatewayVars(gateway);
     const common = {
         ...vars,
         owner: bridgeOwner(node, vars.nic),
         owner_key: BRIDGE_OWNER_KEY,
+        claim: checked(field("move resource"), moveResource, "ovnName"),
+        claim_key: BRIDGE_CLAIM_KEY,
         state_dir: HOST_STATE_DIR,
         confirm_seconds: checkedInt("MOVE_CONFIRM_SECONDS", MOVE_CONFIRM_SECONDS, 1, 600),
         boot_dir: HOST_NETWORK_DIR,
@@ -92,8 +103,12 @@ function moveVars(gateway: NicBridge) {
     return { node, field, vars, common };
 }
 
-export function gatewayBridgeScript(gateway: NicBridge, datapathType: DatapathType): HostScript {
-    const { node, field, vars, common } = moveVars(gateway);
+/** The name a move's claim takes when the caller names no resource (host-level tests). */
+export const defaultMoveResource = (gateway: NicBridge): string => `${gateway.node}-${gateway.interface}-move`;
+
+/** `moveResource`: the resource running the move, its claim on the bridge (BRIDGE_CLAIM_KEY). */
+export function gatewayBridgeScript(gateway: NicBridge, datapathType: DatapathType, moveResource = defaultMoveResource(gateway)): HostScript {
+    const { node, field, vars, common } = moveVars(gateway, moveResource);
     const create = { ...common, datapath_type: checked(field("datapathType"), datapathType, "datapathType"), boot_entry: BOOT_ENTRY };
     const what = `gateway ${vars.mode} ${vars.nic} on ${vars.bridge} of ${node}`;
     const moveBodies = ["common", "ip-move", "boot-pieces", "boot-nic", "nic-move-state", "nic-move"];
@@ -109,13 +124,13 @@ export function gatewayBridgeScript(gateway: NicBridge, datapathType: DatapathTy
  * `moveResource` names the move's resource in the error that says how to retry.
  */
 export function gatewayConfirmScript(gateway: NicBridge, token: string, moveResource: string): string {
-    const { node, field, vars, common } = moveVars(gateway);
+    const { node, field, vars, common } = moveVars(gateway, moveResource);
     const confirm = {
         nic: common.nic,
         bridge: common.bridge,
         state_dir: common.state_dir,
         token: token === "none" ? token : checked(field("confirm token"), token, "uuid"),
-        move_resource: checked(field("move resource"), moveResource, "ovnName"),
+        move_resource: common.claim,
         ...bootVars(),
     };
     return bashScript(`confirm the move of ${vars.nic} onto ${vars.bridge} of ${node}`, confirm, ["common", "nic-move-state", ...BOOT_BODIES, "gateway-confirm"]);
@@ -131,8 +146,9 @@ export function gatewayFlowsScript(gateway: GatewayModel): HostScript {
         ct_zone: checkedInt("GATEWAY_CT_ZONE", GATEWAY_CT_ZONE, 1, 65535),
         wait_seconds: checkedInt("PATCH_PORT_WAIT_SECONDS", PATCH_PORT_WAIT_SECONDS, 1, 3600),
     };
+    // OpenFlow rules are not in OVS's database: the boot entry installs them again (./boot.ts).
     return {
-        create: bashScript(`gateway flows on ${vars.bridge} of ${node}`, create, ["common", "gateway-flows-create"]),
-        delete: bashScript(`gateway flows on ${vars.bridge} of ${node}: back to NORMAL`, { bridge: vars.bridge }, ["common", "gateway-flows-delete"]),
+        create: bashScript(`gateway flows on ${vars.bridge} of ${node}`, { ...create, ...bootVars() }, ["common", ...BOOT_BODIES, "gateway-flows", "gateway-flows-create"]),
+        delete: bashScript(`gateway flows on ${vars.bridge} of ${node}: back to NORMAL`, { bridge: vars.bridge, ...bootVars() }, ["common", ...BOOT_BODIES, "gateway-flows-delete"]),
     };
 }

@@ -7,7 +7,7 @@ export { ovsStartScript } from "./ovs";
 export { centralScript } from "./central";
 export { chassisScript, parseSystemId, chassisNeedsK8sSecrets, chassisNeedsSsl, type ChassisAddresses } from "./chassis";
 export { managementPortScript } from "./managementPort";
-export { bootProgram, HOST_NETWORK_DIR, BOOT_ENTRY, BOOT_PROGRAM_PATH, nicPiece, mgmtPiece } from "./boot";
+export { bootProgram, HOST_NETWORK_DIR, BOOT_ENTRY, BOOT_PROGRAM_PATH, BOOT_FLOWS_LOG, nicPiece, mgmtPiece, flowsPiece } from "./boot";
 export {
     gatewayBridgeScript,
     gatewayConfirmScript,
@@ -21,6 +21,8 @@ export {
     INTEGRATION_BRIDGE,
     HOST_STATE_DIR,
     BRIDGE_OWNER_KEY,
+    BRIDGE_CLAIM_KEY,
+    defaultMoveResource,
     MOVE_CONFIRM_SECONDS,
     MOVE_TEST_HOOKS,
     MOVE_STEPS,

@@ -8,10 +8,11 @@ import YAML from "yaml";
 import { readStackFile } from "../../../components/config/stackFile";
 import { validateConfig } from "../../../components/config/validate";
 import { buildClusterModel } from "../../../components/model/cluster";
-import { hostExec, ping, type LocalCluster, type LocalPod } from "../../../localcluster";
+import { hostExec, ping, startPod, type HostOs, type LocalCluster, type LocalPod } from "../../../localcluster";
+import { CHECK_PORT, tcpExchange } from "../../../localcluster/checks";
 import { clusterNames } from "../../../localcluster/names";
 import { apply, type OperationResult } from "../../../offline/api";
-import type { PulumiLab } from "./pulumiLab";
+import { bringUpPulumiLab, type PulumiLab } from "./pulumiLab";
 
 export const PROJECT_KEY = (key: string) => `ovn-kubernetes:${key}`;
 
@@ -130,4 +131,34 @@ export async function nicSnapshot(cluster: LocalCluster, host: string, nic = "et
         nftables: await sh("nft list ruleset"),
         pieces: await sh("for f in /etc/openvswitch/host-network.d/*; do [ -e \"$f\" ] && { echo \"== $f\"; cat \"$f\"; }; done; true"),
     };
+}
+
+/** A live lab: `hosts` hosts (Debian 12 unless `os` says otherwise), the stack applied, pod-a on node1 and pod-b on node2 (the pods' namespace is `namespace`). */
+export async function bringUpLiveLab(id: string, namespace: string, hosts = 3, os: HostOs = "debian12"): Promise<PulumiLab & { pods: [LocalPod, LocalPod] }> {
+    const lab = await bringUpPulumiLab(id, hosts, os);
+    try {
+        const r = await apply(lab.options);
+        if (!r.ok) throw new Error(`first apply: ${r.error}`);
+        const pods: [LocalPod, LocalPod] = [await startPod(lab.cluster, lab.model, "node1", namespace, "pod-a", 10), await startPod(lab.cluster, lab.model, "node2", namespace, "pod-b", 11)];
+        return Object.assign(lab, { pods });
+    } catch (e) {
+        await lab.close();
+        throw e;
+    }
+}
+
+/** Sets `encapType` in the stack and runs `up` while the lab's pods ping each other. */
+export function changeEncapType(lab: PulumiLab & { pods: [LocalPod, LocalPod] }, encapType: string): Promise<ChangeOutcome<never>> {
+    editStack(lab, (config) => (config[PROJECT_KEY("encapType")] = encapType));
+    return upUnderTraffic(lab, [[lab.pods[0], lab.pods[1]], [lab.pods[1], lab.pods[0]]]);
+}
+
+/** TCP from `pod` to the external namespace, one try, no retry: the source it saw (after SNAT), or the client's error. */
+export function snatProbe(cluster: LocalCluster, pod: LocalPod): Promise<{ ok: boolean; seenSource?: string; error?: string }> {
+    return tcpExchange(cluster, { external: true }, cluster.external.ip, { pod }, CHECK_PORT, 1);
+}
+
+/** The source address the external namespace sees for TCP from `pod` (after SNAT): one try, no retry. */
+export async function snatSeen(cluster: LocalCluster, pod: LocalPod): Promise<string | undefined> {
+    return (await snatProbe(cluster, pod)).seenSource;
 }

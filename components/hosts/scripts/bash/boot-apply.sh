@@ -2,8 +2,9 @@
 # script, boot-entry.sh), it re-applies every host network piece in boot_dir: the kernel state
 # (addresses, routes, link state, nftables) that the project configured around OVS objects and
 # that a reboot loses, while OVS recreates its bridges and ports from its own database.
-# Inputs: boot_dir, owner_key. Pieces are data, never run: each value is checked against the
-# pattern its key takes and reaches `ip`, `nft` and `ovs-vsctl` only as an argument.
+# Inputs: boot_dir, owner_key, boot_program_path, flows_wait_seconds, flows_log. Pieces are data,
+# never run: each value is checked against the pattern its key takes and reaches `ip`, `nft`,
+# `ovs-vsctl` and `ovs-ofctl` only as an argument.
 
 IFNAME_RE='^[A-Za-z0-9_][A-Za-z0-9_.-]{0,14}$'
 IPV4_RE='^([0-9]{1,3}\.){3}[0-9]{1,3}$'
@@ -13,11 +14,11 @@ CIDR_RE='^([0-9]{1,3}\.){3}[0-9]{1,3}/[0-9]{1,2}$'
 piece_read() {
     local key value re
     kind="" mode="" nic="" bridge="" owner="" ingress_filter="" addrs="" routes=""
-    mgmt_if="" mac="" mtu="" mgmt_cidr="" cluster_subnet="" router_ip=""
+    mgmt_if="" mac="" mtu="" mgmt_cidr="" cluster_subnet="" router_ip="" patch_port="" ct_zone=""
     while read -r key value; do
         case $key in
         "" | "#"*) continue ;;
-        kind) re='^(nic-move|mgmt-port)$' ;;
+        kind) re='^(nic-move|mgmt-port|gateway-flows)$' ;;
         mode) re='^(shared|dedicated)$' ;;
         nic | bridge | mgmt_if) re=$IFNAME_RE ;;
         owner) re='^[a-z0-9-]{1,63}/[A-Za-z0-9_][A-Za-z0-9_.-]{0,14}$' ;;
@@ -26,6 +27,8 @@ piece_read() {
         mtu) re='^[1-9][0-9]{2,3}$' ;;
         mgmt_cidr | cluster_subnet) re=$CIDR_RE ;;
         router_ip) re=$IPV4_RE ;;
+        patch_port) re='^[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$' ;;
+        ct_zone) re='^[1-9][0-9]{0,4}$' ;;
         address | route)
             safe_ip_words "$value"
             if [[ $key == address ]]; then addrs+=$value$'\n'; else routes+=$value$'\n'; fi
@@ -88,13 +91,35 @@ piece_apply() {
         mgmt_restore
         log "management port $mgmt_if: restored"
         ;;
+    gateway-flows)
+        [[ -n $bridge && -n $nic && -n $patch_port && -n $ct_zone ]] || die "$1: incomplete gateway flows"
+        # ovn-controller adds the patch port only after it starts, which comes after this entry:
+        # a detached waiter installs the flows then, so the boot does not wait for it.
+        setsid -f "$boot_program_path" gateway-flows "$1" </dev/null >>"$flows_log" 2>&1
+        log "gateway flows on $bridge: installed once ovn-controller adds $patch_port (log: $flows_log)"
+        ;;
     *) die "$1: no kind" ;;
     esac
+}
+
+# flows_restore PIECE: the waiter started above. Bounded: without the patch port (the gateway
+# router is bound elsewhere now) the bridge keeps NORMAL, which serves the host.
+flows_restore() {
+    piece_read "$1"
+    [[ $kind == gateway-flows ]] || die "$1: not gateway flows"
+    wait_for "$flows_wait_seconds" "patch port $patch_port on $bridge (ovn-controller adds it)" gateway_patch_port_on_bridge
+    [[ $(ovs-vsctl --timeout=10 port-to-br "$nic" 2>/dev/null) == "$bridge" ]] || die "interface $nic is not a port of $bridge: flows not installed"
+    gateway_flows_apply
+    log "gateway flows on $bridge: restored"
 }
 
 case ${1:-start} in
 start | restart | force-reload | reload) ;;
 stop | status) exit 0 ;;
+gateway-flows)
+    flows_restore "${2:?piece}"
+    exit 0
+    ;;
 *) die "usage: $0 start" ;;
 esac
 wait_for 60 "Open vSwitch (ovsdb-server and ovs-vswitchd)" ovs-appctl -t ovs-vswitchd version

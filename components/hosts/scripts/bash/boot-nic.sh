@@ -4,6 +4,7 @@
 # The bridge's owner tag: which NIC move created it. Bridges without our tag are never changed.
 bridge_owner() { ovs-vsctl --timeout=10 --if-exists get Bridge "$1" "external_ids:\"$owner_key\"" | tr -d '"'; }
 
+
 # nic_ingress_filter NIC: the userspace datapath reads a kernel NIC through a packet socket, which
 # sees frames before the kernel's ingress hook; the kernel's own IP stack would otherwise take
 # them too and answer (TCP resets, port unreachables) for the addresses that now live on the

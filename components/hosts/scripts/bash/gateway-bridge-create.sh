@@ -1,5 +1,5 @@
-# Inputs: mode (shared|dedicated), nic, bridge, datapath_type, owner, owner_key, state_dir,
-# confirm_seconds, and the boot entry's (boot-entry.sh).
+# Inputs: mode (shared|dedicated), nic, bridge, datapath_type, owner, owner_key, claim, claim_key,
+# state_dir, confirm_seconds, and the boot entry's (boot-entry.sh).
 # shared: the NIC joins OVS bridge `bridge` and the host's addresses (IPv4 and IPv6) and static
 # routes move from the NIC to the bridge's local port, which carries the NIC's MAC
 # (other_config:hwaddr): the host keeps its identity on the wire while the OVN gateway router
@@ -74,11 +74,18 @@ move_open=1
 trap on_move_exit EXIT
 
 step bridge-add
-if ! ovs-vsctl --timeout=10 br-exists "$bridge"; then undo_bridge=1; fi
+if ! ovs-vsctl --timeout=10 br-exists "$bridge"; then
+    undo_bridge=1
+else
+    # Another move resource held the bridge (the tunnel bridge of a node that becomes a gateway,
+    # or back): from now on this one does, and the other's delete leaves the bridge alone.
+    held_by=$(bridge_claim "$bridge")
+    if [[ -n $held_by && $held_by != "$claim" ]]; then log "OVS bridge $bridge: taken over from $held_by"; fi
+fi
 # fail_mode standalone: the bridge forwards NORMAL on its own before and without any controller.
 ovs-vsctl --timeout=10 -- --may-exist add-br "$bridge" \
     -- set Bridge "$bridge" fail_mode=standalone "datapath_type=$datapath_type" \
-    "other_config:hwaddr=\"$nic_mac\"" "external_ids:bridge-id=\"$bridge\"" "external_ids:\"$owner_key\"=\"$owner\""
+    "other_config:hwaddr=\"$nic_mac\"" "external_ids:bridge-id=\"$bridge\"" "external_ids:\"$owner_key\"=\"$owner\"" "external_ids:\"$claim_key\"=\"$claim\""
 fail_point
 
 if [[ $datapath_type == netdev ]]; then

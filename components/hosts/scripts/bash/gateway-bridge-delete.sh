@@ -1,10 +1,20 @@
-# Inputs: mode, nic, bridge, owner, owner_key, state_dir, and the boot entry's (boot-entry.sh).
+# Inputs: mode, nic, bridge, owner, owner_key, claim, claim_key, state_dir, and the boot entry's
+# (boot-entry.sh).
 # Undo: the host's addresses and routes go back onto the NIC (shared: whatever the bridge holds
 # now; dedicated: what was saved at create), the bridge (and with it the NIC's port) is deleted.
-# Only a bridge carrying this move's owner tag is touched: any other is someone else's.
+# Only a bridge carrying this move's owner tag is touched: any other is someone else's. A bridge
+# another move resource has claimed since (gateway.ts, BRIDGE_CLAIM_KEY) is that one's now: its
+# NIC, addresses, piece and boot entry stay.
 restore_file=/etc/openvswitch/ovn-k8s-restore-$nic.batch
 
 lock_move
+if ovs-vsctl --timeout=10 br-exists "$bridge"; then
+    held_by=$(bridge_claim "$bridge")
+    if [[ -n $held_by && $held_by != "$claim" && $(bridge_owner "$bridge") == "$owner" ]]; then
+        log "OVS bridge $bridge is held by $held_by now: $nic left on it"
+        exit 0
+    fi
+fi
 # A move still waiting for its confirmation is undone right here instead.
 if [[ -e $(move_file pending) ]]; then
     stop_watcher

@@ -1,5 +1,5 @@
 # Moving a NIC onto an OVS bridge as a transaction. Inputs: mode, nic, bridge, owner, owner_key,
-# state_dir, confirm_seconds, boot_dir (and the script's restore_file, datapath_type). A wrong move can lock the host out, so:
+# claim_key, state_dir, confirm_seconds, boot_dir (and the script's restore_file, datapath_type). A wrong move can lock the host out, so:
 # - every change of a run is recorded in undo_* BEFORE it is made, and a failure at any step undoes
 #   all of them (on_move_exit), leaving the NIC as it was: addresses, routes, bridge membership;
 # - a move that succeeded stays only if a second, fresh SSH login confirms it (the confirm script)
@@ -9,6 +9,10 @@
 # Test hooks, honoured only from files in state_dir (root-only, on tmpfs, never written by the
 # project): `fail-at` holding a step name fails the move right after that step's change;
 # `confirm-seconds` holding 1-600 replaces the confirmation time.
+
+# bridge_claim BRIDGE: which move resource holds the bridge now (gateway.ts, BRIDGE_CLAIM_KEY);
+# empty on bridges made before claims existed.
+bridge_claim() { ovs-vsctl --timeout=10 --if-exists get Bridge "$1" "external_ids:\"$claim_key\"" 2>/dev/null | tr -d '"' || true; }
 
 # ssh_server_address: the host address the current SSH session came in on (none outside SSH).
 ssh_server_address() {

@@ -1,0 +1,79 @@
+// A gateway host reboots under a running cluster (Pulumi mode, 3 Debian 13 hosts with their own
+// roots, so the boot entry's files are the host's): node3, the shared gateway, loses every daemon
+// and all kernel state a reboot loses (test/hosts/support/reboot.ts), then runs only what its boot
+// runs: Open vSwitch from its database, the project's boot entry, ovn-controller. No program runs.
+// The boot entry restores breth0's addresses and routes, the management port, and, once
+// ovn-controller has added the localnet patch port, the conntrack flows that let host and gateway
+// router share the NIC: without those, SNAT from pods fails whenever the host's NORMAL switching
+// learns the shared MAC on the patch port. Pods ping each other again and every SNAT probe passes.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import * as scripts from "../../components/hosts/scripts";
+import { hostExec } from "../../localcluster";
+import { formatMatrix, pingMatrix } from "../../localcluster/checks";
+import { bootHost, powerOff } from "../hosts/support/reboot";
+import { bringUpLiveLab, hostOut, snatSeen as seen, sortedLines } from "./support/liveChange";
+
+const ID = "lbrbt";
+const GW = "node3";
+const PROBES = 8;
+let lab: Awaited<ReturnType<typeof bringUpLiveLab>>;
+
+const gwIp = () => lab.cluster.hosts.find((h) => h.name === GW)!.ip;
+/** breth0's flows, port numbers left out: OVS may number the recreated ports anew. */
+const flows = async () =>
+    sortedLines(await hostOut(lab.cluster, GW, ["ovs-ofctl", "-O", "OpenFlow13", "--no-stats", "dump-flows", "breth0"])).map((f) => f.replace(/(in_port=|output:)\d+/g, "$1N"));
+const snatSeen = () => seen(lab.cluster, lab.pods[0]);
+
+async function waitFor(what: string, seconds: number, check: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + seconds * 1000;
+    while (!(await check())) {
+        if (Date.now() > deadline) assert.fail(`timed out after ${seconds} s waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 250));
+    }
+}
+
+/** Pods and management ports all answer; then SNAT settles (bounded) and PROBES single tries all see the gateway. */
+async function assertPodsAndSnat(): Promise<void> {
+    const targets = [...lab.model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })), ...lab.pods.map((p) => ({ label: p.ifaceId, ip: p.ip }))];
+    const m = await pingMatrix(lab.cluster, lab.pods.map((p) => ({ label: p.ifaceId, from: p })), targets, 30);
+    assert.ok(m.allOk, "\n" + formatMatrix(m));
+    await waitFor("SNAT via the gateway", 30, async () => (await snatSeen()) === gwIp());
+    const seen: Array<string | undefined> = [];
+    for (let i = 0; i < PROBES; i++) seen.push(await snatSeen());
+    assert.deepEqual(seen, Array(PROBES).fill(gwIp()), "every SNAT probe seen as the gateway's address");
+}
+
+let flowsBefore: string[];
+
+before(async () => {
+    lab = await bringUpLiveLab(ID, "rbt", 3, "debian13");
+});
+after(async () => {
+    await lab?.close();
+});
+
+test("before the reboot: pods ping, SNAT via the gateway, its flows recorded as a boot piece", async () => {
+    await assertPodsAndSnat();
+    flowsBefore = await flows();
+    assert.ok(flowsBefore.some((f) => f.includes("ct(commit,zone=64000)")), flowsBefore.join("\n"));
+    const piece = await hostOut(lab.cluster, GW, ["cat", scripts.flowsPiece("breth0")]);
+    assert.match(piece, /^kind gateway-flows$/m);
+    assert.match(piece, /^patch_port patch-breth0_node3-to-br-int$/m);
+    assert.equal((await hostOut(lab.cluster, GW, ["stat", "-c", "%a", scripts.flowsPiece("breth0")])).trim(), "600");
+});
+
+test("reboot of the gateway host, no program run: flows, pod traffic and SNAT come back", async (t) => {
+    await powerOff(lab.cluster, GW, "eth0", `${gwIp()}/${lab.cluster.prefixLen}`);
+    assert.equal((await hostExec(lab.cluster, GW, ["ovs-vsctl", "--timeout=2", "show"])).code === 0, false, "OVS is down after the power off");
+    const host = lab.model.hosts.find((h) => h.name === GW)!;
+    const boot = await bootHost(lab.cluster, host);
+    t.diagnostic(`boot: ${boot.ms} ms`);
+    assert.match(boot.bootLog, /eth0 on breth0 \(shared\): restored/);
+    assert.match(boot.bootLog, /gateway flows on breth0: installed once ovn-controller adds patch-breth0_node3-to-br-int/);
+    const started = Date.now();
+    await waitFor("the gateway flows on breth0", 120, async () => JSON.stringify(await flows()) === JSON.stringify(flowsBefore));
+    t.diagnostic(`flows back ${Date.now() - started} ms after the boot entry`);
+    assert.match(await hostOut(lab.cluster, GW, ["cat", scripts.BOOT_FLOWS_LOG]), /gateway flows on breth0: restored/);
+    await assertPodsAndSnat();
+});

@@ -1,0 +1,75 @@
+// Raising the overlay MTU of a running cluster (Pulumi mode, 3 Debian 12 hosts) from 1400 to 1442,
+// the most a 1500-byte underlay carries with geneve (support/mtuChange.ts: 58 bytes of overhead),
+// while pods on node1 and node2 ping each other. Pulumi mode, because there the project writes
+// every MTU on the hosts (the management ports); ovnkube mode's part, ConfigMap `mtu` and the
+// DaemonSets rolling on its checksum, is proven on the objects in test/kube/manifests.test.ts.
+// The order the change lands in (README "Changing the MTU"): `up` gives every management port the
+// new MTU (OVS mtu_request, the link, the boot piece) with no restart and no loss; pods keep the
+// MTU their CNI ADD gave them until they are created again; then packets of the new MTU with Don't
+// Fragment set cross the overlay pod to pod and host to pod, and one byte more is refused at the pod.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import * as scripts from "../../components/hosts/scripts";
+import { bringUpLiveLab, hostOut, sortedLines } from "./support/liveChange";
+import { changeMtu, dfPing, NEW_MTU, recreatePods, UNDERLAY_MTU, type MtuLab } from "./support/mtuChange";
+
+const ID = "lbmtu";
+let lab: MtuLab;
+
+/** Per node: the management port's link MTU, OVS mtu_request, and the MTU its boot piece records. */
+async function mgmtMtus(): Promise<string[]> {
+    const out: string[] = [];
+    for (const n of lab.model.nodeNetworks) {
+        const link = (await hostOut(lab.cluster, n.node, ["cat", `/sys/class/net/${n.mgmtInterface}/mtu`])).trim();
+        const ovs = (await hostOut(lab.cluster, n.node, ["ovs-vsctl", "get", "Interface", n.mgmtInterface, "mtu_request"])).trim();
+        const piece = /^mtu (\d+)$/m.exec(await hostOut(lab.cluster, n.node, ["cat", scripts.mgmtPiece(n.mgmtInterface)]))?.[1];
+        out.push(`${n.node} link ${link} ovs ${ovs} piece ${piece}`);
+    }
+    return out.sort();
+}
+const expectMtus = (mtu: number) => lab.model.nodeNetworks.map((n) => `${n.node} link ${mtu} ovs ${mtu} piece ${mtu}`).sort();
+
+before(async () => {
+    lab = await bringUpLiveLab(ID, "mtu");
+});
+after(async () => {
+    await lab?.close();
+});
+
+test("at 1400: management ports at 1400; a DF packet of the new MTU does not leave the pod", async () => {
+    assert.equal((await hostOut(lab.cluster, "node1", ["cat", "/sys/class/net/eth0/mtu"])).trim(), String(UNDERLAY_MTU));
+    assert.deepEqual(await mgmtMtus(), expectMtus(1400));
+    assert.equal((await dfPing(lab, lab.pods[0], lab.pods[1].ip, 1400)).ok, true);
+    const big = await dfPing(lab, lab.pods[0], lab.pods[1].ip, NEW_MTU);
+    assert.equal(big.ok, false);
+    assert.match(big.output, /message too long|mtu=1400/i);
+});
+
+test(`mtu 1400 → ${NEW_MTU} under traffic: every management port takes it, no probe lost`, async (t) => {
+    const sbBefore = sortedLines(await hostOut(lab.cluster, "node1", ["ovn-sbctl", "--bare", "--columns=name", "list", "Chassis"]));
+    const nbBefore = sortedLines(await hostOut(lab.cluster, "node1", ["ovn-nbctl", "--bare", "--columns=name,addresses", "list", "Logical_Switch_Port"]));
+    const o = await changeMtu(lab, NEW_MTU);
+    assert.equal(o.result.ok, true, o.result.error);
+    const changed = o.result.ops.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name}`);
+    t.diagnostic(`up ${o.seconds.toFixed(1)} s; pods ${o.traffic.map((x) => `${x.lost}/${x.sent}`).join(", ")} lost; ${changed.join("; ")}`);
+    assert.deepEqual(changed.filter((c) => !c.startsWith("update ")), [], "updated in place, nothing created, replaced or deleted");
+    assert.deepEqual(changed.filter((c) => !/-mgmt-port$/.test(c)), [], "only the management ports change");
+    for (const x of o.traffic) assert.equal(x.lost, 0, `${x.lost} of ${x.sent} probes lost`);
+    assert.deepEqual(await mgmtMtus(), expectMtus(NEW_MTU));
+    assert.deepEqual(sortedLines(await hostOut(lab.cluster, "node1", ["ovn-sbctl", "--bare", "--columns=name", "list", "Chassis"])), sbBefore);
+    assert.deepEqual(sortedLines(await hostOut(lab.cluster, "node1", ["ovn-nbctl", "--bare", "--columns=name,addresses", "list", "Logical_Switch_Port"])), nbBefore);
+});
+
+test(`pods created again at ${NEW_MTU}: DF packets of exactly ${NEW_MTU} bytes cross the overlay pod to pod and host to pod; one more byte is refused at the pod`, async () => {
+    await recreatePods(lab);
+    assert.equal(lab.pods[0].mtu, NEW_MTU);
+    for (const [from, to] of [[lab.pods[0], lab.pods[1]], [lab.pods[1], lab.pods[0]]] as const) {
+        const r = await dfPing(lab, from, to.ip, NEW_MTU);
+        assert.equal(r.ok, true, `${from.ifaceId} → ${to.ip}: ${r.output}`);
+    }
+    const fromHost = await dfPing(lab, "node3", lab.pods[1].ip, NEW_MTU);
+    assert.equal(fromHost.ok, true, `node3 through its management port → ${lab.pods[1].ip}: ${fromHost.output}`);
+    const over = await dfPing(lab, lab.pods[0], lab.pods[1].ip, NEW_MTU + 1);
+    assert.equal(over.ok, false);
+    assert.match(over.output, new RegExp(`message too long|mtu=${NEW_MTU}`, "i"));
+});
