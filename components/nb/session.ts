@@ -81,15 +81,19 @@ function leaders(): Record<string, number | undefined> {
     return (holder[name] ??= {});
 }
 
-/** Each member's `_Server` view of NB, or the reason it could not be asked. */
-export async function memberStates(nb: NbConnection): Promise<Array<ServerDatabase | Error | undefined>> {
+/**
+ * Each member's `_Server` view of NB (undefined: it does not hold NB), or why it could not be
+ * asked. Tagged rather than `instanceof Error`: in the serialized provider the OVSDB errors'
+ * classes do not inherit from the host's Error.
+ */
+export async function memberStates(nb: NbConnection): Promise<Array<{ db?: ServerDatabase; unreachable?: string }>> {
     return Promise.all(
         (nb.members ?? []).map(async (m) => {
             try {
                 const client = await session({ ...m, privateKey: nb.privateKey });
-                return readServerDatabase(await client.transact(SERVER_DB, serverDatabaseQuery(NB_DB)));
+                return { db: readServerDatabase(await client.transact(SERVER_DB, serverDatabaseQuery(NB_DB))) };
             } catch (err) {
-                return err as Error;
+                return { unreachable: String((err as { message?: unknown })?.message ?? err) };
             }
         }),
     );
@@ -100,11 +104,12 @@ async function findLeader(nb: NbConnection): Promise<number> {
     const deadline = Date.now() + LEADER_WAIT_MS;
     for (;;) {
         const states = await memberStates(nb);
-        const found = states.findIndex((s) => !(s instanceof Error) && isWritable(s));
+        const found = states.findIndex((s) => s.unreachable === undefined && isWritable(s.db));
         if (found >= 0) return found;
         if (Date.now() > deadline) {
-            const seen = states.map((s, i) => {
-                const state = s instanceof Error ? `unreachable (${s.message})` : s === undefined ? "has no OVN_Northbound" : `${s.model}, ${s.connected ? "connected" : "disconnected"}, ${s.leader ? "leader" : "follower"}`;
+            const seen = states.map(({ db: s, unreachable }, i) => {
+                const state =
+                    unreachable !== undefined ? `unreachable (${unreachable})` : s === undefined ? "has no OVN_Northbound" : `${s.model}, ${s.connected ? "connected" : "disconnected"}, ${s.leader ? "leader" : "follower"}`;
                 return `${sshAddress(nb.members![i].ssh)}: ${state}`;
             });
             throw new Error(`no leader of the clustered OVN_Northbound after ${LEADER_WAIT_MS / 1000} s: ${seen.join("; ")}`);

@@ -11,6 +11,8 @@ export interface ClusterStatus {
     status: string;
     /** The leader's abbreviated id, "self", or "unknown". */
     leader: string;
+    /** Raft connections to the other members as listed: `->id` outgoing, `<-id` incoming. */
+    connections: string;
     /** Members as this server lists them: abbreviated id, address, and whether it is this server. */
     servers: { id: string; address: string; self: boolean }[];
 }
@@ -28,6 +30,7 @@ export function parseClusterStatus(text: string): ClusterStatus {
         term: Number(field(text, "Term")),
         status: field(text, "Status"),
         leader: field(text, "Leader"),
+        connections: field(text, "Connections"),
         servers,
     };
 }
