@@ -1,5 +1,5 @@
 # Inputs: none. This member leaves the NB and SB clusters (the others go on with the rest), its
-# daemons stop, and its cluster files, SSL files and unit drop-ins are removed: a member cannot
+# daemons stop, and its database files, SSL files and unit drop-ins are removed: a member cannot
 # be restarted from old raft files once the cluster has moved on without it, and re-creating the
 # central starts from a clean directory.
 db_dir=/var/lib/ovn
@@ -29,6 +29,9 @@ else
     "$ctl" stop_nb_ovsdb >&2 || true
     "$ctl" stop_sb_ovsdb >&2 || true
 fi
-rm -f "$db_dir/ovnnb_db.db" "$db_dir/ovnsb_db.db" "$db_dir/.ovnnb_db.db.~lock~" "$db_dir/.ovnsb_db.db.~lock~"
+# With them go the standalone copies set aside when a single central grew into the cluster
+# (ovn-ctl's .backup<version>-<sum>, the joiners' .standalone-<time>): the cluster held their rows.
+rm -f "$db_dir/ovnnb_db.db" "$db_dir/ovnsb_db.db" "$db_dir/.ovnnb_db.db.~lock~" "$db_dir/.ovnsb_db.db.~lock~" \
+    "$db_dir"/ovn[ns]b_db.db.backup* "$db_dir"/ovn[ns]b_db.db.standalone-*
 rm -f /etc/ovn/ovn-central-privkey.pem /etc/ovn/ovn-central-cert.pem /etc/ovn/ovn-central-cacert.pem
 log "OVN central member removed: cluster files gone"

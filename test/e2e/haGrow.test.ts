@@ -1,0 +1,90 @@
+// Growing a single central into three (README "Highly available central"): a running
+// single-central stack gets the role "central" on two more nodes and is applied again. The first
+// central's databases become the clusters' first member with every row they held, the others
+// join, chassis and the NB providers move to the member lists, and pods keep their network.
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { after, before, test } from "node:test";
+import { readStackFile } from "../../components/config/stackFile";
+import { validateConfig } from "../../components/config/validate";
+import { buildClusterModel } from "../../components/model/cluster";
+import type { ClusterModel } from "../../components/model/types";
+import { closeNbSessions } from "../../components/nb/session";
+import { closeSshPool } from "../../components/ssh/pool";
+import { down, hostExec, LOCAL_LAB_PASSPHRASE, startPod, stopPod, up, writeLocalStack, type LocalCluster, type LocalPod } from "../../localcluster";
+import { formatReport, overlayReport } from "../../localcluster/checks";
+import { apply, destroy, type OfflineOptions } from "../../offline/api";
+import { raftStatus } from "./support/raftStatus";
+
+const ID = "hagr";
+const STACK = `local-${ID}`;
+let cluster: LocalCluster;
+let work: string;
+let stackFile: string;
+let options: OfflineOptions;
+let pods: LocalPod[] = [];
+
+const modelOf = (): ClusterModel => buildClusterModel(validateConfig(readStackFile(stackFile)));
+const nbUuids = async (host: string) => {
+    const r = await hostExec(cluster, host, ["ovn-nbctl", "--no-leader-only", "--timeout=20", "--bare", "--columns=_uuid,name", "list", "Logical_Switch_Port"]);
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout.split("\n").filter(Boolean).sort();
+};
+
+before(async () => {
+    await down(ID);
+    cluster = await up({ id: ID, hosts: 3 });
+    work = fs.mkdtempSync(path.join(tmpdir(), "hagr-"));
+    stackFile = writeLocalStack(cluster, path.join(work, `Pulumi.${STACK}.yaml`), { passphrase: LOCAL_LAB_PASSPHRASE });
+    options = { stack: STACK, stackFile, localDir: work, passphrase: LOCAL_LAB_PASSPHRASE };
+});
+
+after(async () => {
+    closeNbSessions();
+    closeSshPool();
+    if (cluster) await down(ID);
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+test("one central grows to three in place: its rows become the clusters', the others join, pods keep pinging", async () => {
+    const single = await apply(options);
+    assert.equal(single.ok, true, single.error);
+    let model = modelOf();
+    pods = [await startPod(cluster, model, "node1", "grow", "pod-a", 10), await startPod(cluster, model, "node2", "grow", "pod-b", 11)];
+    assert.ok((await overlayReport(cluster, model, pods)).allOk);
+    const before = await nbUuids("node1");
+    assert.equal(await raftStatus(cluster, "node1", "nb"), undefined, "standalone before");
+
+    writeLocalStack(cluster, stackFile, { passphrase: LOCAL_LAB_PASSPHRASE, centrals: 3 });
+    model = modelOf();
+    const grown = await apply(options);
+    assert.equal(grown.ok, true, grown.error);
+    const ops = grown.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`);
+    console.log(`# grow 1 -> 3: ${ops.join(", ")}`);
+    assert.ok(!ops.some((o) => /^(delete|replace)/.test(o)), ops.join(", "));
+    for (const db of ["nb", "sb"] as const) {
+        const views = await Promise.all(["node1", "node2", "node3"].map((h) => raftStatus(cluster, h, db)));
+        assert.ok(views.every((v) => v?.status === "cluster member" && v.servers.length === 3), `${db}: ${JSON.stringify(views)}`);
+        assert.equal(views.filter((v) => v!.role === "leader").length, 1, db);
+    }
+    // The same rows, same UUIDs, read on a member that joined.
+    assert.deepEqual(await nbUuids("node3"), before);
+    const report = await overlayReport(cluster, model, pods);
+    assert.ok(report.allOk, "\n" + formatReport(report));
+    const again = await apply(options);
+    assert.equal(again.ok, true, again.error);
+    assert.deepEqual(again.ops.filter((o) => o.op !== "same").map((o) => o.name), []);
+});
+
+test("destroy after growing leaves no cluster file on any central", async () => {
+    const model = modelOf();
+    for (const p of pods) await stopPod(cluster, model, p.node, p.namespace, p.pod);
+    const r = await destroy(options);
+    assert.equal(r.ok, true, r.error);
+    for (const h of ["node1", "node2", "node3"]) {
+        const files = await hostExec(cluster, h, ["bash", "-c", "ls -a /var/lib/ovn"]);
+        assert.doesNotMatch(files.stdout, /ovn[ns]b_db/, `${h}: ${files.stdout}`);
+    }
+});
