@@ -4,33 +4,26 @@
 // faults: a member down during up and refresh with pods pinging throughout, the member back,
 // destroy leaving no cluster file.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
-import { readStackFile } from "../../components/config/stackFile";
-import { validateConfig } from "../../components/config/validate";
-import { buildClusterModel } from "../../components/model/cluster";
-import type { ClusterModel } from "../../components/model/types";
-import { spawnSync } from "node:child_process";
 import { centralMemberScript } from "../../components/hosts/scripts/central";
-import { closeNbSessions } from "../../components/nb/session";
+import type { ClusterModel } from "../../components/model/types";
 import { nbConnection } from "../../components/program/connections";
-import { closeSshPool } from "../../components/ssh/pool";
 import { centralStatus, formatCentralStatus } from "../../components/status/centralStatus";
-import { down, hostExec, LOCAL_LAB_PASSPHRASE, podExec, startPod, stopPod, up, writeLocalStack, type LocalCluster, type LocalPod } from "../../localcluster";
+import { hostExec, podExec, startPod, stopPod, type LocalCluster, type LocalPod } from "../../localcluster";
 import { formatReport, overlayReport } from "../../localcluster/checks";
 import { apply, destroy, refresh, type OfflineOptions, type OperationResult } from "../../offline/api";
 import { applyNodes, expectedRows, sideModel } from "./support/nbApplyUnderFault";
+import { haLab, removeHaLab, type HaLab } from "./support/haLab";
 import { DBS, raftStatus } from "./support/raftStatus";
 
 const ID = "ha3";
-const STACK = `local-${ID}`;
-const OWNER = `ovn-kubernetes/${STACK}`;
+let lab: HaLab | undefined;
 let cluster: LocalCluster;
 let model: ClusterModel;
 let options: OfflineOptions;
-let work: string;
 let pods: LocalPod[] = [];
 
 const sh = async (host: string, argv: string[]) => {
@@ -51,20 +44,12 @@ async function clusterOf(db: keyof typeof DBS, hosts = centrals()) {
 }
 
 before(async () => {
-    await down(ID);
-    cluster = await up({ id: ID, hosts: 3 });
-    work = fs.mkdtempSync(path.join(tmpdir(), "ha3-"));
-    const stackFile = writeLocalStack(cluster, path.join(work, `Pulumi.${STACK}.yaml`), { passphrase: LOCAL_LAB_PASSPHRASE, centrals: 3 });
-    model = buildClusterModel(validateConfig(readStackFile(stackFile)));
-    options = { stack: STACK, stackFile, localDir: work, passphrase: LOCAL_LAB_PASSPHRASE };
+    lab = await haLab(ID, 3);
+    ({ cluster, options } = lab);
+    model = lab.restack(3);
 });
 
-after(async () => {
-    closeNbSessions();
-    closeSshPool();
-    if (cluster) await down(ID);
-    if (work) fs.rmSync(work, { recursive: true, force: true });
-});
+after(() => removeHaLab(ID, lab));
 
 test("apply with three centrals: one NB and one SB raft cluster of 3 members, each with one leader", async () => {
     assert.deepEqual(centrals(), ["node1", "node2", "node3"]);

@@ -3,30 +3,21 @@
 // central's databases become the clusters' first member with every row they held, the others
 // join, chassis and the NB providers move to the member lists, and pods keep their network.
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
-import { tmpdir } from "node:os";
-import * as path from "node:path";
 import { after, before, test } from "node:test";
-import { readStackFile } from "../../components/config/stackFile";
-import { validateConfig } from "../../components/config/validate";
-import { buildClusterModel } from "../../components/model/cluster";
 import type { ClusterModel } from "../../components/model/types";
-import { closeNbSessions } from "../../components/nb/session";
-import { closeSshPool } from "../../components/ssh/pool";
-import { down, hostExec, LOCAL_LAB_PASSPHRASE, startPod, stopPod, up, writeLocalStack, type LocalCluster, type LocalPod } from "../../localcluster";
+import { hostExec, startPod, stopPod, type LocalCluster, type LocalPod } from "../../localcluster";
 import { formatReport, overlayReport } from "../../localcluster/checks";
 import { apply, destroy, type OfflineOptions } from "../../offline/api";
+import { haLab, removeHaLab, type HaLab } from "./support/haLab";
 import { raftStatus } from "./support/raftStatus";
 
 const ID = "hagr";
-const STACK = `local-${ID}`;
+let lab: HaLab | undefined;
 let cluster: LocalCluster;
-let work: string;
-let stackFile: string;
 let options: OfflineOptions;
+let model: ClusterModel;
 let pods: LocalPod[] = [];
 
-const modelOf = (): ClusterModel => buildClusterModel(validateConfig(readStackFile(stackFile)));
 const nbUuids = async (host: string) => {
     const r = await hostExec(cluster, host, ["ovn-nbctl", "--no-leader-only", "--timeout=20", "--bare", "--columns=_uuid,name", "list", "Logical_Switch_Port"]);
     assert.equal(r.code, 0, r.stderr);
@@ -34,31 +25,22 @@ const nbUuids = async (host: string) => {
 };
 
 before(async () => {
-    await down(ID);
-    cluster = await up({ id: ID, hosts: 3 });
-    work = fs.mkdtempSync(path.join(tmpdir(), "hagr-"));
-    stackFile = writeLocalStack(cluster, path.join(work, `Pulumi.${STACK}.yaml`), { passphrase: LOCAL_LAB_PASSPHRASE });
-    options = { stack: STACK, stackFile, localDir: work, passphrase: LOCAL_LAB_PASSPHRASE };
+    lab = await haLab(ID, 1);
+    ({ cluster, options } = lab);
 });
 
-after(async () => {
-    closeNbSessions();
-    closeSshPool();
-    if (cluster) await down(ID);
-    if (work) fs.rmSync(work, { recursive: true, force: true });
-});
+after(() => removeHaLab(ID, lab));
 
 test("one central grows to three in place: its rows become the clusters', the others join, pods keep pinging", async () => {
     const single = await apply(options);
     assert.equal(single.ok, true, single.error);
-    let model = modelOf();
+    model = lab!.restack(1);
     pods = [await startPod(cluster, model, "node1", "grow", "pod-a", 10), await startPod(cluster, model, "node2", "grow", "pod-b", 11)];
     assert.ok((await overlayReport(cluster, model, pods)).allOk);
     const before = await nbUuids("node1");
     assert.equal(await raftStatus(cluster, "node1", "nb"), undefined, "standalone before");
 
-    writeLocalStack(cluster, stackFile, { passphrase: LOCAL_LAB_PASSPHRASE, centrals: 3 });
-    model = modelOf();
+    model = lab!.restack(3);
     const grown = await apply(options);
     assert.equal(grown.ok, true, grown.error);
     const ops = grown.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`);
@@ -79,7 +61,6 @@ test("one central grows to three in place: its rows become the clusters', the ot
 });
 
 test("destroy after growing leaves no cluster file on any central", async () => {
-    const model = modelOf();
     for (const p of pods) await stopPod(cluster, model, p.node, p.namespace, p.pod);
     const r = await destroy(options);
     assert.equal(r.ok, true, r.error);
