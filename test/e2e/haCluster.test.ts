@@ -14,7 +14,8 @@ import { nbConnection } from "../../components/program/connections";
 import { centralStatus, formatCentralStatus } from "../../components/status/centralStatus";
 import { hostExec, podExec, startPod, stopPod, type LocalCluster, type LocalPod } from "../../localcluster";
 import { formatReport, overlayReport } from "../../localcluster/checks";
-import { apply, destroy, refresh, type OfflineOptions, type OperationResult } from "../../offline/api";
+import YAML from "yaml";
+import { apply, destroy, preview, refresh, type OfflineOptions, type OperationResult } from "../../offline/api";
 import { applyNodes, expectedRows, sideModel } from "./support/nbApplyUnderFault";
 import { haLab, removeHaLab, type HaLab } from "./support/haLab";
 import { DBS, raftStatus } from "./support/raftStatus";
@@ -93,6 +94,20 @@ test("a second apply changes nothing", async () => {
     const r = await apply(options);
     assert.equal(r.ok, true, r.error);
     assert.deepEqual(changed(r), []);
+});
+
+test("a change of the cluster's members is refused at preview, naming before and after", async () => {
+    const file = options.stackFile!;
+    const doc = YAML.parse(fs.readFileSync(file, "utf8"));
+    doc.config["ovn-kubernetes:ovnTransport"] = { nbRaftPort: 7643 };
+    fs.writeFileSync(file, YAML.stringify(doc));
+    const refused = await preview(options);
+    assert.equal(refused.ok, false);
+    assert.match(refused.error ?? "", /cannot change in place: node1@[\d.]+, node2@[\d.]+, node3@[\d.]+ \(tcp, raft 6643\/6644, clients 6641\/6642\) -> .*raft 7643\/6644/);
+    model = lab!.restack(3);
+    const back = await preview(options);
+    assert.equal(back.ok, true, back.error);
+    assert.deepEqual(changed(back), []);
 });
 
 /** The host whose member leads `db`, asked of the members given (all, by default). */
