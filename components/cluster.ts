@@ -77,7 +77,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             }
 
         // ovnkube refuses databases older than its models: find out before the central is touched.
-        const centralReady = [...hostReady(centralHost)];
+        const centralReady = model.hosts.filter((h) => h.isCentral).flatMap(hostReady);
         if (model.writer === "ovnkube")
             centralReady.push(
                 new OvnkubeSchemaCheck(`${name}-ovnkube-schema`, { host: centralHost.name, ssh: centralHost.ssh, privateKey, image: model.kube.image }, { parent: this, dependsOn: hostReady(centralHost) }),
@@ -96,6 +96,11 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
                 datapathType: centralHost.datapathType,
                 os: centralHost.os,
                 connection: connection.get(centralHost.name)!,
+                members: (model.central.cluster?.members.slice(1) ?? []).map((m) => ({
+                    host: m.host,
+                    connection: connection.get(m.host)!,
+                    datapathType: model.hosts.find((h) => h.name === m.host)!.datapathType,
+                })),
                 ssl: model.central.ssl
                     ? { privateKey: secrets.ovnSslPrivateKey!, certificate: secrets.ovnSslCertificate!, caCertificate: secrets.ovnSslCaCertificate! }
                     : undefined,

@@ -1,6 +1,6 @@
 // Command line of the local cluster:
 //   node --import tsx localcluster/cli.ts up [N] [--id ID] [--os debian12|debian13] [--kubernetes | --lab-dir DIR] [--subnet CIDR]
-//                                           [--stack-file PATH | --no-stack-file]
+//                                           [--stack-file PATH | --no-stack-file] [--centrals N]
 //   node --import tsx localcluster/cli.ts status [--id ID] [--json]
 //   node --import tsx localcluster/cli.ts down [--id ID]
 import { parseArgs } from "node:util";
@@ -27,6 +27,7 @@ const USAGE = `usage: localcluster <command> [options]
               --stack-file PATH   where to write the stack (default stacks/Pulumi.local.yaml,
                                   or stacks/Pulumi.local-<id>.yaml for another id)
               --no-stack-file     do not write one
+              --centrals N        the first N hosts are centrals (1, 3 or 5; several: clustered NB/SB)
   status      show hosts, addresses, processes and SSH reachability (--json for JSON)
   down        remove every process, namespace, link and file of the cluster
 common:       --id ID   cluster id (default "${DEFAULT_ID}"; a-z then up to 7 a-z/0-9)`;
@@ -45,6 +46,7 @@ async function main(argv: string[]): Promise<number> {
             kubernetes: { type: "boolean", default: false },
             "stack-file": { type: "string" },
             "no-stack-file": { type: "boolean", default: false },
+            centrals: { type: "string", default: "1" },
             json: { type: "boolean", default: false },
             help: { type: "boolean", short: "h", default: false },
         },
@@ -58,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
     switch (command) {
         case "up": {
             if (rest.length > 1 || (rest[0] !== undefined && !/^\d+$/.test(rest[0]))) throw new UsageError("up takes one optional number of hosts");
+            if (!/^\d+$/.test(values.centrals!)) throw new UsageError("--centrals takes a number of hosts (1, 3 or 5)");
             const started = Date.now();
             if (values.kubernetes && values["lab-dir"]) throw new UsageError("--kubernetes brings its own lab directory: leave out --lab-dir");
             const hostOptions = { id, hosts: rest[0] ? Number(rest[0]) : undefined, subnet: values.subnet, os: values.os as HostOs /* checked by up, which names the choices */ };
@@ -72,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
             if (kubernetes) console.log(`kubectl: KUBECONFIG=${kubernetes.controlPlane.adminKubeconfig.path} kubectl get nodes`);
             if (!values["no-stack-file"]) {
                 const k8s = kubernetes && { apiServerUrl: kubernetes.controlPlane.apiServerUrl, kubeconfig: kubernetes.controlPlane.adminKubeconfig.content };
-                const file = writeLocalStack(cluster, values["stack-file"] ?? defaultStackPath(id), { kubernetes: k8s });
+                const file = writeLocalStack(cluster, values["stack-file"] ?? defaultStackPath(id), { kubernetes: k8s, centrals: Number(values.centrals) });
                 console.log(`stack file: ${file}${k8s ? " (ovnkube mode)" : " (Pulumi mode)"}`);
                 console.log(`  its secrets use PULUMI_CONFIG_PASSPHRASE if set, else the lab passphrase "${LOCAL_LAB_PASSPHRASE}"`);
             }

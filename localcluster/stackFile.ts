@@ -37,12 +37,16 @@ export function defaultStackPath(id: string): string {
     return path.join(PROJECT_ROOT, "stacks", id === DEFAULT_ID ? "Pulumi.local.yaml" : `Pulumi.local-${id}.yaml`);
 }
 
-/** Pulumi mode: the last host is the gateway. ovnkube mode: every node is one (ovnkube's), none has the role. */
-function rolesOf(index: number, count: number, gatewayRole: boolean): Role[] {
+/**
+ * Pulumi mode: the last host is the gateway. ovnkube mode: every node is one (ovnkube's), none has
+ * the role. The first `centrals` hosts are centrals (several: clustered NB and SB).
+ */
+function rolesOf(index: number, count: number, gatewayRole: boolean, centrals = 1): Role[] {
     const gateway: Role[] = gatewayRole ? ["gateway"] : [];
+    const central: Role[] = index < centrals ? ["central"] : [];
     if (count === 1) return ["central", "master", "node", ...gateway];
     if (index === 0) return ["central", "master"];
-    return index === count - 1 ? ["node", ...gateway] : ["node"];
+    return index === count - 1 ? [...central, "node", ...gateway] : [...central, "node"];
 }
 
 /** A host's shared gateway: eth0 moves onto breth0 and keeps serving the host, as on a one-NIC machine. */
@@ -57,6 +61,8 @@ export interface LocalStackOptions {
     clusterSubnet?: string;
     serviceSubnet?: string;
     ovnkubeImage?: string;
+    /** How many hosts (the first ones) are centrals: 1 (default), 3 or 5. */
+    centrals?: number;
 }
 
 /** The stack configuration for the cluster's hosts (without the secret). Pure. */
@@ -69,9 +75,11 @@ export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions 
     }
     const first = cluster.hosts[0];
     if (!first) throw new Error(`local cluster ${cluster.id} has no hosts`);
+    const centrals = opts.centrals ?? 1;
+    if (centrals > cluster.hosts.length) throw new Error(`centrals: ${centrals} asked for, but local cluster ${cluster.id} has ${cluster.hosts.length} hosts`);
     const nodes = cluster.hosts.map((h, i): NodeConfig => {
         // In ovnkube mode ovnkube-node adopts the tunnel NIC's bridge (breth0) as each node's gateway.
-        const roles = rolesOf(i, cluster.hosts.length, !opts.kubernetes);
+        const roles = rolesOf(i, cluster.hosts.length, !opts.kubernetes, centrals);
         const node: NodeConfig = { name: h.name, address: h.ip, hostKey: h.hostKeyLine, roles, tunnelIp: h.ip, tunnelInterface: "eth0" };
         if (roles.includes("gateway")) node.gateway = localSharedGateway(cluster, h);
         return node;

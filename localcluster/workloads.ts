@@ -16,6 +16,7 @@ function placement(model: ClusterModel, node: string) {
     const network = model.nodeNetworks.find((n) => n.node === node);
     if (!network) throw new Error(`node ${JSON.stringify(node)} has no logical switch in this stack`);
     const central = model.hosts.find((h) => h.isCentral)!.name;
+    // A clustered NB member forwards writes to its leader: any member will do.
     return { network, central };
 }
 
@@ -28,7 +29,7 @@ export async function startPod(cluster: LocalCluster, model: ClusterModel, node:
     const mac = macFromIp(ip);
     const port = `${namespace}_${pod}`;
     succeed(
-        await hostExec(cluster, central, ["ovn-nbctl", "--may-exist", "lsp-add", network.switchName, port, "--", "lsp-set-addresses", port, `${mac} ${ip}`]),
+        await hostExec(cluster, central, ["ovn-nbctl", "--no-leader-only", "--may-exist", "lsp-add", network.switchName, port, "--", "lsp-set-addresses", port, `${mac} ${ip}`]),
         `adding logical switch port ${port}`,
     );
     return addPod(cluster, node, namespace, pod, { ip, mac, gatewayIp: network.router.ip, prefixLen: subnet.prefix, mtu: model.mtu });
@@ -37,5 +38,5 @@ export async function startPod(cluster: LocalCluster, model: ClusterModel, node:
 export async function stopPod(cluster: LocalCluster, model: ClusterModel, node: string, namespace: string, pod: string): Promise<void> {
     const { central } = placement(model, node);
     await removePod(cluster, node, namespace, pod);
-    succeed(await hostExec(cluster, central, ["ovn-nbctl", "--if-exists", "lsp-del", `${namespace}_${pod}`]), `removing logical switch port ${namespace}_${pod}`);
+    succeed(await hostExec(cluster, central, ["ovn-nbctl", "--no-leader-only", "--if-exists", "lsp-del", `${namespace}_${pod}`]), `removing logical switch port ${namespace}_${pod}`);
 }

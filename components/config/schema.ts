@@ -99,6 +99,8 @@ export const stackConfigSchema = {
                 protocol: { enum: ["tcp", "ssl"], default: "tcp" },
                 nbPort: { ...PORT, default: 6641 },
                 sbPort: { ...PORT, default: 6642 },
+                nbRaftPort: { ...PORT, default: 6643, description: "raft port of the clustered NB between centrals (several centrals only)" },
+                sbRaftPort: { ...PORT, default: 6644, description: "raft port of the clustered SB between centrals (several centrals only)" },
             },
             default: {},
             additionalProperties: false,

@@ -45,8 +45,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
         add("hostSubnetLength", `/${cfg.hostSubnetLength} is not longer than clusterSubnet /${cluster.prefix}: no room for more than one node`);
     if (join && join.prefix > 29) add("joinSubnet", `/${join.prefix} is too small for the cluster router and a gateway router`);
 
-    const centrals = cfg.nodes.filter((n) => n.roles.includes("central"));
-    if (centrals.length !== 1) add("nodes", `exactly one node must have the role "central" (found ${centrals.length})`);
+    checkCentrals(cfg, add);
     if (!cfg.nodes.some((n) => n.roles.includes("master"))) add("nodes", `at least one node must have the role "master"`);
 
     const seen = new Map<string, number>();
@@ -197,13 +196,42 @@ function checkGatewayNic(p: string, n: StackConfigInput["nodes"][number], netdev
  * is reached (its own port, else ssh.port), since the listeners take the same address.
  */
 function checkPorts(cfg: Defaulted, add: (path: string, message: string) => void) {
-    const { nbPort, sbPort } = cfg.ovnTransport ?? {};
-    if (nbPort !== undefined && nbPort === sbPort) add("ovnTransport.sbPort", `must differ from nbPort (${nbPort}): NB and SB are two databases with a listener each`);
-    const i = cfg.nodes.findIndex((n) => n.roles.includes("central"));
-    if (i < 0) return;
-    const ssh = cfg.nodes[i].port ?? cfg.ssh?.port;
-    for (const [key, port] of [["nbPort", nbPort], ["sbPort", sbPort]] as const)
-        if (port !== undefined && port === ssh) add(`ovnTransport.${key}`, `${port} is the SSH port of the central nodes[${i}]; the listener could not bind it, choose another port`);
+    const { nbPort, sbPort, nbRaftPort, sbRaftPort } = cfg.ovnTransport ?? {};
+    const centrals = centralIndexes(cfg);
+    // Raft ports are only listened on when the databases are clustered.
+    const ports = [["nbPort", nbPort], ["sbPort", sbPort], ...(centrals.length > 1 ? [["nbRaftPort", nbRaftPort], ["sbRaftPort", sbRaftPort]] : [])] as const;
+    ports.forEach(([key, port], j) => {
+        if (port === undefined) return;
+        const before = ports.slice(0, j).find(([, p]) => p === port);
+        if (before) add(`ovnTransport.${key}`, `must differ from ${before[0]} (${port}): every central listens on each of these ports`);
+    });
+    for (const i of centrals) {
+        const ssh = cfg.nodes[i].port ?? cfg.ssh?.port;
+        for (const [key, port] of ports)
+            if (port !== undefined && port === ssh) add(`ovnTransport.${key}`, `${port} is the SSH port of the central nodes[${i}]; the listener could not bind it, choose another port`);
+    }
+}
+
+/** Clustered (raft) databases need a majority: 1, 3 or 5 members. */
+export const CENTRAL_COUNTS: readonly number[] = [1, 3, 5];
+
+const centralIndexes = (cfg: Defaulted): number[] => cfg.nodes.flatMap((n, i) => (n.roles.includes("central") ? [i] : []));
+
+/** One central, or an odd number up to 5 forming NB and SB raft clusters, each on its own address. */
+function checkCentrals(cfg: Defaulted, add: (path: string, message: string) => void) {
+    const centrals = centralIndexes(cfg);
+    if (!CENTRAL_COUNTS.includes(centrals.length))
+        add("nodes", `1, 3 or 5 nodes must have the role "central" (found ${centrals.length}): several centrals form raft clusters, which need an odd number of members`);
+    if (centrals.length < 2) return;
+    const seen = new Map<string, number>();
+    for (const i of centrals) {
+        const n = cfg.nodes[i];
+        const ip = n.tunnelIp ?? n.address;
+        if (seen.has(ip)) add(`nodes[${i}].tunnelIp`, `${ip} is already the address of the central nodes[${seen.get(ip)}]: every member of the NB/SB cluster needs its own address`);
+        else seen.set(ip, i);
+        // The clustered start goes through Debian's ovn-ctl units (systemd drop-ins) or ovn-ctl itself.
+        if ((n.os ?? "debian") !== "debian") add(`nodes[${i}].os`, `clustered centrals (several nodes with the role "central") are supported on debian hosts only, got ${n.os}`);
+    }
 }
 
 /** Namespaces Kubernetes itself owns: the stack creates its namespace and deletes it on destroy. */

@@ -61,6 +61,10 @@ export interface OvnTransportConfig {
     protocol: "tcp" | "ssl";
     nbPort: number;
     sbPort: number;
+    /** Raft port of the clustered NB between central members (default 6643); only with several centrals. */
+    nbRaftPort: number;
+    /** Raft port of the clustered SB (default 6644). */
+    sbRaftPort: number;
 }
 
 export interface SshConfig {

@@ -41,11 +41,13 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
         maxJoinOffset: writer === "ovnkube" ? MAX_OVNKUBE_NODE_ID : undefined,
     });
 
-    const central = cfg.nodes.find((n) => n.roles.includes("central"))!;
-    const { protocol, nbPort, sbPort } = cfg.ovnTransport;
+    // The first central bootstraps the raft clusters when there are several; clients list them all.
+    const centrals = cfg.nodes.filter((n) => n.roles.includes("central"));
+    const central = centrals[0];
+    const { protocol, nbPort, sbPort, nbRaftPort, sbRaftPort } = cfg.ovnTransport;
     const ssl = protocol === "ssl";
-    const nbAddress = `${protocol}:${central.tunnelIp}:${nbPort}`;
-    const sbAddress = `${protocol}:${central.tunnelIp}:${sbPort}`;
+    const nbAddress = centrals.map((c) => `${protocol}:${c.tunnelIp}:${nbPort}`).join(",");
+    const sbAddress = centrals.map((c) => `${protocol}:${c.tunnelIp}:${sbPort}`).join(",");
     const k8sApiServer = cfg.apiServer.url.replace(/\/$/, "");
 
     const hosts: HostModel[] = cfg.nodes.map((n) => ({
@@ -53,8 +55,8 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
         roles: n.roles,
         ssh: { host: n.address, port: n.port, user: n.user, hostKey: n.hostKey, insecureIgnoreHostKey: cfg.ssh.insecureIgnoreHostKey },
         os: n.os,
-        packages: packagesFor(n.os, n === central, isChassis(n), n.datapathType),
-        isCentral: n === central,
+        packages: packagesFor(n.os, centrals.includes(n), isChassis(n), n.datapathType),
+        isCentral: centrals.includes(n),
         isChassis: isChassis(n),
         datapathType: n.datapathType,
         chassis: isChassis(n)
@@ -87,6 +89,10 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
             nbListener: `p${protocol}:${nbPort}:${central.tunnelIp}`,
             sbListener: `p${protocol}:${sbPort}:${central.tunnelIp}`,
             ssl,
+            // Absent with one central, so a single-central stack's model (and its scripts) stay as they were.
+            ...(centrals.length > 1
+                ? { cluster: { members: centrals.map((c) => ({ host: c.name, ip: c.tunnelIp! })), protocol, nbPort, sbPort, nbRaftPort, sbRaftPort } }
+                : {}),
         },
         hosts,
         clusterRouter: {

@@ -58,6 +58,7 @@ export const PATTERNS = {
     ovsdbRemote: p("an OVSDB remote list (tcp|ssl:host:port[,…])", `${OVSDB_REMOTE}(?:,${OVSDB_REMOTE})*`),
     /** Central listeners name an address so that the databases never listen on 0.0.0.0. */
     ovsdbListener: p("an OVSDB listener (ptcp|pssl:port:ipv4)", `p(?:tcp|ssl):${PORT}:${IPV4}`),
+    ovnProtocol: p("an OVSDB transport (tcp or ssl)", "tcp|ssl"),
     encapType: p("geneve, stt or vxlan", "geneve|stt|vxlan"),
     datapathType: p("system or netdev", "system|netdev"),
     topologyWriter: p("pulumi or ovnkube", "pulumi|ovnkube"),

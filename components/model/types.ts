@@ -53,6 +53,19 @@ export interface CentralModel {
     nbListener: string;
     sbListener: string;
     ssl: boolean;
+    /** Several centrals: NB and SB are raft clusters of these members. Absent with one central. */
+    cluster?: CentralClusterModel;
+}
+
+export interface CentralClusterModel {
+    /** Every member in config order; the first creates the clusters, the others join. */
+    members: { host: string; ip: string }[];
+    /** Clients, listeners and raft use it alike (ssl: raft is encrypted too). */
+    protocol: "tcp" | "ssl";
+    nbPort: number;
+    sbPort: number;
+    nbRaftPort: number;
+    sbRaftPort: number;
 }
 
 export interface ClusterRouterModel {

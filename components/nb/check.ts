@@ -16,7 +16,7 @@ export interface Failure {
 
 export function valueAt(obj: unknown, path: string): unknown {
     let v = obj;
-    for (const part of path.split(".")) {
+    for (const part of path.replace(/\[(\d+)\]/g, ".$1").split(".")) {
         if (v === UNKNOWN) return UNKNOWN;
         v = typeof v === "object" && v !== null ? (v as Record<string, unknown>)[part] : undefined;
     }
@@ -85,36 +85,46 @@ export function checker(inputs: unknown): Checker {
     return { failures, present, text, network, unicastMac, address, fail };
 }
 
-/** The connection, owner and version inputs every NB resource has. */
-export function checkCommon(c: Checker, inputs: Record<string, any>, versions: readonly string[]): void {
-    c.text("owner", "owner");
-    c.text("nb.ssh.host", "sshHost");
-    c.text("nb.ssh.user", "sshUser");
-    const port = c.present("nb.ssh.port");
+/** Where one NB server is reached: `<path>.ssh` (host, user, port, pinned key) and `<path>.socket`. */
+function checkEndpoint(c: Checker, inputs: Record<string, any>, path: string): void {
+    c.text(`${path}.ssh.host`, "sshHost");
+    c.text(`${path}.ssh.user`, "sshUser");
+    const port = c.present(`${path}.ssh.port`);
     if (port !== undefined && port !== null && (typeof port !== "number" || !Number.isInteger(port) || port < 1 || port > 65535)) {
-        c.fail("nb.ssh.port", `must be an integer from 1 to 65535, got ${JSON.stringify(port)}`);
+        c.fail(`${path}.ssh.port`, `must be an integer from 1 to 65535, got ${JSON.stringify(port)}`);
     }
-    const insecure = valueAt(inputs, "nb.ssh.insecureIgnoreHostKey");
-    if (insecure !== undefined && insecure !== UNKNOWN && typeof insecure !== "boolean") c.fail("nb.ssh.insecureIgnoreHostKey", "must be true or false");
-    const hostKey = valueAt(inputs, "nb.ssh.hostKey");
+    const insecure = valueAt(inputs, `${path}.ssh.insecureIgnoreHostKey`);
+    if (insecure !== undefined && insecure !== UNKNOWN && typeof insecure !== "boolean") c.fail(`${path}.ssh.insecureIgnoreHostKey`, "must be true or false");
+    const hostKey = valueAt(inputs, `${path}.ssh.hostKey`);
     if (hostKey === undefined || hostKey === "") {
-        if (insecure !== true) c.fail("nb.ssh.hostKey", "is required: pin the NB host's SSH key, or set insecureIgnoreHostKey for a throw-away lab");
+        if (insecure !== true) c.fail(`${path}.ssh.hostKey`, "is required: pin the NB host's SSH key, or set insecureIgnoreHostKey for a throw-away lab");
     } else if (hostKey !== UNKNOWN) {
         try {
             if (typeof hostKey !== "string") throw new Error("must be a string");
             pinFingerprint(hostKey);
         } catch (err) {
-            c.fail("nb.ssh.hostKey", (err as Error).message);
+            c.fail(`${path}.ssh.hostKey`, (err as Error).message);
         }
     }
+    if (valueAt(inputs, `${path}.socket`) !== undefined) {
+        const socket = c.text(`${path}.socket`, "socket");
+        if (socket !== undefined && socket.split("/").includes("..")) c.fail(`${path}.socket`, "must not contain \"..\"");
+        if (socket !== undefined && socket.startsWith("tcp:") && Number(socket.split(":")[2]) > 65535) c.fail(`${path}.socket`, "port must be at most 65535");
+    }
+}
+
+/** The connection, owner and version inputs every NB resource has. */
+export function checkCommon(c: Checker, inputs: Record<string, any>, versions: readonly string[]): void {
+    c.text("owner", "owner");
+    checkEndpoint(c, inputs, "nb");
     const key = c.present("nb.privateKey");
     if (key !== undefined && key !== null && (typeof key !== "string" || !/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(key))) {
         c.fail("nb.privateKey", "must be a PEM/OpenSSH private key (-----BEGIN … PRIVATE KEY-----); its value is not shown");
     }
-    if (valueAt(inputs, "nb.socket") !== undefined) {
-        const socket = c.text("nb.socket", "socket");
-        if (socket !== undefined && socket.split("/").includes("..")) c.fail("nb.socket", "must not contain \"..\"");
-        if (socket !== undefined && socket.startsWith("tcp:") && Number(socket.split(":")[2]) > 65535) c.fail("nb.socket", "port must be at most 65535");
+    const members = valueAt(inputs, "nb.members");
+    if (members !== undefined && members !== UNKNOWN) {
+        if (!Array.isArray(members) || members.length < 2) c.fail("nb.members", "must list every member of the clustered NB (at least 2), or be absent");
+        else members.forEach((_, i) => checkEndpoint(c, inputs, `nb.members[${i}]`));
     }
     const version = valueAt(inputs, "version");
     if (version !== undefined && version !== UNKNOWN && !versions.includes(version as string)) {

@@ -4,7 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { SshTarget } from "../model/types";
 import { NB_SOCKET } from "../ssh/ovsdbChannel";
-import { NB_SCHEMA_VERSION, type NbConnection } from "./kinds/common";
+import { NB_SCHEMA_VERSION, type NbConnection, type NbMember } from "./kinds/common";
 import type { RowState } from "./rows";
 
 export interface NbConnectionArgs {
@@ -13,6 +13,8 @@ export interface NbConnectionArgs {
     privateKey: pulumi.Input<string>;
     /** NB unix socket on the host (default /var/run/ovn/ovnnb_db.sock) or tcp:<ip>:<port>. */
     socket?: pulumi.Input<string>;
+    /** Clustered NB: every member (see NbConnection.members). */
+    members?: NbMember[];
 }
 
 export interface NbResourceArgs {
@@ -32,7 +34,10 @@ export function secretConnection(nb: pulumi.Input<NbConnectionArgs>): pulumi.Out
         pulumi.output(nb).apply((n) => {
             const ssh: SshTarget = { host: n.ssh.host, port: n.ssh.port, user: n.ssh.user, insecureIgnoreHostKey: n.ssh.insecureIgnoreHostKey ?? false };
             if (n.ssh.hostKey !== undefined) ssh.hostKey = n.ssh.hostKey;
-            return { ssh, privateKey: n.privateKey, socket: n.socket ?? NB_SOCKET };
+            const nb: NbConnection = { ssh, privateKey: n.privateKey, socket: n.socket ?? NB_SOCKET };
+            // Only when clustered: a single-central connection stays exactly as it was.
+            if (n.members !== undefined) nb.members = n.members;
+            return nb;
         }),
     );
 }

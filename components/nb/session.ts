@@ -10,10 +10,20 @@
 // write" from live state, so when the session turns out to be closed the whole call is simply run
 // again once on a fresh session (a write that did commit is then found by the read, and nothing
 // is written twice).
+//
+// Clustered NB (nb.members): every call goes to the member `_Server` names the connected leader,
+// found by asking all members at once and remembered until a call fails for a reason a leader
+// change explains (its session closed: the leader's server died; "not leader": it was deposed).
+// The call then runs again from the start on the new leader, which holds every committed
+// transaction: a commit whose reply was lost is found by the re-read, and one that was not
+// committed is made now. A retry racing an old leader's entry that commits late is caught by the
+// transaction's own waits (no row claimed the key being inserted; ../guards), so it fails naming
+// the row rather than writing twice, and the next run converges.
 import type { OvsdbTransactor } from "../ovsdb/client";
+import { isWritable, readServerDatabase, SERVER_DB, serverDatabaseQuery, type ServerDatabase } from "../ovsdb/serverDatabase";
 import { openOvsdbOverSsh, type OvsdbEndpoint } from "../ssh/ovsdbChannel";
 import { acquireSsh, sshAddress } from "../ssh/pool";
-import type { NbConnection } from "./kinds/common";
+import type { NbConnection, NbMember } from "./kinds/common";
 
 interface Held {
     client?: OvsdbTransactor;
@@ -34,9 +44,9 @@ export function endpointOf(socket: string): OvsdbEndpoint {
 
 /** Names one NB database as this process reaches it: SSH target and socket. */
 export const databaseOf = (nb: NbConnection) => `${sshAddress(nb.ssh)} ${nb.socket}`;
-const keyOf = databaseOf;
+const keyOf = (nb: NbMember) => `${sshAddress(nb.ssh)} ${nb.socket}`;
 
-async function session(nb: NbConnection): Promise<OvsdbTransactor> {
+async function session(nb: NbMember & { privateKey: string }): Promise<OvsdbTransactor> {
     const all = sessions();
     const held = (all[keyOf(nb)] ??= {});
     if (held.client && !held.client.closed) return held.client;
@@ -46,7 +56,7 @@ async function session(nb: NbConnection): Promise<OvsdbTransactor> {
     return held.opening;
 }
 
-function forget(nb: NbConnection, client: OvsdbTransactor): void {
+function forget(nb: NbMember, client: OvsdbTransactor): void {
     const held = sessions()[keyOf(nb)];
     if (held?.client === client) held.client = undefined;
     client.close();
@@ -55,12 +65,89 @@ function forget(nb: NbConnection, client: OvsdbTransactor): void {
 const closedUnderUs = (err: unknown, client: OvsdbTransactor) =>
     client.closed || (typeof err === "object" && err !== null && (err as { name?: unknown }).name === "OvsdbClosedError");
 
+/** What a raft member answers when it stopped being the leader (or never was) mid-call. */
+const leaderLost = (err: unknown) => /not leader|leadership|cluster error/i.test(String((err as { message?: unknown })?.message ?? err));
+
+const NB_DB = "OVN_Northbound";
+/** Longer than an election after a leader's death (election timer 1 s by default, a few rounds at worst). */
+const LEADER_WAIT_MS = 30_000;
+/** Calls run at most this many times on successive leaders. */
+const CLUSTER_ATTEMPTS = 4;
+
+/** The remembered leader of each clustered NB, by its first member's key (kept on globalThis as the sessions are). */
+function leaders(): Record<string, number | undefined> {
+    const holder = globalThis as unknown as Record<string, Record<string, number | undefined> | undefined>;
+    const name = "__ovnKubernetesAsCode_nbLeaders";
+    return (holder[name] ??= {});
+}
+
+/**
+ * Each member's `_Server` view of NB (undefined: it does not hold NB), or why it could not be
+ * asked. Tagged rather than `instanceof Error`: in the serialized provider the OVSDB errors'
+ * classes do not inherit from the host's Error.
+ */
+export async function memberStates(nb: NbConnection): Promise<Array<{ db?: ServerDatabase; unreachable?: string }>> {
+    return Promise.all(
+        (nb.members ?? []).map(async (m) => {
+            try {
+                const client = await session({ ...m, privateKey: nb.privateKey });
+                return { db: readServerDatabase(await client.transact(SERVER_DB, serverDatabaseQuery(NB_DB))) };
+            } catch (err) {
+                return { unreachable: String((err as { message?: unknown })?.message ?? err) };
+            }
+        }),
+    );
+}
+
+/** Index in nb.members of the connected leader; waits out an election, then fails naming every member's state. */
+async function findLeader(nb: NbConnection): Promise<number> {
+    const deadline = Date.now() + LEADER_WAIT_MS;
+    for (;;) {
+        const states = await memberStates(nb);
+        const found = states.findIndex((s) => s.unreachable === undefined && isWritable(s.db));
+        if (found >= 0) return found;
+        if (Date.now() > deadline) {
+            const seen = states.map(({ db: s, unreachable }, i) => {
+                const state =
+                    unreachable !== undefined ? `unreachable (${unreachable})` : s === undefined ? "has no OVN_Northbound" : `${s.model}, ${s.connected ? "connected" : "disconnected"}, ${s.leader ? "leader" : "follower"}`;
+                return `${sshAddress(nb.members![i].ssh)}: ${state}`;
+            });
+            throw new Error(`no leader of the clustered OVN_Northbound after ${LEADER_WAIT_MS / 1000} s: ${seen.join("; ")}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+}
+
+async function withLeader<T>(nb: NbConnection, work: (session: OvsdbTransactor) => Promise<T>): Promise<T> {
+    const members = nb.members!;
+    const key = keyOf(members[0]);
+    for (let attempt = 1; ; attempt++) {
+        const index = leaders()[key] ?? (leaders()[key] = await findLeader(nb));
+        const member = { ...members[index], privateKey: nb.privateKey };
+        const lease = await acquireSsh(member.ssh, nb.privateKey);
+        let client: OvsdbTransactor | undefined;
+        try {
+            client = await session(member);
+            return await work(client);
+        } catch (err) {
+            // Opening failed (its server is gone), the session closed, or the member was deposed.
+            const followable = client === undefined || closedUnderUs(err, client) || leaderLost(err);
+            if (!followable || attempt >= CLUSTER_ATTEMPTS) throw err;
+            if (client) forget(member, client);
+            if (leaders()[key] === index) leaders()[key] = undefined;
+        } finally {
+            lease.release();
+        }
+    }
+}
+
 /**
  * Runs `work` against NB. The SSH connection is held for the whole call (it also keeps the
  * process alive until the reply, and checks the host key pin); `work` must be safe to run again
  * from the start, which read-decide-write calls are.
  */
 export async function withNb<T>(nb: NbConnection, work: (session: OvsdbTransactor) => Promise<T>): Promise<T> {
+    if (nb.members && nb.members.length > 1) return withLeader(nb, work);
     const lease = await acquireSsh(nb.ssh, nb.privateKey);
     try {
         for (let attempt = 0; ; attempt++) {
@@ -84,4 +171,6 @@ export function closeNbSessions(): void {
         all[key]?.client?.close();
         delete all[key];
     }
+    const known = leaders();
+    for (const key of Object.keys(known)) delete known[key];
 }

@@ -19,6 +19,8 @@ export interface NbConnection {
     privateKey: string;
     /** The NB database's unix socket on the central node (Debian and RHEL packages agree). */
     socket: string;
+    /** Clustered NB: every central, as ssh and socket (the NB resources' `nb.members`). */
+    members?: { ssh: SshTarget; socket: string }[];
 }
 
 export const NB_SOCKET = "/var/run/ovn/ovnnb_db.sock";
@@ -30,6 +32,9 @@ export function sshConnection(host: HostModel, privateKey: string): CommandConne
     return connection;
 }
 
-export function nbConnection(central: HostModel, privateKey: string): NbConnection {
-    return { ssh: central.ssh, privateKey, socket: NB_SOCKET };
+/** NB on the (first) central; with several centrals, `members` lists them all and calls follow the raft leader. */
+export function nbConnection(central: HostModel, privateKey: string, centrals: readonly HostModel[] = [central]): NbConnection {
+    const nb: NbConnection = { ssh: central.ssh, privateKey, socket: NB_SOCKET };
+    if (centrals.length > 1) nb.members = centrals.map((c) => ({ ssh: c.ssh, socket: NB_SOCKET }));
+    return nb;
 }

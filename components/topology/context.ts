@@ -22,3 +22,4 @@ export interface TopologyContext {
 
 export const hostOf = (model: ClusterModel, name: string): HostModel => model.hosts.find((h) => h.name === name)!;
 export const centralHostOf = (model: ClusterModel): HostModel => model.hosts.find((h) => h.isCentral)!;
+export const centralHostsOf = (model: ClusterModel): HostModel[] => model.hosts.filter((h) => h.isCentral);

@@ -6,13 +6,13 @@ import { ClusterRouter } from "../nb/clusterRouter";
 import { Gateway } from "../network/gateway";
 import { NodeNetwork } from "../network/nodeNetwork";
 import { nbConnection } from "../program/connections";
-import { centralHostOf, hostOf, type TopologyContext } from "./context";
+import { centralHostOf, centralHostsOf, hostOf, type TopologyContext } from "./context";
 
 export function pulumiTopology(t: TopologyContext): void {
     const { model, name, owner } = t;
     const centralHost = centralHostOf(model);
-    const nb = pulumi.secret(t.privateKey.apply((key) => nbConnection(centralHost, key)));
-    const nbReady = [t.central, t.hostKeys.get(centralHost.name)!];
+    const nb = pulumi.secret(t.privateKey.apply((key) => nbConnection(centralHost, key, centralHostsOf(model))));
+    const nbReady = [t.central, ...centralHostsOf(model).map((h) => t.hostKeys.get(h.name)!)];
     const clusterRouter = new ClusterRouter(`${name}-cluster-router`, { nb, owner, router: model.clusterRouter }, { parent: t.parent, dependsOn: nbReady });
 
     for (const network of model.nodeNetworks) {

@@ -26,6 +26,13 @@ export function centralModel(ssl = false, ip = "10.0.0.1"): CentralModel {
     return { host: "central", nbListener: `${proto}:6641:${ip}`, sbListener: `${proto}:6642:${ip}`, ssl };
 }
 
+/** Three centrals forming NB and SB raft clusters (the first creates them). */
+export function clusteredCentralModel(ssl = false): CentralModel {
+    const protocol = ssl ? "ssl" : "tcp";
+    const members = [1, 2, 3].map((i) => ({ host: `central${i}`, ip: `10.0.0.${i}` }));
+    return { ...centralModel(ssl), host: "central1", cluster: { members, protocol, nbPort: 6641, sbPort: 6642, nbRaftPort: 6643, sbRaftPort: 6644 } };
+}
+
 export function nodeNetworkModel(over: Partial<NodeNetworkModel> = {}): NodeNetworkModel {
     return {
         node: "node1",

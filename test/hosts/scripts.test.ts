@@ -5,7 +5,7 @@ import { test } from "node:test";
 import * as scripts from "../../components/hosts/scripts";
 import type { HostScript } from "../../components/hosts/scripts";
 import { lintScript } from "./support/bash";
-import { SECRETS, centralModel, gatewayModel, hostModel, nodeNetworkModel, packagesConfigs, rhelHost } from "./fixtures";
+import { SECRETS, centralModel, clusteredCentralModel, gatewayModel, hostModel, nodeNetworkModel, packagesConfigs, rhelHost } from "./fixtures";
 
 const tcp = { nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642" };
 const ssl = { nbAddress: "ssl:10.0.0.1:6641", sbAddress: "ssl:10.0.0.1:6642" };
@@ -21,6 +21,8 @@ function allScripts(): Record<string, HostScript> {
     out["packages/rhel/repo"] = scripts.packagesScript(rhelHost(), { repository: { name: "ovs", url: "https://example.org/el9/" }, ovnVersion: "23.09.0-1.el9" });
     out["central/tcp"] = scripts.centralScript(centralModel(false));
     out["central/ssl"] = scripts.centralScript(centralModel(true), "rhel");
+    out["central-member/first/tcp"] = scripts.centralMemberScript(clusteredCentralModel(false), "central1");
+    out["central-member/joining/ssl"] = scripts.centralMemberScript(clusteredCentralModel(true), "central3");
     out["mgmt"] = scripts.managementPortScript(nodeNetworkModel());
     out["gateway/shared"] = scripts.gatewayBridgeScript(gatewayModel("shared"), "netdev");
     out["gateway/dedicated"] = scripts.gatewayBridgeScript(gatewayModel("dedicated"), "system");
@@ -109,4 +111,21 @@ test("results are read from the last stdout line and checked", () => {
     assert.equal(scripts.parseNicMac("c6:05:1d:ca:61:14\n\n"), "c6:05:1d:ca:61:14");
     assert.throws(() => scripts.parseNicMac("not a mac"), /NIC MAC/);
     assert.throws(() => scripts.parseSystemId(""), /system-id/);
+});
+
+test("a clustered central member's script carries its own address, the others as peers, and refuses bad values naming them", () => {
+    const joining = scripts.centralMemberScript(clusteredCentralModel(true), "central2").create;
+    assert.match(joining, /^member_ip='10\.0\.0\.2'$/m);
+    assert.match(joining, /^peer_ips='10\.0\.0\.1 10\.0\.0\.3'$/m);
+    assert.match(joining, /^bootstrap='no'$/m);
+    assert.match(joining, /^proto='ssl'$/m);
+    assert.match(scripts.centralMemberScript(clusteredCentralModel(), "central1").create, /^bootstrap='yes'$/m);
+    const bad = clusteredCentralModel();
+    bad.cluster!.members[1].ip = "10.0.0.2; reboot";
+    assert.throws(() => scripts.centralMemberScript(bad, "central1"), /central\.cluster\.members\[1\]\.ip must be/);
+    const port = clusteredCentralModel();
+    port.cluster!.nbRaftPort = 70000;
+    assert.throws(() => scripts.centralMemberScript(port, "central1"), /central\.cluster\.nbRaftPort must be an integer from 1 to 65535/);
+    assert.throws(() => scripts.centralMemberScript(clusteredCentralModel(), "central9"), /central9 is not a member/);
+    assert.throws(() => scripts.centralMemberScript(centralModel(), "central"), /central\.cluster is required/);
 });

@@ -4,7 +4,7 @@ export { checked, checkedInt, PATTERNS, type PatternName } from "./patterns";
 export { encodeSecretLines, SECRET_NAMES, type SecretName } from "./secrets";
 export { packagesScript, pinnedVersion } from "./packages";
 export { ovsStartScript } from "./ovs";
-export { centralScript } from "./central";
+export { centralMemberScript, centralScript } from "./central";
 export { chassisScript, parseSystemId, chassisNeedsK8sSecrets, chassisNeedsSsl, type ChassisAddresses } from "./chassis";
 export { managementPortScript } from "./managementPort";
 export { bootProgram, HOST_NETWORK_DIR, BOOT_ENTRY, BOOT_PROGRAM_PATH, BOOT_FLOWS_LOG, nicPiece, mgmtPiece, flowsPiece } from "./boot";

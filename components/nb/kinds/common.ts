@@ -22,6 +22,16 @@ export interface NbConnection {
     privateKey: string;
     /** NB unix socket on the host (default /var/run/ovn/ovnnb_db.sock) or tcp:<ip>:<port>. */
     socket: string;
+    /**
+     * Clustered NB: every member (the first is `ssh`/`socket` again). Calls go to the current
+     * leader and follow it when it changes (../session). Absent with one central.
+     */
+    members?: NbMember[];
+}
+
+export interface NbMember {
+    ssh: SshTarget;
+    socket: string;
 }
 
 export interface CommonInputs {
@@ -61,18 +71,28 @@ export function copyPresent(source: unknown, keys: readonly string[]): Record<st
 
 export const ADDRESS_KEYS = ["ip", "cidr", "mac"] as const;
 
+/** An NB endpoint's `ssh` and the listed keys, with the defaults of the socket and host-key flag. */
+function normalizeEndpoint(raw: any, keys: readonly string[]): Record<string, unknown> {
+    const nb = copyPresent(raw, keys);
+    if (nb === (UNKNOWN as never)) return nb;
+    if (raw?.ssh !== undefined) {
+        const ssh = copyPresent(raw.ssh, ["host", "port", "user", "hostKey", "insecureIgnoreHostKey"]);
+        if (ssh !== (UNKNOWN as never) && ssh.insecureIgnoreHostKey === undefined) ssh.insecureIgnoreHostKey = false;
+        nb.ssh = ssh;
+    }
+    nb.socket ??= NB_SOCKET;
+    return nb;
+}
+
 export function normalizeCommon(raw: Record<string, any>): Record<string, unknown> {
     const nbRaw = raw.nb;
     const out: Record<string, unknown> = {};
     if (nbRaw === UNKNOWN) out.nb = UNKNOWN;
     else if (nbRaw !== undefined) {
-        const nb = copyPresent(nbRaw, ["privateKey", "socket"]);
-        if (nbRaw?.ssh !== undefined) {
-            const ssh = copyPresent(nbRaw.ssh, ["host", "port", "user", "hostKey", "insecureIgnoreHostKey"]);
-            if (ssh !== (UNKNOWN as never) && ssh.insecureIgnoreHostKey === undefined) ssh.insecureIgnoreHostKey = false;
-            nb.ssh = ssh;
-        }
-        nb.socket ??= NB_SOCKET;
+        const nb = normalizeEndpoint(nbRaw, ["privateKey", "socket"]);
+        // Only present when clustered, so single-central inputs stay exactly as they were.
+        if (Array.isArray(nbRaw?.members)) nb.members = nbRaw.members.map((m: unknown) => normalizeEndpoint(m, ["socket"]));
+        else if (nbRaw?.members === UNKNOWN) nb.members = UNKNOWN;
         out.nb = nb;
     }
     if (raw.owner !== undefined) out.owner = raw.owner;
