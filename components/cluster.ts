@@ -56,12 +56,15 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         }
         const hostReady = (host: HostModel) => ready.get(host.name)!;
 
-        if (!args.config.packages.skip)
+        if (!model.packages.skip)
             for (const host of model.hosts) {
-                const pkgs = new HostPackages(`${name}-${host.name}-packages`, { host, packages: args.config.packages, connection: connection.get(host.name)! }, { parent: this, dependsOn: hostReady(host) });
+                const pkgs = new HostPackages(`${name}-${host.name}-packages`, { host, packages: model.packages, connection: connection.get(host.name)! }, { parent: this, dependsOn: hostReady(host) });
                 ready.get(host.name)!.push(pkgs);
             }
 
+        const ssl = model.central.ssl
+            ? { privateKey: secrets.ovnSslPrivateKey!, certificate: secrets.ovnSslCertificate!, caCertificate: secrets.ovnSslCaCertificate! }
+            : undefined;
         const centralHost = model.hosts.find((h) => h.isCentral)!;
         // ovnkube refuses databases older than its models: find out before the central is touched.
         const centralReady = [...hostReady(centralHost)];
@@ -76,9 +79,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
                 datapathType: centralHost.datapathType,
                 os: centralHost.os,
                 connection: connection.get(centralHost.name)!,
-                ssl: model.central.ssl
-                    ? { privateKey: secrets.ovnSslPrivateKey!, certificate: secrets.ovnSslCertificate!, caCertificate: secrets.ovnSslCaCertificate! }
-                    : undefined,
+                ssl,
             },
             { parent: this, dependsOn: centralReady },
         );
@@ -94,9 +95,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
                     connection: connection.get(host.name)!,
                     k8sApiToken: model.kube.secureApi ? secrets.k8sApiToken : undefined,
                     k8sCaCertificate: model.kube.secureApi ? secrets.k8sCaCertificate : undefined,
-                    ssl: model.central.ssl
-                        ? { privateKey: secrets.ovnSslPrivateKey!, certificate: secrets.ovnSslCertificate!, caCertificate: secrets.ovnSslCaCertificate! }
-                        : undefined,
+                    ssl,
                 },
                 { parent: this, dependsOn: [...hostReady(host), central] },
             );

@@ -2,8 +2,10 @@
 // dynamic providers. Built inside `apply` so the private key never leaves its secret Output.
 // Both verify the host's pinned key before logging in: the command provider with
 // `connection.hostKey`, the NB transport with the pin in its SshTarget.
-import type { HostModel, SshTarget } from "../model/types";
+import type { HostModel } from "../model/types";
+import type { SshTarget } from "../ssh/target";
 import { commandHostKey } from "../ssh/hostKey";
+import { NB_SOCKET } from "../ssh/ovsdbChannel";
 
 export interface CommandConnection {
     host: string;
@@ -20,8 +22,6 @@ export interface NbConnection {
     /** The NB database's unix socket on the central node (Debian and RHEL packages agree). */
     socket: string;
 }
-
-export const NB_SOCKET = "/var/run/ovn/ovnnb_db.sock";
 
 export function sshConnection(host: HostModel, privateKey: string): CommandConnection {
     const { ssh } = host;
