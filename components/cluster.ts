@@ -10,8 +10,6 @@ import { Central, Chassis, HostPackages } from "./hosts";
 import { OvnkubeSchemaCheck } from "./compat/schemaCheck";
 import { buildClusterModel } from "./model/cluster";
 import type { ClusterModel, HostModel } from "./model/types";
-import { ovnkubeTopology } from "./topology/ovnkube";
-import { pulumiTopology } from "./topology/pulumi";
 import type { TopologyContext } from "./topology/context";
 import type { Secrets } from "./program/readConfig";
 import { HostKeyCheck } from "./ssh/hostKeyCheck";
@@ -103,8 +101,10 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         }
 
         const topology: TopologyContext = { name, parent: this, model, owner: args.owner, connection: (h) => connection.get(h)!, chassis, central, hostKeys, privateKey };
-        if (model.writer === "pulumi") pulumiTopology(topology);
-        else ovnkubeTopology(topology, { kubeconfig: secrets.kubeconfig });
+        // Each mode's writers load only when the stack uses that mode: ovnkube mode pulls in
+        // @pulumi/kubernetes, whose loading alone costs every run about a second.
+        if (model.writer === "pulumi") (require("./topology/pulumi") as typeof import("./topology/pulumi")).pulumiTopology(topology);
+        else (require("./topology/ovnkube") as typeof import("./topology/ovnkube")).ovnkubeTopology(topology, { kubeconfig: secrets.kubeconfig });
 
         const byNode = (f: (n: ClusterModel["nodeNetworks"][number]) => string) => Object.fromEntries(model.nodeNetworks.map((n) => [n.node, f(n)]));
         this.nodeSubnets = pulumi.output(byNode((n) => n.subnet));
