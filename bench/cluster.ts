@@ -5,14 +5,21 @@
 //   node --import tsx bench/cluster.ts --kubernetes [N ...]     ovnkube mode on Debian 13 hosts with the
 //        local Kubernetes (bring-up includes the control plane and kubelets; the apply installs
 //        OVS/OVN with apt-get and waits for ovnkube to realise the topology)
+//   --id ID                                                     the local cluster's id (default bench)
+// After the table: the second (no-op) apply's profile per run, next to the figure before that
+// apply was made cheap (7.0 s at 8 hosts in Pulumi mode).
 import * as fs from "fs";
 import { tmpdir } from "os";
 import * as path from "path";
 import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack } from "../localcluster";
 import { upWithKubernetes } from "../localcluster/kubernetes";
 import { apply, destroy } from "../offline/api";
+import type { OperationResult } from "../offline/results";
 
-const ID = "bench";
+let ID = "bench";
+
+/** The no-op apply's time at 8 hosts in Pulumi mode before it was made cheap (same machine, uncontended). */
+const NOOP_BEFORE_S: Record<string, number> = { "pulumi/8": 7.0 };
 
 async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
     const t = process.hrtime.bigint();
@@ -41,7 +48,7 @@ async function run(hosts: number, kubernetes: boolean) {
         const [gone, destroyS] = await timed(() => destroy(options));
         if (!gone.ok) throw new Error(gone.error);
         const [, downS] = await timed(() => down(ID));
-        return { mode: kubernetes ? "ovnkube" : "pulumi", hosts, resources: first.counts.created, upS, applyS, againS, changedAgain: second.ops.filter((o) => o.op !== "same").length, destroyS, downS };
+        return { mode: kubernetes ? "ovnkube" : "pulumi", hosts, resources: first.counts.created, upS, applyS, againS, changedAgain: second.ops.filter((o) => o.op !== "same").length, destroyS, downS, noop: second };
     } finally {
         await down(ID);
         fs.rmSync(work, { recursive: true, force: true });
@@ -50,6 +57,8 @@ async function run(hosts: number, kubernetes: boolean) {
 
 async function main() {
     const args = process.argv.slice(2);
+    const idAt = args.indexOf("--id");
+    if (idAt >= 0) ID = args.splice(idAt, 2)[1];
     const kubernetes = args.includes("--kubernetes");
     const sizes = args.filter((a) => a !== "--kubernetes").map(Number);
     const runs: Array<[number, boolean]> =
@@ -61,6 +70,24 @@ async function main() {
         console.log(
             `${r.mode.padEnd(7)}  ${String(r.hosts).padStart(5)}  ${String(r.resources).padStart(9)}  ${r.upS.toFixed(2).padStart(8)}  ${r.applyS.toFixed(1).padStart(5)}  ${r.againS.toFixed(1).padStart(9)} (${r.changedAgain})${" ".repeat(7)}${r.destroyS.toFixed(1).padStart(7)}  ${r.downS.toFixed(2).padStart(5)}`,
         );
+    for (const r of rows) printNoopProfile(`${r.mode}/${r.hosts}`, r.againS, r.noop);
+}
+
+/** The no-op apply: its time next to the earlier figure, then where that time went. */
+function printNoopProfile(key: string, seconds: number, result: OperationResult) {
+    const before = NOOP_BEFORE_S[key];
+    console.log(`\nno-op up, ${key.replace("/", " mode, ")} hosts, ${new Date().toISOString()}: ${seconds.toFixed(2)} s${before ? ` (before: ${before.toFixed(1)} s)` : ""}`);
+    const { milestones = {}, totals = {} } = result.profile ?? {};
+    for (const [name, ms] of Object.entries(milestones)) console.log(`  at ${(ms / 1000).toFixed(2).padStart(6)} s  ${name}`);
+    for (const [name, t] of Object.entries(totals)) console.log(`  ${(t.ms / 1000).toFixed(2).padStart(9)} s  ${name} (${t.count})`);
+    // Steps overlap (16 at a time): per type, how many, their summed time and the slowest.
+    const byType = new Map<string, { n: number; ms: number; max: number }>();
+    for (const o of result.ops) {
+        const e = byType.get(o.type) ?? { n: 0, ms: 0, max: 0 };
+        byType.set(o.type, { n: e.n + 1, ms: e.ms + o.ms, max: Math.max(e.max, o.ms) });
+    }
+    for (const [type, e] of [...byType].sort((a, b) => b[1].ms - a[1].ms).filter(([, e]) => e.ms > 0))
+        console.log(`  steps ${type}: ${e.n}, ${(e.ms / 1000).toFixed(2)} s in all, slowest ${(e.max / 1000).toFixed(2)} s`);
 }
 
 main().catch((e) => {

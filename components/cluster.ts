@@ -11,8 +11,6 @@ import { OvnkubeSchemaCheck } from "./compat/schemaCheck";
 import { TunnelTypeCheck } from "./compat/tunnelTypeCheck";
 import { buildClusterModel } from "./model/cluster";
 import type { ClusterModel, HostModel } from "./model/types";
-import { ovnkubeTopology } from "./topology/ovnkube";
-import { pulumiTopology } from "./topology/pulumi";
 import type { TopologyContext } from "./topology/context";
 import type { Secrets } from "./program/readConfig";
 import { HostKeyCheck } from "./ssh/hostKeyCheck";
@@ -70,12 +68,15 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         }
         const hostReady = (host: HostModel) => ready.get(host.name)!;
 
-        if (!args.config.packages.skip)
+        if (!model.packages.skip)
             for (const host of model.hosts) {
-                const pkgs = new HostPackages(`${name}-${host.name}-packages`, { host, packages: args.config.packages, connection: connection.get(host.name)! }, { parent: this, dependsOn: hostReady(host) });
+                const pkgs = new HostPackages(`${name}-${host.name}-packages`, { host, packages: model.packages, connection: connection.get(host.name)! }, { parent: this, dependsOn: hostReady(host) });
                 ready.get(host.name)!.push(pkgs);
             }
 
+        const ssl = model.central.ssl
+            ? { privateKey: secrets.ovnSslPrivateKey!, certificate: secrets.ovnSslCertificate!, caCertificate: secrets.ovnSslCaCertificate! }
+            : undefined;
         // ovnkube refuses databases older than its models: find out before the central is touched.
         const centralReady = model.hosts.filter((h) => h.isCentral).flatMap(hostReady);
         if (model.writer === "ovnkube")
@@ -101,9 +102,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
                     connection: connection.get(m.host)!,
                     datapathType: model.hosts.find((h) => h.name === m.host)!.datapathType,
                 })),
-                ssl: model.central.ssl
-                    ? { privateKey: secrets.ovnSslPrivateKey!, certificate: secrets.ovnSslCertificate!, caCertificate: secrets.ovnSslCaCertificate! }
-                    : undefined,
+                ssl,
             },
             { parent: this, dependsOn: centralReady },
         );
@@ -119,9 +118,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
                     connection: connection.get(host.name)!,
                     k8sApiToken: model.kube.secureApi ? secrets.k8sApiToken : undefined,
                     k8sCaCertificate: model.kube.secureApi ? secrets.k8sCaCertificate : undefined,
-                    ssl: model.central.ssl
-                        ? { privateKey: secrets.ovnSslPrivateKey!, certificate: secrets.ovnSslCertificate!, caCertificate: secrets.ovnSslCaCertificate! }
-                        : undefined,
+                    ssl,
                 },
                 { parent: this, dependsOn: [...hostReady(host), central] },
             );
@@ -129,8 +126,10 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         }
 
         const topology: TopologyContext = { name, parent: this, model, owner: args.owner, connection: (h) => connection.get(h)!, chassis, central, hostKeys, privateKey };
-        if (model.writer === "pulumi") pulumiTopology(topology);
-        else ovnkubeTopology(topology, { kubeconfig: secrets.kubeconfig });
+        // Each mode's writers load only when the stack uses that mode: ovnkube mode pulls in
+        // @pulumi/kubernetes, whose loading alone costs every run about a second.
+        if (model.writer === "pulumi") (require("./topology/pulumi") as typeof import("./topology/pulumi")).pulumiTopology(topology);
+        else (require("./topology/ovnkube") as typeof import("./topology/ovnkube")).ovnkubeTopology(topology, { kubeconfig: secrets.kubeconfig });
         // Last, depending on all of the above (this component stands for its children): a destroy
         // deletes it first, and it refuses while anything would stop the destroy halfway.
         new DestroyGuard(`${name}-destroy-guard`, guardArgs, { parent: this, dependsOn: [this] });

@@ -18,6 +18,7 @@ import { deleteNetns, netnsInode } from "./namespaces";
 import type { PodRef } from "./pods";
 import { check, run, type RunOptions, type RunResult } from "./run";
 import type { LocalCluster } from "./state";
+import { PATTERNS } from "../components/values";
 
 /**
  * The stand-in runs no image: a container's files are its host's Debian 13 root, so the image
@@ -26,11 +27,9 @@ import type { LocalCluster } from "./state";
 export const DEMO_IMAGE = "docker.io/library/debian:trixie-slim";
 export const DEMO_NAMESPACE = "default";
 
-/** The DNS-1123 label rule of Pod, Service and label values used here. */
-const NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 function checkName(what: string, value: string): string {
-    if (!NAME.test(value)) throw new Error(`${what} ${JSON.stringify(value)} is not a DNS-1123 label (lower-case letters, digits and '-', at most 63)`);
+    if (!PATTERNS.nodeName.re.test(value)) throw new Error(`${what} ${JSON.stringify(value)} is not a DNS-1123 label (lower-case letters, digits and '-', at most 63)`);
     return value;
 }
 

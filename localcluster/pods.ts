@@ -4,7 +4,7 @@
 // external_ids:iface-id=<namespace>_<pod>, attached_mac and ip_address. The logical switch port
 // of the same name in the Northbound database is the caller's business.
 import { createHash } from "node:crypto";
-import { contains, intToIp, ipToInt, isIpv4 } from "./addressing";
+import { containsIp, isIpv4, networkOf, PATTERNS } from "../components/values";
 import { enterableHost, hostArgv, hostExec } from "./exec";
 import { txChecksumOff } from "./links";
 import { clusterNames } from "./names";
@@ -35,13 +35,10 @@ export interface LocalPod extends PodRef, PodNetwork {
     ifaceId: string;
 }
 
-const LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const POD_NAME = /^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/;
-const MAC = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/;
 
 function checkRef(ref: PodRef): void {
-    if (!LABEL.test(ref.namespace)) throw new Error(`invalid namespace ${JSON.stringify(ref.namespace)}: use a DNS-1123 label`);
-    if (!POD_NAME.test(ref.pod)) throw new Error(`invalid pod name ${JSON.stringify(ref.pod)}: use lower-case letters, digits, '-' and '.'`);
+    if (!PATTERNS.nodeName.re.test(ref.namespace)) throw new Error(`invalid namespace ${JSON.stringify(ref.namespace)}: use a DNS-1123 label`);
+    if (!PATTERNS.dnsSubdomain.re.test(ref.pod)) throw new Error(`invalid pod name ${JSON.stringify(ref.pod)}: use lower-case letters, digits, '-' and '.'`);
 }
 
 function checkNetwork(n: PodNetwork): void {
@@ -49,11 +46,10 @@ function checkNetwork(n: PodNetwork): void {
     if (!isIpv4(n.ip)) throw new Error(`${where}: ip ${JSON.stringify(n.ip)} is not an IPv4 address`);
     if (!isIpv4(n.gatewayIp)) throw new Error(`${where}: gatewayIp ${JSON.stringify(n.gatewayIp)} is not an IPv4 address`);
     if (!Number.isInteger(n.prefixLen) || n.prefixLen < 1 || n.prefixLen > 30) throw new Error(`${where}: prefixLen must be 1..30, not ${n.prefixLen}`);
-    const size = 2 ** (32 - n.prefixLen);
-    const subnet = `${intToIp(ipToInt(n.ip) - (ipToInt(n.ip) % size))}/${n.prefixLen}`;
-    if (!contains(subnet, n.gatewayIp)) throw new Error(`${where}: gateway ${n.gatewayIp} is outside ${subnet}`);
+    const subnet = networkOf(`${n.ip}/${n.prefixLen}`);
+    if (!containsIp(subnet, n.gatewayIp)) throw new Error(`${where}: gateway ${n.gatewayIp} is outside ${subnet.text}`);
     // A multicast MAC (odd first byte) would not be learned by any switch.
-    if (!MAC.test(n.mac) || parseInt(n.mac.slice(0, 2), 16) % 2 === 1) throw new Error(`${where}: mac ${JSON.stringify(n.mac)} is not a lower-case unicast MAC`);
+    if (!PATTERNS.mac.re.test(n.mac) || n.mac !== n.mac.toLowerCase() || parseInt(n.mac.slice(0, 2), 16) % 2 === 1) throw new Error(`${where}: mac ${JSON.stringify(n.mac)} is not a lower-case unicast MAC`);
     if (!Number.isInteger(n.mtu) || n.mtu < 576 || n.mtu > 9000) throw new Error(`${where}: mtu must be 576..9000, not ${n.mtu}`);
 }
 

@@ -1,7 +1,7 @@
 // Running programs for the local cluster: always an argv array, never a shell string, so that no
 // value (a host name, an address, a pod name) is ever parsed by a shell on the way.
 import { execFile } from "node:child_process";
-import { shellQuote } from "../components/ssh/shellQuote";
+import { shellCommand, shellQuote } from "../components/ssh/shellQuote";
 
 export interface RunResult {
     code: number;
@@ -53,7 +53,5 @@ export async function check(argv: readonly string[], opts: RunOptions = {}): Pro
 /** Quotes one word for a POSIX shell (for callers that build scripts for hostExec). */
 export { shellQuote };
 
-/** A readable rendering of argv for error messages. */
-export function describe(argv: readonly string[]): string {
-    return argv.map(shellQuote).join(" ");
-}
+/** argv as one shell line, for error messages. */
+export const describe = shellCommand;

@@ -5,7 +5,7 @@ import * as path from "node:path";
 import YAML from "yaml";
 import { DEFAULT_OVNKUBE_IMAGE } from "../components/config/schema";
 import type { NodeConfig, Role, StackConfigInput } from "../components/config/types";
-import { overlaps } from "./addressing";
+import { cidrsOverlap } from "../components/values";
 import { DEFAULT_ID, PROJECT_ROOT } from "./names";
 import { IncorrectPassphraseError, PassphraseSecrets } from "./passphraseSecrets";
 import { LocalCluster, LocalHost, hostOs } from "./state";
@@ -71,7 +71,7 @@ export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions 
     const serviceSubnet = opts.serviceSubnet ?? LOCAL_DEFAULTS.serviceSubnet;
     const ranges = { clusterSubnet, serviceSubnet, joinSubnet: LOCAL_DEFAULTS.joinSubnet };
     for (const [key, cidr] of Object.entries(ranges)) {
-        if (overlaps(cidr, cluster.subnet)) throw new Error(`${key} ${cidr} overlaps the local cluster's underlay ${cluster.subnet}`);
+        if (cidrsOverlap(cidr, cluster.subnet)) throw new Error(`${key} ${cidr} overlaps the local cluster's underlay ${cluster.subnet}`);
     }
     const first = cluster.hosts[0];
     if (!first) throw new Error(`local cluster ${cluster.id} has no hosts`);

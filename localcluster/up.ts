@@ -3,7 +3,8 @@
 // namespaces with its own /run, OVS/OVN directories (or whole root), hostname, eth0 and sshd.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { AddressPlan, defaultSubnet, overlaps, planAddresses } from "./addressing";
+import { cidrsOverlap } from "../components/values";
+import { AddressPlan, defaultSubnet, planAddresses } from "./addressing";
 import { ensureDebianBase } from "./debianBase";
 import { down } from "./down";
 import { HolderRoot, checkPrivateDirsExist, etcHosts, prepareHostDirs, startHolder } from "./holder";
@@ -47,7 +48,7 @@ async function preflight(id: string, names: ClusterNames, plan: AddressPlan, os:
         throw new Error(`local cluster ${JSON.stringify(id)} already exists${leftovers.length ? ` (${leftovers.join(", ")})` : ""}: run down first`);
     }
     for (const dst of await rootRouteDestinations()) {
-        if (overlaps(dst, plan.subnet)) {
+        if (cidrsOverlap(dst, plan.subnet)) {
             throw new Error(`underlay subnet ${plan.subnet} overlaps the route to ${dst} on this machine: choose another subnet`);
         }
     }

@@ -1,7 +1,7 @@
 // Pods placed on a cluster model's node switches, as ovnkube would place them: the logical switch
 // port `<namespace>_<pod>` on the node's switch with "MAC IP" (what ovnkube writes after OVN
 // IPAM), then the CNI ADD wiring of ./pods. Lets the overlay be exercised without Kubernetes.
-import { addressAt, macFromIp, parseNetwork } from "../components/model/cidr";
+import { addressAt, macFromIp, parseNetwork } from "../components/values";
 import type { ClusterModel } from "../components/model/types";
 import { hostExec } from "./exec";
 import { addPod, removePod, type LocalPod } from "./pods";

@@ -29,7 +29,7 @@ const programError = (logs: { severity: string; message: string }[], stderr: str
 
 export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceOp) => void = () => {}): Promise<OperationResult> {
     const started = Date.now();
-    const { handlers, redactor, state } = op;
+    const { handlers, redactor, state, profile } = op;
     const previous = state.resources;
     const olds = new Map(previous.filter((r) => !r.pendingDelete).map((r) => [r.urn, r]));
     const next: StateResource[] = [];
@@ -57,6 +57,9 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
         // After a failed step the engine starts no further steps; the program is being stopped.
         if (failure !== undefined) throw new Error("cancelled after an earlier failure");
         registered.add(reg.urn);
+        // The stack registers once cmd/run has started and loaded the SDK; the first resource once
+        // the program's modules have loaded (TypeScript compiled by ts-node).
+        profile.reached(reg.type === "pulumi:pulumi:Stack" ? "program: SDK loaded, stack registered" : "program: loaded, first resource registered");
         redactor.add(secretStrings(reg.inputs));
         redactor.addPublic(plainStrings(reg.inputs));
         const old = olds.get(reg.urn);
@@ -102,8 +105,11 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
             redactor.add(secretStrings(outputs));
             next.push(entry(reg, inputs, id, outputs));
             settled.add(reg.urn);
-            persist();
+            // As the engine's snapshot manager: a step that changed nothing leaves the checkpoint
+            // as it is (the old record stands for it), so a no-op run writes the state once, at the end.
+            if (kind !== "same") persist();
             report({ op: kind, urn: reg.urn, type: reg.type, name: reg.name, keys, ms: Date.now() - t0 });
+            if (reg.custom) profile.reached("steps: first custom resource done");
             // A preview has no IDs for what it would create; the SDK treats "" as unknown.
             return { id: dryRun && (kind === "create" || kind === "replace") ? "" : id, outputs };
         } catch (e) {
@@ -129,6 +135,7 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
         await handlers.close();
         throw e;
     }
+    profile.reached("program: exited");
     const programOk = run.code === 0 && failure === undefined;
     if (!programOk && failure === undefined) failure = redactor.text(`the program failed (exit ${run.code}):\n${programError(run.monitor.logs, run.stderr)}`);
 
@@ -158,7 +165,8 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
     }
     persist(stackOutputs);
     await handlers.close();
+    profile.reached("done");
 
     const base = { operation: dryRun ? ("preview" as const) : ("up" as const), stack: op.stack, dryRun, statePath: op.statePath, started };
-    return operationResult(base, ops, failure, { outputs: maskSecrets(stackOutputs) as Props });
+    return { ...operationResult(base, ops, failure, { outputs: maskSecrets(stackOutputs) as Props }), profile: profile.report() };
 }

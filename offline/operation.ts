@@ -2,6 +2,7 @@
 // decrypted), the state, the handlers, and a redactor primed with every secret known so far.
 import * as path from "node:path";
 import { Handlers } from "./handlers";
+import { Profile } from "./profile";
 import { Redactor } from "./redact";
 import { findPassphrase, Keyring } from "./secrets";
 import { loadState, saveState, type StackState } from "./state";
@@ -45,6 +46,8 @@ export interface Operation {
     manifestsDir: string;
     state: StackState;
     handlers: Handlers;
+    /** Where this operation's time goes (bench:cluster prints it). */
+    profile: Profile;
     redactor: Redactor;
     /** Writes the state (sealing secrets); keeps the key's salt for later writes. */
     save(state: StackState): void;
@@ -69,7 +72,9 @@ export function openOperation(opts: OfflineOptions): Operation {
     for (const r of state.resources) redactor.add([...secretStrings(r.inputs), ...secretStrings(r.outputs)]);
 
     const pins = hostKeyPins(stackConfig.projectValues);
+    const profile = new Profile();
     const handlers = new Handlers({
+        profile,
         project: project.name,
         stack: opts.stack,
         projectDir: project.dir,
@@ -86,10 +91,11 @@ export function openOperation(opts: OfflineOptions): Operation {
         manifestsDir,
         state,
         handlers,
+        profile,
         redactor,
         save(next) {
             // One key for the stack file and the state when the stack file has one.
-            const saved = saveState(statePath, { ...next, encryptionSalt: next.encryptionSalt ?? salt }, keyring, stackConfig.encryptionSalt);
+            const saved = profile.timed("state writes", () => saveState(statePath, { ...next, encryptionSalt: next.encryptionSalt ?? salt }, keyring, stackConfig.encryptionSalt));
             salt = saved.encryptionSalt;
         },
     };

@@ -1,6 +1,7 @@
 // What an offline operation reports: one entry per resource step, totals as the Pulumi CLI gives
 // them, drift found by refresh, and the stack's outputs with secrets masked.
 import type { Props } from "./values";
+import type { ProfileReport } from "./profile";
 
 /** `delete-replaced` is the old half of a create-before-delete replacement (counted as the replace). */
 export type OpKind = "create" | "update" | "replace" | "delete" | "delete-replaced" | "same";
@@ -50,6 +51,8 @@ export interface OperationResult {
     outputs: Props;
     statePath: string;
     ms: number;
+    /** Where the time went (up and preview). */
+    profile?: ProfileReport;
 }
 
 export function countOps(ops: ResourceOp[]): Counts {

@@ -13,7 +13,7 @@ import { rmSync } from "fs";
 import * as path from "path";
 import { readStackFile } from "../components/config/stackFile";
 import { validateConfig } from "../components/config/validate";
-import { containsIp, parseNetwork } from "../components/model/cidr";
+import { containsIp, parseNetwork } from "../components/values";
 import { buildClusterModel } from "../components/model/cluster";
 import { KubeClient } from "../kubeclient";
 import { defaultStackPath, down, loadCluster, localPassphrase, up, writeLocalStack, type LocalCluster } from "../localcluster";

@@ -5,7 +5,7 @@
 // Provider methods run from Pulumi's serialized copy: npm modules are require()d inside the
 // functions that use them, local helpers are captured as functions.
 import * as pulumi from "@pulumi/pulumi";
-import type { SshTarget } from "../model/types";
+import type { SshTarget } from "../ssh/target";
 import { exec } from "../ssh/exec";
 import { parseEncaps, READ_ENCAPS_SCRIPT, tunnelTypeRefusal } from "./tunnelType";
 

@@ -2,8 +2,7 @@
 // unique where they identify something, and stay outside every network the cluster routes
 // internally. Otherwise the cluster router would swallow the host LAN, or two hosts would answer
 // for one address; both only show once traffic flows, so they are refused up front.
-import * as ipaddr from "ipaddr.js";
-import { Cidr4, containsIp, isIpv4, overlaps, parseNetwork } from "../model/cidr";
+import { addressRange, Cidr4, containsIp, isIpv4, overlaps, parseNetwork } from "../values";
 import type { NodeConfig, StackConfigInput } from "./types";
 
 type Add = (path: string, message: string) => void;
@@ -47,7 +46,7 @@ export interface RoutedSubnets {
 export function addressProblems(cfg: StackConfigInput, subnets: RoutedSubnets, add: Add): void {
     const all = cfg.nodes.flatMap(hostIps);
     for (const h of all) {
-        const range = ipaddr.IPv4.parse(h.ip).range();
+        const range = addressRange(h.ip);
         if (range in NOT_A_HOST) add(h.path, `${h.ip} is ${NOT_A_HOST[range]}; give the host's own unicast address`);
     }
     swallowedAddresses(cfg, subnets, all, add);

@@ -1,9 +1,9 @@
 // JSON Schema of the `ovn-kubernetes:` stack configuration. It documents every field; ajv
 // enforces it and fills defaults. Value patterns come from the shared table
-// (../model/patterns.ts); rules that need CIDR arithmetic live in ./semantic.ts because JSON
+// (../values); rules that need CIDR arithmetic live in ./semantic.ts because JSON
 // Schema cannot express them.
 
-import { PATTERNS, type PatternName } from "../model/patterns";
+import { PATTERNS, type PatternName } from "../values";
 
 /**
  * The image ovn-kubernetes' CI publishes from its release-1.0 branch (v1.0.x, linux/amd64 and

@@ -1,12 +1,13 @@
 // Checks JSON Schema cannot express: CIDR arithmetic (ipaddr.js), uniqueness across nodes,
 // role combinations, secrets that a chosen mode needs. Runs on schema-valid input with defaults.
-import { Cidr4, containsIp, contains, isIpv4, networkOf, overlaps, parseCidr, parseNetwork, toInt, size } from "../model/cidr";
+import { Cidr4, containsIp, contains, isIpv4, networkOf, overlaps, parseCidr, parseNetwork, toInt, size } from "../values";
 import { MAX_OVNKUBE_NODE_ID, MIN_OVNKUBE_NODE_ID } from "../model/addressPlan";
-import { INTEGRATION_BRIDGE } from "../model/names";
+import { INTEGRATION_BRIDGE, nicBridge } from "../model/names";
+import { gatewayBridgeOf, isChassis, isK8sNode, tunnelBridgeOf, tunnelIpOf } from "../model/nodes";
 import { isFingerprintPin, keyLineHint, parseHostKeyLine } from "../ssh/hostKey";
 import { addressProblems } from "./addresses";
 import { plainSecretProblems } from "./secrets";
-import type { SecretKey, StackConfigInput } from "./types";
+import type { DatapathType, SecretKey, StackConfigInput } from "./types";
 
 export interface Problem {
     path: string;
@@ -58,8 +59,8 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
 
         // A DNS name may be all digits, but a dotted quad that is no IPv4 address is a typo.
         if (/^[0-9.]+$/.test(n.address) && !isIpv4(n.address)) add(`${p}.address`, `"${n.address}" is not a valid IPv4 address`);
-        const tunnelIp = n.tunnelIp ?? (isIpv4(n.address) ? n.address : undefined);
-        const chassis = n.roles.some((r) => r !== "central");
+        const tunnelIp = tunnelIpOf(n);
+        const chassis = isChassis(n);
         if (chassis && !tunnelIp) add(`${p}.tunnelIp`, `required because address "${n.address}" is not an IPv4 address`);
         if (chassis && tunnelIp) {
             if (seenTunnel.has(tunnelIp)) add(`${p}.tunnelIp`, `${tunnelIp} is already the tunnel IP of nodes[${seenTunnel.get(tunnelIp)}]`);
@@ -69,15 +70,15 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
         const onGatewayBridge = n.gateway?.mode === "shared" && (!n.tunnelInterface || n.tunnelInterface === n.gateway.interface);
         if (chassis && netdev && !n.tunnelInterface && !onGatewayBridge)
             add(`${p}.tunnelInterface`, `required with datapathType netdev: userspace tunnels need the tunnel IP on an OVS bridge`);
-        if (n.tunnelInterface && `br${n.tunnelInterface}`.length > 15) add(`${p}.tunnelInterface`, `bridge "br${n.tunnelInterface}" would be longer than 15 characters`);
+        if (n.tunnelInterface && nicBridge(n.tunnelInterface).length > 15) add(`${p}.tunnelInterface`, `bridge "${nicBridge(n.tunnelInterface)}" would be longer than 15 characters`);
         if (n.roles.includes("central") && !tunnelIp) add(`${p}.tunnelIp`, `the central node needs an IPv4 address for the NB/SB listeners`);
 
         if (!n.hostKey && !cfg.ssh?.insecureIgnoreHostKey)
             add(`${p}.hostKey`, `required: pin the host key (ssh-keyscan) or set ssh.insecureIgnoreHostKey for a throw-away lab`);
 
-        const isK8sNode = n.roles.includes("node") || n.roles.includes("master");
+        const k8sNode = isK8sNode(n);
         if (n.subnet) {
-            if (!isK8sNode) add(`${p}.subnet`, `only master and node roles have a node subnet`);
+            if (!k8sNode) add(`${p}.subnet`, `only master and node roles have a node subnet`);
             const s = network(`${p}.subnet`, n.subnet);
             if (s && cluster && !contains(cluster, s)) add(`${p}.subnet`, `${s.text} is not inside clusterSubnet ${cluster.text}`);
             else if (s && s.prefix > 29) add(`${p}.subnet`, `/${s.prefix} leaves no room for the router, management port and pods`);
@@ -90,10 +91,10 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
         const isGateway = n.roles.includes("gateway");
         if (isGateway && !n.gateway) add(`${p}.gateway`, `required for the role "gateway"`);
         if (!isGateway && n.gateway) add(`${p}.gateway`, `set, but the node lacks the role "gateway"`);
-        if (isGateway && !isK8sNode) add(`${p}.roles`, `a gateway must also be a "node" or "master"`);
+        if (isGateway && !k8sNode) add(`${p}.roles`, `a gateway must also be a "node" or "master"`);
         if (n.gateway) checkGateway(`${p}.gateway`, n.gateway, cluster, service, join, add);
         if (ovnkubeMode && n.gateway) checkOvnkubeGateway(`${p}.gateway`, n.gateway, add);
-        checkGatewayNic(p, n, netdev, add);
+        checkGatewayNic(p, n, n.datapathType ?? cfg.datapathType, add);
     });
     if (ovnkubeMode && join) checkOvnkubeNodeIds(cfg, join, add);
     // ovnkube-node v1.0 writes ovn-encap-type=geneve on every node whatever it is told (setupOVNNode).
@@ -129,7 +130,7 @@ function checkGateway(
     join: Cidr4 | undefined,
     add: (path: string, message: string) => void,
 ) {
-    const bridge = g.bridge ?? `br${g.interface}`;
+    const bridge = gatewayBridgeOf(g);
     if (bridge.length > 15) add(`${p}.bridge`, `"${bridge}" is longer than 15 characters; set gateway.bridge`);
     if (bridge === g.interface) add(`${p}.bridge`, `must differ from the interface`);
     let phys: Cidr4 | undefined;
@@ -165,12 +166,12 @@ function checkGateway(
  * dedicated NIC leaves the host's IP stack, so it must not carry the node's SSH address or its
  * tunnel IP: the host would lose them.
  */
-function checkGatewayNic(p: string, n: StackConfigInput["nodes"][number], netdev: boolean, add: (path: string, message: string) => void) {
+function checkGatewayNic(p: string, n: StackConfigInput["nodes"][number], datapathType: DatapathType | undefined, add: (path: string, message: string) => void) {
     const g = n.gateway;
     if (!g) return;
-    const bridge = g.bridge ?? `br${g.interface}`;
+    const bridge = gatewayBridgeOf(g);
     const tunnelNic = n.tunnelInterface;
-    const tunnelBridge = netdev && tunnelNic && !(g.mode === "shared" && tunnelNic === g.interface) ? `br${tunnelNic}` : undefined;
+    const tunnelBridge = tunnelBridgeOf(n, datapathType)?.bridge;
     for (const [key, name] of [["bridge", bridge], ["interface", g.interface]] as const) {
         if (name === INTEGRATION_BRIDGE) add(`${p}.gateway.${key}`, `"${INTEGRATION_BRIDGE}" is OVN's integration bridge; name another ${key}`);
         else if (name === tunnelBridge) add(`${p}.gateway.${key}`, `"${name}" is this node's tunnel bridge (tunnelInterface ${tunnelNic} with datapathType netdev); name another ${key}`);

@@ -2,8 +2,8 @@
 // fills defaults), then the semantic checks. Every problem names its config path; all are reported
 // at once.
 import Ajv, { ErrorObject, ValidateFunction } from "ajv";
-import { isIpv4 } from "../model/cidr";
-import { PATTERNS } from "../model/patterns";
+import { PATTERNS } from "../values";
+import { gatewayBridgeOf, tunnelIpOf } from "../model/nodes";
 import { buildClusterModel } from "../model/cluster";
 import { generatedNameClashes, generatedNames } from "./generatedNames";
 import { stackConfigSchema } from "./schema";
@@ -99,8 +99,8 @@ function withDefaults(input: StackConfigInput, secretsPresent: SecretKey[]): Sta
             user: n.user ?? ssh.user,
             os: n.os ?? "debian",
             datapathType: n.datapathType ?? datapathType,
-            tunnelIp: n.tunnelIp ?? (isIpv4(n.address) ? n.address : ""),
-            gateway: n.gateway && { ...n.gateway, bridge: n.gateway.bridge ?? `br${n.gateway.interface}`, rampoutSubnets: n.gateway.rampoutSubnets ?? [] },
+            tunnelIp: tunnelIpOf(n) ?? "",
+            gateway: n.gateway && { ...n.gateway, bridge: gatewayBridgeOf(n.gateway), rampoutSubnets: n.gateway.rampoutSubnets ?? [] },
         })),
         clusterSubnet: input.clusterSubnet,
         hostSubnetLength: input.hostSubnetLength!,

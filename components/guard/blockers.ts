@@ -10,7 +10,9 @@
 // - a host whose delete scripts could not run: nothing answers, the login fails, or it presents
 //   another key than the pinned one.
 // Provider code: runs from the serialized copy, captures only plain data and functions.
-import type { SshTarget } from "../model/types";
+import type { SshTarget } from "../ssh/target";
+import { mapToRecord, setAtoms, uuid } from "../ovsdb/encoding";
+import { select, where } from "../ovsdb/operations";
 import type { OvsdbTransactor } from "../ovsdb/client";
 import { describeBlocked } from "../nb/blockedRows";
 import { claimRows, conflictText } from "../nb/claims";

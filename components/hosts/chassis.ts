@@ -7,6 +7,7 @@ import { hostCommand, secretStdin, sslSecrets, type HostConnection, type OvsdbSs
 import { chassisNeedsK8sSecrets, chassisNeedsSsl, chassisScript, parseSystemId } from "./scripts/chassis";
 import { ovsStartScript } from "./scripts/ovs";
 import { nicMoveCommands } from "./nicMove";
+import type { NicBridge } from "./scripts/nicMove";
 
 export interface ChassisArgs {
     host: HostModel;
@@ -48,9 +49,9 @@ export class Chassis extends pulumi.ComponentResource {
         this.ovs = hostCommand(this, `${name}-ovs`, ovsStartScript(args.host), { connection: args.connection });
         const tunnel = args.host.chassis?.tunnelBridge;
         if (tunnel) {
-            // Same move as a shared gateway NIC (addresses and routes follow the NIC onto the
-            // bridge), confirmed by a new login before ovn-controller starts.
-            const nic = { node: args.host.name, mode: "shared" as const, ...tunnel };
+            // The tunnel address and routes follow the NIC onto the bridge, confirmed by a new
+            // login before ovn-controller starts.
+            const nic: NicBridge = { node: args.host.name, ...tunnel, hostAddresses: "move", role: "tunnel" };
             const triggers = [tunnel.interface, tunnel.bridge, args.host.datapathType];
             const moved = nicMoveCommands(this, `${name}-tunnel-bridge`, nic, args.host.datapathType, args.connection, triggers, { dependsOn: [this.ovs] });
             this.tunnelBridge = moved.move;

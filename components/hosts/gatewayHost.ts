@@ -7,6 +7,7 @@ import type { DatapathType } from "../config/types";
 import type { GatewayModel } from "../model/types";
 import type { HostConnection } from "./command";
 import { nicMoveCommands } from "./nicMove";
+import { gatewayNic } from "./scripts/gateway";
 
 export interface GatewayHostArgs {
     gateway: GatewayModel;
@@ -26,7 +27,7 @@ export class GatewayHost extends pulumi.ComponentResource {
         super("ovn-kubernetes:hosts:GatewayHost", name, {}, opts);
         const { gateway, datapathType } = args;
         const triggers = [gateway.mode, gateway.interface, gateway.bridge, datapathType];
-        const moved = nicMoveCommands(this, `${name}-bridge`, gateway, datapathType, args.connection, triggers);
+        const moved = nicMoveCommands(this, `${name}-bridge`, gatewayNic(gateway), datapathType, args.connection, triggers);
         this.bridge = moved.move;
         this.confirm = moved.confirm;
         this.macAddress = moved.macAddress;

@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { remote } from "@pulumi/command";
 import type { DatapathType } from "../config/types";
 import { hostCommand, type HostConnection } from "./command";
-import { gatewayBridgeScript, gatewayConfirmScript, parseConfirmToken, parseNicMac, type NicBridge } from "./scripts/gateway";
+import { nicMoveConfirmScript, nicMoveScript, parseConfirmToken, parseNicMac, type NicBridge } from "./scripts/nicMove";
 
 export interface NicMove {
     /** Moves the NIC (create) and moves it back (delete). */
@@ -33,16 +33,16 @@ export function nicMoveCommands(
     const move = hostCommand(
         parent,
         name,
-        gatewayBridgeScript(nic, datapathType, name),
+        nicMoveScript(nic, datapathType, name),
         { connection, triggers },
         opts,
     );
     // Validated now, before any command exists; the token only later.
-    gatewayConfirmScript(nic, "none", name);
+    nicMoveConfirmScript(nic, "none", name);
     const confirm = hostCommand(
         parent,
         `${name}-confirm`,
-        { create: move.stdout.apply((out) => gatewayConfirmScript(nic, parseConfirmToken(out), name)) },
+        { create: move.stdout.apply((out) => nicMoveConfirmScript(nic, parseConfirmToken(out), name)) },
         { connection },
         { dependsOn: [move] },
     );

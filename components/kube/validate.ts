@@ -1,7 +1,7 @@
 // Checks of the Kubernetes part of the model, run before any object is built: a bad value fails the
 // preview with the field and the reason instead of producing a DaemonSet that crash-loops or a plan
 // ovnkube would silently replace.
-import { PATTERNS, type Pattern } from "../model/patterns";
+import { PATTERNS, type Pattern } from "../values";
 import { MAX_OVNKUBE_NODE_ID, MIN_OVNKUBE_NODE_ID } from "../model/addressPlan";
 import type { KubeModel } from "../model/types";
 import { CONFIG_ENV } from "./config-map";

@@ -6,7 +6,7 @@
 // displaced so the operator can pin it (`nodes[i].subnet`). Appending nodes therefore never moves
 // an existing one, and the plan is a pure function of the config.
 import { createHash } from "crypto";
-import { addressAt, Cidr4, overlaps, parseNetwork, size, subnetAt } from "./cidr";
+import { addressAt, Cidr4, overlaps, parseNetwork, size, subnetAt } from "../values";
 
 export interface PlanRequest {
     clusterSubnet: string;

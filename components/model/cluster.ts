@@ -1,15 +1,14 @@
 // The cluster model: validated config in, every desired name, address and setting out.
 // Pure and deterministic: no I/O, no Pulumi, same input → same output.
-import type { DatapathType, NodeConfig, OsFamily, StackConfig } from "../config/types";
+import type { DatapathType, OsFamily, StackConfig } from "../config/types";
 import { planAddresses, AddressPlan, MAX_OVNKUBE_NODE_ID } from "./addressPlan";
-import { addressAt, macFromIp, parseNetwork, toInt } from "./cidr";
+import { addressAt, macFromIp, parseNetwork, toInt } from "../values";
 import * as names from "./names";
+import { isChassis, isK8sNode, tunnelBridgeOf } from "./nodes";
 import type { ClusterModel, GatewayModel, HostModel, IfAddress, NodeNetworkModel, OvnkubeNodeGroup, OvnkubeNodeModel, TopologyWriter } from "./types";
 
 type Node = StackConfig["nodes"][number];
 
-const isK8sNode = (n: NodeConfig) => n.roles.includes("master") || n.roles.includes("node");
-const isChassis = (n: NodeConfig) => n.roles.some((r) => r !== "central");
 
 function ifAddress(ip: string, prefix: number): IfAddress {
     return { ip, cidr: `${ip}/${prefix}`, mac: macFromIp(ip) };
@@ -66,7 +65,7 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
                   encapType: cfg.encapType,
                   bridgeMappings: n.gateway ? `${names.PHYSNET}:${n.gateway.bridge}` : undefined,
                   k8sApiServer,
-                  tunnelBridge: tunnelBridge(n),
+                  tunnelBridge: tunnelBridgeOf(n, n.datapathType),
               }
             : undefined,
     }));
@@ -95,6 +94,7 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
                 : {}),
         },
         hosts,
+        packages: cfg.packages,
         clusterRouter: {
             name: names.CLUSTER_ROUTER,
             joinSwitch: names.JOIN_SWITCH,
@@ -127,13 +127,6 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
         },
         plan,
     };
-}
-
-/** With the userspace datapath the tunnel NIC must sit on an OVS bridge; a shared gateway's bridge already is one. */
-function tunnelBridge(n: Node): { interface: string; bridge: string } | undefined {
-    if (n.datapathType !== "netdev" || !n.tunnelInterface) return undefined;
-    if (n.gateway?.mode === "shared" && n.gateway.interface === n.tunnelInterface) return undefined;
-    return { interface: n.tunnelInterface, bridge: `br${n.tunnelInterface}` };
 }
 
 function nodeNetwork(n: Node, plan: AddressPlan, cfg: StackConfig): NodeNetworkModel {
@@ -185,7 +178,7 @@ function gatewayModel(n: Node, plan: AddressPlan, cfg: StackConfig): GatewayMode
 /** The gateway bridge ovnkube-node is pointed at: the shared gateway's, else the userspace tunnel bridge. */
 function gatewayBridgeOf(n: Node): string | undefined {
     if (n.gateway?.mode === "shared") return n.gateway.bridge;
-    return tunnelBridge(n)?.bridge;
+    return tunnelBridgeOf(n, n.datapathType)?.bridge;
 }
 
 function ovnkubeNode(n: Node, plan: AddressPlan): OvnkubeNodeModel {

@@ -15,6 +15,8 @@ export const gatewayRouter = (node: string) => `GR_${node}`;
 export const externalSwitch = (node: string) => `ext_${node}`;
 export const routerToExternal = (node: string) => `rtoe-${gatewayRouter(node)}`;
 export const externalToRouter = (node: string) => `etor-${gatewayRouter(node)}`;
+/** The OVS bridge a NIC moves onto when the stack names no bridge: `br<NIC>`, as ovnkube-node names it. */
+export const nicBridge = (nic: string) => `br${nic}`;
 export const uplinkPort = (bridge: string, node: string) => `${bridge}_${node}`;
 export const mgmtPortName = (node: string) => `k8s-${node}`;
 /** The OVS internal interface of the management port: a Linux name, so at most 15 characters. */

@@ -1,16 +1,7 @@
 // The desired cluster: a pure function of the validated stack config (see ./cluster.ts).
 // Every name, address and MAC any layer needs is decided here, once.
-import type { DatapathType, EncapType, OsFamily, Role } from "../config/types";
-
-/** How to reach a host over SSH (no secret in here: the private key travels as a Pulumi secret). */
-export interface SshTarget {
-    host: string;
-    port: number;
-    user: string;
-    /** Pinned host key line (`ssh-ed25519 AAAA…`); undefined only with insecureIgnoreHostKey. */
-    hostKey?: string;
-    insecureIgnoreHostKey: boolean;
-}
+import type { DatapathType, EncapType, OsFamily, PackagesConfig, Role } from "../config/types";
+import type { SshTarget } from "../ssh/target";
 
 /** An address on an interface: `ip` plain, `cidr` with prefix length, e.g. 10.128.0.1 and 10.128.0.1/24. */
 export interface IfAddress {
@@ -182,6 +173,8 @@ export interface ClusterModel {
     sbAddress: string;
     central: CentralModel;
     hosts: HostModel[];
+    /** Version pins, extra repository, or `skip` (the hosts bring their own packages). */
+    packages: PackagesConfig;
     clusterRouter: ClusterRouterModel;
     nodeNetworks: NodeNetworkModel[];
     gateways: GatewayModel[];

@@ -2,9 +2,8 @@
 // path it concerns (e.g. `network.router.cidr`), all at once. Values the engine does not know
 // yet (preview) are left unchecked. A failure reason may quote the bad value, except for the
 // private key, which is never quoted.
-import { containsIp, parseNetwork } from "../model/cidr";
+import { containsIp, parseNetwork, PATTERNS, type PatternName } from "../values";
 import { pinFingerprint } from "../ssh/hostKey";
-import { RULES, type RuleName } from "./patterns";
 
 /** The engine's placeholder for a value not known until apply (sdk/nodejs/runtime/rpc.ts unknownValue). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -30,7 +29,7 @@ export interface Checker {
     failures: Failure[];
     /** The value at path if present and known, after reporting a missing one. */
     present(path: string): unknown;
-    text(path: string, rule: RuleName): string | undefined;
+    text(path: string, rule: PatternName): string | undefined;
     network(path: string): string | undefined;
     unicastMac(path: string): string | undefined;
     /** An address with prefix whose address part equals the `ip` next to it, e.g. router.{ip,cidr}. */
@@ -49,10 +48,10 @@ export function checker(inputs: unknown): Checker {
         if (v === undefined || v === null) fail(path, "is required");
         return v === UNKNOWN ? undefined : v;
     };
-    const text = (path: string, name: RuleName) => {
+    const text = (path: string, name: PatternName) => {
         const v = present(path);
         if (v === undefined || v === null) return undefined;
-        const { what, re } = RULES[name];
+        const { what, re } = PATTERNS[name];
         if (typeof v !== "string" || !re.test(v)) {
             fail(path, `must be ${what}, got ${JSON.stringify(v)}`);
             return undefined;
@@ -87,7 +86,7 @@ export function checker(inputs: unknown): Checker {
 
 /** Where one NB server is reached: `<path>.ssh` (host, user, port, pinned key) and `<path>.socket`. */
 function checkEndpoint(c: Checker, inputs: Record<string, any>, path: string): void {
-    c.text(`${path}.ssh.host`, "sshHost");
+    c.text(`${path}.ssh.host`, "host");
     c.text(`${path}.ssh.user`, "sshUser");
     const port = c.present(`${path}.ssh.port`);
     if (port !== undefined && port !== null && (typeof port !== "number" || !Number.isInteger(port) || port < 1 || port > 65535)) {

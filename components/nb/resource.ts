@@ -2,7 +2,7 @@
 // the private key never appears in plain text in inputs, outputs, diffs or logs), the outputs
 // every kind adds, and the options every kind needs.
 import * as pulumi from "@pulumi/pulumi";
-import type { SshTarget } from "../model/types";
+import type { SshTarget } from "../ssh/target";
 import { NB_SOCKET } from "../ssh/ovsdbChannel";
 import { NB_SCHEMA_VERSION, type NbConnection, type NbMember } from "./kinds/common";
 import type { RowState } from "./rows";

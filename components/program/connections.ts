@@ -2,8 +2,10 @@
 // dynamic providers. Built inside `apply` so the private key never leaves its secret Output.
 // Both verify the host's pinned key before logging in: the command provider with
 // `connection.hostKey`, the NB transport with the pin in its SshTarget.
-import type { HostModel, SshTarget } from "../model/types";
+import type { HostModel } from "../model/types";
+import type { SshTarget } from "../ssh/target";
 import { commandHostKey } from "../ssh/hostKey";
+import { NB_SOCKET } from "../ssh/ovsdbChannel";
 
 export interface CommandConnection {
     host: string;
@@ -22,8 +24,6 @@ export interface NbConnection {
     /** Clustered NB: every central, as ssh and socket (the NB resources' `nb.members`). */
     members?: { ssh: SshTarget; socket: string }[];
 }
-
-export const NB_SOCKET = "/var/run/ovn/ovnnb_db.sock";
 
 export function sshConnection(host: HostModel, privateKey: string): CommandConnection {
     const { ssh } = host;

@@ -7,7 +7,7 @@
 // Provider methods run from Pulumi's serialized copy: npm modules are require()d inside them and
 // local helpers are captured as functions (a relative require would resolve from the engine's cwd).
 import * as pulumi from "@pulumi/pulumi";
-import type { SshTarget } from "../model/types";
+import type { SshTarget } from "./target";
 import { hostKeyAlgorithms, hostKeyRefusal, isFingerprintPin, parseHostKeyLine, sshFingerprint } from "./hostKey";
 
 export interface HostKeyCheckArgs {

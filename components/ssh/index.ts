@@ -7,3 +7,4 @@ export { closeOvsdbPool, northbound, ovsdbOverSsh, PooledOvsdbClient } from "./o
 export { acquireSsh, closeSshPool, sshAddress, sshPoolStats, type SshLease } from "./pool";
 export { RemoteOvsdbClient } from "./remoteOvsdbClient";
 export { shellCommand, shellQuote } from "./shellQuote";
+export type { SshTarget } from "./target";

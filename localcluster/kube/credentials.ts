@@ -3,7 +3,7 @@
 // bootstrap RBAC policy and Node authorizer expect, so every component gets exactly the rights
 // it has on a kubeadm cluster.
 import * as fs from "node:fs";
-import { addressAt, parseNetwork } from "../../components/model/cidr";
+import { addressAt, parseNetwork, PATTERNS } from "../../components/values";
 import { buildKubeconfig } from "../../kubeclient";
 import type { ControlPlaneFiles } from "./flags";
 import type { ControlPlaneLayout } from "./layout";
@@ -79,7 +79,7 @@ export interface NodeCredentials {
 
 /** A kubelet's client certificate and kubeconfig, issued once per node name. */
 export async function nodeCredentials(layout: ControlPlaneLayout, ca: IssuedCert, server: string, node: string): Promise<NodeCredentials> {
-    if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(node)) throw new Error(`invalid node name ${JSON.stringify(node)}: a lower-case DNS-1123 label`);
+    if (!PATTERNS.nodeName.re.test(node)) throw new Error(`invalid node name ${JSON.stringify(node)}: a lower-case DNS-1123 label`);
     const user = kubeletUser(node);
     const cert = await issueCert(ca, layout.pkiDir, `kubelet-${node}`, { commonName: user.name, organizations: user.groups, usage: "client" });
     const kubeconfigPath = layout.kubeconfig(`kubelet-${node}`);

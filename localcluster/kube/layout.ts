@@ -2,7 +2,7 @@
 // with the cluster's `lc-<id>-` prefix, so the cluster's `down` ends and removes them too), its
 // underlay address and its files under .local/<id>/k8s. Pure: no I/O.
 import * as path from "node:path";
-import { intToIp, parseCidr } from "../addressing";
+import { addressAt, parseNetwork } from "../../components/values";
 import { clusterNames, stateDir } from "../names";
 
 /** The API server's secure port, as on a kubeadm control plane. */
@@ -49,7 +49,7 @@ export function controlPlaneLayout(id: string): ControlPlaneLayout {
  * to this machine, so the second is always free.
  */
 export function controlPlaneAddress(underlaySubnet: string): string {
-    return intToIp(parseCidr(underlaySubnet).base + 2);
+    return addressAt(parseNetwork(underlaySubnet), 2);
 }
 
 export function apiServerUrl(address: string): string {

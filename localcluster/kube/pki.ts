@@ -8,6 +8,7 @@ import { generateKeyPairSync } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { check } from "../run";
+import { PATTERNS } from "../../components/values";
 
 export interface KeyPair {
     keyPath: string;
@@ -37,8 +38,6 @@ const DAYS = "3650";
 
 /** Subject parts reach openssl's `-subj`, where `/`, `=`, `+` and `,` have meaning: refuse them. */
 const SUBJECT_PART = /^[A-Za-z0-9][A-Za-z0-9:._-]{0,63}$/;
-const DNS_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
-const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
 function checked(value: string, pattern: RegExp, what: string): string {
     if (!pattern.test(value)) throw new Error(`invalid ${what} ${JSON.stringify(value)} for a certificate`);
@@ -54,8 +53,8 @@ export function subject(req: Pick<CertRequest, "commonName" | "organizations">):
 /** The X.509 extensions of a leaf certificate, as openssl `-addext` arguments. */
 export function leafExtensions(req: CertRequest): string[] {
     const sans = [
-        ...(req.dnsNames ?? []).map((d) => `DNS:${checked(d, DNS_NAME, "DNS name")}`),
-        ...(req.ipAddresses ?? []).map((ip) => `IP:${checked(ip, IPV4, "IP address")}`),
+        ...(req.dnsNames ?? []).map((d) => `DNS:${checked(d, PATTERNS.dnsSubdomain.re, "DNS name")}`),
+        ...(req.ipAddresses ?? []).map((ip) => `IP:${checked(ip, PATTERNS.ipv4.re, "IP address")}`),
     ];
     const ext = [
         "basicConstraints=critical,CA:FALSE",

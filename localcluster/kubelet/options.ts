@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { DEFAULT_POD_LOGS_DIR } from "./logs";
 import { forbiddenLabelReason } from "./nodeObject";
+import { PATTERNS } from "../../components/values";
 
 export interface KubeletOptions {
     /** Node name: a lower-case DNS-1123 label (the host's name in the local cluster). */
@@ -34,8 +35,6 @@ export const DEFAULT_ROOT_DIR = "/var/lib/kubelet";
 export const DEFAULT_CNI_CONF_DIR = "/etc/cni/net.d";
 export const DEFAULT_CNI_BIN_DIRS = ["/opt/cni/bin"];
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 /** Label keys: optional DNS prefix, then a name (Kubernetes' qualified name). */
 const LABEL_KEY = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
@@ -49,9 +48,9 @@ function absolute(value: unknown, what: string): string {
 
 /** Checks the options and fills in the defaults; every error names the option and the fix. */
 export function resolveOptions(o: KubeletOptions): KubeletConfig {
-    if (!DNS_LABEL.test(o.nodeName ?? "")) throw new Error(`kubelet option nodeName: ${JSON.stringify(o.nodeName)} is not a lower-case DNS-1123 label`);
+    if (!PATTERNS.nodeName.re.test(o.nodeName ?? "")) throw new Error(`kubelet option nodeName: ${JSON.stringify(o.nodeName)} is not a lower-case DNS-1123 label`);
     if (!Number.isInteger(o.holderPid) || o.holderPid <= 1) throw new Error(`kubelet option holderPid: ${JSON.stringify(o.holderPid)} is not a process id`);
-    if (!IPV4.test(o.internalIP ?? "")) throw new Error(`kubelet option internalIP: ${JSON.stringify(o.internalIP)} is not an IPv4 address`);
+    if (!PATTERNS.ipv4.re.test(o.internalIP ?? "")) throw new Error(`kubelet option internalIP: ${JSON.stringify(o.internalIP)} is not an IPv4 address`);
     const labels = o.labels ?? {};
     for (const [k, v] of Object.entries(labels)) {
         if (!LABEL_KEY.test(k) || !LABEL_VALUE.test(v)) throw new Error(`kubelet option labels: ${k}=${v} is not a valid label`);

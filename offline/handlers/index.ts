@@ -25,11 +25,19 @@ export class Handlers {
         this.provider = providerHandler(providers);
         this.command = commandHandler(ctx);
         this.kubernetes = kubernetesHandler(ctx, providers, this.kubeTargets);
-        this.dynamic = dynamicHandler(() => {
-            const env = { PULUMI_NODEJS_PROJECT: ctx.project, PULUMI_NODEJS_STACK: ctx.stack };
-            this.host ??= DynamicProviderHost.start(ctx.projectDir, env, ctx.config);
-            return this.host;
+        this.dynamic = dynamicHandler(() => this.dynamicHost(ctx));
+        // A stack that has dynamic resources will need the host: start it now, while the program
+        // loads, rather than when its first dynamic resource registers.
+        if (resources.some((r) => r.type.startsWith("pulumi-nodejs:dynamic"))) this.dynamicHost(ctx).catch(() => undefined);
+    }
+
+    private dynamicHost(ctx: HandlerContext): Promise<DynamicProviderHost> {
+        const env = { PULUMI_NODEJS_PROJECT: ctx.project, PULUMI_NODEJS_STACK: ctx.stack };
+        this.host ??= DynamicProviderHost.start(ctx.projectDir, env, ctx.config).then((host) => {
+            ctx.profile?.reached("dynamic provider host: started and configured");
+            return host;
         });
+        return this.host;
     }
 
     for(type: string, custom: boolean): ResourceHandler {

@@ -5,6 +5,7 @@ import type { Registration } from "../monitor";
 import type { HostKeyPolicy } from "../ssh";
 import type { StateResource } from "../state";
 import type { Props } from "../values";
+import type { Profile } from "../profile";
 
 export interface DiffResult {
     changes: boolean;
@@ -41,6 +42,8 @@ export interface HandlerContext {
     /** The stack's config as PULUMI_CONFIG carries it (decrypted), for dynamic providers' Configure. */
     config: Record<string, string>;
     hostKeys: HostKeyPolicy;
+    /** Where the operation's time goes; the provider host's start is one milestone. */
+    profile?: Profile;
 }
 
 export const noChange = (): DiffResult => ({ changes: false, keys: [], replaceKeys: [], deleteBeforeReplace: false });

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { MASTER, NODE, NODE_SUBNETS_ANNOTATION } from "../../components/kube/names";
-import { addressAt, containsIp, parseNetwork, subnetAt } from "../../components/model/cidr";
+import { addressAt, containsIp, parseNetwork, subnetAt } from "../../components/values";
 import { gatewayRouter, routerToJoin, routerToSwitch } from "../../components/model/names";
 import type { ClusterModel } from "../../components/model/types";
 import { down, hostExec, type PodRef } from "../../localcluster";

@@ -2,6 +2,7 @@
 // dedicated gateways. Built by hand (not from the config layer) so a test can bend one field.
 import type { PackagesConfig } from "../../components/config/types";
 import type { CentralModel, GatewayModel, HostModel, NodeNetworkModel } from "../../components/model/types";
+import { nicBridge } from "../../components/model/names";
 
 export function hostModel(over: Partial<HostModel> = {}): HostModel {
     return {
@@ -53,7 +54,7 @@ export function nodeNetworkModel(over: Partial<NodeNetworkModel> = {}): NodeNetw
 
 export function gatewayModel(mode: "shared" | "dedicated" = "shared", over: Partial<GatewayModel> = {}): GatewayModel {
     const nic = mode === "shared" ? "eth0" : "eth1";
-    const bridge = `br${nic}`;
+    const bridge = nicBridge(nic);
     return {
         node: "node1",
         router: "GR_node1",

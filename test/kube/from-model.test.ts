@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import { validateConfig } from "../../components/config/validate";
 import { kubeManifests, manifestList } from "../../components/kube/manifests";
 import { buildClusterModel } from "../../components/model/cluster";
-import { toInt } from "../../components/model/cidr";
+import { toInt } from "../../components/values";
 import { stackConfig } from "../support/configs";
 import { affinityNodes, flag, main } from "./inspect";
 import { validateObject } from "./schema";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { contains, defaultSubnet, overlaps, parseCidr, planAddresses } from "../../localcluster/addressing";
+import { defaultSubnet, planAddresses } from "../../localcluster/addressing";
 import { checkId, clusterNames } from "../../localcluster/names";
 
 test("the default underlay is a /24 in 172.31.0.0/16 that depends only on the id", () => {
@@ -21,18 +21,9 @@ test("the address plan puts the gateway first, hosts from .11 and the operator l
     });
     assert.equal(planAddresses("10.9.0.0/16", 1).operator, "10.9.255.254");
     assert.throws(() => planAddresses("172.31.5.0/28", 4), /room for 3 hosts/);
-    assert.throws(() => planAddresses("172.31.5.1/24", 1), /host bits set/);
+    assert.throws(() => planAddresses("172.31.5.1/24", 1), /not a network address/);
     assert.throws(() => planAddresses("10.0.0.0/8", 1), /between 16 and 28/);
     assert.throws(() => planAddresses("fd00::/64", 1), /not an IPv4 CIDR/);
-});
-
-test("overlap and containment", () => {
-    assert.equal(overlaps("10.128.0.0/14", "10.129.3.0/24"), true);
-    assert.equal(overlaps("10.128.0.0/14", "10.132.0.0/24"), false);
-    assert.equal(overlaps("172.30.0.0/16", "172.31.12.0/24"), false);
-    assert.equal(contains("192.168.1.0/24", "192.168.1.77"), true);
-    assert.equal(contains("192.168.1.0/24", "192.168.2.1"), false);
-    assert.deepEqual(parseCidr("192.168.1.77/24", false), { base: 0xc0a80100, prefixLen: 24 });
 });
 
 test("ids are short and dash-free, and every interface name fits Linux's 15 characters", () => {

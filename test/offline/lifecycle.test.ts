@@ -81,6 +81,18 @@ test("a second up with no change changes nothing and runs no command", async () 
     assert.deepEqual(f.opsLog(), ["main-create", "extra-create"]);
 });
 
+test("a no-op up writes the state once and profiles its run: the provider host starts while the program loads", async () => {
+    const r = await up({ extra: true });
+    assert.equal(r.counts.unchanged, 5);
+    const { milestones, totals } = r.profile!;
+    assert.deepEqual(totals["state writes"], { count: 1, ms: totals["state writes"].ms });
+    for (const m of ["dynamic provider host: started and configured", "program: SDK loaded, stack registered", "program: loaded, first resource registered", "program: exited", "done"])
+        assert.equal(typeof milestones[m], "number", m);
+    assert.ok(milestones["program: SDK loaded, stack registered"] <= milestones["program: loaded, first resource registered"]);
+    assert.ok(milestones["program: exited"] <= milestones.done);
+    assert.deepEqual(f.opsLog(), ["main-create", "extra-create"]);
+});
+
 test("preview of a change shows the update and carries out nothing", async () => {
     const before = stateText();
     f.write({ extra: true, note: "x" });

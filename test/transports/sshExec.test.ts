@@ -34,7 +34,7 @@ describe("exec over the pooled SSH connection", () => {
         const values = ["plain", "with space", "it's", '"$(touch /tmp/pwned)" `x` $HOME', "a\nb", "*", "--", ""];
         const result = await exec(sshd.target(), sshd.privateKey, shellCommand(["printf", "%s\\0", ...values]));
         assert.deepEqual(result.stdout.split("\0").slice(0, -1), values);
-        assert.equal(shellQuote("ovn_cluster_router"), "ovn_cluster_router");
+        assert.equal(shellQuote("ovn_cluster_router"), "'ovn_cluster_router'");
         assert.throws(() => shellQuote("a\0b"), /NUL/);
     });
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { planAddresses } from "../../components/model/addressPlan";
-import { contains, overlaps, parseNetwork } from "../../components/model/cidr";
+import { addressRange, cidrsOverlap, contains, overlaps, parseNetwork } from "../../components/values";
 
 const names = (n: number, prefix = "node") => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
 
@@ -76,4 +76,12 @@ test("a full cluster subnet is an error naming the node", () => {
         () => planAddresses({ clusterSubnet: "10.0.0.0/23", hostSubnetLength: 24, joinSubnet: "100.64.0.0/16", nodes: names(3).map((name) => ({ name })), gateways: [] }),
         /no free node subnet left for node "node-2"/,
     );
+});
+
+test("cidrsOverlap ignores host bits and compares whole networks", () => {
+    assert.equal(cidrsOverlap("10.128.0.0/14", "10.129.3.0/24"), true);
+    assert.equal(cidrsOverlap("10.128.0.0/14", "10.132.0.0/24"), false);
+    assert.equal(cidrsOverlap("172.30.0.0/16", "172.31.12.0/24"), false);
+    assert.equal(cidrsOverlap("192.168.1.77/24", "192.168.1.200/32"), true);
+    assert.equal(addressRange("127.0.0.1"), "loopback");
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it, test } from "node:test";
 import { validateConfig } from "../../components/config/validate";
-import { macFromIp, toInt } from "../../components/model/cidr";
+import { macFromIp, toInt } from "../../components/values";
 import { buildClusterModel } from "../../components/model/cluster";
 import { stackConfig } from "../support/configs";
 

@@ -12,6 +12,8 @@ import {
     chassisScript,
     gatewayBridgeScript,
     gatewayConfirmScript,
+    nicMoveConfirmScript,
+    nicMoveScript,
     gatewayFlowsScript,
     managementPortScript,
     ovsStartScript,
@@ -133,9 +135,9 @@ function everyLayerAccepts(cfg: StackConfig): void {
         if (host.chassis) chassisScript(host, { nbAddress: model.nbAddress, sbAddress: model.sbAddress });
         const tunnel = host.chassis?.tunnelBridge;
         if (tunnel) {
-            const nic = { node: host.name, mode: "shared" as const, interface: tunnel.interface, bridge: tunnel.bridge };
-            gatewayBridgeScript(nic, host.datapathType);
-            gatewayConfirmScript(nic, "none", `ovn-${host.name}-tunnel-move`);
+            const nic = { node: host.name, hostAddresses: "move" as const, role: "tunnel" as const, ...tunnel };
+            nicMoveScript(nic, host.datapathType);
+            nicMoveConfirmScript(nic, "none", `ovn-${host.name}-tunnel-move`);
         }
     }
     nbAccepts(clusterRouterKind, { router: pickClusterRouter(model.clusterRouter) });

@@ -4,7 +4,7 @@
 // and ports from its database; this kernel state around them is lost, and without it a host
 // whose NIC moved onto a bridge is unreachable. Each component records its piece in
 // HOST_NETWORK_DIR; the boot program re-applies them all once Open vSwitch runs.
-import { BRIDGE_OWNER_KEY } from "./gateway";
+import { BRIDGE_OWNER_KEY } from "./nicMove";
 import { bashScript, type ScriptVars } from "./shell";
 
 /**

@@ -8,17 +8,13 @@ export { centralMemberScript, centralScript } from "./central";
 export { chassisScript, parseSystemId, chassisNeedsK8sSecrets, chassisNeedsSsl, type ChassisAddresses } from "./chassis";
 export { managementPortScript } from "./managementPort";
 export { bootProgram, HOST_NETWORK_DIR, BOOT_ENTRY, BOOT_PROGRAM_PATH, BOOT_FLOWS_LOG, nicPiece, mgmtPiece, flowsPiece } from "./boot";
+export { gatewayBridgeScript, gatewayConfirmScript, gatewayFlowsScript, gatewayNic, localnetPatchPort, GATEWAY_CT_ZONE, PATCH_PORT_WAIT_SECONDS } from "./gateway";
 export {
-    gatewayBridgeScript,
-    gatewayConfirmScript,
-    gatewayFlowsScript,
+    nicMoveScript,
+    nicMoveConfirmScript,
     parseNicMac,
     parseConfirmToken,
     bridgeOwner,
-    localnetPatchPort,
-    GATEWAY_CT_ZONE,
-    PATCH_PORT_WAIT_SECONDS,
-    INTEGRATION_BRIDGE,
     HOST_STATE_DIR,
     BRIDGE_OWNER_KEY,
     BRIDGE_CLAIM_KEY,
@@ -27,4 +23,5 @@ export {
     MOVE_TEST_HOOKS,
     MOVE_STEPS,
     type NicBridge,
-} from "./gateway";
+} from "./nicMove";
+export { INTEGRATION_BRIDGE } from "../../model/names";

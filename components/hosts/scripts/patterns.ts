@@ -1,10 +1,10 @@
 // Every model value that reaches a host script is checked against a pattern of the shared table
-// (../../model/patterns.ts). The model is validated already; these checks are the last line of
+// (../../values). The model is validated already; these checks are the last line of
 // defence at the shell boundary, so a value that slipped past (or a model built by hand) fails
 // here, naming the field, before anything runs.
-import { PATTERNS, type PatternName } from "../../model/patterns";
+import { PATTERNS, type PatternName } from "../../values";
 
-export { PATTERNS, type Pattern, type PatternName } from "../../model/patterns";
+export { PATTERNS, type Pattern, type PatternName } from "../../values";
 
 /** Return `value` if it matches the pattern, else throw an error naming the model field. */
 export function checked(field: string, value: unknown, pattern: PatternName): string {

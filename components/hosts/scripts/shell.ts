@@ -7,6 +7,7 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { shellQuote } from "../../ssh/shellQuote";
 
 /** A generated host script: `create` also serves as `update` unless a distinct one is given. */
 export interface HostScript {
@@ -15,12 +16,7 @@ export interface HostScript {
     delete?: string;
 }
 
-/** Single-quote `value` for bash: the only special character inside '…' is the quote itself. */
-export function shellQuote(value: string): string {
-    // bash variables cannot hold NUL: refuse rather than silently truncate.
-    if (value.includes("\0")) throw new Error("hosts: a shell value cannot contain a NUL character");
-    return `'${value.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote };
 
 /** A script variable: shell name and the (already pattern-checked) value it holds. */
 export type ScriptVars = Record<string, string>;

@@ -3,7 +3,7 @@
 // rtos-node2`); NAT rows and static routes have no name, so they are named by their router and
 // what tells them apart there, in the order ovn-nbctl's lr-nat-add and lr-route-add take them:
 // `NAT GR_node2 snat 10.128.0.0/14`, `Logical_Router_Static_Route GR_node2 10.128.0.0/14 100.64.0.1`.
-import { RULES } from "../patterns";
+import { PATTERNS } from "../../values";
 
 export type NamedTable = "Logical_Switch" | "Logical_Switch_Port" | "Logical_Router" | "Logical_Router_Port";
 export type NatType = "snat" | "dnat" | "dnat_and_snat";
@@ -23,15 +23,15 @@ const ROUTE_FORM = "Logical_Router_Static_Route <router> <ip_prefix> <nexthop>";
 /** What each kind of key looks like, for error messages. */
 export const ROW_KEY_FORMS: readonly string[] = [...NAMED.map((t) => `${t} <name>`), NAT_FORM, ROUTE_FORM];
 
-const matches = (rule: keyof typeof RULES, text: string) => RULES[rule].re.test(text);
+const matches = (rule: keyof typeof PATTERNS, text: string) => PATTERNS[rule].re.test(text);
 
 function name(what: string, text: string): string {
-    if (!matches("ovnName", text)) throw new Error(`${what} must be ${RULES.ovnName.what}, got ${JSON.stringify(text)}`);
+    if (!matches("ovnName", text)) throw new Error(`${what} must be ${PATTERNS.ovnName.what}, got ${JSON.stringify(text)}`);
     return text;
 }
 
 function address(what: string, text: string, forms: readonly ("ipv4" | "cidr")[]): string {
-    if (!forms.some((f) => matches(f, text))) throw new Error(`${what} must be ${forms.map((f) => RULES[f].what).join(" or ")}, got ${JSON.stringify(text)}`);
+    if (!forms.some((f) => matches(f, text))) throw new Error(`${what} must be ${forms.map((f) => PATTERNS[f].what).join(" or ")}, got ${JSON.stringify(text)}`);
     return text;
 }
 

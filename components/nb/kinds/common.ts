@@ -1,6 +1,6 @@
 // What every NB resource kind has in common: the connection to NB, the owner tag, the schema
 // version of its inputs/outputs, and the contract a kind fulfils for the generic provider.
-import type { SshTarget } from "../../model/types";
+import type { SshTarget } from "../../ssh/target";
 import { NB_SOCKET } from "../../ssh/ovsdbChannel";
 import { UNKNOWN, type Checker } from "../check";
 import type { RowSpec } from "../rows";

@@ -1,9 +1,8 @@
 // The GatewayRouter kind: inputs `gateway` (the NB part of GatewayModel), `systemId` of the
 // node's chassis and `macAddress` of its NIC (both known only once the host is set up).
-import { contains, containsIp, networkOf, parseNetwork } from "../../model/cidr";
+import { contains, containsIp, networkOf, parseNetwork, PATTERNS } from "../../values";
 import { gatewayRouterRows, type GatewayRouterNb } from "../groups/gatewayRouter";
 import { UNKNOWN } from "../check";
-import { RULES } from "../patterns";
 import { gatewayGroup } from "../tags";
 import { ADDRESS_KEYS, copyPresent, type CommonInputs, type NbKind } from "./common";
 
@@ -44,7 +43,7 @@ export const gatewayRouterKind: NbKind<GatewayRouterInputs> = {
         const gw = c.text("gateway.defaultGateway", "ipv4");
         const physical = c.present("gateway.physical.cidr");
         // The next hop must be on the physical network, or the default route can never resolve.
-        if (gw !== undefined && typeof physical === "string" && RULES.cidr.re.test(physical) && !containsIp(networkOf(physical), gw)) {
+        if (gw !== undefined && typeof physical === "string" && PATTERNS.cidr.re.test(physical) && !containsIp(networkOf(physical), gw)) {
             c.fail("gateway.defaultGateway", `must lie in the physical network ${networkOf(physical).text}, got ${gw}`);
         }
         const rampout = inputs.gateway?.rampoutSubnets;

@@ -3,7 +3,8 @@
 import { readStackFile } from "../../../components/config/stackFile";
 import { validateConfig } from "../../../components/config/validate";
 import { buildClusterModel } from "../../../components/model/cluster";
-import type { ClusterModel, SshTarget } from "../../../components/model/types";
+import type { ClusterModel } from "../../../components/model/types";
+import type { SshTarget } from "../../../components/ssh/target";
 import { closeNbSessions } from "../../../components/nb/session";
 import { closeOvsdbPool } from "../../../components/ssh/ovsdbPool";
 import { closeSshPool } from "../../../components/ssh/pool";

@@ -59,6 +59,16 @@ export function overlaps(a: Cidr4, b: Cidr4): boolean {
     return contains(a, b) || contains(b, a);
 }
 
+/** Whether two CIDRs share an address; host bits are ignored (a route's 10.0.0.7/24 is 10.0.0.0/24). */
+export function cidrsOverlap(a: string, b: string): boolean {
+    return overlaps(networkOf(a), networkOf(b));
+}
+
+/** ipaddr.js's name for the range an address lies in: "unicast", "private", "loopback", "linkLocal", … */
+export function addressRange(ip: string): string {
+    return ipaddr.IPv4.parse(ip).range();
+}
+
 /** The i-th sub-network of length `prefix` inside `net`. */
 export function subnetAt(net: Cidr4, prefix: number, i: number): Cidr4 {
     const base = (net.base + i * size(prefix)) >>> 0;
