@@ -8,9 +8,7 @@
 // Provider code: runs from the serialized copy, captures only plain data and functions.
 import * as pulumi from "@pulumi/pulumi";
 import type { ClusterModel } from "../model/types";
-import { clusterRouterKind } from "../nb/kinds/clusterRouter";
-import { gatewayRouterKind } from "../nb/kinds/gatewayRouter";
-import { nodeSwitchKind } from "../nb/kinds/nodeSwitch";
+import { NB_KIND_LIST } from "../nb/kinds";
 import { secretConnection, type NbConnectionArgs } from "../nb/resource";
 import { destroyBlockers, type GuardedHost, type OwnedGroup } from "./blockers";
 
@@ -30,11 +28,7 @@ export interface DestroyGuardArgs {
 /** The NB groups the stack's resources own: none in ovnkube mode, where ovnkube writes NB. */
 export function ownedGroups(model: ClusterModel): OwnedGroup[] {
     if (model.writer !== "pulumi") return [];
-    return [
-        { type: clusterRouterKind.type, group: clusterRouterKind.group({ router: model.clusterRouter } as never) },
-        ...model.nodeNetworks.map((network) => ({ type: nodeSwitchKind.type, group: nodeSwitchKind.group({ network } as never) })),
-        ...model.gateways.map((gateway) => ({ type: gatewayRouterKind.type, group: gatewayRouterKind.group({ gateway } as never) })),
-    ];
+    return NB_KIND_LIST.flatMap((kind) => kind.instances(model).map((i) => ({ type: kind.type, group: kind.group(i.inputs) })));
 }
 
 const refusal = (blockers: string[]) =>
