@@ -7,6 +7,7 @@
 import { createRequire } from "module";
 import * as path from "path";
 import type * as pulumi from "@pulumi/pulumi";
+import { NB_KINDS } from "../components/nb/kinds";
 import { SDK_DIR } from "../offline/sdk";
 import { devModel } from "../test/nb/support/env";
 import { registerUnderMocks } from "../test/nb/support/serializedProviders";
@@ -21,7 +22,7 @@ export async function loadProviders(): Promise<Record<Resource["type"], Provider
     const registered = await registerUnderMocks({ model, owner: "bench/bench", nb: stand, gatewayHost: { [model.gateways[0].node]: { systemId: "x", macAddress: "52:54:00:00:00:01" } } });
     const requireFromString = createRequire(path.join(SDK_DIR, "package.json"))("require-from-string") as (code: string) => { handler: () => Provider };
     const byType = (t: string) => requireFromString(registered.find((r) => r.type.endsWith(`:${t}`))!.inputs.__provider).handler();
-    return { ClusterRouter: byType("ClusterRouter"), NodeSwitch: byType("NodeSwitch"), GatewayRouter: byType("GatewayRouter") };
+    return Object.fromEntries(Object.keys(NB_KINDS).map((t) => [t, byType(t)])) as Record<Resource["type"], Provider>;
 }
 
 async function checkAndCreate(provider: Provider, news: Record<string, unknown>): Promise<void> {

@@ -1,34 +1,35 @@
 // The benchmark's topology: the cluster router, every node network and a few gateways of a
-// scale model, as provider inputs (one resource each) and as row specs (for the floor).
-import { clusterRouterRows, pickClusterRouter } from "../components/nb/groups/clusterRouter";
-import { gatewayRouterRows, pickGatewayRouter } from "../components/nb/groups/gatewayRouter";
-import { nodeSwitchRows, pickNodeSwitch } from "../components/nb/groups/nodeSwitch";
+// scale model (the kinds' registry says which), as provider inputs (one resource each) and as
+// row specs (for the floor).
+import { NB_KIND_LIST, type NbKindName } from "../components/nb/kinds";
 import type { RowSpec } from "../components/nb/rows";
-import { clusterGroup, gatewayGroup, nodeGroup } from "../components/nb/tags";
 import type { ClusterModel } from "../components/model/types";
 
 export interface Resource {
-    type: "ClusterRouter" | "NodeSwitch" | "GatewayRouter";
+    type: NbKindName;
     /** The kind's own inputs (without nb, owner, version). */
     inputs: Record<string, unknown>;
 }
 
 export type GatewayHosts = Record<string, { systemId: string; macAddress: string }>;
 
-export function resources(model: ClusterModel, hosts: GatewayHosts): { router: Resource; rest: Resource[] } {
-    return {
-        router: { type: "ClusterRouter", inputs: { router: pickClusterRouter(model.clusterRouter) } },
-        rest: [
-            ...model.nodeNetworks.map((n): Resource => ({ type: "NodeSwitch", inputs: { network: pickNodeSwitch(n) } })),
-            ...model.gateways.map((g): Resource => ({ type: "GatewayRouter", inputs: { gateway: pickGatewayRouter(g), ...hosts[g.node] } })),
-        ],
-    };
+/** Every kind's instances with the host facts filled in, in apply order. */
+function instances(model: ClusterModel, hosts: GatewayHosts): Resource[] {
+    return NB_KIND_LIST.flatMap((kind) =>
+        kind.instances(model).map((i) => ({ type: kind.type as NbKindName, inputs: kind.normalize({ ...i.inputs, ...(Object.keys(i.placeholders).length ? hosts[i.name] : {}) }) })),
+    );
 }
 
+export function resources(model: ClusterModel, hosts: GatewayHosts): { router: Resource; rest: Resource[] } {
+    const [router, ...rest] = instances(model, hosts);
+    return { router, rest };
+}
+
+/** Row specs per group; `nodes` and `gateways` narrow the model (to fill NB partly). */
 export function groups(owner: string, model: ClusterModel, hosts: GatewayHosts, nodes = model.nodeNetworks, gateways = model.gateways): { group: string; specs: RowSpec[] }[] {
-    return [
-        { group: clusterGroup(model.clusterRouter.name), specs: clusterRouterRows(owner, pickClusterRouter(model.clusterRouter)) },
-        ...nodes.map((n) => ({ group: nodeGroup(n.node), specs: nodeSwitchRows(owner, pickNodeSwitch(n)) })),
-        ...gateways.map((g) => ({ group: gatewayGroup(g.node), specs: gatewayRouterRows(owner, pickGatewayRouter(g), hosts[g.node]) })),
-    ];
+    return instances({ ...model, nodeNetworks: nodes, gateways }, hosts).map((r) => {
+        const kind = NB_KIND_LIST.find((k) => k.type === r.type)!;
+        const inputs = { owner, ...r.inputs };
+        return { group: kind.group(inputs), specs: kind.rows(inputs) };
+    });
 }

@@ -18,10 +18,8 @@ import { describeBlocked } from "../nb/blockedRows";
 import { claimRows, conflictText } from "../nb/claims";
 import { errorText } from "../nb/errors";
 import { Watched } from "../nb/guards";
-import { clusterRouterKind } from "../nb/kinds/clusterRouter";
-import type { NbConnection, NbKind } from "../nb/kinds/common";
-import { gatewayRouterKind } from "../nb/kinds/gatewayRouter";
-import { nodeSwitchKind } from "../nb/kinds/nodeSwitch";
+import { kindOf } from "../nb/kinds";
+import type { NbConnection } from "../nb/kinds/common";
 import { removalSteps, type Blocked } from "../nb/rowChanges";
 import { withNb } from "../nb/session";
 import { parseSnapshot, snapshotOps, type ReadPlan, type Snapshot } from "../nb/snapshot";
@@ -39,14 +37,6 @@ export interface OwnedGroup {
 export interface GuardedHost {
     name: string;
     ssh: SshTarget;
-}
-
-const KINDS: NbKind[] = [clusterRouterKind, nodeSwitchKind, gatewayRouterKind];
-
-function kindOf(type: string): NbKind {
-    const kind = KINDS.find((k) => k.type === type);
-    if (!kind) throw new Error(`DestroyGuard: unknown NB resource type ${JSON.stringify(type)} (known: ${KINDS.map((k) => k.type).join(", ")})`);
-    return kind;
 }
 
 const readPlanOf = (owner: string, g: OwnedGroup): ReadPlan => ({ owner, group: g.group, tables: [...kindOf(g.type).tables], foreign: [], recorded: {} });

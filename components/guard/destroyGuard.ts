@@ -18,9 +18,7 @@
 // Provider code: runs from the serialized copy, captures only plain data and functions.
 import * as pulumi from "@pulumi/pulumi";
 import type { ClusterModel } from "../model/types";
-import { clusterRouterKind } from "../nb/kinds/clusterRouter";
-import { gatewayRouterKind } from "../nb/kinds/gatewayRouter";
-import { nodeSwitchKind } from "../nb/kinds/nodeSwitch";
+import { NB_KIND_LIST } from "../nb/kinds";
 import { secretConnection, type NbConnectionArgs } from "../nb/resource";
 import { removalBlockers, removedBy, type GuardedHost, type GuardScope, type OwnedGroup } from "./blockers";
 import { hostRenames, renameRefusal } from "./renames";
@@ -41,11 +39,7 @@ export interface DestroyGuardArgs {
 /** The NB groups the stack's resources own: none in ovnkube mode, where ovnkube writes NB. */
 export function ownedGroups(model: ClusterModel): OwnedGroup[] {
     if (model.writer !== "pulumi") return [];
-    return [
-        { type: clusterRouterKind.type, group: clusterRouterKind.group({ router: model.clusterRouter } as never) },
-        ...model.nodeNetworks.map((network) => ({ type: nodeSwitchKind.type, group: nodeSwitchKind.group({ network } as never) })),
-        ...model.gateways.map((gateway) => ({ type: gatewayRouterKind.type, group: gatewayRouterKind.group({ gateway } as never) })),
-    ];
+    return NB_KIND_LIST.flatMap((kind) => kind.instances(model).map((i) => ({ type: kind.type, group: kind.group(i.inputs) })));
 }
 
 const EVERYTHING = { groups: [], hosts: [] };

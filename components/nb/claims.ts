@@ -18,11 +18,15 @@ export type Recorded = Record<string, { table: NbTable; uuid: string }>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** The UUIDs recorded in outputs' `rows` (none in state written by schema version 1). */
+/**
+ * The UUIDs recorded in outputs' `rows` by row key (none in state written by schema version 1).
+ * Version 3 keys `rows` by OVN name and records the key in each row; earlier versions key by it.
+ */
 export function recordedRows(rows: unknown): Recorded {
     const recorded: Recorded = {};
     if (typeof rows !== "object" || rows === null) return recorded;
-    for (const [key, state] of Object.entries(rows as Record<string, Partial<RowState>>)) {
+    for (const [entry, state] of Object.entries(rows as Record<string, Partial<RowState>>)) {
+        const key = typeof state?.key === "string" ? state.key : entry;
         if (typeof state?.uuid === "string" && UUID.test(state.uuid) && typeof state.table === "string") recorded[key] = { table: state.table as NbTable, uuid: state.uuid };
     }
     return recorded;

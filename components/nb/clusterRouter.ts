@@ -2,8 +2,8 @@
 // one Pulumi resource applied in one transaction. See ./groups/clusterRouter for the rows.
 import * as pulumi from "@pulumi/pulumi";
 import type { ClusterRouterModel } from "../model/types";
-import { pickClusterRouter, type ClusterRouterNb } from "./groups/clusterRouter";
-import { clusterRouterKind } from "./kinds/clusterRouter";
+import { clusterRouterKind, type ClusterRouterNb } from "./kinds/clusterRouter";
+import { NB_KINDS } from "./kinds";
 import { nbProvider } from "./provider";
 import { NbResource, type NbResourceArgs } from "./resource";
 
@@ -13,12 +13,12 @@ export interface ClusterRouterArgs extends NbResourceArgs {
 }
 
 // One provider object for all instances: the SDK serializes a provider once per object.
-const provider = nbProvider(clusterRouterKind);
+const provider = nbProvider(NB_KINDS.ClusterRouter);
 
 export class ClusterRouter extends NbResource {
     declare readonly router: pulumi.Output<ClusterRouterNb>;
 
     constructor(name: string, args: ClusterRouterArgs, opts?: pulumi.CustomResourceOptions) {
-        super(provider, clusterRouterKind.type, name, args, { router: pulumi.output(args.router).apply(pickClusterRouter) }, opts);
+        super(provider, clusterRouterKind.type, name, args, { router: pulumi.output(args.router).apply((router) => clusterRouterKind.normalize({ router }).router as ClusterRouterNb) }, opts);
     }
 }

@@ -7,7 +7,8 @@
 import { UNKNOWN, valueAt } from "./check";
 import type { NbKind } from "./kinds/common";
 import { normalizeCommon } from "./kinds/common";
-import { sameValue, specStates, type RowState } from "./rows";
+import { rowsByName } from "./migrate";
+import { sameValue, specStates, type RowSpec, type RowState } from "./rows";
 
 export interface DiffDetail {
     /** Input paths whose change replaces the resource. */
@@ -32,10 +33,10 @@ export function changedLeaves(a: unknown, b: unknown, path = ""): string[] {
     return keys.flatMap((k) => changedLeaves((a as any)[k], (b as any)[k], path ? `${path}.${k}` : k));
 }
 
-/** `rows.<key>` for a row missing or extra, `rows.<key>.<column>` for a column that differs. */
-function rowChanges(recorded: unknown, desired: Record<string, RowState>): string[] {
+/** `rows.<name>` for a row missing or extra, `rows.<name>.<column>` for a column that differs. */
+function rowChanges(recorded: unknown, desired: Record<string, RowState>, specs: readonly RowSpec[]): string[] {
     if (typeof recorded !== "object" || recorded === null) return ["rows"];
-    const live = recorded as Record<string, RowState>;
+    const live = rowsByName(recorded as Record<string, RowState>, specs);
     const keys = [...new Set([...Object.keys(live), ...Object.keys(desired)])].sort();
     return keys.flatMap((key) => {
         const [a, b] = [live[key], desired[key]];
@@ -53,7 +54,8 @@ export function diffNb(kind: NbKind, olds: Record<string, any>, news: Record<str
     const replaces = kind.replaceOn.filter((r) => !sameValue(valueAt(before, r), valueAt(after, r)) || valueAt(after, r) === UNKNOWN);
     const updates = leaves.filter((p) => !underReplace(p));
     if (replaces.length === 0 && !containsUnknown(after)) {
-        for (const p of rowChanges(olds.rows, specStates(kind.rows(after as never)))) if (!updates.includes(p)) updates.push(p);
+        const specs = kind.rows(after as never);
+        for (const p of rowChanges(olds.rows, specStates(specs), specs)) if (!updates.includes(p)) updates.push(p);
     }
     return { replaces, updates: [...new Set(updates)] };
 }

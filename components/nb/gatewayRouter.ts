@@ -3,8 +3,8 @@
 // LBs) as one Pulumi resource.
 import * as pulumi from "@pulumi/pulumi";
 import type { GatewayModel } from "../model/types";
-import { pickGatewayRouter, type GatewayRouterNb } from "./groups/gatewayRouter";
-import { gatewayRouterKind } from "./kinds/gatewayRouter";
+import { gatewayRouterKind, type GatewayRouterNb } from "./kinds/gatewayRouter";
+import { NB_KINDS } from "./kinds";
 import { nbProvider } from "./provider";
 import { NbResource, type NbResourceArgs } from "./resource";
 
@@ -18,7 +18,7 @@ export interface GatewayRouterArgs extends NbResourceArgs {
 }
 
 // One provider object for all instances: the SDK serializes a provider once per object.
-const provider = nbProvider(gatewayRouterKind);
+const provider = nbProvider(NB_KINDS.GatewayRouter);
 
 export class GatewayRouter extends NbResource {
     declare readonly gateway: pulumi.Output<GatewayRouterNb>;
@@ -26,7 +26,7 @@ export class GatewayRouter extends NbResource {
     declare readonly macAddress: pulumi.Output<string>;
 
     constructor(name: string, args: GatewayRouterArgs, opts?: pulumi.CustomResourceOptions) {
-        const own = { gateway: pulumi.output(args.gateway).apply(pickGatewayRouter), systemId: args.systemId, macAddress: args.macAddress };
+        const own = { gateway: pulumi.output(args.gateway).apply((gateway) => gatewayRouterKind.normalize({ gateway }).gateway as GatewayRouterNb), systemId: args.systemId, macAddress: args.macAddress };
         super(provider, gatewayRouterKind.type, name, args, own, opts);
     }
 }

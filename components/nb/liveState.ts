@@ -36,25 +36,31 @@ export function projectRow(spec: RowSpec, live: LiveRow, known: Record<string, s
     for (const name of Object.keys(spec.refs)) {
         columns[name] = sortedCopy(uuidTexts(live.row[name]).filter((u) => u in known).map((u) => known[u]));
     }
-    return { table: live.table, columns, uuid: live.uuid };
+    return { table: live.table, key: spec.key, columns, uuid: live.uuid };
+}
+
+/** A live row no spec claims, named as ./rowNames names rows: by its OVN name, else by its key. */
+function strayName(row: LiveRow): string {
+    const name = setAtoms(row.row.name).map(atomText)[0] ?? "";
+    return `${row.table} ${name || row.key || "untagged"}@${row.uuid}`;
 }
 
 /**
- * The group as NB holds it: each claimed row under its key (./claims), and every other row
- * carrying the group's tags (left over, or a claim in conflict) under `<key>@<uuid>`, so that
- * it shows as a difference too.
+ * The group as NB holds it: each claimed row (./claims) under its spec's OVN name, and every
+ * other row carrying the group's tags (left over, or a claim in conflict) under
+ * `<table> <name>@<uuid>`, so that it shows as a difference too.
  */
 export function liveStates(group: string, specs: readonly RowSpec[], snapshot: Snapshot): Record<string, RowState> {
     const { matched, extra, conflicts } = claimRows(specs, snapshot);
     const known = knownRows(group, snapshot, matched);
     const states: Record<string, RowState> = {};
-    for (const spec of specs) if (matched[spec.key]) states[spec.key] = projectRow(spec, matched[spec.key], known);
+    for (const spec of specs) if (matched[spec.key]) states[spec.name] = projectRow(spec, matched[spec.key], known);
     const claimants: Record<string, true> = {};
     for (const c of conflicts) for (const u of c.claimants) claimants[u] = true;
     const unclaimed = snapshot.own.filter((row) => claimants[row.uuid] || row.key === "");
     for (const row of [...extra, ...unclaimed]) {
         const name = setAtoms(row.row.name).map(atomText)[0] ?? "";
-        states[`${row.key || "untagged"}@${row.uuid}`] = { table: row.table, columns: { name } };
+        states[strayName(row)] = { table: row.table, key: row.key, columns: { name } };
     }
     return states;
 }

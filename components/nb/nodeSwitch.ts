@@ -3,8 +3,8 @@
 // program's NodeNetwork component also does the host side of the management port and uses this.
 import * as pulumi from "@pulumi/pulumi";
 import type { NodeNetworkModel } from "../model/types";
-import { pickNodeSwitch, type NodeSwitchNb } from "./groups/nodeSwitch";
-import { nodeSwitchKind } from "./kinds/nodeSwitch";
+import { nodeSwitchKind, type NodeSwitchNb } from "./kinds/nodeSwitch";
+import { NB_KINDS } from "./kinds";
 import { nbProvider } from "./provider";
 import { NbResource, type NbResourceArgs } from "./resource";
 
@@ -14,12 +14,12 @@ export interface NodeSwitchArgs extends NbResourceArgs {
 }
 
 // One provider object for all instances: the SDK serializes a provider once per object.
-const provider = nbProvider(nodeSwitchKind);
+const provider = nbProvider(NB_KINDS.NodeSwitch);
 
 export class NodeSwitch extends NbResource {
     declare readonly network: pulumi.Output<NodeSwitchNb>;
 
     constructor(name: string, args: NodeSwitchArgs, opts?: pulumi.CustomResourceOptions) {
-        super(provider, nodeSwitchKind.type, name, args, { network: pulumi.output(args.network).apply(pickNodeSwitch) }, opts);
+        super(provider, nodeSwitchKind.type, name, args, { network: pulumi.output(args.network).apply((network) => nodeSwitchKind.normalize({ network }).network as NodeSwitchNb) }, opts);
     }
 }

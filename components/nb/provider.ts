@@ -3,6 +3,7 @@
 // and below captures only plain data and functions (no module-level Map/Set/Symbol/Buffer, no
 // #private fields); npm modules are reached through require() in the code that uses them.
 import type * as pulumi from "@pulumi/pulumi";
+import { adoptGroup } from "./adopt";
 import { applyGroup, describe, readGroup, removeGroup } from "./apply";
 import { recordedRows } from "./claims";
 import { diffNb } from "./diff";
@@ -38,6 +39,20 @@ export function nbProvider(kind: NbKind): pulumi.dynamic.ResourceProvider {
         const rows = await run(inputs, group, () => withNb(inputs.nb, (nb) => applyGroup(kind, nb, at, inputs.owner, group, kind.rows(inputs), own)));
         return { group, outs: outputsOf(kind, inputs, group, rows) };
     };
+    // Import: no recorded state, only the declared inputs. The group is found by its tags, or by
+    // the names ovn-kubernetes gives its rows when nobody tagged them (./adopt); the inputs are
+    // returned too, as the engine needs them for an imported resource.
+    const importGroup = async (id: string, raw: Record<string, any>) => {
+        const { inputs, failures } = checkInputs(kind, raw);
+        if (failures.length > 0) throw new Error(`${kind.type} ${id}: cannot import: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
+        const group = kind.group(inputs);
+        const expected = resourceId(inputs.owner, group);
+        if (id !== expected) throw new Error(`${kind.type}: import id ${JSON.stringify(id)} does not name the declared rows: expected ${JSON.stringify(expected)} (<owner>:<group>)`);
+        const specs = kind.rows(inputs);
+        const rows = await run(inputs, group, () => withNb(inputs.nb, async (nb) => (await readGroup(kind, nb, inputs.owner, group, specs, {})) ?? adoptGroup(nb, group, specs)));
+        if (rows === undefined) return { id: "", props: {} };
+        return { id, props: outputsOf(kind, inputs, group, rows), inputs };
+    };
     return {
         check: async (_olds: Record<string, any>, news: Record<string, any>) => checkInputs(kind, news),
         diff: async (_id: string, olds: Record<string, any>, news: Record<string, any>) => {
@@ -55,7 +70,8 @@ export function nbProvider(kind: NbKind): pulumi.dynamic.ResourceProvider {
             return { outs: (await applyInputs(news, olds.rows ?? {})).outs };
         },
         read: async (id: string, props?: Record<string, any>) => {
-            if (!props) throw new Error(`${kind.type} ${id}: read needs the recorded state (import is not supported)`);
+            if (!props) throw new Error(`${kind.type} ${id}: read needs the recorded state or the declared inputs`);
+            if (props.rows === undefined) return importGroup(id, props);
             requireKnownVersion(kind, props);
             const group = props.group ?? kind.group(props as never);
             const rows = await run(props, group, () => withNb(props.nb, (nb) => readGroup(kind, nb, props.owner, group, kind.rows(props as never), recordedRows(props.rows))));

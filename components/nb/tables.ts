@@ -4,16 +4,13 @@
 // from that set rather than inserted and deleted on their own.
 // Plain object literals only: this module is captured into the serialized dynamic providers.
 
+import type { NbSchemaTable } from "./schema.gen";
+
 export const NB_DB = "OVN_Northbound";
 
-export type NbTable =
-    | "Logical_Switch"
-    | "Logical_Switch_Port"
-    | "Logical_Router"
-    | "Logical_Router_Port"
-    | "Logical_Router_Static_Route"
-    | "NAT"
-    | "Load_Balancer";
+/** The tables this stack writes; each must be a table of the OVN schema (./schema.gen). */
+type SchemaTables<T extends NbSchemaTable> = T;
+export type NbTable = SchemaTables<"Logical_Switch" | "Logical_Switch_Port" | "Logical_Router" | "Logical_Router_Port" | "Logical_Router_Static_Route" | "NAT" | "Load_Balancer">;
 
 /** For a non-root table: the parent table and the strong-reference column that holds its rows. */
 export function parentOf(table: NbTable): { table: NbTable; column: string } | undefined {

@@ -91,7 +91,7 @@ describe("checkInputs", () => {
         const { inputs, failures } = checkInputs(gatewayRouterKind, raw);
         assert.deepEqual(failures, []);
         assert.equal(inputs.nb.socket, "/var/run/ovn/ovnnb_db.sock");
-        assert.equal(inputs.version, "2");
+        assert.equal(inputs.version, "3");
         assert.equal(inputs.systemId, UNKNOWN);
     });
 

@@ -30,11 +30,11 @@ describe("diffNb", () => {
             "network.router.ip",
             "network.router.mac",
             "network.subnet",
-            "rows.router-port.mac",
-            "rows.router-port.networks",
-            "rows.switch-router-port.addresses",
-            "rows.switch.external_ids",
-            "rows.switch.other_config",
+            "rows.Logical_Router_Port rtos-kube-master.mac",
+            "rows.Logical_Router_Port rtos-kube-master.networks",
+            "rows.Logical_Switch kube-master.external_ids",
+            "rows.Logical_Switch kube-master.other_config",
+            "rows.Logical_Switch_Port stor-kube-master.addresses",
         ]);
     });
 
@@ -62,10 +62,22 @@ describe("diffNb", () => {
 
     it("drift recorded by refresh (a port gone, a column changed) is an update", () => {
         const olds = recorded(nodeSwitchKind, node);
-        delete olds.rows["mgmt-port"];
-        olds.rows["router-port"].columns.mac = "0a:00:00:00:00:99";
-        olds.rows["extra@x"] = { table: "Logical_Switch_Port", columns: { name: "k8s-old" } };
-        assert.deepEqual(diffNb(nodeSwitchKind, olds, node), { replaces: [], updates: ["rows.extra@x", "rows.mgmt-port", "rows.router-port.mac"] });
+        delete olds.rows["Logical_Switch_Port k8s-kube-master"];
+        olds.rows["Logical_Router_Port rtos-kube-master"].columns.mac = "0a:00:00:00:00:99";
+        olds.rows["Logical_Switch_Port k8s-old@x"] = { table: "Logical_Switch_Port", key: "mgmt-port", columns: { name: "k8s-old" } };
+        assert.deepEqual(diffNb(nodeSwitchKind, olds, node), {
+            replaces: [],
+            updates: ["rows.Logical_Router_Port rtos-kube-master.mac", "rows.Logical_Switch_Port k8s-kube-master", "rows.Logical_Switch_Port k8s-old@x"],
+        });
+    });
+
+    it("state of schema version 2 (rows keyed by row key, no key inside) reads as the same rows: no change", () => {
+        const current = recorded(nodeSwitchKind, node);
+        const legacy = { ...current, version: "2", rows: Object.fromEntries(Object.values<any>(current.rows).map(({ key, ...rest }) => [key, rest])) };
+        assert.deepEqual(Object.keys(legacy.rows).sort(), ["mgmt-port", "router-port", "switch", "switch-router-port"]);
+        assert.deepEqual(diffNb(nodeSwitchKind, legacy, node), { replaces: [], updates: ["version"] });
+        delete legacy.rows["mgmt-port"];
+        assert.deepEqual(diffNb(nodeSwitchKind, legacy, node).updates, ["version", "rows.Logical_Switch_Port k8s-kube-master"]);
     });
 
     it("values unknown at preview: systemId is an update, an unknown node name a replacement", () => {
@@ -83,9 +95,9 @@ describe("diffNb", () => {
         news.gateway.rampoutSubnets = ["192.168.128.0/17"];
         const d = diffNb(gatewayRouterKind, recorded(gatewayRouterKind, gateway), news);
         assert.deepEqual(d.replaces, []);
-        assert.ok(d.updates.includes("rows.router.options"));
-        assert.ok(d.updates.includes("rows.router-external-port.mac"));
-        assert.ok(d.updates.includes("rows.external-router-port.addresses"));
-        assert.ok(d.updates.includes("rows.cluster-route-rampout/192.168.128.0/17"));
+        assert.ok(d.updates.includes("rows.Logical_Router GR_kube-minion2.options"));
+        assert.ok(d.updates.includes("rows.Logical_Router_Port rtoe-GR_kube-minion2.mac"));
+        assert.ok(d.updates.includes("rows.Logical_Switch_Port etor-GR_kube-minion2.addresses"));
+        assert.ok(d.updates.includes("rows.Logical_Router_Static_Route ovn_cluster_router 192.168.128.0/17 100.64.103.136"), d.updates.join("\n"));
     });
 });

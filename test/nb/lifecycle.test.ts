@@ -72,7 +72,13 @@ describe("NB providers via the dynamic-provider host against a real NB over SSH"
         for (const n of model.nodeNetworks) await assertNodeNetwork(env.nb, n);
         await assertGateway(env.nb, gateway, GATEWAY_HOST);
         assert.equal(r["cluster-router"].id, `${OWNER}:cluster/ovn_cluster_router`);
-        assert.deepEqual(Object.keys(r[`node-kube-master`].outputs!.rows).sort(), ["mgmt-port", "router-port", "switch", "switch-router-port"]);
+        // Rows are recorded under their OVN names, each with its stable key.
+        assert.deepEqual(Object.entries<any>(r[`node-kube-master`].outputs!.rows).map(([name, s]) => `${name} = ${s.key}`).sort(), [
+            "Logical_Router_Port rtos-kube-master = router-port",
+            "Logical_Switch kube-master = switch",
+            "Logical_Switch_Port k8s-kube-master = mgmt-port",
+            "Logical_Switch_Port stor-kube-master = switch-router-port",
+        ]);
         await assertForeignRowsSurvive(env.nb, foreign);
     });
 
@@ -141,9 +147,9 @@ describe("NB providers via the dynamic-provider host against a real NB over SSH"
         await env.nb.nbctl("set", "Logical_Router_Port", n.routerPort, "mac=\"0a:00:00:00:00:99\"");
         await env.nb.nbctl("set", "Logical_Switch", n.switchName, "other_config:subnet=10.9.9.0/24", "other_config:mcast_snoop=true");
         const read = await refresh(host, t);
-        assert.equal(read!.rows["mgmt-port"], undefined);
-        assert.equal(read!.rows["router-port"].columns.mac, "0a:00:00:00:00:99");
-        assert.deepEqual(read!.rows.switch.columns.other_config, { subnet: "10.9.9.0/24" });
+        assert.equal(read!.rows[`Logical_Switch_Port ${n.mgmtPort}`], undefined);
+        assert.equal(read!.rows[`Logical_Router_Port ${n.routerPort}`].columns.mac, "0a:00:00:00:00:99");
+        assert.deepEqual(read!.rows[`Logical_Switch ${n.switchName}`].columns.other_config, { subnet: "10.9.9.0/24" });
         const { action, diff } = await up(host, t);
         assert.equal(action, "update");
         assert.deepEqual(diff!.replaces, []);

@@ -1,8 +1,8 @@
 // The reconciler, pure: desired rows and a live snapshot in, one transaction's operations out.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { clusterRow } from "../../components/nb/groups/clusterRouter";
-import { nodeSwitchRows, pickNodeSwitch } from "../../components/nb/groups/nodeSwitch";
+import { clusterRow } from "../../components/nb/kinds/clusterRouter";
+import { nodeSwitchRows, type NodeSwitchNb } from "../../components/nb/kinds/nodeSwitch";
 import { ForeignChildrenError, reconcile } from "../../components/nb/reconcile";
 import { refId } from "../../components/nb/rows";
 import { nodeGroup } from "../../components/nb/tags";
@@ -11,7 +11,7 @@ import { devModel } from "./support/env";
 import { fakeUuid, foreignLive, liveFrom } from "./support/fakeLive";
 
 const OWNER = "ovn-kubernetes/dev";
-const network = pickNodeSwitch(devModel().nodeNetworks[0]);
+const network: NodeSwitchNb = devModel().nodeNetworks[0];
 const group = nodeGroup(network.node);
 const specs = nodeSwitchRows(OWNER, network);
 

@@ -21,9 +21,6 @@ import {
 } from "../../components/hosts/scripts";
 import { validateKubeModel } from "../../components/kube/validate";
 import { buildClusterModel } from "../../components/model/cluster";
-import { pickClusterRouter } from "../../components/nb/groups/clusterRouter";
-import { pickGatewayRouter } from "../../components/nb/groups/gatewayRouter";
-import { pickNodeSwitch } from "../../components/nb/groups/nodeSwitch";
 import { checkInputs } from "../../components/nb/inputs";
 import { clusterRouterKind } from "../../components/nb/kinds/clusterRouter";
 import { gatewayRouterKind } from "../../components/nb/kinds/gatewayRouter";
@@ -140,17 +137,17 @@ function everyLayerAccepts(cfg: StackConfig): void {
             nicMoveConfirmScript(nic, "none", `ovn-${host.name}-tunnel-move`);
         }
     }
-    nbAccepts(clusterRouterKind, { router: pickClusterRouter(model.clusterRouter) });
+    nbAccepts(clusterRouterKind, { router: model.clusterRouter });
     for (const network of model.nodeNetworks) {
         managementPortScript(network);
-        nbAccepts(nodeSwitchKind, { network: pickNodeSwitch(network) });
+        nbAccepts(nodeSwitchKind, { network: network });
     }
     for (const gateway of model.gateways) {
         const host = model.hosts.find((h) => h.name === gateway.node)!;
         gatewayBridgeScript(gateway, host.datapathType);
         gatewayConfirmScript(gateway, "none", `ovn-${gateway.node}-gateway-move`);
         if (gateway.mode === "shared") gatewayFlowsScript(gateway);
-        nbAccepts(gatewayRouterKind, { gateway: pickGatewayRouter(gateway), ...GATEWAY_HOST });
+        nbAccepts(gatewayRouterKind, { gateway: gateway, ...GATEWAY_HOST });
     }
     if (cfg.kubernetes.enabled) validateKubeModel(model.kube);
 }

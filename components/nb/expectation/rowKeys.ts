@@ -57,3 +57,10 @@ export function parseRowKey(text: string): RowKey {
     }
     throw new Error(`must start with a table: one of ${ROW_KEY_FORMS.map((f) => `"${f}"`).join(", ")}`);
 }
+
+/** The text of a row key, as parseRowKey reads it. */
+export function formatRowKey(key: RowKey): string {
+    if (key.table === "NAT") return `NAT ${key.router} ${key.type} ${key.logicalIp}`;
+    if (key.table === "Logical_Router_Static_Route") return `Logical_Router_Static_Route ${key.router} ${key.ipPrefix} ${key.nexthop}`;
+    return `${key.table} ${key.name}`;
+}

@@ -1,27 +1,61 @@
-// The ClusterRouter kind: inputs `router` (the NB part of ClusterRouterModel).
-import { clusterRouterRows, type ClusterRouterNb } from "../groups/clusterRouter";
+// The ClusterRouter kind (master-init): the distributed cluster router, the join switch with the
+// router's port pair, and the cluster TCP/UDP load balancers that every node switch carries.
+// Input `router`: the NB part of the model's ClusterRouterModel.
+import { rowSpec, type RowRef, type RowSpec } from "../rows";
+import type { NbTable } from "../tables";
 import { clusterGroup } from "../tags";
-import { ADDRESS_KEYS, copyPresent, type CommonInputs, type NbKind } from "./common";
+import { defineKind } from "./common";
+import { address, object, ovnName, type ValueOf } from "./fields";
 
-export interface ClusterRouterInputs extends CommonInputs {
-    router: ClusterRouterNb;
+export const CLUSTER_ROUTER_INPUTS = {
+    router: object({ name: ovnName(), joinSwitch: ovnName(), joinPort: ovnName(), joinPeerPort: ovnName(), joinAddress: address() }),
+};
+export type ClusterRouterNb = ValueOf<typeof CLUSTER_ROUTER_INPUTS>["router"];
+
+/** Rows of the cluster group by stable key; node and gateway groups refer to some of them. */
+export const CLUSTER_ROWS = {
+    router: { key: "router", table: "Logical_Router" },
+    joinSwitch: { key: "join-switch", table: "Logical_Switch" },
+    routerJoinPort: { key: "router-join-port", table: "Logical_Router_Port" },
+    joinRouterPort: { key: "join-router-port", table: "Logical_Switch_Port" },
+    lbTcp: { key: "lb-tcp", table: "Load_Balancer" },
+    lbUdp: { key: "lb-udp", table: "Load_Balancer" },
+} as const satisfies Record<string, { key: string; table: NbTable }>;
+
+/** A row of the cluster group, as seen from another group. */
+export function clusterRow(router: string, row: keyof typeof CLUSTER_ROWS): RowRef {
+    return { group: clusterGroup(router), ...CLUSTER_ROWS[row] };
 }
 
-export const clusterRouterKind: NbKind<ClusterRouterInputs> = {
+export function clusterRouterRows(owner: string, r: ClusterRouterNb): RowSpec[] {
+    const group = clusterGroup(r.name);
+    const own = (row: keyof typeof CLUSTER_ROWS) => clusterRow(r.name, row);
+    const mac = r.joinAddress.mac.toLowerCase();
+    return [
+        rowSpec(owner, group, CLUSTER_ROWS.router.key, "Logical_Router", { columns: { name: r.name }, maps: { external_ids: { "k8s-cluster-router": "yes" } } }),
+        rowSpec(owner, group, CLUSTER_ROWS.joinSwitch.key, "Logical_Switch", { columns: { name: r.joinSwitch } }),
+        rowSpec(owner, group, CLUSTER_ROWS.routerJoinPort.key, "Logical_Router_Port", {
+            columns: { name: r.joinPort, mac, networks: [r.joinAddress.cidr] },
+            maps: { external_ids: { connect_to_join: "yes" } },
+            parent: own("router"),
+        }),
+        rowSpec(owner, group, CLUSTER_ROWS.joinRouterPort.key, "Logical_Switch_Port", {
+            columns: { name: r.joinPeerPort, type: "router", addresses: [mac] },
+            maps: { options: { "router-port": r.joinPort } },
+            parent: own("joinSwitch"),
+        }),
+        // Unnamed, as ovn-kubernetes made them: ovnkube finds them by these external_ids. Their
+        // VIPs belong to ovnkube (services), so `vips` is not managed here.
+        rowSpec(owner, group, CLUSTER_ROWS.lbTcp.key, "Load_Balancer", { columns: { name: "", protocol: ["tcp"] }, maps: { external_ids: { "k8s-cluster-lb-tcp": "yes" } } }),
+        rowSpec(owner, group, CLUSTER_ROWS.lbUdp.key, "Load_Balancer", { columns: { name: "", protocol: ["udp"] }, maps: { external_ids: { "k8s-cluster-lb-udp": "yes" } } }),
+    ];
+}
+
+export const clusterRouterKind = defineKind({
     type: "ClusterRouter",
-    properties: ["router"],
-    replaceOn: ["owner", "nb.ssh.host", "nb.ssh.port", "nb.socket", "router.name", "router.joinSwitch", "router.joinPort", "router.joinPeerPort"],
+    inputs: CLUSTER_ROUTER_INPUTS,
     tables: ["Logical_Router", "Logical_Switch", "Logical_Router_Port", "Logical_Switch_Port", "Load_Balancer"],
-    normalize: (raw) => {
-        if (raw.router === undefined) return {};
-        const router = copyPresent(raw.router, ["name", "joinSwitch", "joinPort", "joinPeerPort", "joinAddress"]);
-        if (typeof router === "object" && router.joinAddress !== undefined) router.joinAddress = copyPresent(router.joinAddress, ADDRESS_KEYS);
-        return { router };
-    },
-    validate: (c) => {
-        for (const name of ["name", "joinSwitch", "joinPort", "joinPeerPort"]) c.text(`router.${name}`, "ovnName");
-        c.address("router.joinAddress");
-    },
     group: (inputs) => clusterGroup(inputs.router.name),
-    rows: (inputs) => clusterRouterRows(inputs.owner, inputs.router),
-};
+    rows: (owner, inputs) => clusterRouterRows(owner, inputs.router),
+    instances: (model) => [{ name: model.clusterRouter.name, inputs: { router: model.clusterRouter }, placeholders: {} }],
+});

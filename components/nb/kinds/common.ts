@@ -1,20 +1,24 @@
 // What every NB resource kind has in common: the connection to NB, the owner tag, the schema
-// version of its inputs/outputs, and the contract a kind fulfils for the generic provider.
+// version of its inputs/outputs, and the contract a kind fulfils for the generic provider, made
+// by `defineKind` from the kind's one field list (./fields).
+import type { ClusterModel } from "../../model/types";
 import type { SshTarget } from "../../ssh/target";
 import { NB_SOCKET } from "../../ssh/ovsdbChannel";
 import { UNKNOWN, type Checker } from "../check";
 import type { RowSpec } from "../rows";
 import type { NbTable } from "../tables";
+import { copyPresent, normalizeFields, replacePaths, validateFields, type Fields, type ValueOf } from "./fields";
 
 /**
  * Version of the input/output shape. Stored with every resource: the engine runs the newest
  * provider code against state written by older code, which looks at this to read it correctly.
  * 1: `rows[key]` = table and managed columns. 2: plus `rows[key].uuid`, the row's UUID, which
  * claims the row before its tags do (../claims); state of version 1 is read by tags alone and
- * gains the UUIDs on its next update.
+ * gains the UUIDs on its next update. 3: `rows` keyed by the row's OVN name (../rowNames), each
+ * row carrying its stable `key`; state of versions 1 and 2 is re-keyed when read (../migrate).
  */
-export const NB_SCHEMA_VERSION = "2";
-export const KNOWN_VERSIONS: readonly string[] = ["1", "2"];
+export const NB_SCHEMA_VERSION = "3";
+export const KNOWN_VERSIONS: readonly string[] = ["1", "2", "3"];
 
 export interface NbConnection {
     ssh: SshTarget;
@@ -41,35 +45,66 @@ export interface CommonInputs {
     version: string;
 }
 
-export interface NbKind<I extends CommonInputs = any> {
+/** One resource made of the model, as the program, render and the benchmark declare it. */
+export interface KindInstance {
+    /** The node or router it is named after. */
+    name: string;
+    /** The kind's own inputs (model objects are fine: normalize picks the NB part). */
+    inputs: Record<string, unknown>;
+    /** Inputs known only at apply time (from the host), as render shows them. */
+    placeholders: Record<string, string>;
+}
+
+/** What a kind module declares: its field list, its rows and where its instances come from. */
+export interface KindSpec<F extends Fields> {
     /** Resource type name, also the first word of error messages. */
+    type: string;
+    /** The kind's own inputs (besides nb, owner, version), each declared once. */
+    inputs: F;
+    /** Tables the group may own rows in (read by tags on every call). */
+    tables: readonly NbTable[];
+    /** Checks that relate several fields (each field checks itself). */
+    refine?(c: Checker, inputs: ValueOf<F>): void;
+    group(inputs: ValueOf<F>): string;
+    rows(owner: string, inputs: ValueOf<F>): RowSpec[];
+    /** Its instances in a cluster model. */
+    instances(model: ClusterModel): KindInstance[];
+}
+
+export interface NbKind<I extends CommonInputs = any> {
     type: string;
     /** Top-level input properties of this kind besides nb, owner and version. */
     properties: readonly string[];
     /** Input paths whose change makes it a different set of rows (group id, unique names, database): replace, deleting first. */
     replaceOn: readonly string[];
-    /** Tables the group may own rows in (read by tags on every call). */
     tables: readonly NbTable[];
-    /** Copies the kind's own properties with defaults; tolerates unknown values. */
+    /** Copies the kind's own properties (from inputs, state or a model object); tolerates unknown values. */
     normalize(raw: Record<string, any>): Record<string, unknown>;
     validate(c: Checker, inputs: Record<string, any>): void;
     group(inputs: I): string;
     rows(inputs: I): RowSpec[];
+    instances(model: ClusterModel): KindInstance[];
 }
 
-/** Copies the listed keys that are present (never writes undefined: outputs become protobuf Structs). */
-export function copyPresent(source: unknown, keys: readonly string[]): Record<string, unknown> {
-    if (source === UNKNOWN) return source as never;
-    const out: Record<string, unknown> = {};
-    if (typeof source !== "object" || source === null) return out;
-    for (const k of keys) {
-        const v = (source as Record<string, unknown>)[k];
-        if (v !== undefined) out[k] = v;
-    }
-    return out;
-}
+/** Connection and owner: a change means other rows, or rows in another database. */
+const COMMON_REPLACE = ["owner", "nb.ssh.host", "nb.ssh.port", "nb.socket"];
 
-export const ADDRESS_KEYS = ["ip", "cidr", "mac"] as const;
+export function defineKind<F extends Fields>(spec: KindSpec<F>): NbKind<CommonInputs & ValueOf<F>> {
+    return {
+        type: spec.type,
+        properties: Object.keys(spec.inputs),
+        replaceOn: [...COMMON_REPLACE, ...replacePaths(spec.inputs)],
+        tables: spec.tables,
+        normalize: (raw) => normalizeFields(spec.inputs, raw),
+        validate: (c, inputs) => {
+            validateFields(c, spec.inputs);
+            spec.refine?.(c, inputs as ValueOf<F>);
+        },
+        group: (inputs) => spec.group(inputs),
+        rows: (inputs) => spec.rows(inputs.owner, inputs),
+        instances: spec.instances,
+    };
+}
 
 /** An NB endpoint's `ssh` and the listed keys, with the defaults of the socket and host-key flag. */
 function normalizeEndpoint(raw: any, keys: readonly string[]): Record<string, unknown> {

@@ -1,48 +1,70 @@
-// The NodeSwitch kind: inputs `network` (the NB part of NodeNetworkModel).
-import { nodeSwitchRows, type NodeSwitchNb } from "../groups/nodeSwitch";
+// The NodeSwitch kind (master-init/minion-init per node): the node's logical switch, its router
+// port rtos-<node> on the cluster router with the peer stor-<node>, the management port
+// k8s-<node>, and the cluster load balancers attached to the switch.
+// Input `network`: the NB part of the model's NodeNetworkModel.
+import { rowSpec, type RowRef, type RowSpec } from "../rows";
 import { nodeGroup } from "../tags";
-import { ADDRESS_KEYS, copyPresent, type CommonInputs, type NbKind } from "./common";
+import { clusterRow } from "./clusterRouter";
+import { defineKind } from "./common";
+import { address, network, object, ovnName, text, type ValueOf } from "./fields";
 
-export interface NodeSwitchInputs extends CommonInputs {
-    network: NodeSwitchNb;
+export const NODE_SWITCH_INPUTS = {
+    network: object({
+        node: text("nodeName", { replace: true }),
+        switchName: ovnName(),
+        subnet: network(),
+        routerPort: ovnName(),
+        routerPeerPort: ovnName(),
+        router: address({ within: "subnet" }),
+        mgmtPort: ovnName(),
+        mgmt: address({ within: "subnet" }),
+        clusterRouter: ovnName(),
+    }),
+};
+export type NodeSwitchNb = ValueOf<typeof NODE_SWITCH_INPUTS>["network"];
+
+export const NODE_ROWS = {
+    switch: "switch",
+    routerPort: "router-port",
+    switchRouterPort: "switch-router-port",
+    mgmtPort: "mgmt-port",
+} as const;
+
+export function nodeSwitchRows(owner: string, n: NodeSwitchNb): RowSpec[] {
+    const group = nodeGroup(n.node);
+    const ownSwitch: RowRef = { group, key: NODE_ROWS.switch, table: "Logical_Switch" };
+    const routerMac = n.router.mac.toLowerCase();
+    return [
+        rowSpec(owner, group, NODE_ROWS.switch, "Logical_Switch", {
+            columns: { name: n.switchName },
+            maps: { other_config: { subnet: n.subnet }, external_ids: { gateway_ip: n.router.cidr } },
+            refs: { load_balancer: [clusterRow(n.clusterRouter, "lbTcp"), clusterRow(n.clusterRouter, "lbUdp")] },
+        }),
+        rowSpec(owner, group, NODE_ROWS.routerPort, "Logical_Router_Port", {
+            columns: { name: n.routerPort, mac: routerMac, networks: [n.router.cidr] },
+            parent: clusterRow(n.clusterRouter, "router"),
+        }),
+        rowSpec(owner, group, NODE_ROWS.switchRouterPort, "Logical_Switch_Port", {
+            columns: { name: n.routerPeerPort, type: "router", addresses: [routerMac] },
+            maps: { options: { "router-port": n.routerPort } },
+            parent: ownSwitch,
+        }),
+        rowSpec(owner, group, NODE_ROWS.mgmtPort, "Logical_Switch_Port", {
+            columns: { name: n.mgmtPort, type: "", addresses: [`${n.mgmt.mac.toLowerCase()} ${n.mgmt.ip}`] },
+            parent: ownSwitch,
+        }),
+    ];
 }
 
-export const nodeSwitchKind: NbKind<NodeSwitchInputs> = {
+export const nodeSwitchKind = defineKind({
     type: "NodeSwitch",
-    properties: ["network"],
-    // Port names are unique indexes in NB and the node name is the group id: a rename is another
-    // set of rows, and the old ones must go first or the new inserts collide with them.
-    replaceOn: [
-        "owner",
-        "nb.ssh.host",
-        "nb.ssh.port",
-        "nb.socket",
-        "network.node",
-        "network.switchName",
-        "network.routerPort",
-        "network.routerPeerPort",
-        "network.mgmtPort",
-        "network.clusterRouter",
-    ],
+    inputs: NODE_SWITCH_INPUTS,
     tables: ["Logical_Switch", "Logical_Router_Port", "Logical_Switch_Port"],
-    normalize: (raw) => {
-        if (raw.network === undefined) return {};
-        const network = copyPresent(raw.network, ["node", "switchName", "subnet", "routerPort", "routerPeerPort", "router", "mgmtPort", "mgmt", "clusterRouter"]);
-        if (typeof network === "object") {
-            if (network.router !== undefined) network.router = copyPresent(network.router, ADDRESS_KEYS);
-            if (network.mgmt !== undefined) network.mgmt = copyPresent(network.mgmt, ADDRESS_KEYS);
-        }
-        return { network };
-    },
-    validate: (c) => {
-        c.text("network.node", "nodeName");
-        for (const name of ["switchName", "routerPort", "routerPeerPort", "mgmtPort", "clusterRouter"]) c.text(`network.${name}`, "ovnName");
-        const subnet = c.network("network.subnet");
-        c.address("network.router", { within: subnet });
-        c.address("network.mgmt", { within: subnet });
+    refine: (c) => {
         const [r, m] = [c.present("network.router.ip"), c.present("network.mgmt.ip")];
         if (r !== undefined && r === m) c.fail("network.mgmt.ip", `must differ from network.router.ip (${String(r)})`);
     },
     group: (inputs) => nodeGroup(inputs.network.node),
-    rows: (inputs) => nodeSwitchRows(inputs.owner, inputs.network),
-};
+    rows: (owner, inputs) => nodeSwitchRows(owner, inputs.network),
+    instances: (model) => model.nodeNetworks.map((n) => ({ name: n.node, inputs: { network: n }, placeholders: {} })),
+});

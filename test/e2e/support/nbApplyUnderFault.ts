@@ -3,8 +3,8 @@
 // each resource's outcome as the engine would: a create that succeeded is in state, one that
 // failed is created again by the next `up`. A hook runs once after a given number of creates, to
 // fault the databases in the middle of the apply.
-import { clusterRouterRows } from "../../../components/nb/groups/clusterRouter";
-import { nodeSwitchRows, pickNodeSwitch } from "../../../components/nb/groups/nodeSwitch";
+import { clusterRouterKind } from "../../../components/nb/kinds/clusterRouter";
+import { nodeSwitchKind } from "../../../components/nb/kinds/nodeSwitch";
 import type { ClusterModel } from "../../../components/model/types";
 import { loadProviders } from "../../../bench/providers";
 import { resources, type Resource } from "../../../bench/topology";
@@ -21,7 +21,7 @@ export function sideModel(nodes: number, prefix: string): ClusterModel {
 
 /** Rows the model's groups hold, by table. */
 export function expectedRows(owner: string, model: ClusterModel): Record<string, number> {
-    const specs = [...clusterRouterRows(owner, model.clusterRouter), ...model.nodeNetworks.flatMap((n) => nodeSwitchRows(owner, pickNodeSwitch(n)))];
+    const specs = [clusterRouterKind, nodeSwitchKind].flatMap((kind) => kind.instances(model).flatMap((i) => kind.rows({ ...kind.normalize(i.inputs), owner } as never)));
     const out: Record<string, number> = {};
     for (const s of specs) out[s.table] = (out[s.table] ?? 0) + 1;
     return out;

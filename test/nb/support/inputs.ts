@@ -1,8 +1,5 @@
 // Checked inputs of the three kinds for the dev stack, as `check` returns them (for pure tests).
 import { checkInputs } from "../../../components/nb/inputs";
-import { pickClusterRouter } from "../../../components/nb/groups/clusterRouter";
-import { pickGatewayRouter } from "../../../components/nb/groups/gatewayRouter";
-import { pickNodeSwitch } from "../../../components/nb/groups/nodeSwitch";
 import { clusterRouterKind } from "../../../components/nb/kinds/clusterRouter";
 import { gatewayRouterKind } from "../../../components/nb/kinds/gatewayRouter";
 import { nodeSwitchKind } from "../../../components/nb/kinds/nodeSwitch";
@@ -20,8 +17,8 @@ export function devInputs() {
     };
     return {
         model,
-        router: checked(clusterRouterKind, { nb, owner: OWNER, router: pickClusterRouter(model.clusterRouter) }),
-        node: checked(nodeSwitchKind, { nb, owner: OWNER, network: pickNodeSwitch(model.nodeNetworks[0]) }),
-        gateway: checked(gatewayRouterKind, { nb, owner: OWNER, gateway: pickGatewayRouter(model.gateways[0]), ...GATEWAY_HOST }),
+        router: checked(clusterRouterKind, { nb, owner: OWNER, router: model.clusterRouter }),
+        node: checked(nodeSwitchKind, { nb, owner: OWNER, network: model.nodeNetworks[0] }),
+        gateway: checked(gatewayRouterKind, { nb, owner: OWNER, gateway: model.gateways[0], ...GATEWAY_HOST }),
     };
 }
