@@ -5,8 +5,9 @@
 // anything else is deleted, instead of stopping halfway on the first switch that still holds a
 // pod's port. `read` reports the same list as the output `blockers`, so `pulumi refresh` (and the
 // offline destroy preview) show what a destroy would stop on; create and update record [].
-// Provider code: runs from the serialized copy, captures only plain data and functions.
+// State holds only the provider's stub (../dynamic/stub): the installed package runs this code.
 import * as pulumi from "@pulumi/pulumi";
+import { providerStub } from "../dynamic/stub";
 import type { ClusterModel } from "../model/types";
 import { clusterRouterKind } from "../nb/kinds/clusterRouter";
 import { gatewayRouterKind } from "../nb/kinds/gatewayRouter";
@@ -14,7 +15,9 @@ import { nodeSwitchKind } from "../nb/kinds/nodeSwitch";
 import { secretConnection, type NbConnectionArgs } from "../nb/resource";
 import { destroyBlockers, type GuardedHost, type OwnedGroup } from "./blockers";
 
-export const DESTROY_GUARD_TYPE = "pulumi-nodejs:dynamic/ovn-kubernetes:DestroyGuard";
+const MODULE = "ovn-kubernetes";
+const TYPE = "DestroyGuard";
+export const DESTROY_GUARD_TYPE = `pulumi-nodejs:dynamic/${MODULE}:${TYPE}`;
 
 export interface DestroyGuardArgs {
     /** How to reach NB; only when the stack writes NB groups (Pulumi mode). */
@@ -61,6 +64,8 @@ export const destroyGuardProvider: pulumi.dynamic.ResourceProvider = {
     },
 };
 
+const provider = providerStub(MODULE, TYPE, destroyGuardProvider);
+
 export class DestroyGuard extends pulumi.dynamic.Resource {
     /** What would stop a destroy, as last read (refresh); [] after create and update. */
     declare readonly blockers: pulumi.Output<string[]>;
@@ -72,6 +77,6 @@ export class DestroyGuard extends pulumi.dynamic.Resource {
             privateKey: pulumi.secret(args.privateKey),
             blockers: undefined,
         };
-        super(destroyGuardProvider, name, props, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nb", "privateKey"] }, "ovn-kubernetes", "DestroyGuard");
+        super(provider, name, props, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nb", "privateKey"] }, MODULE, TYPE);
     }
 }

@@ -1,0 +1,117 @@
+// The NB providers as the engine stores and runs them. The `__provider` text comes from the SDK's
+// own serialization (a mocks run), the SDK's dynamic-provider host runs it with the project as cwd,
+// and every call goes over gRPC against a real NB reached over a real sshd: the stored text is a
+// small stub, the code that runs is the installed package, and the state of an NB resource
+// (inputs and outputs, secrets sealed as in a checkpoint) is measured and printed.
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { PACKAGE_NAME, PROVIDER_CONTRACT, PROVIDERS_ENTRY } from "../../components/dynamic/contract";
+import { Keyring } from "../../offline/secrets";
+import { saveState, type StackState } from "../../offline/state";
+import { destroy, refresh, up, type Tracked } from "./support/engine";
+import { startDevTopology, type DevTopology } from "./support/devTopology";
+import { devModel, findColumn, type NbEnv } from "./support/env";
+import { PROJECT_ROOT, type ProviderHost } from "./support/providerHost";
+import type { Registered } from "./support/serializedProviders";
+
+/** The stub is stored twice per resource (inputs and outputs); the SDK's wrapping of its 8 functions is most of it. */
+const STUB_BUDGET = 2048;
+/** Whole state per NB resource: two stubs plus the kind's own data (today: nb connection sealed twice, rows, inputs echoed). */
+const STATE_BUDGET = 12 * 1024;
+const model = devModel();
+const installedVersion = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "components/package.json"), "utf8")).version as string;
+
+/** Bytes of the resource's inputs and outputs as a checkpoint stores them (secrets sealed), and of the two stubs in them. */
+function stateBytes(t: Tracked): { total: number; stubs: number } {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "nb-state-"));
+    try {
+        const file = path.join(dir, "state.json");
+        const state: StackState = { version: 1, project: "ovn-kubernetes", stack: "nbtest", updated: "", outputs: {}, resources: [] };
+        state.resources.push({ urn: t.urn, type: "", name: t.name, parent: "", custom: true, id: t.id, inputs: t.checked!, outputs: t.outputs!, dependencies: [] });
+        // Outputs keep the secret mark the engine gives `nb` (additionalSecretOutputs).
+        const marked = (p: Record<string, any>) => ({ ...p, nb: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: p.nb } });
+        state.resources[0].inputs = marked(state.resources[0].inputs);
+        state.resources[0].outputs = marked(state.resources[0].outputs);
+        saveState(file, state, new Keyring("state-size", "nbtest"));
+        const saved = JSON.parse(fs.readFileSync(file, "utf8")) as StackState;
+        const { inputs, outputs } = saved.resources[0];
+        return { total: JSON.stringify(inputs).length + JSON.stringify(outputs).length, stubs: JSON.stringify(inputs.__provider).length + JSON.stringify(outputs.__provider).length };
+    } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+    }
+}
+
+describe("NB providers stored as stubs, run from the installed package", () => {
+    let env: NbEnv;
+    let host: ProviderHost;
+    let registered: Registered[];
+    let r: Record<string, Tracked> = {};
+    let topology: DevTopology | undefined;
+
+    before(async () => {
+        topology = await startDevTopology(model);
+        ({ env, host, registered, tracked: r } = topology);
+    });
+    after(async () => {
+        await topology?.stop();
+    });
+
+    it("the serialized provider is a stub that requires the package entry under the contract, without the implementation", () => {
+        for (const x of registered) {
+            const text: string = x.inputs.__provider;
+            assert.ok(text.includes(JSON.stringify(PROVIDERS_ENTRY)), `${x.name}: the stub requires ${PROVIDERS_ENTRY}`);
+            assert.ok(text.includes(`c: ${PROVIDER_CONTRACT},`), `${x.name}: the stub passes its contract`);
+            assert.ok(text.length <= STUB_BUDGET, `${x.name}: stub of ${text.length} bytes`);
+            for (const inner of ["applyGroup", "withNb", "ssh2", "transact"]) assert.ok(!text.includes(inner), `${x.name}: ${inner} must not be copied into state`);
+        }
+    });
+
+    it("create, diff, update, refresh and delete run the installed package against the real NB", async () => {
+        const router = r["cluster-router"];
+        const node = r[`node-${model.nodeNetworks[0].node}`];
+        assert.equal((await up(host, router)).action, "create");
+        assert.equal((await up(host, node)).action, "create");
+        assert.deepEqual(await findColumn(env.nb, "Logical_Switch", "name", `name=${model.nodeNetworks[0].switchName}`), [model.nodeNetworks[0].switchName]);
+        assert.equal((await up(host, node)).action, "same");
+        const network = node.registered.network;
+        const moved = { ...node.registered, network: { ...network, mgmt: { ...network.mgmt, mac: "0a:58:c0:a8:01:fe" } } };
+        assert.equal((await up(host, node, moved)).action, "update");
+        const addresses = await findColumn(env.nb, "Logical_Switch_Port", "addresses", `external_ids:pulumi-group=node/${network.node}`);
+        assert.match(addresses.join(" "), /0a:58:c0:a8:01:fe/);
+        const read = await refresh(host, node);
+        assert.ok(read, "refresh finds the group");
+        await destroy(host, node);
+        assert.deepEqual(await findColumn(env.nb, "Logical_Switch", "name", `name=${model.nodeNetworks[0].switchName}`), []);
+        await destroy(host, router);
+    });
+
+    it(`state per NB resource (inputs + outputs, secrets sealed) is at most ${STATE_BUDGET} bytes, the stubs' share at most ${2 * STUB_BUDGET}`, async () => {
+        const sizes: Record<string, { total: number; stubs: number }> = {};
+        for (const t of Object.values(r)) {
+            assert.equal((await up(host, t)).action, "create");
+            sizes[t.name] = stateBytes(t);
+        }
+        console.log("state bytes per NB resource (inputs + outputs; of which the two provider stubs):");
+        for (const [name, s] of Object.entries(sizes)) console.log(`  ${name}: ${s.total} (stubs ${s.stubs}, the kind's data ${s.total - s.stubs})`);
+        for (const [name, s] of Object.entries(sizes)) {
+            assert.ok(s.total <= STATE_BUDGET, `${name}: ${s.total} bytes of state`);
+            assert.ok(s.stubs <= 2 * STUB_BUDGET, `${name}: ${s.stubs} bytes of stubs`);
+        }
+        for (const t of Object.values(r).reverse()) await destroy(host, t);
+    });
+
+    it("a stub written under another contract is refused naming both contracts and versions", async () => {
+        const t = r["cluster-router"];
+        const future = t.registered.__provider.replace(`c: ${PROVIDER_CONTRACT},`, "c: 99,");
+        await assert.rejects(
+            host.check(t.urn, {}, { ...t.registered, __provider: future }),
+            (e: Error) =>
+                e.message.includes(`provider contract 99`) &&
+                e.message.includes(`${PACKAGE_NAME} ${installedVersion} speaks contract ${PROVIDER_CONTRACT}`) &&
+                e.message.includes(`written by ${PACKAGE_NAME} ${installedVersion}`),
+        );
+    });
+});
