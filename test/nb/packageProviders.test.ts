@@ -8,7 +8,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { serializeFunction } from "@pulumi/pulumi/runtime/closure/serializeClosure";
 import { PACKAGE_NAME, PROVIDER_CONTRACT, PROVIDERS_ENTRY } from "../../components/dynamic/contract";
+import { clusterRouterKind } from "../../components/nb/kinds/clusterRouter";
+import { nbProviderImplementation } from "../../components/nb/provider";
 import { Keyring } from "../../offline/secrets";
 import { saveState, type StackState } from "../../offline/state";
 import { destroy, refresh, up, type Tracked } from "./support/engine";
@@ -101,6 +104,25 @@ describe("NB providers stored as stubs, run from the installed package", () => {
             assert.ok(s.stubs <= 2 * STUB_BUDGET, `${name}: ${s.stubs} bytes of stubs`);
         }
         for (const t of Object.values(r).reverse()) await destroy(host, t);
+    });
+
+    it("state written before the stubs runs its own copy; the next up updates it, which stores the stub", async () => {
+        const t = r["cluster-router"];
+        // The whole provider by value, serialized by the SDK as the code before the stubs had it.
+        const impl = nbProviderImplementation(clusterRouterKind);
+        const { text: byValue } = await serializeFunction(() => impl, { allowSecrets: true });
+        assert.ok(byValue.length > 50_000 && !byValue.includes(PROVIDERS_ENTRY), `by-value text of ${byValue.length} bytes`);
+        const checked = await host.check(t.urn, {}, { ...t.registered, __provider: byValue });
+        const created = await host.create(t.urn, checked.inputs);
+        Object.assign(t, { id: created.id, outputs: created.properties, checked: checked.inputs });
+        assert.equal(t.outputs!.__provider, byValue);
+        assert.deepEqual(await findColumn(env.nb, "Logical_Router", "name", "name=ovn_cluster_router"), ["ovn_cluster_router"]);
+        const next = await up(host, t);
+        assert.equal(next.action, "update");
+        assert.equal(t.outputs!.__provider, t.registered.__provider, "the update stored the stub");
+        assert.equal((await up(host, t)).action, "same");
+        await destroy(host, t);
+        assert.deepEqual(await findColumn(env.nb, "Logical_Router", "name", "name=ovn_cluster_router"), []);
     });
 
     it("a stub written under another contract is refused naming both contracts and versions", async () => {
