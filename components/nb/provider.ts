@@ -11,7 +11,7 @@ import { databaseOf, withNb } from "./session";
 import { providerStub } from "../dynamic/stub";
 
 /** Resource id: owner and group, which is also how the rows are found. */
-export const resourceId = (owner: string, group: string) => `${owner}:${group}`;
+const resourceId = (owner: string, group: string) => `${owner}:${group}`;
 
 function requireKnownVersion(kind: NbKind, props: Record<string, any>): void {
     const version = props.version ?? "1";

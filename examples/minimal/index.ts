@@ -4,7 +4,7 @@
 // It is the seeds' three-node example in Pulumi mode (the project's stacks/Pulumi.dev.yaml), so
 // it registers the same resources as the project's own index.ts with that stack.
 import * as pulumi from "@pulumi/pulumi";
-import { OvnKubernetesCluster, validateConfig } from "@ovn-kubernetes-as-code/cluster";
+import { OvnKubernetesCluster, SECRET_PRESENT, validateConfig } from "@ovn-kubernetes-as-code/cluster";
 
 const config = validateConfig({
     clusterSubnet: "192.168.0.0/16",
@@ -41,7 +41,7 @@ const config = validateConfig({
         },
     ],
     // validateConfig sees secrets only as present; their values stay Pulumi secrets.
-    sshPrivateKey: { secure: "(secret)" },
+    sshPrivateKey: SECRET_PRESENT,
 });
 
 const cluster = new OvnKubernetesCluster("ovn", {
