@@ -1,9 +1,8 @@
 // The program: read the stack config, validate it (nothing is registered when it is invalid),
-// create the cluster, export what operators look up.
+// create the cluster, export what operators look up. It uses the package as any other program
+// would (see examples/).
 import * as pulumi from "@pulumi/pulumi";
-import { OvnKubernetesCluster } from "./components/cluster";
-import { ConfigError, validateConfig } from "./components/config/validate";
-import { logConfigWarnings, readStackConfig } from "./components/program/readConfig";
+import { ConfigError, logConfigWarnings, OvnKubernetesCluster, readStackConfig, validateConfig } from "@ovn-kubernetes-as-code/cluster";
 
 const { raw, secrets } = readStackConfig();
 function validated() {

@@ -6,7 +6,7 @@ export { status } from "./status";
 export { hostExec } from "./exec";
 export { addPod, removePod, podExec, ping } from "./pods";
 export { writeLocalStack, localStackConfig, localSharedGateway, localPassphrase, defaultStackPath, LOCAL_LAB_PASSPHRASE } from "./stackFile";
-export { PassphraseSecrets, IncorrectPassphraseError } from "./passphraseSecrets";
+export { PassphraseSecrets, IncorrectPassphraseError } from "../offline/passphraseSecrets";
 export { loadCluster } from "./state";
 export { shellQuote } from "./run";
 export { DEFAULT_ID, DEFAULT_HOSTS } from "./names";

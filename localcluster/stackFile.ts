@@ -7,7 +7,7 @@ import { DEFAULT_OVNKUBE_IMAGE } from "../components/config/schema";
 import type { NodeConfig, Role, StackConfigInput } from "../components/config/types";
 import { cidrsOverlap } from "../components/values";
 import { DEFAULT_ID, PROJECT_ROOT } from "./names";
-import { IncorrectPassphraseError, PassphraseSecrets } from "./passphraseSecrets";
+import { IncorrectPassphraseError, PassphraseSecrets } from "../offline/passphraseSecrets";
 import { LocalCluster, LocalHost, hostOs } from "./state";
 
 /** Passphrase of generated local stacks when neither PULUMI_CONFIG_PASSPHRASE nor PULUMI_CONFIG_PASSPHRASE_FILE is set. Lab use only. */

@@ -1,10 +1,10 @@
 // The passphrase secrets provider for the offline apply: decrypts the stack file's `secure:`
 // values and encrypts secrets in the state file, with the key Pulumi's passphrase provider derives
-// (localcluster/passphraseSecrets.ts). The passphrase is looked up as the Pulumi CLI does, and
+// (./passphraseSecrets.ts). The passphrase is looked up as the Pulumi CLI does, and
 // only when a secret actually has to be opened or sealed.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PassphraseSecrets } from "../localcluster/passphraseSecrets";
+import { PassphraseSecrets } from "./passphraseSecrets";
 import { LOCAL_LAB_PASSPHRASE } from "../localcluster/stackFile";
 
 /** Explicit, then PULUMI_CONFIG_PASSPHRASE, then PULUMI_CONFIG_PASSPHRASE_FILE; local lab stacks fall back to their generated default. */

@@ -19,5 +19,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
     npm ci --no-audit --no-fund
 else
     echo "npm dependencies: present"
+    # The program and its providers run the built package: rebuild it from the current sources.
+    npm run -s build
 fi
 npm run -s demo -- "$@"

@@ -3,9 +3,9 @@
 // resource that depends on it is touched; it reads the versions on the central itself over SSH.
 // Before the packages are installed there is nothing to read yet: then `create`, which runs after
 // the central's packages and before the central is configured, decides.
-// Provider methods run from Pulumi's serialized copy: npm modules are require()d inside the
-// functions that use them, local helpers are captured as functions.
+// State holds only the provider's stub (../dynamic/stub): the installed package runs this code.
 import * as pulumi from "@pulumi/pulumi";
+import { providerStub } from "../dynamic/stub";
 import type { SshTarget } from "../ssh/target";
 import { exec } from "../ssh/exec";
 import { parseSchemas, READ_SCHEMAS_SCRIPT, schemaRefusal, type CentralSchemas } from "./ovnkubeSchema";
@@ -69,6 +69,10 @@ export const schemaCheckProvider: pulumi.dynamic.ResourceProvider = {
     },
 };
 
+const MODULE = "ovn-kubernetes";
+const TYPE = "OvnkubeSchemaCheck";
+const provider = providerStub(MODULE, TYPE, schemaCheckProvider);
+
 export class OvnkubeSchemaCheck extends pulumi.dynamic.Resource {
     /** The central's OVN_Northbound and OVN_Southbound schema versions. */
     declare readonly nbSchema: pulumi.Output<string>;
@@ -76,12 +80,12 @@ export class OvnkubeSchemaCheck extends pulumi.dynamic.Resource {
 
     constructor(name: string, args: OvnkubeSchemaCheckArgs, opts?: pulumi.CustomResourceOptions) {
         super(
-            schemaCheckProvider,
+            provider,
             name,
             { ...args, privateKey: pulumi.secret(args.privateKey), nbSchema: undefined, sbSchema: undefined },
             { ...opts, additionalSecretOutputs: ["privateKey"] },
-            "ovn-kubernetes",
-            "OvnkubeSchemaCheck",
+            MODULE,
+            TYPE,
         );
     }
 }

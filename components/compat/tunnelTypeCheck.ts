@@ -8,6 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { SshTarget } from "../ssh/target";
 import { exec } from "../ssh/exec";
 import { parseEncaps, READ_ENCAPS_SCRIPT, tunnelTypeRefusal } from "./tunnelType";
+import { providerStub } from "../dynamic/stub";
 
 export interface TunnelTypeCheckArgs {
     /** How to reach the central, where the Southbound runs. */
@@ -53,8 +54,10 @@ export const tunnelTypeCheckProvider: pulumi.dynamic.ResourceProvider = {
     },
 };
 
+const provider = providerStub("ovn-kubernetes", "TunnelTypeCheck", tunnelTypeCheckProvider);
+
 export class TunnelTypeCheck extends pulumi.dynamic.Resource {
     constructor(name: string, args: TunnelTypeCheckArgs, opts?: pulumi.CustomResourceOptions) {
-        super(tunnelTypeCheckProvider, name, { ...args, privateKey: pulumi.secret(args.privateKey) }, { ...opts, additionalSecretOutputs: ["privateKey"] }, "ovn-kubernetes", "TunnelTypeCheck");
+        super(provider, name, { ...args, privateKey: pulumi.secret(args.privateKey) }, { ...opts, additionalSecretOutputs: ["privateKey"] }, "ovn-kubernetes", "TunnelTypeCheck");
     }
 }

@@ -9,6 +9,7 @@
 // Its delete checks nothing: a destroy deletes it last, after the central (and NB) are gone.
 import * as pulumi from "@pulumi/pulumi";
 import { destroyGuardProvider, guardOptions, guardProps, type DestroyGuardArgs } from "./destroyGuard";
+import { providerStub } from "../dynamic/stub";
 
 export const CHANGE_GUARD_TYPE = "pulumi-nodejs:dynamic/ovn-kubernetes:ChangeGuard";
 
@@ -17,8 +18,10 @@ export const changeGuardProvider: pulumi.dynamic.ResourceProvider = {
     async delete() {},
 };
 
+const provider = providerStub("ovn-kubernetes", "ChangeGuard", changeGuardProvider);
+
 export class ChangeGuard extends pulumi.dynamic.Resource {
     constructor(name: string, args: DestroyGuardArgs, opts?: pulumi.CustomResourceOptions) {
-        super(changeGuardProvider, name, guardProps(args), guardOptions(opts), "ovn-kubernetes", "ChangeGuard");
+        super(provider, name, guardProps(args), guardOptions(opts), "ovn-kubernetes", "ChangeGuard");
     }
 }

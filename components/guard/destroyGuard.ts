@@ -15,15 +15,18 @@
 // The guard has no live state of its own: `read` returns what was recorded, so a refresh never
 // reports it as drifted while pods (which are blockers) sit on the node switches, as they always
 // do on a working cluster.
-// Provider code: runs from the serialized copy, captures only plain data and functions.
+// State holds only the provider's stub (../dynamic/stub): the installed package runs this code.
 import * as pulumi from "@pulumi/pulumi";
+import { providerStub } from "../dynamic/stub";
 import type { ClusterModel } from "../model/types";
 import { NB_KIND_LIST } from "../nb/kinds";
 import { secretConnection, type NbConnectionArgs } from "../nb/resource";
 import { removalBlockers, removedBy, type GuardedHost, type GuardScope, type OwnedGroup } from "./blockers";
 import { hostRenames, renameRefusal } from "./renames";
 
-export const DESTROY_GUARD_TYPE = "pulumi-nodejs:dynamic/ovn-kubernetes:DestroyGuard";
+const MODULE = "ovn-kubernetes";
+const TYPE = "DestroyGuard";
+export const DESTROY_GUARD_TYPE = `pulumi-nodejs:dynamic/${MODULE}:${TYPE}`;
 
 export interface DestroyGuardArgs {
     /** How to reach NB; only when the stack writes NB groups (Pulumi mode). */
@@ -94,8 +97,10 @@ export function guardProps(args: DestroyGuardArgs) {
 
 export const guardOptions = (opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => ({ ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nb", "privateKey"] });
 
+const provider = providerStub(MODULE, TYPE, destroyGuardProvider);
+
 export class DestroyGuard extends pulumi.dynamic.Resource {
     constructor(name: string, args: DestroyGuardArgs, opts?: pulumi.CustomResourceOptions) {
-        super(destroyGuardProvider, name, guardProps(args), guardOptions(opts), "ovn-kubernetes", "DestroyGuard");
+        super(provider, name, guardProps(args), guardOptions(opts), MODULE, TYPE);
     }
 }

@@ -6,6 +6,7 @@
 // would have to join or leave one at a time with the cluster's agreement in between.
 import * as pulumi from "@pulumi/pulumi";
 import type { CentralClusterModel } from "../model/types";
+import { providerStub } from "../dynamic/stub";
 
 /** The refusal for a change from `olds` to `news`, or undefined when the change is supported. */
 export function membershipRefusal(olds: Partial<CentralClusterModel> | undefined, news: CentralClusterModel): string | undefined {
@@ -38,10 +39,12 @@ const membershipProvider: pulumi.dynamic.ResourceProvider = {
     },
 };
 
+const provider = providerStub("ovn-central", "CentralMembership", membershipProvider);
+
 export class CentralMembership extends pulumi.dynamic.Resource {
     declare readonly cluster: pulumi.Output<CentralClusterModel>;
 
     constructor(name: string, args: { cluster: CentralClusterModel }, opts?: pulumi.CustomResourceOptions) {
-        super(membershipProvider, name, args, opts, "ovn-central", "CentralMembership");
+        super(provider, name, args, opts, "ovn-central", "CentralMembership");
     }
 }

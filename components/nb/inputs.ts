@@ -13,13 +13,6 @@ export function checkInputs(kind: NbKind, news: Record<string, any>): { inputs: 
     return { inputs, failures: c.failures };
 }
 
-export interface NbOutputs {
-    /** The pulumi-group tag of this resource's rows. */
-    group: string;
-    /** Row key → managed columns, as applied (create/update) or as found (read). */
-    rows: Record<string, RowState>;
-}
-
 /** Inputs (normalized) plus group and rows; a JSON round trip drops any undefined (Structs reject it). */
 export function outputsOf(kind: NbKind, inputs: Record<string, any>, group: string, rows: Record<string, RowState>): Record<string, any> {
     const normalized = { ...normalizeCommon(inputs), ...kind.normalize(inputs) };

@@ -1,7 +1,5 @@
-// The dynamic provider of an NB resource kind. The engine serializes this object with its
-// closures into the state and runs that text in its dynamic-provider host, so everything here
-// and below captures only plain data and functions (no module-level Map/Set/Symbol/Buffer, no
-// #private fields); npm modules are reached through require() in the code that uses them.
+// The dynamic provider of an NB resource kind. What the engine stores in state is only a stub
+// (../dynamic/stub) that runs this code from the installed package; the code itself is ordinary.
 import type * as pulumi from "@pulumi/pulumi";
 import { adoptGroup } from "./adopt";
 import { applyGroup, describe, readGroup, removeGroup } from "./apply";
@@ -9,9 +7,11 @@ import { recordedRows } from "./claims";
 import { diffNb } from "./diff";
 import { checkInputs, outputsOf } from "./inputs";
 import { KNOWN_VERSIONS, type NbKind } from "./kinds/common";
+import { NB_MODULE } from "./resource";
 import { databaseOf, withNb } from "./session";
+import { providerStub } from "../dynamic/stub";
 
-/** Resource id: owner and group, which is also how the rows are found. */
+/** Resource id (also the import id): owner and group, which is also how the rows are found. */
 export const resourceId = (owner: string, group: string) => `${owner}:${group}`;
 
 function requireKnownVersion(kind: NbKind, props: Record<string, any>): void {
@@ -21,7 +21,12 @@ function requireKnownVersion(kind: NbKind, props: Record<string, any>): void {
     }
 }
 
+/** The stub a resource class of `kind` registers; called once per kind, at module load. */
 export function nbProvider(kind: NbKind): pulumi.dynamic.ResourceProvider {
+    return providerStub(NB_MODULE, kind.type, nbProviderImplementation(kind));
+}
+
+export function nbProviderImplementation(kind: NbKind): pulumi.dynamic.ResourceProvider {
     // Inputs checked by `check` are normalized; outputs recorded earlier carry the same fields.
     const run = async <T>(props: Record<string, any>, group: string, work: () => Promise<T>): Promise<T> => {
         try {

@@ -49,10 +49,6 @@ export function isUuid(value: unknown): value is Uuid {
     return Array.isArray(value) && value.length === 2 && value[0] === "uuid" && typeof value[1] === "string";
 }
 
-export function isNamedUuid(value: unknown): value is NamedUuid {
-    return Array.isArray(value) && value.length === 2 && value[0] === "named-uuid" && typeof value[1] === "string";
-}
-
 function isTagged(value: unknown, tag: "set" | "map"): boolean {
     return Array.isArray(value) && value.length === 2 && value[0] === tag && Array.isArray(value[1]);
 }

@@ -4,9 +4,9 @@
 // changed, and never in a preview. This resource's provider checks the presented key against the
 // pin at every preview and update (`check` runs each time) and refuses on a mismatch before any
 // command is sent to any host. The probe stops after the key exchange: no credentials are needed.
-// Provider methods run from Pulumi's serialized copy: npm modules are require()d inside them and
-// local helpers are captured as functions (a relative require would resolve from the engine's cwd).
+// State holds only the provider's stub (../dynamic/stub): the installed package runs this code.
 import * as pulumi from "@pulumi/pulumi";
+import { providerStub } from "../dynamic/stub";
 import type { SshTarget } from "./target";
 import { hostKeyAlgorithms, hostKeyRefusal, isFingerprintPin, parseHostKeyLine, sshFingerprint } from "./hostKey";
 
@@ -71,11 +71,15 @@ export const hostKeyProvider: pulumi.dynamic.ResourceProvider = {
     },
 };
 
+const MODULE = "ssh";
+const TYPE = "HostKeyCheck";
+const provider = providerStub(MODULE, TYPE, hostKeyProvider);
+
 export class HostKeyCheck extends pulumi.dynamic.Resource {
     /** The fingerprint the host presented (public information). */
     declare readonly fingerprint: pulumi.Output<string>;
 
     constructor(name: string, args: HostKeyCheckArgs, opts?: pulumi.CustomResourceOptions) {
-        super(hostKeyProvider, name, { ...args, fingerprint: undefined }, opts, "ssh", "HostKeyCheck");
+        super(provider, name, { ...args, fingerprint: undefined }, opts, MODULE, TYPE);
     }
 }

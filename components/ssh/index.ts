@@ -3,7 +3,7 @@ export { exec, type ExecOptions, type ExecResult } from "./exec";
 export { SshChannelError, SshError, SshHostKeyError } from "./errors";
 export { pinFingerprint, sshFingerprint } from "./hostKey";
 export { NB_SOCKET, openOvsdbOverSsh, ovsdbRemote, type OvsdbEndpoint } from "./ovsdbChannel";
-export { closeOvsdbPool, northbound, ovsdbOverSsh, PooledOvsdbClient } from "./ovsdbPool";
+export { closeOvsdbPool, northbound, PooledOvsdbClient } from "./ovsdbPool";
 export { acquireSsh, closeSshPool, sshAddress, sshPoolStats, type SshLease } from "./pool";
 export { RemoteOvsdbClient } from "./remoteOvsdbClient";
 export { shellCommand, shellQuote } from "./shellQuote";

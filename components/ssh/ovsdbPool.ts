@@ -122,11 +122,6 @@ export class PooledOvsdbClient implements OvsdbTransactor {
     }
 }
 
-/** The pooled session to the OVSDB server at `endpoint` on `target`. */
-export function ovsdbOverSsh(target: SshTarget, privateKey: string, endpoint: OvsdbEndpoint): OvsdbTransactor {
-    return new PooledOvsdbClient(target, privateKey, endpoint);
-}
-
 /** The pooled session to OVN_Northbound on `target`, by default at its standard unix socket. */
 export function northbound(target: SshTarget, privateKey: string, endpoint: OvsdbEndpoint = { unixSocket: NB_SOCKET }): OvsdbTransactor {
     return new PooledOvsdbClient(target, privateKey, endpoint);

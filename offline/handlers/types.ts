@@ -46,8 +46,6 @@ export interface HandlerContext {
     profile?: Profile;
 }
 
-export const noChange = (): DiffResult => ({ changes: false, keys: [], replaceKeys: [], deleteBeforeReplace: false });
-
 export function inputDiff(keys: string[], replaceOn: string[], deleteBeforeReplace = false): DiffResult {
     return { changes: keys.length > 0, keys, replaceKeys: keys.filter((k) => replaceOn.includes(k)), deleteBeforeReplace };
 }

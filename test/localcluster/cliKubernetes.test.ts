@@ -11,7 +11,7 @@ import YAML from "yaml";
 import { KubeClient } from "../../kubeclient";
 import { down, LOCAL_LAB_PASSPHRASE } from "../../localcluster";
 import { PROJECT_ROOT, stateDir } from "../../localcluster/names";
-import { PassphraseSecrets } from "../../localcluster/passphraseSecrets";
+import { PassphraseSecrets } from "../../offline/passphraseSecrets";
 import { leftovers } from "./leftovers";
 
 const ID = "lcclik8s";

@@ -6,10 +6,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { nbResourceOptions } from "../../components/nb/resource";
 import { isSecretValue } from "../../offline/sdk";
-import { destroy, refresh, track, up, type Tracked } from "./support/engine";
-import { devModel, findColumn, GATEWAY_HOST, OWNER, startEnv, type NbEnv } from "./support/env";
-import { startProviderHost, type ProviderHost } from "./support/providerHost";
-import { registerUnderMocks, type Registered } from "./support/serializedProviders";
+import { destroy, refresh, up, type Tracked } from "./support/engine";
+import { startDevTopology, type DevTopology } from "./support/devTopology";
+import { devModel, findColumn, GATEWAY_HOST, OWNER, type NbEnv } from "./support/env";
+import type { ProviderHost } from "./support/providerHost";
+import type { Registered } from "./support/serializedProviders";
 import { addForeignRows, assertClusterRouter, assertForeignRowsSurvive, assertGateway, assertNodeNetwork, ownedCounts, type ForeignRows } from "./support/topology";
 
 const model = devModel();
@@ -20,19 +21,17 @@ describe("NB providers via the dynamic-provider host against a real NB over SSH"
     let host: ProviderHost;
     let registered: Registered[];
     let foreign: ForeignRows;
-    const r: Record<string, Tracked> = {};
+    let r: Record<string, Tracked> = {};
+    let topology: DevTopology | undefined;
     const nodes = () => model.nodeNetworks.map((n) => r[`node-${n.node}`]);
 
     before(async () => {
-        env = await startEnv();
+        topology = await startDevTopology(model);
+        ({ env, host, registered, tracked: r } = topology);
         foreign = await addForeignRows(env.nb);
-        registered = await registerUnderMocks({ model, owner: OWNER, nb: env.connection(), gatewayHost: { [gateway.node]: GATEWAY_HOST } });
-        for (const reg of registered) r[reg.name] = track(reg);
-        host = await startProviderHost();
     });
     after(async () => {
-        await host?.stop();
-        await env?.cleanup();
+        await topology?.stop();
     });
 
     it("registers dynamic resources whose NB connection is a secret and whose provider text holds no key", () => {

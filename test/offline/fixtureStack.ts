@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import YAML from "yaml";
-import { PassphraseSecrets } from "../../localcluster/passphraseSecrets";
+import { PassphraseSecrets } from "../../offline/passphraseSecrets";
 import type { OfflineOptions } from "../../offline/api";
 import { startSshd, type TestSshd } from "../support/sshd";
 

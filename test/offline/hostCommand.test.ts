@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import YAML from "yaml";
-import { PassphraseSecrets } from "../../localcluster/passphraseSecrets";
+import { PassphraseSecrets } from "../../offline/passphraseSecrets";
 import { apply, destroy, type OfflineOptions, type OperationResult } from "../../offline/api";
 import { startSshd, type TestSshd } from "../support/sshd";
 

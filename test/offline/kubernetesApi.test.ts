@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { after, before, test } from "node:test";
 import YAML from "yaml";
 import { KubeClient, pollUntil, type KubeObject, type ObjectRef } from "../../kubeclient";
-import { PassphraseSecrets } from "../../localcluster/passphraseSecrets";
+import { PassphraseSecrets } from "../../offline/passphraseSecrets";
 import { apply, destroy, refresh, type OfflineOptions, type OperationResult } from "../../offline/api";
 import { startKubeLab, type KubeLab } from "../support/kubeControlPlane";
 

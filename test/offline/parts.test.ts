@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import YAML from "yaml";
-import { PassphraseSecrets } from "../../localcluster/passphraseSecrets";
+import { PassphraseSecrets } from "../../offline/passphraseSecrets";
 import { main } from "../../offline/cli";
 import { fieldPath, kubeProblems } from "../../offline/kubeSchema";
 import { Redactor } from "../../offline/redact";

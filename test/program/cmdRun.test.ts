@@ -26,6 +26,12 @@ function engineConfig(stack: string, edit: (raw: Record<string, any>) => void = 
 const preview = (stack: string, edit?: (raw: Record<string, any>) => void) =>
     runProgram({ projectDir: ROOT, project: "ovn-kubernetes", stack, dryRun: true, ...engineConfig(stack, edit), register: async () => ({}) });
 
+/** Each registration as type, name and parent's name: what makes the tree, whatever the project is called. */
+const tree = (r: Awaited<ReturnType<typeof preview>>) => {
+    const parentName = (urn: string) => (urn.includes("::pulumi:pulumi:Stack::") ? "(stack)" : urn.split("::").pop());
+    return r.monitor.registrations.filter((x) => x.type !== "pulumi:pulumi:Stack").map((x) => `${x.type} ${x.name} < ${parentName(x.parent)}`).sort();
+};
+
 test("cmd/run: the dev stack compiles with the project's TypeScript settings and registers the cluster", async () => {
     const r = await preview("dev");
     const errors = r.monitor.logs.filter((l) => l.severity === "error").map((l) => l.message);
@@ -54,4 +60,26 @@ test("cmd/run: invalid config stops the program with the path, before any resour
     const messages = r.monitor.logs.map((l) => l.message).join("\n");
     assert.match(messages, /nodes\[1\]\.subnet: 10\.1\.0\.0\/24 is not inside clusterSubnet/);
     assert.deepEqual(r.monitor.registrations.map((x) => x.type), ["pulumi:pulumi:Stack"]);
+});
+
+test("cmd/run: the examples/ program, which imports the package, registers the same tree as index.ts", async () => {
+    const project = "ovn-cluster-example";
+    const example = await runProgram({
+        projectDir: path.join(ROOT, "examples", "minimal"),
+        project,
+        stack: "dev",
+        dryRun: true,
+        config: { [`${project}:sshPrivateKey`]: TEST_SECRETS.sshPrivateKey },
+        secretKeys: [`${project}:sshPrivateKey`],
+        register: async () => ({}),
+    });
+    const errors = example.monitor.logs.filter((l) => l.severity === "error").map((l) => l.message);
+    assert.equal(example.code, 0, `exit ${example.code}: ${errors.join("\n")}${example.stderr}`);
+    const own = await preview("dev");
+    assert.equal(own.code, 0, own.stderr);
+    assert.ok(tree(own).length > 20);
+    assert.deepEqual(tree(example), tree(own));
+    // The same provider stubs: both programs' resources run the one installed package.
+    const stubs = (r: typeof own) => new Set(r.monitor.registrations.filter((x) => x.inputs.__provider).map((x) => x.inputs.__provider));
+    assert.deepEqual(stubs(example), stubs(own));
 });

@@ -1,5 +1,4 @@
-// The dynamic provider of NorthboundExpectation. Like every NB provider it is serialized with its
-// closures into the state (see ../provider.ts): plain data and functions only.
+// The dynamic provider of NorthboundExpectation; state holds only its stub (../../dynamic/stub).
 //
 // In ovnkube mode ovnkube writes these rows, so this provider never writes NB: create and update
 // wait until NB holds what the plan expects (or fail naming every difference), read reports what

@@ -2,6 +2,7 @@
 // NB and reports, row by row and column by column, where ovnkube's realised topology differs
 // from the plan; it writes nothing.
 import * as pulumi from "@pulumi/pulumi";
+import { providerStub } from "../../dynamic/stub";
 import type { NbConnection } from "../kinds/common";
 import { NB_MODULE, nbResourceOptions, secretConnection, type NbConnectionArgs } from "../resource";
 import type { Settle } from "./inputs";
@@ -23,7 +24,7 @@ export interface NorthboundExpectationArgs {
 }
 
 // One provider object for all instances: the SDK serializes a provider once per object.
-const provider = expectationProvider();
+const provider = providerStub(NB_MODULE, EXPECTATION_TYPE, expectationProvider());
 
 export class NorthboundExpectation extends pulumi.dynamic.Resource {
     declare readonly nb: pulumi.Output<NbConnection>;

@@ -28,15 +28,6 @@ export function canonicalCell(value: Cell): Cell {
     return atoms.length === 1 ? atoms[0] : atoms;
 }
 
-export function canonicalCells(rows: Cells): Cells {
-    const out: Cells = {};
-    for (const [key, columns] of Object.entries(rows)) {
-        out[key] = {};
-        for (const [path, value] of Object.entries(columns)) out[key][path] = canonicalCell(value);
-    }
-    return out;
-}
-
 /** Atoms as ovn-nbctl prints them: strings bare, integers and booleans as their JSON text. */
 const atomText = (atom: Atom) => (typeof atom === "string" ? atom : Array.isArray(atom) ? atom[1] : JSON.stringify(atom));
 

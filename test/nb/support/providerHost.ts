@@ -41,9 +41,10 @@ function call<Req, Res>(client: any, method: string, request: Req): Promise<Res>
     return new Promise((resolve, reject) => client[method](request, (err: Error | null, res: Res) => (err ? reject(err) : resolve(res))));
 }
 
-export async function startProviderHost(config: Props = {}): Promise<ProviderHost> {
+/** `projectDir`: the host's cwd, where the serialized providers' require() calls resolve. */
+export async function startProviderHost(config: Props = {}, projectDir = PROJECT_ROOT): Promise<ProviderHost> {
     const child: ChildProcess = spawn(process.execPath, [path.join(SDK_DIR, "cmd/dynamic-provider/index.js"), "127.0.0.1:1"], {
-        cwd: PROJECT_ROOT,
+        cwd: projectDir,
         stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";

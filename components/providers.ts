@@ -1,0 +1,13 @@
+// What the provider stubs in state require() at run time (exports "./providers"). Loading the
+// modules that define dynamic resources registers their providers (../dynamic/stub); only those
+// are loaded, so the provider host does not pay for the rest of the package.
+import "./nb";
+import "./nb/expectation";
+import "./guard/destroyGuard";
+import "./guard/changeGuard";
+import "./hosts/centralMembership";
+import "./compat/tunnelTypeCheck";
+import "./compat/schemaCheck";
+import "./ssh/hostKeyCheck";
+
+export { installedProvider } from "./dynamic/registry";

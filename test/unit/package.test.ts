@@ -1,0 +1,41 @@
+// The installable package as another program sees it: its name and entries, what its providers
+// entry serves, and how it refuses a stub of another contract.
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { test } from "node:test";
+import { PACKAGE_NAME, PROVIDER_CONTRACT, PROVIDERS_ENTRY } from "../../components/dynamic/contract";
+
+const ROOT = path.resolve(__dirname, "../..");
+const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "components/package.json"), "utf8"));
+
+test("the package's name is the one the stubs require, and it resolves through node_modules", () => {
+    assert.equal(manifest.name, PACKAGE_NAME);
+    assert.deepEqual(Object.keys(manifest.exports).sort(), [".", "./package.json", "./providers"]);
+    const resolved = require.resolve(PROVIDERS_ENTRY, { paths: [ROOT] });
+    assert.equal(resolved, path.join(ROOT, "components/dist/providers.js"));
+    const root = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
+    assert.equal(root.dependencies[PACKAGE_NAME], manifest.version);
+});
+
+test("the providers entry serves every dynamic resource type of the package, under this contract only", () => {
+    // The built entry, as the provider host loads it.
+    const providers = require(require.resolve(PROVIDERS_ENTRY, { paths: [ROOT] }));
+    const tokens = ["ovn-nb:ClusterRouter", "ovn-nb:NodeSwitch", "ovn-nb:GatewayRouter", "ovn-nb:NorthboundExpectation", "ovn-kubernetes:DestroyGuard", "ovn-kubernetes:OvnkubeSchemaCheck", "ssh:HostKeyCheck"];
+    for (const token of tokens) {
+        const p = providers.installedProvider(token, PROVIDER_CONTRACT, manifest.version);
+        assert.ok(Object.keys(p).length > 0 && Object.values(p).every((f) => typeof f === "function"), token);
+    }
+    assert.throws(
+        () => providers.installedProvider("ovn-nb:NodeSwitch", PROVIDER_CONTRACT + 1, "9.9.9"),
+        new RegExp(`written by ${PACKAGE_NAME} 9\\.9\\.9 for provider contract ${PROVIDER_CONTRACT + 1}, but the installed ${PACKAGE_NAME} ${manifest.version.replace(/\./g, "\\.")} speaks contract ${PROVIDER_CONTRACT}`),
+    );
+    assert.throws(() => providers.installedProvider("ovn-nb:Nothing", PROVIDER_CONTRACT, manifest.version), /ovn-nb:Nothing: the installed .* has no such provider/);
+});
+
+test("the main entry exports the cluster component and what a program feeds it", () => {
+    const main = require(require.resolve(PACKAGE_NAME, { paths: [ROOT] }));
+    for (const name of ["OvnKubernetesCluster", "validateConfig", "ConfigError", "readStackConfig", "logConfigWarnings", "NodeSwitch", "NorthboundExpectation"]) {
+        assert.equal(typeof main[name], "function", name);
+    }
+});
