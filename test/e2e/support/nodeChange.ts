@@ -61,8 +61,11 @@ export function stateNames(lab: PulumiLab): string[] {
     return (JSON.parse(fs.readFileSync(file, "utf8")) as { resources: { name: string }[] }).resources.map((r) => r.name);
 }
 
-/** What a change of one node's presence also changes: the two guards learn the new lists. */
-export const GUARD_UPDATES = ["update ovn-change-guard", "update ovn-destroy-guard"];
+/**
+ * What a change of one node's presence also changes, none of it on a host or in NB: the two guards
+ * learn the new lists, and the tunnel type check the new list of chassis it reads the SB for.
+ */
+export const GUARD_UPDATES = ["update ovn-change-guard", "update ovn-destroy-guard", "update ovn-tunnel-type"];
 
 /**
  * Brings up `hosts` hosts (3, or 4 for an addition), applies the stack without the nodes in
