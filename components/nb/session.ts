@@ -1,6 +1,6 @@
 // The NB database of a resource's inputs, as one OVSDB session per (SSH target, socket) per
-// process, kept on globalThis (this code runs serialized inside the provider host; a
-// module-level Map would not survive that) and carried by the SSH layer's pooled connection.
+// process, kept on globalThis (state written before the provider stubs runs a serialized copy of
+// this code, where a module-level Map would not survive) and carried by the SSH layer's pooled connection.
 //
 // Why not the SSH layer's PooledOvsdbClient: it sends an `echo` and waits for it before every
 // transaction, shared by concurrent callers, which turns many parallel applies into lock-step

@@ -2,7 +2,7 @@
 // reopened transparently when the server restarted or the SSH connection was replaced.
 //
 // Like the SSH pool, the state lives on globalThis under a string key made inside a function
-// (Pulumi's closure serializer captures this module into dynamic providers).
+// (state written before the provider stubs runs a serialized copy of this module; see ./pool.ts).
 import type { OvsdbTransactor } from "../ovsdb/client";
 import { OvsdbClosedError } from "../ovsdb/errors";
 import type { Operation, ResultsOf } from "../ovsdb/operations";

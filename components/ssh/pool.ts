@@ -1,10 +1,11 @@
 // One SSH connection per user@host:port per process, shared by every caller.
 //
-// Why the pool lives on globalThis under a string key made inside a function: this code is
-// captured by Pulumi's closure serializer into dynamic providers. A module-level Map, Set, Symbol
-// or Buffer, a socket or an ssh2 Client cannot be serialized, and #private fields break when the
-// serialized copy runs. Several serialized copies of this module may also run in the same
-// provider process; globalThis makes them share one pool.
+// Why the pool lives on globalThis under a string key made inside a function: state written
+// before the provider stubs (../dynamic/stub) holds this code as Pulumi's closure serializer
+// captured it, and the engine still runs that copy. A module-level Map, Set, Symbol or Buffer, a
+// socket or an ssh2 Client cannot be serialized, and #private fields break when the serialized
+// copy runs. Such copies and the installed package may run in the same provider process;
+// globalThis makes them share one pool.
 //
 // A connection's socket is unref'd while no call holds it (a lease): an idle pooled connection
 // never keeps a process (a test, a tool, the provider host) from exiting.

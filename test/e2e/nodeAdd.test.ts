@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import { ping } from "../../localcluster";
 import { apply } from "../../offline/api";
 import { addNodeSteps } from "./support/nodeScenarios";
-import { CHANGED, chassisOf, GUARD_UPDATES, isNodeResource, mentionsNode, nodeSteps, ovnRows, splitRows, stateNames, totals, type OvnRows } from "./support/nodeChange";
+import { CHANGED, chassisOf, BOOKKEEPING_UPDATES, isNodeResource, mentionsNode, nodeSteps, ovnRows, splitRows, stateNames, totals, type OvnRows } from "./support/nodeChange";
 
 const ID = "laadd";
 let steps: Awaited<ReturnType<typeof addNodeSteps>>;
@@ -35,7 +35,7 @@ test("up with node2 appended creates only node2's resources, moves nothing of th
     // its resources in the state now, among them its host key check, chassis, switch and management port.
     const { mine: created, others } = nodeSteps(done.result, CHANGED, "create");
     t.diagnostic(`created: ${created.join(" ")}`);
-    assert.deepEqual(others, GUARD_UPDATES);
+    assert.deepEqual(others, BOOKKEEPING_UPDATES);
     assert.deepEqual(created.sort(), stateNames(steps.lab).filter((n) => isNodeResource(n, CHANGED)).sort());
     for (const part of ["hostkey", "chassis", "switch", "mgmt"]) assert.ok(created.some((n) => n.includes(part)), `no ${part} created: ${created.join(", ")}`);
 

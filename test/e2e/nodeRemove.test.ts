@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { apply, preview } from "../../offline/api";
 import { removeNodeSteps } from "./support/nodeScenarios";
-import { CHANGED, chassisOf, GUARD_UPDATES, isNodeResource, mentionsNode, nodeHostState, nodeSteps, ovnRows, splitRows, stateNames, totals, type NodeLab, type OvnRows } from "./support/nodeChange";
+import { CHANGED, chassisOf, BOOKKEEPING_UPDATES, isNodeResource, mentionsNode, nodeHostState, nodeSteps, ovnRows, splitRows, stateNames, totals, type NodeLab, type OvnRows } from "./support/nodeChange";
 
 const ID = "larm";
 let lab: NodeLab;
@@ -63,12 +63,12 @@ test("after the drain, up deletes exactly the node: its NB group, its SB chassis
     // Only the node's resources are deleted, all of them; the guards learn the shorter lists.
     const { mine, others } = nodeSteps(done.result, CHANGED, "delete");
     t.diagnostic(`deleted: ${mine.join(" ")}`);
-    assert.deepEqual(others, GUARD_UPDATES);
+    assert.deepEqual(others, BOOKKEEPING_UPDATES);
     assert.deepEqual(mine.sort(), resourcesBefore.filter((n) => isNodeResource(n, CHANGED)).sort());
     // The engine's order the guards rely on: both diffs (and updates) before the first delete.
     const at = (o: string) => done.result.ops.findIndex((x) => `${x.op} ${x.name}` === o);
     const firstDelete = done.result.ops.findIndex((x) => x.op === "delete");
-    assert.ok(GUARD_UPDATES.every((u) => at(u) >= 0 && at(u) < firstDelete), done.result.ops.map((x) => `${x.op} ${x.name}`).join(", "));
+    assert.ok(BOOKKEEPING_UPDATES.every((u) => at(u) >= 0 && at(u) < firstDelete), done.result.ops.map((x) => `${x.op} ${x.name}`).join(", "));
 
     const after = await ovnRows(lab);
     const split = { before: splitRows(rowsBefore, markers), after: splitRows(after, markers) };

@@ -65,7 +65,7 @@ export function stateNames(lab: PulumiLab): string[] {
  * What a change of one node's presence also changes, none of it on a host or in NB: the two guards
  * learn the new lists, and the tunnel type check the new list of chassis it reads the SB for.
  */
-export const GUARD_UPDATES = ["update ovn-change-guard", "update ovn-destroy-guard", "update ovn-tunnel-type"];
+export const BOOKKEEPING_UPDATES = ["update ovn-change-guard", "update ovn-destroy-guard", "update ovn-tunnel-type"];
 
 /**
  * Brings up `hosts` hosts (3, or 4 for an addition), applies the stack without the nodes in
