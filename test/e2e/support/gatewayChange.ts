@@ -4,6 +4,7 @@
 // test/e2e/gatewayMove.test.ts and bench/changes/gateway-move.ts.
 import { localSharedGateway, startPod, type LocalPod } from "../../../localcluster";
 import { apply } from "../../../offline/api";
+import { NB_SOCKET } from "../../../components/ssh/ovsdbChannel";
 import { bringUpPulumiLab, type PulumiLab } from "./pulumiLab";
 import { editStack, hostOut, PROJECT_KEY, upUnderTraffic, type ChangeOutcome } from "./liveChange";
 
@@ -59,14 +60,28 @@ export interface DefaultRoutes {
     joinIps: string[];
 }
 
+/**
+ * Reads both in ONE OVSDB transaction, so a sample is a consistent snapshot: two separate reads
+ * would straddle the atomic delete of a gateway router group (its join port and its ECMP member go
+ * in one transaction) and report a route to a port already gone.
+ */
 export async function defaultRoutes(lab: GatewayLab): Promise<DefaultRoutes> {
-    const nb = (args: string[]) => hostOut(lab.cluster, lab.central, ["ovn-nbctl", ...args]);
-    const routes = await nb(["lr-route-list", lab.model.clusterRouter.name]);
-    const nexthops = [...routes.matchAll(/^\s*0\.0\.0\.0\/0\s+(\S+)/gm)].map((m) => m[1]).sort();
-    const ports = JSON.parse(await nb(["--format=json", "--columns=name,networks", "list", "Logical_Router_Port"])) as { data: Array<[string, string | ["set", string[]]]> };
-    const joinIps = ports.data
-        .filter(([name]) => name.startsWith("rtoj-GR_"))
-        .flatMap(([, networks]) => (typeof networks === "string" ? [networks] : networks[1]))
+    const ops = [
+        "OVN_Northbound",
+        { op: "select", table: "Logical_Router", where: [["name", "==", lab.model.clusterRouter.name]], columns: ["static_routes"] },
+        { op: "select", table: "Logical_Router_Static_Route", where: [], columns: ["_uuid", "ip_prefix", "nexthop"] },
+        { op: "select", table: "Logical_Router_Port", where: [], columns: ["name", "networks"] },
+    ];
+    const [routers, routes, ports] = JSON.parse(await hostOut(lab.cluster, lab.central, ["ovsdb-client", "--timeout=30", "query", `unix:${NB_SOCKET}`, JSON.stringify(ops)])) as Array<{ rows: Array<Record<string, any>> }>;
+    const set = (v: any): any[] => (Array.isArray(v) && v[0] === "set" ? v[1] : [v]);
+    const onCluster = new Set(routers.rows.flatMap((r) => set(r.static_routes).map((u: [string, string]) => u[1])));
+    const nexthops = routes.rows
+        .filter((r) => onCluster.has(r._uuid[1]) && r.ip_prefix === "0.0.0.0/0")
+        .map((r) => r.nexthop as string)
+        .sort();
+    const joinIps = ports.rows
+        .filter((p) => (p.name as string).startsWith("rtoj-GR_"))
+        .flatMap((p) => set(p.networks) as string[])
         .map((cidr) => cidr.split("/")[0])
         .sort();
     return { nexthops, joinIps };
