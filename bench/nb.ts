@@ -8,28 +8,24 @@
 //   node --import tsx bench/nb.ts [N…] [--gateways G] [--parallel P] [--sample K] [--full]
 //
 // Targets: providers ≥10x faster than one process per command, within 5x of the single transaction.
-import * as net from "net";
 import { writeFile } from "fs/promises";
 import { join } from "path";
 import { NB_DB } from "../components/nb/tables";
-import { OvsdbClient } from "../components/ovsdb/client";
-import { select } from "../components/ovsdb/operations";
 import { closeNbSessions } from "../components/nb/session";
 import { openOvsdbOverSsh } from "../components/ssh/ovsdbChannel";
 import { closeOvsdbPool } from "../components/ssh/ovsdbPool";
 import { closeSshPool } from "../components/ssh/pool";
 import { gatewayHosts, scaleModel } from "../test/nb/support/scale";
-import { startNbServer, type NbServer } from "../test/support/nbServer";
+import type { NbServer } from "../test/support/nbServer";
 import { startSshd, type TestSshd } from "../test/support/sshd";
 import { singleTransaction } from "./floor";
 import { mean, sshNbctl, sum } from "./perProcess";
 import { createAll, loadProviders } from "./providers";
 import { clusterCommands, gatewayCommands, nodeCommands } from "./seedCommands";
+import { localNb as local, nbServerPool, rowCounts } from "./nbServers";
 import { groups, resources } from "./topology";
 
 const OWNER = "ovn-kubernetes/bench";
-const TABLES = ["Logical_Switch", "Logical_Switch_Port", "Logical_Router", "Logical_Router_Port", "Logical_Router_Static_Route", "NAT", "Load_Balancer"];
-
 function options(argv: string[]) {
     const flag = (name: string, fallback: number) => {
         const i = argv.indexOf(name);
@@ -38,19 +34,6 @@ function options(argv: string[]) {
     const values = new Set([argv.indexOf("--gateways"), argv.indexOf("--parallel"), argv.indexOf("--sample")].filter((i) => i >= 0).map((i) => i + 1));
     const sizes = argv.filter((a, i) => /^\d+$/.test(a) && !values.has(i)).map(Number);
     return { sizes: sizes.length ? sizes : [100, 500], gateways: flag("--gateways", 3), parallel: flag("--parallel", 16), sample: flag("--sample", 2), full: argv.includes("--full") };
-}
-
-async function local(nb: NbServer): Promise<OvsdbClient> {
-    const socket = net.connect({ path: nb.socket });
-    await new Promise((resolve, reject) => socket.once("connect", resolve).once("error", reject));
-    return new OvsdbClient(socket, { label: "bench" });
-}
-
-async function rowCounts(nb: NbServer): Promise<string> {
-    const client = await local(nb);
-    const results = await client.transact(NB_DB, TABLES.map((t) => select(t, [], ["_uuid"])));
-    client.close();
-    return TABLES.map((t, i) => `${t.replace("Logical_", "").replace("_Static", "")} ${results[i].rows.length}`).join(", ");
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
@@ -73,12 +56,8 @@ async function main(): Promise<void> {
     const knownHosts = join(sshd.dir, "known_hosts");
     await writeFile(knownHosts, `[${sshd.host}]:${sshd.port} ${sshd.hostKeyLine}\n`);
     const providers = await loadProviders();
-    const servers: NbServer[] = [];
-    const freshNb = async () => {
-        const nb = await startNbServer();
-        servers.push(nb);
-        return nb;
-    };
+    const servers = nbServerPool();
+    const freshNb = servers.fresh;
     try {
         for (const n of opts.sizes) {
             const model = scaleModel(n - 1, opts.gateways); // plus the central master
@@ -131,11 +110,11 @@ async function main(): Promise<void> {
             const speedup = tPerProcess / tProviders;
             const overFloor = tProviders / tFloor;
             console.log(`ratios: per-process / providers = ${speedup.toFixed(0)}x (target ≥10x: ${speedup >= 10 ? "met" : "MISSED"}); providers / single transaction = ${overFloor.toFixed(1)}x (target ≤5x: ${overFloor <= 5 ? "met" : "MISSED"})`);
-            for (const s of servers.splice(0)) await s.cleanup();
+            await servers.release();
         }
     } finally {
         await freshPools();
-        for (const s of servers) await s.cleanup();
+        await servers.release();
         await sshd.cleanup();
     }
 }

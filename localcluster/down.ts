@@ -3,7 +3,7 @@
 import * as fs from "node:fs";
 import { deleteLink, listLinks } from "./links";
 import { checkId, clusterNames, stateDir } from "./names";
-import { deleteNetns, isInNetns, killNamespaceProcesses, listNetns, mountNamespaceOf } from "./namespaces";
+import { deleteNetns, isInNetns, killNamespaceProcesses, listNetns, pinMountNamespace } from "./namespaces";
 import { clusterFile, loadCluster } from "./state";
 
 export interface DownReport {
@@ -18,16 +18,21 @@ export interface DownReport {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Mount namespaces of the hosts whose holders still live: a process that entered only a host's
- * mount namespace (nsenter -m) is not in its network namespace but keeps its mounts alive. Taken
- * only from a holder verified to sit in our network namespace, so the inode is ours.
+ * Mount namespaces of the hosts whose holders still live, pinned (see pinMountNamespace): a process
+ * that entered only a host's mount namespace (nsenter -m) is not in its network namespace but
+ * keeps its mounts alive. Taken only from a holder verified, once the namespace is pinned, to sit
+ * in our network namespace, so the inode is ours.
  */
-function holderMountNamespaces(id: string): number[] {
+function holderMountNamespaces(id: string): Array<{ inode: number; release(): void }> {
     if (!fs.existsSync(clusterFile(id))) return [];
-    return loadCluster(id)
-        .hosts.filter((h) => isInNetns(h.holderPid, h.netns))
-        .map((h) => mountNamespaceOf(h.holderPid))
-        .filter((i): i is number => i !== undefined);
+    const pinned = [];
+    for (const h of loadCluster(id).hosts) {
+        const pin = pinMountNamespace(h.holderPid);
+        if (!pin) continue;
+        if (isInNetns(h.holderPid, h.netns)) pinned.push(pin);
+        else pin.release();
+    }
+    return pinned;
 }
 
 /** Removes every process, namespace, link and file of cluster `id`. Safe to run twice. */
@@ -36,7 +41,13 @@ export async function down(id: string): Promise<DownReport> {
     const netns = listNetns(names.prefix);
     const links = await listLinks(names.bridge, names.prefix);
     // Ending the processes first frees each namespace (and its mounts) the moment we delete it.
-    const processes = await killNamespaceProcesses(netns, holderMountNamespaces(id));
+    const mounts = holderMountNamespaces(id);
+    let processes: number;
+    try {
+        processes = await killNamespaceProcesses(netns, mounts.map((m) => m.inode));
+    } finally {
+        for (const m of mounts) m.release();
+    }
     for (const ns of netns) await deleteNetns(ns);
 
     // Root-side veth ends die with their peers' namespaces, asynchronously; delete what is left.

@@ -57,9 +57,22 @@ export interface NamespaceSet {
     mnt: ReadonlySet<number>;
 }
 
-/** The mount namespace of a live holder (checked by the caller), to also catch processes that entered only it. */
-export function mountNamespaceOf(pid: number): number | undefined {
-    return nsInodeOf(pid, "mnt");
+/**
+ * The mount namespace of a live holder (checked by the caller), to also catch processes that
+ * entered only it, held open until `release`. Holding it matters: the kernel hands a freed
+ * namespace's inode number to the next namespace made, and `ip netns exec` makes a mount namespace
+ * for every command it runs. A namespace that emptied while we were still scanning for stragglers
+ * would otherwise lend its number to another lab's fresh `ip netns exec`, and that process would be
+ * killed as ours.
+ */
+export function pinMountNamespace(pid: number): { inode: number; release(): void } | undefined {
+    let fd: number;
+    try {
+        fd = fs.openSync(`/proc/${pid}/ns/mnt`, "r");
+    } catch {
+        return undefined;
+    }
+    return { inode: fs.fstatSync(fd).ino, release: () => fs.closeSync(fd) };
 }
 
 /** Live processes in any of the namespaces. */

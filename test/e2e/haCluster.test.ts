@@ -133,9 +133,15 @@ async function electedAmong(db: keyof typeof DBS, hosts: string[]): Promise<stri
  * Kills daemons of a host as a crash would: the --monitor parent that would restart it first,
  * then the daemon itself, both found by the daemon's pidfile.
  */
+/**
+ * Kills the daemons (and their monitors) and returns once they are reaped. PID 1 on this machine
+ * reaps slowly, and ovn-ctl takes a zombie whose pidfile remains for a running daemon: a restart
+ * right after the kill would start nothing and wait for a server that never comes.
+ */
 async function kill(host: string, pidfiles: string[]) {
-    const script = pidfiles.map((f) => `pid=$(cat /var/run/ovn/${f}); ppid=$(ps -o ppid= -p "$pid" | tr -d ' '); kill -9 "$ppid" "$pid"`).join("; ");
-    await sh(host, ["bash", "-c", script]);
+    const script = pidfiles.map((f) => `pid=$(cat /var/run/ovn/${f}); ppid=$(ps -o ppid= -p "$pid" | tr -d ' '); kill -9 "$ppid" "$pid"; gone+=" $ppid $pid"`).join("; ");
+    const reaped = `for i in $(seq 300); do left=; for p in $gone; do [[ -d /proc/$p ]] && left=y; done; [[ -z $left ]] && exit 0; sleep 0.1; done; echo "not reaped:$gone" >&2; exit 1`;
+    await sh(host, ["bash", "-c", `gone=; ${script}; ${reaped}`]);
 }
 
 /** Runs the member's own create script again (what `up` runs when the member's command changes): it restarts what is down. */

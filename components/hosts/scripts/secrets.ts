@@ -4,8 +4,9 @@
 // Format ("secret lines"): one line per secret, `<name> <base64 of the UTF-8 value>\n`, in any
 // order; names from SECRET_NAMES; empty input means no secrets. base64 keeps multi-line PEM on one
 // line with no character bash could misread. The script side is ./bash/secrets.sh: it decodes with
-// `base64 -d` fed through a pipe from the printf builtin, so a secret appears in no argv except
-// where OVS needs it as a column value (ovs-vsctl, as in the ovn-kubernetes seeds).
+// `base64 -d` fed through a pipe from the printf builtin, and values meant for OVS columns go in
+// an OVSDB transaction written to the database socket (ovs_set_secret_ids), so a secret appears
+// in no argv and no OVS log.
 
 export const SECRET_NAMES = [
     "k8s-api-token",

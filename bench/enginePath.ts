@@ -1,0 +1,114 @@
+// Engine-path benchmark: the NB topology of N nodes applied the way `pulumi up` drives the NB
+// resources. The resources are registered under the SDK's mocks (their `__provider` is the stub the
+// SDK serializes), then the SDK's dynamic-provider host, started as the engine starts it (cwd =
+// the project), gets Check then Create per resource over gRPC, the cluster router first and then
+// up to 16 in flight (the engine's default parallelism), into a fresh real NB behind a real sshd. The
+// floor is the same rows as ONE transaction over one SSH connection (./floor). Each is run R times
+// on a fresh NB and fresh connections; min, median and max are printed, and the median ratio
+// against the target of 2x the floor. The host's own start (about 1.4 s, paid once per `up`
+// whatever it does) is outside the timing; its SSH login to the NB host is inside.
+//
+//   node --import tsx bench/enginePath.ts [N] [--runs R]      (default 500 nodes, 5 runs)
+import { NB_DB } from "../components/nb/tables";
+import { openOvsdbOverSsh } from "../components/ssh/ovsdbChannel";
+import { closeNbSessions } from "../components/nb/session";
+import { closeOvsdbPool } from "../components/ssh/ovsdbPool";
+import { closeSshPool } from "../components/ssh/pool";
+import { track, up, type Tracked } from "../test/nb/support/engine";
+import { startProviderHost } from "../test/nb/support/providerHost";
+import { gatewayHosts, scaleModel } from "../test/nb/support/scale";
+import { registerUnderMocks } from "../test/nb/support/serializedProviders";
+import { startSshd } from "../test/support/sshd";
+import { singleTransaction } from "./floor";
+import { nbServerPool, rowCounts } from "./nbServers";
+import { groups } from "./topology";
+
+const OWNER = "ovn-kubernetes/bench";
+const PARALLEL = 16;
+const TARGET = 2;
+
+const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
+const stats = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return { min: s[0], median: s[Math.floor(s.length / 2)], max: s[s.length - 1] };
+};
+const show = (xs: number[]) => {
+    const { min, median, max } = stats(xs);
+    return `min ${min.toFixed(3)} s, median ${median.toFixed(3)} s, max ${max.toFixed(3)} s`;
+};
+
+function freshPools(): void {
+    closeNbSessions();
+    closeOvsdbPool();
+    closeSshPool();
+}
+
+async function main(): Promise<void> {
+    const argv = process.argv.slice(2);
+    const runsAt = argv.indexOf("--runs");
+    const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 5;
+    const nodes = Number(argv.find((a, i) => /^\d+$/.test(a) && i !== runsAt + 1) ?? 500);
+    process.setMaxListeners(64);
+    const sshd = await startSshd();
+    const servers = nbServerPool();
+    const freshNb = servers.fresh;
+    try {
+        const model = scaleModel(nodes - 1, 3); // plus the central master
+        const hosts = gatewayHosts(model);
+        // Registered once: the NB socket is the only input that differs between runs.
+        const registered = await registerUnderMocks({ model, owner: OWNER, nb: { ssh: sshd.target(), privateKey: sshd.privateKey, socket: "/nonexistent" }, gatewayHost: hosts });
+        console.log(`engine path: ${registered.length} NB resources (${nodes} nodes, ${model.gateways.length} gateways), Check then Create over gRPC, ${PARALLEL} in parallel; ${runs} runs each`);
+        const engine: number[] = [];
+        const floor: number[] = [];
+        let counts = "";
+        for (let run = 0; run < runs; run++) {
+            const nb = await freshNb();
+            const tracked: Tracked[] = registered.map(track);
+            for (const t of tracked) t.registered.nb = { ...t.registered.nb, socket: nb.socket };
+            const host = await startProviderHost();
+            try {
+                const start = process.hrtime.bigint();
+                await up(host, tracked[0]);
+                // As the engine's step workers: up to PARALLEL resources in flight, the next one
+                // starting as soon as any finishes.
+                let next = 1;
+                const worker = async () => {
+                    while (next < tracked.length) await up(host, tracked[next++]);
+                };
+                await Promise.all(Array.from({ length: PARALLEL }, worker));
+                engine.push(seconds(start));
+            } finally {
+                await host.stop();
+            }
+            counts = await rowCounts(nb);
+
+            const nbFloor = await freshNb();
+            freshPools();
+            const ops = singleTransaction(OWNER, groups(OWNER, model, hosts));
+            const start = process.hrtime.bigint();
+            await (await openOvsdbOverSsh(sshd.target(), sshd.privateKey, { unixSocket: nbFloor.socket })).transact(NB_DB, ops);
+            floor.push(seconds(start));
+            freshPools();
+            const floorCounts = await rowCounts(nbFloor);
+            if (floorCounts !== counts) throw new Error(`the floor built other rows than the providers: ${floorCounts} vs ${counts}`);
+            await servers.release();
+        }
+        const ratio = stats(engine).median / stats(floor).median;
+        console.log(`  rows: ${counts}`);
+        console.log(`  providers through the host: ${show(engine)}`);
+        console.log(`  one transaction (floor):    ${show(floor)}`);
+        console.log(`  median ratio ${ratio.toFixed(2)}x the floor (target ≤${TARGET}x: ${ratio <= TARGET ? "met" : "MISSED"})`);
+    } finally {
+        freshPools();
+        await servers.release();
+        await sshd.cleanup();
+    }
+}
+
+main().then(
+    () => process.exit(0),
+    (e) => {
+        console.error(e);
+        process.exit(1);
+    },
+);
