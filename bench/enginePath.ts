@@ -1,6 +1,6 @@
 // Engine-path benchmark: the NB topology of N nodes applied the way `pulumi up` drives the NB
 // resources. The resources are registered under the SDK's mocks (their `__provider` is the stub the
-// SDK serializes), then the SDK's dynamic-provider host, started as the engine starts it (cwd =
+// engine would store), then the SDK's dynamic-provider host, started as the engine starts it (cwd =
 // the project), gets Check then Create per resource over gRPC, the cluster router first and then
 // up to 16 in flight (the engine's default parallelism), into a fresh real NB behind a real sshd. The
 // floor is the same rows as ONE transaction over one SSH connection (./floor). Each is run R times

@@ -1,6 +1,6 @@
 // State benchmark (prints figures, times nothing): what the NB resources of a 100- and a 500-node
 // stack put in the checkpoint. The resources are registered under the SDK's mocks (inputs and
-// `__provider` as the SDK serializes them), created through the SDK's dynamic-provider host over
+// `__provider` as the SDK sends them to the engine), created through the SDK's dynamic-provider host over
 // gRPC against a real NB behind a real sshd (outputs), and measured as a checkpoint stores them,
 // secrets sealed (../test/nb/support/stateSize). Beside each figure, the same state with the whole
 // provider serialized by value, as before the stubs.

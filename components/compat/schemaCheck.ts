@@ -6,6 +6,7 @@
 // State holds only the provider's stub (../dynamic/stub): the installed package runs this code.
 import * as pulumi from "@pulumi/pulumi";
 import { providerStub } from "../dynamic/stub";
+import { PackageResource } from "../dynamic/resource";
 import type { SshTarget } from "../ssh/target";
 import { exec } from "../ssh/exec";
 import { parseSchemas, READ_SCHEMAS_SCRIPT, schemaRefusal, type CentralSchemas } from "./ovnkubeSchema";
@@ -73,7 +74,7 @@ const MODULE = "ovn-kubernetes";
 const TYPE = "OvnkubeSchemaCheck";
 const provider = providerStub(MODULE, TYPE, schemaCheckProvider);
 
-export class OvnkubeSchemaCheck extends pulumi.dynamic.Resource {
+export class OvnkubeSchemaCheck extends PackageResource {
     /** The central's OVN_Northbound and OVN_Southbound schema versions. */
     declare readonly nbSchema: pulumi.Output<string>;
     declare readonly sbSchema: pulumi.Output<string>;
@@ -84,8 +85,6 @@ export class OvnkubeSchemaCheck extends pulumi.dynamic.Resource {
             name,
             { ...args, privateKey: pulumi.secret(args.privateKey), nbSchema: undefined, sbSchema: undefined },
             { ...opts, additionalSecretOutputs: ["privateKey"] },
-            MODULE,
-            TYPE,
         );
     }
 }

@@ -9,6 +9,7 @@ import type { SshTarget } from "../ssh/target";
 import { exec } from "../ssh/exec";
 import { parseEncaps, READ_ENCAPS_SCRIPT, tunnelTypeRefusal } from "./tunnelType";
 import { providerStub } from "../dynamic/stub";
+import { PackageResource } from "../dynamic/resource";
 
 export interface TunnelTypeCheckArgs {
     /** How to reach the central, where the Southbound runs. */
@@ -56,8 +57,8 @@ export const tunnelTypeCheckProvider: pulumi.dynamic.ResourceProvider = {
 
 const provider = providerStub("ovn-kubernetes", "TunnelTypeCheck", tunnelTypeCheckProvider);
 
-export class TunnelTypeCheck extends pulumi.dynamic.Resource {
+export class TunnelTypeCheck extends PackageResource {
     constructor(name: string, args: TunnelTypeCheckArgs, opts?: pulumi.CustomResourceOptions) {
-        super(provider, name, { ...args, privateKey: pulumi.secret(args.privateKey) }, { ...opts, additionalSecretOutputs: ["privateKey"] }, "ovn-kubernetes", "TunnelTypeCheck");
+        super(provider, name, { ...args, privateKey: pulumi.secret(args.privateKey) }, { ...opts, additionalSecretOutputs: ["privateKey"] });
     }
 }

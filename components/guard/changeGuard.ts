@@ -10,6 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { destroyGuardProvider, guardOptions, guardProps, type DestroyGuardArgs } from "./destroyGuard";
 import { providerStub } from "../dynamic/stub";
+import { PackageResource } from "../dynamic/resource";
 
 export const CHANGE_GUARD_TYPE = "pulumi-nodejs:dynamic/ovn-kubernetes:ChangeGuard";
 
@@ -20,8 +21,8 @@ export const changeGuardProvider: pulumi.dynamic.ResourceProvider = {
 
 const provider = providerStub("ovn-kubernetes", "ChangeGuard", changeGuardProvider);
 
-export class ChangeGuard extends pulumi.dynamic.Resource {
+export class ChangeGuard extends PackageResource {
     constructor(name: string, args: DestroyGuardArgs, opts?: pulumi.CustomResourceOptions) {
-        super(provider, name, guardProps(args), guardOptions(opts), "ovn-kubernetes", "ChangeGuard");
+        super(provider, name, guardProps(args), guardOptions(opts));
     }
 }

@@ -18,6 +18,7 @@
 // State holds only the provider's stub (../dynamic/stub): the installed package runs this code.
 import * as pulumi from "@pulumi/pulumi";
 import { providerStub } from "../dynamic/stub";
+import { PackageResource } from "../dynamic/resource";
 import type { ClusterModel } from "../model/types";
 import { NB_KIND_LIST } from "../nb/kinds";
 import { secretConnection, type NbConnectionArgs } from "../nb/resource";
@@ -99,8 +100,8 @@ export const guardOptions = (opts?: pulumi.CustomResourceOptions): pulumi.Custom
 
 const provider = providerStub(MODULE, TYPE, destroyGuardProvider);
 
-export class DestroyGuard extends pulumi.dynamic.Resource {
+export class DestroyGuard extends PackageResource {
     constructor(name: string, args: DestroyGuardArgs, opts?: pulumi.CustomResourceOptions) {
-        super(provider, name, guardProps(args), guardOptions(opts), MODULE, TYPE);
+        super(provider, name, guardProps(args), guardOptions(opts));
     }
 }

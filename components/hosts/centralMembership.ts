@@ -7,6 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { CentralClusterModel } from "../model/types";
 import { providerStub } from "../dynamic/stub";
+import { PackageResource } from "../dynamic/resource";
 
 /** The refusal for a change from `olds` to `news`, or undefined when the change is supported. */
 export function membershipRefusal(olds: Partial<CentralClusterModel> | undefined, news: CentralClusterModel): string | undefined {
@@ -41,10 +42,10 @@ const membershipProvider: pulumi.dynamic.ResourceProvider = {
 
 const provider = providerStub("ovn-central", "CentralMembership", membershipProvider);
 
-export class CentralMembership extends pulumi.dynamic.Resource {
+export class CentralMembership extends PackageResource {
     declare readonly cluster: pulumi.Output<CentralClusterModel>;
 
     constructor(name: string, args: { cluster: CentralClusterModel }, opts?: pulumi.CustomResourceOptions) {
-        super(provider, name, args, opts, "ovn-central", "CentralMembership");
+        super(provider, name, args, opts);
     }
 }

@@ -12,13 +12,13 @@ export interface ClusterRouterArgs extends NbResourceArgs {
     router: pulumi.Input<ClusterRouterModel | ClusterRouterNb>;
 }
 
-// One provider object for all instances: the SDK serializes a provider once per object.
+// The kind's provider, registered once, at module load.
 const provider = nbProvider(NB_KINDS.ClusterRouter);
 
 export class ClusterRouter extends NbResource {
     declare readonly router: pulumi.Output<ClusterRouterNb>;
 
     constructor(name: string, args: ClusterRouterArgs, opts?: pulumi.CustomResourceOptions) {
-        super(provider, clusterRouterKind.type, name, args, { router: pulumi.output(args.router).apply((router) => clusterRouterKind.normalize({ router }).router as ClusterRouterNb) }, opts);
+        super(provider, name, args, { router: pulumi.output(args.router).apply((router) => clusterRouterKind.normalize({ router }).router as ClusterRouterNb) }, opts);
     }
 }

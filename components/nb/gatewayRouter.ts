@@ -17,7 +17,7 @@ export interface GatewayRouterArgs extends NbResourceArgs {
     macAddress: pulumi.Input<string>;
 }
 
-// One provider object for all instances: the SDK serializes a provider once per object.
+// The kind's provider, registered once, at module load.
 const provider = nbProvider(NB_KINDS.GatewayRouter);
 
 export class GatewayRouter extends NbResource {
@@ -27,6 +27,6 @@ export class GatewayRouter extends NbResource {
 
     constructor(name: string, args: GatewayRouterArgs, opts?: pulumi.CustomResourceOptions) {
         const own = { gateway: pulumi.output(args.gateway).apply((gateway) => gatewayRouterKind.normalize({ gateway }).gateway as GatewayRouterNb), systemId: args.systemId, macAddress: args.macAddress };
-        super(provider, gatewayRouterKind.type, name, args, own, opts);
+        super(provider, name, args, own, opts);
     }
 }

@@ -13,13 +13,13 @@ export interface NodeSwitchArgs extends NbResourceArgs {
     network: pulumi.Input<NodeNetworkModel | NodeSwitchNb>;
 }
 
-// One provider object for all instances: the SDK serializes a provider once per object.
+// The kind's provider, registered once, at module load.
 const provider = nbProvider(NB_KINDS.NodeSwitch);
 
 export class NodeSwitch extends NbResource {
     declare readonly network: pulumi.Output<NodeSwitchNb>;
 
     constructor(name: string, args: NodeSwitchArgs, opts?: pulumi.CustomResourceOptions) {
-        super(provider, nodeSwitchKind.type, name, args, { network: pulumi.output(args.network).apply((network) => nodeSwitchKind.normalize({ network }).network as NodeSwitchNb) }, opts);
+        super(provider, name, args, { network: pulumi.output(args.network).apply((network) => nodeSwitchKind.normalize({ network }).network as NodeSwitchNb) }, opts);
     }
 }

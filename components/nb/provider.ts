@@ -1,5 +1,5 @@
-// The dynamic provider of an NB resource kind. What the engine stores in state is only a stub
-// (../dynamic/stub) that runs this code from the installed package; the code itself is ordinary.
+// The dynamic provider of an NB resource kind. What the engine stores in state is only a one-line
+// stub (../dynamic/stub) that runs this code from the installed package; the code itself is ordinary.
 import type * as pulumi from "@pulumi/pulumi";
 import { adoptGroup } from "./adopt";
 import { applyGroup, describe, readGroup, removeGroup } from "./apply";
@@ -9,7 +9,7 @@ import { checkInputs, outputsOf } from "./inputs";
 import { KNOWN_VERSIONS, type NbKind } from "./kinds/common";
 import { NB_MODULE } from "./resource";
 import { databaseOf, withNb } from "./session";
-import { providerStub } from "../dynamic/stub";
+import { providerStub, type PackageProvider } from "../dynamic/stub";
 
 /** Resource id (also the import id): owner and group, which is also how the rows are found. */
 export const resourceId = (owner: string, group: string) => `${owner}:${group}`;
@@ -22,7 +22,7 @@ function requireKnownVersion(kind: NbKind, props: Record<string, any>): void {
 }
 
 /** The stub a resource class of `kind` registers; called once per kind, at module load. */
-export function nbProvider(kind: NbKind): pulumi.dynamic.ResourceProvider {
+export function nbProvider(kind: NbKind): PackageProvider {
     return providerStub(NB_MODULE, kind.type, nbProviderImplementation(kind));
 }
 

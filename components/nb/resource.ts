@@ -2,6 +2,8 @@
 // the private key never appears in plain text in inputs, outputs, diffs or logs), the outputs
 // every kind adds, and the options every kind needs.
 import * as pulumi from "@pulumi/pulumi";
+import { PackageResource } from "../dynamic/resource";
+import type { PackageProvider } from "../dynamic/stub";
 import type { SshTarget } from "../ssh/target";
 import { NB_SOCKET } from "../ssh/ovsdbChannel";
 import { NB_SCHEMA_VERSION, type NbConnection, type NbMember } from "./kinds/common";
@@ -55,7 +57,7 @@ export function nbResourceOptions(opts: pulumi.CustomResourceOptions | undefined
  * common inputs, the kind's own inputs, and `group`/`rows` left for the provider to fill.
  * Outputs are `declare`d so that no class field initializer ever resets what the SDK assigned.
  */
-export abstract class NbResource extends pulumi.dynamic.Resource {
+export abstract class NbResource extends PackageResource {
     declare readonly nb: pulumi.Output<NbConnection>;
     declare readonly owner: pulumi.Output<string>;
     declare readonly version: pulumi.Output<string>;
@@ -65,8 +67,7 @@ export abstract class NbResource extends pulumi.dynamic.Resource {
     declare readonly rows: pulumi.Output<Record<string, RowState>>;
 
     protected constructor(
-        provider: pulumi.dynamic.ResourceProvider,
-        type: string,
+        provider: PackageProvider,
         name: string,
         args: NbResourceArgs,
         own: Record<string, pulumi.Input<unknown>>,
@@ -80,6 +81,6 @@ export abstract class NbResource extends pulumi.dynamic.Resource {
             group: undefined,
             rows: undefined,
         };
-        super(provider, name, props, nbResourceOptions(opts), NB_MODULE, type);
+        super(provider, name, props, nbResourceOptions(opts));
     }
 }

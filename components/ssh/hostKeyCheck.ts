@@ -7,6 +7,7 @@
 // State holds only the provider's stub (../dynamic/stub): the installed package runs this code.
 import * as pulumi from "@pulumi/pulumi";
 import { providerStub } from "../dynamic/stub";
+import { PackageResource } from "../dynamic/resource";
 import type { SshTarget } from "./target";
 import { hostKeyAlgorithms, hostKeyRefusal, isFingerprintPin, parseHostKeyLine, sshFingerprint } from "./hostKey";
 
@@ -75,11 +76,11 @@ const MODULE = "ssh";
 const TYPE = "HostKeyCheck";
 const provider = providerStub(MODULE, TYPE, hostKeyProvider);
 
-export class HostKeyCheck extends pulumi.dynamic.Resource {
+export class HostKeyCheck extends PackageResource {
     /** The fingerprint the host presented (public information). */
     declare readonly fingerprint: pulumi.Output<string>;
 
     constructor(name: string, args: HostKeyCheckArgs, opts?: pulumi.CustomResourceOptions) {
-        super(provider, name, { ...args, fingerprint: undefined }, opts, MODULE, TYPE);
+        super(provider, name, { ...args, fingerprint: undefined }, opts);
     }
 }

@@ -1,5 +1,5 @@
-// The NB providers as the engine stores and runs them. The `__provider` text comes from the SDK's
-// own serialization (a mocks run), the SDK's dynamic-provider host runs it with the project as cwd,
+// The NB providers as the engine stores and runs them. The `__provider` text is what the program
+// registers through the SDK (a mocks run), the SDK's dynamic-provider host runs it with the project as cwd,
 // and every call goes over gRPC against a real NB reached over a real sshd: the stored text is a
 // small stub, the code that runs is the installed package, and the state of an NB resource
 // (inputs and outputs, secrets sealed as in a checkpoint) is measured and printed.
@@ -18,13 +18,13 @@ import { PROJECT_ROOT, type ProviderHost } from "./support/providerHost";
 import type { Registered } from "./support/serializedProviders";
 import { stateBytes } from "./support/stateSize";
 
-/** The stub is stored twice per resource (inputs and outputs); the SDK's wrapping of its 8 functions is most of it. */
-const STUB_BUDGET = 2048;
+/** The stub is stored twice per resource (inputs and outputs): one line that requires the package. */
+const STUB_BUDGET = 160;
 /**
  * Whole state per NB resource: two stubs plus the kind's own data (today: nb connection sealed
- * twice, rows keyed by their OVN names, inputs echoed). A gateway router is the largest: 12.5 KB.
+ * twice, rows keyed by their OVN names, inputs echoed). A gateway router is the largest.
  */
-const STATE_BUDGET = 13 * 1024;
+const STATE_BUDGET = 9 * 1024;
 const model = devModel();
 const installedVersion = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "components/package.json"), "utf8")).version as string;
 
@@ -47,7 +47,7 @@ describe("NB providers stored as stubs, run from the installed package", () => {
         for (const x of registered) {
             const text: string = x.inputs.__provider;
             assert.ok(text.includes(JSON.stringify(PROVIDERS_ENTRY)), `${x.name}: the stub requires ${PROVIDERS_ENTRY}`);
-            assert.ok(text.includes(`c: ${PROVIDER_CONTRACT},`), `${x.name}: the stub passes its contract`);
+            assert.ok(text.includes(`.installedProvider(${JSON.stringify(x.type.replace("pulumi-nodejs:dynamic/", ""))}, ${PROVIDER_CONTRACT}, `), `${x.name}: the stub passes its type token and contract`);
             assert.ok(text.length <= STUB_BUDGET, `${x.name}: stub of ${text.length} bytes`);
             for (const inner of ["applyGroup", "withNb", "ssh2", "transact"]) assert.ok(!text.includes(inner), `${x.name}: ${inner} must not be copied into state`);
         }
@@ -106,7 +106,8 @@ describe("NB providers stored as stubs, run from the installed package", () => {
 
     it("a stub written under another contract is refused naming both contracts and versions", async () => {
         const t = r["cluster-router"];
-        const future = t.registered.__provider.replace(`c: ${PROVIDER_CONTRACT},`, "c: 99,");
+        const future = t.registered.__provider.replace(`, ${PROVIDER_CONTRACT}, `, ", 99, ");
+        assert.notEqual(future, t.registered.__provider);
         await assert.rejects(
             host.check(t.urn, {}, { ...t.registered, __provider: future }),
             (e: Error) =>

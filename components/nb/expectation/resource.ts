@@ -3,6 +3,7 @@
 // from the plan; it writes nothing.
 import * as pulumi from "@pulumi/pulumi";
 import { providerStub } from "../../dynamic/stub";
+import { PackageResource } from "../../dynamic/resource";
 import type { NbConnection } from "../kinds/common";
 import { NB_MODULE, nbResourceOptions, secretConnection, type NbConnectionArgs } from "../resource";
 import type { Settle } from "./inputs";
@@ -23,10 +24,10 @@ export interface NorthboundExpectationArgs {
     settle?: pulumi.Input<Partial<Settle>>;
 }
 
-// One provider object for all instances: the SDK serializes a provider once per object.
+// The provider, registered once, at module load.
 const provider = providerStub(NB_MODULE, EXPECTATION_TYPE, expectationProvider());
 
-export class NorthboundExpectation extends pulumi.dynamic.Resource {
+export class NorthboundExpectation extends PackageResource {
     declare readonly nb: pulumi.Output<NbConnection>;
     declare readonly subject: pulumi.Output<string>;
     /** The observed rows: equal to the expectation after create/update, what NB holds after refresh. */
@@ -36,6 +37,6 @@ export class NorthboundExpectation extends pulumi.dynamic.Resource {
     constructor(name: string, args: NorthboundExpectationArgs, opts?: pulumi.CustomResourceOptions) {
         // nbResourceOptions: `nb` stays a secret output; delete-first replacement is harmless, delete writes nothing.
         const props = { nb: secretConnection(args.nb), subject: args.subject, rows: args.rows, settle: args.settle };
-        super(provider, name, props, nbResourceOptions(opts), NB_MODULE, EXPECTATION_TYPE);
+        super(provider, name, props, nbResourceOptions(opts));
     }
 }
