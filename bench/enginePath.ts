@@ -9,6 +9,7 @@
 // whatever it does) is outside the timing; its SSH login to the NB host is inside.
 //
 //   node --import tsx bench/enginePath.ts [N] [--runs R]      (default 500 nodes, 5 runs)
+import * as fs from "fs";
 import { NB_DB } from "../components/nb/tables";
 import { openOvsdbOverSsh } from "../components/ssh/ovsdbChannel";
 import { closeNbSessions } from "../components/nb/session";
@@ -28,6 +29,13 @@ const PARALLEL = 16;
 const TARGET = 2;
 
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+function cpuSeconds(pid: number): number {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+const TICKS_PER_SECOND = 100;
 const stats = (xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b);
     return { min: s[0], median: s[Math.floor(s.length / 2)], max: s[s.length - 1] };
@@ -59,6 +67,7 @@ async function main(): Promise<void> {
         const registered = await registerUnderMocks({ model, owner: OWNER, nb: { ssh: sshd.target(), privateKey: sshd.privateKey, socket: "/nonexistent" }, gatewayHost: hosts });
         console.log(`engine path: ${registered.length} NB resources (${nodes} nodes, ${model.gateways.length} gateways), Check then Create over gRPC, ${PARALLEL} in parallel; ${runs} runs each`);
         const engine: number[] = [];
+        const cpu = { host: 0, driver: 0 };
         const floor: number[] = [];
         let counts = "";
         for (let run = 0; run < runs; run++) {
@@ -67,6 +76,8 @@ async function main(): Promise<void> {
             for (const t of tracked) t.registered.nb = { ...t.registered.nb, socket: nb.socket };
             const host = await startProviderHost();
             try {
+                const hostCpu = cpuSeconds(host.pid);
+                const driverCpu = process.cpuUsage();
                 const start = process.hrtime.bigint();
                 await up(host, tracked[0]);
                 // As the engine's step workers: up to PARALLEL resources in flight, the next one
@@ -77,6 +88,9 @@ async function main(): Promise<void> {
                 };
                 await Promise.all(Array.from({ length: PARALLEL }, worker));
                 engine.push(seconds(start));
+                cpu.host += cpuSeconds(host.pid) - hostCpu;
+                const used = process.cpuUsage(driverCpu);
+                cpu.driver += (used.user + used.system) / 1e6;
             } finally {
                 await host.stop();
             }
@@ -97,6 +111,7 @@ async function main(): Promise<void> {
         console.log(`  rows: ${counts}`);
         console.log(`  providers through the host: ${show(engine)}`);
         console.log(`  one transaction (floor):    ${show(floor)}`);
+        console.log(`  CPU per run: provider host ${(cpu.host / runs).toFixed(2)} s, this engine stand-in ${(cpu.driver / runs).toFixed(2)} s (2 cores here)`);
         console.log(`  median ratio ${ratio.toFixed(2)}x the floor (target ≤${TARGET}x: ${ratio <= TARGET ? "met" : "MISSED"})`);
     } finally {
         freshPools();

@@ -33,6 +33,8 @@ export interface ProviderHost {
     /** What the host wrote to stderr so far (it logs failures there). */
     stderr(): string;
     stop(): Promise<void>;
+    /** The host process, e.g. to read its CPU time. */
+    pid: number;
 }
 
 const struct = (v: Props) => structPb.Struct.fromJavaScript(unwrapSecrets(v) as Props);
@@ -121,6 +123,7 @@ export async function startProviderHost(config: Props = {}, projectDir = PROJECT
             await call(client, "delete", req);
         },
         stderr: () => stderr,
+        pid: child.pid!,
         async stop() {
             client.close();
             if (child.exitCode !== null) return;
