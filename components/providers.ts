@@ -8,6 +8,7 @@ import "./guard/changeGuard";
 import "./hosts/centralMembership";
 import "./compat/tunnelTypeCheck";
 import "./compat/schemaCheck";
+import "./hosts/nicHandoverCheck";
 import "./ssh/hostKeyCheck";
 
 export { installedProvider } from "./dynamic/registry";

@@ -2,12 +2,11 @@
 // cluster's chassis registered (./tunnelType.ts says why). `check` runs at every preview and up,
 // before the central and the chassis that depend on it are touched; it reads the Southbound on
 // the central over SSH. A new cluster has no Encap rows yet: nothing to refuse.
-// Provider methods run from Pulumi's serialized copy: npm modules are require()d inside the
-// functions that use them, local helpers are captured as functions.
 import * as pulumi from "@pulumi/pulumi";
 import type { SshTarget } from "../ssh/target";
 import { exec } from "../ssh/exec";
 import { parseEncaps, READ_ENCAPS_SCRIPT, tunnelTypeRefusal } from "./tunnelType";
+import { preflightProvider } from "../dynamic/preflight";
 import { providerStub } from "../dynamic/stub";
 import { PackageResource } from "../dynamic/resource";
 
@@ -26,34 +25,7 @@ async function refusal(inputs: any): Promise<string | undefined> {
     return r.code === 0 ? tunnelTypeRefusal(inputs.encapType, inputs.tunnelIps, parseEncaps(r.stdout)) : undefined;
 }
 
-async function verified(inputs: any): Promise<Record<string, unknown>> {
-    const why = await refusal(inputs);
-    if (why) throw new Error(why);
-    return inputs;
-}
-
-export const tunnelTypeCheckProvider: pulumi.dynamic.ResourceProvider = {
-    async check(_olds: any, news: any) {
-        let why: string | undefined;
-        try {
-            why = await refusal(news);
-        } catch {
-            // Unreachable now: HostKeyCheck reports that host; create or update decides once it is reachable.
-            return { inputs: news };
-        }
-        return why ? { inputs: news, failures: [{ property: "encapType", reason: why }] } : { inputs: news };
-    },
-    async create(inputs: any) {
-        return { id: "tunnel-type", outs: await verified(inputs) };
-    },
-    async diff(_id: string, olds: any, news: any) {
-        const keys = ["ssh", "encapType", "tunnelIps"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
-        return { changes: keys.length > 0 };
-    },
-    async update(_id: string, _olds: any, news: any) {
-        return { outs: await verified(news) };
-    },
-};
+export const tunnelTypeCheckProvider = preflightProvider({ property: "encapType", keys: ["ssh", "encapType", "tunnelIps"], id: () => "tunnel-type", refusal });
 
 const provider = providerStub("ovn-kubernetes", "TunnelTypeCheck", tunnelTypeCheckProvider);
 

@@ -53,7 +53,7 @@ export class Chassis extends pulumi.ComponentResource {
             // login before ovn-controller starts.
             const nic: NicBridge = { node: args.host.name, ...tunnel, hostAddresses: "move", role: "tunnel" };
             const triggers = [tunnel.interface, tunnel.bridge, args.host.datapathType];
-            const moved = nicMoveCommands(this, `${name}-tunnel-bridge`, nic, args.host.datapathType, args.connection, triggers, { dependsOn: [this.ovs] });
+            const moved = nicMoveCommands(this, `${name}-tunnel-bridge`, nic, args.host.datapathType, args.connection, triggers, [this.ovs]);
             this.tunnelBridge = moved.move;
             this.tunnelBridgeConfirm = moved.confirm;
         }

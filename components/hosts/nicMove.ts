@@ -2,10 +2,12 @@
 // the move, and then its confirmation from a NEW SSH login to the same address, which can only
 // succeed over the moved path. The move undoes itself unless that confirmation comes in time
 // (scripts/bash/nic-move.sh), so a move that cuts the host off heals without anyone logging in.
+// Before the move, a check refuses at preview a NIC the distribution still configures (./nicHandoverCheck).
 import * as pulumi from "@pulumi/pulumi";
 import type { remote } from "@pulumi/command";
 import type { DatapathType } from "../config/types";
 import { hostCommand, type HostConnection } from "./command";
+import { NicHandoverCheck } from "./nicHandoverCheck";
 import { nicMoveConfirmScript, nicMoveScript, parseConfirmToken, parseNicMac, type NicBridge } from "./scripts/nicMove";
 
 export interface NicMove {
@@ -28,14 +30,15 @@ export function nicMoveCommands(
     datapathType: DatapathType,
     connection: HostConnection,
     triggers: unknown[],
-    opts: pulumi.CustomResourceOptions = {},
+    dependsOn: pulumi.Resource[] = [],
 ): NicMove {
+    const handover = new NicHandoverCheck(`${name}-handover`, { connection, nic }, { parent });
     const move = hostCommand(
         parent,
         name,
         nicMoveScript(nic, datapathType, name),
         { connection, triggers },
-        opts,
+        { dependsOn: [handover, ...dependsOn] },
     );
     // Validated now, before any command exists; the token only later.
     nicMoveConfirmScript(nic, "none", name);

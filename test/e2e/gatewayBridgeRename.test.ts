@@ -4,12 +4,13 @@
 // before the new create, so it can never undo the new setup. The host ends with eth0 and its
 // address on brgw0, the flows and the localnet patch port there, breth0 gone, the boot pieces
 // naming brgw0 only; SNAT works; pods on the untouched nodes lose nothing; a further up changes
-// nothing.
+// nothing. First, while the distribution's network configuration still names the NIC, preview
+// and up refuse before any step.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import * as scripts from "../../components/hosts/scripts";
 import { hostExec } from "../../localcluster";
-import { apply } from "../../offline/api";
+import { apply, preview } from "../../offline/api";
 import { bringUpLiveLab, editStack, hostOut, PROJECT_KEY, snatProbe, snatSeen, sortedLines, upUnderTraffic } from "./support/liveChange";
 
 const ID = "lbbr";
@@ -37,6 +38,26 @@ before(async () => {
 });
 after(async () => {
     await lab?.close();
+});
+
+test("a NIC the distribution still configures: preview and up refuse, naming the file and the fix, with no step taken", async () => {
+    // On a tmpfs of node3's own mount namespace: Debian 12 hosts share this machine's /etc.
+    await sh("mount -t tmpfs lab-etc-network /etc/network && printf 'auto eth0\\niface eth0 inet dhcp\\n' >/etc/network/interfaces");
+    try {
+        for (const r of [await preview(lab.options), await apply(lab.options)]) {
+            assert.equal(r.ok, false, "refused");
+            assert.match(r.error ?? "", /eth0 is configured by this host's own network configuration/);
+            assert.match(r.error ?? "", /\/etc\/network\/interfaces:2:iface eth0 inet dhcp/);
+            assert.match(r.error ?? "", /'iface eth0 inet manual'/);
+            assert.deepEqual(r.ops.filter((x) => x.error !== undefined).map((x) => x.name), [`ovn-${GW}-gateway-host-bridge-handover`], "the check refused");
+            assert.deepEqual(r.ops.filter((x) => x.op !== "same" && x.error === undefined).map((x) => `${x.op} ${x.name}`), [], "no step taken");
+        }
+    } finally {
+        await sh("umount /etc/network");
+    }
+    const handedOver = await preview(lab.options);
+    assert.equal(handedOver.ok, true, handedOver.error);
+    assert.deepEqual(handedOver.ops.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name}`), []);
 });
 
 test("gateway bridge breth0 → brgw0 on a running cluster: replaced delete-first, the host ends in the new state", async (t) => {

@@ -80,9 +80,10 @@ test("the boot program passes bash -n and shellcheck", () => {
 });
 
 test("a NIC the distribution configures is refused before anything changes, naming the file and the fix", async () => {
-    await inHost(lab, GW, "mkdir -p /etc/network && printf 'auto eth0\\niface eth0 inet static\\n    address 192.0.2.9/24\\n' >/etc/network/interfaces");
+    // On a tmpfs of the host's own mount namespace: Debian 12 hosts share this machine's /etc.
+    await inHost(lab, GW, "mount -t tmpfs lab-etc-network /etc/network && printf 'auto eth0\\niface eth0 inet static\\n    address 192.0.2.9/24\\n' >/etc/network/interfaces");
     const r = await runScript(lab, GW, scripts.gatewayBridgeScript(shared(), "netdev").create);
-    await inHost(lab, GW, "rm /etc/network/interfaces");
+    await inHost(lab, GW, "umount /etc/network");
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /eth0 is configured by this host's own network configuration/);
     assert.match(r.stderr, /\/etc\/network\/interfaces:2:iface eth0 inet static/);

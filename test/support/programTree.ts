@@ -45,6 +45,14 @@ export async function assertProgramTree(STACK: "dev" | "prod") {
     assert.equal(count(resources, "ovn-kubernetes:hosts:GatewayHost"), pulumiMode ? gateways.length : shared.length);
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:OvnkubeSchemaCheck"), feeds(1));
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelTypeCheck"), writes(1));
+    // One handover check before every NIC move: the userspace tunnel NICs and the gateways' NICs.
+    const tunnelMoves = model.hosts.filter((h) => h.chassis?.tunnelBridge).length;
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:NicHandoverCheck"), tunnelMoves + count(resources, "ovn-kubernetes:hosts:GatewayHost"));
+    for (const check of resources.filter((r) => r.type === "pulumi-nodejs:dynamic/ovn-kubernetes:NicHandoverCheck")) {
+        assert.equal(dropSecrets(check.inputs.privateKey), "[secret]");
+        const move = named(resources, check.name.replace(/-handover$/, ""));
+        assert.equal(parentName(check), parentName(move), `${check.name} beside its move`);
+    }
     assert.equal(count(resources, "ovn-kubernetes:kubernetes:Ovnkube"), feeds(1));
     // Expectations: the cluster router, and per node its switch and its gateway router.
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:NorthboundExpectation"), feeds(1 + 2 * k8sNodes.length));

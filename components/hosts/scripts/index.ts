@@ -12,6 +12,7 @@ export { gatewayBridgeScript, gatewayConfirmScript, gatewayFlowsScript, gatewayN
 export {
     nicMoveScript,
     nicMoveConfirmScript,
+    nicHandoverScript,
     parseNicMac,
     parseConfirmToken,
     bridgeOwner,

@@ -124,6 +124,16 @@ export function nicMoveScript(nic: NicBridge, datapathType: DatapathType, moveRe
 }
 
 /**
+ * Read-only: fails, naming the file and the fix, while the distribution's own network
+ * configuration would configure the NIC at boot (bash/boot-distro-config.sh). The move's create
+ * refuses the same; this runs at every preview, before anything is changed (../nicHandoverCheck).
+ */
+export function nicHandoverScript(nic: NicBridge): string {
+    const { node, vars } = nicVars(nic);
+    return bashScript(`${nic.role} ${vars.nic} of ${node}: handed over by the distribution's network configuration?`, { nic: vars.nic, bridge: vars.bridge, boot_entry: BOOT_ENTRY }, ["common", "boot-distro-config", "nic-handover-check"]);
+}
+
+/**
  * The confirmation of a NIC move: run in a NEW SSH login after the move's create (a separate
  * command that takes the move's token), it keeps the move; without it the move undoes itself.
  * `moveResource` names the move's resource in the error that says how to retry.
