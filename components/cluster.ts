@@ -8,6 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { StackConfig } from "./config/types";
 import { Central, Chassis, HostPackages } from "./hosts";
 import { OvnkubeSchemaCheck } from "./compat/schemaCheck";
+import { TunnelMtuCheck } from "./compat/tunnelMtuCheck";
 import { TunnelTypeCheck } from "./compat/tunnelTypeCheck";
 import { buildClusterModel } from "./model/cluster";
 import type { ClusterModel, HostModel } from "./model/types";
@@ -66,7 +67,13 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             connection.set(host.name, pulumi.secret(privateKey.apply((key) => sshConnection(host, key))));
             ready.set(host.name, [hostKeys.get(host.name)!]);
         }
-        const hostReady = (host: HostModel) => ready.get(host.name)!;
+        // A snapshot: a resource must not depend on what is pushed after it (itself included).
+        const hostReady = (host: HostModel) => [...ready.get(host.name)!];
+        // The overlay MTU must leave room for the tunnel on every chassis: checked before any command reaches it.
+        for (const host of model.hosts.filter((h) => h.chassis)) {
+            const plan = { node: host.name, mtu: model.mtu, encapType: model.encapType, tunnelIp: host.chassis!.encapIp };
+            ready.get(host.name)!.push(new TunnelMtuCheck(`${name}-${host.name}-tunnel-mtu`, { ...plan, ssh: host.ssh, privateKey }, { parent: this, dependsOn: hostReady(host) }));
+        }
 
         if (!model.packages.skip)
             for (const host of model.hosts) {

@@ -8,6 +8,7 @@ import "./guard/changeGuard";
 import "./hosts/centralMembership";
 import "./compat/tunnelTypeCheck";
 import "./compat/schemaCheck";
+import "./compat/tunnelMtuCheck";
 import "./hosts/nicHandoverCheck";
 import "./ssh/hostKeyCheck";
 

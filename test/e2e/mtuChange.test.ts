@@ -7,11 +7,13 @@
 // new MTU (OVS mtu_request, the link, the boot piece) with no restart and no loss; pods keep the
 // MTU their CNI ADD gave them until they are created again; then packets of the new MTU with Don't
 // Fragment set cross the overlay pod to pod and host to pod, and one byte more is refused at the pod.
+// One byte more than the underlay carries is refused at preview, on every node, before any step.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import * as scripts from "../../components/hosts/scripts";
-import { bringUpLiveLab, hostOut, sortedLines } from "./support/liveChange";
-import { changeMtu, dfPing, NEW_MTU, recreatePods, UNDERLAY_MTU, type MtuLab } from "./support/mtuChange";
+import { apply, preview } from "../../offline/api";
+import { bringUpLiveLab, editStack, hostOut, PROJECT_KEY, sortedLines } from "./support/liveChange";
+import { changeMtu, dfPing, GENEVE_OVERHEAD, NEW_MTU, recreatePods, UNDERLAY_MTU, type MtuLab } from "./support/mtuChange";
 
 const ID = "lbmtu";
 let lab: MtuLab;
@@ -45,6 +47,29 @@ test("at 1400: management ports at 1400; a DF packet of the new MTU does not lea
     assert.match(big.output, /message too long|mtu=1400/i);
 });
 
+test(`mtu ${NEW_MTU + 1}, one byte more than the underlay carries: preview and up refuse naming the node, its device and the largest MTU; nothing changes`, async () => {
+    editStack(lab, (config) => (config[PROJECT_KEY("mtu")] = NEW_MTU + 1));
+    try {
+        for (const r of [await preview(lab.options), await apply(lab.options)]) {
+            assert.equal(r.ok, false, "refused");
+            // The engine starts no step after a failed one: the checks that ran each name their node.
+            const failed = r.ops.filter((x) => x.error !== undefined && !x.error.includes("cancelled after an earlier failure"));
+            assert.ok(failed.length >= 1, r.error);
+            for (const x of failed) {
+                const h = lab.model.hosts.find((host) => x.name === `ovn-${host.name}-tunnel-mtu`);
+                assert.ok(h, `${x.name} failed: ${x.error}`);
+                assert.match(x.error!, new RegExp(`mtu ${NEW_MTU + 1} does not fit ${h.name}'s underlay: geneve adds ${GENEVE_OVERHEAD} bytes`));
+                assert.match(x.error!, new RegExp(`its tunnel address ${h.chassis!.encapIp.replace(/\./g, "\\.")}\\), whose MTU is ${UNDERLAY_MTU}`));
+                assert.match(x.error!, new RegExp(`set mtu to at most ${NEW_MTU}`));
+            }
+            assert.deepEqual(r.ops.filter((x) => x.op !== "same" && x.error === undefined).map((x) => `${x.op} ${x.name}`), [], "no step taken");
+        }
+        assert.deepEqual(await mgmtMtus(), expectMtus(1400));
+    } finally {
+        editStack(lab, (config) => (config[PROJECT_KEY("mtu")] = 1400));
+    }
+});
+
 test(`mtu 1400 → ${NEW_MTU} under traffic: every management port takes it, no probe lost`, async (t) => {
     const sbBefore = sortedLines(await hostOut(lab.cluster, "node1", ["ovn-sbctl", "--bare", "--columns=name", "list", "Chassis"]));
     const nbBefore = sortedLines(await hostOut(lab.cluster, "node1", ["ovn-nbctl", "--bare", "--columns=name,addresses", "list", "Logical_Switch_Port"]));
@@ -53,7 +78,7 @@ test(`mtu 1400 → ${NEW_MTU} under traffic: every management port takes it, no 
     const changed = o.result.ops.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name}`);
     t.diagnostic(`up ${o.seconds.toFixed(1)} s; pods ${o.traffic.map((x) => `${x.lost}/${x.sent}`).join(", ")} lost; ${changed.join("; ")}`);
     assert.deepEqual(changed.filter((c) => !c.startsWith("update ")), [], "updated in place, nothing created, replaced or deleted");
-    assert.deepEqual(changed.filter((c) => !/-mgmt-port$/.test(c)), [], "only the management ports change");
+    assert.deepEqual(changed.filter((c) => !/-mgmt-port$|-tunnel-mtu$/.test(c)), [], "only the management ports change (and the MTU checks run again)");
     for (const x of o.traffic) assert.equal(x.lost, 0, `${x.lost} of ${x.sent} probes lost`);
     assert.deepEqual(await mgmtMtus(), expectMtus(NEW_MTU));
     assert.deepEqual(sortedLines(await hostOut(lab.cluster, "node1", ["ovn-sbctl", "--bare", "--columns=name", "list", "Chassis"])), sbBefore);

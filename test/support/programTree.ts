@@ -45,6 +45,12 @@ export async function assertProgramTree(STACK: "dev" | "prod") {
     assert.equal(count(resources, "ovn-kubernetes:hosts:GatewayHost"), pulumiMode ? gateways.length : shared.length);
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:OvnkubeSchemaCheck"), feeds(1));
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelTypeCheck"), writes(1));
+    // One tunnel MTU check per chassis host, before any command reaches it.
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelMtuCheck"), chassis.length);
+    for (const check of resources.filter((r) => r.type === "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelMtuCheck")) {
+        assert.equal(check.inputs.mtu, model.mtu);
+        assert.equal(dropSecrets(check.inputs.privateKey), "[secret]");
+    }
     // One handover check before every NIC move: the userspace tunnel NICs and the gateways' NICs.
     const tunnelMoves = model.hosts.filter((h) => h.chassis?.tunnelBridge).length;
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:NicHandoverCheck"), tunnelMoves + count(resources, "ovn-kubernetes:hosts:GatewayHost"));

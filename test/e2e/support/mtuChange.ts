@@ -1,6 +1,7 @@
 // The MTU scenario on a live Pulumi-mode cluster of 3 hosts: the overlay MTU is raised from 1400
 // to the largest a 1500-byte underlay carries with geneve, while pod-a (node1) and pod-b (node2)
 // ping each other. Shared by test/e2e/mtuChange.test.ts and bench/changes/mtu-change.ts.
+import { TUNNEL_OVERHEAD } from "../../../components/compat/tunnelMtu";
 import { hostExec, podExec, startPod, stopPod, type LocalPod } from "../../../localcluster";
 import type { PulumiLab } from "./pulumiLab";
 import { editStack, PROJECT_KEY, upUnderTraffic, type ChangeOutcome } from "./liveChange";
@@ -8,11 +9,8 @@ import { editStack, PROJECT_KEY, upUnderTraffic, type ChangeOutcome } from "./li
 /** The underlay's MTU on the local cluster's links. */
 export const UNDERLAY_MTU = 1500;
 
-/**
- * What geneve adds around a pod's packet on an IPv4 underlay: outer IPv4 (20) + UDP (8) + Geneve
- * header (8) + OVN's one option carrying the logical ports (8) + the inner Ethernet header (14).
- */
-export const GENEVE_OVERHEAD = 58;
+/** What geneve adds around a pod's packet (the product's figure, which the DF pings here prove). */
+export const GENEVE_OVERHEAD = TUNNEL_OVERHEAD.geneve;
 
 /** The largest overlay MTU the local cluster's underlay carries: the new MTU of the scenario. */
 export const NEW_MTU = UNDERLAY_MTU - GENEVE_OVERHEAD;

@@ -1,0 +1,31 @@
+// TunnelMtuCheck: refuses, at every preview and up, an overlay MTU whose tunnel packets would not
+// fit the device carrying a node's tunnel address (./tunnelMtu.ts says why). One per chassis host;
+// every command on the host waits for it, so a too-large MTU touches no management port.
+import * as pulumi from "@pulumi/pulumi";
+import type { SshTarget } from "../ssh/target";
+import { exec } from "../ssh/exec";
+import { parseTunnelDevice, readTunnelDeviceScript, tunnelMtuRefusal, type TunnelMtuPlan } from "./tunnelMtu";
+import { preflightProvider } from "../dynamic/preflight";
+import { providerStub } from "../dynamic/stub";
+import { PackageResource } from "../dynamic/resource";
+
+export interface TunnelMtuCheckArgs extends TunnelMtuPlan {
+    ssh: SshTarget;
+    /** Kept a secret whatever is passed. */
+    privateKey: pulumi.Input<string>;
+}
+
+async function refusal(inputs: any): Promise<string | undefined> {
+    const r = await exec(inputs.ssh, inputs.privateKey, readTunnelDeviceScript(inputs.tunnelIp));
+    return r.code === 0 ? tunnelMtuRefusal(inputs, parseTunnelDevice(r.stdout)) : undefined;
+}
+
+export const tunnelMtuCheckProvider = preflightProvider({ property: "mtu", keys: ["ssh", "node", "mtu", "encapType", "tunnelIp"], id: (inputs) => inputs.node, refusal });
+
+const provider = providerStub("ovn-kubernetes", "TunnelMtuCheck", tunnelMtuCheckProvider);
+
+export class TunnelMtuCheck extends PackageResource {
+    constructor(name: string, args: TunnelMtuCheckArgs, opts?: pulumi.CustomResourceOptions) {
+        super(provider, name, { ...args, privateKey: pulumi.secret(args.privateKey) }, { ...opts, additionalSecretOutputs: ["privateKey"] });
+    }
+}
