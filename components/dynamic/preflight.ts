@@ -1,7 +1,7 @@
 // The provider of a check that refuses at preview: `check`, which the engine runs at every preview
 // and up before any step, asks `refusal` (which reads a host over SSH) and fails naming `property`.
 // A host that cannot be reached now passes `check` (HostKeyCheck reports it); create and update
-// ask again and refuse with the same words once it can.
+// ask again (a lost connection up to ATTEMPTS times) and refuse with the same words once it can.
 import type * as pulumi from "@pulumi/pulumi";
 
 export interface Preflight {
@@ -14,9 +14,22 @@ export interface Preflight {
     refusal(inputs: any): Promise<string | undefined>;
 }
 
+/** Attempts of create and update: the check only reads, so a connection lost mid-read is asked again. */
+const ATTEMPTS = 3;
+const RETRY_MS = 1000;
+
 export function preflightProvider(p: Preflight): pulumi.dynamic.ResourceProvider {
     const verified = async (inputs: any) => {
-        const why = await p.refusal(inputs);
+        let why: string | undefined;
+        for (let attempt = 1; ; attempt++) {
+            try {
+                why = await p.refusal(inputs);
+                break;
+            } catch (err) {
+                if (attempt >= ATTEMPTS) throw err;
+                await new Promise((r) => setTimeout(r, RETRY_MS));
+            }
+        }
         if (why) throw new Error(why);
         return inputs;
     };

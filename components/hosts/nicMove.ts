@@ -32,7 +32,7 @@ export function nicMoveCommands(
     triggers: unknown[],
     dependsOn: pulumi.Resource[] = [],
 ): NicMove {
-    const handover = new NicHandoverCheck(`${name}-handover`, { connection, nic }, { parent });
+    const handover = new NicHandoverCheck(`${name}-handover`, { connection, nic }, { parent, dependsOn });
     const move = hostCommand(
         parent,
         name,

@@ -2,40 +2,26 @@
 // (files 0600 under /etc/ovn), a chassis that joins the SB over ssl with its own client material
 // from stdin, and the way back to tcp removing what SSL left. Certificates made by openssl here.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { down } from "../../localcluster";
 import type { LocalCluster } from "../../localcluster";
 import * as scripts from "../../components/hosts/scripts";
 import { centralModel } from "./fixtures";
-import { runLocal } from "./support/bash";
+import { makePki, type Pki } from "../support/pki";
 import { inHost, labHost, ovsdbAddresses, startLab } from "./support/lab";
 import { runOk } from "./support/remote";
 
 const ID = "hostsssl";
 let lab: LocalCluster;
-let pki: { key: string; cert: string; ca: string };
-const work = mkdtempSync(join(tmpdir(), "hosts-ssl-"));
-
-function openssl(args: string[]): void {
-    const r = runLocal(["openssl", ...args]);
-    assert.equal(r.code, 0, r.stderr);
-}
+let pki: Pki;
 
 before(async () => {
-    const f = (n: string) => join(work, n);
-    openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f("ca.key"), "-out", f("ca.pem"), "-days", "2", "-subj", "/CN=hosts-test-ca"]);
-    openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", f("ovn.key"), "-out", f("ovn.csr"), "-subj", "/CN=ovn"]);
-    openssl(["x509", "-req", "-in", f("ovn.csr"), "-CA", f("ca.pem"), "-CAkey", f("ca.key"), "-CAcreateserial", "-out", f("ovn.pem"), "-days", "2"]);
-    pki = { key: readFileSync(f("ovn.key"), "utf8"), cert: readFileSync(f("ovn.pem"), "utf8"), ca: readFileSync(f("ca.pem"), "utf8") };
+    pki = makePki(ID);
     lab = await startLab(ID, 2);
     for (const h of lab.hosts) await runOk(lab, h.name, scripts.ovsStartScript(labHost(h)).create);
 });
 after(async () => {
     await down(ID);
-    rmSync(work, { recursive: true, force: true });
 });
 
 const sslStdin = () => scripts.encodeSecretLines({ "ssl-private-key": pki.key, "ssl-certificate": pki.cert, "ssl-ca-certificate": pki.ca });

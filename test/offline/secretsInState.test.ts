@@ -8,11 +8,10 @@ import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
-import YAML from "yaml";
 import { down, hostExec, LOCAL_LAB_PASSPHRASE, up, writeLocalStack, type LocalCluster } from "../../localcluster";
 import { apply, destroy, type OfflineOptions } from "../../offline/api";
-import { PassphraseSecrets } from "../../offline/passphraseSecrets";
 import { sampleCommandLines } from "../hosts/support/argvSampler";
+import { setStackConfig } from "../support/stackSecrets";
 
 const ID = "offsec";
 const STACK = `local-${ID}`;
@@ -43,12 +42,10 @@ before(async () => {
     work = fs.mkdtempSync(path.join(tmpdir(), "offline-secrets-"));
     const stackFile = writeLocalStack(cluster, path.join(work, `Pulumi.${STACK}.yaml`), { passphrase: LOCAL_LAB_PASSPHRASE });
     // The API server behind https, with its token and CA as the stack's secrets.
-    const doc = YAML.parseDocument(fs.readFileSync(stackFile, "utf8"));
-    const secrets = PassphraseSecrets.open(LOCAL_LAB_PASSPHRASE, doc.get("encryptionsalt") as string);
-    doc.setIn(["config", "ovn-kubernetes:apiServer", "url"], `https://${cluster.hosts[0].ip}:6443`);
-    doc.setIn(["config", "ovn-kubernetes:k8sApiToken"], { secure: secrets.encrypt(TOKEN) });
-    doc.setIn(["config", "ovn-kubernetes:k8sCaCertificate"], { secure: secrets.encrypt(CA) });
-    fs.writeFileSync(stackFile, doc.toString({ lineWidth: 0 }), { mode: 0o600 });
+    setStackConfig(stackFile, LOCAL_LAB_PASSPHRASE, {
+        plain: { "ovn-kubernetes:apiServer": { url: `https://${cluster.hosts[0].ip}:6443` } },
+        secret: { "ovn-kubernetes:k8sApiToken": TOKEN, "ovn-kubernetes:k8sCaCertificate": CA },
+    });
     options = { stack: STACK, stackFile, localDir: work, passphrase: LOCAL_LAB_PASSPHRASE };
 });
 

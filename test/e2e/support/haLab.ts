@@ -18,6 +18,8 @@ export interface HaLab {
     options: OfflineOptions;
     /** Rewrites the stack file with this many centrals and returns its model. */
     restack(centrals: number): ClusterModel;
+    /** The model of the stack file as it is now. */
+    model(): ClusterModel;
 }
 
 export async function haLab(id: string, centrals: number): Promise<HaLab> {
@@ -26,12 +28,13 @@ export async function haLab(id: string, centrals: number): Promise<HaLab> {
     const work = fs.mkdtempSync(path.join(tmpdir(), `${id}-`));
     const stack = `local-${id}`;
     const stackFile = path.join(work, `Pulumi.${stack}.yaml`);
+    const model = () => buildClusterModel(validateConfig(readStackFile(stackFile)));
     const restack = (n: number) => {
         writeLocalStack(cluster, stackFile, { passphrase: LOCAL_LAB_PASSPHRASE, centrals: n });
-        return buildClusterModel(validateConfig(readStackFile(stackFile)));
+        return model();
     };
     restack(centrals);
-    return { cluster, work, options: { stack, stackFile, localDir: work, passphrase: LOCAL_LAB_PASSPHRASE }, restack };
+    return { cluster, work, options: { stack, stackFile, localDir: work, passphrase: LOCAL_LAB_PASSPHRASE }, restack, model };
 }
 
 export async function removeHaLab(id: string, lab: HaLab | undefined): Promise<void> {
