@@ -2,10 +2,12 @@
 // builders are held to them at compile time.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import ts from "typescript";
 import { test } from "node:test";
 import { NB_SCHEMA_SOURCE } from "../../components/nb/schema.gen";
-import { rowSpec } from "../../components/nb/rows";
 import { DEFAULT_SCHEMA, generate, OUTPUT } from "../../tools/genNbSchema";
+import { PROJECT_ROOT } from "./support/providerHost";
 
 test("schema.gen.ts is what the installed ovn-nb.ovsschema generates (regenerating gives no diff)", () => {
     const installed = readFileSync(DEFAULT_SCHEMA, "utf8");
@@ -15,20 +17,37 @@ test("schema.gen.ts is what the installed ovn-nb.ovsschema generates (regenerati
     assert.equal(generate(installed), readFileSync(OUTPUT, "utf8"));
 });
 
-test("a column the schema does not have, or a value it does not allow, fails to compile", () => {
-    const build = () => [
-        // @ts-expect-error: Logical_Switch has no column "nmae"
-        rowSpec("o/s", "node/n", "switch", "Logical_Switch", { columns: { nmae: "n" } }),
-        // @ts-expect-error: NAT.type is one of dnat, snat, dnat_and_snat
-        rowSpec("o/s", "gateway/n", "snat", "NAT", { columns: { type: "masquerade", logical_ip: "10.0.0.0/8", external_ip: "1.2.3.4" }, router: "GR_n" }),
-        // @ts-expect-error: Logical_Switch_Port.addresses is a set (string[]), not a string
-        rowSpec("o/s", "node/n", "mgmt-port", "Logical_Switch_Port", { columns: { name: "k8s-n", addresses: "0a:58:0a:00:00:02 10.0.0.2" } }),
-        // @ts-expect-error: `ports` is a reference set, not a map of the switch
-        rowSpec("o/s", "node/n", "switch", "Logical_Switch", { columns: { name: "n" }, maps: { ports: { a: "b" } } }),
-    ];
-    // The rows still build at run time (the checks are the compiler's); the names are the OVN ones.
-    assert.deepEqual(
-        build().map((r) => r.name),
-        ["Logical_Switch undefined", "NAT GR_n masquerade 10.0.0.0/8", "Logical_Switch_Port k8s-n", "Logical_Switch n"],
-    );
+/** Type-checks `lines` as a module beside the row builder, with the project's compiler options; the errors by line. */
+function compileErrors(lines: string[]): Record<number, string> {
+    const dir = path.join(PROJECT_ROOT, "components/nb");
+    const file = path.join(dir, "__columns_check.ts");
+    const text = ['import { rowSpec } from "./rows";', ...lines.map((l, i) => `export const r${i} = ${l};`)].join("\n");
+    const config = ts.parseJsonConfigFileContent(ts.readConfigFile(path.join(PROJECT_ROOT, "tsconfig.json"), ts.sys.readFile).config, ts.sys, PROJECT_ROOT);
+    const options = { ...config.options, noCheck: false, noEmit: true };
+    const host = ts.createCompilerHost(options);
+    const read = host.getSourceFile.bind(host);
+    host.getSourceFile = (name, version, ...rest) => (name === file ? ts.createSourceFile(name, text, version) : read(name, version, ...rest));
+    host.fileExists = (name) => name === file || ts.sys.fileExists(name);
+    const program = ts.createProgram([file], options, host);
+    const errors: Record<number, string> = {};
+    for (const d of ts.getPreEmitDiagnostics(program, program.getSourceFile(file))) {
+        const line = d.file!.getLineAndCharacterOfPosition(d.start!).line - 1;
+        errors[line] = `${errors[line] ?? ""}${ts.flattenDiagnosticMessageText(d.messageText, " ")}`;
+    }
+    return errors;
+}
+
+test("a column the schema does not have, or a value it does not allow, fails to compile; the right ones compile", () => {
+    const errors = compileErrors([
+        'rowSpec("o/s", "node/n", "switch", "Logical_Switch", { columns: { name: "n" } })',
+        'rowSpec("o/s", "node/n", "switch", "Logical_Switch", { columns: { nmae: "n" } })',
+        'rowSpec("o/s", "gateway/n", "snat", "NAT", { columns: { type: "masquerade", logical_ip: "10.0.0.0/8", external_ip: "1.2.3.4" }, router: "GR_n" })',
+        'rowSpec("o/s", "node/n", "mgmt-port", "Logical_Switch_Port", { columns: { name: "k8s-n", addresses: "0a:58:0a:00:00:02 10.0.0.2" } })',
+        'rowSpec("o/s", "node/n", "switch", "Logical_Switch", { columns: { name: "n" }, maps: { ports: { a: "b" } } })',
+    ]);
+    assert.deepEqual(Object.keys(errors).map(Number), [1, 2, 3, 4], JSON.stringify(errors, null, 1));
+    assert.match(errors[1], /'nmae'/);
+    assert.match(errors[2], /"masquerade"/);
+    assert.match(errors[3], /string\[\]/);
+    assert.match(errors[4], /'ports'/);
 });
