@@ -69,10 +69,17 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         }
         // A snapshot: a resource must not depend on what is pushed after it (itself included).
         const hostReady = (host: HostModel) => [...ready.get(host.name)!];
+        // Pulumi mode writes the chassis' encap type: a running cluster's cannot change (compat/tunnelType.ts).
+        // Judged first: an up it refuses takes no step, the MTU checks below included.
+        const tunnelIps = Object.fromEntries(model.hosts.filter((h) => h.chassis).map((h) => [h.name, h.chassis!.encapIp]));
+        const encapGate =
+            model.writer === "pulumi"
+                ? [new TunnelTypeCheck(`${name}-tunnel-type`, { ssh: centralHost.ssh, privateKey, encapType: model.encapType, tunnelIps }, { parent: this, dependsOn: hostReady(centralHost) })]
+                : [];
         // The overlay MTU must leave room for the tunnel on every chassis: checked before any command reaches it.
         for (const host of model.hosts.filter((h) => h.chassis)) {
             const plan = { node: host.name, mtu: model.mtu, encapType: model.encapType, tunnelIp: host.chassis!.encapIp };
-            ready.get(host.name)!.push(new TunnelMtuCheck(`${name}-${host.name}-tunnel-mtu`, { ...plan, ssh: host.ssh, privateKey }, { parent: this, dependsOn: hostReady(host) }));
+            ready.get(host.name)!.push(new TunnelMtuCheck(`${name}-${host.name}-tunnel-mtu`, { ...plan, ssh: host.ssh, privateKey }, { parent: this, dependsOn: [...hostReady(host), ...encapGate] }));
         }
 
         if (!model.packages.skip)
@@ -90,13 +97,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             centralReady.push(
                 new OvnkubeSchemaCheck(`${name}-ovnkube-schema`, { host: centralHost.name, ssh: centralHost.ssh, privateKey, image: model.kube.image }, { parent: this, dependsOn: hostReady(centralHost) }),
             );
-        // Pulumi mode writes the chassis' encap type: a running cluster's cannot change (compat/tunnelType.ts).
-        else {
-            const tunnelIps = Object.fromEntries(model.hosts.filter((h) => h.chassis).map((h) => [h.name, h.chassis!.encapIp]));
-            centralReady.push(
-                new TunnelTypeCheck(`${name}-tunnel-type`, { ssh: centralHost.ssh, privateKey, encapType: model.encapType, tunnelIps }, { parent: this, dependsOn: hostReady(centralHost) }),
-            );
-        }
+        centralReady.push(...encapGate);
         const central = new Central(
             `${name}-central`,
             {
