@@ -51,6 +51,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             owner: args.owner,
             groups: ownedGroups(model),
             hosts: model.hosts.map((h) => ({ name: h.name, ssh: h.ssh })),
+            centrals: model.hosts.filter((h) => h.isCentral).map((h) => h.name),
             privateKey,
         };
         // First, and everything waits for it (through the host key checks): an `up` that renames a

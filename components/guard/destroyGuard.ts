@@ -5,7 +5,8 @@
 // refuse, listing every blocker, before anything else is deleted:
 // - delete (destroy): everything goes;
 // - diff (preview and `up`): the groups and hosts the new inputs no longer list go; a host renamed
-//   in place is refused outright (./renames). The ChangeGuard (./changeGuard), the same provider
+//   in place is refused outright (./renames), and so is a clustered central shrinking to one
+//   (../hosts/centralMembership). The ChangeGuard (./changeGuard), the same provider
 //   registered first, asks this before any step; here it is asked again after every other
 //   registration, and still before any delete of a removed resource: the Pulumi engine generates
 //   those deletes only once the program has finished registering (its step generator's deletes
@@ -24,6 +25,7 @@ import { NB_KIND_LIST } from "../nb/kinds";
 import { secretConnection, type NbConnectionArgs } from "../nb/resource";
 import { removalBlockers, removedBy, type GuardedHost, type GuardScope, type OwnedGroup } from "./blockers";
 import { hostRenames, renameRefusal } from "./renames";
+import { centralShrinkRefusal } from "../hosts/centralMembership";
 
 const MODULE = "ovn-kubernetes";
 const TYPE = "DestroyGuard";
@@ -36,6 +38,8 @@ export interface DestroyGuardArgs {
     owner: string;
     groups: OwnedGroup[];
     hosts: GuardedHost[];
+    /** The central hosts: a clustered central must not shrink to one in place. */
+    centrals: string[];
     /** Kept a secret whatever is passed. */
     privateKey: pulumi.Input<string>;
 }
@@ -76,8 +80,10 @@ export const destroyGuardProvider: pulumi.dynamic.ResourceProvider = {
     async diff(_id: string, olds: any, news: any) {
         const renames = hostRenames(olds.hosts, news.hosts);
         if (renames.length > 0) throw new Error(renameRefusal(renames));
+        const shrink = centralShrinkRefusal(olds.centrals, news.centrals ?? []);
+        if (shrink) throw new Error(shrink);
         await checkRemoval(olds, news);
-        const keys = ["nb", "owner", "groups", "hosts", "privateKey"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+        const keys = ["nb", "owner", "groups", "hosts", "centrals", "privateKey"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
         return { changes: keys.length > 0 };
     },
     async update(_id: string, _olds: any, news: any) {

@@ -24,6 +24,20 @@ export function membershipRefusal(olds: Partial<CentralClusterModel> | undefined
     );
 }
 
+/**
+ * The refusal for going from several centrals to fewer than two, or undefined. A single central
+ * records no membership (stacks that had one stay unchanged), so this is judged by the change
+ * guard, which sees both lists at the start of every preview and up (../guard/changeGuard).
+ */
+export function centralShrinkRefusal(olds: readonly string[] | undefined, news: readonly string[]): string | undefined {
+    if (olds === undefined || olds.length < 2 || news.length >= 2) return undefined;
+    return (
+        `the clustered central (${olds.join(", ")}) cannot become a single central (${news.join(", ")}) in place: its members would have to leave ` +
+        `the raft cluster one at a time with the others' agreement. Destroy the stack's central (its NB data goes with it) and apply the single central, ` +
+        `or keep the members as they are`
+    );
+}
+
 const membershipProvider: pulumi.dynamic.ResourceProvider = {
     async check(olds: any, news: any) {
         const refusal = membershipRefusal(olds?.cluster, news.cluster);

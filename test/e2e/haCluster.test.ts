@@ -96,7 +96,7 @@ test("a second apply changes nothing", async () => {
     assert.deepEqual(changed(r), []);
 });
 
-test("a change of the cluster's members is refused at preview, naming before and after", async () => {
+test("a change of the cluster's members, or three centrals to one, is refused at preview, naming before and after", async () => {
     const file = options.stackFile!;
     const doc = YAML.parse(fs.readFileSync(file, "utf8"));
     doc.config["ovn-kubernetes:ovnTransport"] = { nbRaftPort: 7643 };
@@ -104,7 +104,16 @@ test("a change of the cluster's members is refused at preview, naming before and
     const refused = await preview(options);
     assert.equal(refused.ok, false);
     assert.match(refused.error ?? "", /cannot change in place: node1@[\d.]+, node2@[\d.]+, node3@[\d.]+ \(tcp, raft 6643\/6644, clients 6641\/6642\) -> .*raft 7643\/6644/);
-    model = lab!.restack(3);
+    lab!.restack(1);
+    try {
+        const single = await preview(options);
+        assert.equal(single.ok, false);
+        assert.match(single.error ?? "", /the clustered central \(node1, node2, node3\) cannot become a single central \(node1\) in place/);
+        assert.deepEqual(single.ops.filter((o) => o.error !== undefined).map((o) => o.name), ["ovn-change-guard"]);
+        assert.deepEqual(single.ops.filter((o) => o.op !== "same" && o.error === undefined), [], "no step");
+    } finally {
+        model = lab!.restack(3);
+    }
     const back = await preview(options);
     assert.equal(back.ok, true, back.error);
     assert.deepEqual(changed(back), []);

@@ -42,7 +42,7 @@ describe("DestroyGuard: a destroy, and an up that removes a node, check first", 
         // The mocks stay in place and keep recording into the same list.
         const { DestroyGuard } = await import("../../components/guard/destroyGuard");
         const groups = ownedGroups(model).filter((g) => g.group === GROUP || g.type === "ClusterRouter");
-        const made = new DestroyGuard("destroy-guard", { nb: env.connection(), owner: OWNER, groups, hosts: [{ name: "central", ssh: env.sshd.target() }], privateKey: env.sshd.privateKey });
+        const made = new DestroyGuard("destroy-guard", { nb: env.connection(), owner: OWNER, groups, hosts: [{ name: "central", ssh: env.sshd.target() }], centrals: ["central"], privateKey: env.sshd.privateKey });
         await new Promise<void>((resolve) => pulumi.all([made.urn]).apply(() => resolve()));
         router = track(registered.find((r) => r.name === "cluster-router")!);
         node = track(registered.find((r) => r.name === `node-${n.node}`)!);

@@ -3,6 +3,7 @@
 // and the NB inputs' member list checked path by path.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { destroyGuardProvider } from "../../components/guard/destroyGuard";
 import { membershipRefusal } from "../../components/hosts/centralMembership";
 import { validateConfig } from "../../components/config/validate";
 import { buildClusterModel } from "../../components/model/cluster";
@@ -62,6 +63,19 @@ test("member changes: the same members pass, a new cluster passes, anything else
     assert.match(membershipRefusal(c, { ...c, members: [c.members[1], c.members[0], c.members[2]] })!, /cannot change in place/);
     assert.match(membershipRefusal(c, { ...c, nbRaftPort: 7643 })!, /raft 6643\/6644.* -> .*raft 7643\/6644/);
     assert.match(membershipRefusal(c, { ...c, protocol: "ssl" })!, /\(tcp, .*-> .*\(ssl, /);
+});
+
+test("going from several centrals to one is refused by the change guard's diff, naming both; growing and staying are not", async () => {
+    const guard = (centrals: string[]) => ({ owner: "o/s", groups: [], hosts: ["node1", "node2", "node3"].map((name) => ({ name, ssh: { host: "10.0.0.1", port: 22, user: "root", insecureIgnoreHostKey: true } })), centrals, privateKey: "k" });
+    await assert.rejects(
+        destroyGuardProvider.diff!("o/s", guard(["node1", "node2", "node3"]), guard(["node1"])),
+        /the clustered central \(node1, node2, node3\) cannot become a single central \(node1\) in place.*Destroy the stack's central/,
+    );
+    assert.deepEqual(await destroyGuardProvider.diff!("o/s", guard(["node1"]), guard(["node1", "node2", "node3"])), { changes: true });
+    assert.deepEqual(await destroyGuardProvider.diff!("o/s", guard(["node1", "node2", "node3"]), guard(["node1", "node2", "node3"])), { changes: false });
+    // State from before the guard recorded its centrals: nothing to compare, recorded by the next up.
+    const { centrals: _, ...old } = guard(["node1"]);
+    assert.deepEqual(await destroyGuardProvider.diff!("o/s", old, guard(["node1"])), { changes: true });
 });
 
 test("_Server: the connected leader of a clustered database, or a standalone server, takes writes", () => {
