@@ -7,9 +7,7 @@
 //
 //   node --import tsx bench/state.ts [N]     (default 500; the 100-node figure is its first 100 nodes)
 import { serializeFunction } from "@pulumi/pulumi/runtime/closure/serializeClosure";
-import { clusterRouterKind } from "../components/nb/kinds/clusterRouter";
-import { gatewayRouterKind } from "../components/nb/kinds/gatewayRouter";
-import { nodeSwitchKind } from "../components/nb/kinds/nodeSwitch";
+import { NB_KIND_LIST } from "../components/nb/kinds";
 import { nbProviderImplementation } from "../components/nb/provider";
 import { track, up, type Tracked } from "../test/nb/support/engine";
 import { OWNER, startEnv } from "../test/nb/support/env";
@@ -25,7 +23,7 @@ const MB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 /** The provider text of each kind as the code before the stubs stored it: the implementation by value. */
 async function byValueText(): Promise<Record<string, number>> {
     const out: Record<string, number> = {};
-    for (const kind of [clusterRouterKind, nodeSwitchKind, gatewayRouterKind]) {
+    for (const kind of NB_KIND_LIST) {
         const impl = nbProviderImplementation(kind);
         out[kind.type] = JSON.stringify((await serializeFunction(() => impl, { allowSecrets: true })).text).length;
     }
@@ -52,7 +50,7 @@ async function main(): Promise<void> {
         const beforeBytes = (t: Tracked, s: StateBytes) => s.total - s.provider + 2 * before[typeOf(t)];
 
         console.log(`state of the NB resources (inputs + outputs, secrets sealed); before: the provider by value`);
-        for (const type of [clusterRouterKind.type, nodeSwitchKind.type, gatewayRouterKind.type]) {
+        for (const type of NB_KIND_LIST.map((k) => k.type)) {
             const of = tracked.map((t, i) => [t, sizes[i]] as const).filter(([t]) => typeOf(t) === type);
             const mean = (f: (t: Tracked, s: StateBytes) => number) => of.reduce((a, [t, s]) => a + f(t, s), 0) / of.length;
             console.log(`  ${type.padEnd(14)} per resource ${kB(mean((_, s) => s.total)).padStart(8)} (provider stubs ${kB(mean((_, s) => s.provider))}); before ${kB(mean(beforeBytes))}`);
