@@ -24,10 +24,29 @@ export interface ExecOptions {
  * (which may hold secrets).
  */
 export async function exec(target: SshTarget, privateKey: string, command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    // Listeners go on the channel in ssh2's own callback, before any await, and the status is
+    // also taken from "close" (ssh2 passes it there too): ssh2 emits "exit" once, when the status
+    // arrives, so a listener attached a microtask later can miss it, and a quick command's
+    // ordinary end then reads as a lost connection (seen on busy lab hosts).
+    const ends = new Map<ClientChannel, Promise<ExecResult | undefined>>();
     const { channel, done } = await openChannel<ClientChannel>(target, privateKey, "session", (client, callback) =>
-        client.exec(command, callback),
+        client.exec(command, (err, channel) => {
+            if (!err) ends.set(channel, collect(channel));
+            callback(err, channel);
+        }),
     );
-    return new Promise<ExecResult>((resolve, reject) => {
+    channel.end(options.stdin);
+    const result = await ends.get(channel)!.finally(done);
+    if (result === undefined) {
+        const program = command.trim().split(/\s+/)[0] ?? "";
+        throw new SshError(`SSH ${sshAddress(target)}: connection lost while running ${program}`);
+    }
+    return result;
+}
+
+/** The channel's output and exit status once it closes; undefined when it closed without a status. */
+function collect(channel: ClientChannel): Promise<ExecResult | undefined> {
+    return new Promise((resolve) => {
         const stdout: Buffer[] = [];
         const stderr: Buffer[] = [];
         let code: number | null | undefined;
@@ -39,21 +58,16 @@ export async function exec(target: SshTarget, privateKey: string, command: strin
             if (signalName) signal = signalName;
         });
         channel.on("error", () => undefined); // always followed by "close", which reports it
-        channel.on("close", () => {
-            done();
-            if (code === undefined) {
-                const program = command.trim().split(/\s+/)[0] ?? "";
-                reject(new SshError(`SSH ${sshAddress(target)}: connection lost while running ${program}`));
-                return;
+        // ssh2 also passes the status to "close" (as node's child processes do).
+        channel.on("close", (closeCode?: number | null, closeSignal?: string) => {
+            if (code === undefined && closeCode !== undefined) {
+                code = closeCode;
+                if (closeSignal) signal = closeSignal;
             }
-            const result: ExecResult = {
-                code,
-                stdout: Buffer.concat(stdout).toString("utf8"),
-                stderr: Buffer.concat(stderr).toString("utf8"),
-            };
+            if (code === undefined) return resolve(undefined);
+            const result: ExecResult = { code, stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8") };
             if (signal !== undefined) result.signal = signal;
             resolve(result);
         });
-        channel.end(options.stdin);
     });
 }
