@@ -72,13 +72,14 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const hostReady = (host: HostModel) => [...ready.get(host.name)!];
         // Pulumi mode writes the chassis' encap type: a running cluster's cannot change (compat/tunnelType.ts).
         // Judged first: an up it refuses takes no step, the MTU checks below included.
-        const tunnelIps = Object.fromEntries(model.hosts.filter((h) => h.chassis).map((h) => [h.name, h.chassis!.encapIp]));
+        const chassisHosts = model.hosts.filter((h) => h.chassis);
+        const tunnelIps = () => Object.fromEntries(chassisHosts.map((h) => [h.name, h.chassis!.encapIp]));
         const encapGate =
             model.writer === "pulumi"
-                ? [new TunnelTypeCheck(`${name}-tunnel-type`, { ssh: centralHost.ssh, privateKey, encapType: model.encapType, tunnelIps }, { parent: this, dependsOn: hostReady(centralHost) })]
+                ? [new TunnelTypeCheck(`${name}-tunnel-type`, { ssh: centralHost.ssh, privateKey, encapType: model.encapType, tunnelIps: tunnelIps() }, { parent: this, dependsOn: hostReady(centralHost) })]
                 : [];
         // The overlay MTU must leave room for the tunnel on every chassis: checked before any command reaches it.
-        for (const host of model.hosts.filter((h) => h.chassis)) {
+        for (const host of chassisHosts) {
             const plan = { node: host.name, mtu: model.mtu, encapType: model.encapType, tunnelIp: host.chassis!.encapIp };
             ready.get(host.name)!.push(new TunnelMtuCheck(`${name}-${host.name}-tunnel-mtu`, { ...plan, ssh: host.ssh, privateKey }, { parent: this, dependsOn: [...hostReady(host), ...encapGate] }));
         }

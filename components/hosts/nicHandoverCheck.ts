@@ -9,7 +9,7 @@ import { preflightProvider } from "../dynamic/preflight";
 import { providerStub } from "../dynamic/stub";
 import { PackageResource } from "../dynamic/resource";
 import { exec } from "../ssh/exec";
-import type { SshTarget } from "../ssh/target";
+import { connectionTarget } from "../ssh/target";
 import type { HostConnection } from "./command";
 import { nicHandoverScript, type NicBridge } from "./scripts/nicMove";
 
@@ -38,7 +38,7 @@ const provider = providerStub("ovn-kubernetes", "NicHandoverCheck", nicHandoverP
 export class NicHandoverCheck extends PackageResource {
     constructor(name: string, args: NicHandoverCheckArgs, opts?: pulumi.CustomResourceOptions) {
         const connection = pulumi.output(args.connection);
-        const ssh = connection.apply((c): SshTarget => ({ host: c.host, port: c.port, user: c.user, ...(c.hostKey ? { hostKey: c.hostKey } : {}), insecureIgnoreHostKey: c.hostKey === undefined }));
+        const ssh = connection.apply(connectionTarget);
         const privateKey = pulumi.secret(connection.apply((c) => c.privateKey));
         super(provider, name, { ssh, privateKey, nic: args.nic }, { ...opts, additionalSecretOutputs: ["privateKey"] });
     }

@@ -9,3 +9,12 @@ export interface SshTarget {
     hostKey?: string;
     insecureIgnoreHostKey: boolean;
 }
+
+/**
+ * The target a host command's connection stands for (program/connections builds one from a host's
+ * target), for this package's own SSH checks of that host: its pinned key, or none where the
+ * stack waived checks.
+ */
+export function connectionTarget(c: { host: string; port: number; user: string; hostKey?: string }): SshTarget {
+    return { host: c.host, port: c.port, user: c.user, ...(c.hostKey ? { hostKey: c.hostKey } : {}), insecureIgnoreHostKey: c.hostKey === undefined };
+}
