@@ -9,6 +9,7 @@ import { ping, type LocalPod, type PodRef } from "./pods";
 import { run } from "./run";
 import { clusterNames } from "./names";
 import type { LocalCluster } from "./state";
+import { awaitTunnelMesh, formatTunnelMesh, type TunnelMesh } from "./tunnels";
 
 /** Where a check runs: a host by name, a pod, or the external namespace. */
 export type Place = { host: string } | { pod: PodRef } | { external: true };
@@ -91,6 +92,8 @@ export async function tcpExchange(cluster: LocalCluster, server: Place, serverIp
 }
 
 export interface OverlayReport {
+    /** Read before the pings, which start once it is complete or its wait is over. */
+    tunnels: TunnelMesh;
     matrix: PingMatrix;
     /** pod → pod on another node over TCP: the server sees the client pod's own address. */
     podTcp: { ok: boolean; seenSource?: string; expected: string; error?: string };
@@ -128,19 +131,21 @@ export async function overlayReport(cluster: LocalCluster, model: ClusterModel, 
         ...pods.map((p) => ({ label: label(p), ip: p.ip })),
     ];
     const sources = [...cluster.hosts.map((h) => ({ label: h.name, from: h.name as string | PodRef })), ...pods.map((p) => ({ label: label(p), from: p as PodRef }))];
+    const tunnels = await awaitTunnelMesh(cluster, model);
     const matrix = await pingMatrix(cluster, sources, targets);
     const [a, b] = pods;
     const podTcp = { ...(await tcpExchange(cluster, { pod: b }, b.ip, { pod: a }, CHECK_PORT)), expected: a.ip };
     const gateway = { ...(await tcpExchange(cluster, { external: true }, cluster.external.ip, { pod: a }, CHECK_PORT)), expected: snatSourceOf(model, a.node) };
     const service = serviceIp === undefined ? undefined : { ...(await tcpExchange(cluster, { pod: b }, serviceIp, { pod: a }, CHECK_PORT)), expected: a.ip };
     const good = (r: { ok: boolean; seenSource?: string; expected: string }) => r.ok && r.seenSource === r.expected;
-    return { matrix, podTcp, gateway, service, allOk: matrix.allOk && good(podTcp) && good(gateway) && (service === undefined || good(service)) };
+    return { tunnels, matrix, podTcp, gateway, service, allOk: tunnels.complete && matrix.allOk && good(podTcp) && good(gateway) && (service === undefined || good(service)) };
 }
 
 export function formatReport(r: OverlayReport): string {
     const line = (what: string, x: OverlayReport["gateway"]) =>
         `${what}: ${x.ok && x.seenSource === x.expected ? "ok" : "FAIL"} (source seen ${x.seenSource ?? "none"}, expected ${x.expected}${x.error ? `; ${x.error}` : ""})`;
     return [
+        formatTunnelMesh(r.tunnels),
         formatMatrix(r.matrix),
         "",
         line("TCP pod → pod on another node", r.podTcp),

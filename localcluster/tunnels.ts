@@ -1,0 +1,68 @@
+// The overlay's tunnel mesh as the chassis themselves hold it: ovn-controller gives br-int one
+// tunnel port per other chassis it finds in the Southbound (options:remote_ip, of the encap type).
+// A pair of chassis without one carries no packet either way, so the overlay checks wait for the
+// mesh first and, when it stays incomplete, say which chassis lacks which peer and what its
+// ovn-controller reports, instead of only a failed ping.
+import type { ClusterModel } from "../components/model/types";
+import { hostExec } from "./exec";
+import type { LocalCluster } from "./state";
+
+export interface ChassisTunnels {
+    host: string;
+    /** Tunnel IPs of the other chassis with no tunnel port on this one. */
+    missing: string[];
+    /** ovn-controller's `connection-status` when something is missing. */
+    controller?: string;
+}
+
+export interface TunnelMesh {
+    chassis: ChassisTunnels[];
+    complete: boolean;
+}
+
+/** remote_ip of every tunnel port of `encapType` in `ovs-vsctl --format=json` output. */
+export function remoteIps(json: string): string[] {
+    const table = JSON.parse(json) as { data: unknown[][] };
+    return table.data.flatMap((row) => {
+        const cell = row[0];
+        if (!Array.isArray(cell) || cell[0] !== "map") return [];
+        return (cell[1] as [string, string][]).filter(([k]) => k === "remote_ip").map(([, v]) => v);
+    });
+}
+
+async function tunnelsOf(cluster: LocalCluster, host: string, encapType: string): Promise<string[]> {
+    const r = await hostExec(cluster, host, ["ovs-vsctl", "--timeout=10", "--format=json", "--columns=options", "find", "Interface", `type=${encapType}`]);
+    return r.code === 0 ? remoteIps(r.stdout) : [];
+}
+
+/** Every chassis's missing peers, read once. */
+export async function readTunnelMesh(cluster: LocalCluster, model: ClusterModel): Promise<TunnelMesh> {
+    const chassis = model.hosts.filter((h) => h.chassis !== undefined);
+    const views = await Promise.all(
+        chassis.map(async (h) => {
+            const have = new Set(await tunnelsOf(cluster, h.name, h.chassis!.encapType));
+            const missing = chassis.filter((p) => p !== h && !have.has(p.chassis!.encapIp)).map((p) => p.chassis!.encapIp);
+            if (missing.length === 0) return { host: h.name, missing };
+            const status = await hostExec(cluster, h.name, ["ovn-appctl", "-t", "ovn-controller", "connection-status"]);
+            return { host: h.name, missing, controller: (status.stdout || status.stderr).trim() };
+        }),
+    );
+    return { chassis: views, complete: views.every((v) => v.missing.length === 0) };
+}
+
+/** Waits (bounded) for every chassis to hold a tunnel to every other; returns the last reading. */
+export async function awaitTunnelMesh(cluster: LocalCluster, model: ClusterModel, seconds = 60): Promise<TunnelMesh> {
+    const deadline = Date.now() + seconds * 1000;
+    let mesh = await readTunnelMesh(cluster, model);
+    while (!mesh.complete && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 500));
+        mesh = await readTunnelMesh(cluster, model);
+    }
+    return mesh;
+}
+
+export function formatTunnelMesh(mesh: TunnelMesh): string {
+    if (mesh.complete) return "tunnels: every chassis has a tunnel to every other";
+    const lines = mesh.chassis.filter((c) => c.missing.length > 0).map((c) => `  ${c.host} has no tunnel to ${c.missing.join(", ")} (ovn-controller: ${c.controller ?? "?"})`);
+    return ["tunnels: INCOMPLETE", ...lines].join("\n");
+}

@@ -1,0 +1,31 @@
+// Reading the tunnel mesh: the remote IPs of ovs-vsctl's JSON listing (as a chassis printed it),
+// and the report naming the chassis that lacks a peer.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { formatTunnelMesh, remoteIps } from "../../localcluster/tunnels";
+
+test("remote IPs come from each tunnel port's options; ports without one add nothing", () => {
+    const listing = JSON.stringify({
+        data: [
+            [["map", [["csum", "true"], ["key", "flow"], ["remote_ip", "172.31.95.12"]]]],
+            [["map", [["key", "flow"], ["remote_ip", "172.31.95.13"]]]],
+            [["map", []]],
+        ],
+        headings: ["options"],
+    });
+    assert.deepEqual(remoteIps(listing), ["172.31.95.12", "172.31.95.13"]);
+    assert.deepEqual(remoteIps(JSON.stringify({ data: [], headings: ["options"] })), []);
+});
+
+test("an incomplete mesh names the chassis, the peers it lacks and its controller's status", () => {
+    const text = formatTunnelMesh({
+        complete: false,
+        chassis: [
+            { host: "node1", missing: [] },
+            { host: "node2", missing: ["172.31.95.13"], controller: "connected" },
+        ],
+    });
+    assert.match(text, /INCOMPLETE/);
+    assert.match(text, /node2 has no tunnel to 172\.31\.95\.13 \(ovn-controller: connected\)/);
+    assert.doesNotMatch(text, /node1/);
+});
