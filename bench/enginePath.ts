@@ -6,7 +6,9 @@
 // floor is the same rows as ONE transaction over one SSH connection (./floor). Each is run R times
 // on a fresh NB and fresh connections; min, median and max are printed, and the median ratio
 // against the target of 2x the floor. The host's own start (about 1.4 s, paid once per `up`
-// whatever it does) is outside the timing; its SSH login to the NB host is inside.
+// whatever it does) is outside the timing; its SSH login to the NB host is inside. Beside them,
+// the same calls with the same property bags to a provider that does nothing (NOOP_PROVIDER):
+// what the SDK's host and gRPC cost on this path whatever the provider does.
 //
 //   node --import tsx bench/enginePath.ts [N] [--runs R]      (default 500 nodes, 5 runs)
 import * as fs from "fs";
@@ -16,6 +18,7 @@ import { closeNbSessions } from "../components/nb/session";
 import { closeOvsdbPool } from "../components/ssh/ovsdbPool";
 import { closeSshPool } from "../components/ssh/pool";
 import { track, up, type Tracked } from "../test/nb/support/engine";
+import { KEY_CONFIG } from "../test/nb/support/env";
 import { startProviderHost } from "../test/nb/support/providerHost";
 import { gatewayHosts, scaleModel } from "../test/nb/support/scale";
 import { registerUnderMocks } from "../test/nb/support/serializedProviders";
@@ -25,6 +28,8 @@ import { nbServerPool, rowCounts } from "./nbServers";
 import { groups } from "./topology";
 
 const OWNER = "ovn-kubernetes/bench";
+/** A provider text as the engine stores one, whose check and create return at once. */
+const NOOP_PROVIDER = "exports.handler = () => ({ check: async (_olds, news) => ({ inputs: news }), create: async (inputs) => ({ id: \"noop\", outs: inputs }) });\n";
 const PARALLEL = 16;
 const TARGET = 2;
 
@@ -45,6 +50,18 @@ const show = (xs: number[]) => {
     return `min ${min.toFixed(3)} s, median ${median.toFixed(3)} s, max ${max.toFixed(3)} s`;
 };
 
+/** Check then Create of every resource as the engine's step workers do: the first alone, then up to PARALLEL in flight. */
+async function drive(host: Awaited<ReturnType<typeof startProviderHost>>, tracked: Tracked[]): Promise<number> {
+    const start = process.hrtime.bigint();
+    await up(host, tracked[0]);
+    let next = 1;
+    const worker = async () => {
+        while (next < tracked.length) await up(host, tracked[next++]);
+    };
+    await Promise.all(Array.from({ length: PARALLEL }, worker));
+    return seconds(start);
+}
+
 function freshPools(): void {
     closeNbSessions();
     closeOvsdbPool();
@@ -64,35 +81,33 @@ async function main(): Promise<void> {
         const model = scaleModel(nodes - 1, 3); // plus the central master
         const hosts = gatewayHosts(model);
         // Registered once: the NB socket is the only input that differs between runs.
-        const registered = await registerUnderMocks({ model, owner: OWNER, nb: { ssh: sshd.target(), privateKey: sshd.privateKey, socket: "/nonexistent" }, gatewayHost: hosts });
+        const registered = await registerUnderMocks({ model, owner: OWNER, nb: { ssh: sshd.target(), privateKeyConfig: KEY_CONFIG, socket: "/nonexistent" }, gatewayHost: hosts });
         console.log(`engine path: ${registered.length} NB resources (${nodes} nodes, ${model.gateways.length} gateways), Check then Create over gRPC, ${PARALLEL} in parallel; ${runs} runs each`);
         const engine: number[] = [];
         const cpu = { host: 0, driver: 0 };
         const floor: number[] = [];
+        const noop: number[] = [];
         let counts = "";
         for (let run = 0; run < runs; run++) {
             const nb = await freshNb();
             const tracked: Tracked[] = registered.map(track);
             for (const t of tracked) t.registered.nb = { ...t.registered.nb, socket: nb.socket };
-            const host = await startProviderHost();
+            const host = await startProviderHost({ [KEY_CONFIG]: sshd.privateKey });
             try {
                 const hostCpu = cpuSeconds(host.pid);
                 const driverCpu = process.cpuUsage();
-                const start = process.hrtime.bigint();
-                await up(host, tracked[0]);
-                // As the engine's step workers: up to PARALLEL resources in flight, the next one
-                // starting as soon as any finishes.
-                let next = 1;
-                const worker = async () => {
-                    while (next < tracked.length) await up(host, tracked[next++]);
-                };
-                await Promise.all(Array.from({ length: PARALLEL }, worker));
-                engine.push(seconds(start));
+                engine.push(await drive(host, tracked));
                 cpu.host += cpuSeconds(host.pid) - hostCpu;
                 const used = process.cpuUsage(driverCpu);
                 cpu.driver += (used.user + used.system) / 1e6;
             } finally {
                 await host.stop();
+            }
+            const idle = await startProviderHost({});
+            try {
+                noop.push(await drive(idle, registered.map(track).map((t) => ({ ...t, registered: { ...t.registered, __provider: NOOP_PROVIDER } }))));
+            } finally {
+                await idle.stop();
             }
             counts = await rowCounts(nb);
 
@@ -111,6 +126,7 @@ async function main(): Promise<void> {
         console.log(`  rows: ${counts}`);
         console.log(`  providers through the host: ${show(engine)}`);
         console.log(`  one transaction (floor):    ${show(floor)}`);
+        console.log(`  a provider that does nothing, same calls: ${show(noop)} (${(stats(noop).median / stats(floor).median).toFixed(2)}x the floor: the host's and gRPC's own cost)`);
         console.log(`  CPU per run: provider host ${(cpu.host / runs).toFixed(2)} s, this engine stand-in ${(cpu.driver / runs).toFixed(2)} s (2 cores here)`);
         console.log(`  median ratio ${ratio.toFixed(2)}x the floor (target ≤${TARGET}x: ${ratio <= TARGET ? "met" : "MISSED"})`);
     } finally {

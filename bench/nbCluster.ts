@@ -55,7 +55,7 @@ async function main(): Promise<void> {
             closeNbSessions();
             closeOvsdbPool();
             closeSshPool();
-            const common = { nb: nbConnection(hosts[0], key, hosts), owner: OWNER };
+            const common = { nb: nbConnection(hosts[0], { privateKey: key }, hosts), owner: OWNER };
             const start = process.hrtime.bigint();
             await createAll(providers, common, topology, 16);
             times[centrals] = Number(process.hrtime.bigint() - start) / 1e9;

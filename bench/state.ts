@@ -34,9 +34,9 @@ async function main(): Promise<void> {
     const nodes = Number(process.argv[2] ?? 500);
     const env = await startEnv();
     const model = scaleModel(nodes, 3);
-    const registered = await registerUnderMocks({ model, owner: OWNER, nb: env.connection(), gatewayHost: gatewayHosts(model) });
+    const registered = await registerUnderMocks({ model, owner: OWNER, nb: env.configured(), gatewayHost: gatewayHosts(model) });
     const tracked = registered.map(track);
-    const host = await startProviderHost();
+    const host = await startProviderHost(env.providerConfig);
     try {
         await up(host, tracked[0]);
         for (let next = 1; next < tracked.length; ) {

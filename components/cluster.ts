@@ -12,8 +12,8 @@ import { TunnelMtuCheck } from "./compat/tunnelMtuCheck";
 import { TunnelTypeCheck } from "./compat/tunnelTypeCheck";
 import { buildClusterModel } from "./model/cluster";
 import type { ClusterModel, HostModel } from "./model/types";
-import type { TopologyContext } from "./topology/context";
-import type { Secrets } from "./program/readConfig";
+import { centralHostsOf, type TopologyContext } from "./topology/context";
+import { sshPrivateKeyConfig, type Secrets } from "./program/readConfig";
 import { HostKeyCheck } from "./ssh/hostKeyCheck";
 import { nbConnection, sshConnection } from "./program/connections";
 import { ChangeGuard } from "./guard/changeGuard";
@@ -25,6 +25,12 @@ export interface OvnKubernetesClusterArgs {
     secrets: Secrets;
     /** Owner tag of every NB row this stack creates: `<project>/<stack>`. */
     owner: string;
+    /**
+     * The stack config key holding `secrets.sshPrivateKey`, from which the NB providers take the
+     * key (their state names the key, never holds it). Default `<project>:sshPrivateKey`, where
+     * readStackConfig reads it.
+     */
+    sshPrivateKeyConfig?: string;
 }
 
 export class OvnKubernetesCluster extends pulumi.ComponentResource {
@@ -46,8 +52,9 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         if (!secrets.sshPrivateKey) throw new Error("sshPrivateKey: required (as a secret)");
         const privateKey = secrets.sshPrivateKey;
         const centralHost = model.hosts.find((h) => h.isCentral)!;
+        const nbKey = { privateKeyConfig: args.sshPrivateKeyConfig ?? sshPrivateKeyConfig() };
         const guardArgs: DestroyGuardArgs = {
-            nb: model.writer === "pulumi" ? pulumi.secret(privateKey.apply((key) => nbConnection(centralHost, key))) : undefined,
+            nb: model.writer === "pulumi" ? nbConnection(centralHost, nbKey) : undefined,
             owner: args.owner,
             groups: ownedGroups(model),
             hosts: model.hosts.map((h) => ({ name: h.name, ssh: h.ssh })),
@@ -135,7 +142,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             chassis.set(host.name, c);
         }
 
-        const topology: TopologyContext = { name, parent: this, model, owner: args.owner, connection: (h) => connection.get(h)!, chassis, central, hostKeys, privateKey };
+        const topology: TopologyContext = { name, parent: this, model, owner: args.owner, connection: (h) => connection.get(h)!, chassis, central, hostKeys, nb: nbConnection(centralHost, nbKey, centralHostsOf(model)) };
         // Each mode's writers load only when the stack uses that mode: ovnkube mode pulls in
         // @pulumi/kubernetes, whose loading alone costs every run about a second.
         if (model.writer === "pulumi") (require("./topology/pulumi") as typeof import("./topology/pulumi")).pulumiTopology(topology);

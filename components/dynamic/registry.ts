@@ -4,6 +4,7 @@
 // require() of the package).
 import type * as pulumi from "@pulumi/pulumi";
 import { PACKAGE_NAME, PROVIDER_CONTRACT, PROVIDERS_ENTRY, packageVersion } from "./contract";
+import { rememberProviderConfig } from "./providerConfig";
 
 const providers: Record<string, pulumi.dynamic.ResourceProvider> = {};
 
@@ -30,7 +31,8 @@ function storingStubs(impl: pulumi.dynamic.ResourceProvider): pulumi.dynamic.Res
 
 export function registerProvider(token: string, impl: pulumi.dynamic.ResourceProvider): void {
     if (providers[token] !== undefined) throw new Error(`two dynamic providers registered as ${token}`);
-    providers[token] = storingStubs(impl);
+    // Every provider takes the engine's configuration: any of them may be the first the host loads.
+    providers[token] = { ...storingStubs(impl), configure: rememberProviderConfig };
 }
 
 /** What a stub calls: the implementation of `token`, if the stub's contract is the one this package speaks. */

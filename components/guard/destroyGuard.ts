@@ -22,7 +22,7 @@ import { providerStub } from "../dynamic/stub";
 import { PackageResource } from "../dynamic/resource";
 import type { ClusterModel } from "../model/types";
 import { NB_KIND_LIST } from "../nb/kinds";
-import { secretConnection, type NbConnectionArgs } from "../nb/resource";
+import { nbConnectionInput, type NbConnectionArgs } from "../nb/resource";
 import { removalBlockers, removedBy, type GuardedHost, type GuardScope, type OwnedGroup } from "./blockers";
 import { hostRenames, renameRefusal } from "./renames";
 import { centralShrinkRefusal } from "../hosts/centralMembership";
@@ -99,7 +99,7 @@ export const destroyGuardProvider: pulumi.dynamic.ResourceProvider = {
 
 /** The guards' inputs as registered: connection and key kept secret whatever is passed. */
 export function guardProps(args: DestroyGuardArgs) {
-    return { ...args, nb: args.nb === undefined ? undefined : secretConnection(args.nb), privateKey: pulumi.secret(args.privateKey) };
+    return { ...args, nb: args.nb === undefined ? undefined : nbConnectionInput(args.nb), privateKey: pulumi.secret(args.privateKey) };
 }
 
 export const guardOptions = (opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => ({ ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nb", "privateKey"] });

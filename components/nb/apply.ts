@@ -4,7 +4,7 @@
 // same thing: a create that finds rows of its group (a crash after the commit, an earlier run)
 // adopts them instead of adding a second copy. The state returned holds every row's UUID.
 import type { OvsdbTransactor } from "../ovsdb/client";
-import { redactKey } from "../ssh/errors";
+import { withoutKey } from "./session";
 import { describeBlocked } from "./blockedRows";
 import type { Recorded } from "./claims";
 import { commit } from "./commit";
@@ -95,5 +95,5 @@ export async function describe(kind: NbKind, group: string, err: unknown, nb: Pa
         message += " (a row with that name exists but is not tagged as this stack's: remove it, or add this resource's pulumi-owner/pulumi-group/pulumi-row external_ids to adopt it)";
     }
     const text = `${kind.type} ${group}: ${message}`;
-    return new Error(nb?.privateKey ? redactKey(text, nb.privateKey) : text);
+    return new Error(withoutKey(text, nb));
 }

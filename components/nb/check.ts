@@ -116,9 +116,15 @@ function checkEndpoint(c: Checker, inputs: Record<string, any>, path: string): v
 export function checkCommon(c: Checker, inputs: Record<string, any>, versions: readonly string[]): void {
     c.text("owner", "owner");
     checkEndpoint(c, inputs, "nb");
-    const key = c.present("nb.privateKey");
-    if (key !== undefined && key !== null && (typeof key !== "string" || !/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(key))) {
+    const [key, from] = [valueAt(inputs, "nb.privateKey"), valueAt(inputs, "nb.privateKeyConfig")];
+    if ((key === undefined) === (from === undefined) && valueAt(inputs, "nb") !== undefined && valueAt(inputs, "nb") !== UNKNOWN) {
+        c.fail("nb.privateKeyConfig", "exactly one of privateKeyConfig (the stack config key the provider reads the SSH key from) and privateKey must be given");
+    }
+    if (key !== undefined && key !== UNKNOWN && (typeof key !== "string" || !/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(key))) {
         c.fail("nb.privateKey", "must be a PEM/OpenSSH private key (-----BEGIN … PRIVATE KEY-----); its value is not shown");
+    }
+    if (from !== undefined && from !== UNKNOWN && (typeof from !== "string" || !/^[^:\s]+:[^:\s]+$/.test(from))) {
+        c.fail("nb.privateKeyConfig", `must be a full stack config key, <namespace>:<name> (e.g. ovn-kubernetes:sshPrivateKey), got ${JSON.stringify(from)}`);
     }
     const members = valueAt(inputs, "nb.members");
     if (members !== undefined && members !== UNKNOWN) {

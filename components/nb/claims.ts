@@ -1,5 +1,5 @@
 // Which live rows are this group's. Tags alone can be copied onto any row, so the UUIDs recorded
-// in the state (outputs `rows[key].uuid`, schema version 2) decide first:
+// in the state (outputs `rows[<name>].uuid`, since schema version 2; ./record) decide first:
 // - a key with a recorded UUID is that row (found by UUID, even if its tags were edited); any
 //   other row carrying the key's tags is a claim this group did not make;
 // - a key without one (a create, state of version 1, a commit whose reply was lost) is the one
@@ -18,16 +18,11 @@ export type Recorded = Record<string, { table: NbTable; uuid: string }>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/**
- * The UUIDs recorded in outputs' `rows` by row key (none in state written by schema version 1).
- * Version 3 keys `rows` by OVN name and records the key in each row; earlier versions key by it.
- */
-export function recordedRows(rows: unknown): Recorded {
+/** The UUIDs of recorded rows (./record recordedStates) by row key; none in state of schema version 1. */
+export function recordedRows(states: Record<string, RowState>): Recorded {
     const recorded: Recorded = {};
-    if (typeof rows !== "object" || rows === null) return recorded;
-    for (const [entry, state] of Object.entries(rows as Record<string, Partial<RowState>>)) {
-        const key = typeof state?.key === "string" ? state.key : entry;
-        if (typeof state?.uuid === "string" && UUID.test(state.uuid) && typeof state.table === "string") recorded[key] = { table: state.table as NbTable, uuid: state.uuid };
+    for (const state of Object.values(states)) {
+        if (typeof state.uuid === "string" && UUID.test(state.uuid)) recorded[state.key] = { table: state.table as NbTable, uuid: state.uuid };
     }
     return recorded;
 }

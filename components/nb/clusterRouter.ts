@@ -1,5 +1,5 @@
 // ClusterRouter: the cluster-wide NB rows (ovn_cluster_router, join, rtoj/jtor, cluster LBs) as
-// one Pulumi resource applied in one transaction. See ./groups/clusterRouter for the rows.
+// one Pulumi resource applied in one transaction. See ./kinds/clusterRouter for the rows.
 import * as pulumi from "@pulumi/pulumi";
 import type { ClusterRouterModel } from "../model/types";
 import { clusterRouterKind, type ClusterRouterNb } from "./kinds/clusterRouter";

@@ -3,12 +3,13 @@
 //   kind's `replaceOn` paths mean a different set of rows, so the resource is replaced, deleting
 //   the old rows first (names are unique indexes, and the new rows would be found by the same tags);
 // - rows: the rows the new inputs ask for against the rows last recorded, which after a refresh
-//   are the live rows, so drift made by hand shows here and the next update repairs it.
+//   are the live rows, so drift made by hand shows here and the next update repairs it; and a
+//   record whose `declared` digest is not what this code declares for the same inputs (./record).
 import { UNKNOWN, valueAt } from "./check";
 import type { NbKind } from "./kinds/common";
 import { normalizeCommon } from "./kinds/common";
-import { rowsByName } from "./migrate";
-import { sameValue, specStates, type RowSpec, type RowState } from "./rows";
+import { declaredDigest, recordedStates } from "./record";
+import { sameValue, specStates, type RowState } from "./rows";
 
 export interface DiffDetail {
     /** Input paths whose change replaces the resource. */
@@ -34,9 +35,7 @@ export function changedLeaves(a: unknown, b: unknown, path = ""): string[] {
 }
 
 /** `rows.<name>` for a row missing or extra, `rows.<name>.<column>` for a column that differs. */
-function rowChanges(recorded: unknown, desired: Record<string, RowState>, specs: readonly RowSpec[]): string[] {
-    if (typeof recorded !== "object" || recorded === null) return ["rows"];
-    const live = rowsByName(recorded as Record<string, RowState>, specs);
+function rowChanges(live: Record<string, RowState>, desired: Record<string, RowState>): string[] {
     const keys = [...new Set([...Object.keys(live), ...Object.keys(desired)])].sort();
     return keys.flatMap((key) => {
         const [a, b] = [live[key], desired[key]];
@@ -54,8 +53,10 @@ export function diffNb(kind: NbKind, olds: Record<string, any>, news: Record<str
     const replaces = kind.replaceOn.filter((r) => !sameValue(valueAt(before, r), valueAt(after, r)) || valueAt(after, r) === UNKNOWN);
     const updates = leaves.filter((p) => !underReplace(p));
     if (replaces.length === 0 && !containsUnknown(after)) {
-        const specs = kind.rows(after as never);
-        for (const p of rowChanges(olds.rows, specStates(specs), specs)) if (!updates.includes(p)) updates.push(p);
+        const recordedWith = kind.rows(before as never);
+        const changes = typeof olds.rows === "object" && olds.rows !== null ? rowChanges(recordedStates(olds.rows, recordedWith), specStates(kind.rows(after as never))) : ["rows"];
+        if (olds.declared !== undefined && olds.declared !== declaredDigest(recordedWith)) changes.push("declared");
+        for (const p of changes) if (!updates.includes(p)) updates.push(p);
     }
     return { replaces, updates: [...new Set(updates)] };
 }

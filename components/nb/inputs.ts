@@ -1,7 +1,8 @@
 // Inputs in, checked and normalized inputs out (provider `check`), and the outputs a resource
-// records: its inputs plus the group id and the state of every row it owns.
+// records: its inputs plus the group id and the record of the rows it owns (./record).
 import { checkCommon, checker, type Failure } from "./check";
 import { KNOWN_VERSIONS, normalizeCommon, type NbKind } from "./kinds/common";
+import { declaredDigest, recordRows } from "./record";
 import type { RowState } from "./rows";
 
 export function checkInputs(kind: NbKind, news: Record<string, any>): { inputs: Record<string, any>; failures: Failure[] } {
@@ -13,8 +14,9 @@ export function checkInputs(kind: NbKind, news: Record<string, any>): { inputs: 
     return { inputs, failures: c.failures };
 }
 
-/** Inputs (normalized) plus group and rows; a JSON round trip drops any undefined (Structs reject it). */
+/** Inputs (normalized) plus group, the rows' record and its digest; a JSON round trip drops any undefined (Structs reject it). */
 export function outputsOf(kind: NbKind, inputs: Record<string, any>, group: string, rows: Record<string, RowState>): Record<string, any> {
     const normalized = { ...normalizeCommon(inputs), ...kind.normalize(inputs) };
-    return JSON.parse(JSON.stringify({ ...normalized, group, rows }));
+    const specs = kind.rows(normalized as never);
+    return JSON.parse(JSON.stringify({ ...normalized, group, rows: recordRows(specs, rows), declared: declaredDigest(specs) }));
 }

@@ -3,10 +3,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { adoptGroup } from "./adopt";
 import { applyGroup, describe, readGroup, removeGroup } from "./apply";
-import { recordedRows } from "./claims";
+import { recordedRows, type Recorded } from "./claims";
 import { diffNb } from "./diff";
 import { checkInputs, outputsOf } from "./inputs";
 import { KNOWN_VERSIONS, type NbKind } from "./kinds/common";
+import { recordedStates } from "./record";
 import { NB_MODULE } from "./resource";
 import { databaseOf, withNb } from "./session";
 import { providerStub, type PackageProvider } from "../dynamic/stub";
@@ -35,13 +36,14 @@ export function nbProviderImplementation(kind: NbKind): pulumi.dynamic.ResourceP
             throw await describe(kind, group, err, props.nb);
         }
     };
-    // `recorded`: the rows of the state this call starts from (none on create), claimed by UUID first.
-    const applyInputs = async (inputs: Record<string, any>, recorded: Record<string, any> | undefined) => {
+    // The row UUIDs a state records (./record), read with the rows its own inputs declare.
+    const recordedOf = (props: Record<string, any>): Recorded => recordedRows(recordedStates(props.rows, kind.rows(props as never)));
+    // `own`: the rows of the state this call starts from (none on create), claimed by UUID first.
+    const applyInputs = async (inputs: Record<string, any>, own: Recorded | undefined) => {
         requireKnownVersion(kind, inputs);
         const group = kind.group(inputs);
-        const at = { database: databaseOf(inputs.nb), create: recorded === undefined };
-        const own = recordedRows(recorded);
-        const rows = await run(inputs, group, () => withNb(inputs.nb, (nb) => applyGroup(kind, nb, at, inputs.owner, group, kind.rows(inputs), own)));
+        const at = { database: databaseOf(inputs.nb), create: own === undefined };
+        const rows = await run(inputs, group, () => withNb(inputs.nb, (nb) => applyGroup(kind, nb, at, inputs.owner, group, kind.rows(inputs), own ?? {})));
         return { group, outs: outputsOf(kind, inputs, group, rows) };
     };
     // Import: no recorded state, only the declared inputs. The group is found by its tags, or by
@@ -72,14 +74,14 @@ export function nbProviderImplementation(kind: NbKind): pulumi.dynamic.ResourceP
         },
         update: async (_id: string, olds: Record<string, any>, news: Record<string, any>) => {
             requireKnownVersion(kind, olds);
-            return { outs: (await applyInputs(news, olds.rows ?? {})).outs };
+            return { outs: (await applyInputs(news, recordedOf(olds))).outs };
         },
         read: async (id: string, props?: Record<string, any>) => {
             if (!props) throw new Error(`${kind.type} ${id}: read needs the recorded state or the declared inputs`);
             if (props.rows === undefined) return importGroup(id, props);
             requireKnownVersion(kind, props);
             const group = props.group ?? kind.group(props as never);
-            const rows = await run(props, group, () => withNb(props.nb, (nb) => readGroup(kind, nb, props.owner, group, kind.rows(props as never), recordedRows(props.rows))));
+            const rows = await run(props, group, () => withNb(props.nb, (nb) => readGroup(kind, nb, props.owner, group, kind.rows(props as never), recordedOf(props))));
             // No row of the group left at all: the resource is gone, and the next `up` creates it again.
             if (rows === undefined) return { id: "", props: {} };
             return { id, props: outputsOf(kind, props, group, rows) };
@@ -87,7 +89,7 @@ export function nbProviderImplementation(kind: NbKind): pulumi.dynamic.ResourceP
         delete: async (_id: string, props: Record<string, any>) => {
             requireKnownVersion(kind, props);
             const group = props.group ?? kind.group(props as never);
-            await run(props, group, () => withNb(props.nb, (nb) => removeGroup(kind, nb, props.owner, group, recordedRows(props.rows))));
+            await run(props, group, () => withNb(props.nb, (nb) => removeGroup(kind, nb, props.owner, group, recordedOf(props))));
         },
     };
 }

@@ -1,5 +1,6 @@
-// What the three NB resource classes share: the connection input (made a secret as a whole, so
-// the private key never appears in plain text in inputs, outputs, diffs or logs), the outputs
+// What the three NB resource classes share: the connection input (it names the stack config key
+// the provider reads the SSH key from; a key passed in it instead makes the whole connection a
+// secret, so that it never appears in plain text in inputs, outputs, diffs or logs), the outputs
 // every kind adds, and the options every kind needs.
 import * as pulumi from "@pulumi/pulumi";
 import { PackageResource } from "../dynamic/resource";
@@ -7,12 +8,15 @@ import type { PackageProvider } from "../dynamic/stub";
 import type { SshTarget } from "../ssh/target";
 import { NB_SOCKET } from "../ssh/ovsdbChannel";
 import { NB_SCHEMA_VERSION, type NbConnection, type NbMember } from "./kinds/common";
+import type { RowRecord } from "./record";
 import type { RowState } from "./rows";
 
 export interface NbConnectionArgs {
     ssh: pulumi.Input<SshTarget>;
-    /** OpenSSH private key for ssh.user; kept a secret whatever is passed. */
-    privateKey: pulumi.Input<string>;
+    /** The stack config key holding the SSH private key for ssh.user, e.g. `ovn-kubernetes:sshPrivateKey` (NbConnection.privateKeyConfig). */
+    privateKeyConfig?: string;
+    /** Or the OpenSSH private key itself; the connection is then kept a secret whatever is passed. */
+    privateKey?: pulumi.Input<string>;
     /** NB unix socket on the host (default /var/run/ovn/ovnnb_db.sock) or tcp:<ip>:<port>. */
     socket?: pulumi.Input<string>;
     /** Clustered NB: every member (see NbConnection.members). */
@@ -31,25 +35,28 @@ export interface NbResourceArgs {
 /** The module of the type tokens: `pulumi-nodejs:dynamic/ovn-nb:<Type>`. */
 export const NB_MODULE = "ovn-nb";
 
-export function secretConnection(nb: pulumi.Input<NbConnectionArgs>): pulumi.Output<NbConnection> {
-    return pulumi.secret(
-        pulumi.output(nb).apply((n) => {
-            const ssh: SshTarget = { host: n.ssh.host, port: n.ssh.port, user: n.ssh.user, insecureIgnoreHostKey: n.ssh.insecureIgnoreHostKey ?? false };
-            if (n.ssh.hostKey !== undefined) ssh.hostKey = n.ssh.hostKey;
-            const nb: NbConnection = { ssh, privateKey: n.privateKey, socket: n.socket ?? NB_SOCKET };
-            // Only when clustered: a single-central connection stays exactly as it was.
-            if (n.members !== undefined) nb.members = n.members;
-            return nb;
-        }),
-    );
+/** The connection as resources record it; a secret when (and only when) it carries the key. */
+export function nbConnectionInput(nb: pulumi.Input<NbConnectionArgs>): pulumi.Output<NbConnection> {
+    return pulumi.output(nb).apply((n): pulumi.Output<NbConnection> => {
+        const ssh: SshTarget = { host: n.ssh.host, port: n.ssh.port, user: n.ssh.user, insecureIgnoreHostKey: n.ssh.insecureIgnoreHostKey ?? false };
+        if (n.ssh.hostKey !== undefined) ssh.hostKey = n.ssh.hostKey;
+        const connection: NbConnection = { ssh, socket: n.socket ?? NB_SOCKET };
+        if (n.privateKeyConfig !== undefined) connection.privateKeyConfig = n.privateKeyConfig;
+        if (n.privateKey !== undefined) connection.privateKey = n.privateKey;
+        // Only when clustered: a single-central connection stays exactly as it was.
+        if (n.members !== undefined) connection.members = n.members;
+        // The engine marks an output secret when its input was (a provider without secret support).
+        const out = pulumi.output(connection) as pulumi.Output<NbConnection>;
+        return connection.privateKey === undefined ? out : pulumi.secret(out);
+    });
 }
 
 /**
  * Replacement always deletes first: the new resource would find the old rows by the same tags
- * (or collide with their unique port names). `nb` is a secret output because it holds the key.
+ * (or collide with their unique port names).
  */
 export function nbResourceOptions(opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions {
-    return { deleteBeforeReplace: true, ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nb"] };
+    return { deleteBeforeReplace: true, ...opts };
 }
 
 /**
@@ -63,8 +70,8 @@ export abstract class NbResource extends PackageResource {
     declare readonly version: pulumi.Output<string>;
     /** The pulumi-group tag of its rows, e.g. `node/kube-minion1`. */
     declare readonly group: pulumi.Output<string>;
-    /** Row key → the managed columns of that row (after refresh: as found in NB). */
-    declare readonly rows: pulumi.Output<Record<string, RowState>>;
+    /** By OVN name, each row's UUID and the managed columns that differ from the declaration (after refresh: as found in NB); see ./record. */
+    declare readonly rows: pulumi.Output<Record<string, RowRecord | RowState>>;
 
     protected constructor(
         provider: PackageProvider,
@@ -74,7 +81,7 @@ export abstract class NbResource extends PackageResource {
         opts: pulumi.CustomResourceOptions | undefined,
     ) {
         const props = {
-            nb: secretConnection(args.nb),
+            nb: nbConnectionInput(args.nb),
             owner: args.owner,
             version: args.version ?? NB_SCHEMA_VERSION,
             ...own,

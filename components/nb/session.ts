@@ -22,6 +22,8 @@
 import type { OvsdbTransactor } from "../ovsdb/client";
 import { isWritable, readServerDatabase, SERVER_DB, serverDatabaseQuery, type ServerDatabase } from "../ovsdb/serverDatabase";
 import { openOvsdbOverSsh, type OvsdbEndpoint } from "../ssh/ovsdbChannel";
+import { providerConfigValue } from "../dynamic/providerConfig";
+import { redactKey } from "../ssh/errors";
 import { acquireSsh, sshAddress } from "../ssh/pool";
 import type { NbConnection, NbMember } from "./kinds/common";
 
@@ -40,6 +42,29 @@ export function endpointOf(socket: string): OvsdbEndpoint {
     if (!socket.startsWith("tcp:")) return { unixSocket: socket };
     const [, host, port] = socket.split(":");
     return { tcpHost: host, tcpPort: Number(port) };
+}
+
+/**
+ * The SSH key a connection logs in with: the one it carries (state written before
+ * privateKeyConfig, or a program that passes the key), else the stack config value it names.
+ */
+export function privateKeyOf(nb: Pick<NbConnection, "privateKey" | "privateKeyConfig">): string {
+    if (nb.privateKey) return nb.privateKey;
+    const configured = nb.privateKeyConfig === undefined ? undefined : providerConfigValue(nb.privateKeyConfig);
+    if (configured !== undefined) return configured;
+    const key = nb.privateKeyConfig ?? "<project>:sshPrivateKey";
+    throw new Error(`nb.privateKeyConfig: the provider's configuration has no ${key}: the NB resources log in with the SSH key of that stack config key (pulumi config set --secret ${key} < key-file)`);
+}
+
+/** `text` with the connection's key taken out, whichever way it was given. */
+export function withoutKey(text: string, nb: Partial<NbConnection> | undefined): string {
+    let key: string | undefined;
+    try {
+        key = nb ? privateKeyOf(nb) : undefined;
+    } catch {
+        key = undefined;
+    }
+    return key ? redactKey(text, key) : text;
 }
 
 /** Names one NB database as this process reaches it: SSH target and socket. */
@@ -90,7 +115,7 @@ export async function memberStates(nb: NbConnection): Promise<Array<{ db?: Serve
     return Promise.all(
         (nb.members ?? []).map(async (m) => {
             try {
-                const client = await session({ ...m, privateKey: nb.privateKey });
+                const client = await session({ ...m, privateKey: privateKeyOf(nb) });
                 return { db: readServerDatabase(await client.transact(SERVER_DB, serverDatabaseQuery(NB_DB))) };
             } catch (err) {
                 return { unreachable: String((err as { message?: unknown })?.message ?? err) };
@@ -123,8 +148,8 @@ async function withLeader<T>(nb: NbConnection, work: (session: OvsdbTransactor) 
     const key = keyOf(members[0]);
     for (let attempt = 1; ; attempt++) {
         const index = leaders()[key] ?? (leaders()[key] = await findLeader(nb));
-        const member = { ...members[index], privateKey: nb.privateKey };
-        const lease = await acquireSsh(member.ssh, nb.privateKey);
+        const member = { ...members[index], privateKey: privateKeyOf(nb) };
+        const lease = await acquireSsh(member.ssh, member.privateKey);
         let client: OvsdbTransactor | undefined;
         try {
             client = await session(member);
@@ -148,10 +173,11 @@ async function withLeader<T>(nb: NbConnection, work: (session: OvsdbTransactor) 
  */
 export async function withNb<T>(nb: NbConnection, work: (session: OvsdbTransactor) => Promise<T>): Promise<T> {
     if (nb.members && nb.members.length > 1) return withLeader(nb, work);
-    const lease = await acquireSsh(nb.ssh, nb.privateKey);
+    const privateKey = privateKeyOf(nb);
+    const lease = await acquireSsh(nb.ssh, privateKey);
     try {
         for (let attempt = 0; ; attempt++) {
-            const client = await session(nb);
+            const client = await session({ ...nb, privateKey });
             try {
                 return await work(client);
             } catch (err) {

@@ -1,11 +1,12 @@
-// How the program reaches hosts: @pulumi/command connections and the NB transport of the
-// dynamic providers. Built inside `apply` so the private key never leaves its secret Output.
-// Both verify the host's pinned key before logging in: the command provider with
+// How the program reaches hosts: @pulumi/command connections (built inside `apply`, so the private
+// key never leaves its secret Output) and the NB transport of the dynamic providers (which names
+// the stack config key of the SSH key rather than carrying it). Both verify the host's pinned key before logging in: the command provider with
 // `connection.hostKey`, the NB transport with the pin in its SshTarget.
 import type { HostModel } from "../model/types";
 import type { SshTarget } from "../ssh/target";
 import { commandHostKey } from "../ssh/hostKey";
 import { NB_SOCKET } from "../ssh/ovsdbChannel";
+import type { NbConnection } from "../nb/kinds/common";
 
 export interface CommandConnection {
     host: string;
@@ -16,14 +17,8 @@ export interface CommandConnection {
     hostKey?: string;
 }
 
-export interface NbConnection {
-    ssh: SshTarget;
-    privateKey: string;
-    /** The NB database's unix socket on the central node (Debian and RHEL packages agree). */
-    socket: string;
-    /** Clustered NB: every central, as ssh and socket (the NB resources' `nb.members`). */
-    members?: { ssh: SshTarget; socket: string }[];
-}
+/** Where an NB connection's SSH key comes from: a stack config key (the program's way) or the key. */
+export type NbKey = { privateKeyConfig: string } | { privateKey: string };
 
 export function sshConnection(host: HostModel, privateKey: string): CommandConnection {
     const { ssh } = host;
@@ -33,8 +28,8 @@ export function sshConnection(host: HostModel, privateKey: string): CommandConne
 }
 
 /** NB on the (first) central; with several centrals, `members` lists them all and calls follow the raft leader. */
-export function nbConnection(central: HostModel, privateKey: string, centrals: readonly HostModel[] = [central]): NbConnection {
-    const nb: NbConnection = { ssh: central.ssh, privateKey, socket: NB_SOCKET };
+export function nbConnection(central: HostModel, key: NbKey, centrals: readonly HostModel[] = [central]): NbConnection {
+    const nb: NbConnection = { ssh: central.ssh, ...key, socket: NB_SOCKET };
     if (centrals.length > 1) nb.members = centrals.map((c) => ({ ssh: c.ssh, socket: NB_SOCKET }));
     return nb;
 }

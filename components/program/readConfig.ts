@@ -10,6 +10,9 @@ import { configWarnings } from "../config/warnings";
 
 export type Secrets = Partial<Record<SecretKey, pulumi.Output<string>>>;
 
+/** The full stack config key of the SSH private key, as readStackConfig reads it with `config`. */
+export const sshPrivateKeyConfig = (config = new pulumi.Config()): string => `${config.name}:${"sshPrivateKey" satisfies SecretKey}`;
+
 const isSecretKey = (k: string): k is SecretKey => (SECRET_KEYS as readonly string[]).includes(k);
 
 /** Marker that stands for a present secret in the object validation sees. */

@@ -3,6 +3,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { Central, Chassis, HostConnection } from "../hosts";
 import type { ClusterModel, HostModel } from "../model/types";
+import type { NbConnection } from "../nb/kinds/common";
 import type { HostKeyCheck } from "../ssh/hostKeyCheck";
 
 export interface TopologyContext {
@@ -17,7 +18,8 @@ export interface TopologyContext {
     chassis: ReadonlyMap<string, Chassis>;
     central: Central;
     hostKeys: ReadonlyMap<string, HostKeyCheck>;
-    privateKey: pulumi.Output<string>;
+    /** NB on every central; the SSH key is named by its stack config key, never carried. */
+    nb: NbConnection;
 }
 
 export const hostOf = (model: ClusterModel, name: string): HostModel => model.hosts.find((h) => h.name === name)!;

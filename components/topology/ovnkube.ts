@@ -8,8 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { GatewayHost } from "../hosts";
 import { Ovnkube } from "../kube/ovnkube";
 import { NorthboundExpectation } from "../nb/expectation";
-import { nbConnection } from "../program/connections";
-import { centralHostOf, centralHostsOf, hostOf, type TopologyContext } from "./context";
+import { hostOf, type TopologyContext } from "./context";
 import { clusterRouterRows, gatewayRouterRows, nodeSwitchRows } from "./expectations";
 
 export interface OvnkubeTopologyArgs {
@@ -28,8 +27,7 @@ export function ovnkubeTopology(t: TopologyContext, args: OvnkubeTopologyArgs): 
     );
     const ovnkube = new Ovnkube(`${name}-ovnkube`, { model: model.kube, kubeconfig: args.kubeconfig }, { parent: t.parent, dependsOn: [t.central, ...t.chassis.values(), ...bridges] });
 
-    const centralHost = centralHostOf(model);
-    const nb = pulumi.secret(t.privateKey.apply((key) => nbConnection(centralHost, key, centralHostsOf(model))));
+    const { nb } = t;
     const expect = (subject: string, rows: pulumi.Input<Record<string, Record<string, string>>>) =>
         new NorthboundExpectation(`${name}-expect-${subject.replace("/", "-")}`, { nb, subject, rows }, { parent: t.parent, dependsOn: [ovnkube] });
     expect("cluster", clusterRouterRows(model));

@@ -5,13 +5,11 @@ import * as pulumi from "@pulumi/pulumi";
 import { ClusterRouter } from "../nb/clusterRouter";
 import { Gateway } from "../network/gateway";
 import { NodeNetwork } from "../network/nodeNetwork";
-import { nbConnection } from "../program/connections";
-import { centralHostOf, centralHostsOf, hostOf, type TopologyContext } from "./context";
+import { centralHostsOf, hostOf, type TopologyContext } from "./context";
 
 export function pulumiTopology(t: TopologyContext): void {
     const { model, name, owner } = t;
-    const centralHost = centralHostOf(model);
-    const nb = pulumi.secret(t.privateKey.apply((key) => nbConnection(centralHost, key, centralHostsOf(model))));
+    const { nb } = t;
     const nbReady = [t.central, ...centralHostsOf(model).map((h) => t.hostKeys.get(h.name)!)];
     const clusterRouter = new ClusterRouter(`${name}-cluster-router`, { nb, owner, router: model.clusterRouter }, { parent: t.parent, dependsOn: nbReady });
 

@@ -183,7 +183,7 @@ test("the NB leader's ovsdb-server killed in the middle of an apply: the apply f
     const side = sideModel(150, "fault");
     const key = fs.readFileSync(cluster.privateKeyPath, "utf8");
     const hosts = model.hosts.filter((h) => h.isCentral);
-    const common = { nb: nbConnection(hosts[0], key, hosts), owner: FAULT_OWNER };
+    const common = { nb: nbConnection(hosts[0], { privateKey: key }, hosts), owner: FAULT_OWNER };
     const victim = await leaderOf("nb");
     const started = Date.now();
     const first = await applyNodes(common, side, undefined, { afterCreates: 40, run: () => kill(victim, ["ovnnb_db.pid"]) });

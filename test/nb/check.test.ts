@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import { UNKNOWN } from "../../components/nb/check";
 import { checkInputs } from "../../components/nb/inputs";
 import { clusterRouterKind } from "../../components/nb/kinds/clusterRouter";
+import { NB_SCHEMA_VERSION } from "../../components/nb/kinds/common";
 import { gatewayRouterKind } from "../../components/nb/kinds/gatewayRouter";
 import { nodeSwitchKind } from "../../components/nb/kinds/nodeSwitch";
 import { devInputs } from "./support/inputs";
@@ -91,7 +92,7 @@ describe("checkInputs", () => {
         const { inputs, failures } = checkInputs(gatewayRouterKind, raw);
         assert.deepEqual(failures, []);
         assert.equal(inputs.nb.socket, "/var/run/ovn/ovnnb_db.sock");
-        assert.equal(inputs.version, "3");
+        assert.equal(inputs.version, NB_SCHEMA_VERSION);
         assert.equal(inputs.systemId, UNKNOWN);
     });
 

@@ -63,7 +63,8 @@ describe("diffNb", () => {
     it("drift recorded by refresh (a port gone, a column changed) is an update", () => {
         const olds = recorded(nodeSwitchKind, node);
         delete olds.rows["Logical_Switch_Port k8s-kube-master"];
-        olds.rows["Logical_Router_Port rtos-kube-master"].columns.mac = "0a:00:00:00:00:99";
+        // As refresh records a drifted column: beside the row's UUID, only what differs.
+        olds.rows["Logical_Router_Port rtos-kube-master"].mac = "0a:00:00:00:00:99";
         olds.rows["Logical_Switch_Port k8s-old@x"] = { table: "Logical_Switch_Port", key: "mgmt-port", columns: { name: "k8s-old" } };
         assert.deepEqual(diffNb(nodeSwitchKind, olds, node), {
             replaces: [],
@@ -71,9 +72,29 @@ describe("diffNb", () => {
         });
     });
 
+    it("the record holds of each row in step only its UUID (none here), and names a column that drifted", () => {
+        const olds = recorded(nodeSwitchKind, node);
+        assert.deepEqual(Object.values(olds.rows), [{}, {}, {}, {}]);
+        assert.equal(olds.version, "4");
+        assert.match(olds.declared, /^[0-9a-f]{16}$/);
+    });
+
+    it("a record whose declared rows are not what this code declares for the same inputs is an update", () => {
+        const olds = { ...recorded(nodeSwitchKind, node), declared: "0123456789abcdef" };
+        assert.deepEqual(diffNb(nodeSwitchKind, olds, node), { replaces: [], updates: ["declared"] });
+    });
+
+    it("state of schema version 3 (every row whole, its key inside) reads as the same rows: no change but the version", () => {
+        const v3 = { ...recorded(nodeSwitchKind, node), version: "3", declared: undefined, rows: specStates(nodeSwitchKind.rows(node as never)) };
+        assert.deepEqual(diffNb(nodeSwitchKind, v3, node), { replaces: [], updates: ["version"] });
+        v3.rows["Logical_Router_Port rtos-kube-master"].columns.mac = "0a:00:00:00:00:99";
+        assert.deepEqual(diffNb(nodeSwitchKind, v3, node).updates, ["version", "rows.Logical_Router_Port rtos-kube-master.mac"]);
+    });
+
     it("state of schema version 2 (rows keyed by row key, no key inside) reads as the same rows: no change", () => {
         const current = recorded(nodeSwitchKind, node);
-        const legacy = { ...current, version: "2", rows: Object.fromEntries(Object.values<any>(current.rows).map(({ key, ...rest }) => [key, rest])) };
+        const whole = specStates(nodeSwitchKind.rows(node as never));
+        const legacy = { ...current, version: "2", declared: undefined, rows: Object.fromEntries(Object.values<any>(whole).map(({ key, ...rest }) => [key, rest])) };
         assert.deepEqual(Object.keys(legacy.rows).sort(), ["mgmt-port", "router-port", "switch", "switch-router-port"]);
         assert.deepEqual(diffNb(nodeSwitchKind, legacy, node), { replaces: [], updates: ["version"] });
         delete legacy.rows["mgmt-port"];

@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import { clusterCommands, gatewayCommands, nodeCommands, type NbctlCommand } from "../../bench/seedCommands";
 import { resourceId } from "../../components/nb/provider";
 import type { NbServer } from "../support/nbServer";
-import { refresh, up, track, type Tracked } from "./support/engine";
+import { refresh, rowStates, up, track, type Tracked } from "./support/engine";
 import { devModel, GATEWAY_HOST, OWNER, startEnv, type NbEnv } from "./support/env";
 import { startProviderHost, type ProviderHost } from "./support/providerHost";
 import { registerUnderMocks } from "./support/serializedProviders";
@@ -86,7 +86,7 @@ describe("import of a seed-built topology (no tags) through the dynamic-provider
             const read = await host.read(t.urn, id, {}, t.registered);
             assert.equal(read.id, id, t.name);
             assert.ok(read.inputs, `${t.name}: an import returns the inputs`);
-            for (const [name, state] of Object.entries<any>(read.properties.rows)) {
+            for (const [name, state] of Object.entries<any>(rowStates(t, read.properties))) {
                 const table = before_[state.table];
                 assert.ok(table[state.uuid], `${t.name}: ${name} is the seed's row ${state.uuid}`);
                 assert.ok(!JSON.stringify(table[state.uuid].external_ids).includes("pulumi-"), `${name} was untagged`);
@@ -94,7 +94,7 @@ describe("import of a seed-built topology (no tags) through the dynamic-provider
             // As the engine records an import: the read's outputs and inputs.
             Object.assign(t, { id, outputs: read.properties, checked: read.inputs });
         }
-        const node = r[`node-${minion.node}`].outputs!.rows;
+        const node = rowStates(r[`node-${minion.node}`]);
         assert.deepEqual(Object.keys(node).sort(), [
             `Logical_Router_Port ${minion.routerPort}`,
             `Logical_Switch ${minion.switchName}`,
@@ -115,12 +115,12 @@ describe("import of a seed-built topology (no tags) through the dynamic-provider
         const before_ = await everything(env.nb);
         for (const t of Object.values(r)) assert.equal((await up(host, t)).action, "update", t.name);
         const changed = changes(before_, await everything(env.nb));
-        const tagged = Object.values(r).flatMap((t) => Object.values<any>(t.outputs!.rows).map((s) => `${s.table} ${before_[s.table][s.uuid].name || s.uuid}.external_ids`));
+        const tagged = Object.values(r).flatMap((t) => Object.values<any>(rowStates(t)).map((s) => `${s.table} ${before_[s.table][s.uuid].name || s.uuid}.external_ids`));
         const declared = [`Logical_Switch_Port ${minion.mgmtPort}.addresses`];
         assert.deepEqual(changed, [...new Set([...tagged, ...declared])].sort());
         assert.equal(tagged.length, 6 + 3 * 4 + 13);
         // The rows are the seed's (same UUIDs) and now as declared.
-        for (const t of Object.values(r)) for (const s of Object.values<any>(t.outputs!.rows)) assert.ok(before_[s.table][s.uuid], `${t.name}: ${s.key} kept its row`);
+        for (const t of Object.values(r)) for (const s of Object.values<any>(rowStates(t))) assert.ok(before_[s.table][s.uuid], `${t.name}: ${s.key} kept its row`);
         await assertClusterRouter(env.nb, model);
         for (const n of model.nodeNetworks) await assertNodeNetwork(env.nb, n);
         await assertGateway(env.nb, gateway, GATEWAY_HOST);

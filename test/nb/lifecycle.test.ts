@@ -6,9 +6,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { nbResourceOptions } from "../../components/nb/resource";
 import { isSecretValue } from "../../offline/sdk";
-import { destroy, refresh, up, type Tracked } from "./support/engine";
+import { destroy, refresh, rowStates, up, type Tracked } from "./support/engine";
 import { startDevTopology, type DevTopology } from "./support/devTopology";
-import { devModel, findColumn, GATEWAY_HOST, OWNER, type NbEnv } from "./support/env";
+import { devModel, findColumn, GATEWAY_HOST, KEY_CONFIG, OWNER, type NbEnv } from "./support/env";
 import type { ProviderHost } from "./support/providerHost";
 import type { Registered } from "./support/serializedProviders";
 import { addForeignRows, assertClusterRouter, assertForeignRowsSurvive, assertGateway, assertNodeNetwork, ownedCounts, type ForeignRows } from "./support/topology";
@@ -34,7 +34,7 @@ describe("NB providers via the dynamic-provider host against a real NB over SSH"
         await topology?.stop();
     });
 
-    it("registers dynamic resources whose NB connection is a secret and whose provider text holds no key", () => {
+    it("registers dynamic resources whose NB connection names the SSH key's stack config key and holds no key", () => {
         assert.deepEqual(registered.map((x) => x.type).sort(), [
             "pulumi-nodejs:dynamic/ovn-nb:ClusterRouter",
             "pulumi-nodejs:dynamic/ovn-nb:GatewayRouter",
@@ -42,15 +42,17 @@ describe("NB providers via the dynamic-provider host against a real NB over SSH"
             "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch",
             "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch",
         ]);
-        // Options every NB resource is registered with: replacement deletes first, `nb` is a secret output.
+        // Options every NB resource is registered with: replacement deletes first.
         const opts = nbResourceOptions({ additionalSecretOutputs: ["other"], dependsOn: [] });
         assert.equal(opts.deleteBeforeReplace, true);
-        assert.deepEqual(opts.additionalSecretOutputs, ["other", "nb"]);
+        assert.deepEqual(opts.additionalSecretOutputs, ["other"]);
         const keyLine = env.sshd.privateKey.split("\n")[1];
         for (const x of registered) {
-            assert.ok(isSecretValue(x.inputs.nb), `${x.name}: nb must be a secret`);
-            assert.ok(!x.inputs.__provider.includes(keyLine));
-            assert.ok(!JSON.stringify({ ...x.inputs, nb: undefined }).includes(keyLine));
+            // Nothing secret left in it: the provider takes the key from its configuration.
+            assert.equal(isSecretValue(x.inputs.nb), false, `${x.name}: nb`);
+            assert.equal(x.inputs.nb.privateKeyConfig, KEY_CONFIG);
+            assert.equal("privateKey" in x.inputs.nb, false);
+            assert.ok(!JSON.stringify(x.inputs).includes(keyLine));
         }
     });
 
@@ -71,8 +73,13 @@ describe("NB providers via the dynamic-provider host against a real NB over SSH"
         for (const n of model.nodeNetworks) await assertNodeNetwork(env.nb, n);
         await assertGateway(env.nb, gateway, GATEWAY_HOST);
         assert.equal(r["cluster-router"].id, `${OWNER}:cluster/ovn_cluster_router`);
-        // Rows are recorded under their OVN names, each with its stable key.
-        assert.deepEqual(Object.entries<any>(r[`node-kube-master`].outputs!.rows).map(([name, s]) => `${name} = ${s.key}`).sort(), [
+        // Logged in with the configured key, which no output holds.
+        const keyLine = env.sshd.privateKey.split("\n")[1];
+        for (const t of Object.values(r)) assert.ok(!JSON.stringify(t.outputs).includes(keyLine), t.name);
+        // Rows are recorded under their OVN names, in step with the declaration: their UUIDs only.
+        const master = r[`node-kube-master`];
+        for (const [name, record] of Object.entries<any>(master.outputs!.rows)) assert.deepEqual(Object.keys(record), ["uuid"], name);
+        assert.deepEqual(Object.entries(rowStates(master)).map(([name, s]) => `${name} = ${s.key}`).sort(), [
             "Logical_Router_Port rtos-kube-master = router-port",
             "Logical_Switch kube-master = switch",
             "Logical_Switch_Port k8s-kube-master = mgmt-port",
@@ -147,8 +154,10 @@ describe("NB providers via the dynamic-provider host against a real NB over SSH"
         await env.nb.nbctl("set", "Logical_Switch", n.switchName, "other_config:subnet=10.9.9.0/24", "other_config:mcast_snoop=true");
         const read = await refresh(host, t);
         assert.equal(read!.rows[`Logical_Switch_Port ${n.mgmtPort}`], undefined);
-        assert.equal(read!.rows[`Logical_Router_Port ${n.routerPort}`].columns.mac, "0a:00:00:00:00:99");
-        assert.deepEqual(read!.rows[`Logical_Switch ${n.switchName}`].columns.other_config, { subnet: "10.9.9.0/24" });
+        // Beside each row's UUID, the managed columns that differ, as found.
+        const { uuid: _, ...port } = read!.rows[`Logical_Router_Port ${n.routerPort}`];
+        assert.deepEqual(port, { mac: "0a:00:00:00:00:99" });
+        assert.deepEqual(read!.rows[`Logical_Switch ${n.switchName}`].other_config, { subnet: "10.9.9.0/24" });
         const { action, diff } = await up(host, t);
         assert.equal(action, "update");
         assert.deepEqual(diff!.replaces, []);

@@ -4,7 +4,8 @@
 // by hand carries a copy of an owned row's tags.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { destroy, refresh, track, up, type Tracked } from "./support/engine";
+import { NB_SCHEMA_VERSION } from "../../components/nb/kinds/common";
+import { destroy, refresh, rowStates, track, up, type Tracked } from "./support/engine";
 import { devModel, findColumn, OWNER, startEnv, type NbEnv } from "./support/env";
 import { startNbProxy, type NbProxy } from "./support/nbProxy";
 import { startProviderHost, type ProviderHost } from "./support/providerHost";
@@ -15,7 +16,7 @@ const model = devModel();
 const n = model.nodeNetworks[0];
 const GROUP = `node/${n.node}`;
 const DRIFTED = "0a:58:00:00:00:01 10.0.0.9";
-/** The recorded row whose stable key is `key` (outputs key rows by OVN name). */
+/** The recorded row whose stable key is `key` (of rows as engine.rowStates reads them). */
 const keyed = (rows: Record<string, any>, key: string) => Object.values(rows).find((s) => s.key === key);
 
 describe("NB writes guarded against other writers, rows claimed by UUID", () => {
@@ -55,16 +56,16 @@ describe("NB writes guarded against other writers, rows claimed by UUID", () => 
 
     it("records the UUID of every row it created, as NB holds them", async () => {
         const rows = node.outputs!.rows;
-        assert.equal(node.outputs!.version, "3");
+        assert.equal(node.outputs!.version, NB_SCHEMA_VERSION);
         assert.deepEqual(Object.keys(rows).sort(), [`Logical_Router_Port ${n.routerPort}`, `Logical_Switch ${n.switchName}`, `Logical_Switch_Port ${n.mgmtPort}`, `Logical_Switch_Port ${n.routerPeerPort}`]);
-        for (const [name, state] of Object.entries<any>(rows)) assert.deepEqual([state.uuid], await uuidOf(state.table, state.key), name);
+        for (const [name, state] of Object.entries(rowStates(node))) assert.deepEqual([state.uuid], await uuidOf(state.table, state.key), name);
     });
 
     it("a row changed between the read and the commit: the update fails naming it, state not advanced; a re-run converges", async (c) => {
         await env.nb.nbctl("set", "Logical_Switch_Port", n.mgmtPort, `addresses="${DRIFTED}"`);
         await refresh(host, node);
         const recorded = structuredClone(node.outputs);
-        const mgmt = keyed(recorded!.rows, "mgmt-port").uuid;
+        const mgmt = keyed(rowStates(node, recorded!), "mgmt-port").uuid;
         const err = await updateRacing(() => env.nb.nbctl("set", "Logical_Switch_Port", n.mgmtPort, `addresses="0a:58:00:00:00:02 10.0.0.10"`, "external_ids:note=by-hand"));
         c.diagnostic(err.message);
         assert.match(err.message, new RegExp(`NodeSwitch ${GROUP}: Logical_Switch_Port row "mgmt-port" \\(${n.mgmtPort}, uuid ${mgmt}\\) was changed or deleted by another writer after it was read: nothing was applied and the state is unchanged; run again`));
@@ -74,14 +75,14 @@ describe("NB writes guarded against other writers, rows claimed by UUID", () => 
         assert.equal((await up(host, node, viaProxy())).action, "update");
         await assertNodeNetwork(env.nb, n);
         assert.equal((await env.nb.nbctl("get", "Logical_Switch_Port", n.mgmtPort, "external_ids:note")).trim(), "by-hand");
-        assert.equal(keyed(node.outputs!.rows, "mgmt-port").uuid, mgmt);
+        assert.equal(keyed(rowStates(node), "mgmt-port").uuid, mgmt);
     });
 
     it("a row deleted between the read and the commit: the update fails naming it, state not advanced; a re-run creates it again", async (c) => {
         await env.nb.nbctl("set", "Logical_Switch_Port", n.mgmtPort, `addresses="${DRIFTED}"`);
         await refresh(host, node);
         const recorded = structuredClone(node.outputs);
-        const mgmt = keyed(recorded!.rows, "mgmt-port").uuid;
+        const mgmt = keyed(rowStates(node, recorded!), "mgmt-port").uuid;
         const err = await updateRacing(() => env.nb.nbctl("lsp-del", n.mgmtPort));
         c.diagnostic(err.message);
         assert.match(err.message, new RegExp(`Logical_Switch_Port row "mgmt-port" \\(${n.mgmtPort}, uuid ${mgmt}\\) was changed or deleted by another writer`));
@@ -92,25 +93,29 @@ describe("NB writes guarded against other writers, rows claimed by UUID", () => 
         await assertNodeNetwork(env.nb, n);
         const [again] = await uuidOf("Logical_Switch_Port", "mgmt-port");
         assert.notEqual(again, mgmt);
-        assert.equal(keyed(node.outputs!.rows, "mgmt-port").uuid, again);
+        assert.equal(keyed(rowStates(node), "mgmt-port").uuid, again);
     });
 
-    it("state of schema versions 1 (no UUIDs) and 2 (UUIDs), keyed by row key, is read and updated, and gains names and UUIDs", async () => {
-        for (const [version, keep] of [["1", ["table", "columns"]], ["2", ["table", "columns", "uuid"]]] as const) {
-            const legacyRows = Object.fromEntries(Object.values<any>(node.outputs!.rows).map((s) => [s.key, Object.fromEntries(keep.map((k) => [k, s[k]]))]));
-            const legacy = { ...node.outputs!, version, rows: legacyRows };
+    it("state of schema versions 1 (no UUIDs), 2 (UUIDs, keyed by row key) and 3 (whole rows) is read and updated, and gains names, UUIDs and the compact record", async () => {
+        for (const [version, keep] of [["1", ["table", "columns"]], ["2", ["table", "columns", "uuid"]], ["3", []]] as const) {
+            // 1 and 2 keyed by the row key; 3 by OVN name, every row whole with its key inside.
+            const whole = rowStates(node);
+            const legacyRows =
+                version === "3" ? whole : Object.fromEntries(Object.values<any>(whole).map((s) => [s.key, Object.fromEntries(keep.map((k) => [k, s[k]]))]));
+            const { declared: _, ...rest } = node.outputs!;
+            const legacy = { ...rest, version, rows: legacyRows };
             const read = await host.read(node.urn, node.id!, legacy, { ...node.checked!, version });
             assert.deepEqual(read.properties.rows, node.outputs!.rows, version);
             const diff = await host.diff(node.urn, node.id!, legacy, node.checked!, { ...node.checked!, version });
             assert.deepEqual(diff.replaces, [], version);
             const updated = await host.update(node.urn, node.id!, legacy, node.checked!, { ...node.checked!, version });
-            assert.equal(updated.version, "3");
+            assert.equal(updated.version, NB_SCHEMA_VERSION);
             assert.deepEqual(updated.rows, node.outputs!.rows, version);
         }
     });
 
     it("a row carrying a copy of an owned row's tags: up and destroy fail naming both UUIDs, nothing is deleted", async (c) => {
-        const real = keyed(node.outputs!.rows, "switch").uuid;
+        const real = keyed(rowStates(node), "switch").uuid;
         const tags = [`external_ids:pulumi-owner="${OWNER}"`, `external_ids:pulumi-group="${GROUP}"`, "external_ids:pulumi-row=switch"];
         await env.nb.nbctl("ls-add", "copied-tags", "--", "set", "Logical_Switch", "copied-tags", ...tags);
         const [copy] = await findColumn(env.nb, "Logical_Switch", "_uuid", "name=copied-tags");
@@ -133,7 +138,7 @@ describe("NB writes guarded against other writers, rows claimed by UUID", () => 
         // Without its row key the copy claims nothing: the group converges and is destroyed around it.
         await env.nb.nbctl("remove", "Logical_Switch", copy, "external_ids", "pulumi-row");
         assert.equal((await up(host, node, viaProxy())).action, "update");
-        assert.deepEqual(Object.values<any>(node.outputs!.rows).map((s) => s.key).sort(), ["mgmt-port", "router-port", "switch", "switch-router-port"]);
+        assert.deepEqual(Object.values(rowStates(node)).map((s) => s.key).sort(), ["mgmt-port", "router-port", "switch", "switch-router-port"]);
         await destroy(host, node);
         assert.deepEqual(await findColumn(env.nb, "Logical_Switch", "_uuid", `external_ids:pulumi-group="${GROUP}"`), [copy]);
     });

@@ -1,6 +1,6 @@
-// A refresh names the row: outputs key rows by their OVN name, so the property diff the engine
-// shows for a refresh after a by-hand change reads `rows["Logical_Switch_Port stor-<node>"]`,
-// not an opaque `rows`. Through the SDK's dynamic-provider host against a real NB over SSH.
+// A refresh names the row and column: outputs key rows by their OVN name and record beside each
+// row's UUID the columns that differ, so the property diff the engine shows for a refresh after a
+// by-hand change reads `rows["Logical_Switch_Port stor-<node>"].options`, not an opaque `rows`. Through the SDK's dynamic-provider host against a real NB over SSH.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { refresh, track, up, type Tracked } from "./support/engine";
@@ -36,7 +36,8 @@ describe("refresh and the next diff name the row that drifted", () => {
         const port = `Logical_Switch_Port ${n.routerPeerPort}`;
         await env.nb.nbctl("lsp-set-options", n.routerPeerPort, "router-port=elsewhere");
         let olds = t.outputs!;
-        assert.deepEqual(propertyDiff(olds, await refresh(host, t)), [`rows[${JSON.stringify(port)}].columns.options["router-port"]`]);
+        assert.deepEqual(propertyDiff(olds, await refresh(host, t)), [`rows[${JSON.stringify(port)}].options`]);
+        assert.deepEqual(t.outputs!.rows[port].options, { "router-port": "elsewhere" });
 
         await env.nb.nbctl("lsp-del", n.routerPeerPort);
         olds = t.outputs!;
@@ -48,6 +49,6 @@ describe("refresh and the next diff name the row that drifted", () => {
         const { action } = await up(host, t);
         assert.equal(action, "update");
         await assertNodeNetwork(env.nb, n);
-        assert.deepEqual(propertyDiff(olds, t.outputs), [`rows[${JSON.stringify(port)}].columns.options["router-port"]`, `rows[${JSON.stringify(port)}].uuid`]);
+        assert.deepEqual(propertyDiff(olds, t.outputs), [`rows[${JSON.stringify(port)}].options`, `rows[${JSON.stringify(port)}].uuid`]);
     });
 });

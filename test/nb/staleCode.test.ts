@@ -66,7 +66,7 @@ describe("refresh and delete run the installed package, whatever the state's stu
         const node: Tracked = topology.tracked[`node-${model.nodeNetworks[0].node}`];
         const switchName = model.nodeNetworks[0].switchName;
 
-        const first = await startProviderHost({}, project);
+        const first = await startProviderHost(topology.env.providerConfig, project);
         try {
             assert.equal((await up(first, router)).action, "create");
             assert.equal((await up(first, node)).action, "create");
@@ -78,7 +78,7 @@ describe("refresh and delete run the installed package, whatever the state's stu
         const stored = node.outputs!.__provider;
 
         changePackage(pkg, marker);
-        const next = await startProviderHost({}, project);
+        const next = await startProviderHost(topology.env.providerConfig, project);
         try {
             const refreshed = await refresh(next, node);
             assert.equal(refreshed?.__provider, stored, "the state's stub is what ran");
@@ -87,7 +87,14 @@ describe("refresh and delete run the installed package, whatever the state's stu
         } finally {
             await next.stop();
         }
-        assert.deepEqual(fs.readFileSync(marker, "utf8").trim().split("\n"), ["ovn-nb:NodeSwitch read", "ovn-nb:NodeSwitch delete", "ovn-nb:ClusterRouter delete"]);
+        // The host configures each provider stub it loads (with the stack config the SSH key comes from), then calls it.
+        assert.deepEqual(fs.readFileSync(marker, "utf8").trim().split("\n"), [
+            "ovn-nb:NodeSwitch configure",
+            "ovn-nb:NodeSwitch read",
+            "ovn-nb:NodeSwitch delete",
+            "ovn-nb:ClusterRouter configure",
+            "ovn-nb:ClusterRouter delete",
+        ]);
         assert.deepEqual(await findColumn(topology.env.nb, "Logical_Switch", "name", `name=${switchName}`), []);
         assert.deepEqual(await findColumn(topology.env.nb, "Logical_Router", "name", "name=ovn_cluster_router"), []);
     });

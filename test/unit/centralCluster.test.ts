@@ -43,7 +43,7 @@ test("three centrals: NB and SB addresses list every member, for chassis and ovn
     });
     for (const h of m.hosts) assert.ok(h.isCentral && h.packages.includes("ovn-central"), h.name);
     const centrals = m.hosts.filter((h) => h.isCentral);
-    assert.deepEqual(nbConnection(centrals[0], "k", centrals).members?.map((x) => x.ssh.host), ["10.0.0.10", "10.0.0.11", "10.0.0.12"]);
+    assert.deepEqual(nbConnection(centrals[0], { privateKey: "k" }, centrals).members?.map((x) => x.ssh.host), ["10.0.0.10", "10.0.0.11", "10.0.0.12"]);
 });
 
 test("one central: no cluster in the model and no members in the NB connection (single-central stacks stay as they were)", () => {
@@ -51,7 +51,7 @@ test("one central: no cluster in the model and no members in the NB connection (
     assert.equal(m.central.cluster, undefined);
     assert.equal(m.nbAddress, "tcp:10.0.0.10:6641");
     const central = m.hosts.find((h) => h.isCentral)!;
-    assert.deepEqual(Object.keys(nbConnection(central, "k")), ["ssh", "privateKey", "socket"]);
+    assert.deepEqual(Object.keys(nbConnection(central, { privateKeyConfig: "ovn-kubernetes:sshPrivateKey" })), ["ssh", "privateKeyConfig", "socket"]);
 });
 
 test("member changes: the same members pass, a new cluster passes, anything else is refused naming before and after", () => {

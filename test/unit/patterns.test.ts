@@ -29,7 +29,6 @@ import { nbConnection } from "../../components/program/connections";
 import { stackConfig } from "../support/configs";
 
 const TRIES = 250;
-const PRIVATE_KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAAtestonly\n-----END OPENSSH PRIVATE KEY-----\n";
 /** What the chassis script and the NIC move report back in a real run. */
 const GATEWAY_HOST = { systemId: "3f1e4d5c-0b6a-4e8f-9a7d-2c1b0e9f8a76", macAddress: "52:54:00:8a:4a:8a" };
 
@@ -119,7 +118,7 @@ function variant(rand: () => number, seed: string): string {
 function everyLayerAccepts(cfg: StackConfig): void {
     const model = buildClusterModel(cfg);
     const central = model.hosts.find((h) => h.isCentral)!;
-    const nb = nbConnection(central, PRIVATE_KEY);
+    const nb = nbConnection(central, { privateKeyConfig: "ovn-kubernetes:sshPrivateKey" });
     const owner = "ovn-kubernetes/dev";
     const nbAccepts = (kind: Parameters<typeof checkInputs>[0], inputs: Record<string, unknown>) => {
         const { failures } = checkInputs(kind, { nb, owner, ...inputs });

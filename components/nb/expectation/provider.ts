@@ -6,7 +6,7 @@
 // keys, so the engine's own property diff shows a drifted cell as
 // rows["Logical_Switch node2"]["other_config:subnet"]: "10.128.5.0/24" => "10.128.7.0/24".
 import type * as pulumi from "@pulumi/pulumi";
-import { redactKey } from "../../ssh/errors";
+import { withoutKey } from "../session";
 import { changedLeaves } from "../diff";
 import { errorText } from "../errors";
 import { checkExpectation, normalizeExpectation, type ExpectationInputs } from "./inputs";
@@ -24,7 +24,7 @@ const outputsOf = (props: Props, observed: Cells): Props => JSON.parse(JSON.stri
 /** A transport failure as the operator needs it: which expectation, what failed, never the key. */
 async function explain(props: Props, err: unknown): Promise<Error> {
     const text = `${EXPECTATION_TYPE} ${props.subject}: ${await errorText(err, { ssh: props.nb?.ssh, socket: props.nb?.socket })}`;
-    return new Error(props.nb?.privateKey ? redactKey(text, props.nb.privateKey) : text);
+    return new Error(withoutKey(text, props.nb));
 }
 
 async function observeNow(props: Props): Promise<Cells> {

@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { providerStub } from "../../dynamic/stub";
 import { PackageResource } from "../../dynamic/resource";
 import type { NbConnection } from "../kinds/common";
-import { NB_MODULE, nbResourceOptions, secretConnection, type NbConnectionArgs } from "../resource";
+import { NB_MODULE, nbResourceOptions, nbConnectionInput, type NbConnectionArgs } from "../resource";
 import type { Settle } from "./inputs";
 import { EXPECTATION_TYPE, expectationProvider } from "./provider";
 import type { Cell, Cells } from "./values";
@@ -35,8 +35,8 @@ export class NorthboundExpectation extends PackageResource {
     declare readonly settle: pulumi.Output<Settle>;
 
     constructor(name: string, args: NorthboundExpectationArgs, opts?: pulumi.CustomResourceOptions) {
-        // nbResourceOptions: `nb` stays a secret output; delete-first replacement is harmless, delete writes nothing.
-        const props = { nb: secretConnection(args.nb), subject: args.subject, rows: args.rows, settle: args.settle };
+        // Delete-first replacement (nbResourceOptions) is harmless here: delete writes nothing.
+        const props = { nb: nbConnectionInput(args.nb), subject: args.subject, rows: args.rows, settle: args.settle };
         super(provider, name, props, nbResourceOptions(opts));
     }
 }

@@ -15,15 +15,24 @@ import { copyPresent, normalizeFields, replacePaths, validateFields, type Fields
  * 1: `rows[key]` = table and managed columns. 2: plus `rows[key].uuid`, the row's UUID, which
  * claims the row before its tags do (../claims); state of version 1 is read by tags alone and
  * gains the UUIDs on its next update. 3: `rows` keyed by the row's OVN name (../rowNames), each
- * row carrying its stable `key`; state of versions 1 and 2 is re-keyed when read (../migrate).
+ * row carrying its stable `key`. 4: of each declared row only its UUID and the columns that differ
+ * from the declaration, with the `declared` digest beside them (../record, which reads them all).
  */
-export const NB_SCHEMA_VERSION = "3";
-export const KNOWN_VERSIONS: readonly string[] = ["1", "2", "3"];
+export const NB_SCHEMA_VERSION = "4";
+export const KNOWN_VERSIONS: readonly string[] = ["1", "2", "3", "4"];
 
 export interface NbConnection {
     ssh: SshTarget;
-    /** OpenSSH private key; a Pulumi secret end to end. */
-    privateKey: string;
+    /**
+     * The stack config key (`<namespace>:<name>`) holding the SSH private key, which the provider
+     * reads from its configuration (../../dynamic/providerConfig): the key stays out of the state.
+     */
+    privateKeyConfig?: string;
+    /**
+     * The OpenSSH private key itself, for a program whose key is not in the stack config (a Pulumi
+     * secret end to end, stored sealed in every resource's state). Exactly one of the two.
+     */
+    privateKey?: string;
     /** NB unix socket on the host (default /var/run/ovn/ovnnb_db.sock) or tcp:<ip>:<port>. */
     socket: string;
     /**
@@ -124,7 +133,7 @@ export function normalizeCommon(raw: Record<string, any>): Record<string, unknow
     const out: Record<string, unknown> = {};
     if (nbRaw === UNKNOWN) out.nb = UNKNOWN;
     else if (nbRaw !== undefined) {
-        const nb = normalizeEndpoint(nbRaw, ["privateKey", "socket"]);
+        const nb = normalizeEndpoint(nbRaw, ["privateKeyConfig", "privateKey", "socket"]);
         // Only present when clustered, so single-central inputs stay exactly as they were.
         if (Array.isArray(nbRaw?.members)) nb.members = nbRaw.members.map((m: unknown) => normalizeEndpoint(m, ["socket"]));
         else if (nbRaw?.members === UNKNOWN) nb.members = UNKNOWN;

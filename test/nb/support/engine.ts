@@ -1,5 +1,8 @@
 // What the engine does with one resource across `up`, `refresh` and `destroy`, reduced to the
 // provider calls and the state it keeps: checked inputs and outputs per URN.
+import { kindOf } from "../../../components/nb/kinds";
+import { recordedStates } from "../../../components/nb/record";
+import type { RowState } from "../../../components/nb/rows";
 import { unwrapSecrets } from "../../../offline/sdk";
 import type { DiffReply, ProviderHost } from "./providerHost";
 import type { Registered } from "./serializedProviders";
@@ -20,6 +23,12 @@ export class CheckFailed extends Error {
     constructor(readonly failures: { property: string; reason: string }[]) {
         super(`check failed: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
     }
+}
+
+/** The rows outputs record (of `t`, or `props` of its kind), whole: table, key, columns, UUID, under their OVN names. */
+export function rowStates(t: Tracked, props: Props = t.outputs!): Record<string, RowState> {
+    const kind = kindOf(t.urn.split("::")[2].split(":").pop()!);
+    return recordedStates(props.rows, kind.rows(props as never));
 }
 
 export function track(r: Registered): Tracked {

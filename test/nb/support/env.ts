@@ -1,5 +1,7 @@
 // A real NB ovsdb-server and a real sshd on loopback, the dev stack's cluster model, and the
-// NB connection input that points the resources at them.
+// NB connection input that points the resources at them: as the program builds it (the SSH key
+// named by its stack config key, which the provider host is configured with), or carrying the key
+// (state written before, and in-process calls, which have no provider configuration).
 import { readStackFile } from "../../../components/config/stackFile";
 import { validateConfig } from "../../../components/config/validate";
 import { buildClusterModel } from "../../../components/model/cluster";
@@ -13,6 +15,8 @@ import { startSshd, type TestSshd } from "../../support/sshd";
 import { PROJECT_ROOT } from "./providerHost";
 
 export const OWNER = "ovn-kubernetes/nbtest";
+/** The stack config key of the SSH key, as the program names it for the stack `nbtest`. */
+export const KEY_CONFIG = "ovn-kubernetes:sshPrivateKey";
 /** The gateway's chassis and NIC as the host side would report them. */
 export const GATEWAY_HOST = { systemId: "3f1e4d5c-0b6a-4e8f-9a7d-2c1b0e9f8a76", macAddress: "52:54:00:8a:4a:8a" };
 
@@ -23,7 +27,12 @@ export function devModel(): ClusterModel {
 export interface NbEnv {
     nb: NbServer;
     sshd: TestSshd;
+    /** Carrying the key. */
     connection(overrides?: Partial<SshTarget>): { ssh: SshTarget; privateKey: string; socket: string };
+    /** Naming KEY_CONFIG, as the program does; the provider host needs `providerConfig`. */
+    configured(overrides?: Partial<SshTarget>): { ssh: SshTarget; privateKeyConfig: string; socket: string };
+    /** The stack config the engine gives the provider host. */
+    providerConfig: Record<string, string>;
     cleanup(): Promise<void>;
 }
 
@@ -33,6 +42,8 @@ export async function startEnv(): Promise<NbEnv> {
         nb,
         sshd,
         connection: (overrides = {}) => ({ ssh: sshd.target(overrides), privateKey: sshd.privateKey, socket: nb.socket }),
+        configured: (overrides = {}) => ({ ssh: sshd.target(overrides), privateKeyConfig: KEY_CONFIG, socket: nb.socket }),
+        providerConfig: { [KEY_CONFIG]: sshd.privateKey },
         cleanup: async () => {
             closeNbSessions();
             closeOvsdbPool();

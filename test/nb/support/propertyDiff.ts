@@ -1,5 +1,5 @@
 // The property paths at which two property bags differ, written the way the Pulumi engine writes
-// property paths in its diff display (`rows["Logical_Switch_Port stor-node2"].columns.mac`): a key
+// property paths in its diff display (`rows["Logical_Switch_Port stor-node2"].mac`): a key
 // that is a plain identifier after a dot, any other key in brackets and quotes, array indexes in
 // brackets. Leaves only, sorted.
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;

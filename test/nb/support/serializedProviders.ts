@@ -15,7 +15,7 @@ export interface Registered {
 export interface NbInputsForMocks {
     model: ClusterModel;
     owner: string;
-    nb: { ssh: ClusterModel["hosts"][number]["ssh"]; privateKey: string; socket: string };
+    nb: { ssh: ClusterModel["hosts"][number]["ssh"]; privateKey?: string; privateKeyConfig?: string; socket: string };
     gatewayHost: Record<string, { systemId: string; macAddress: string }>;
 }
 
@@ -35,7 +35,7 @@ export async function registerUnderMocks(input: NbInputsForMocks): Promise<Regis
     );
     // Imported only now: resources must be constructed after the mocks are in place.
     const { ClusterRouter, NodeSwitch, GatewayRouter } = await import("../../../components/nb");
-    const nb = pulumi.secret(input.nb);
+    const nb = input.nb;
     const router = new ClusterRouter("cluster-router", { nb, owner: input.owner, router: input.model.clusterRouter });
     const nodes = input.model.nodeNetworks.map((network) => new NodeSwitch(`node-${network.node}`, { nb, owner: input.owner, network }, { dependsOn: [router] }));
     const gateways = input.model.gateways.map(

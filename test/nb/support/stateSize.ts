@@ -1,6 +1,6 @@
 // What an NB resource costs in a checkpoint: its inputs and outputs as the state file holds them,
 // secrets sealed with the passphrase provider (offline/state.ts), and of that the two copies of the
-// provider text. `nb` carries the secret mark the engine gives it (additionalSecretOutputs).
+// provider text.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -19,7 +19,8 @@ export function stateBytes(resources: Tracked[]): StateBytes[] {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "nb-state-"));
     try {
         const file = path.join(dir, "state.json");
-        const marked = (p: Record<string, any>) => ({ ...p, nb: { [SIG_KEY]: SECRET_SIG, value: p.nb } });
+        // As the engine keeps it: secret when the program passed the key in it (nbConnectionInput).
+        const marked = (p: Record<string, any>) => (p.nb?.privateKey === undefined ? p : { ...p, nb: { [SIG_KEY]: SECRET_SIG, value: p.nb } });
         const state: StackState = { version: 1, project: "ovn-kubernetes", stack: "nbtest", updated: "", outputs: {}, resources: [] };
         for (const t of resources) {
             state.resources.push({ urn: t.urn, type: "", name: t.name, parent: "", custom: true, id: t.id, inputs: marked(t.checked!), outputs: marked(t.outputs!), dependencies: [] });

@@ -1,0 +1,23 @@
+// The configuration the engine gives this package's dynamic providers: the whole stack config,
+// namespaced and decrypted (pulumi/pulumi#17229; the provider host hands it to `configure`,
+// #17697), as any Pulumi provider takes its credentials from its configuration. Credentials read
+// here live in the stack's config only, never in a resource's state: an SSH key rotated in the
+// config is what the next refresh or delete logs in with.
+import type * as pulumi from "@pulumi/pulumi";
+
+/** Kept on globalThis: the host configures each provider stub once, all of them share the values. */
+function store(): { config?: pulumi.dynamic.Config } {
+    const holder = globalThis as unknown as Record<string, { config?: pulumi.dynamic.Config } | undefined>;
+    return (holder.__ovnKubernetesAsCode_providerConfig ??= {});
+}
+
+/** What a provider's `configure` does with the engine's request. */
+export async function rememberProviderConfig(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+    store().config = req.config;
+}
+
+/** A config value by its full key (`<namespace>:<name>`); undefined when not configured or not given. */
+export function providerConfigValue(fullKey: string): string | undefined {
+    const value = store().config?.get(fullKey);
+    return typeof value === "string" && value !== "" ? value : undefined;
+}
