@@ -43,7 +43,7 @@ export class NodeAgent {
     /** Creates the Node (or takes over an existing one, refreshing the labels this kubelet sets), then reports status once. */
     async register(): Promise<Node> {
         try {
-            this.node = await this.api.createNode(initialNode(this.id, this.facts));
+            this.node = await this.api.createNode(initialNode(this.id, this.facts, this.network(), apiTime(new Date())));
             this.log(`node ${this.id.name} registered`);
         } catch (e) {
             // 409 AlreadyExists: a Node of this name is there (an earlier run of this kubelet).

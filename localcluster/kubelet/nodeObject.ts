@@ -71,8 +71,12 @@ export function nodeLabels(id: NodeIdentity, facts: NodeFacts): Record<string, s
     };
 }
 
-/** What registration creates. */
-export function initialNode(id: NodeIdentity, facts: NodeFacts): Node {
+/**
+ * What registration creates: with its status, as the kubelet creates it (initialNode sets the
+ * status before the create). A Node without a Ready condition would have the node lifecycle
+ * controller take off the not-ready taint admission put on, until the first heartbeat.
+ */
+export function initialNode(id: NodeIdentity, facts: NodeFacts, net: NetworkReadiness, now: string): Node {
     return {
         apiVersion: "v1",
         kind: "Node",
@@ -82,6 +86,7 @@ export function initialNode(id: NodeIdentity, facts: NodeFacts): Node {
             annotations: { "volumes.kubernetes.io/controller-managed-attach-detach": "true" },
         },
         spec: {},
+        ...nodeStatusPatch(id, facts, net, [], now),
     };
 }
 

@@ -115,8 +115,10 @@ const identity = { name: "node2", internalIP: "172.31.9.12", labels: { "node.kub
 const facts = { machineID: "m", bootID: "b", kernelVersion: "6.1", osImage: "Debian GNU/Linux 13 (trixie)", architecture: "amd64" };
 
 test("node: registration labels, status with InternalIP and Hostname, Ready from the runtime network, Lease owned by the Node", () => {
-    const node = initialNode(identity, facts);
+    const node = initialNode(identity, facts, { ready: false, message: "cni plugin not initialized" }, "2026-01-01T00:00:00Z");
     assert.equal(node.metadata!.labels!["kubernetes.io/hostname"], "node2");
+    // Created with its status, as a kubelet registers: Ready=False from the start.
+    assert.deepEqual(node.status!.conditions!.find((c) => c.type === "Ready")!.status, "False");
     assert.equal(node.metadata!.labels!["kubernetes.io/os"], "linux");
     assert.equal(node.metadata!.labels!["node.kubernetes.io/lab"], "yes");
 
