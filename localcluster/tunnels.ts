@@ -1,8 +1,11 @@
-// The overlay's tunnel mesh as the chassis themselves hold it: ovn-controller gives br-int one
-// tunnel port per other chassis it finds in the Southbound (options:remote_ip, of the encap type).
-// A pair of chassis without one carries no packet either way, so the overlay checks wait for the
-// mesh first and, when it stays incomplete, say which chassis lacks which peer and what its
-// ovn-controller reports, instead of only a failed ping.
+// What the overlay checks wait for before the first ping, as the chassis themselves report it:
+// - every chassis has caught up with Northbound: `ovn-nbctl --wait=hv sync` returns once each
+//   ovn-controller reports the current NB applied (NB_Global.hv_cfg), so the pings start when OVN
+//   says the flows are in, not after a guess;
+// - the tunnel mesh: ovn-controller gives br-int one tunnel port per other chassis it finds in the
+//   Southbound (options:remote_ip, of the encap type); a pair without one carries nothing.
+// When either stays incomplete the report says which chassis and what its ovn-controller reports,
+// instead of only a failed ping.
 import type { ClusterModel } from "../components/model/types";
 import { hostExec } from "./exec";
 import type { LocalCluster } from "./state";
@@ -65,4 +68,25 @@ export function formatTunnelMesh(mesh: TunnelMesh): string {
     if (mesh.complete) return "tunnels: every chassis has a tunnel to every other";
     const lines = mesh.chassis.filter((c) => c.missing.length > 0).map((c) => `  ${c.host} has no tunnel to ${c.missing.join(", ")} (ovn-controller: ${c.controller ?? "?"})`);
     return ["tunnels: INCOMPLETE", ...lines].join("\n");
+}
+
+export interface CaughtUp {
+    ok: boolean;
+    seconds: number;
+    /** Why not, when not. */
+    detail?: string;
+}
+
+/** Waits (bounded) until every chassis has applied the current Northbound: NB_Global.hv_cfg, asked on a central. */
+export async function awaitChassisCaughtUp(cluster: LocalCluster, model: ClusterModel, seconds = 60): Promise<CaughtUp> {
+    const central = model.hosts.find((h) => h.isCentral)!.name;
+    const started = Date.now();
+    // A follower forwards the write (nb_cfg) to the raft leader; the local socket needs no SSL material.
+    const r = await hostExec(cluster, central, ["ovn-nbctl", "--no-leader-only", `--timeout=${seconds}`, "--wait=hv", "sync"]);
+    const took = (Date.now() - started) / 1000;
+    return r.code === 0 ? { ok: true, seconds: took } : { ok: false, seconds: took, detail: (r.stderr || r.stdout).trim() };
+}
+
+export function formatCaughtUp(c: CaughtUp): string {
+    return c.ok ? `chassis caught up with Northbound in ${c.seconds.toFixed(1)} s` : `chassis caught up with Northbound: NOT within ${c.seconds.toFixed(0)} s (${c.detail})`;
 }

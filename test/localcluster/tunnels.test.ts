@@ -2,7 +2,7 @@
 // and the report naming the chassis that lacks a peer.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatTunnelMesh, remoteIps } from "../../localcluster/tunnels";
+import { formatCaughtUp, formatTunnelMesh, remoteIps } from "../../localcluster/tunnels";
 
 test("remote IPs come from each tunnel port's options; ports without one add nothing", () => {
     const listing = JSON.stringify({
@@ -28,4 +28,9 @@ test("an incomplete mesh names the chassis, the peers it lacks and its controlle
     assert.match(text, /INCOMPLETE/);
     assert.match(text, /node2 has no tunnel to 172\.31\.95\.13 \(ovn-controller: connected\)/);
     assert.doesNotMatch(text, /node1/);
+});
+
+test("the chassis' catch-up with Northbound is reported with its time, or why it did not come", () => {
+    assert.equal(formatCaughtUp({ ok: true, seconds: 1.26 }), "chassis caught up with Northbound in 1.3 s");
+    assert.equal(formatCaughtUp({ ok: false, seconds: 60, detail: "ovn-nbctl: timeout after 60 seconds" }), "chassis caught up with Northbound: NOT within 60 s (ovn-nbctl: timeout after 60 seconds)");
 });
