@@ -12,7 +12,7 @@ import { TunnelMtuCheck } from "./compat/tunnelMtuCheck";
 import { TunnelTypeCheck } from "./compat/tunnelTypeCheck";
 import { buildClusterModel } from "./model/cluster";
 import type { ClusterModel, HostModel } from "./model/types";
-import { centralHostsOf, type TopologyContext } from "./topology/context";
+import { centralHostOf, centralHostsOf, type TopologyContext } from "./topology/context";
 import { sshPrivateKeyConfig, type Secrets } from "./program/readConfig";
 import { HostKeyCheck } from "./ssh/hostKeyCheck";
 import { nbConnection, sshConnection } from "./program/connections";
@@ -51,14 +51,14 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const { secrets } = args;
         if (!secrets.sshPrivateKey) throw new Error("sshPrivateKey: required (as a secret)");
         const privateKey = secrets.sshPrivateKey;
-        const centralHost = model.hosts.find((h) => h.isCentral)!;
+        const centralHost = centralHostOf(model);
         const nbKey = { privateKeyConfig: args.sshPrivateKeyConfig ?? sshPrivateKeyConfig() };
         const guardArgs: DestroyGuardArgs = {
             nb: model.writer === "pulumi" ? nbConnection(centralHost, nbKey) : undefined,
             owner: args.owner,
             groups: ownedGroups(model),
             hosts: model.hosts.map((h) => ({ name: h.name, ssh: h.ssh })),
-            centrals: model.hosts.filter((h) => h.isCentral).map((h) => h.name),
+            centrals: centralHostsOf(model).map((h) => h.name),
             privateKey,
         };
         // First, and everything waits for it (through the host key checks): an `up` that renames a

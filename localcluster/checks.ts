@@ -9,7 +9,7 @@ import { ping, type LocalPod, type PodRef } from "./pods";
 import { run } from "./run";
 import { clusterNames } from "./names";
 import type { LocalCluster } from "./state";
-import { awaitChassisCaughtUp, awaitTunnelMesh, formatCaughtUp, formatTunnelMesh, type CaughtUp, type TunnelMesh } from "./tunnels";
+import { awaitChassisCaughtUp, awaitTunnelMesh, formatCaughtUp, formatTunnelMesh, type CaughtUp, type TunnelMesh } from "./overlayReadiness";
 
 /** Where a check runs: a host by name, a pod, or the external namespace. */
 export type Place = { host: string } | { pod: PodRef } | { external: true };
@@ -92,7 +92,7 @@ export async function tcpExchange(cluster: LocalCluster, server: Place, serverIp
 }
 
 export interface OverlayReport {
-    /** Waited for before the pings, which start once both hold or their waits are over (./tunnels). */
+    /** Waited for before the pings, which start once both hold or their waits are over (./overlayReadiness). */
     caughtUp: CaughtUp;
     tunnels: TunnelMesh;
     matrix: PingMatrix;

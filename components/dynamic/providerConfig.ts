@@ -5,7 +5,11 @@
 // config is what the next refresh or delete logs in with.
 import type * as pulumi from "@pulumi/pulumi";
 
-/** Kept on globalThis: the host configures each provider stub once, all of them share the values. */
+/**
+ * Kept on globalThis, not in a module variable: state written before the provider stubs runs a
+ * serialized copy of this code, which has no `configure` of its own and would see an empty copy
+ * of the variable; the host configures the installed package's providers, and both read this.
+ */
 function store(): { config?: pulumi.dynamic.Config } {
     const holder = globalThis as unknown as Record<string, { config?: pulumi.dynamic.Config } | undefined>;
     return (holder.__ovnKubernetesAsCode_providerConfig ??= {});

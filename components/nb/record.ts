@@ -65,7 +65,8 @@ export function recordedStates(rows: unknown, specs: readonly RowSpec[]): Record
         const spec = byName.get(entry);
         if (spec === undefined || typeof value !== "object" || value === null) continue;
         const { uuid, ...drift } = value as RowRecord;
-        const state: RowState = { ...specState(spec), columns: { ...specState(spec).columns, ...(drift as Record<string, Cell>) } };
+        const declared = specState(spec);
+        const state: RowState = { ...declared, columns: { ...declared.columns, ...(drift as Record<string, Cell>) } };
         if (typeof uuid === "string") state.uuid = uuid;
         out[entry] = state;
     }

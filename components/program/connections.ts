@@ -1,12 +1,13 @@
 // How the program reaches hosts: @pulumi/command connections (built inside `apply`, so the private
 // key never leaves its secret Output) and the NB transport of the dynamic providers (which names
-// the stack config key of the SSH key rather than carrying it). Both verify the host's pinned key before logging in: the command provider with
-// `connection.hostKey`, the NB transport with the pin in its SshTarget.
+// the stack config key of the SSH key rather than carrying it). Both verify the host's pinned key
+// before logging in: the command provider with `connection.hostKey`, the NB transport with the
+// pin in its SshTarget.
 import type { HostModel } from "../model/types";
 import type { SshTarget } from "../ssh/target";
 import { commandHostKey } from "../ssh/hostKey";
 import { NB_SOCKET } from "../ssh/ovsdbChannel";
-import type { NbConnection } from "../nb/kinds/common";
+import type { NbConnection, NbKey } from "../nb/kinds/common";
 
 export interface CommandConnection {
     host: string;
@@ -16,9 +17,6 @@ export interface CommandConnection {
     /** The pinned key line; absent only with ssh.insecureIgnoreHostKey (the provider then accepts any key). */
     hostKey?: string;
 }
-
-/** Where an NB connection's SSH key comes from: a stack config key (the program's way) or the key. */
-export type NbKey = { privateKeyConfig: string } | { privateKey: string };
 
 export function sshConnection(host: HostModel, privateKey: string): CommandConnection {
     const { ssh } = host;

@@ -16,7 +16,7 @@ export interface OvnkubeTopologyArgs {
 }
 
 export function ovnkubeTopology(t: TopologyContext, args: OvnkubeTopologyArgs): Ovnkube {
-    const { model, name } = t;
+    const { model, name, nb } = t;
     const bridges = model.gateways.map(
         (gateway) =>
             new GatewayHost(
@@ -27,7 +27,6 @@ export function ovnkubeTopology(t: TopologyContext, args: OvnkubeTopologyArgs): 
     );
     const ovnkube = new Ovnkube(`${name}-ovnkube`, { model: model.kube, kubeconfig: args.kubeconfig }, { parent: t.parent, dependsOn: [t.central, ...t.chassis.values(), ...bridges] });
 
-    const { nb } = t;
     const expect = (subject: string, rows: pulumi.Input<Record<string, Record<string, string>>>) =>
         new NorthboundExpectation(`${name}-expect-${subject.replace("/", "-")}`, { nb, subject, rows }, { parent: t.parent, dependsOn: [ovnkube] });
     expect("cluster", clusterRouterRows(model));

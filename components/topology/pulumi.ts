@@ -1,15 +1,13 @@
 // Pulumi mode (Kubernetes disabled): the project's providers write the whole topology, as the
 // seeds' master-init / minion-init / gateway-init did: NB cluster router → per node the switch
 // and the management port's host side → per gateway the NIC's bridge, the gateway router, flows.
-import * as pulumi from "@pulumi/pulumi";
 import { ClusterRouter } from "../nb/clusterRouter";
 import { Gateway } from "../network/gateway";
 import { NodeNetwork } from "../network/nodeNetwork";
 import { centralHostsOf, hostOf, type TopologyContext } from "./context";
 
 export function pulumiTopology(t: TopologyContext): void {
-    const { model, name, owner } = t;
-    const { nb } = t;
+    const { model, name, owner, nb } = t;
     const nbReady = [t.central, ...centralHostsOf(model).map((h) => t.hostKeys.get(h.name)!)];
     const clusterRouter = new ClusterRouter(`${name}-cluster-router`, { nb, owner, router: model.clusterRouter }, { parent: t.parent, dependsOn: nbReady });
 

@@ -140,10 +140,7 @@ async function electedAmong(db: keyof typeof DBS, hosts: string[]): Promise<stri
 
 /**
  * Kills daemons of a host as a crash would: the --monitor parent that would restart it first,
- * then the daemon itself, both found by the daemon's pidfile.
- */
-/**
- * Kills the daemons (and their monitors) and returns once they are reaped. PID 1 on this machine
+ * then the daemon itself, both found by the daemon's pidfile; returns once they are reaped. PID 1 on this machine
  * reaps slowly, and ovn-ctl takes a zombie whose pidfile remains for a running daemon: a restart
  * right after the kill would start nothing and wait for a server that never comes.
  */

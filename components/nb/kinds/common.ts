@@ -42,6 +42,9 @@ export interface NbConnection {
     members?: NbMember[];
 }
 
+/** Where an NB connection's SSH key comes from: a stack config key (the program's way) or the key. */
+export type NbKey = { privateKeyConfig: string } | { privateKey: string };
+
 export interface NbMember {
     ssh: SshTarget;
     socket: string;

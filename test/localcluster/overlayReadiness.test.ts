@@ -1,8 +1,8 @@
-// Reading the tunnel mesh: the remote IPs of ovs-vsctl's JSON listing (as a chassis printed it),
-// and the report naming the chassis that lacks a peer.
+// What the overlay checks wait for, as reported: the remote IPs of ovs-vsctl's JSON listing (as a
+// chassis printed it), the report naming the chassis that lacks a peer, and the catch-up line.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatCaughtUp, formatTunnelMesh, remoteIps } from "../../localcluster/tunnels";
+import { formatCaughtUp, formatTunnelMesh, remoteIps } from "../../localcluster/overlayReadiness";
 
 test("remote IPs come from each tunnel port's options; ports without one add nothing", () => {
     const listing = JSON.stringify({
