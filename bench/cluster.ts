@@ -2,9 +2,10 @@
 // on it, for 3 and 8 hosts by default. Prints seconds per phase.
 //   node --import tsx bench/cluster.ts                          Pulumi mode for 3 and 8 hosts, ovnkube mode for 3
 //   node --import tsx bench/cluster.ts [N ...]                  Pulumi mode on Debian 12 hosts
-//   node --import tsx bench/cluster.ts --kubernetes [N ...]     ovnkube mode on Debian 13 hosts with the
-//        local Kubernetes (bring-up includes the control plane and kubelets; the apply installs
-//        OVS/OVN with apt-get and waits for ovnkube to realise the topology)
+//   node --import tsx bench/cluster.ts --kubernetes [N ...]     ovnkube mode (ovn-kubernetes 1.3,
+//        interconnect) on Debian unstable hosts with the local Kubernetes v1.36 (bring-up includes
+//        the control plane and kubelets; the apply installs OVS/OVN with apt-get and waits for
+//        ovnkube to realise the topology in every zone)
 //   --id ID                                                     the local cluster's id (default bench)
 // After the table: the second (no-op) apply's profile per run, next to the figure before that
 // apply was made cheap (7.0 s at 8 hosts in Pulumi mode).
@@ -29,7 +30,7 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
 
 async function bringUp(hosts: number, kubernetes: boolean) {
     if (!kubernetes) return { cluster: await up({ id: ID, hosts }), stackOptions: {} };
-    const { cluster, kubernetes: k } = await upWithKubernetes({ id: ID, hosts, os: "debian13", log: () => undefined });
+    const { cluster, kubernetes: k } = await upWithKubernetes({ id: ID, hosts, os: "debian-sid", log: () => undefined });
     return { cluster, stackOptions: { kubernetes: { apiServerUrl: k.controlPlane.apiServerUrl, kubeconfig: k.controlPlane.adminKubeconfig.content } } };
 }
 
@@ -48,7 +49,7 @@ async function run(hosts: number, kubernetes: boolean) {
         const [gone, destroyS] = await timed(() => destroy(options));
         if (!gone.ok) throw new Error(gone.error);
         const [, downS] = await timed(() => down(ID));
-        return { mode: kubernetes ? "ovnkube" : "pulumi", hosts, resources: first.counts.created, upS, applyS, againS, changedAgain: second.ops.filter((o) => o.op !== "same").length, destroyS, downS, noop: second };
+        return { mode: kubernetes ? "ovnkube interconnect" : "pulumi", hosts, resources: first.counts.created, upS, applyS, againS, changedAgain: second.ops.filter((o) => o.op !== "same").length, destroyS, downS, noop: second };
     } finally {
         await down(ID);
         fs.rmSync(work, { recursive: true, force: true });
@@ -65,10 +66,10 @@ async function main() {
         args.length === 0 ? [[3, false], [8, false], [3, true]] : (sizes.length ? sizes : [3]).map((n) => [n, kubernetes]);
     const rows = [];
     for (const [n, k] of runs) rows.push(await run(n, k));
-    console.log("mode     hosts  resources  bring-up  apply  2nd apply (changes)  destroy  down   (seconds)");
+    console.log("mode                  hosts  resources  bring-up  apply  2nd apply (changes)  destroy  down   (seconds)");
     for (const r of rows)
         console.log(
-            `${r.mode.padEnd(7)}  ${String(r.hosts).padStart(5)}  ${String(r.resources).padStart(9)}  ${r.upS.toFixed(2).padStart(8)}  ${r.applyS.toFixed(1).padStart(5)}  ${r.againS.toFixed(1).padStart(9)} (${r.changedAgain})${" ".repeat(7)}${r.destroyS.toFixed(1).padStart(7)}  ${r.downS.toFixed(2).padStart(5)}`,
+            `${r.mode.padEnd(20)}  ${String(r.hosts).padStart(5)}  ${String(r.resources).padStart(9)}  ${r.upS.toFixed(2).padStart(8)}  ${r.applyS.toFixed(1).padStart(5)}  ${r.againS.toFixed(1).padStart(9)} (${r.changedAgain})${" ".repeat(7)}${r.destroyS.toFixed(1).padStart(7)}  ${r.downS.toFixed(2).padStart(5)}`,
         );
     for (const r of rows) printNoopProfile(`${r.mode}/${r.hosts}`, r.againS, r.noop);
 }

@@ -50,8 +50,8 @@ async function main(): Promise<void> {
             const model = modelFor(cluster, work, centrals);
             const hosts = model.hosts.filter((h) => h.isCentral);
             for (const h of hosts) await sh(cluster, h.name, WIPE);
-            if (centrals === 1) await sh(cluster, hosts[0].name, centralScript(model.central).create);
-            else for (const h of hosts) await sh(cluster, h.name, centralMemberScript(model.central, h.name).create);
+            if (centrals === 1) await sh(cluster, hosts[0].name, centralScript(model.central!).create);
+            else for (const h of hosts) await sh(cluster, h.name, centralMemberScript(model.central!, h.name).create);
             closeNbSessions();
             closeOvsdbPool();
             closeSshPool();

@@ -1,18 +1,18 @@
 // OvnKubernetesCluster: the one top component. It turns the cluster model into child components
 // in the order things must happen on real machines:
-//   packages → central → chassis (needs the SB address) → NB cluster router
+//   packages → central, or per node its zone (interconnect) → chassis (needs the SB address) → NB cluster router
 //   → per node: NB switch + management port host side
 //   → per gateway: shared/dedicated NIC bridge → NB gateway router (needs system-id and NIC MAC) → flows
 //   → ovnkube in Kubernetes.
 import * as pulumi from "@pulumi/pulumi";
 import type { StackConfig } from "./config/types";
-import { Central, Chassis, HostPackages } from "./hosts";
+import { Central, Chassis, HostPackages, Zone } from "./hosts";
 import { OvnkubeSchemaCheck } from "./compat/schemaCheck";
 import { TunnelMtuCheck } from "./compat/tunnelMtuCheck";
 import { TunnelTypeCheck } from "./compat/tunnelTypeCheck";
 import { buildClusterModel } from "./model/cluster";
 import type { ClusterModel, HostModel } from "./model/types";
-import { centralHostOf, centralHostsOf, type TopologyContext } from "./topology/context";
+import { centralHostOf, centralHostsOf, hostOf, type TopologyContext } from "./topology/context";
 import { sshPrivateKeyConfig, type Secrets } from "./program/readConfig";
 import { HostKeyCheck } from "./ssh/hostKeyCheck";
 import { nbConnection, sshConnection } from "./program/connections";
@@ -51,10 +51,10 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const { secrets } = args;
         if (!secrets.sshPrivateKey) throw new Error("sshPrivateKey: required (as a secret)");
         const privateKey = secrets.sshPrivateKey;
-        const centralHost = centralHostOf(model);
+        const centralHost = model.central ? centralHostOf(model) : undefined;
         const nbKey = { privateKeyConfig: args.sshPrivateKeyConfig ?? sshPrivateKeyConfig() };
         const guardArgs: DestroyGuardArgs = {
-            nb: model.writer === "pulumi" ? nbConnection(centralHost, nbKey) : undefined,
+            nb: model.writer === "pulumi" && centralHost ? nbConnection(centralHost, nbKey) : undefined,
             owner: args.owner,
             groups: ownedGroups(model),
             hosts: model.hosts.map((h) => ({ name: h.name, ssh: h.ssh })),
@@ -82,7 +82,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const chassisHosts = model.hosts.filter((h) => h.chassis);
         const tunnelIps = () => Object.fromEntries(chassisHosts.map((h) => [h.name, h.chassis!.encapIp]));
         const encapGate =
-            model.writer === "pulumi"
+            model.writer === "pulumi" && centralHost
                 ? [new TunnelTypeCheck(`${name}-tunnel-type`, { ssh: centralHost.ssh, privateKey, encapType: model.encapType, tunnelIps: tunnelIps() }, { parent: this, dependsOn: hostReady(centralHost) })]
                 : [];
         // The overlay MTU must leave room for the tunnel on every chassis: checked before any command reaches it.
@@ -97,32 +97,42 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
                 ready.get(host.name)!.push(pkgs);
             }
 
-        const ssl = model.central.ssl
+        const ssl = model.central?.ssl
             ? { privateKey: secrets.ovnSslPrivateKey!, certificate: secrets.ovnSslCertificate!, caCertificate: secrets.ovnSslCaCertificate! }
             : undefined;
-        // ovnkube refuses databases older than its models: find out before the central is touched.
-        const centralReady = model.hosts.filter((h) => h.isCentral).flatMap(hostReady);
-        if (model.writer === "ovnkube")
-            centralReady.push(
-                new OvnkubeSchemaCheck(`${name}-ovnkube-schema`, { host: centralHost.name, ssh: centralHost.ssh, privateKey, image: model.kube.image }, { parent: this, dependsOn: hostReady(centralHost) }),
+        // ovnkube refuses databases older than its models: find out before any database is touched.
+        const schemaChecked = (host: HostModel): pulumi.Resource[] =>
+            model.writer === "ovnkube"
+                ? [new OvnkubeSchemaCheck(`${name}-${host.zone ? `${host.name}-` : ""}ovnkube-schema`, { host: host.name, ssh: host.ssh, privateKey, version: model.kube.version }, { parent: this, dependsOn: hostReady(host) })]
+                : [];
+        // Where each chassis' databases are: the central(s), or (interconnect) its own zone.
+        const databases = new Map<string, pulumi.Resource>();
+        let central: Central | undefined;
+        if (model.central && centralHost) {
+            const centralReady = [...model.hosts.filter((h) => h.isCentral).flatMap(hostReady), ...schemaChecked(centralHost), ...encapGate];
+            central = new Central(
+                `${name}-central`,
+                {
+                    central: model.central,
+                    datapathType: centralHost.datapathType,
+                    os: centralHost.os,
+                    connection: connection.get(centralHost.name)!,
+                    members: (model.central.cluster?.members.slice(1) ?? []).map((m) => ({
+                        host: m.host,
+                        connection: connection.get(m.host)!,
+                        datapathType: model.hosts.find((h) => h.name === m.host)!.datapathType,
+                    })),
+                    ssl,
+                },
+                { parent: this, dependsOn: centralReady },
             );
-        centralReady.push(...encapGate);
-        const central = new Central(
-            `${name}-central`,
-            {
-                central: model.central,
-                datapathType: centralHost.datapathType,
-                os: centralHost.os,
-                connection: connection.get(centralHost.name)!,
-                members: (model.central.cluster?.members.slice(1) ?? []).map((m) => ({
-                    host: m.host,
-                    connection: connection.get(m.host)!,
-                    datapathType: model.hosts.find((h) => h.name === m.host)!.datapathType,
-                })),
-                ssl,
-            },
-            { parent: this, dependsOn: centralReady },
-        );
+            for (const host of model.hosts) databases.set(host.name, central);
+        }
+        for (const host of model.hosts.filter((h) => h.zone))
+            databases.set(
+                host.name,
+                new Zone(`${name}-${host.name}-zone`, { zone: host.zone!, connection: connection.get(host.name)!, os: host.os }, { parent: this, dependsOn: [...hostReady(host), ...schemaChecked(host)] }),
+            );
 
         const chassis = new Map<string, Chassis>();
         for (const host of model.hosts.filter((h) => h.isChassis)) {
@@ -137,12 +147,23 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
                     k8sCaCertificate: model.kube.secureApi ? secrets.k8sCaCertificate : undefined,
                     ssl,
                 },
-                { parent: this, dependsOn: [...hostReady(host), central] },
+                { parent: this, dependsOn: [...hostReady(host), databases.get(host.name)!] },
             );
             chassis.set(host.name, c);
         }
 
-        const topology: TopologyContext = { name, parent: this, model, owner: args.owner, connection: (h) => connection.get(h)!, chassis, central, hostKeys, nb: nbConnection(centralHost, nbKey, centralHostsOf(model)) };
+        const topology: TopologyContext = {
+            name,
+            parent: this,
+            model,
+            owner: args.owner,
+            connection: (h) => connection.get(h)!,
+            chassis,
+            databases: [...new Set(databases.values())],
+            hostKeys,
+            // Interconnect: each node's own NB, on its host; else the central's (every member's).
+            nb: (node) => (centralHost ? nbConnection(centralHost, nbKey, centralHostsOf(model)) : nbConnection(hostOf(model, node), nbKey)),
+        };
         // Each mode's writers load only when the stack uses that mode: ovnkube mode pulls in
         // @pulumi/kubernetes, whose loading alone costs every run about a second.
         if (model.writer === "pulumi") (require("./topology/pulumi") as typeof import("./topology/pulumi")).pulumiTopology(topology);

@@ -1,5 +1,6 @@
 // Command line of the local cluster:
-//   node --import tsx localcluster/cli.ts up [N] [--id ID] [--os debian12|debian13] [--kubernetes | --lab-dir DIR] [--subnet CIDR]
+//   node --import tsx localcluster/cli.ts up [N] [--id ID] [--os debian12|debian13|debian-sid]
+//                                           [--kubernetes [--ovn-kubernetes 1.3|1.2] | --lab-dir DIR] [--subnet CIDR]
 //                                           [--stack-file PATH | --no-stack-file] [--centrals N]
 //   node --import tsx localcluster/cli.ts status [--id ID] [--json]
 //   node --import tsx localcluster/cli.ts down [--id ID]
@@ -12,17 +13,20 @@ import { status } from "./status";
 import { formatStatus } from "./table";
 import { up } from "./up";
 import { upWithKubernetes } from "./kubernetes";
+import { DEFAULT_OVN_KUBERNETES_RELEASE, KUBERNETES_VERSION, OVN_KUBERNETES_RELEASES, checkOvnKubernetesRelease } from "./labReleases";
 
 const USAGE = `usage: localcluster <command> [options]
   up [N]      create N bare hosts (default ${DEFAULT_HOSTS}) and write the stack file
-              --os OS             ${HOST_OSES.join(" or ")} (default ${DEFAULT_OS}): debian12 hosts share this
-                                  machine's root and packages; debian13 hosts run on their own root
-                                  (an overlay of a Debian 13 base built once, about 60 s) and get
-                                  OVS/OVN from the stack's package step
+              --os OS             ${HOST_OSES.join(", ")} (default ${DEFAULT_OS}): debian12 hosts share this
+                                  machine's root and packages; debian13 and debian-sid hosts run on
+                                  their own root (an overlay of a Debian 13 / unstable base built
+                                  once, about 1 min) and get OVS/OVN from the stack's package step
               --lab-dir DIR       a directory every host sees read-only at /opt/ovn-kubernetes-lab
-              --kubernetes        also a Kubernetes control plane (v1.29.1, lab binaries) and a
+              --kubernetes        also a Kubernetes control plane (${KUBERNETES_VERSION}, lab binaries) and a
                                   kubelet stand-in per host; the stack file then runs in ovnkube mode
-                                  (use with --os debian13: ovnkube v1.0 needs OVN 24.03 or newer)
+              --ovn-kubernetes R  with --kubernetes: the release whose binaries the hosts get,
+                                  ${OVN_KUBERNETES_RELEASES.join(", ")} (default ${DEFAULT_OVN_KUBERNETES_RELEASE}); both need OVN
+                                  25.09+ (--os debian-sid)
               --subnet CIDR       underlay (default 172.31.<n>.0/24 derived from the id)
               --stack-file PATH   where to write the stack (default stacks/Pulumi.local.yaml,
                                   or stacks/Pulumi.local-<id>.yaml for another id)
@@ -34,6 +38,15 @@ common:       --id ID   cluster id (default "${DEFAULT_ID}"; a-z then up to 7 a-
 
 class UsageError extends Error {}
 
+/** Runs a check of an option's value; its failure is a usage error. */
+function usage<T>(check: () => T): T {
+    try {
+        return check();
+    } catch (e) {
+        throw new UsageError((e as Error).message);
+    }
+}
+
 async function main(argv: string[]): Promise<number> {
     const { values, positionals } = parseArgs({
         args: argv,
@@ -44,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
             os: { type: "string", default: DEFAULT_OS },
             "lab-dir": { type: "string" },
             kubernetes: { type: "boolean", default: false },
+            "ovn-kubernetes": { type: "string" },
             "stack-file": { type: "string" },
             "no-stack-file": { type: "boolean", default: false },
             centrals: { type: "string", default: "1" },
@@ -63,16 +77,22 @@ async function main(argv: string[]): Promise<number> {
             if (!/^\d+$/.test(values.centrals!)) throw new UsageError("--centrals takes a number of hosts (1, 3 or 5)");
             const started = Date.now();
             if (values.kubernetes && values["lab-dir"]) throw new UsageError("--kubernetes brings its own lab directory: leave out --lab-dir");
+            if (values["ovn-kubernetes"] !== undefined && !values.kubernetes) throw new UsageError("--ovn-kubernetes goes with --kubernetes");
+            const ovnKubernetes = values["ovn-kubernetes"] === undefined ? undefined : usage(() => checkOvnKubernetesRelease(values["ovn-kubernetes"]!));
             const hostOptions = { id, hosts: rest[0] ? Number(rest[0]) : undefined, subnet: values.subnet, os: values.os as HostOs /* checked by up, which names the choices */ };
             const { cluster, kubernetes } = values.kubernetes
-                ? await upWithKubernetes(hostOptions)
+                ? await upWithKubernetes({ ...hostOptions, ovnKubernetes })
                 : { cluster: await up({ ...hostOptions, labDir: values["lab-dir"] }), kubernetes: undefined };
             const seconds = ((Date.now() - started) / 1000).toFixed(1);
             console.log(formatStatus(await status(id)));
             console.log(`up in ${seconds} s; state in ${cluster.dir}`);
             const h = cluster.hosts[0];
             console.log(`hosts run ${values.os}${h.base ? ` on their own root (overlay of ${h.base}); a host's files: /proc/<holder>/root/<path>` : ""}`);
-            if (kubernetes) console.log(`kubectl: KUBECONFIG=${kubernetes.controlPlane.adminKubeconfig.path} kubectl get nodes`);
+            if (kubernetes) {
+                const o = cluster.ovnKubernetes!;
+                console.log(`ovn-kubernetes ${o.release}: the kubelets run ${o.image} from ${o.imageDir} (in every host)`);
+                console.log(`kubectl: KUBECONFIG=${kubernetes.controlPlane.adminKubeconfig.path} kubectl get nodes`);
+            }
             if (!values["no-stack-file"]) {
                 const k8s = kubernetes && { apiServerUrl: kubernetes.controlPlane.apiServerUrl, kubeconfig: kubernetes.controlPlane.adminKubeconfig.content };
                 const file = writeLocalStack(cluster, values["stack-file"] ?? defaultStackPath(id), { kubernetes: k8s, centrals: Number(values.centrals) });

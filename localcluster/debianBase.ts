@@ -1,6 +1,6 @@
-// The Debian 13 ("trixie") root that Debian 13 hosts run on, read-only under each host's overlay.
-// Built once per machine with debootstrap and cached under /var/cache: a minimal server plus what
-// the lab needs, WITHOUT Open vSwitch and OVN (the program's package step installs those with
+// The Debian roots that own-root hosts run on (Debian 13 "trixie", Debian unstable "sid"),
+// read-only under each host's overlay. Built once per machine with debootstrap and cached under
+// /var/cache: a minimal server plus what the lab needs, WITHOUT Open vSwitch and OVN (the program's package step installs those with
 // apt-get, from the local repository the base carries: see labRepo.ts).
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { downloadIntoLabRepo, indexLabRepo, inRoot, useOnlyLabRepo } from "./labRepo";
 import { withMachineLock } from "./machineLock";
 import { check, describe } from "./run";
+import type { OwnRootOs } from "./state";
 import { requireTools } from "./tools";
 
 export interface BaseRecipe {
@@ -30,23 +31,46 @@ export interface BaseRecipe {
  */
 const BUILD_STEPS_VERSION = 1;
 
-export const DEBIAN13_BASE: BaseRecipe = {
-    name: "debian13",
-    title: "Debian 13",
-    suite: "trixie",
-    mirror: "http://deb.debian.org/debian",
-    include: [
-        "openssh-server", // every host is reached over SSH
-        "iproute2", "iputils-ping", "ethtool", "netcat-openbsd", "netbase",
-        "nftables",
-        "iptables", // ovnkube-node calls /usr/sbin/iptables
-        "procps", "util-linux", "kmod",
-        "ca-certificates",
-        "containernetworking-plugins", // Debian's CNI plugins in /usr/lib/cni: bridge, host-local, loopback
-        "apt-utils", // apt-ftparchive indexes the local repository
-    ],
-    repoPackages: ["openvswitch-switch", "openvswitch-common", "ovn-central", "ovn-host", "ovn-common"],
+/**
+ * What every own-root host gets on top of debootstrap's minbase: a minimal server plus what the
+ * lab and the node side of ovn-kubernetes call on a host.
+ */
+const HOST_PACKAGES = [
+    "openssh-server", // every host is reached over SSH
+    "iproute2", "iputils-ping", "ethtool", "netcat-openbsd", "netbase",
+    "nftables",
+    "iptables", // ovnkube-node calls /usr/sbin/iptables
+    "procps", "util-linux", "kmod",
+    "ca-certificates",
+    "containernetworking-plugins", // Debian's CNI plugins in /usr/lib/cni: bridge, host-local, loopback
+    "apt-utils", // apt-ftparchive indexes the local repository
+] as const;
+
+/** The local repository's packages: the program's package step installs them (labRepo.ts). */
+const OVS_OVN_PACKAGES = ["openvswitch-switch", "openvswitch-common", "ovn-central", "ovn-host", "ovn-common"] as const;
+
+const DEBIAN_MIRROR = "http://deb.debian.org/debian";
+
+/**
+ * The base of each system whose hosts run on their own root. Debian 13 carries OVS 3.5 / OVN 25.03
+ * (too old for ovnkube: the refusal tests); Debian unstable OVS 4.0 / OVN 26.03, whose OVN_Northbound 7.18 is what ovnkube
+ * v1.2 and v1.3 need (7.12 or newer), plus conntrack, which ovnkube v1.3's node calls. Nothing
+ * here needs python3 (ovs-ctl, ovn-ctl and ovnkube do not; packages that do pull it in).
+ */
+export const DEBIAN_BASES: Readonly<Record<OwnRootOs, BaseRecipe>> = {
+    debian13: { name: "debian13", title: "Debian 13", suite: "trixie", mirror: DEBIAN_MIRROR, include: HOST_PACKAGES, repoPackages: OVS_OVN_PACKAGES },
+    "debian-sid": {
+        name: "debian-sid",
+        title: "Debian unstable",
+        suite: "sid",
+        mirror: DEBIAN_MIRROR,
+        include: [...HOST_PACKAGES, "conntrack"],
+        repoPackages: OVS_OVN_PACKAGES,
+    },
 };
+
+export const DEBIAN13_BASE = DEBIAN_BASES.debian13;
+export const DEBIAN_SID_BASE = DEBIAN_BASES["debian-sid"];
 
 /** Machine-wide: the base is the same for every cluster and every checkout of the project. */
 export const CACHE_ROOT = "/var/cache/ovn-kubernetes-lab";
@@ -108,7 +132,11 @@ function runReportingPhases(argv: readonly string[], progress: Progress, timeout
 /** What a base must hold to be used; checked before it is published. */
 function checkBase(root: string, recipe: BaseRecipe): void {
     const osRelease = fs.readFileSync(path.join(root, "etc/os-release"), "utf8");
-    if (!new RegExp(`^VERSION_CODENAME=${recipe.suite}$`, "m").test(osRelease)) throw new Error(`the built base in ${root} is not ${recipe.suite}:\n${osRelease}`);
+    // Unstable names the coming release in os-release; its debian_version says `<codename>/sid`.
+    const debianVersion = fs.readFileSync(path.join(root, "etc/debian_version"), "utf8").trim();
+    if (!new RegExp(`^VERSION_CODENAME=${recipe.suite}$`, "m").test(osRelease) && !debianVersion.endsWith(`/${recipe.suite}`)) {
+        throw new Error(`the built base in ${root} is not ${recipe.suite} (debian_version ${debianVersion}):\n${osRelease}`);
+    }
     for (const file of ["usr/sbin/sshd", "usr/sbin/iptables", "usr/lib/cni/bridge", "etc/apt/sources.list", "usr/sbin/policy-rc.d"]) {
         if (!fs.existsSync(path.join(root, file))) throw new Error(`the built base in ${root} lacks /${file}`);
     }
@@ -130,7 +158,7 @@ function dropMachineIdentity(root: string): void {
 async function build(recipe: BaseRecipe, dir: string, progress: Progress): Promise<void> {
     const started = Date.now();
     const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
-    progress(`building ${recipe.title} base (about 60 s, cached afterwards) in ${dir}`);
+    progress(`building ${recipe.title} base (1-2 min, cached afterwards) in ${dir}`);
     // In a private mount namespace: the /proc and /sys debootstrap mounts in the target die with it.
     await runReportingPhases(["unshare", "--mount", "--propagation", "private", "debootstrap", "--variant=minbase",
         `--include=${recipe.include.join(",")}`, recipe.suite, dir, recipe.mirror], progress, 15 * 60_000);

@@ -4,7 +4,7 @@
 //   mount of a per-host directory, so each daemon and CLI run in the host uses its default paths
 //   (as ovs-ctl, ovn-ctl and the packages set them) without meeting another host's files;
 //   /etc/hostname and /etc/hosts are the host's own too;
-// - a Debian 13 host runs on its own root: an overlay of the cached Debian 13 base (rootfs.ts),
+// - a Debian 13 or unstable host runs on its own root: an overlay of its cached base (rootfs.ts),
 //   pivoted to inside the mount namespace, so the holder, sshd and everything entering the host
 //   with nsenter see only that root.
 // Either kind can get one directory of this machine bind-mounted read-only at LAB_DIR_MOUNT.
@@ -109,7 +109,7 @@ for p in "$@"; do mount --bind "$hostdir$p" "$p"; done
 bind_lab_dir ""
 ${FINISH}`;
 
-// Debian 13: the overlay becomes the root. /proc is a new mount of the one PID namespace all
+// Own root (Debian 13, unstable): the overlay becomes the root. /proc is a new mount of the one PID namespace all
 // hosts share, /sys the network namespace's own (\`ip netns exec\` mounted it), /dev the machine's with
 // a private /dev/shm. \`pivot_root . .\` stacks the old root under the new one and \`umount -l .\`
 // drops it, so nothing of this machine's filesystem stays reachable. Then the root is made

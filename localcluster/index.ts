@@ -16,9 +16,13 @@ export type { DownReport } from "./down";
 export type { ClusterStatus, HostStatus } from "./status";
 export type { PodNetwork, PodRef, LocalPod } from "./pods";
 export type { LocalStackOptions } from "./stackFile";
-export type { LocalCluster, LocalHost, HostOs } from "./state";
+export type { LocalCluster, LocalHost, HostOs, OwnRootOs } from "./state";
 export { LAB_DIR_MOUNT, inHostRoot } from "./holder";
-export { ensureDebianBase } from "./debianBase";
+export { ensureDebianBase, DEBIAN_BASES } from "./debianBase";
+export { upWithKubernetes, startKubernetes, prepareLabDir, labImageDir } from "./kubernetes";
+export type { KubernetesLab, KubernetesUpOptions, StartKubernetesOptions } from "./kubernetes";
+export { labCrdDir, ovnKubernetesLabImage, OVN_KUBERNETES_RELEASES, DEFAULT_OVN_KUBERNETES_RELEASE, KUBERNETES_VERSION, LAB_BIN_ENV, LAB_CRDS_ENV } from "./labReleases";
+export type { OvnKubernetesRelease } from "./labReleases";
 export type { RunResult, RunOptions } from "./run";
 export { startPod, stopPod } from "./workloads";
 export {

@@ -1,7 +1,8 @@
 // The lab's own workloads on an ovnkube cluster, through the Kubernetes API as a user runs them:
-// Pods pinned to a node (spec.nodeName, so no scheduling decision moves them), a ClusterIP
-// Service in front of some, and the lab's way into a pod's network namespace, which the kubelet
-// stand-in records in the host (<rootDir>/pods/<uid>/sandbox.json). The manifests and the reading
+// Deployments whose pods the scheduler spreads one per node, Pods pinned to a node (spec.nodeName,
+// so no scheduling decision moves them), a ClusterIP Service in front of some, and the lab's way
+// into a pod's network namespace, which the kubelet stand-in records in the host
+// (<rootDir>/pods/<uid>/sandbox.json). The manifests and the reading
 // of a Pod's status are pure; the rest talks to the API server or enters the hosts.
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -13,7 +14,7 @@ import { recordedSandboxes, POD_IFNAME, type SandboxRecord } from "./kubelet/san
 import { enterableHost } from "./exec";
 import { txChecksumOff } from "./links";
 import { clusterNames } from "./names";
-import { hostSideInterfaces, keepKernelOffPort } from "./podPorts";
+import { hostSideInterfaces, keepKernelOffPort, releaseGonePorts } from "./podPorts";
 import { deleteNetns, netnsInode } from "./namespaces";
 import type { PodRef } from "./pods";
 import { check, run, type RunOptions, type RunResult } from "./run";
@@ -21,10 +22,11 @@ import type { LocalCluster } from "./state";
 import { PATTERNS } from "../components/values";
 
 /**
- * The stand-in runs no image: a container's files are its host's Debian 13 root, so the image
- * named is that distribution's (what a real node would pull to get the same `sleep` and `nc`).
+ * The stand-in runs no image: a container's files are its host's Debian root (unstable for
+ * ovnkube mode), so the image named is that distribution's (what a real node would pull to get
+ * the same `sleep` and `nc`).
  */
-export const DEMO_IMAGE = "docker.io/library/debian:trixie-slim";
+export const DEMO_IMAGE = "docker.io/library/debian:sid-slim";
 export const DEMO_NAMESPACE = "default";
 
 
@@ -56,6 +58,43 @@ export function podManifest(spec: DemoPodSpec): KubeObject {
             // The demo's processes keep no state worth a graceful stop: removal stays quick.
             terminationGracePeriodSeconds: 1,
             containers: [{ name: "main", image: DEMO_IMAGE, command: spec.command }],
+        },
+    };
+}
+
+export interface DemoDeploymentSpec {
+    name: string;
+    replicas: number;
+    command: string[];
+    namespace?: string;
+}
+
+/** The label every pod of a demo Deployment carries (its selector) and the Service selects on. */
+export const DEMO_APP_LABEL = "app";
+
+/**
+ * A Deployment whose pods the scheduler puts on distinct nodes (required anti-affinity on the
+ * hostname among its own pods), one container running `command`. Pure.
+ */
+export function deploymentManifest(spec: DemoDeploymentSpec): KubeObject {
+    if (spec.command.length === 0) throw new Error(`deployment ${spec.name}: command is empty`);
+    if (!Number.isInteger(spec.replicas) || spec.replicas < 1) throw new Error(`deployment ${spec.name}: replicas ${spec.replicas} is not a positive integer`);
+    const labels = { [DEMO_APP_LABEL]: checkName("deployment name", spec.name) };
+    return {
+        apiVersion: "apps/v1",
+        kind: "Deployment",
+        metadata: { name: spec.name, namespace: spec.namespace ?? DEMO_NAMESPACE, labels },
+        spec: {
+            replicas: spec.replicas,
+            selector: { matchLabels: labels },
+            template: {
+                metadata: { labels },
+                spec: {
+                    affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: labels }, topologyKey: "kubernetes.io/hostname" }] } },
+                    terminationGracePeriodSeconds: 1,
+                    containers: [{ name: "main", image: DEMO_IMAGE, command: spec.command }],
+                },
+            },
         },
     };
 }
@@ -175,16 +214,42 @@ export async function startDemoPod(client: KubeClient, cluster: LocalCluster, la
     const manifest = podManifest(spec);
     const namespace = manifest.metadata.namespace!;
     await client.create(manifest);
-    const running = await waitPodRunning(client, namespace, spec.name, timeoutMs);
+    return attachDemoPod(cluster, lab, namespace, spec.name, await waitPodRunning(client, namespace, spec.name, timeoutMs));
+}
+
+/** A running pod made ready for the lab's checks (see startDemoPod). */
+async function attachDemoPod(cluster: LocalCluster, lab: KubernetesLab, namespace: string, name: string, running: RunningPodStatus): Promise<KubePod> {
     const sandbox = podSandbox(cluster, lab, running.node, running.uid);
     if (!sandbox.podIPs.includes(running.ip)) {
-        throw new Error(`pod ${namespace}/${spec.name} reports ${running.ip}, but its CNI result on ${running.node} gave ${sandbox.podIPs.join(", ") || "no address"}`);
+        throw new Error(`pod ${namespace}/${name} reports ${running.ip}, but its CNI result on ${running.node} gave ${sandbox.podIPs.join(", ") || "no address"}`);
     }
-    const pod: KubePod = { ...running, namespace, name: spec.name, netnsPath: sandbox.netnsPath, holderPid: enterableHost(cluster, running.node).holderPid };
+    const pod: KubePod = { ...running, namespace, name, netnsPath: sandbox.netnsPath, holderPid: enterableHost(cluster, running.node).holderPid };
     await exposePodNetns(cluster, pod);
     await txChecksumOff(POD_IFNAME, labNetnsName(cluster, pod));
     for (const ifname of hostSideInterfaces(sandbox.result)) await keepKernelOffPort(cluster, pod.node, ifname);
     return pod;
+}
+
+/**
+ * Creates the Deployment, waits until all its replicas run with an address (placed by the
+ * scheduler, one per node), and makes each ready for the lab's checks; sorted by node.
+ */
+export async function startDemoDeployment(client: KubeClient, cluster: LocalCluster, lab: KubernetesLab, spec: DemoDeploymentSpec, timeoutMs = 120_000): Promise<KubePod[]> {
+    const manifest = deploymentManifest(spec);
+    const namespace = manifest.metadata.namespace!;
+    await client.create(manifest);
+    const running = await pollUntil(
+        async () => {
+            const pods = (await client.list("v1", "Pod", { namespace, labelSelector: `${DEMO_APP_LABEL}=${spec.name}` })).filter((p) => !p.metadata.deletionTimestamp);
+            const states = pods.map((p) => ({ name: p.metadata.name!, status: runningPodStatus(p) }));
+            const waiting = states.filter((p) => "waiting" in p.status).map((p) => `${p.name}: ${(p.status as { waiting: string }).waiting}`);
+            if (pods.length !== spec.replicas || waiting.length > 0) throw new Error(`${pods.length} of ${spec.replicas} pods; ${waiting.join("; ") || "none waiting"}`);
+            return states.map((p) => ({ name: p.name, status: p.status as RunningPodStatus }));
+        },
+        { timeoutMs, intervalMs: 500, what: `deployment ${namespace}/${spec.name}'s ${spec.replicas} pods to run with an address` },
+    );
+    const pods = await Promise.all(running.map((p) => attachDemoPod(cluster, lab, namespace, p.name, p.status)));
+    return pods.sort((a, b) => a.node.localeCompare(b.node));
 }
 
 /** Creates the Service and returns its ClusterIP. */
@@ -195,13 +260,35 @@ export async function createClusterIpService(client: KubeClient, spec: ClusterIp
     return ip;
 }
 
-/** Deletes the demo pods and services and waits, bounded, until the API server has let them go. */
-export async function removeDemoWorkloads(client: KubeClient, cluster: LocalCluster, pods: KubePod[], services: Array<{ name: string; namespace?: string }>, timeoutMs = 60_000): Promise<void> {
+/**
+ * Deletes the demo's Deployments, pods and services and waits, bounded, until the API server has
+ * let them go (the Deployments' pods included).
+ */
+export async function removeDemoWorkloads(
+    client: KubeClient,
+    cluster: LocalCluster,
+    pods: KubePod[],
+    services: Array<{ name: string; namespace?: string }>,
+    deployments: Array<{ name: string; namespace?: string }> = [],
+    timeoutMs = 60_000,
+): Promise<void> {
+    pods = [...pods];
     for (const pod of pods) await deleteNetns(labNetnsName(cluster, pod));
+    // The Deployments' pods too, found by their label, exposed or not.
+    for (const d of deployments) {
+        const namespace = d.namespace ?? DEMO_NAMESPACE;
+        for (const p of await client.list("v1", "Pod", { namespace, labelSelector: `${DEMO_APP_LABEL}=${d.name}` })) {
+            const node = (p.spec as { nodeName?: string } | undefined)?.nodeName;
+            if (node) await deleteNetns(clusterNames(cluster.id).podNetns(node, namespace, p.metadata.name!));
+            pods.push({ namespace, name: p.metadata.name! } as KubePod);
+        }
+    }
     const refs = [
+        ...deployments.map((d) => ({ apiVersion: "apps/v1", kind: "Deployment", namespace: d.namespace ?? DEMO_NAMESPACE, name: d.name })),
         ...pods.map((p) => ({ apiVersion: "v1", kind: "Pod", namespace: p.namespace, name: p.name })),
         ...services.map((s) => ({ apiVersion: "v1", kind: "Service", namespace: s.namespace ?? DEMO_NAMESPACE, name: s.name })),
     ];
     for (const ref of refs) await client.delete(ref);
     for (const ref of refs) await client.waitUntilGone(ref, timeoutMs);
+    for (const host of cluster.hosts) await releaseGonePorts(cluster, host.name);
 }

@@ -1,41 +1,45 @@
-// The local cluster's Kubernetes: the control plane (./kube), the ovnkube image's files for every
-// host, and one kubelet stand-in per host (./kubelet). `up --kubernetes` runs these in order; the
-// program then deploys ovnkube through the API server and the stand-ins run its pods.
+// The local cluster's Kubernetes: the control plane (./kube), the files of an ovn-kubernetes
+// release's image for every host, and one kubelet stand-in per host (./kubelet). `up
+// --kubernetes` runs these in order; the program then deploys ovnkube through the API server and
+// the stand-ins run its pods.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { KubeClient } from "../kubeclient";
 import { LAB_DIR_MOUNT } from "./holder";
 import { startControlPlane, type ControlPlane } from "./kube";
 import { labBinaries } from "./kube/labBinaries";
+import { DEFAULT_OVN_KUBERNETES_RELEASE, checkOvnKubernetesRelease, imagePath, ovnKubernetesLabImage, ovnKubernetesLabRelease, type OvnKubernetesRelease } from "./labReleases";
 import { kubeletOptionsForHost, startKubelet, type RunningKubelet } from "./kubelet";
 import { down } from "./down";
 import { DEFAULT_ID, stateDir } from "./names";
 import { LOCAL_DEFAULTS } from "./stackFile";
-import type { LocalCluster } from "./state";
+import { saveCluster, type LocalCluster } from "./state";
 import { up, type UpOptions } from "./up";
-
-/** Where an ovn-kubernetes image keeps the two binaries the pods run (Dockerfile.ubuntu of v1.0.0). */
-const IMAGE_FILES = {
-    "usr/bin/ovnkube": "ovnkube",
-    "usr/libexec/cni/ovn-k8s-cni-overlay": "ovn-k8s-cni-overlay",
-} as const;
-
-/** The image's files inside the lab directory, which every host sees read-only at LAB_DIR_MOUNT. */
-const IMAGE_DIR = "image";
 
 /** kubeadm's label for control-plane nodes; a kubelet's own --node-labels may not set it. */
 const CONTROL_PLANE_LABEL = "node-role.kubernetes.io/control-plane";
 
+/** The lab directory's folder of images: one directory per ovn-kubernetes release. */
+const IMAGES_DIR = "images";
+
+/** Where a host sees the files of `release`'s image (its lab directory is mounted at LAB_DIR_MOUNT). */
+export function labImageDir(release: OvnKubernetesRelease): string {
+    return path.posix.join(LAB_DIR_MOUNT, IMAGES_DIR, ovnKubernetesLabRelease(release).name);
+}
+
 /**
- * The lab directory of cluster `id`: the ovnkube image's files from the lab binaries, hard-linked
- * from the machine-wide cache when it is on the same filesystem (else copied). Made before the
- * hosts start, since they bind-mount it.
+ * The lab directory of cluster `id` with the image files of `release` (/usr/bin/ovnkube …,
+ * /usr/libexec/cni/ovn-k8s-cni-overlay, as the upstream image has them) in a directory of its
+ * own, hard-linked from the machine-wide cache when it is on the same filesystem (else copied).
+ * Made before the hosts start, since they bind-mount it.
  */
-export async function prepareLabDir(id: string): Promise<string> {
+export async function prepareLabDir(id: string, release: OvnKubernetesRelease = DEFAULT_OVN_KUBERNETES_RELEASE): Promise<string> {
     const dir = path.join(stateDir(id), "lab");
-    const bins = await labBinaries(Object.values(IMAGE_FILES));
-    for (const [inImage, name] of Object.entries(IMAGE_FILES)) {
-        const target = path.join(dir, IMAGE_DIR, inImage);
+    const r = ovnKubernetesLabRelease(release);
+    const bins = await labBinaries(r.binaries, r);
+    const imageDir = path.join(dir, path.relative(LAB_DIR_MOUNT, labImageDir(release)));
+    for (const name of r.binaries) {
+        const target = path.join(imageDir, imagePath(name));
         fs.mkdirSync(path.dirname(target), { recursive: true });
         fs.rmSync(target, { force: true });
         try {
@@ -55,8 +59,10 @@ export interface KubernetesLab {
 
 export interface StartKubernetesOptions {
     serviceSubnet: string;
-    /** The ovnkube image the stack runs: the stand-ins run the lab's binaries for it. */
+    /** The ovnkube image the stack runs: the stand-ins run the files in `imageDir` for it. */
     ovnkubeImage: string;
+    /** The image's files as the hosts see them (labImageDir). */
+    imageDir: string;
     /** Hosts labelled as control-plane nodes (where ovnkube-master may run); default the first. */
     controlPlaneNodes?: string[];
     log?: (line: string) => void;
@@ -70,7 +76,7 @@ export async function startKubernetes(cluster: LocalCluster, opts: StartKubernet
     const kubelets = await Promise.all(
         cluster.hosts.map(async (h) => {
             const credentials = await controlPlane.nodeCredentials(h.name);
-            return startKubelet(kubeletOptionsForHost(cluster, h, credentials.kubeconfigPath, { images: { [opts.ovnkubeImage]: path.posix.join(LAB_DIR_MOUNT, IMAGE_DIR) } }));
+            return startKubelet(kubeletOptionsForHost(cluster, h, credentials.kubeconfigPath, { images: { [opts.ovnkubeImage]: opts.imageDir } }));
         }),
     );
     // As kubeadm does for its control-plane nodes: the cluster admin labels them.
@@ -87,6 +93,9 @@ export async function startKubernetes(cluster: LocalCluster, opts: StartKubernet
 
 export interface KubernetesUpOptions extends Omit<UpOptions, "labDir"> {
     serviceSubnet?: string;
+    /** The ovn-kubernetes release whose binaries the hosts get (default DEFAULT_OVN_KUBERNETES_RELEASE). */
+    ovnKubernetes?: OvnKubernetesRelease;
+    /** The image reference the stand-ins map to the release's files (default ovnKubernetesLabImage of the release). */
     ovnkubeImage?: string;
     log?: (line: string) => void;
 }
@@ -97,12 +106,16 @@ export interface KubernetesUpOptions extends Omit<UpOptions, "labDir"> {
  */
 export async function upWithKubernetes(opts: KubernetesUpOptions): Promise<{ cluster: LocalCluster; kubernetes: KubernetesLab }> {
     const id = opts.id ?? DEFAULT_ID;
-    const labDir = await prepareLabDir(id);
+    const release = checkOvnKubernetesRelease(opts.ovnKubernetes ?? DEFAULT_OVN_KUBERNETES_RELEASE);
+    const labDir = await prepareLabDir(id, release);
     const cluster = await up({ ...opts, labDir });
     try {
+        cluster.ovnKubernetes = { release, image: opts.ovnkubeImage ?? ovnKubernetesLabImage(release), imageDir: labImageDir(release) };
+        saveCluster(cluster);
         const kubernetes = await startKubernetes(cluster, {
             serviceSubnet: opts.serviceSubnet ?? LOCAL_DEFAULTS.serviceSubnet,
-            ovnkubeImage: opts.ovnkubeImage ?? LOCAL_DEFAULTS.ovnkubeImage,
+            ovnkubeImage: cluster.ovnKubernetes.image,
+            imageDir: cluster.ovnKubernetes.imageDir,
             log: opts.log,
         });
         return { cluster, kubernetes };

@@ -1,4 +1,4 @@
-// The local apt repository inside the Debian 13 base. The hosts have no route to any mirror, yet
+// The local apt repository inside an own-root Debian base. The hosts have no route to any mirror, yet
 // the program's package step must install Open vSwitch and OVN with a real `apt-get update` and
 // `apt-get install`, as on any server. So the base carries the .deb files of those packages and of
 // every dependency the base lacks, indexed as a flat repository, and apt's only source is that

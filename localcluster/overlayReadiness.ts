@@ -77,14 +77,19 @@ export interface CaughtUp {
     detail?: string;
 }
 
-/** Waits (bounded) until every chassis has applied the current Northbound: NB_Global.hv_cfg, asked on a central. */
+/**
+ * Waits (bounded) until every chassis has applied the current Northbound: NB_Global.hv_cfg, asked on
+ * a central, or with interconnect on every zone (each zone's chassis follow their own NB).
+ */
 export async function awaitChassisCaughtUp(cluster: LocalCluster, model: ClusterModel, seconds = 60): Promise<CaughtUp> {
-    const central = model.hosts.find((h) => h.isCentral)!.name;
+    const zones = model.hosts.filter((h) => h.zone).map((h) => h.name);
+    const asked = zones.length > 0 ? zones : [model.hosts.find((h) => h.isCentral)!.name];
     const started = Date.now();
     // A follower forwards the write (nb_cfg) to the raft leader; the local socket needs no SSL material.
-    const r = await hostExec(cluster, central, ["ovn-nbctl", "--no-leader-only", `--timeout=${seconds}`, "--wait=hv", "sync"]);
+    const results = await Promise.all(asked.map((host) => hostExec(cluster, host, ["ovn-nbctl", "--no-leader-only", `--timeout=${seconds}`, "--wait=hv", "sync"])));
     const took = (Date.now() - started) / 1000;
-    return r.code === 0 ? { ok: true, seconds: took } : { ok: false, seconds: took, detail: (r.stderr || r.stdout).trim() };
+    const failed = results.flatMap((r, i) => (r.code === 0 ? [] : [`${asked[i]}: ${(r.stderr || r.stdout).trim()}`]));
+    return failed.length === 0 ? { ok: true, seconds: took } : { ok: false, seconds: took, detail: failed.join("; ") };
 }
 
 export function formatCaughtUp(c: CaughtUp): string {

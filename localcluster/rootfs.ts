@@ -1,4 +1,4 @@
-// A host's own root filesystem: an overlay whose lower layer is the shared, read-only Debian 13
+// A host's own root filesystem: an overlay whose lower layer is the shared, read-only cached Debian
 // base and whose upper layer is the host's own directory, so every host starts from the same
 // installed system and everything it changes (packages, /etc, logs) stays its own. The overlay is
 // mounted only inside the host's private mount namespace and disappears with it.

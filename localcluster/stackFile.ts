@@ -3,12 +3,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import YAML from "yaml";
-import { DEFAULT_OVNKUBE_IMAGE } from "../components/config/schema";
-import type { NodeConfig, Role, StackConfigInput } from "../components/config/types";
+import type { NodeConfig, OvnkubeConfig, Role, StackConfigInput } from "../components/config/types";
 import { cidrsOverlap } from "../components/values";
 import { DEFAULT_ID, PROJECT_ROOT } from "./names";
 import { IncorrectPassphraseError, PassphraseSecrets } from "../offline/passphraseSecrets";
 import { LocalCluster, LocalHost, hostOs } from "./state";
+import { labCrdDir } from "./labReleases";
 
 /** Passphrase of generated local stacks when neither PULUMI_CONFIG_PASSPHRASE nor PULUMI_CONFIG_PASSPHRASE_FILE is set. Lab use only. */
 export const LOCAL_LAB_PASSPHRASE = "ovn-kubernetes-local-lab";
@@ -20,8 +20,6 @@ export const LOCAL_DEFAULTS = {
     serviceSubnet: "172.30.0.0/16",
     // The joinSubnet default of ovn-kubernetes; only checked here, not written.
     joinSubnet: "100.64.0.0/16",
-    // The image line of the lab's ovnkube binaries (v1.0.0): the kubelet stand-in maps it to them.
-    ovnkubeImage: DEFAULT_OVNKUBE_IMAGE,
     mtu: 1400,
 } as const;
 
@@ -39,13 +37,14 @@ export function defaultStackPath(id: string): string {
 
 /**
  * Pulumi mode: the last host is the gateway. ovnkube mode: every node is one (ovnkube's), none has
- * the role. The first `centrals` hosts are centrals (several: clustered NB and SB).
+ * the role. The first `centrals` hosts are centrals (several: clustered NB and SB); with
+ * interconnect (`centrals` 0) every node is its own zone and none is.
  */
 function rolesOf(index: number, count: number, gatewayRole: boolean, centrals = 1): Role[] {
     const gateway: Role[] = gatewayRole ? ["gateway"] : [];
     const central: Role[] = index < centrals ? ["central"] : [];
-    if (count === 1) return ["central", "master", "node", ...gateway];
-    if (index === 0) return ["central", "master"];
+    if (count === 1) return [...central, "master", "node", ...gateway];
+    if (index === 0) return [...central, "master"];
     return index === count - 1 ? [...central, "node", ...gateway] : [...central, "node"];
 }
 
@@ -60,9 +59,20 @@ export interface LocalStackOptions {
     kubernetes?: { apiServerUrl: string; kubeconfig: string };
     clusterSubnet?: string;
     serviceSubnet?: string;
-    ovnkubeImage?: string;
-    /** How many hosts (the first ones) are centrals: 1 (default), 3 or 5. */
+    /** ovnkube mode's release and architecture (default interconnect), and where its CRDs are read. */
+    ovnkube?: Partial<OvnkubeConfig>;
+    /** How many hosts (the first ones) are centrals: 1 (default; none with interconnect), 3 or 5. */
     centrals?: number;
+}
+
+/**
+ * ovnkube mode's release: the one whose binaries the cluster's kubelets run, with its CRDs read from
+ * the lab's copies of the upstream files (a mirror, as an air-gapped cluster would have).
+ */
+function labOvnkube(cluster: LocalCluster, opts: LocalStackOptions): Partial<OvnkubeConfig> {
+    const release = cluster.ovnKubernetes?.release;
+    if (release === undefined) return { ...opts.ovnkube };
+    return { version: release, crdMirror: `file://${labCrdDir(release)}/`, ...opts.ovnkube };
 }
 
 /** The stack configuration for the cluster's hosts (without the secret). Pure. */
@@ -75,7 +85,8 @@ export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions 
     }
     const first = cluster.hosts[0];
     if (!first) throw new Error(`local cluster ${cluster.id} has no hosts`);
-    const centrals = opts.centrals ?? 1;
+    const interconnect = opts.kubernetes !== undefined && (opts.ovnkube?.architecture ?? "interconnect") === "interconnect";
+    const centrals = interconnect ? 0 : (opts.centrals ?? 1);
     if (centrals > cluster.hosts.length) throw new Error(`centrals: ${centrals} asked for, but local cluster ${cluster.id} has ${cluster.hosts.length} hosts`);
     const nodes = cluster.hosts.map((h, i): NodeConfig => {
         // In ovnkube mode ovnkube-node adopts the tunnel NIC's bridge (breth0) as each node's gateway.
@@ -100,7 +111,7 @@ export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions 
         packages: { skip: cluster.hosts.every((h) => hostOs(h) === "debian12") },
         // Without the cluster's Kubernetes: Pulumi mode, the project writes the topology itself.
         kubernetes: { enabled: opts.kubernetes !== undefined },
-        ovnkubeImage: opts.ovnkubeImage ?? LOCAL_DEFAULTS.ovnkubeImage,
+        ...(opts.kubernetes ? { ovnkube: labOvnkube(cluster, opts) } : {}),
     };
 }
 

@@ -2,12 +2,20 @@
 // later command (status, down, hostExec, the pod tool, other engineers' tests) finds it.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { OvnKubernetesRelease } from "./labReleases";
 import { stateDir } from "./names";
 
-/** The system a host runs: debian12 shares this machine's root, debian13 has its own (rootfs.ts). */
-export type HostOs = "debian12" | "debian13";
-export const HOST_OSES: readonly HostOs[] = ["debian12", "debian13"];
+/** Systems whose hosts run on their own root: an overlay of a cached base (debianBase.ts, rootfs.ts). */
+export type OwnRootOs = "debian13" | "debian-sid";
+/** The system a host runs: debian12 shares this machine's root, the others have their own. */
+export type HostOs = "debian12" | OwnRootOs;
+export const HOST_OSES: readonly HostOs[] = ["debian12", "debian13", "debian-sid"];
 export const DEFAULT_OS: HostOs = "debian12";
+
+/** Whether hosts of `os` run on their own root (rather than sharing this machine's). */
+export function hasOwnRoot(os: HostOs): os is OwnRootOs {
+    return os !== "debian12";
+}
 
 export interface LocalHost {
     /** Hostname, Kubernetes node name and the suffix of its network namespace. */
@@ -27,13 +35,13 @@ export interface LocalHost {
     veth: string;
     /**
      * The host's directory on this machine: for debian12 the directories bind-mounted over its
-     * OVS/OVN directories, for debian13 its overlay's upper and work layers. A running host's
+     * OVS/OVN directories, for debian13 and debian-sid its overlay's upper and work layers. A running host's
      * files, as it sees them, are at /proc/<holderPid>/root/<path> (holder.ts inHostRoot).
      */
     dir: string;
     /** Absent in state written before hosts could run Debian 13: read it with hostOs(). */
     os?: HostOs;
-    /** debian13: the cached base under the host's overlay. */
+    /** debian13, debian-sid: the cached base under the host's overlay. */
     base?: string;
     /** This machine's directory bind-mounted read-only at /opt/ovn-kubernetes-lab in the host (holder.ts LAB_DIR_MOUNT). */
     labDir?: string;
@@ -61,6 +69,14 @@ export interface LocalCluster {
     publicKey: string;
     /** known_hosts with every host's pinned key, for `ssh -o UserKnownHostsFile=…`. */
     knownHostsPath: string;
+    /** Clusters with Kubernetes (`up --kubernetes`): the ovn-kubernetes release in the lab directory. */
+    ovnKubernetes?: {
+        release: OvnKubernetesRelease;
+        /** The image reference the kubelet stand-ins map to the release's files. */
+        image: string;
+        /** Where the hosts see those files. */
+        imageDir: string;
+    };
 }
 
 export function clusterFile(id: string): string {

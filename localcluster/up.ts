@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { cidrsOverlap } from "../components/values";
 import { AddressPlan, defaultSubnet, planAddresses } from "./addressing";
-import { ensureDebianBase } from "./debianBase";
+import { DEBIAN_BASES, ensureDebianBase } from "./debianBase";
 import { down } from "./down";
 import { HolderRoot, checkPrivateDirsExist, etcHosts, prepareHostDirs, startHolder } from "./holder";
 import { fingerprint, generateKey, knownHosts, publicKeyLine } from "./keys";
@@ -15,7 +15,7 @@ import { listNetns } from "./namespaces";
 import { createLayers, ownRootLayout, upperFile, writeHostIdentity } from "./rootfs";
 import { check } from "./run";
 import { OWN_ROOT_SSHD_FILES, SshdFiles, prepareSshd, sharedRootSshdFiles, startSshd } from "./sshd";
-import { DEFAULT_OS, HOST_OSES, HostOs, LocalCluster, LocalHost, clusterFile, saveCluster } from "./state";
+import { DEFAULT_OS, HOST_OSES, HostOs, LocalCluster, LocalHost, clusterFile, hasOwnRoot, saveCluster } from "./state";
 import { requireTools } from "./tools";
 
 export interface UpOptions {
@@ -27,8 +27,9 @@ export interface UpOptions {
     subnet?: string;
     /**
      * What every host runs (default debian12): debian12 shares this machine's root and installed
-     * packages; debian13 runs on its own overlay of the cached Debian 13 base, built on first use
-     * (about 60 s), and gets OVS/OVN only from the program's package step.
+     * packages; debian13 and debian-sid run on their own overlay of the cached Debian 13 or
+     * Debian unstable base, built on first use (1-2 min), and get OVS/OVN only from the program's
+     * package step.
      */
     os?: HostOs;
     /** A directory of this machine that every host sees read-only at /opt/ovn-kubernetes-lab. */
@@ -37,12 +38,23 @@ export interface UpOptions {
 
 const TOOLS = ["ip", "unshare", "nsenter", "ethtool", "ssh-keygen"];
 
+/**
+ * Kernel settings of a host's network namespace, by system: what the lab's userspace datapath
+ * needs there (localcluster/README.md, "Debian unstable hosts"). With arp_ignore=1 the host answers
+ * ARP only on the interface that holds the address asked for: OVS reads the host end of a pod's
+ * veth through a packet socket while the kernel sees the same frames, and would otherwise answer
+ * the pod's ARP for the management port's address with the veth's MAC.
+ */
+const HOST_SYSCTLS: Partial<Record<HostOs, readonly string[]>> = {
+    "debian-sid": ["net.ipv4.conf.all.arp_ignore=1"],
+};
+
 async function preflight(id: string, names: ClusterNames, plan: AddressPlan, os: HostOs): Promise<void> {
     if (process.getuid?.() !== 0) throw new Error("a local cluster needs root (network namespaces, mounts)");
-    // Debian 12 hosts run this machine's sshd; Debian 13 hosts their own, and need pivot_root.
-    const tools = os === "debian13" ? [...TOOLS, "pivot_root"] : [...TOOLS, "/usr/sbin/sshd"];
-    await requireTools(tools, "apt-get install -y iproute2 util-linux ethtool openssh-server");
-    if (os === "debian12") checkPrivateDirsExist();
+    // Debian 12 hosts run this machine's sshd; own-root hosts their own, and need pivot_root.
+    const tools = [...TOOLS, ...(hasOwnRoot(os) ? ["pivot_root"] : ["/usr/sbin/sshd"]), ...(HOST_SYSCTLS[os] ? ["sysctl"] : [])];
+    await requireTools(tools, "apt-get install -y iproute2 util-linux ethtool openssh-server procps");
+    if (!hasOwnRoot(os)) checkPrivateDirsExist();
     const leftovers = [...listNetns(names.prefix), ...(await listLinks(names.bridge, names.prefix))];
     if (fs.existsSync(clusterFile(id)) || leftovers.length > 0) {
         throw new Error(`local cluster ${JSON.stringify(id)} already exists${leftovers.length ? ` (${leftovers.join(", ")})` : ""}: run down first`);
@@ -93,7 +105,7 @@ function planHostRoot(cluster: LocalCluster, host: { name: string; dir: string; 
 
 interface HostSpec {
     os: HostOs;
-    /** The cached base, for debian13 hosts only. */
+    /** The cached base, for own-root hosts only. */
     base?: string;
     labDir?: string;
 }
@@ -120,6 +132,7 @@ async function createHost(cluster: LocalCluster, names: ClusterNames, plan: Addr
     // The host's NIC too: whatever the program under test moves onto a userspace bridge then
     // already carries finished checksums.
     await txChecksumOff("eth0", netns);
+    for (const setting of HOST_SYSCTLS[spec.os] ?? []) await check(["ip", "netns", "exec", netns, "sysctl", "-q", "-w", setting]);
 
     const hostsFile = etcHosts(name, plan.hosts.map((ip, i) => ({ name: hostName(i), ip })));
     const root = planHostRoot(cluster, { name, dir, hostsFile }, spec.base);
@@ -146,7 +159,7 @@ function checkLabDir(dir: string): string {
     return abs;
 }
 
-/** Creates a local cluster of bare hosts (no OVS/OVN daemon running) reachable over SSH; Debian 13 hosts have no OVS/OVN installed either. */
+/** Creates a local cluster of bare hosts (no OVS/OVN daemon running) reachable over SSH; own-root hosts have no OVS/OVN installed either. */
 export async function up(opts: UpOptions = {}): Promise<LocalCluster> {
     const id = checkId(opts.id ?? DEFAULT_ID);
     const count = opts.hosts ?? DEFAULT_HOSTS;
@@ -159,7 +172,7 @@ export async function up(opts: UpOptions = {}): Promise<LocalCluster> {
     const names = clusterNames(id);
     await preflight(id, names, plan, os);
     // Before anything is made: a first build takes a minute and must not leave a half cluster waiting.
-    const base = os === "debian13" ? await ensureDebianBase() : undefined;
+    const base = hasOwnRoot(os) ? await ensureDebianBase(DEBIAN_BASES[os]) : undefined;
 
     const dir = stateDir(id);
     try {

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages that the local cluster and the tests use: OVS and OVN
-# (userspace datapath is enough), sshd, iproute2, ethtool, ping, shellcheck; debootstrap, which
-# builds the Debian 13 base of `localcluster up --os debian13`; etcd, openssl and xz for the local
+# (userspace datapath is enough), sshd, iproute2, ethtool, ping, shellcheck; debootstrap and the
+# Debian archive keys it checks the mirror with, which build the bases of `localcluster up --os
+# debian13|debian-sid` (Debian 12's debootstrap and keyring do for trixie and sid: sid's Release
+# is signed with the bookworm and trixie keys); etcd, openssl and xz for the local
 # cluster's Kubernetes control plane; Debian's CNI plugins for the kubelet stand-in's tests. Needs root.
 # Package scripts try to start services; without systemd they are refused harmlessly.
 set -euo pipefail
 packages=(openvswitch-switch openvswitch-common ovn-central ovn-host ovn-common openssh-server openssh-client
-    iproute2 ethtool iputils-ping nftables shellcheck uuid-runtime procps util-linux debootstrap
+    iproute2 ethtool iputils-ping nftables shellcheck uuid-runtime procps util-linux debootstrap debian-archive-keyring
     containernetworking-plugins etcd-server openssl xz-utils)
 missing=()
 for p in "${packages[@]}"; do

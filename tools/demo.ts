@@ -2,11 +2,12 @@
 // npm run demo -- --remove-pods      removes the demo's pods (and Service), e.g. before destroy
 // The whole demonstration on one Linux machine (as root): a local cluster, the stack applied to it
 // (`pulumi up` with a local backend when the Pulumi CLI is installed, otherwise the offline apply,
-// which runs the same program through the SDK's program runner), two pods on different nodes, a
+// which runs the same program through the SDK's program runner), pods on different nodes, a
 // ping matrix, TCP between the pods and through the gateway.
-// ovnkube mode (default): Debian 13 hosts with the local Kubernetes; ovnkube realises the
-// topology, the pods and a ClusterIP Service are created through the API and attached by
-// ovnkube's CNI. --pulumi-mode: Debian 12 hosts, Kubernetes disabled, the project writes the
+// ovnkube mode (default): Debian unstable hosts with the local Kubernetes and ovn-kubernetes 1.3
+// in its interconnect architecture (a zone per node); ovnkube realises the
+// topology, Deployments (a pod on every node) and a ClusterIP Service are created through the API,
+// the pods placed by the scheduler and attached by ovnkube's CNI. --pulumi-mode: Debian 12 hosts, Kubernetes disabled, the project writes the
 // topology and the pods are attached by hand.
 import { spawnSync } from "child_process";
 import { rmSync } from "fs";
@@ -17,12 +18,10 @@ import { containsIp, parseNetwork } from "../components/values";
 import { buildClusterModel } from "../components/model/cluster";
 import { KubeClient } from "../kubeclient";
 import { defaultStackPath, down, loadCluster, localPassphrase, up, writeLocalStack, type LocalCluster } from "../localcluster";
-import { DEMO_PODS, removePulumiDemoPods, startPulumiDemoPods } from "../localcluster/demoPods";
+import { removePulumiDemoPods, startPulumiDemoPods } from "../localcluster/demoPods";
 import { CHECK_PORT, formatReport, overlayReport } from "../localcluster/checks";
-import { createClusterIpService, DEMO_NAMESPACE, podRef, startDemoPod } from "../localcluster/kubeWorkloads";
+import { createClusterIpService, DEMO_APP_LABEL, DEMO_NAMESPACE, podRef, removeDemoWorkloads, startDemoDeployment } from "../localcluster/kubeWorkloads";
 import { loadControlPlane } from "../localcluster/kube";
-import { clusterNames } from "../localcluster/names";
-import { deleteNetns } from "../localcluster/namespaces";
 import { upWithKubernetes, type KubernetesLab } from "../localcluster/kubernetes";
 import { apply } from "../offline/api";
 import { opLine } from "../offline/summary";
@@ -52,14 +51,14 @@ const DEMO_SERVICE = "demo-b";
 async function bringUp(hosts: number, ovnkubeMode: boolean): Promise<{ cluster: LocalCluster; kube?: KubernetesLab; stackFile: string }> {
     step(
         ovnkubeMode
-            ? `local cluster: ${hosts} Debian 13 hosts (own roots, own sshd) and a Kubernetes control plane with a kubelet stand-in per host`
+            ? `local cluster: ${hosts} Debian unstable hosts (own roots, own sshd) and a Kubernetes v1.36 control plane with a kubelet stand-in per host`
             : `local cluster: ${hosts} bare Debian 12 hosts (network namespaces with their own sshd)`,
     );
     await down(STACK);
     // Fresh hosts: whatever an earlier demo recorded about the old ones no longer exists.
     rmSync(path.join(ROOT, ".local", "state", `${STACK}.json`), { force: true });
     const { cluster, kubernetes: kube } = ovnkubeMode
-        ? await upWithKubernetes({ id: STACK, hosts, os: "debian13", log: (line) => console.log(`  ${line}`) })
+        ? await upWithKubernetes({ id: STACK, hosts, os: "debian-sid", log: (line) => console.log(`  ${line}`) })
         : { cluster: await up({ id: STACK, hosts }), kubernetes: undefined };
     for (const h of cluster.hosts) console.log(`  ${h.name}  ${h.ip}  ${h.hostKeyFingerprint}`);
     console.log(`  outside world: namespace ${cluster.external.ns} at ${cluster.external.ip}`);
@@ -80,18 +79,27 @@ async function applyStack(): Promise<boolean> {
     return r.ok;
 }
 
-/** ovnkube mode: two Pods through the API on different nodes, and a ClusterIP Service in front of the second. */
+/** The demo's Deployments: one pod on every node, and the Service's backend. */
+const DEMO_DEPLOYMENTS = ["demo", DEMO_SERVICE] as const;
+
+/**
+ * ovnkube mode: a Deployment with a pod on every node and one more behind a ClusterIP Service,
+ * placed by the scheduler and attached by ovnkube's CNI. The first pod returned is the checks'
+ * client, on another node than the second, the Service's backend.
+ */
 async function kubernetesPods(cluster: LocalCluster, kube: KubernetesLab) {
-    step("two pods through the API (spec.nodeName), attached by ovnkube's CNI; a ClusterIP Service in front of the second");
+    step("Deployments through the API, placed by the scheduler (one pod per node) and attached by ovnkube's CNI; a ClusterIP Service in front of one");
     const client = KubeClient.fromKubeconfig(kube.controlPlane.adminKubeconfig.content);
     try {
-        const [first, second] = cluster.hosts.length > 2 ? cluster.hosts.slice(1) : cluster.hosts;
-        const a = await startDemoPod(client, cluster, kube, { name: DEMO_PODS[0], node: first.name, command: ["sleep", "infinity"] });
-        const b = await startDemoPod(client, cluster, kube, { name: DEMO_PODS[1], node: second.name, command: ["sleep", "infinity"], labels: { app: DEMO_SERVICE } });
-        const serviceIp = await createClusterIpService(client, { name: DEMO_SERVICE, selector: { app: DEMO_SERVICE }, port: CHECK_PORT, targetPort: CHECK_PORT });
-        for (const p of [a, b]) console.log(`  ${p.namespace}/${p.name} on ${p.node}: ${p.ip}`);
-        console.log(`  service default/demo-b: ${serviceIp}:${CHECK_PORT} → pod-b`);
-        return { pods: [{ ...podRef(a), ip: a.ip }, { ...podRef(b), ip: b.ip }], serviceIp };
+        const command = ["sleep", "infinity"];
+        const spread = await startDemoDeployment(client, cluster, kube, { name: DEMO_DEPLOYMENTS[0], replicas: cluster.hosts.length, command });
+        const [server] = await startDemoDeployment(client, cluster, kube, { name: DEMO_SERVICE, replicas: 1, command });
+        const serviceIp = await createClusterIpService(client, { name: DEMO_SERVICE, selector: { [DEMO_APP_LABEL]: DEMO_SERVICE }, port: CHECK_PORT, targetPort: CHECK_PORT });
+        const first = spread.find((p) => p.node !== server.node)!;
+        const pods = [first, server, ...spread.filter((p) => p !== first)];
+        for (const p of pods) console.log(`  ${p.namespace}/${p.name} on ${p.node}: ${p.ip}`);
+        console.log(`  service ${DEMO_NAMESPACE}/${DEMO_SERVICE}: ${serviceIp}:${CHECK_PORT} → ${server.name}`);
+        return { pods: pods.map((p) => ({ ...podRef(p), ip: p.ip })), serviceIp };
     } finally {
         client.close();
     }
@@ -108,16 +116,11 @@ async function removeDemoPods(): Promise<number> {
     if (model.writer === "ovnkube") {
         const client = KubeClient.fromKubeconfig(loadControlPlane(cluster).adminKubeconfig.content);
         try {
-            const refs = [
-                ...DEMO_PODS.map((name) => ({ apiVersion: "v1", kind: "Pod", namespace: DEMO_NAMESPACE, name })),
-                { apiVersion: "v1", kind: "Service", namespace: DEMO_NAMESPACE, name: DEMO_SERVICE },
-            ];
-            for (const ref of refs) if (await client.delete(ref)) console.log(`  deleted ${ref.kind.toLowerCase()} ${ref.namespace}/${ref.name}`);
-            for (const ref of refs) await client.waitUntilGone(ref, 60_000);
+            await removeDemoWorkloads(client, cluster, [], [{ name: DEMO_SERVICE }], DEMO_DEPLOYMENTS.map((name) => ({ name })));
+            console.log(`  deleted deployments ${DEMO_DEPLOYMENTS.join(", ")} and service ${DEMO_NAMESPACE}/${DEMO_SERVICE}`);
         } finally {
             client.close();
         }
-        for (const h of cluster.hosts) for (const pod of DEMO_PODS) await deleteNetns(clusterNames(STACK).podNetns(h.name, DEMO_NAMESPACE, pod));
     } else {
         for (const removed of await removePulumiDemoPods(cluster, model)) console.log(`  removed ${removed}`);
     }

@@ -33,7 +33,7 @@ function main(argv: string[]): number {
         const gw = model.gateways.length;
         console.log(
             `${path}: valid: ${model.hosts.length} hosts, ${model.nodeNetworks.length} node switches, ${gw} gateway${gw === 1 ? "" : "s"}, ` +
-                `cluster ${model.clusterSubnet}, NB ${model.nbAddress}`,
+                `cluster ${model.clusterSubnet}, ${model.architecture === "interconnect" ? `a zone per node (ovn-kubernetes ${model.kube.version})` : `NB ${model.nbAddress}`}`,
         );
         return 0;
     } catch (e) {

@@ -41,6 +41,8 @@ export interface RoutedSubnets {
     cluster?: Cidr4;
     service?: Cidr4;
     join?: Cidr4;
+    transit?: Cidr4;
+    masquerade?: Cidr4;
 }
 
 export function addressProblems(cfg: StackConfigInput, subnets: RoutedSubnets, add: Add): void {
@@ -60,6 +62,8 @@ function swallowedAddresses(cfg: StackConfigInput, subnets: RoutedSubnets, all: 
         ["clusterSubnet", subnets.cluster, "the pod network (node subnets are carved from it)"],
         ["serviceSubnet", subnets.service, "the service network"],
         ["joinSubnet", subnets.join, "the join network between the cluster and gateway routers"],
+        ["transitSubnet", subnets.transit, "the transit network between the zones"],
+        ["masqueradeSubnet", subnets.masquerade, "ovnkube's host masquerade network"],
     ];
     cfg.nodes.forEach((n, i) => {
         if (!n.subnet) return;

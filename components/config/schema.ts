@@ -4,12 +4,12 @@
 // Schema cannot express them.
 
 import { PATTERNS, type PatternName } from "../values";
+import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION, OVNKUBE_ARCHITECTURES, OVNKUBE_VERSIONS } from "../kube/releases";
 
-/**
- * The image ovn-kubernetes' CI publishes from its release-1.0 branch (v1.0.x, linux/amd64 and
- * arm64): the ovnkube whose behaviour this program is built and tested against.
- */
-export const DEFAULT_OVNKUBE_IMAGE = "ghcr.io/ovn-org/ovn-kubernetes/ovn-kube-ubuntu:release-1.0";
+/** Upstream's defaults (go-controller/pkg/config/config.go, the chart's values-single-node-zone.yaml). */
+export const DEFAULT_JOIN_SUBNET = "100.64.0.0/16";
+export const DEFAULT_TRANSIT_SUBNET = "100.88.0.0/16";
+export const DEFAULT_MASQUERADE_SUBNET = "169.254.0.0/17";
 
 /** A string field checked against the shared table, so that later layers accept what passes here. */
 const text = <N extends PatternName>(name: N) => ({ type: "string", pattern: PATTERNS[name].source }) as const;
@@ -81,7 +81,17 @@ export const stackConfigSchema = {
         clusterSubnet: { ...CIDR4, description: "the pod network, split into node subnets" },
         hostSubnetLength: { type: "integer", minimum: 8, maximum: 29, default: 24, description: "prefix length of each node subnet" },
         serviceSubnet: { ...CIDR4, description: "Kubernetes service CIDR" },
-        joinSubnet: { ...CIDR4, default: "100.64.0.0/16", description: "links the cluster router to the gateway routers" },
+        joinSubnet: { ...CIDR4, default: DEFAULT_JOIN_SUBNET, description: "links the cluster router to the gateway routers" },
+        transitSubnet: {
+            ...CIDR4,
+            default: DEFAULT_TRANSIT_SUBNET,
+            description: "interconnect: the transit switch joining the zones' cluster routers (one address per node id)",
+        },
+        masqueradeSubnet: {
+            ...CIDR4,
+            default: DEFAULT_MASQUERADE_SUBNET,
+            description: "ovnkube's host masquerade addresses (link-local, on every node's gateway bridge); ovnkube mode",
+        },
         encapType: { enum: ["geneve", "stt", "vxlan"], default: "geneve", description: "ovn-encap-type" },
         mtu: { type: "integer", minimum: 576, maximum: 9216, default: 1400, description: "pod and management port MTU" },
         datapathType: { enum: ["system", "netdev"], default: "system", description: "OVS datapath: kernel (system) or userspace (netdev)" },
@@ -157,10 +167,21 @@ export const stackConfigSchema = {
             default: false,
             description: "a throw-away lab: ssh.insecureIgnoreHostKey is expected here and not warned about",
         },
-        ovnkubeImage: {
-            ...text("image"),
-            default: DEFAULT_OVNKUBE_IMAGE,
-            description: "ovnkube container image (default: ovn-kubernetes' release-1.0 image)",
+        ovnkube: {
+            type: "object",
+            description: "the ovn-kubernetes release and architecture ovnkube mode deploys",
+            properties: {
+                version: { enum: [...OVNKUBE_VERSIONS], default: DEFAULT_OVNKUBE_VERSION, description: "the ovn-kubernetes release line (upstream maintains the two newest)" },
+                architecture: {
+                    enum: [...OVNKUBE_ARCHITECTURES],
+                    default: DEFAULT_OVNKUBE_ARCHITECTURE,
+                    description: "interconnect: a zone (local NB, SB, northd) per node; centralized: one NB/SB on the central(s), deprecated upstream",
+                },
+                image: { ...text("image"), description: "ovnkube container image (default: the release's image)" },
+                crdMirror: { ...text("crdMirror"), description: "read the release's CRD files from this directory instead of upstream (air-gapped clusters)" },
+            },
+            default: {},
+            additionalProperties: false,
         },
         sshPrivateKey: secret,
         k8sApiToken: secret,

@@ -6,6 +6,8 @@ import { INTEGRATION_BRIDGE, nicBridge } from "../model/names";
 import { gatewayBridgeOf, isChassis, isK8sNode, tunnelBridgeOf, tunnelIpOf } from "../model/nodes";
 import { isFingerprintPin, keyLineHint, parseHostKeyLine } from "../ssh/hostKey";
 import { addressProblems } from "./addresses";
+import { DEFAULT_MASQUERADE_SUBNET, DEFAULT_TRANSIT_SUBNET } from "./schema";
+import { DEFAULT_OVNKUBE_ARCHITECTURE } from "../kube/releases";
 import { plainSecretProblems } from "./secrets";
 import type { DatapathType, SecretKey, StackConfigInput } from "./types";
 
@@ -35,18 +37,25 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
     const cluster = network("clusterSubnet", cfg.clusterSubnet);
     const service = network("serviceSubnet", cfg.serviceSubnet);
     const join = network("joinSubnet", cfg.joinSubnet);
-    const named: Array<[string, Cidr4 | undefined]> = [["clusterSubnet", cluster], ["serviceSubnet", service], ["joinSubnet", join]];
+    const interconnect = ovnkubeMode && (cfg.ovnkube?.architecture ?? DEFAULT_OVNKUBE_ARCHITECTURE) === "interconnect";
+    // ovnkube's own networks: only where ovnkube runs, and the transit switch only between zones.
+    const transit = interconnect ? network("transitSubnet", cfg.transitSubnet ?? DEFAULT_TRANSIT_SUBNET) : undefined;
+    const masquerade = ovnkubeMode ? network("masqueradeSubnet", cfg.masqueradeSubnet ?? DEFAULT_MASQUERADE_SUBNET) : undefined;
+    const named: Array<[string, Cidr4 | undefined]> = [
+        ["clusterSubnet", cluster], ["serviceSubnet", service], ["joinSubnet", join], ["transitSubnet", transit], ["masqueradeSubnet", masquerade],
+    ];
     for (let i = 0; i < named.length; i++)
         for (let j = i + 1; j < named.length; j++) {
             const [an, a] = named[i];
             const [bn, b] = named[j];
-            if (a && b && overlaps(a, b)) add(bn, `${b.text} overlaps ${an} ${a.text}; cluster, service and join subnets must be disjoint`);
+            if (a && b && overlaps(a, b)) add(bn, `${b.text} overlaps ${an} ${a.text}; the cluster, service, join, transit and masquerade subnets must be disjoint`);
         }
     if (cluster && cfg.hostSubnetLength <= cluster.prefix)
         add("hostSubnetLength", `/${cfg.hostSubnetLength} is not longer than clusterSubnet /${cluster.prefix}: no room for more than one node`);
     if (join && join.prefix > 29) add("joinSubnet", `/${join.prefix} is too small for the cluster router and a gateway router`);
 
-    checkCentrals(cfg, add);
+    if (interconnect) checkNoCentrals(cfg, add);
+    else checkCentrals(cfg, add);
     if (!cfg.nodes.some((n) => n.roles.includes("master"))) add("nodes", `at least one node must have the role "master"`);
 
     const seen = new Map<string, number>();
@@ -97,10 +106,10 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
         checkGatewayNic(p, n, n.datapathType ?? cfg.datapathType, add);
     });
     if (ovnkubeMode && join) checkOvnkubeNodeIds(cfg, join, add);
-    // ovnkube-node v1.0 writes ovn-encap-type=geneve on every node whatever it is told (setupOVNNode).
-    if (ovnkubeMode && cfg.encapType !== "geneve") add("encapType", `"${cfg.encapType}" is not supported ${OVNKUBE_MODE}: ovnkube v1.0 sets every node's ovn-encap-type to geneve; use geneve, or set kubernetes.enabled: false`);
+    // ovnkube-node writes ovn-encap-type=geneve on every node whatever it is told (setupOVNNode).
+    if (ovnkubeMode && cfg.encapType !== "geneve") add("encapType", `"${cfg.encapType}" is not supported ${OVNKUBE_MODE}: ovnkube sets every node's ovn-encap-type to geneve; use geneve, or set kubernetes.enabled: false`);
     checkHostKeyPins(cfg, add);
-    addressProblems(cfg, { cluster, service, join }, add);
+    addressProblems(cfg, { cluster, service, join, transit, masquerade }, add);
     checkPorts(cfg, add);
     checkNamespace(cfg, add);
     problems.push(...plainSecretProblems(cfg));
@@ -235,6 +244,12 @@ function checkCentrals(cfg: Defaulted, add: (path: string, message: string) => v
     }
 }
 
+/** Interconnect: every node is its own zone with local NB, SB and northd, so no node is the central. */
+function checkNoCentrals(cfg: Defaulted, add: (path: string, message: string) => void) {
+    for (const i of centralIndexes(cfg))
+        add(`nodes[${i}].roles`, `"central" has no place with ovnkube.architecture interconnect: every node runs its own NB, SB and ovn-northd; remove the role, or set ovnkube.architecture: centralized`);
+}
+
 /** Namespaces Kubernetes itself owns: the stack creates its namespace and deletes it on destroy. */
 const RESERVED_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
 
@@ -246,10 +261,10 @@ function checkNamespace(cfg: Defaulted, add: (path: string, message: string) => 
 
 const OVNKUBE_MODE = "with kubernetes.enabled (ovnkube mode)";
 
-/** What ovnkube v1.0's gateway supports: a shared NIC on an OVS bridge, with SNAT to the node's address. */
+/** What ovnkube's gateway supports: a shared NIC on an OVS bridge, with SNAT to the node's address. */
 function checkOvnkubeGateway(p: string, g: NonNullable<StackConfigInput["nodes"][number]["gateway"]>, add: (path: string, message: string) => void) {
     if (g.mode !== "shared")
-        add(`${p}.mode`, `"${g.mode}" is not supported ${OVNKUBE_MODE}: ovnkube v1.0 runs shared gateways only; use "shared", or set kubernetes.enabled: false for the project's own gateway routers`);
+        add(`${p}.mode`, `"${g.mode}" is not supported ${OVNKUBE_MODE}: the project deploys ovnkube's shared gateway only; use "shared", or set kubernetes.enabled: false for the project's own gateway routers`);
     if ((g.rampoutSubnets ?? []).length > 0)
         add(`${p}.rampoutSubnets`, `not supported ${OVNKUBE_MODE}: ovnkube SNATs every node's pods through that node's own gateway router`);
 }

@@ -1,6 +1,7 @@
 // The stack configuration as the user writes it (keys of the `ovn-kubernetes:` namespace in
 // stacks/Pulumi.<env>.yaml) and as it is after validation with defaults applied.
 // The JSON Schema in ./schema.ts is the single source of truth for field rules; these types mirror it.
+import type { OvnkubeArchitecture, OvnkubeVersion } from "../kube/releases";
 
 export type Role = "central" | "master" | "node" | "gateway";
 export type EncapType = "geneve" | "stt" | "vxlan";
@@ -84,6 +85,15 @@ export interface PackagesConfig {
     skip?: boolean;
 }
 
+export interface OvnkubeConfig {
+    version: OvnkubeVersion;
+    architecture: OvnkubeArchitecture;
+    /** Default: the release's image (../kube/releases). */
+    image: string;
+    /** A directory (http(s) or file URL, ending in /) holding the release's CRD files under their upstream names. */
+    crdMirror?: string;
+}
+
 export interface KubernetesConfig {
     namespace: string;
     /** Deploy the ovnkube objects at all (default true). */
@@ -100,6 +110,8 @@ export interface StackConfigInput {
     hostSubnetLength?: number;
     serviceSubnet: string;
     joinSubnet?: string;
+    transitSubnet?: string;
+    masqueradeSubnet?: string;
     encapType?: EncapType;
     mtu?: number;
     datapathType?: DatapathType;
@@ -108,8 +120,7 @@ export interface StackConfigInput {
     ssh?: Partial<SshConfig>;
     packages?: PackagesConfig;
     kubernetes?: Partial<KubernetesConfig>;
-    /** Default: DEFAULT_OVNKUBE_IMAGE (ovn-kubernetes' release-1.0 image). */
-    ovnkubeImage?: string;
+    ovnkube?: Partial<OvnkubeConfig>;
     /** A throw-away lab: ssh.insecureIgnoreHostKey is expected and not warned about (default false). */
     lab?: boolean;
     // Secrets: separate keys so each is a Pulumi secret of its own.
@@ -141,6 +152,8 @@ export interface StackConfig {
     hostSubnetLength: number;
     serviceSubnet: string;
     joinSubnet: string;
+    transitSubnet: string;
+    masqueradeSubnet: string;
     encapType: EncapType;
     mtu: number;
     datapathType: DatapathType;
@@ -149,7 +162,7 @@ export interface StackConfig {
     ssh: SshConfig;
     packages: PackagesConfig;
     kubernetes: KubernetesConfig;
-    ovnkubeImage: string;
+    ovnkube: OvnkubeConfig;
     lab: boolean;
     /** Which secrets are present (values never enter the model). */
     secretsPresent: SecretKey[];

@@ -9,7 +9,8 @@ import { generatedNameClashes, generatedNames } from "./generatedNames";
 import { stackConfigSchema } from "./schema";
 import { PROJECT } from "./stackFile";
 import { Problem, semanticProblems } from "./semantic";
-import { SECRET_KEYS, SecretKey, StackConfig, StackConfigInput } from "./types";
+import { OVNKUBE_VERSIONS, releaseOf } from "../kube/releases";
+import { SECRET_KEYS, type OvnkubeConfig, SecretKey, StackConfig, StackConfigInput } from "./types";
 
 export class ConfigError extends Error {
     constructor(readonly problems: Problem[]) {
@@ -33,8 +34,12 @@ export function configPath(pointer: string): string {
 /** Schema patterns are the shared table's: report what a valid value is, not the regular expression. */
 const PATTERN_WHAT = new Map<string, string>(Object.values(PATTERNS).map((p) => [p.source, p.what]));
 
+/** Settings that moved, with where they live now. */
+const MOVED: Record<string, string> = { ovnkubeImage: "ovnkube.image" };
+
 /** A key under a misspelled namespace (see ./stackFile.ts) is named with the namespace it should have. */
 function unknownSetting(key: string): string {
+    if (MOVED[key]) return `is not a known setting: it is ${MOVED[key]} now`;
     const colon = key.indexOf(":");
     if (colon < 0) return "is not a known setting";
     return `is not a known setting: its namespace "${key.slice(0, colon)}" is not "${PROJECT}"; write ${PROJECT}:${key.slice(colon + 1)}`;
@@ -51,6 +56,8 @@ function schemaProblem(e: ErrorObject): Problem {
         case "pattern":
             return { path: base, message: `must be ${PATTERN_WHAT.get(String(e.params.pattern)) ?? `like ${e.params.pattern}`}, got ${JSON.stringify(e.data)}` };
         case "enum":
+            if (base === "ovnkube.version")
+                return { path: base, message: `${JSON.stringify(e.data)} is not a supported ovn-kubernetes release: upstream maintains only ${OVNKUBE_VERSIONS.join(" and ")}; use one of them` };
             return { path: base, message: `must be one of ${(e.params.allowedValues as unknown[]).join(", ")}` };
         default:
             return { path: base || "(root)", message: e.message ?? e.keyword };
@@ -106,6 +113,8 @@ function withDefaults(input: StackConfigInput, secretsPresent: SecretKey[]): Sta
         hostSubnetLength: input.hostSubnetLength!,
         serviceSubnet: input.serviceSubnet,
         joinSubnet: input.joinSubnet!,
+        transitSubnet: input.transitSubnet!,
+        masqueradeSubnet: input.masqueradeSubnet!,
         encapType: input.encapType!,
         mtu: input.mtu!,
         datapathType,
@@ -114,7 +123,7 @@ function withDefaults(input: StackConfigInput, secretsPresent: SecretKey[]): Sta
         ssh,
         packages: input.packages as StackConfig["packages"],
         kubernetes: input.kubernetes as StackConfig["kubernetes"],
-        ovnkubeImage: input.ovnkubeImage!,
+        ovnkube: { ...(input.ovnkube as OvnkubeConfig), image: input.ovnkube!.image ?? releaseOf(input.ovnkube!.version!).image },
         lab: input.lab!,
         secretsPresent,
     };

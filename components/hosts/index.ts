@@ -2,6 +2,7 @@
 // gateways, each a ComponentResource of remote.Command children running generated bash.
 export { HostPackages, type HostPackagesArgs } from "./packages";
 export { Central, type CentralArgs } from "./central";
+export { Zone, type ZoneArgs } from "./zone";
 export { Chassis, type ChassisArgs } from "./chassis";
 export { ManagementPort, type ManagementPortArgs } from "./managementPort";
 export { GatewayHost, type GatewayHostArgs } from "./gatewayHost";

@@ -13,11 +13,13 @@ export interface ConfigEnv {
     env: string;
     /** Without it ovnkube cannot start, so its absence is a model error rather than a crash loop. */
     required: boolean;
+    /** Only the centralized architecture has remote databases; interconnect zones use their unix sockets. */
+    centralizedOnly?: boolean;
 }
 
 export const CONFIG_ENV: readonly ConfigEnv[] = [
-    { key: "OvnNorth", env: "OVN_NORTH", required: true },
-    { key: "OvnSouth", env: "OVN_SOUTH", required: true },
+    { key: "OvnNorth", env: "OVN_NORTH", required: true, centralizedOnly: true },
+    { key: "OvnSouth", env: "OVN_SOUTH", required: true, centralizedOnly: true },
     { key: "k8s_apiserver", env: "K8S_APISERVER", required: true },
     { key: "net_cidr", env: "OVN_NET_CIDR", required: true },
     { key: "svc_cidr", env: "OVN_SVC_CIDR", required: true },

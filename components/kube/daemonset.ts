@@ -3,7 +3,7 @@
 // changes.
 import type { KubeModel } from "../model/types";
 import { configHash } from "./config-map";
-import { APP_LABEL, COMMON_LABELS, SERVICE_ACCOUNT } from "./names";
+import { APP_LABEL, COMMON_LABELS } from "./names";
 import type { DaemonSet, NodeAffinity, PodSpec } from "./types";
 
 /** Annotation on the pod templates carrying the digest of ovn-config. */
@@ -12,7 +12,7 @@ export const CONFIG_HASH_ANNOTATION = "checksum/ovn-config";
 /** Pod-spec fields that differ between master and node; the rest is fixed below. */
 export type PodSpecParts = Pick<
     PodSpec,
-    "hostPID" | "priorityClassName" | "nodeSelector" | "affinity" | "initContainers" | "containers" | "volumes"
+    "serviceAccountName" | "hostPID" | "priorityClassName" | "nodeSelector" | "affinity" | "initContainers" | "containers" | "volumes"
 >;
 
 /**
@@ -29,7 +29,7 @@ export function onNodes(nodes: readonly string[]): NodeAffinity {
     };
 }
 
-/** `app` is the role (ovnkube-master, ovnkube-node) shared by every DaemonSet of that role. */
+/** `app` is the role (ovnkube-control-plane or ovnkube-master, ovnkube-node) shared by every DaemonSet of that role. */
 export function ovnkubeDaemonSet(
     model: KubeModel,
     name: string,
@@ -54,7 +54,6 @@ export function ovnkubeDaemonSet(
                     annotations: { [CONFIG_HASH_ANNOTATION]: configHash(model) },
                 },
                 spec: {
-                    serviceAccountName: SERVICE_ACCOUNT,
                     // The pod network does not exist before ovnkube has built it.
                     hostNetwork: true,
                     // Cluster DNS runs in pods on that network, so resolve like the host does.

@@ -2,11 +2,11 @@
 // part. The Ovnkube component creates exactly these; tests and renderers read them directly.
 import type { KubeModel } from "../model/types";
 import { configMap } from "./config-map";
-import { hostNetworkNamespace, namespace, serviceAccount } from "./namespace";
-import { ovnkubeMaster } from "./ovnkube-master";
+import { hostNetworkNamespace, namespace } from "./namespace";
+import { ovnkubeControlPlane } from "./ovnkube-control-plane";
 import { nodePlanPatches } from "./node-annotations";
 import { ovnkubeNodes } from "./ovnkube-node";
-import { clusterRole, clusterRoleBinding, leaderElectionRole, leaderElectionRoleBinding } from "./rbac";
+import { clusterRole, clusterRoleBinding, leaderElectionRole, leaderElectionRoleBinding, serviceAccount, type OvnkubeRole } from "./rbac";
 import type {
     ClusterRole,
     ClusterRoleBinding,
@@ -21,20 +21,31 @@ import type {
 } from "./types";
 import { validateKubeModel } from "./validate";
 
+/** What each of ovnkube's identities runs as and may do. */
+export interface RoleManifests {
+    serviceAccount: ServiceAccount;
+    clusterRole: ClusterRole;
+    clusterRoleBinding: ClusterRoleBinding;
+}
+
 export interface KubeManifests {
     namespace: Namespace;
     hostNetworkNamespace: Namespace;
-    serviceAccount: ServiceAccount;
     configMap: ConfigMap;
-    clusterRole: ClusterRole;
-    clusterRoleBinding: ClusterRoleBinding;
+    roles: Record<OvnkubeRole, RoleManifests>;
+    /** Leader election of the control plane. */
     role: Role;
     roleBinding: RoleBinding;
     /** Server-side apply bodies for the existing Nodes: the plan ovnkube takes from them. */
     nodePlans: NodePatch[];
-    master: DaemonSet;
+    /** ovnkube-control-plane (interconnect) or ovnkube-master (centralized). */
+    controlPlane: DaemonSet;
     /** One ovnkube-node DaemonSet per node group. */
     nodes: DaemonSet[];
+}
+
+function roleManifests(model: KubeModel, role: OvnkubeRole): RoleManifests {
+    return { serviceAccount: serviceAccount(model, role), clusterRole: clusterRole(model, role), clusterRoleBinding: clusterRoleBinding(model, role) };
 }
 
 /** Throws `kube.<field>: <reason>` on a model ovnkube could not run with. */
@@ -43,35 +54,32 @@ export function kubeManifests(model: KubeModel): KubeManifests {
     return {
         namespace: namespace(model),
         hostNetworkNamespace: hostNetworkNamespace(),
-        serviceAccount: serviceAccount(model),
         configMap: configMap(model),
-        clusterRole: clusterRole(),
-        clusterRoleBinding: clusterRoleBinding(model),
+        roles: { "control-plane": roleManifests(model, "control-plane"), node: roleManifests(model, "node") },
         role: leaderElectionRole(model),
         roleBinding: leaderElectionRoleBinding(model),
         nodePlans: nodePlanPatches(model),
-        master: ovnkubeMaster(model),
+        controlPlane: ovnkubeControlPlane(model),
         nodes: ovnkubeNodes(model),
     };
 }
 
 /**
  * In the order `kubectl apply` needs them: namespace first, what the pods use before the pods, the
- * Nodes' plan before the master reads it at start. The Node bodies are partial: apply them with
+ * Nodes' plan before the cluster manager reads it at start. The release's CRDs come first of all,
+ * from their upstream URLs (KubeModel.crdUrls). The Node bodies are partial: apply them with
  * `kubectl apply --server-side --force-conflicts` and NODE_PLAN_APPLY's field manager.
  */
 export function manifestList(m: KubeManifests): KubeObject[] {
     return [
         m.namespace,
         m.hostNetworkNamespace,
-        m.serviceAccount,
         m.configMap,
-        m.clusterRole,
-        m.clusterRoleBinding,
+        ...Object.values(m.roles).flatMap((r) => [r.serviceAccount, r.clusterRole, r.clusterRoleBinding]),
         m.role,
         m.roleBinding,
         ...m.nodePlans,
-        m.master,
+        m.controlPlane,
         ...m.nodes,
     ];
 }

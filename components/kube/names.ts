@@ -1,11 +1,18 @@
 // In-cluster names, exactly those of ovn-kubernetes' own manifests (the OpenShift DaemonSets the
 // project started from), so operators, runbooks and `kubectl` habits carry over unchanged.
 
-export const SERVICE_ACCOUNT = "ovn";
 export const CONFIG_MAP = "ovn-config";
-/** Name of both the ClusterRole (cluster-wide reads and annotations) and the Role (its own namespace). */
+/** Name of the Role (leader election in its own namespace) and the prefix of the ClusterRoles. */
 export const RBAC_NAME = "ovn-kubernetes";
+/** The centralized master (cluster manager and network controller in one process). */
 export const MASTER = "ovnkube-master";
+/** Interconnect's control-plane workload and its container, as upstream's chart names them. */
+export const CONTROL_PLANE = "ovnkube-control-plane";
+export const CLUSTER_MANAGER = "ovnkube-cluster-manager";
+/** Interconnect: the node pod's container that runs the zone's controller and the node together. */
+export const CONTROLLER = "ovnkube-controller";
+/** Every Node's zone (interconnect): its own name, as upstream's docs have operators label it. */
+export const ZONE_LABEL = "k8s.ovn.org/zone-name";
 /**
  * The namespace that stands for host-network traffic in network policies, as upstream's manifests
  * create it: the master keeps the nodes' management and join addresses in its address set, so a
@@ -15,9 +22,8 @@ export const HOST_NETWORK_NAMESPACE = "ovn-host-network";
 export { OVNKUBE_NODE as NODE } from "../model/names";
 
 /**
- * The Lease `ovnkube -init-master` takes for leader election in its config namespace
- * (`-ovn-config-namespace`); v1.0.0 names it so for the default zone (cmd/ovnkube
- * networkControllerManagerLockName). The Role grants access to this name only.
+ * The Lease the cluster manager (or centralized master) takes for leader election in its config
+ * namespace (`-ovn-config-namespace`). The Role grants access to this name only.
  */
 export const MASTER_LEADER_LOCK = "ovn-kubernetes-master";
 
@@ -25,9 +31,9 @@ export const MASTER_LEADER_LOCK = "ovn-kubernetes-master";
 export const APP_LABEL = "app";
 
 /**
- * Node annotations through which ovnkube v1.0.0 takes the project's plan: the node subnet (kept by
- * the cluster manager whenever it lies in the cluster network) and the node-id (reserved at master
- * start; the gateway router's join address is join base + id).
+ * Node annotations through which ovnkube takes the project's plan: the node subnet (kept by the
+ * cluster manager whenever it lies in the cluster network) and the node-id (reserved at cluster
+ * manager start; the gateway router's join address and the transit address are base + id).
  */
 export const NODE_SUBNETS_ANNOTATION = "k8s.ovn.org/node-subnets";
 export const NODE_ID_ANNOTATION = "k8s.ovn.org/node-id";

@@ -1,8 +1,8 @@
-// The namespace ovn-kubernetes lives in, the service account its pods run as, and the namespace that
-// stands for host-network traffic in network policies.
+// The namespace ovn-kubernetes lives in, and the namespace that stands for host-network traffic in
+// network policies.
 import type { KubeModel } from "../model/types";
-import { COMMON_LABELS, HOST_NETWORK_NAMESPACE, SERVICE_ACCOUNT } from "./names";
-import type { Namespace, ServiceAccount } from "./types";
+import { COMMON_LABELS, HOST_NETWORK_NAMESPACE } from "./names";
+import type { Namespace } from "./types";
 
 export function namespace(model: KubeModel): Namespace {
     return {
@@ -28,12 +28,4 @@ export function namespace(model: KubeModel): Namespace {
 /** Holds no pods: only its name matters, to policies that select it and to the master's address set. */
 export function hostNetworkNamespace(): Namespace {
     return { apiVersion: "v1", kind: "Namespace", metadata: { name: HOST_NETWORK_NAMESPACE, labels: { ...COMMON_LABELS } } };
-}
-
-export function serviceAccount(model: KubeModel): ServiceAccount {
-    return {
-        apiVersion: "v1",
-        kind: "ServiceAccount",
-        metadata: { name: SERVICE_ACCOUNT, namespace: model.namespace, labels: { ...COMMON_LABELS } },
-    };
 }

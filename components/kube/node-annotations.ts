@@ -1,9 +1,10 @@
 // The plan ovnkube is fed through the Node objects: per node, the subnet and the node-id the model
-// decided. ovnkube v1.0.0 keeps a node subnet found in `k8s.ovn.org/node-subnets` (when it lies in
-// the cluster network) and reserves the id found in `k8s.ovn.org/node-id` for nodes that exist when
-// the master starts; everything else on the Node it derives from these and from the host.
+// decided. The cluster manager keeps a node subnet found in `k8s.ovn.org/node-subnets` (when it lies
+// in the cluster network and no other node has it) and reserves the id found in `k8s.ovn.org/node-id`
+// for nodes that exist when it starts (clustermanager/zone_cluster_controller.go syncNodeIDs);
+// everything else on the Node it derives from these and from the host.
 import type { KubeModel, OvnkubeNodeModel } from "../model/types";
-import { DEFAULT_NETWORK, NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "./names";
+import { DEFAULT_NETWORK, NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, ZONE_LABEL } from "./names";
 import type { NodePatch } from "./types";
 
 /**
@@ -26,13 +27,18 @@ export function nodePlanAnnotations(node: OvnkubeNodeModel): Record<string, stri
     };
 }
 
-export function nodePlanPatch(node: OvnkubeNodeModel): NodePatch {
-    return { apiVersion: "v1", kind: "Node", metadata: { name: node.name, annotations: nodePlanAnnotations(node) } };
+/**
+ * With interconnect the Node also carries its zone as the label upstream's docs ask for
+ * (ovnkube.sh reads it to pick `--zone`; the project passes the same name directly).
+ */
+export function nodePlanPatch(node: OvnkubeNodeModel, architecture: KubeModel["architecture"] = "centralized"): NodePatch {
+    const labels = architecture === "interconnect" ? { labels: { [ZONE_LABEL]: node.name } } : {};
+    return { apiVersion: "v1", kind: "Node", metadata: { name: node.name, ...labels, annotations: nodePlanAnnotations(node) } };
 }
 
 /** One patch per planned node, in the model's order. */
 export function nodePlanPatches(model: KubeModel): NodePatch[] {
-    return model.nodes.map(nodePlanPatch);
+    return model.nodes.map((node) => nodePlanPatch(node, model.architecture));
 }
 
 /**

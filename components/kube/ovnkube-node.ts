@@ -1,13 +1,15 @@
 // DaemonSets ovnkube-node: `ovnkube -init-node` on every node, masters included, one DaemonSet per
-// node group of the model (nodes that take the same gateway flags), each held to its group's nodes.
-// It wires the node to its logical switch, runs its shared gateway and serves CNI ADD/DEL for the
-// pods there, so it runs in the host's network and PID namespaces (CNI requests may name pods'
-// network namespaces by /proc/<pid> path) with a privileged container (veths, routes, OVS ports,
-// iptables, sysctls).
+// node group of the model (nodes that take the same gateway flags), each held to its group's nodes;
+// with interconnect the same process also runs the zone's network controller
+// (`-init-ovnkube-controller`), which writes the node's own NB. It wires the node to its logical
+// switch, runs its shared gateway and serves CNI ADD/DEL for the pods there, so it runs in the
+// host's network and PID namespaces (CNI requests may name pods' network namespaces by /proc/<pid>
+// path) with a privileged container (veths, routes, OVS ports, iptables, sysctls).
 import type { KubeModel, OvnkubeNodeGroup } from "../model/types";
 import { onNodes, ovnkubeDaemonSet } from "./daemonset";
 import { CNI_BIN, CNI_CONF, ETC_OPENVSWITCH, HOST_ROOT, mounts, NETNS, OVN_RUN, OVNKUBE_LOG, OVNKUBE_RUN, OVS_RUN, volumes } from "./host-paths";
-import { NODE, OS_LABEL } from "./names";
+import { CONTROLLER, NODE, OS_LABEL } from "./names";
+import { serviceAccountName } from "./rbac";
 import { nodeArgs, nodeEnv, OVNKUBE } from "./ovnkube-args";
 import type { Container, DaemonSet } from "./types";
 
@@ -41,7 +43,8 @@ function installCniShim(model: KubeModel): Container {
 
 export function ovnkubeNode(model: KubeModel, group: OvnkubeNodeGroup): DaemonSet {
     const ovnkube: Container = {
-        name: NODE,
+        // With interconnect the one process is the zone's controller and the node, as upstream names it.
+        name: model.architecture === "interconnect" ? CONTROLLER : NODE,
         image: model.image,
         imagePullPolicy: "IfNotPresent",
         command: [OVNKUBE],
@@ -60,6 +63,7 @@ export function ovnkubeNode(model: KubeModel, group: OvnkubeNodeGroup): DaemonSe
     // 10%: restarting ovnkube-node leaves running pods' datapath in OVS untouched, so large groups
     // can update in bounded batches; new pods on those nodes wait for the CNI a few seconds.
     return ovnkubeDaemonSet(model, group.name, NODE, "10%", {
+        serviceAccountName: serviceAccountName(model, "node"),
         hostPID: true,
         // Per-node agent without which no pod on the node gets a network.
         priorityClassName: "system-node-critical",

@@ -1,11 +1,11 @@
 // Ovnkube: ovn-kubernetes' objects in the cluster, created from the pure manifests (./manifests.ts)
-// with @pulumi/kubernetes. The component adds only what Pulumi needs: which provider talks to the
-// cluster, the order of creation, and outputs.
+// and the release's CRDs (./crds.ts) with @pulumi/kubernetes. The component adds only what Pulumi
+// needs: which provider talks to the cluster, the order of creation, and outputs.
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { KubeModel } from "../model/types";
 import { kubeManifests } from "./manifests";
-import { MASTER } from "./names";
+import { loadCrds } from "./crds";
 import { asPulumiNodePatch } from "./node-annotations";
 
 export interface OvnkubeArgs {
@@ -19,17 +19,19 @@ export interface OvnkubeArgs {
     kubeconfig?: pulumi.Input<string>;
 }
 
-/** Child resource names: `<component>-master`, `<component>-node`, `<component>-node-<group suffix>`. */
+/** Child resource names: `<component>-control-plane`, `<component>-node`, `<component>-node-<group suffix>`. */
 export const daemonSetResourceName = (component: string, daemonSet: string) => `${component}-${daemonSet.replace(/^ovnkube-/, "")}`;
 
 export class Ovnkube extends pulumi.ComponentResource {
     /** Namespace holding ovnkube's namespaced objects. */
     public readonly namespace: pulumi.Output<string>;
     /** Names of the DaemonSets, as `kubectl -n <namespace> rollout status ds/<name>` takes them. */
-    public readonly masterDaemonSet: pulumi.Output<string>;
+    public readonly controlPlaneDaemonSet: pulumi.Output<string>;
     public readonly nodeDaemonSets: pulumi.Output<string[]>;
     /** Per node, the annotations the plan put on its Node (node-subnets, node-id). */
     public readonly nodePlan: pulumi.Output<Record<string, Record<string, string>>>;
+    /** Names of the release's CustomResourceDefinitions. */
+    public readonly crds: pulumi.Output<string[]>;
     /** The explicit provider built from `kubeconfig`, if one was given. */
     public readonly provider?: k8s.Provider;
 
@@ -47,46 +49,59 @@ export class Ovnkube extends pulumi.ComponentResource {
                 { parent: this },
             );
         }
-        const child = (dependsOn: pulumi.Resource[] = []): pulumi.CustomResourceOptions => ({
+        const child = (dependsOn: pulumi.Input<pulumi.Input<pulumi.Resource>[]> = []): pulumi.CustomResourceOptions => ({
             parent: this,
             provider: this.provider,
             dependsOn,
         });
 
-        // The plan goes onto the Nodes before any ovnkube starts: the master reserves node-ids only
-        // for nodes that carry one when it starts, and allocates subnets for nodes that carry none.
+        // The release's CRDs, read from their URLs: ovnkube's informers need them before it starts.
+        const crds = pulumi.output(loadCrds(args.model.crdUrls)).apply((objects) =>
+            objects.map((crd) => new k8s.apiextensions.v1.CustomResourceDefinition(`${name}-crd-${crd.metadata.name}`, crd as unknown as k8s.apiextensions.v1.CustomResourceDefinitionArgs, child())),
+        );
+
+        // The plan goes onto the Nodes before any ovnkube starts: the cluster manager reserves
+        // node-ids only for nodes that carry one when it starts, and allocates subnets for nodes
+        // that carry none.
         const plans = m.nodePlans.map(
             (patch) => new k8s.core.v1.NodePatch(`${name}-${patch.metadata.name}-plan`, asPulumiNodePatch(patch), child()),
         );
 
         const ns = new k8s.core.v1.Namespace(`${name}-namespace`, m.namespace, child());
         const hostNetworkNs = new k8s.core.v1.Namespace(`${name}-host-network-namespace`, m.hostNetworkNamespace, child());
-        const sa = new k8s.core.v1.ServiceAccount(`${name}-service-account`, m.serviceAccount, child([ns]));
         const config = new k8s.core.v1.ConfigMap(`${name}-config`, m.configMap, child([ns]));
-        const clusterRole = new k8s.rbac.v1.ClusterRole(`${name}-cluster-role`, m.clusterRole, child());
-        const clusterRoleBinding = new k8s.rbac.v1.ClusterRoleBinding(
-            `${name}-cluster-role-binding`,
-            m.clusterRoleBinding,
-            child([clusterRole, sa]),
-        );
+        const roles = Object.fromEntries(
+            Object.entries(m.roles).map(([role, r]) => {
+                const sa = new k8s.core.v1.ServiceAccount(`${name}-${role}-service-account`, r.serviceAccount, child([ns]));
+                const clusterRole = new k8s.rbac.v1.ClusterRole(`${name}-${role}-cluster-role`, r.clusterRole, child());
+                const binding = new k8s.rbac.v1.ClusterRoleBinding(`${name}-${role}-cluster-role-binding`, r.clusterRoleBinding, child([clusterRole, sa]));
+                return [role, [sa, binding]];
+            }),
+        ) as unknown as Record<keyof typeof m.roles, pulumi.Resource[]>;
         const role = new k8s.rbac.v1.Role(`${name}-role`, m.role, child([ns]));
-        const roleBinding = new k8s.rbac.v1.RoleBinding(`${name}-role-binding`, m.roleBinding, child([role, sa]));
+        const roleBinding = new k8s.rbac.v1.RoleBinding(`${name}-role-binding`, m.roleBinding, child([role, ...roles["control-plane"]]));
 
-        // Pods started before their ConfigMap, account or permissions exist fail and back off;
-        // waiting for them makes the first rollout clean.
-        const ready = [config, sa, clusterRoleBinding, ...plans];
-        const master = new k8s.apps.v1.DaemonSet(daemonSetResourceName(name, MASTER), m.master, child([...ready, roleBinding, hostNetworkNs]));
-        const nodes = m.nodes.map((ds) => new k8s.apps.v1.DaemonSet(daemonSetResourceName(name, ds.metadata.name), ds, child(ready)));
+        // Pods started before their ConfigMap, account, permissions or CRDs exist fail and back
+        // off; waiting for them makes the first rollout clean.
+        const ready = (more: pulumi.Resource[]) => crds.apply((c) => [config, ...plans, hostNetworkNs, ...c, ...more]);
+        const controlPlane = new k8s.apps.v1.DaemonSet(
+            daemonSetResourceName(name, m.controlPlane.metadata.name),
+            m.controlPlane,
+            child(ready([...roles["control-plane"], roleBinding])),
+        );
+        const nodes = m.nodes.map((ds) => new k8s.apps.v1.DaemonSet(daemonSetResourceName(name, ds.metadata.name), ds, child(ready(roles.node))));
 
         this.namespace = ns.metadata.name;
-        this.masterDaemonSet = master.metadata.name;
+        this.controlPlaneDaemonSet = controlPlane.metadata.name;
         this.nodeDaemonSets = pulumi.all(nodes.map((ds) => ds.metadata.name));
         this.nodePlan = pulumi.output(Object.fromEntries(m.nodePlans.map((p) => [p.metadata.name, p.metadata.annotations])));
+        this.crds = crds.apply((c) => pulumi.all(c.map((crd) => crd.metadata.name)));
         this.registerOutputs({
             namespace: this.namespace,
-            masterDaemonSet: this.masterDaemonSet,
+            controlPlaneDaemonSet: this.controlPlaneDaemonSet,
             nodeDaemonSets: this.nodeDaemonSets,
             nodePlan: this.nodePlan,
+            crds: this.crds,
         });
     }
 }

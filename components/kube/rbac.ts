@@ -1,39 +1,59 @@
-// What ovnkube may do in the API, and nothing more: the union of what upstream v1.0.0 grants its
-// ovnkube-master and ovnkube-node service accounts (dist/templates/rbac-ovnkube-*.yaml.j2), cut to
-// what the binaries do in a non-interconnect cluster with every optional feature off, for the one
-// `ovn` service account both roles run as. Left out, with the reason:
+// What ovnkube may do in the API, and nothing more: per service account, what upstream's chart
+// grants it (docs/facts/ovnkube-1.3.md §4), cut to what the binaries do with every optional feature
+// off. Left out, with the reason:
 // - every CRD group (k8s.ovn.org, k8s.cni.cncf.io, policy.networking.k8s.io): their informers start
 //   only with the feature flags, none of which is passed;
-// - `endpoints`: v1.0.0 reads service backends from EndpointSlices only;
-// - namespaced `configmaps` read (Role ovn-k8s-configmap) and `endpoints` get (ovnkube-node-ep),
-//   `nodes/status` get (ovnkube-node-status-reader): used by ovnkube.sh's kubectl calls and the
-//   interconnect topology-version ConfigMap, not by ovnkube here;
-// - `certificatesigningrequests`: identity mode only, which is off.
+// - `endpoints`: ovnkube reads service backends from EndpointSlices only; the chart's endpoints
+//   rules serve ovnkube.sh's kubectl calls;
+// - `configmaps`: read by ovnkube.sh, not by ovnkube;
+// - `certificatesigningrequests` and the group `system:ovn-nodes`: per-node identities, which the
+//   project does not deploy; each node authenticates as the node service account.
 import type { KubeModel } from "../model/types";
-import { COMMON_LABELS, MASTER_LEADER_LOCK, RBAC_NAME, SERVICE_ACCOUNT } from "./names";
-import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, ServiceAccountSubject } from "./types";
+import { CLUSTER_MANAGER, COMMON_LABELS, MASTER, MASTER_LEADER_LOCK, NODE, RBAC_NAME } from "./names";
+import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, ServiceAccount, ServiceAccountSubject } from "./types";
 
 const READ = ["get", "list", "watch"];
 const WRITE_STATUS = ["patch", "update"];
 
-export const CLUSTER_RULES: readonly PolicyRule[] = [
-    // Informers of master and node: pods get addresses, services and their EndpointSlices become
-    // load balancers, namespaces and network policies become address sets, port groups and ACLs,
-    // nodes get switches and gateway routers.
+/** The two identities ovnkube runs as. */
+export type OvnkubeRole = "control-plane" | "node";
+
+/** The control plane's account: the cluster manager (interconnect) or the master (centralized). */
+export function serviceAccountName(model: KubeModel, role: OvnkubeRole): string {
+    if (role === "node") return NODE;
+    return model.architecture === "interconnect" ? CLUSTER_MANAGER : MASTER;
+}
+
+/** Informers every role starts: nodes get subnets and gateways, services and their slices load balancers. */
+const WATCHED: PolicyRule[] = [
     { apiGroups: [""], resources: ["namespaces", "nodes", "pods", "services"], verbs: READ },
     { apiGroups: ["discovery.k8s.io"], resources: ["endpointslices"], verbs: READ },
-    { apiGroups: ["networking.k8s.io"], resources: ["networkpolicies"], verbs: READ },
-    // Every annotation ovnkube writes goes through the status subresource (PatchStatus /
-    // UpdateStatus): node subnets, ids and gateway config on nodes, pod-networks on pods, the
-    // unidling annotation on services. The objects themselves are never patched.
-    { apiGroups: [""], resources: ["nodes/status", "pods/status", "services/status"], verbs: WRITE_STATUS },
-    { apiGroups: [""], resources: ["events"], verbs: ["create", "patch", "update"] },
 ];
+const EVENTS: PolicyRule = { apiGroups: [""], resources: ["events"], verbs: ["create", "patch", "update"] };
+/**
+ * The network controller (the centralized master, or each zone's ovnkube-controller): network
+ * policies become ACLs; pods get their pod-networks annotation, services the unidling one, and
+ * (interconnect) namespaces their status. Every annotation goes through the status subresource.
+ */
+const CONTROLLER: PolicyRule[] = [
+    { apiGroups: ["networking.k8s.io"], resources: ["networkpolicies"], verbs: READ },
+    { apiGroups: [""], resources: ["pods/status", "services/status"], verbs: WRITE_STATUS },
+];
+/** Node annotations (subnets and ids from the cluster manager, gateway and chassis from the node). */
+const NODE_STATUS: PolicyRule = { apiGroups: [""], resources: ["nodes/status"], verbs: WRITE_STATUS };
+
+export function clusterRules(model: KubeModel, role: OvnkubeRole): PolicyRule[] {
+    const ic = model.architecture === "interconnect";
+    // Who runs the network controller: the master when centralized, every node with interconnect.
+    const controller = role === "control-plane" ? !ic : ic;
+    const rules = [...WATCHED.map(copyRule), NODE_STATUS, ...(controller ? CONTROLLER.map(copyRule) : []), EVENTS];
+    if (controller && ic) rules.push({ apiGroups: [""], resources: ["namespaces/status"], verbs: WRITE_STATUS });
+    return rules.map(copyRule);
+}
 
 /**
- * Leader election among ovnkube-master pods: v1.0.0 uses a Lease only (client-go dropped the
- * ConfigMap lock), confined to its one name. `create` cannot be limited by name (the object has no
- * name before it exists), so it stays namespaced instead.
+ * Leader election among the control-plane pods: a Lease only, confined to its one name. `create`
+ * cannot be limited by name (the object has no name before it exists), so it stays namespaced.
  */
 export const LEADER_ELECTION_RULES: readonly PolicyRule[] = [
     { apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["create"] },
@@ -45,35 +65,46 @@ export const LEADER_ELECTION_RULES: readonly PolicyRule[] = [
     },
 ];
 
-const copyRules = (rules: readonly PolicyRule[]): PolicyRule[] =>
-    rules.map((r) => ({
+function copyRule(r: PolicyRule): PolicyRule {
+    return {
         ...r,
         apiGroups: [...r.apiGroups],
         resources: [...r.resources],
         verbs: [...r.verbs],
         ...(r.resourceNames ? { resourceNames: [...r.resourceNames] } : {}),
-    }));
-
-function subject(model: KubeModel): ServiceAccountSubject {
-    return { kind: "ServiceAccount", name: SERVICE_ACCOUNT, namespace: model.namespace };
-}
-
-export function clusterRole(): ClusterRole {
-    return {
-        apiVersion: "rbac.authorization.k8s.io/v1",
-        kind: "ClusterRole",
-        metadata: { name: RBAC_NAME, labels: { ...COMMON_LABELS } },
-        rules: copyRules(CLUSTER_RULES),
     };
 }
 
-export function clusterRoleBinding(model: KubeModel): ClusterRoleBinding {
+function subject(model: KubeModel, role: OvnkubeRole): ServiceAccountSubject {
+    return { kind: "ServiceAccount", name: serviceAccountName(model, role), namespace: model.namespace };
+}
+
+const clusterRoleName = (role: OvnkubeRole) => `${RBAC_NAME}-${role}`;
+
+export function serviceAccount(model: KubeModel, role: OvnkubeRole): ServiceAccount {
+    return {
+        apiVersion: "v1",
+        kind: "ServiceAccount",
+        metadata: { name: serviceAccountName(model, role), namespace: model.namespace, labels: { ...COMMON_LABELS } },
+    };
+}
+
+export function clusterRole(model: KubeModel, role: OvnkubeRole): ClusterRole {
+    return {
+        apiVersion: "rbac.authorization.k8s.io/v1",
+        kind: "ClusterRole",
+        metadata: { name: clusterRoleName(role), labels: { ...COMMON_LABELS } },
+        rules: clusterRules(model, role),
+    };
+}
+
+export function clusterRoleBinding(model: KubeModel, role: OvnkubeRole): ClusterRoleBinding {
     return {
         apiVersion: "rbac.authorization.k8s.io/v1",
         kind: "ClusterRoleBinding",
-        metadata: { name: RBAC_NAME, labels: { ...COMMON_LABELS } },
-        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: RBAC_NAME },
-        subjects: [subject(model)],
+        metadata: { name: clusterRoleName(role), labels: { ...COMMON_LABELS } },
+        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: clusterRoleName(role) },
+        subjects: [subject(model, role)],
     };
 }
 
@@ -82,7 +113,7 @@ export function leaderElectionRole(model: KubeModel): Role {
         apiVersion: "rbac.authorization.k8s.io/v1",
         kind: "Role",
         metadata: { name: RBAC_NAME, namespace: model.namespace, labels: { ...COMMON_LABELS } },
-        rules: copyRules(LEADER_ELECTION_RULES),
+        rules: LEADER_ELECTION_RULES.map(copyRule),
     };
 }
 
@@ -92,6 +123,6 @@ export function leaderElectionRoleBinding(model: KubeModel): RoleBinding {
         kind: "RoleBinding",
         metadata: { name: RBAC_NAME, namespace: model.namespace, labels: { ...COMMON_LABELS } },
         roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: RBAC_NAME },
-        subjects: [subject(model)],
+        subjects: [subject(model, "control-plane")],
     };
 }

@@ -163,7 +163,7 @@ export interface DaemonSet {
 export interface NodePatch {
     apiVersion: "v1";
     kind: "Node";
-    metadata: { name: string; annotations: Record<string, string> };
+    metadata: { name: string; labels?: Record<string, string>; annotations: Record<string, string> };
 }
 
 export type KubeObject =

@@ -25,7 +25,7 @@ export function validateKubeModel(model: KubeModel): void {
     };
     check("namespace", model.namespace, PATTERNS.nodeName);
     check("image", model.image, PATTERNS.image);
-    if (model.masterNodes.length === 0) fail("masterNodes", "is empty: ovnkube-master would run nowhere");
+    if (model.masterNodes.length === 0) fail("masterNodes", "is empty: the cluster manager would run nowhere");
     model.masterNodes.forEach((node, i) => {
         if (!isNodeName(node)) fail(`masterNodes[${i}]`, `"${node}" is not a Kubernetes node name`);
     });
@@ -34,14 +34,22 @@ export function validateKubeModel(model: KubeModel): void {
         if (SECRET_LIKE_KEY.test(key)) fail(`config.${key}`, "looks like a credential; those never go into ovn-config");
         if (typeof value !== "string") fail(`config.${key}`, "must be a string");
     }
-    for (const { key, required } of CONFIG_ENV) {
-        if (required && !model.config[key]) fail(`config.${key}`, "is required by ovnkube and missing");
+    for (const { key, required, centralizedOnly } of CONFIG_ENV) {
+        const needed = required && (!centralizedOnly || model.architecture === "centralized");
+        if (needed && !model.config[key]) fail(`config.${key}`, "is required by ovnkube and missing");
+        if (centralizedOnly && model.architecture === "interconnect" && key in model.config)
+            fail(`config.${key}`, "is set, but interconnect zones use their own databases' unix sockets");
     }
     const https = model.config.k8s_apiserver.startsWith("https://");
     if (https !== model.secureApi) {
         fail("config.k8s_apiserver", `"${model.config.k8s_apiserver}" disagrees with secureApi=${model.secureApi} (https means secure)`);
     }
     check("joinSubnet", model.joinSubnet, PATTERNS.cidr);
+    check("masqueradeSubnet", model.masqueradeSubnet, PATTERNS.cidr);
+    if (model.architecture === "interconnect") check("transitSubnet", model.transitSubnet, PATTERNS.cidr);
+    model.crdUrls.forEach((url, i) => {
+        if (!/^(?:https?:\/\/|file:\/\/\/)[A-Za-z0-9._~:/%+-]+\.ya?ml(?:\.j2)?$/.test(url)) fail(`crdUrls[${i}]`, `"${url}" is not an http(s) or file URL of a YAML file`);
+    });
     validatePlan(model, fail, check);
 }
 

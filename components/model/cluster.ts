@@ -4,6 +4,7 @@ import type { DatapathType, OsFamily, StackConfig } from "../config/types";
 import { planAddresses, AddressPlan, MAX_OVNKUBE_NODE_ID } from "./addressPlan";
 import { addressAt, macFromIp, parseNetwork, toInt } from "../values";
 import * as names from "./names";
+import { releaseOf } from "../kube/releases";
 import { isChassis, isK8sNode, tunnelBridgeOf } from "./nodes";
 import type { ClusterModel, GatewayModel, HostModel, IfAddress, NodeNetworkModel, OvnkubeNodeGroup, OvnkubeNodeModel, TopologyWriter } from "./types";
 
@@ -25,8 +26,15 @@ export function packagesFor(os: OsFamily, central: boolean, chassis: boolean, da
 /** Kubernetes enabled: ovnkube realises the topology; disabled: the project's providers write it. */
 export const topologyWriter = (cfg: Pick<StackConfig, "kubernetes">): TopologyWriter => (cfg.kubernetes.enabled ? "ovnkube" : "pulumi");
 
+/** The mirror's file for an upstream CRD URL: the same name, less a template suffix (v1.2's `.yaml.j2`). */
+export function crdUrl(upstream: string, mirror?: string): string {
+    return mirror ? mirror + upstream.slice(upstream.lastIndexOf("/") + 1).replace(/\.j2$/, "") : upstream;
+}
+
 export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: AddressPlan } {
     const writer = topologyWriter(cfg);
+    const architecture = writer === "ovnkube" ? cfg.ovnkube.architecture : "centralized";
+    const interconnect = architecture === "interconnect";
     const k8sNodes = cfg.nodes.filter(isK8sNode);
     const gatewayNodes = cfg.nodes.filter((n) => n.gateway);
     // ovnkube runs a gateway router on every node and places its join address by node-id, which it
@@ -45,8 +53,10 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
     const central = centrals[0];
     const { protocol, nbPort, sbPort, nbRaftPort, sbRaftPort } = cfg.ovnTransport;
     const ssl = protocol === "ssl";
-    const nbAddress = centrals.map((c) => `${protocol}:${c.tunnelIp}:${nbPort}`).join(",");
-    const sbAddress = centrals.map((c) => `${protocol}:${c.tunnelIp}:${sbPort}`).join(",");
+    // Interconnect: every client of a zone's databases is on that zone's host.
+    const nbAddress = interconnect ? names.LOCAL_NB : centrals.map((c) => `${protocol}:${c.tunnelIp}:${nbPort}`).join(",");
+    const sbAddress = interconnect ? names.LOCAL_SB : centrals.map((c) => `${protocol}:${c.tunnelIp}:${sbPort}`).join(",");
+    const zoneOf = (n: Node) => (interconnect && isK8sNode(n) ? n.name : undefined);
     const k8sApiServer = cfg.apiServer.url.replace(/\/$/, "");
 
     const hosts: HostModel[] = cfg.nodes.map((n) => ({
@@ -54,8 +64,9 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
         roles: n.roles,
         ssh: { host: n.address, port: n.port, user: n.user, hostKey: n.hostKey, insecureIgnoreHostKey: cfg.ssh.insecureIgnoreHostKey },
         os: n.os,
-        packages: packagesFor(n.os, centrals.includes(n), isChassis(n), n.datapathType),
+        packages: packagesFor(n.os, centrals.includes(n) || zoneOf(n) !== undefined, isChassis(n), n.datapathType),
         isCentral: centrals.includes(n),
+        ...(zoneOf(n) ? { zone: zoneOf(n) } : {}),
         isChassis: isChassis(n),
         datapathType: n.datapathType,
         chassis: isChassis(n)
@@ -83,16 +94,21 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
         encapType: cfg.encapType,
         nbAddress,
         sbAddress,
-        central: {
-            host: central.name,
-            nbListener: `p${protocol}:${nbPort}:${central.tunnelIp}`,
-            sbListener: `p${protocol}:${sbPort}:${central.tunnelIp}`,
-            ssl,
-            // Absent with one central, so a single-central stack's model (and its scripts) stay as they were.
-            ...(centrals.length > 1
-                ? { cluster: { members: centrals.map((c) => ({ host: c.name, ip: c.tunnelIp! })), protocol, nbPort, sbPort, nbRaftPort, sbRaftPort } }
-                : {}),
-        },
+        architecture,
+        ...(central
+            ? {
+                  central: {
+                      host: central.name,
+                      nbListener: `p${protocol}:${nbPort}:${central.tunnelIp}`,
+                      sbListener: `p${protocol}:${sbPort}:${central.tunnelIp}`,
+                      ssl,
+                      // Absent with one central, so a single-central stack's model (and its scripts) stay as they were.
+                      ...(centrals.length > 1
+                          ? { cluster: { members: centrals.map((c) => ({ host: c.name, ip: c.tunnelIp! })), protocol, nbPort, sbPort, nbRaftPort, sbRaftPort } }
+                          : {}),
+                  },
+              }
+            : {}),
         hosts,
         packages: cfg.packages,
         clusterRouter: {
@@ -107,16 +123,20 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
         gateways,
         kube: {
             namespace: cfg.kubernetes.namespace,
-            image: cfg.ovnkubeImage,
+            version: cfg.ovnkube.version,
+            architecture: cfg.ovnkube.architecture,
+            image: cfg.ovnkube.image,
+            crdUrls: releaseOf(cfg.ovnkube.version).crdUrls.map((u) => crdUrl(u, cfg.ovnkube.crdMirror)),
+            transitSubnet: cfg.transitSubnet,
+            masqueradeSubnet: cfg.masqueradeSubnet,
             masterNodes: cfg.nodes.filter((n) => n.roles.includes("master")).map((n) => n.name),
             secureApi: k8sApiServer.startsWith("https://"),
             joinSubnet: cfg.joinSubnet,
             // Only ovnkube mode deploys ovnkube, so only it has a plan to feed it.
-            nodes: writer === "ovnkube" ? k8sNodes.map((n) => ovnkubeNode(n, plan)) : [],
+            nodes: writer === "ovnkube" ? k8sNodes.map((n) => ovnkubeNode(n, plan, interconnect ? cfg.transitSubnet : undefined)) : [],
             nodeGroups: writer === "ovnkube" ? ovnkubeNodeGroups(k8sNodes) : [],
             config: {
-                OvnNorth: nbAddress,
-                OvnSouth: sbAddress,
+                ...(interconnect ? {} : { OvnNorth: nbAddress, OvnSouth: sbAddress }),
                 k8s_apiserver: k8sApiServer,
                 net_cidr: cfg.clusterSubnet,
                 svc_cidr: cfg.serviceSubnet,
@@ -181,15 +201,19 @@ function gatewayBridgeOf(n: Node): string | undefined {
     return tunnelBridgeOf(n, n.datapathType)?.bridge;
 }
 
-function ovnkubeNode(n: Node, plan: AddressPlan): OvnkubeNodeModel {
+function ovnkubeNode(n: Node, plan: AddressPlan, transitSubnet?: string): OvnkubeNodeModel {
     const joinIp = plan.gatewayJoinIps[n.name];
+    // The join offset is the node-id: ovnkube computes the join address as base + id, and the
+    // cluster router holds offset 1.
+    const nodeId = toInt(joinIp) - toInt(plan.clusterRouterJoinIp) + 1;
+    const transit = transitSubnet ? parseNetwork(transitSubnet) : undefined;
     return {
         name: n.name,
         subnet: plan.subnets[n.name],
-        // The join offset is the node-id: ovnkube computes the join address as base + id, and the
-        // cluster router holds offset 1.
-        nodeId: toInt(joinIp) - toInt(plan.clusterRouterJoinIp) + 1,
+        nodeId,
         gatewayRouterJoin: ifAddress(joinIp, plan.joinPrefix),
+        // The cluster manager gives the transit port base + node-id too (zone_cluster_controller.go).
+        ...(transit ? { transit: ifAddress(addressAt(transit, nodeId), transit.prefix) } : {}),
         encapIp: n.tunnelIp,
         gatewayIp: n.gateway ? n.gateway.physicalIp.split("/")[0] : n.tunnelIp,
     };

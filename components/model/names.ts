@@ -2,6 +2,13 @@
 // ovnkube and operators find objects by these names, so they are a contract, not a style.
 
 export const CLUSTER_ROUTER = "ovn_cluster_router";
+/** Interconnect: the switch joining the zones' cluster routers, one port `tstor-<node>` per zone. */
+export const TRANSIT_SWITCH = "transit_switch";
+export const transitSwitchPort = (node: string) => `tstor-${node}`;
+export const routerToTransit = (node: string) => `rtots-${node}`;
+/** A zone's local databases (interconnect): unix sockets only, as upstream's local-nb-ovsdb runs them. */
+export const LOCAL_NB = "unix:/var/run/ovn/ovnnb_db.sock";
+export const LOCAL_SB = "unix:/var/run/ovn/ovnsb_db.sock";
 export const JOIN_SWITCH = "join";
 export const PHYSNET = "physnet";
 /** OVN's integration bridge, which ovn-controller owns on every chassis. */

@@ -1,6 +1,7 @@
 // The desired cluster: a pure function of the validated stack config (see ./cluster.ts).
 // Every name, address and MAC any layer needs is decided here, once.
 import type { DatapathType, EncapType, OsFamily, PackagesConfig, Role } from "../config/types";
+import type { OvnkubeArchitecture, OvnkubeVersion } from "../kube/releases";
 import type { SshTarget } from "../ssh/target";
 
 /** An address on an interface: `ip` plain, `cidr` with prefix length, e.g. 10.128.0.1 and 10.128.0.1/24. */
@@ -18,6 +19,11 @@ export interface HostModel {
     /** Distribution packages this host needs, in install order. */
     packages: string[];
     isCentral: boolean;
+    /**
+     * Interconnect: the zone this host is, named after its node. It runs its own NB, SB and
+     * ovn-northd, listening on unix sockets only.
+     */
+    zone?: string;
     /** Runs ovn-controller (every master, node and gateway). */
     isChassis: boolean;
     datapathType: DatapathType;
@@ -113,7 +119,14 @@ export interface GatewayModel {
 
 export interface KubeModel {
     namespace: string;
+    version: OvnkubeVersion;
+    architecture: OvnkubeArchitecture;
     image: string;
+    /** Where each of the release's CRDs is read: upstream's URL, or the mirror's file of that name. */
+    crdUrls: string[];
+    /** `--v4-transit-switch-subnet` (interconnect) and `--gateway-v4-masquerade-subnet`. */
+    transitSubnet: string;
+    masqueradeSubnet: string;
     /** Data of ConfigMap ovn-config (keys of the seeds: OvnNorth, OvnSouth, k8s_apiserver, net_cidr, svc_cidr, mtu). */
     config: Record<string, string>;
     masterNodes: string[];
@@ -138,6 +151,8 @@ export interface OvnkubeNodeModel {
     nodeId: number;
     /** The join address ovnkube gives `rtoj-GR_<node>` for that node-id, e.g. 100.64.0.7/16. */
     gatewayRouterJoin: IfAddress;
+    /** Interconnect: the cluster manager's transit address for that node-id (`rtots-<node>`), e.g. 100.88.0.7/16. */
+    transit?: IfAddress;
     /** The node's tunnel endpoint: ovnkube-node writes it as ovn-encap-ip (`-encap-ip`, the Node's InternalIP). */
     encapIp: string;
     /** The address ovnkube's gateway router SNATs pod traffic to: the gateway bridge's address. */
@@ -163,6 +178,8 @@ export type TopologyWriter = "pulumi" | "ovnkube";
 
 export interface ClusterModel {
     writer: TopologyWriter;
+    /** ovnkube mode's architecture; Pulumi mode is always centralized (one NB for the project to write). */
+    architecture: OvnkubeArchitecture;
     clusterSubnet: string;
     serviceSubnet: string;
     joinSubnet: string;
@@ -171,7 +188,8 @@ export interface ClusterModel {
     /** e.g. tcp:10.0.0.1:6641 / ssl:10.0.0.1:6641 */
     nbAddress: string;
     sbAddress: string;
-    central: CentralModel;
+    /** Absent with interconnect: every zone host runs its own databases (HostModel.zone). */
+    central?: CentralModel;
     hosts: HostModel[];
     /** Version pins, extra repository, or `skip` (the hosts bring their own packages). */
     packages: PackagesConfig;

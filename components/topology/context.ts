@@ -1,7 +1,7 @@
 // What both topology writers get from the cluster component: the model, the hosts' connections,
 // and the host components every topology builds on.
 import type * as pulumi from "@pulumi/pulumi";
-import type { Central, Chassis, HostConnection } from "../hosts";
+import type { Chassis, HostConnection } from "../hosts";
 import type { ClusterModel, HostModel } from "../model/types";
 import type { NbConnection } from "../nb/kinds/common";
 import type { HostKeyCheck } from "../ssh/hostKeyCheck";
@@ -16,10 +16,14 @@ export interface TopologyContext {
     connection(host: string): HostConnection;
     /** Chassis by host name. */
     chassis: ReadonlyMap<string, Chassis>;
-    central: Central;
+    /** The OVN databases every topology waits for: the central, or every zone (interconnect). */
+    databases: pulumi.Resource[];
     hostKeys: ReadonlyMap<string, HostKeyCheck>;
-    /** NB on every central; the SSH key is named by its stack config key, never carried. */
-    nb: NbConnection;
+    /**
+     * The NB holding a node's rows: the central's (every member's), or with interconnect the node's
+     * own zone. The SSH key is named by its stack config key, never carried.
+     */
+    nb(node: string): NbConnection;
 }
 
 export const hostOf = (model: ClusterModel, name: string): HostModel => model.hosts.find((h) => h.name === name)!;

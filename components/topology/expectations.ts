@@ -33,3 +33,13 @@ export function gatewayRouterRows(model: ClusterModel, node: OvnkubeNodeModel, s
         [`NAT ${router} snat ${model.clusterSubnet}`]: { external_ip: node.gatewayIp },
     };
 }
+
+/** Interconnect: the zone's end of the transit switch, at the cluster manager's address for the node-id. */
+export function transitRows(node: OvnkubeNodeModel): ExpectedRows {
+    if (!node.transit) return {};
+    const port = names.routerToTransit(node.name);
+    return {
+        [`Logical_Switch ${names.TRANSIT_SWITCH}`]: { name: names.TRANSIT_SWITCH },
+        [`Logical_Router_Port ${port}`]: { networks: node.transit.cidr, mac: node.transit.mac },
+    };
+}

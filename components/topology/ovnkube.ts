@@ -6,17 +6,21 @@
 // the plan (create and update wait for ovnkube to realise them; refresh shows drift by row).
 import * as pulumi from "@pulumi/pulumi";
 import { GatewayHost } from "../hosts";
+import { hostCommand } from "../hosts/command";
+import { ovnkubeNodeCleanupScript } from "../hosts/scripts/ovnkubeNode";
 import { Ovnkube } from "../kube/ovnkube";
 import { NorthboundExpectation } from "../nb/expectation";
 import { hostOf, type TopologyContext } from "./context";
-import { clusterRouterRows, gatewayRouterRows, nodeSwitchRows } from "./expectations";
+import { clusterRouterRows, gatewayRouterRows, nodeSwitchRows, transitRows } from "./expectations";
+import type { NbConnection } from "../nb/kinds/common";
+import type { OvnkubeNodeModel } from "../model/types";
 
 export interface OvnkubeTopologyArgs {
     kubeconfig?: pulumi.Input<string>;
 }
 
 export function ovnkubeTopology(t: TopologyContext, args: OvnkubeTopologyArgs): Ovnkube {
-    const { model, name, nb } = t;
+    const { model, name } = t;
     const bridges = model.gateways.map(
         (gateway) =>
             new GatewayHost(
@@ -25,13 +29,30 @@ export function ovnkubeTopology(t: TopologyContext, args: OvnkubeTopologyArgs): 
                 { parent: t.parent, dependsOn: [t.chassis.get(gateway.node)!] },
             ),
     );
-    const ovnkube = new Ovnkube(`${name}-ovnkube`, { model: model.kube, kubeconfig: args.kubeconfig }, { parent: t.parent, dependsOn: [t.central, ...t.chassis.values(), ...bridges] });
+    // Created before ovnkube, so deleted after it: once its pods have gone, each node's host state
+    // that ovnkube-node made is removed, before the chassis, zone and bridges are undone.
+    const cleanups = model.kube.nodes.map((node) =>
+        hostCommand(t.parent, `${name}-${node.name}-ovnkube-node-cleanup`, ovnkubeNodeCleanupScript(node.name, model.kube), { connection: t.connection(node.name) }, {
+            dependsOn: [...t.databases, t.chassis.get(node.name)!, ...bridges],
+        }),
+    );
+    const ovnkube = new Ovnkube(`${name}-ovnkube`, { model: model.kube, kubeconfig: args.kubeconfig }, { parent: t.parent, dependsOn: [...t.databases, ...t.chassis.values(), ...bridges, ...cleanups] });
 
-    const expect = (subject: string, rows: pulumi.Input<Record<string, Record<string, string>>>) =>
+    const expect = (subject: string, nb: NbConnection, rows: pulumi.Input<Record<string, Record<string, string>>>) =>
         new NorthboundExpectation(`${name}-expect-${subject.replace("/", "-")}`, { nb, subject, rows }, { parent: t.parent, dependsOn: [ovnkube] });
-    expect("cluster", clusterRouterRows(model));
-    for (const network of model.nodeNetworks) expect(`node/${network.node}`, nodeSwitchRows(network));
-    for (const node of model.kube.nodes)
-        expect(`gateway/${node.name}`, t.chassis.get(node.name)!.systemId.apply((systemId) => gatewayRouterRows(model, node, systemId)));
+    const gatewayRows = (node: OvnkubeNodeModel) => t.chassis.get(node.name)!.systemId.apply((systemId) => gatewayRouterRows(model, node, systemId));
+    if (model.architecture === "interconnect") {
+        // Every zone's NB holds its own node's rows, the cluster router and the transit switch.
+        for (const node of model.kube.nodes) {
+            const network = model.nodeNetworks.find((n) => n.node === node.name)!;
+            const rows = gatewayRows(node).apply((gateway) => ({ ...clusterRouterRows(model), ...nodeSwitchRows(network), ...transitRows(node), ...gateway }));
+            expect(`zone/${node.name}`, t.nb(node.name), rows);
+        }
+        return ovnkube;
+    }
+    const nb = t.nb(model.central!.host);
+    expect("cluster", nb, clusterRouterRows(model));
+    for (const network of model.nodeNetworks) expect(`node/${network.node}`, nb, nodeSwitchRows(network));
+    for (const node of model.kube.nodes) expect(`gateway/${node.name}`, nb, gatewayRows(node));
     return ovnkube;
 }

@@ -7,8 +7,10 @@ import { NodeNetwork } from "../network/nodeNetwork";
 import { centralHostsOf, hostOf, type TopologyContext } from "./context";
 
 export function pulumiTopology(t: TopologyContext): void {
-    const { model, name, owner, nb } = t;
-    const nbReady = [t.central, ...centralHostsOf(model).map((h) => t.hostKeys.get(h.name)!)];
+    const { model, name, owner } = t;
+    // Pulumi mode always has a central: one NB holds every node's rows.
+    const nb = t.nb(centralHostsOf(model)[0].name);
+    const nbReady = [...t.databases, ...centralHostsOf(model).map((h) => t.hostKeys.get(h.name)!)];
     const clusterRouter = new ClusterRouter(`${name}-cluster-router`, { nb, owner, router: model.clusterRouter }, { parent: t.parent, dependsOn: nbReady });
 
     for (const network of model.nodeNetworks) {

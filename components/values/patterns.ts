@@ -55,7 +55,10 @@ export const PATTERNS = {
     apiServerUrl: p("http://host[:port] or https://host[:port] (port 1-65535)", `https?://${HOST}(?::${PORT})?/?`),
     /** The API server as the chassis records it (external_ids:k8s-api-server). */
     k8sApiServer: p("a Kubernetes API server address ([http[s]://]host[:port])", `(?:https?://)?${HOST}(?::${PORT})?`),
-    ovsdbRemote: p("an OVSDB remote list (tcp|ssl:host:port[,…])", `${OVSDB_REMOTE}(?:,${OVSDB_REMOTE})*`),
+    ovsdbRemote: p(
+        "an OVSDB remote list (tcp|ssl:host:port[,…]) or the local unix socket of a zone",
+        `(?:${OVSDB_REMOTE}(?:,${OVSDB_REMOTE})*|unix:/var/run/ovn/ovn[ns]b_db\\.sock)`,
+    ),
     /** Central listeners name an address so that the databases never listen on 0.0.0.0. */
     ovsdbListener: p("an OVSDB listener (ptcp|pssl:port:ipv4)", `p(?:tcp|ssl):${PORT}:${IPV4}`),
     ovnProtocol: p("an OVSDB transport (tcp or ssl)", "tcp|ssl"),
@@ -68,6 +71,8 @@ export const PATTERNS = {
     /** apt `=version` / dnf `-version`: versions start with a digit (an epoch is digits too), so `latest` is no version. */
     packageVersion: p("a package version starting with a digit (e.g. 3.1.0-2 or 2:3.1.0-2.el9)", "[0-9][A-Za-z0-9.+~:_-]{0,99}"),
     repoName: p("a repository name (A-Z a-z 0-9 _ . -, at most 64)", "[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"),
+    /** Where a release's CRDs are read instead of upstream: an http(s) or file URL of a directory. */
+    crdMirror: p("an http(s):// or file:/// URL of a directory, ending in /", "(?:https?://[A-Za-z0-9._~:/%+-]{1,400}|file:///[A-Za-z0-9._~/%+-]{1,400})/"),
     repoUrl: p("an http(s) repository URL without spaces or query", "https?://[A-Za-z0-9._~:/%+-]{1,400}"),
     aptSuite: p("an apt suite (A-Z a-z 0-9 . _ / -, at most 64)", "[A-Za-z0-9][A-Za-z0-9._/-]{0,63}"),
     aptComponents: p("apt components (space separated words)", "[A-Za-z0-9][A-Za-z0-9._-]*(?: [A-Za-z0-9][A-Za-z0-9._-]*){0,15}"),

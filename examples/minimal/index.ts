@@ -14,7 +14,6 @@ const config = validateConfig({
     encapType: "geneve",
     mtu: 1400,
     apiServer: { url: "http://10.0.0.10:8080" },
-    ovnkubeImage: "ghcr.io/ovn-org/ovn-kubernetes/ovn-kube-ubuntu:release-1.0",
     ovnTransport: { protocol: "tcp" },
     kubernetes: { enabled: false },
     nodes: [

@@ -1,5 +1,5 @@
 // A real Kubernetes control plane for a local cluster: etcd, kube-apiserver,
-// kube-controller-manager and kube-scheduler (the lab's v1.29.1 builds), in a network namespace
+// kube-controller-manager and kube-scheduler (the lab's v1.36.2 builds), in a network namespace
 // of their own on the cluster's underlay, with a CA-based PKI, Node,RBAC authorization and the
 // NodeRestriction admission plugin, so that the program under test and a kubelet stand-in meet
 // the API server exactly as on a real cluster.
@@ -10,6 +10,7 @@ import type { LocalCluster } from "../state";
 import { controlPlanePki, nodeCredentials, writeKubeconfig, ADMIN_USER, type NodeCredentials } from "./credentials";
 import { deadDaemon, startInNetns } from "./daemon";
 import { apiServerArgv, controllerManagerArgv, etcdArgv, schedulerArgv, type ControlPlaneFiles } from "./flags";
+import { KUBERNETES_RELEASE } from "../labReleases";
 import { labBinaries } from "./labBinaries";
 import { apiServerUrl, controlPlaneAddress, controlPlaneLayout, type ControlPlaneLayout } from "./layout";
 import { createControlPlaneNetwork, deleteControlPlaneNetwork } from "./network";
@@ -54,7 +55,7 @@ interface SavedControlPlane {
 /** The command line of each component. */
 async function componentArgv(layout: ControlPlaneLayout, address: string, serviceSubnet: string, files: ControlPlaneFiles): Promise<Record<Component, string[]>> {
     if (!fs.existsSync(ETCD)) throw new Error(`${ETCD} not found: apt-get install -y etcd-server`);
-    const bin = await labBinaries(["kube-apiserver", "kube-controller-manager", "kube-scheduler"]);
+    const bin = await labBinaries(["kube-apiserver", "kube-controller-manager", "kube-scheduler"], KUBERNETES_RELEASE);
     return {
         etcd: etcdArgv(ETCD, layout.etcdDataDir),
         "kube-apiserver": apiServerArgv(bin["kube-apiserver"], files, address, serviceSubnet),

@@ -5,11 +5,20 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import { isLiveProcess } from "../namespaces";
 
+/**
+ * The environment without HTTP(S)_PROXY and friends: the namespace reaches only the underlay, so
+ * a proxy of this machine could only get between the API server and the hosts it calls (an
+ * admission webhook on a host's address, honouring HTTPS_PROXY, would go to the proxy).
+ */
+export function withoutProxy(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+    return Object.fromEntries(Object.entries(env).filter(([k]) => !/^(https?|all|no)_proxy$/i.test(k)));
+}
+
 /** Starts argv in `netns` (`ip netns exec` execs it in place: the pid is the program's) and returns its pid. */
 export function startInNetns(netns: string, argv: readonly string[], logPath: string): number {
     const log = fs.openSync(logPath, "a", 0o600);
     try {
-        const child = spawn("ip", ["netns", "exec", netns, ...argv], { detached: true, stdio: ["ignore", log, log] });
+        const child = spawn("ip", ["netns", "exec", netns, ...argv], { detached: true, stdio: ["ignore", log, log], env: withoutProxy(process.env) });
         // A program that cannot be started shows as an early exit with its log; nothing to crash on here.
         child.on("error", () => undefined);
         child.unref();

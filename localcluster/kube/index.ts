@@ -5,5 +5,7 @@ export type { ControlPlane, ControlPlaneOptions, Component } from "./controlPlan
 export type { NodeCredentials } from "./credentials";
 export { kubeletUser, ADMIN_USER } from "./credentials";
 export { controlPlaneAddress, controlPlaneLayout, apiServerUrl, API_SERVER_PORT } from "./layout";
-export { labBinary, labBinaries, labSourceDir, labCacheDir, LAB_BIN_ENV, LAB_CACHE_ENV, LAB_BINARIES } from "./labBinaries";
+export { labBinary, labBinaries, labCacheDir, defaultReleaseOf, LAB_CACHE_ENV, LAB_BINARIES } from "./labBinaries";
 export type { LabBinary } from "./labBinaries";
+export { labSourceDir, LAB_BIN_ENV, KUBERNETES_RELEASE, KUBERNETES_VERSION } from "../labReleases";
+export type { LabRelease } from "../labReleases";

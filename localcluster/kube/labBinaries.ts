@@ -1,31 +1,28 @@
-// The lab's Kubernetes and ovn-kubernetes programs: xz-compressed upstream builds kept beside the
-// project (../shared/k8s-lab/bin, or the directory in OVN_K8S_LAB_BIN), listed with their
-// SHA-256 in SHA256SUMS. They are unpacked once into a machine-wide cache whose directories are
-// named by that hash, so a file found there was verified when it was written, several clusters
-// and test files share one copy, and new binaries never meet stale ones.
+// The lab's binaries: each release's directory (labReleases.ts: ../shared/k8s-lab/..., or
+// $OVN_K8S_LAB_BIN/<release>) holds them xz-compressed, listed with their SHA-256 in SHA256SUMS.
+// They are unpacked once into a machine-wide cache whose directories are named by that hash, so
+// a file found there was verified when it was written, several clusters and test files share one
+// copy, releases never meet each other's binaries, and new binaries never meet stale ones.
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PROJECT_ROOT } from "../names";
+import { DEFAULT_OVN_KUBERNETES_RELEASE, KUBERNETES_RELEASE, LAB_BIN_ENV, labSourceDir, ovnKubernetesLabRelease, type LabBinary, type LabRelease } from "../labReleases";
 
-export const LAB_BINARIES = ["kube-apiserver", "kube-controller-manager", "kube-scheduler", "ovnkube", "ovn-k8s-cni-overlay"] as const;
-export type LabBinary = (typeof LAB_BINARIES)[number];
+export { LAB_BINARIES, type LabBinary } from "../labReleases";
 
-/** Overrides where the compressed binaries and SHA256SUMS are read from. */
-export const LAB_BIN_ENV = "OVN_K8S_LAB_BIN";
 /** Overrides the machine-wide cache of unpacked binaries. */
 export const LAB_CACHE_ENV = "OVN_K8S_LAB_CACHE";
 
 const DEFAULT_CACHE = "/var/cache/ovn-kubernetes-lab/bin";
 
-const HOW_TO_GET = (dir: string) =>
-    `put kube-apiserver, kube-controller-manager, kube-scheduler v1.29.1 and ovnkube, ovn-k8s-cni-overlay v1.0.0 ` +
-    `(the upstream release binaries of those versions), each xz-compressed as <name>.xz, with a SHA256SUMS of the ` +
-    `uncompressed files, into ${dir}, or point ${LAB_BIN_ENV} at a directory holding them`;
+const HOW_TO_GET = (release: LabRelease, dir: string) =>
+    `put ${release.binaries.join(", ")} from ${release.upstream}, each xz-compressed as <name>.xz, with a SHA256SUMS of the ` +
+    `uncompressed files, into ${dir}, or point ${LAB_BIN_ENV} at a directory holding them in ${release.name}/`;
 
-export function labSourceDir(): string {
-    return path.resolve(process.env[LAB_BIN_ENV] || path.join(PROJECT_ROOT, "..", "shared", "k8s-lab", "bin"));
+/** The release a binary comes from when none is named: the control plane's Kubernetes, else ovn-kubernetes' default. */
+export function defaultReleaseOf(name: LabBinary): LabRelease {
+    return KUBERNETES_RELEASE.binaries.includes(name) ? KUBERNETES_RELEASE : ovnKubernetesLabRelease(DEFAULT_OVN_KUBERNETES_RELEASE);
 }
 
 export function labCacheDir(): string {
@@ -42,11 +39,11 @@ export function parseSha256Sums(text: string): Map<string, string> {
     return sums;
 }
 
-function expectedSha256(source: string, name: LabBinary): string {
+function expectedSha256(release: LabRelease, source: string, name: LabBinary): string {
     const sumsFile = path.join(source, "SHA256SUMS");
-    if (!fs.existsSync(sumsFile)) throw new Error(`missing ${sumsFile}: ${HOW_TO_GET(source)}`);
+    if (!fs.existsSync(sumsFile)) throw new Error(`missing ${sumsFile}: ${HOW_TO_GET(release, source)}`);
     const sha = parseSha256Sums(fs.readFileSync(sumsFile, "utf8")).get(name);
-    if (!sha) throw new Error(`${sumsFile} lists no ${name}: ${HOW_TO_GET(source)}`);
+    if (!sha) throw new Error(`${sumsFile} lists no ${name}: ${HOW_TO_GET(release, source)}`);
     return sha;
 }
 
@@ -82,16 +79,16 @@ function unxz(src: string, dest: string): Promise<string> {
     });
 }
 
-/** The path of a verified, executable copy of one lab binary, unpacking it on first use. */
-export async function labBinary(name: LabBinary): Promise<string> {
-    const source = labSourceDir();
-    const sha = expectedSha256(source, name);
+/** The path of a verified, executable copy of one binary of `release`, unpacking it on first use. */
+export async function labBinary(name: LabBinary, release: LabRelease = defaultReleaseOf(name)): Promise<string> {
+    const source = labSourceDir(release);
+    const sha = expectedSha256(release, source, name);
     const dir = path.join(labCacheDir(), sha);
     const target = path.join(dir, name);
     if (fs.existsSync(target)) return target;
 
     const compressed = path.join(source, `${name}.xz`);
-    if (!fs.existsSync(compressed)) throw new Error(`missing ${compressed}: ${HOW_TO_GET(source)}`);
+    if (!fs.existsSync(compressed)) throw new Error(`missing ${compressed}: ${HOW_TO_GET(release, source)}`);
     fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
     // Unpacked beside the target and renamed into place: a reader never sees half a file, and
     // two processes unpacking at once each rename a complete copy.
@@ -99,7 +96,7 @@ export async function labBinary(name: LabBinary): Promise<string> {
     try {
         const got = await unxz(compressed, tmp);
         if (got !== sha) {
-            throw new Error(`${compressed} unpacks to SHA-256 ${got}, but ${path.join(source, "SHA256SUMS")} says ${sha}: the file is damaged or not the listed build; ${HOW_TO_GET(source)}`);
+            throw new Error(`${compressed} unpacks to SHA-256 ${got}, but ${path.join(source, "SHA256SUMS")} says ${sha}: the file is damaged or not the listed build; ${HOW_TO_GET(release, source)}`);
         }
         fs.chmodSync(tmp, 0o755);
         fs.renameSync(tmp, target);
@@ -110,7 +107,7 @@ export async function labBinary(name: LabBinary): Promise<string> {
 }
 
 /** Several binaries at once (unpacked in parallel: xz is single-threaded per file). */
-export async function labBinaries<N extends LabBinary>(names: readonly N[]): Promise<Record<N, string>> {
-    const paths = await Promise.all(names.map(labBinary));
+export async function labBinaries<N extends LabBinary>(names: readonly N[], release?: LabRelease): Promise<Record<N, string>> {
+    const paths = await Promise.all(names.map((n) => labBinary(n, release)));
     return Object.fromEntries(names.map((n, i) => [n, paths[i]])) as Record<N, string>;
 }

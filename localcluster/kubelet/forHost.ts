@@ -1,10 +1,10 @@
 // The kubelet options of one local-cluster host, as the cluster wires them: the host's identity
 // and namespaces, CNI_PATH with Debian's plugins, and paths that belong to this host alone. A
-// Debian 13 host has its own root, so the kubelet's usual paths are right; a Debian 12 host
+// Debian 13 or unstable host has its own root, so the kubelet's usual paths are right; a Debian 12 host
 // shares this machine's /var and /etc, so its kubelet keeps its files in the host's private /run
 // (a tmpfs that goes with the host).
 import * as path from "node:path";
-import { hostOs, type LocalCluster, type LocalHost } from "../state";
+import { hasOwnRoot, hostOs, type LocalCluster, type LocalHost } from "../state";
 import type { StartKubeletOptions } from "./start";
 
 /** CNI_PATH: where ovn-kubernetes installs its shim, then Debian's containernetworking-plugins. */
@@ -26,7 +26,7 @@ export function kubeletOptionsForHost(
         netns: host.netns,
         stateDir: path.join(cluster.dir, "kubelet", host.name),
         cniBinDirs: LAB_CNI_BIN_DIRS,
-        ...(hostOs(host) === "debian13" ? {} : SHARED_ROOT_PATHS),
+        ...(hasOwnRoot(hostOs(host)) ? {} : SHARED_ROOT_PATHS),
         ...extra,
     };
 }

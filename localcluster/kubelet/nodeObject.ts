@@ -1,10 +1,11 @@
 // The Node object a kubelet registers, its status and its Lease (pkg/kubelet/kubelet_node_status.go
 // initialNode and the nodestatus setters; pkg/kubelet/nodelease). Pure.
+import { KUBERNETES_VERSION } from "../labReleases";
 import { microTime } from "./time";
 import type { Lease, Node, NodeCondition } from "./types";
 
 /** The version of the Kubernetes API this kubelet speaks: the lab's control plane. */
-export const KUBELET_VERSION = "v1.29.1";
+export const KUBELET_VERSION = KUBERNETES_VERSION;
 /** What the node reports as its runtime (`<name>://<version>`): processes started by this kubelet. */
 export const RUNTIME_VERSION = "localcluster-process://0.1.0";
 /** The kubelet's defaults: lease of 40 s renewed every 10 s, status every 10 s. */

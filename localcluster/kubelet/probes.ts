@@ -6,6 +6,7 @@
 import * as http from "node:http";
 import * as https from "node:https";
 import * as net from "node:net";
+import { KUBELET_VERSION } from "./nodeObject";
 import { spawnCollect } from "./spawnCollect";
 import type { Container, Probe } from "./types";
 
@@ -18,6 +19,9 @@ export interface ProbeTarget {
     podIP: string;
     container: Container;
 }
+
+/** As the kubelet's prober sends it: `kube-probe/<major>.<minor>`. */
+const PROBE_USER_AGENT = `kube-probe/${/^v(\d+\.\d+)/.exec(KUBELET_VERSION)![1]}`;
 
 function resolvePort(port: number | string, c: Container): number {
     if (typeof port === "number") return port;
@@ -47,7 +51,7 @@ function httpProbe(probe: NonNullable<Probe["httpGet"]>, host: string, port: num
         const headers = Object.fromEntries((probe.httpHeaders ?? []).map((h) => [h.name, h.value]));
         // The kubelet does not verify a probed server's certificate.
         const req = (secure ? https : http).get(
-            { host, port, path: probe.path ?? "/", headers: { "User-Agent": "kube-probe/1.29", ...headers }, timeout: timeoutMs, rejectUnauthorized: false },
+            { host, port, path: probe.path ?? "/", headers: { "User-Agent": PROBE_USER_AGENT, ...headers }, timeout: timeoutMs, rejectUnauthorized: false },
             (res) => {
                 res.resume();
                 resolve((res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 400);

@@ -152,7 +152,7 @@ async function kill(host: string, pidfiles: string[]) {
 
 /** Runs the member's own create script again (what `up` runs when the member's command changes): it restarts what is down. */
 async function restartMember(host: string) {
-    await sh(host, ["bash", "-c", centralMemberScript(model.central, host).create]);
+    await sh(host, ["bash", "-c", centralMemberScript(model.central!, host).create]);
 }
 
 const FAULT_OWNER = "ovn-kubernetes/ha-fault";

@@ -41,7 +41,7 @@ before(async () => {
 after(() => removeHaLab(ID, lab));
 
 test("apply with three centrals over ssl: raft between the members runs over ssl, one leader per database", async () => {
-    assert.equal(model.central.cluster?.members.length, 3);
+    assert.equal(model.central!.cluster?.members.length, 3);
     const r = await apply(options);
     assert.equal(r.ok, true, r.error);
     for (const db of ["nb", "sb"] as const) {

@@ -37,8 +37,8 @@ async function assertClusterIntact() {
     const central = model.hosts.find((h) => h.isCentral)!.name;
     // ovn-sbctl prefixes the target with the connection's role: the target is the last field.
     const targets = (text: string) => lines(text).map((l) => l.split(" ").pop());
-    assert.deepEqual(targets(await sh(central, ["ovn-nbctl", "get-connection"])), [model.central.nbListener]);
-    assert.deepEqual(targets(await sh(central, ["ovn-sbctl", "get-connection"])), [model.central.sbListener]);
+    assert.deepEqual(targets(await sh(central, ["ovn-nbctl", "get-connection"])), [model.central!.nbListener]);
+    assert.deepEqual(targets(await sh(central, ["ovn-sbctl", "get-connection"])), [model.central!.sbListener]);
     assert.deepEqual(lines(await sh(central, ["ovn-sbctl", "--bare", "--columns=name", "list", "Chassis"])), Object.values(systemIds).sort());
     const gw = model.gateways[0];
     const flows = await sh(gw.node, ["ovs-ofctl", "-O", "OpenFlow13", "dump-flows", gw.bridge]);

@@ -1,9 +1,12 @@
 // A KubeModel as the model layer produces it in ovnkube mode for a small secure cluster: two
 // masters, two workers, one of them a shared gateway on breth0 with its own next hop, so the nodes
-// fall into two groups.
+// fall into two groups. Centralized (one central's NB/SB) unless overridden; `interconnectModel`
+// is the same cluster with a zone per node; `bothArchitectures` lists the two for tests that hold for each.
 import type { KubeModel, OvnkubeNodeModel } from "../../components/model/types";
+import { labCrdUrls } from "../support/crdMirror";
 
 const JOIN_BASE = "100.64.0.";
+const TRANSIT_BASE = "100.88.0.";
 
 /** A node as the model plans it: join address base + node-id; shared gateways SNAT to the node's own address. */
 function planned(name: string, subnet: string, nodeId: number, encapIp: string): OvnkubeNodeModel {
@@ -13,6 +16,7 @@ function planned(name: string, subnet: string, nodeId: number, encapIp: string):
         subnet,
         nodeId,
         gatewayRouterJoin: { ip: join, cidr: `${join}/16`, mac: `0a:58:64:40:00:${nodeId.toString(16).padStart(2, "0")}` },
+        transit: { ip: `${TRANSIT_BASE}${nodeId}`, cidr: `${TRANSIT_BASE}${nodeId}/16`, mac: `0a:58:64:58:00:${nodeId.toString(16).padStart(2, "0")}` },
         encapIp,
         gatewayIp: encapIp,
     };
@@ -21,7 +25,13 @@ function planned(name: string, subnet: string, nodeId: number, encapIp: string):
 export function kubeModel(overrides: Partial<KubeModel> = {}): KubeModel {
     return {
         namespace: "ovn-kubernetes",
-        image: "registry.example.com/ovn-kube:v1.0.0",
+        version: "1.3",
+        architecture: "centralized",
+        image: "registry.example.com/ovn-kube:v1.3.0",
+        // The release's CRDs from the lab's copy: file URLs, so nothing reads upstream's.
+        crdUrls: labCrdUrls("1.3"),
+        transitSubnet: "100.88.0.0/16",
+        masqueradeSubnet: "169.254.0.0/17",
         config: {
             OvnNorth: "tcp:10.19.188.22:6641",
             OvnSouth: "tcp:10.19.188.22:6642",
@@ -53,4 +63,19 @@ export function kubeModel(overrides: Partial<KubeModel> = {}): KubeModel {
 export function oneGroupModel(overrides: Partial<KubeModel> = {}): KubeModel {
     const base = kubeModel();
     return kubeModel({ nodeGroups: [{ name: "ovnkube-node", nodes: base.nodes.map((n) => n.name), gatewayInterface: "breth0" }], ...overrides });
+}
+
+/** The same cluster with interconnect: a zone per node, no central, so no database addresses. */
+export function interconnectModel(overrides: Partial<KubeModel> = {}): KubeModel {
+    const base = kubeModel();
+    const { OvnNorth: _n, OvnSouth: _s, ...config } = base.config;
+    return kubeModel({ architecture: "interconnect", config, ...overrides });
+}
+
+/** The fixture cluster in each architecture, for tests that hold for both. */
+export function bothArchitectures(overrides: Partial<KubeModel> = {}): Array<[KubeModel["architecture"], KubeModel]> {
+    return [
+        ["interconnect", interconnectModel(overrides)],
+        ["centralized", kubeModel(overrides)],
+    ];
 }

@@ -1,6 +1,7 @@
-// The documented ovnkube-mode stack, through config validation and the cluster model, gives
+// The documented ovnkube-mode stacks, through config validation and the cluster model, give
 // Kubernetes objects that pass the API schema, and they carry the model's plan: the model's kube
-// part and these manifests agree on their contract.
+// part and these manifests agree on their contract. prod is centralized (a central's NB/SB over
+// SSL), staging interconnect (a zone per node).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { validateConfig } from "../../components/config/validate";
@@ -11,57 +12,86 @@ import { stackConfig } from "../support/configs";
 import { affinityNodes, flag, main } from "./inspect";
 import { validateObject } from "./schema";
 
+for (const stack of ["prod", "staging"] as const) {
+    describe(`stack ${stack} (ovnkube mode)`, () => {
+        const cfg = validateConfig(stackConfig(stack));
+        const model = buildClusterModel(cfg);
+        const m = kubeManifests(model.kube);
+        const ic = model.architecture === "interconnect";
+        const masters = cfg.nodes.filter((n) => n.roles.includes("master")).map((n) => n.name);
 
-describe("stack prod (ovnkube mode)", () => {
-    const cfg = validateConfig(stackConfig("prod"));
-    const model = buildClusterModel(cfg);
-    const m = kubeManifests(model.kube);
+        it(`is ${stack === "prod" ? "centralized" : "interconnect"}, as the stack says`, () => {
+            assert.equal(model.kube.architecture, stack === "prod" ? "centralized" : "interconnect");
+            assert.equal(model.kube.version, "1.3");
+        });
 
-    it("validates against the Kubernetes schema", () => {
-        for (const obj of manifestList(m)) assert.doesNotThrow(() => validateObject(obj), `${obj.kind}/${obj.metadata.name}`);
-    });
+        it("validates against the Kubernetes schema", () => {
+            for (const obj of manifestList(m)) assert.doesNotThrow(() => validateObject(obj), `${obj.kind}/${obj.metadata.name}`);
+        });
 
-    it("places ovnkube-master on the stack's master nodes", () => {
-        assert.deepEqual(affinityNodes(m.master), ["master-0"]);
-    });
+        it("places the control plane on the stack's master nodes", () => {
+            assert.equal(m.controlPlane.metadata.name, ic ? "ovnkube-control-plane" : "ovnkube-master");
+            assert.deepEqual(affinityNodes(m.controlPlane), masters);
+        });
 
-    it("runs one ovnkube-node per node group: the shared gateways on breth0 apart from the rest", () => {
-        const k8sNodes = cfg.nodes.filter((n) => n.roles.includes("master") || n.roles.includes("node")).map((n) => n.name);
-        assert.deepEqual(m.nodes.flatMap(affinityNodes).sort(), [...k8sNodes].sort());
-        const shared = cfg.nodes.filter((n) => n.gateway?.mode === "shared");
-        assert.ok(shared.length > 0);
-        for (const n of shared) {
-            const ds = m.nodes.find((d) => affinityNodes(d).includes(n.name))!;
-            assert.equal(flag(main(ds), "-gateway-interface"), n.gateway!.bridge);
-            assert.equal(flag(main(ds), "-gateway-nexthop"), n.gateway!.defaultGateway);
-        }
-    });
-
-    it("puts the planned subnet and a node-id whose join address is the planned one on every Node", () => {
-        const join = toInt(cfg.joinSubnet.split("/")[0]);
-        assert.equal(m.nodePlans.length, model.kube.nodes.length);
-        for (const plan of m.nodePlans) {
-            const name = plan.metadata.name;
-            const a = plan.metadata.annotations;
-            assert.deepEqual(JSON.parse(a["k8s.ovn.org/node-subnets"]), { default: [model.plan.subnets[name]] });
-            // ovnkube v1.0.0 gives GR_<node> the join address base + node-id.
-            const id = Number(a["k8s.ovn.org/node-id"]);
-            assert.equal(toInt(model.plan.gatewayJoinIps[name]), join + id, name);
-        }
-        for (const pinned of cfg.nodes.filter((n) => n.subnet)) {
-            assert.equal(JSON.parse(m.nodePlans.find((p) => p.metadata.name === pinned.name)!.metadata.annotations["k8s.ovn.org/node-subnets"]).default[0], pinned.subnet);
-        }
-    });
-
-    it("passes every ovn-config key ovnkube has a flag for, and the SSL names of the central", () => {
-        for (const ds of m.nodes) {
-            const env = new Set(main(ds).env?.map((e) => e.name));
-            for (const name of ["OVN_NORTH", "OVN_SOUTH", "K8S_APISERVER", "OVN_NET_CIDR", "OVN_SVC_CIDR", "MTU", "OVN_HOST_SUBNET_LENGTH", "OVN_ENCAP_TYPE", "K8S_NODE_IP"]) {
-                assert.ok(env.has(name), name);
+        it("runs one ovnkube-node per node group: the shared gateways on their bridge apart from the rest", () => {
+            const k8sNodes = cfg.nodes.filter((n) => n.roles.includes("master") || n.roles.includes("node")).map((n) => n.name);
+            assert.deepEqual(m.nodes.flatMap(affinityNodes).sort(), [...k8sNodes].sort());
+            const shared = cfg.nodes.filter((n) => n.gateway?.mode === "shared");
+            assert.ok(shared.length > 0);
+            for (const n of shared) {
+                const ds = m.nodes.find((d) => affinityNodes(d).includes(n.name))!;
+                assert.equal(flag(main(ds), "-gateway-interface"), n.gateway!.bridge);
+                assert.equal(flag(main(ds), "-gateway-nexthop"), n.gateway!.defaultGateway);
             }
+        });
+
+        it("puts the planned subnet and a node-id whose join address is the planned one on every Node", () => {
+            const join = toInt(cfg.joinSubnet.split("/")[0]);
+            assert.equal(m.nodePlans.length, model.kube.nodes.length);
+            for (const plan of m.nodePlans) {
+                const name = plan.metadata.name;
+                const a = plan.metadata.annotations;
+                assert.deepEqual(JSON.parse(a["k8s.ovn.org/node-subnets"]), { default: [model.plan.subnets[name]] });
+                // ovnkube gives GR_<node> the join address base + node-id.
+                const id = Number(a["k8s.ovn.org/node-id"]);
+                assert.equal(toInt(model.plan.gatewayJoinIps[name]), join + id, name);
+                // Interconnect: the Node names its zone, itself; and the transit port is the transit base + node-id.
+                assert.deepEqual(plan.metadata.labels, ic ? { "k8s.ovn.org/zone-name": name } : undefined, name);
+                const planned = model.kube.nodes.find((n) => n.name === name)!;
+                if (ic) assert.equal(toInt(planned.transit!.ip), toInt(cfg.transitSubnet.split("/")[0]) + id, name);
+                else assert.equal(planned.transit, undefined);
+            }
+            for (const pinned of cfg.nodes.filter((n) => n.subnet)) {
+                assert.equal(JSON.parse(m.nodePlans.find((p) => p.metadata.name === pinned.name)!.metadata.annotations["k8s.ovn.org/node-subnets"]).default[0], pinned.subnet);
+            }
+        });
+
+        it("passes every ovn-config key ovnkube has a flag for", () => {
+            const databases = ic ? [] : ["OVN_NORTH", "OVN_SOUTH"];
+            for (const ds of m.nodes) {
+                const env = new Set(main(ds).env?.map((e) => e.name));
+                for (const name of [...databases, "K8S_APISERVER", "OVN_NET_CIDR", "OVN_SVC_CIDR", "MTU", "OVN_HOST_SUBNET_LENGTH", "OVN_ENCAP_TYPE", "K8S_NODE_IP"]) {
+                    assert.ok(env.has(name), name);
+                }
+                if (ic) assert.ok(!env.has("OVN_NORTH") && !env.has("OVN_SOUTH"));
+            }
+            assert.equal(flag(main(m.controlPlane), "-gateway-v4-join-subnet"), cfg.joinSubnet);
+            assert.equal(flag(main(m.controlPlane), "-gateway-v4-masquerade-subnet"), cfg.masqueradeSubnet);
+        });
+
+        if (ic) {
+            it("hands the cluster manager the stack's transit subnet, and ovn-config names no database", () => {
+                assert.equal(flag(main(m.controlPlane), "-cluster-manager-v4-transit-subnet"), cfg.transitSubnet);
+                assert.ok(!("OvnNorth" in m.configMap.data) && !("OvnSouth" in m.configMap.data));
+                assert.equal(flag(main(m.controlPlane), "-nb-address"), undefined);
+            });
+        } else {
+            it("names the central's address as the SSL server name to verify", () => {
+                const central = cfg.nodes.find((n) => n.roles.includes("central"))!;
+                assert.equal(flag(main(m.controlPlane), "-nb-cert-common-name"), central.tunnelIp);
+                assert.equal(m.configMap.data.OvnNorth, `ssl:${central.tunnelIp}:6641`);
+            });
         }
-        const central = cfg.nodes.find((n) => n.roles.includes("central"))!;
-        assert.equal(flag(main(m.master), "-nb-cert-common-name"), central.tunnelIp);
-        assert.equal(flag(main(m.master), "-gateway-v4-join-subnet"), cfg.joinSubnet);
     });
-});
+}

@@ -1,10 +1,11 @@
 // The Node patches that feed ovnkube the plan: exactly the two annotations, in the encoding
-// ovnkube v1.0.0 writes itself, and the server-side apply options @pulumi/kubernetes reads.
+// ovnkube writes itself, with interconnect the zone label, and the server-side apply options
+// @pulumi/kubernetes reads.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { kubeManifests } from "../../components/kube/manifests";
 import { asPulumiNodePatch, NODE_PLAN_APPLY, nodePlanPatch } from "../../components/kube/node-annotations";
-import { kubeModel } from "./fixture";
+import { interconnectModel, kubeModel } from "./fixture";
 
 describe("Node plan patches", () => {
     const { nodePlans } = kubeManifests(kubeModel());
@@ -27,6 +28,15 @@ describe("Node plan patches", () => {
                 },
             },
         });
+    });
+
+    it("interconnect: also label each Node with its zone, its own name, as upstream's docs have operators do", () => {
+        const patches = kubeManifests(interconnectModel()).nodePlans;
+        assert.deepEqual(patches.map((p) => p.metadata.labels), patches.map((p) => ({ "k8s.ovn.org/zone-name": p.metadata.name })));
+        // The annotations are the same as centralized.
+        assert.deepEqual(patches.map((p) => p.metadata.annotations), nodePlans.map((p) => p.metadata.annotations));
+        assert.deepEqual(nodePlanPatch(kubeModel().nodes[0], "interconnect").metadata.labels, { "k8s.ovn.org/zone-name": "master-0" });
+        assert.equal(nodePlanPatch(kubeModel().nodes[0], "centralized").metadata.labels, undefined);
     });
 
     it("follow the model's plan", () => {

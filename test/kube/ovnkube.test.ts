@@ -1,33 +1,44 @@
 // The Ovnkube component under Pulumi's mocks: what it registers, under which parent and provider,
-// in which order, and that the kubeconfig never leaves secrecy.
+// in which order, and that the kubeconfig never leaves secrecy. The release's CRDs are read from
+// the fixture's URLs (the lab's copy) while the program runs, one resource each.
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { KubeModel } from "../../components/model/types";
-import { kubeModel } from "./fixture";
+import { interconnectModel, kubeModel } from "./fixture";
 
 const KUBECONFIG = "apiVersion: v1\nkind: Config\nusers:\n- name: admin\n  user:\n    token: s3cr3t-token\n";
 const COMPONENT = "ovn-kubernetes:kubernetes:Ovnkube";
-const CHILD_TYPES: Record<string, string> = {
-    namespace: "kubernetes:core/v1:Namespace",
-    "host-network-namespace": "kubernetes:core/v1:Namespace",
-    "service-account": "kubernetes:core/v1:ServiceAccount",
-    config: "kubernetes:core/v1:ConfigMap",
-    "cluster-role": "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole",
-    "cluster-role-binding": "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding",
-    role: "kubernetes:rbac.authorization.k8s.io/v1:Role",
-    "role-binding": "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding",
-    "master-0-plan": "kubernetes:core/v1:NodePatch",
-    "master-1-plan": "kubernetes:core/v1:NodePatch",
-    "worker-0-plan": "kubernetes:core/v1:NodePatch",
-    "worker-1-plan": "kubernetes:core/v1:NodePatch",
-    master: "kubernetes:apps/v1:DaemonSet",
-    "node-default": "kubernetes:apps/v1:DaemonSet",
-    "node-breth0-10-19-188-1": "kubernetes:apps/v1:DaemonSet",
-};
 const PLANS = ["master-0-plan", "master-1-plan", "worker-0-plan", "worker-1-plan"];
-const DAEMON_SETS = ["master", "node-default", "node-breth0-10-19-188-1"];
+const NODE_DAEMON_SETS = ["node-default", "node-breth0-10-19-188-1"];
+/** The CRDs of ovn-kubernetes 1.3, by their resource names' suffix. */
+const CRDS = [
+    "adminpolicybasedexternalroutes", "clusternetworkconnects", "clusteruserdefinednetworks", "egressfirewalls", "egressips", "egressqoses",
+    "egressservices", "networkqoses", "routeadvertisements", "userdefinednetworks", "vteps",
+].map((c) => `crd-${c}.k8s.ovn.org`);
+/** Every child but the provider, by name suffix, with its type; the control plane's DaemonSet is `control-plane` (interconnect) or `master`. */
+function childTypes(controlPlane: "control-plane" | "master"): Record<string, string> {
+    return {
+        namespace: "kubernetes:core/v1:Namespace",
+        "host-network-namespace": "kubernetes:core/v1:Namespace",
+        config: "kubernetes:core/v1:ConfigMap",
+        ...Object.fromEntries(
+            ["control-plane", "node"].flatMap((role) => [
+                [`${role}-service-account`, "kubernetes:core/v1:ServiceAccount"],
+                [`${role}-cluster-role`, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole"],
+                [`${role}-cluster-role-binding`, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding"],
+            ]),
+        ),
+        role: "kubernetes:rbac.authorization.k8s.io/v1:Role",
+        "role-binding": "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding",
+        ...Object.fromEntries(PLANS.map((p) => [p, "kubernetes:core/v1:NodePatch"])),
+        ...Object.fromEntries(CRDS.map((c) => [c, "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition"])),
+        [controlPlane]: "kubernetes:apps/v1:DaemonSet",
+        ...Object.fromEntries(NODE_DAEMON_SETS.map((d) => [d, "kubernetes:apps/v1:DaemonSet"])),
+    };
+}
+const CENTRALIZED = childTypes("master");
 
 interface Registered {
     type: string;
@@ -36,8 +47,8 @@ interface Registered {
     provider?: string;
 }
 const registered: Registered[] = [];
-/** dependsOn of every resource, by name, as the SDK saw it (recorded by a transformation). */
-const dependsOn = new Map<string, pulumi.Resource[]>();
+/** dependsOn of every resource, by name, as the SDK saw it (recorded by a transformation): a list, or an Output of one. */
+const dependsOn = new Map<string, pulumi.Input<pulumi.Input<pulumi.Resource>[]> | pulumi.Input<pulumi.Resource>>();
 const names = new Map<pulumi.Resource, string>();
 
 type OvnkubeModule = typeof import("../../components/kube/ovnkube");
@@ -50,24 +61,31 @@ const byName = (name: string): Registered => {
     return r;
 };
 
+/** The names of the resources `name` was made to wait for. */
+async function deps(name: string): Promise<string[]> {
+    const raw = dependsOn.get(name) ?? [];
+    const list = pulumi.Output.isInstance(raw) ? await value(raw as pulumi.Output<pulumi.Resource[]>) : raw;
+    return (Array.isArray(list) ? list : [list]).map((r) => names.get(r as pulumi.Resource)!);
+}
+
 /** URNs the mock monitor handed out; the mock records no parent, but a URN encodes it. */
 function registeredUrns(): Iterable<string> {
     const monitor = pulumi.runtime.getMonitor() as unknown as { getRegisteredResources(): Map<string, unknown> };
     return monitor.getRegisteredResources().keys();
 }
 
-/** Lets the SDK finish registering everything created so far. */
-async function settle(c: { namespace: pulumi.Output<string>; nodeDaemonSets: pulumi.Output<string[]> }): Promise<void> {
+/** Lets the SDK finish registering everything created so far, the CRDs read while the program runs included. */
+async function settle(c: InstanceType<OvnkubeModule["Ovnkube"]>): Promise<void> {
     await value(c.namespace);
     await value(c.nodeDaemonSets);
+    await value(c.controlPlaneDaemonSet);
+    await value(c.crds);
     await new Promise((r) => setTimeout(r, 50));
 }
 
 const record: pulumi.ResourceTransformation = (args) => {
     names.set(args.resource, args.name);
-    // The component passes plain arrays of resources, never Outputs, so this cast holds.
-    const deps = (args.opts.dependsOn ?? []) as pulumi.Resource | pulumi.Resource[];
-    dependsOn.set(args.name, Array.isArray(deps) ? deps : [deps]);
+    dependsOn.set(args.name, args.opts.dependsOn ?? []);
     return undefined;
 };
 
@@ -87,7 +105,7 @@ before(async () => {
     ({ Ovnkube } = await import("../../components/kube/ovnkube"));
 });
 
-describe("Ovnkube with a kubeconfig", () => {
+describe("Ovnkube with a kubeconfig (centralized)", () => {
     let component: InstanceType<OvnkubeModule["Ovnkube"]>;
 
     before(async () => {
@@ -112,16 +130,19 @@ describe("Ovnkube with a kubeconfig", () => {
     it("creates every object with a name derived from its own, under it, with that provider", async () => {
         assert.ok(component.provider);
         const providerRef = `${await value(component.provider.urn)}::${await value(component.provider.id)}`;
-        for (const [suffix, type] of Object.entries(CHILD_TYPES)) {
+        for (const [suffix, type] of Object.entries(CENTRALIZED)) {
             const child = byName(`k-${suffix}`);
             assert.equal(child.type, type, suffix);
             assert.equal(child.provider, providerRef, `${suffix} uses the explicit provider`);
         }
+        // Nothing else: the children are exactly these, the provider and the component itself.
+        const mine = registered.filter((r) => r.name === "k" || r.name.startsWith("k-"));
+        assert.equal(mine.length, Object.keys(CENTRALIZED).length + 2);
     });
 
     it("parents every child, the provider included, to the component", () => {
         const urns = [...registeredUrns()];
-        for (const suffix of ["provider", ...Object.keys(CHILD_TYPES)]) {
+        for (const suffix of ["provider", ...Object.keys(CENTRALIZED)]) {
             const urn = urns.find((u) => u.endsWith(`::k-${suffix}`));
             assert.ok(urn, suffix);
             // A child's URN type is qualified by its parent's: `<parent type>$<own type>`.
@@ -132,14 +153,18 @@ describe("Ovnkube with a kubeconfig", () => {
     it("gives the objects exactly ovn-kubernetes' names", () => {
         assert.equal(byName("k-namespace").inputs.metadata.name, "ovn-kubernetes");
         assert.equal(byName("k-host-network-namespace").inputs.metadata.name, "ovn-host-network");
-        assert.equal(byName("k-service-account").inputs.metadata.name, "ovn");
+        assert.equal(byName("k-control-plane-service-account").inputs.metadata.name, "ovnkube-master");
+        assert.equal(byName("k-node-service-account").inputs.metadata.name, "ovnkube-node");
         assert.equal(byName("k-config").inputs.metadata.name, "ovn-config");
         assert.equal(byName("k-config").inputs.data.OvnNorth, "tcp:10.19.188.22:6641");
-        assert.equal(byName("k-cluster-role").inputs.metadata.name, "ovn-kubernetes");
+        assert.equal(byName("k-control-plane-cluster-role").inputs.metadata.name, "ovn-kubernetes-control-plane");
+        assert.equal(byName("k-node-cluster-role").inputs.metadata.name, "ovn-kubernetes-node");
+        assert.equal(byName("k-role").inputs.metadata.name, "ovn-kubernetes");
         assert.equal(byName("k-master").inputs.metadata.name, "ovnkube-master");
         assert.equal(byName("k-node-default").inputs.metadata.name, "ovnkube-node-default");
         assert.equal(byName("k-node-breth0-10-19-188-1").inputs.metadata.name, "ovnkube-node-breth0-10-19-188-1");
         assert.equal(byName("k-node-default").inputs.spec.template.spec.hostNetwork, true);
+        assert.equal(byName("k-crd-egressips.k8s.ovn.org").inputs.spec.group, "k8s.ovn.org");
     });
 
     it("patches each planned Node with its annotations, server-side and forced under one field manager", () => {
@@ -151,30 +176,71 @@ describe("Ovnkube with a kubeconfig", () => {
             "pulumi.com/patchFieldManager": "ovn-kubernetes-node-plan",
             "pulumi.com/patchForce": "true",
         });
+        assert.equal(plan.metadata.labels, undefined, "centralized: no zone label");
         assert.equal(plan.spec, undefined, "only annotations are patched");
     });
 
-    it("creates the Nodes' plan, the ConfigMap, account and permissions before every DaemonSet", () => {
-        const deps = (name: string) => (dependsOn.get(name) ?? []).map((r) => names.get(r));
-        for (const ds of DAEMON_SETS.map((d) => `k-${d}`)) {
-            for (const needed of ["k-config", "k-service-account", "k-cluster-role-binding", ...PLANS.map((p) => `k-${p}`)]) {
-                assert.ok(deps(ds).includes(needed), `${ds} after ${needed}`);
-            }
+    it("creates the Nodes' plan, the CRDs, the ConfigMap, accounts and permissions before every DaemonSet", async () => {
+        const crds = CRDS.map((c) => `k-${c}`);
+        const plans = PLANS.map((p) => `k-${p}`);
+        const nodeDeps = ["k-config", "k-host-network-namespace", "k-node-service-account", "k-node-cluster-role-binding", ...plans, ...crds];
+        for (const ds of NODE_DAEMON_SETS.map((d) => `k-${d}`)) {
+            const d = await deps(ds);
+            for (const needed of nodeDeps) assert.ok(d.includes(needed), `${ds} after ${needed}`);
         }
-        for (const plan of PLANS) assert.deepEqual(deps(`k-${plan}`), [], `${plan} waits for nothing`);
-        assert.ok(deps("k-master").includes("k-role-binding"));
-        assert.ok(deps("k-master").includes("k-host-network-namespace"));
-        assert.ok(deps("k-config").includes("k-namespace"));
-        assert.ok(deps("k-cluster-role-binding").includes("k-cluster-role"));
+        const master = await deps("k-master");
+        for (const needed of ["k-config", "k-host-network-namespace", "k-control-plane-service-account", "k-control-plane-cluster-role-binding", "k-role-binding", ...plans, ...crds]) {
+            assert.ok(master.includes(needed), `k-master after ${needed}`);
+        }
+        for (const plan of plans) assert.deepEqual(await deps(plan), [], `${plan} waits for nothing`);
+        for (const crd of crds) assert.deepEqual(await deps(crd), [], `${crd} waits for nothing`);
+        assert.ok((await deps("k-config")).includes("k-namespace"));
+        for (const role of ["control-plane", "node"]) {
+            assert.ok((await deps(`k-${role}-cluster-role-binding`)).includes(`k-${role}-cluster-role`));
+            assert.ok((await deps(`k-${role}-cluster-role-binding`)).includes(`k-${role}-service-account`));
+        }
+        assert.ok((await deps("k-role-binding")).includes("k-role"));
     });
 
-    it("exposes the namespace, the DaemonSet names and the plan per node", async () => {
+    it("exposes the namespace, the DaemonSet names, the CRDs and the plan per node", async () => {
         assert.equal(await value(component.namespace), "ovn-kubernetes");
-        assert.equal(await value(component.masterDaemonSet), "ovnkube-master");
+        assert.equal(await value(component.controlPlaneDaemonSet), "ovnkube-master");
         assert.deepEqual(await value(component.nodeDaemonSets), ["ovnkube-node-default", "ovnkube-node-breth0-10-19-188-1"]);
+        assert.deepEqual([...(await value(component.crds))].sort(), CRDS.map((c) => c.slice("crd-".length)));
         const plan = await value(component.nodePlan);
         assert.deepEqual(Object.keys(plan), ["master-0", "master-1", "worker-0", "worker-1"]);
         assert.deepEqual(plan["master-1"], { "k8s.ovn.org/node-subnets": '{"default":["10.128.6.0/23"]}', "k8s.ovn.org/node-id": "5" });
+    });
+});
+
+describe("Ovnkube with interconnect", () => {
+    let component: InstanceType<OvnkubeModule["Ovnkube"]>;
+
+    before(async () => {
+        component = new Ovnkube("i", { model: interconnectModel() });
+        await settle(component);
+    });
+
+    it("creates the same kinds of objects, the control plane as ovnkube-control-plane", () => {
+        for (const [suffix, type] of Object.entries(childTypes("control-plane"))) assert.equal(byName(`i-${suffix}`).type, type, suffix);
+        assert.ok(!registered.some((r) => r.name === "i-master"));
+    });
+
+    it("runs the cluster manager as its own account, the zones' controllers as ovnkube-node, and names no database", async () => {
+        assert.equal(await value(component.controlPlaneDaemonSet), "ovnkube-control-plane");
+        assert.equal(byName("i-control-plane-service-account").inputs.metadata.name, "ovnkube-cluster-manager");
+        assert.equal(byName("i-control-plane").inputs.spec.template.spec.serviceAccountName, "ovnkube-cluster-manager");
+        assert.equal(byName("i-node-default").inputs.spec.template.spec.containers[0].name, "ovnkube-controller");
+        assert.deepEqual(byName("i-role-binding").inputs.subjects, [{ kind: "ServiceAccount", name: "ovnkube-cluster-manager", namespace: "ovn-kubernetes" }]);
+        const data = byName("i-config").inputs.data;
+        assert.ok(!("OvnNorth" in data) && !("OvnSouth" in data));
+    });
+
+    it("labels each Node with its zone beside the plan", () => {
+        for (const p of PLANS) {
+            const node = p.replace(/-plan$/, "");
+            assert.deepEqual(byName(`i-${p}`).inputs.metadata.labels, { "k8s.ovn.org/zone-name": node });
+        }
     });
 });
 
@@ -192,7 +258,7 @@ describe("Ovnkube without a kubeconfig", () => {
         await settle(c);
         assert.equal(c.provider, undefined);
         assert.ok(!registered.some((r) => r.name === "a-provider"));
-        for (const suffix of Object.keys(CHILD_TYPES)) {
+        for (const suffix of Object.keys(CENTRALIZED)) {
             assert.ok(!byName(`a-${suffix}`).provider, `${suffix} has no explicit provider`);
         }
     });
@@ -202,7 +268,7 @@ describe("Ovnkube without a kubeconfig", () => {
         const c = new Ovnkube("o", { model: kubeModel() }, { providers: { kubernetes: outer } });
         await settle(c);
         const ref = `${await value(outer.urn)}::${await value(outer.id)}`;
-        for (const suffix of Object.keys(CHILD_TYPES)) assert.equal(byName(`o-${suffix}`).provider, ref, suffix);
+        for (const suffix of Object.keys(CENTRALIZED)) assert.equal(byName(`o-${suffix}`).provider, ref, suffix);
     });
 });
 

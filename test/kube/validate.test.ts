@@ -4,15 +4,24 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { kubeManifests } from "../../components/kube/manifests";
 import type { KubeModel } from "../../components/model/types";
-import { kubeModel } from "./fixture";
+import { interconnectModel, kubeModel } from "./fixture";
 
 const withConfig = (config: Record<string, string>) => kubeModel({ config: { ...kubeModel().config, ...config } });
 const withNodes = (edit: (nodes: KubeModel["nodes"]) => KubeModel["nodes"]) => kubeModel({ nodes: edit(kubeModel().nodes) });
 const withGroups = (edit: (groups: KubeModel["nodeGroups"]) => KubeModel["nodeGroups"]) => kubeModel({ nodeGroups: edit(kubeModel().nodeGroups) });
 
 describe("validateKubeModel", () => {
-    it("accepts the fixture", () => {
+    it("accepts the fixture in both architectures", () => {
         assert.doesNotThrow(() => kubeManifests(kubeModel()));
+        assert.doesNotThrow(() => kubeManifests(interconnectModel()));
+    });
+
+    it("accepts CRDs from upstream's https URLs, v1.2's templates included", () => {
+        const crdUrls = [
+            "https://raw.githubusercontent.com/ovn-kubernetes/ovn-kubernetes/v1.3.0/helm/ovn-kubernetes/crds/k8s.ovn.org_egressips.yaml",
+            "https://raw.githubusercontent.com/ovn-kubernetes/ovn-kubernetes/v1.2.0/dist/templates/k8s.ovn.org_egressips.yaml.j2",
+        ];
+        assert.doesNotThrow(() => kubeManifests(interconnectModel({ crdUrls })));
     });
 
     const cases: Array<[string, ReturnType<typeof kubeModel>, RegExp]> = [
@@ -22,7 +31,15 @@ describe("validateKubeModel", () => {
         ["a master name that is no node name", kubeModel({ masterNodes: ["Master 0"] }), /^kube\.masterNodes\[0\]: "Master 0" is not a Kubernetes node name/],
         ["a token in ovn-config", withConfig({ k8s_token: "abc" }), /^kube\.config\.k8s_token: looks like a credential/],
         ["a CA in ovn-config", withConfig({ k8s_cacert: "-----BEGIN" }), /^kube\.config\.k8s_cacert: looks like a credential/],
-        ["a missing OvnNorth", kubeModel({ config: { ...kubeModel().config, OvnNorth: "" } }), /^kube\.config\.OvnNorth: is required/],
+        ["a missing OvnNorth (centralized)", kubeModel({ config: { ...kubeModel().config, OvnNorth: "" } }), /^kube\.config\.OvnNorth: is required/],
+        ["a missing OvnSouth (centralized)", kubeModel({ config: (({ OvnSouth: _, ...c }) => c)(kubeModel().config) }), /^kube\.config\.OvnSouth: is required/],
+        ["an OvnNorth with interconnect", interconnectModel({ config: { ...interconnectModel().config, OvnNorth: "tcp:10.0.0.1:6641" } }), /^kube\.config\.OvnNorth: is set, but interconnect zones use their own databases' unix sockets/],
+        ["an OvnSouth with interconnect", interconnectModel({ config: { ...interconnectModel().config, OvnSouth: "tcp:10.0.0.1:6642" } }), /^kube\.config\.OvnSouth: is set, but interconnect/],
+        ["a transit subnet that is no CIDR (interconnect)", interconnectModel({ transitSubnet: "100.88.0.0" }), /^kube\.transitSubnet: "100\.88\.0\.0" is not an IPv4 CIDR/],
+        ["a masquerade subnet that is no CIDR", kubeModel({ masqueradeSubnet: "169.254.0.0/40" }), /^kube\.masqueradeSubnet: /],
+        ["a CRD URL of another scheme", kubeModel({ crdUrls: ["ftp://example.com/k8s.ovn.org_egressips.yaml"] }), /^kube\.crdUrls\[0\]: "ftp:\/\/example\.com\/k8s\.ovn\.org_egressips\.yaml" is not an http\(s\) or file URL of a YAML file/],
+        ["a CRD URL that is no YAML file", interconnectModel({ crdUrls: ["https://example.com/crds/"] }), /^kube\.crdUrls\[0\]: /],
+        ["a CRD URL with a space", kubeModel({ crdUrls: ["file:///srv/my crds/k8s.ovn.org_egressips.yaml"] }), /^kube\.crdUrls\[0\]: /],
         ["an http API marked secure", withConfig({ k8s_apiserver: "http://10.0.0.1:8080" }), /^kube\.config\.k8s_apiserver: .*secureApi=true/],
         ["an https API marked insecure", kubeModel({ secureApi: false }), /^kube\.config\.k8s_apiserver: .*secureApi=false/],
         ["a join subnet that is no CIDR", kubeModel({ joinSubnet: "100.64.0.0" }), /^kube\.joinSubnet: "100\.64\.0\.0" is not an IPv4 CIDR/],

@@ -36,6 +36,8 @@ test("up --os debian13 --kubernetes: every host a registered Node, the API answe
         assert.equal(upRun.code, 0, upRun.stderr + upRun.stdout);
         assert.match(upRun.stdout, /node1\s+172\.31\.251\.11\s+debian13/);
         assert.match(upRun.stdout, /kubectl: KUBECONFIG=\S+admin\.kubeconfig kubectl get nodes/);
+        // Without --ovn-kubernetes: release 1.3's binaries, for the image the stack names by default.
+        assert.match(upRun.stdout, /ovn-kubernetes 1\.3: the kubelets run ghcr\.io\/ovn-kubernetes\/ovn-kubernetes\/ovn-kube-ubuntu:release-1\.3 from \/opt\/ovn-kubernetes-lab\/images\/ovn-kubernetes-v1\.3\.0/);
         assert.match(upRun.stdout, /\(ovnkube mode\)/);
 
         const file = YAML.parse(fs.readFileSync(stack, "utf8"));
@@ -49,7 +51,7 @@ test("up --os debian13 --kubernetes: every host a registered Node, the API answe
         const client = KubeClient.fromKubeconfig(kubeconfig);
         try {
             const version = await client.getPath<{ gitVersion: string }>("/version");
-            assert.equal(version.gitVersion, "v1.29.1");
+            assert.equal(version.gitVersion, "v1.36.2");
             const nodes = (await client.list("v1", "Node")) as Array<{ metadata: { name: string; labels?: Record<string, string> }; status?: { addresses?: Array<{ type: string; address: string }> } }>;
             assert.deepEqual(nodes.map((n) => n.metadata.name).sort(), ["node1", "node2"]);
             for (const n of nodes) {
@@ -68,4 +70,15 @@ test("up --os debian13 --kubernetes: every host a registered Node, the API answe
     } finally {
         fs.rmSync(dir, { recursive: true, force: true });
     }
+});
+
+test("--ovn-kubernetes names a release the lab has and goes with --kubernetes", async () => {
+    await down(ID);
+    const unknown = await cli("up", "1", "--id", ID, "--kubernetes", "--ovn-kubernetes", "9.9");
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown ovn-kubernetes release "9\.9": use 1\.3, 1\.2/);
+    const alone = await cli("up", "1", "--id", ID, "--ovn-kubernetes", "1.3");
+    assert.equal(alone.code, 2);
+    assert.match(alone.stderr, /--ovn-kubernetes goes with --kubernetes/);
+    assert.equal(fs.existsSync(stateDir(ID)), false, "nothing was made");
 });

@@ -1,4 +1,4 @@
-// The local cluster's Kubernetes control plane, for real: etcd and the lab's v1.29.1 API server,
+// The local cluster's Kubernetes control plane, for real: etcd and the lab's v1.36.2 API server,
 // controller manager and scheduler in their own namespace on the underlay. Proves the version,
 // that kubelet credentials are held to their own Node (Node authorizer and NodeRestriction in
 // force), that the controller manager runs (default ServiceAccount), that hosts reach the API
@@ -12,7 +12,8 @@ import { execFileSync } from "node:child_process";
 import { KubeApiError, KubeClient, pollUntil, type KubeObject } from "../../kubeclient";
 import { down, hostExec } from "../../localcluster";
 import type { LocalCluster } from "../../localcluster";
-import { labBinary, loadControlPlane, LAB_BIN_ENV, LAB_CACHE_ENV, type ControlPlane } from "../../localcluster/kube";
+import { KUBERNETES_VERSION, labBinary, loadControlPlane, LAB_BIN_ENV, LAB_CACHE_ENV, type ControlPlane } from "../../localcluster/kube";
+import { labCrdDir, labSourceDir, LAB_CRDS_ENV, ovnKubernetesLabRelease } from "../../localcluster/labReleases";
 import { startKubeLab, type KubeLab } from "../support/kubeControlPlane";
 import { leftovers, processesIn, stillRunning } from "./leftovers";
 
@@ -31,9 +32,10 @@ after(async () => {
     await lab?.stop();
 });
 
-test("the API server is the lab's v1.29.1, served on the control plane's underlay address", async () => {
+test("the API server is the lab's v1.36.2, served on the control plane's underlay address", async () => {
     const version = await admin.getPath<{ gitVersion: string }>("/version");
-    assert.equal(version.gitVersion, "v1.29.1");
+    assert.equal(version.gitVersion, "v1.36.2");
+    assert.equal(version.gitVersion, KUBERNETES_VERSION);
     assert.equal(cp.apiServerUrl, `https://${cp.address}:6443`);
     assert.ok(cp.address.startsWith(cluster.subnet.split(".").slice(0, 3).join(".") + "."));
     assert.ok(!cluster.hosts.some((h) => h.ip === cp.address) && cp.address !== cluster.external.ip && cp.address !== cluster.operatorIp);
@@ -112,16 +114,19 @@ test("a missing or damaged lab binary is named, with how to obtain the binaries"
     const saved = { bin: process.env[LAB_BIN_ENV], cache: process.env[LAB_CACHE_ENV] };
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lab-bin-"));
     try {
+        // With the override, each release is read from its directory below it.
         process.env[LAB_BIN_ENV] = path.join(dir, "bin");
         process.env[LAB_CACHE_ENV] = path.join(dir, "cache");
-        fs.mkdirSync(path.join(dir, "bin"));
-        await assert.rejects(labBinary("kube-apiserver"), new RegExp(`missing ${dir}/bin/SHA256SUMS: .*upstream release binaries.*${LAB_BIN_ENV}`));
+        const k8s = path.join(dir, "bin", "k8s-v1.36.2");
+        fs.mkdirSync(k8s, { recursive: true });
+        await assert.rejects(labBinary("kube-apiserver"), new RegExp(`missing ${k8s}/SHA256SUMS: .*Kubernetes v1\\.36\\.2's release.*${LAB_BIN_ENV}`));
+        assert.equal(labSourceDir(ovnKubernetesLabRelease("1.3")), path.join(dir, "bin", "ovn-kubernetes-v1.3.0"));
 
-        fs.writeFileSync(path.join(dir, "bin", "SHA256SUMS"), `${"0".repeat(64)}  kube-apiserver\n`);
-        await assert.rejects(labBinary("kube-apiserver"), new RegExp(`missing ${dir}/bin/kube-apiserver.xz: `));
+        fs.writeFileSync(path.join(k8s, "SHA256SUMS"), `${"0".repeat(64)}  kube-apiserver\n`);
+        await assert.rejects(labBinary("kube-apiserver"), new RegExp(`missing ${k8s}/kube-apiserver.xz: `));
 
-        fs.writeFileSync(path.join(dir, "bin", "kube-apiserver"), "not the real thing\n");
-        execFileSync("xz", [path.join(dir, "bin", "kube-apiserver")]);
+        fs.writeFileSync(path.join(k8s, "kube-apiserver"), "not the real thing\n");
+        execFileSync("xz", [path.join(k8s, "kube-apiserver")]);
         await assert.rejects(labBinary("kube-apiserver"), /unpacks to SHA-256 [0-9a-f]{64}, but .*SHA256SUMS says 0{64}: the file is damaged/);
         // Nothing unverified is left in the cache.
         assert.deepEqual(fs.readdirSync(path.join(dir, "cache", "0".repeat(64))), []);
@@ -131,6 +136,28 @@ test("a missing or damaged lab binary is named, with how to obtain the binaries"
             else process.env[k] = v;
         }
         fs.rmSync(dir, { recursive: true, force: true });
+    }
+});
+
+test("each release is read from its own directory of ../shared/k8s-lab; the CRDs of 1.3 and 1.2 too", () => {
+    const lab = path.resolve(__dirname, "../../../shared/k8s-lab");
+    const saved = { bin: process.env[LAB_BIN_ENV], crds: process.env[LAB_CRDS_ENV] };
+    delete process.env[LAB_BIN_ENV];
+    delete process.env[LAB_CRDS_ENV];
+    try {
+        assert.equal(labSourceDir(ovnKubernetesLabRelease("1.3")), path.join(lab, "v1.36-v1.3/bin/ovn-kubernetes-v1.3.0"));
+        assert.equal(labSourceDir(ovnKubernetesLabRelease("1.2")), path.join(lab, "v1.36-v1.3/bin/ovn-kubernetes-v1.2.0"));
+        assert.equal(labCrdDir("1.3"), path.join(lab, "v1.36-v1.3/crds/v1.3.0"));
+        assert.equal(labCrdDir("1.2"), path.join(lab, "v1.36-v1.3/crds/v1.2.0"));
+        assert.ok(fs.readdirSync(labCrdDir("1.3")).includes("k8s.ovn.org_egressips.yaml"));
+        assert.throws(() => labCrdDir("1.0" as never), /unknown ovn-kubernetes release "1\.0": use 1\.3, 1\.2/);
+        process.env[LAB_CRDS_ENV] = "/elsewhere/crds";
+        assert.equal(labCrdDir("1.3"), "/elsewhere/crds/v1.3.0");
+    } finally {
+        for (const [k, v] of [[LAB_BIN_ENV, saved.bin], [LAB_CRDS_ENV, saved.crds]] as const) {
+            if (v === undefined) delete process.env[k];
+            else process.env[k] = v;
+        }
     }
 });
 

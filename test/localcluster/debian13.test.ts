@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import * as scripts from "../../components/hosts/scripts";
-import { down, localStackConfig, status, up } from "../../localcluster";
+import { down, localStackConfig, up } from "../../localcluster";
 import type { LocalCluster, LocalHost } from "../../localcluster";
 import { DEBIAN13_BASE, baseDir } from "../../localcluster/debianBase";
 import { LAB_DIR_MOUNT, inHostRoot } from "../../localcluster/holder";
@@ -20,6 +20,7 @@ import { hostModel } from "../hosts/fixtures";
 import { labHost } from "../hosts/support/lab";
 import { runOk, runScript } from "../hosts/support/remote";
 import { ProcessMark, leftovers, markOf, processesIn, stillRunning } from "./leftovers";
+import { checkOwnRootHosts } from "./ownRootHosts";
 
 const ID = "lcdeb13";
 let cluster: LocalCluster;
@@ -77,26 +78,11 @@ function processesOfHost(host: LocalHost): string[] {
 
 test("every host is Debian 13 behind its own Debian 13 sshd, with the pinned key", async (t) => {
     t.diagnostic(`up 2 --os debian13: ${upSeconds} s (includes building the base when it was not cached)`);
-    const base = baseDir(DEBIAN13_BASE);
-    const s = await status(ID);
-    assert.equal(s.healthy, true);
+    const releases = await checkOwnRootHosts(cluster, "debian13", baseDir(DEBIAN13_BASE));
     for (const h of cluster.hosts) {
-        assert.equal(h.os, "debian13");
-        assert.equal(h.base, base);
-        // runOk logs in with StrictHostKeyChecking=yes against the pinned keys.
-        const out = await overSsh(h.name, "hostname; cat /etc/os-release");
-        assert.match(out, new RegExp(`^${h.name}\n`));
-        assert.match(out, /^VERSION_ID="13"$/m);
-        assert.match(out, /^VERSION_CODENAME=trixie$/m);
+        assert.match(releases.get(h.name)!, /^VERSION_ID="13"$/m);
+        assert.match(releases.get(h.name)!, /^VERSION_CODENAME=trixie$/m);
         assert.match(await sshBannerLine(h.ip), /^SSH-2\.0-OpenSSH_10\.\S+ Debian/);
-        // The running sshd is the host's own /usr/sbin/sshd, which is the base's, not this machine's.
-        const sshdPid = s.hosts.find((x) => x.name === h.name)?.sshdPid;
-        assert.ok(sshdPid, `sshd of ${h.name} runs`);
-        const running = fs.statSync(`/proc/${sshdPid}/exe`);
-        const own = fs.statSync(inHostRoot(h.holderPid, "/usr/sbin/sshd"));
-        assert.deepEqual([running.dev, running.ino], [own.dev, own.ino]);
-        assert.ok(fs.readFileSync(`/proc/${sshdPid}/exe`).equals(fs.readFileSync(path.join(base, "usr/sbin/sshd"))));
-        assert.ok(!fs.readFileSync(`/proc/${sshdPid}/exe`).equals(fs.readFileSync("/usr/sbin/sshd")));
     }
 });
 

@@ -4,7 +4,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { after, test } from "node:test";
 import YAML from "yaml";
+import { validateConfig } from "../../components/config/validate";
+import { buildClusterModel } from "../../components/model/cluster";
+import { SECRET_PRESENT } from "../../components/program/readConfig";
 import { PassphraseSecrets } from "../../offline/passphraseSecrets";
+import { labCrdDir } from "../../localcluster/labReleases";
+import { stackConfig } from "../support/configs";
 import { LOCAL_LAB_PASSPHRASE, defaultStackPath, localPassphrase, localStackConfig, writeLocalStack } from "../../localcluster/stackFile";
 import { LocalCluster } from "../../localcluster/state";
 
@@ -94,6 +99,40 @@ test("a single host carries every role; ranges that overlap the underlay are ref
     assert.deepEqual(localStackConfig(cluster).nodes[0].roles, ["central", "master", "node", "gateway"]);
     assert.throws(() => localStackConfig(cluster, { clusterSubnet: "172.31.0.0/16" }), /clusterSubnet 172\.31\.0\.0\/16 overlaps/);
     assert.throws(() => localStackConfig({ ...cluster, subnet: "100.64.7.0/24" }), /joinSubnet/);
+});
+
+test("ovnkube mode: interconnect unless told, no node central, the cluster's release with its CRDs from the lab's copies; a valid stack", () => {
+    const base = fakeCluster(3, tmp());
+    // Key lines validation takes (the dev stack's), so that the whole stack validates.
+    const keys = (stackConfig("dev").nodes as Array<{ hostKey: string }>).map((n) => n.hostKey);
+    const cluster: LocalCluster = {
+        ...base,
+        hosts: base.hosts.map((h, i) => ({ ...h, hostKeyLine: keys[i] })),
+        ovnKubernetes: { release: "1.3", image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3", imageDir: "/lab/images/ovn-kubernetes-v1.3.0" },
+    };
+    const kubernetes = { apiServerUrl: "https://172.31.40.2:6443", kubeconfig: "apiVersion: v1\nkind: Config\n" };
+    const valid = (c: ReturnType<typeof localStackConfig>) => validateConfig({ ...c, sshPrivateKey: SECRET_PRESENT, kubeconfig: SECRET_PRESENT } as never);
+
+    const ic = localStackConfig(cluster, { kubernetes });
+    assert.deepEqual(ic.nodes.map((n) => n.roles), [["master"], ["node"], ["node"]]);
+    assert.deepEqual(ic.kubernetes, { enabled: true });
+    assert.deepEqual(ic.ovnkube, { version: "1.3", crdMirror: `file://${labCrdDir("1.3")}/` });
+    const model = buildClusterModel(valid(ic));
+    assert.equal(model.architecture, "interconnect");
+    assert.deepEqual(model.hosts.map((h) => h.zone), ["node1", "node2", "node3"]);
+    assert.ok(model.kube.crdUrls.every((u) => u.startsWith(`file://${labCrdDir("1.3")}/k8s.ovn.org_`)));
+
+    const centralized = localStackConfig(cluster, { kubernetes, ovnkube: { architecture: "centralized" } });
+    assert.deepEqual(centralized.nodes.map((n) => n.roles), [["central", "master"], ["node"], ["node"]]);
+    assert.equal(centralized.ovnkube?.architecture, "centralized");
+    assert.equal(buildClusterModel(valid(centralized)).central?.host, "node1");
+
+    // The stack file carries it, and Pulumi mode carries none.
+    const dir = tmp();
+    const doc = YAML.parse(fs.readFileSync(writeLocalStack(cluster, path.join(dir, "Pulumi.local.yaml"), { passphrase: "lab", kubernetes }), "utf8"));
+    assert.deepEqual(doc.config["ovn-kubernetes:ovnkube"], ic.ovnkube);
+    assert.ok(doc.config["ovn-kubernetes:kubeconfig"].secure);
+    assert.equal(localStackConfig(cluster).ovnkube, undefined);
 });
 
 test("the passphrase comes from the environment as Pulumi reads it, else the lab passphrase", () => {

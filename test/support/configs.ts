@@ -4,7 +4,10 @@ import { readStackFile } from "../../components/config/stackFile";
 
 export const ROOT = path.resolve(__dirname, "../..");
 
-export function stackConfig(stack: "dev" | "prod"): Record<string, any> {
+/** The example stacks: dev (Pulumi mode), prod (ovnkube mode, centralized), staging (ovnkube mode, interconnect). */
+export type ExampleStack = "dev" | "prod" | "staging";
+
+export function stackConfig(stack: ExampleStack): Record<string, any> {
     return readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`));
 }
 

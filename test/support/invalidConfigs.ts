@@ -2,6 +2,13 @@
 // optionally the reason.
 type Mutation = (c: Record<string, any>) => void;
 
+/** The dev cluster in ovnkube mode with the default architecture, interconnect: a shared gateway and no central. */
+const interconnect: Mutation = (c) => {
+    c.kubernetes = { enabled: true };
+    c.nodes[2].gateway.mode = "shared";
+    c.nodes[0].roles = ["master"];
+};
+
 export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["missing cluster subnet", (c) => delete c.clusterSubnet, "clusterSubnet", /required/],
     ["cluster subnet not a CIDR", (c) => (c.clusterSubnet = "192.168.0.0"), "clusterSubnet"],
@@ -67,12 +74,29 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
         delete c.nodes[0].subnet;
         delete c.nodes[1].subnet;
     }, "nodes", /do not fit/],
-    ["image with spaces", (c) => (c.ovnkubeImage = "ovn kube"), "ovnkubeImage"],
+    ["image with spaces", (c) => (c.ovnkube = { image: "ovn kube" }), "ovnkube.image"],
+    ["the moved setting ovnkubeImage", (c) => (c.ovnkubeImage = "ghcr.io/ovn-org/ovn-kubernetes/ovn-kube-ubuntu:release-1.0"), "ovnkubeImage", /not a known setting: it is ovnkube\.image now/],
+    ["ovn-kubernetes 1.0", (c) => (c.ovnkube = { version: "1.0" }), "ovnkube.version", /"1\.0" is not a supported ovn-kubernetes release: upstream maintains only 1\.3 and 1\.2/],
+    ["unknown ovnkube architecture", (c) => (c.ovnkube = { architecture: "distributed" }), "ovnkube.architecture", /interconnect, centralized/],
+    ["CRD mirror that is no directory URL", (c) => (c.ovnkube = { crdMirror: "https://mirror.example.com/crds" }), "ovnkube.crdMirror", /URL of a directory, ending in \//],
+    ["CRD mirror over ftp", (c) => (c.ovnkube = { crdMirror: "ftp://mirror.example.com/crds/" }), "ovnkube.crdMirror", /http\(s\):\/\/ or file:\/\/\//],
     ["userspace datapath without a tunnel interface", (c) => (c.datapathType = "netdev"), "nodes[1].tunnelInterface", /userspace tunnels/],
     ["tunnel interface with shell metacharacters", (c) => (c.nodes[1].tunnelInterface = "eth0;id"), "nodes[1].tunnelInterface"],
     ["package version with shell metacharacters", (c) => (c.packages = { ovnVersion: "1.0;id" }), "packages.ovnVersion"],
-    ["dedicated gateway in ovnkube mode", (c) => (c.kubernetes = { enabled: true }), "nodes[2].gateway.mode", /ovnkube v1\.0 runs shared gateways only/],
-    ["vxlan in ovnkube mode", (c) => { c.kubernetes = { enabled: true }; c.nodes[2].gateway.mode = "shared"; c.encapType = "vxlan"; }, "encapType", /ovnkube v1\.0 sets every node's ovn-encap-type to geneve/],
+    ["dedicated gateway in ovnkube mode", (c) => (c.kubernetes = { enabled: true }), "nodes[2].gateway.mode", /deploys ovnkube's shared gateway only/],
+    ["vxlan in ovnkube mode", (c) => { interconnect(c); c.encapType = "vxlan"; }, "encapType", /ovnkube sets every node's ovn-encap-type to geneve/],
+    // Interconnect: every node its own zone, ovnkube's transit and masquerade networks beside the others.
+    ["a central with interconnect", (c) => (c.kubernetes = { enabled: true, namespace: "ovn-kubernetes" }), "nodes[0].roles", /"central" has no place with ovnkube\.architecture interconnect/],
+    ["transit subnet overlaps the cluster", (c) => { interconnect(c); c.transitSubnet = "192.168.128.0/17"; }, "transitSubnet", /192\.168\.128\.0\/17 overlaps clusterSubnet 192\.168\.0\.0\/16/],
+    ["transit subnet overlaps the join subnet", (c) => { interconnect(c); c.transitSubnet = "100.64.128.0/17"; }, "transitSubnet", /overlaps joinSubnet/],
+    ["masquerade subnet overlaps the services", (c) => { interconnect(c); c.masqueradeSubnet = "172.30.0.0/17"; }, "masqueradeSubnet", /172\.30\.0\.0\/17 overlaps serviceSubnet 172\.30\.0\.0\/16/],
+    ["masquerade subnet overlaps the services (centralized)", (c) => {
+        interconnect(c);
+        c.nodes[0].roles = ["central", "master"];
+        c.ovnkube = { architecture: "centralized" };
+        c.masqueradeSubnet = "172.30.0.0/17";
+    }, "masqueradeSubnet", /overlaps serviceSubnet/],
+    ["transit subnet not a CIDR", (c) => { interconnect(c); c.transitSubnet = "100.88.0.0"; }, "transitSubnet"],
     ["rampout subnets in ovnkube mode", (c) => { c.kubernetes = { enabled: true }; c.nodes[2].gateway.mode = "shared"; c.nodes[2].gateway.rampoutSubnets = ["192.168.2.0/24"]; }, "nodes[2].gateway.rampoutSubnets", /not supported with kubernetes\.enabled/],
     ["more nodes than ovnkube node-ids in the join subnet", (c) => {
         c.kubernetes = { enabled: true };

@@ -3,7 +3,9 @@
 import assert from "node:assert/strict";
 import { validateConfig } from "../../components/config/validate";
 import { kubeManifests, manifestList } from "../../components/kube/manifests";
+import { releaseOf } from "../../components/kube/releases";
 import { buildClusterModel } from "../../components/model/cluster";
+import { stackConfig, type ExampleStack } from "./configs";
 import { dropSecrets, runProgramUnderMocks, settle, TEST_SECRETS, type Recorded } from "./pulumiMocks";
 
 const count = (rs: Recorded[], type: string) => rs.filter((r) => r.type === type).length;
@@ -18,10 +20,10 @@ const parentName = (r: Recorded) => r.parent;
 const KEY_CONFIG = "ovn-kubernetes:sshPrivateKey";
 
 /** Runs the program for a stack under mocks and checks its component tree, outputs and secrets. */
-export async function assertProgramTree(STACK: "dev" | "prod") {
+export async function assertProgramTree(STACK: ExampleStack) {
     const { program, resources } = await runProgramUnderMocks(STACK);
-    const stackYaml = (await import("./configs")).stackConfig(STACK as "dev" | "prod");
-    const nodes = stackYaml.nodes as Array<{ name: string; roles: string[]; gateway?: { mode: string } }>;
+    const stackYaml = stackConfig(STACK);
+    const nodes = stackYaml.nodes as Array<{ name: string; address: string; roles: string[]; gateway?: { mode: string } }>;
     const k8sNodes = nodes.filter((n) => n.roles.includes("node") || n.roles.includes("master"));
     const gateways = nodes.filter((n) => n.roles.includes("gateway"));
     const chassis = nodes.filter((n) => n.roles.some((r) => r !== "central"));
@@ -30,7 +32,6 @@ export async function assertProgramTree(STACK: "dev" | "prod") {
     assert.equal(count(resources, "ovn-kubernetes:index:OvnKubernetesCluster"), 1);
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ssh:HostKeyCheck"), nodes.length);
     assert.equal(count(resources, "ovn-kubernetes:hosts:HostPackages"), nodes.length);
-    assert.equal(count(resources, "ovn-kubernetes:hosts:Central"), 1);
     assert.equal(count(resources, "ovn-kubernetes:hosts:Chassis"), chassis.length);
     const model = buildClusterModel(validateConfig(stackYaml));
     // Pulumi mode writes the topology; in ovnkube mode ovnkube does, and the project feeds it.
@@ -38,6 +39,11 @@ export async function assertProgramTree(STACK: "dev" | "prod") {
     const writes = (n: number) => (pulumiMode ? n : 0);
     const feeds = (n: number) => (pulumiMode ? 0 : n);
     assert.equal(model.writer, stackYaml.kubernetes?.enabled === false ? "pulumi" : "ovnkube");
+    // Interconnect: every Kubernetes node is its own zone (local NB, SB, northd) and no host is the central.
+    const interconnect = model.architecture === "interconnect";
+    assert.equal(interconnect, !pulumiMode && (stackYaml.ovnkube?.architecture ?? "interconnect") === "interconnect");
+    assert.equal(count(resources, "ovn-kubernetes:hosts:Central"), interconnect ? 0 : 1);
+    assert.equal(count(resources, "ovn-kubernetes:hosts:Zone"), interconnect ? k8sNodes.length : 0);
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:ClusterRouter"), writes(1));
     assert.equal(count(resources, "ovn-kubernetes:network:NodeNetwork"), writes(k8sNodes.length));
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch"), writes(k8sNodes.length));
@@ -46,7 +52,12 @@ export async function assertProgramTree(STACK: "dev" | "prod") {
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:GatewayRouter"), writes(gateways.length));
     assert.equal(count(resources, "ovn-kubernetes:hosts:GatewayFlows"), writes(shared.length));
     assert.equal(count(resources, "ovn-kubernetes:hosts:GatewayHost"), pulumiMode ? gateways.length : shared.length);
-    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:OvnkubeSchemaCheck"), feeds(1));
+    // The schema check runs where ovnkube's databases are: the central, or every zone.
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:OvnkubeSchemaCheck"), feeds(interconnect ? k8sNodes.length : 1));
+    for (const check of resources.filter((r) => r.type === "pulumi-nodejs:dynamic/ovn-kubernetes:OvnkubeSchemaCheck")) {
+        assert.equal(check.inputs.version, model.kube.version);
+        assert.equal(dropSecrets(check.inputs.privateKey), "[secret]");
+    }
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelTypeCheck"), writes(1));
     // One tunnel MTU check per chassis host, before any command reaches it.
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelMtuCheck"), chassis.length);
@@ -63,8 +74,17 @@ export async function assertProgramTree(STACK: "dev" | "prod") {
         assert.equal(parentName(check), parentName(move), `${check.name} beside its move`);
     }
     assert.equal(count(resources, "ovn-kubernetes:kubernetes:Ovnkube"), feeds(1));
-    // Expectations: the cluster router, and per node its switch and its gateway router.
-    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:NorthboundExpectation"), feeds(1 + 2 * k8sNodes.length));
+    // Expectations: centralized, the cluster router and per node its switch and its gateway router;
+    // interconnect, one per zone holding all of its node's rows.
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:NorthboundExpectation"), feeds(interconnect ? k8sNodes.length : 1 + 2 * k8sNodes.length));
+    // The release's CRDs, read from the (lab's) mirror when the program runs, one resource each.
+    const crds = resources.filter((r) => r.type === "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition");
+    assert.equal(crds.length, feeds(releaseOf(model.kube.version).crdUrls.length));
+    for (const crd of crds) {
+        assert.match(crd.inputs.metadata.name, /^[a-z]+\.k8s\.ovn\.org$/);
+        assert.equal(crd.name, `ovn-ovnkube-crd-${crd.inputs.metadata.name}`);
+        assert.equal(parentName(crd), "ovn-ovnkube");
+    }
     // Two guards per stack, children of the cluster with the same inputs: the change guard
     // registered before any host is touched, the destroy guard after everything. They check NB
     // groups only where the stack writes them.
@@ -100,12 +120,34 @@ export async function assertProgramTree(STACK: "dev" | "prod") {
         assert.equal(parentName(named(resources, "ovn-cluster-router")), "ovn");
     } else {
         for (const g of shared) assert.equal(parentName(named(resources, `ovn-${g.name}-gateway-bridge`)), "ovn");
-        assert.equal(parentName(named(resources, "ovn-ovnkube-schema")), "ovn");
         assert.equal(parentName(named(resources, "ovn-ovnkube")), "ovn");
-        for (const n of k8sNodes) for (const e of [`ovn-expect-node-${n.name}`, `ovn-expect-gateway-${n.name}`]) assert.equal(parentName(named(resources, e)), "ovn");
+        assert.equal(parentName(named(resources, interconnect ? "ovn-ovnkube-control-plane" : "ovn-ovnkube-master")), "ovn-ovnkube");
+        const configMap = named(resources, "ovn-ovnkube-config");
+        // Interconnect: ovnkube uses each zone's own unix sockets, so ovn-config names no databases.
+        for (const key of ["OvnNorth", "OvnSouth"]) assert.equal(key in configMap.inputs.data, !interconnect, key);
+        for (const n of k8sNodes) {
+            const plan = named(resources, `ovn-ovnkube-${n.name}-plan`);
+            assert.equal(plan.inputs.metadata.labels?.["k8s.ovn.org/zone-name"], interconnect ? n.name : undefined, `${n.name}: zone label`);
+        }
+        if (interconnect) {
+            for (const n of k8sNodes) {
+                assert.equal(parentName(named(resources, `ovn-${n.name}-zone`)), "ovn");
+                const schema = named(resources, `ovn-${n.name}-ovnkube-schema`);
+                assert.equal(parentName(schema), "ovn");
+                assert.equal(schema.inputs.host, n.name);
+                // Each zone's rows are expected in that zone's own NB, on its own host.
+                const expectation = named(resources, `ovn-expect-zone-${n.name}`);
+                assert.equal(parentName(expectation), "ovn");
+                assert.equal(expectation.inputs.nb.ssh.host, n.address);
+                assert.equal(expectation.inputs.nb.members, undefined);
+            }
+        } else {
+            assert.equal(parentName(named(resources, "ovn-ovnkube-schema")), "ovn");
+            for (const n of k8sNodes) for (const e of [`ovn-expect-node-${n.name}`, `ovn-expect-gateway-${n.name}`]) assert.equal(parentName(named(resources, e)), "ovn");
+        }
     }
     for (const n of chassis) assert.equal(parentName(named(resources, `ovn-${n.name}-chassis`)), "ovn");
-    assert.equal(parentName(named(resources, "ovn-central")), "ovn");
+    if (!interconnect) assert.equal(parentName(named(resources, "ovn-central")), "ovn");
 
     // Outputs.
     const subnets = await settle(program.nodeSubnets);
@@ -118,10 +160,16 @@ export async function assertProgramTree(STACK: "dev" | "prod") {
         assert.equal(routers[n.name], [...base.slice(0, 3), base[3] + 1].join("."));
         assert.equal(mgmt[n.name], [...base.slice(0, 3), base[3] + 2].join("."));
     }
-    const central = nodes.find((n) => n.roles.includes("central")) as any;
-    const protocol = STACK === "prod" ? "ssl" : "tcp";
-    assert.equal((await settle(program.nbAddress)).value, `${protocol}:${central.address}:6641`);
-    assert.equal((await settle(program.sbAddress)).value, `${protocol}:${central.address}:6642`);
+    if (interconnect) {
+        // Every client of a zone's databases is on the zone's host.
+        assert.equal((await settle(program.nbAddress)).value, "unix:/var/run/ovn/ovnnb_db.sock");
+        assert.equal((await settle(program.sbAddress)).value, "unix:/var/run/ovn/ovnsb_db.sock");
+    } else {
+        const central = nodes.find((n) => n.roles.includes("central"))!;
+        const protocol = stackYaml.ovnTransport?.protocol ?? "tcp";
+        assert.equal((await settle(program.nbAddress)).value, `${protocol}:${central.address}:6641`);
+        assert.equal((await settle(program.sbAddress)).value, `${protocol}:${central.address}:6642`);
+    }
     assert.equal(Object.keys((await settle(program.systemIds)).value).length, chassis.length);
 
     // Secrets: wherever a secret value travels it is marked secret; it is never a plain input.

@@ -5,8 +5,10 @@ import * as pulumi from "@pulumi/pulumi";
 import * as path from "path";
 import { readStackFile } from "../../components/config/stackFile";
 import { SECRET_KEYS } from "../../components/config/types";
+import { DEFAULT_OVNKUBE_VERSION } from "../../components/kube/releases";
 import { isSecretValue } from "../../offline/sdk";
 import { ROOT } from "./configs";
+import { labCrdMirror } from "./crdMirror";
 
 export interface Recorded {
     type: string;
@@ -21,8 +23,18 @@ export const TEST_SECRETS: Record<string, string> = Object.fromEntries(
     SECRET_KEYS.map((k) => [k, `-----BEGIN TEST ${k.toUpperCase()}-----\nc2VjcmV0LXZhbHVlLW9mLSR7a30=${k}\n-----END TEST-----`]),
 );
 
+/**
+ * The stack's config with the release's CRDs read from the lab's copy (unless the stack names a
+ * mirror): the Ovnkube component reads them when the program runs, and tests never reach the network.
+ */
+export function withLabCrdMirror(raw: Record<string, any>): Record<string, any> {
+    const ovnkube = { ...(raw.ovnkube ?? {}) };
+    ovnkube.crdMirror ??= labCrdMirror(ovnkube.version ?? DEFAULT_OVNKUBE_VERSION);
+    return { ...raw, ovnkube };
+}
+
 export async function runProgramUnderMocks(stack: string, overrides: Record<string, unknown> = {}) {
-    const raw = { ...readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`)), ...overrides };
+    const raw = withLabCrdMirror({ ...readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`)), ...overrides });
     const config: Record<string, string> = {};
     const secretKeys: string[] = [];
     for (const [k, v] of Object.entries(raw)) {

@@ -29,7 +29,7 @@ test("three centrals: NB and SB addresses list every member, for chassis and ovn
     assert.equal(m.sbAddress, "tcp:10.0.0.10:6642,tcp:10.0.0.11:6642,tcp:10.0.0.12:6642");
     assert.equal(m.kube.config.OvnNorth, m.nbAddress);
     assert.equal(m.kube.config.OvnSouth, m.sbAddress);
-    assert.deepEqual(m.central.cluster, {
+    assert.deepEqual(m.central!.cluster, {
         members: [
             { host: "kube-master", ip: "10.0.0.10" },
             { host: "kube-minion1", ip: "10.0.0.11" },
@@ -48,14 +48,14 @@ test("three centrals: NB and SB addresses list every member, for chassis and ovn
 
 test("one central: no cluster in the model and no members in the NB connection (single-central stacks stay as they were)", () => {
     const m = buildClusterModel(validateConfig(stackConfig("dev")));
-    assert.equal(m.central.cluster, undefined);
+    assert.equal(m.central!.cluster, undefined);
     assert.equal(m.nbAddress, "tcp:10.0.0.10:6641");
     const central = m.hosts.find((h) => h.isCentral)!;
     assert.deepEqual(Object.keys(nbConnection(central, { privateKeyConfig: "ovn-kubernetes:sshPrivateKey" })), ["ssh", "privateKeyConfig", "socket"]);
 });
 
 test("member changes: the same members pass, a new cluster passes, anything else is refused naming before and after", () => {
-    const c = threeCentrals().central.cluster!;
+    const c = threeCentrals().central!.cluster!;
     assert.equal(membershipRefusal(undefined, c), undefined);
     assert.equal(membershipRefusal(structuredClone(c), c), undefined);
     const grown = { ...c, members: [...c.members, { host: "n4", ip: "10.0.0.13" }, { host: "n5", ip: "10.0.0.14" }] };

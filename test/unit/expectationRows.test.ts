@@ -5,15 +5,19 @@ import { test } from "node:test";
 import { validateConfig } from "../../components/config/validate";
 import { buildClusterModel } from "../../components/model/cluster";
 import { checkExpectation } from "../../components/nb/expectation/inputs";
-import { clusterRouterRows, gatewayRouterRows, nodeSwitchRows } from "../../components/topology/expectations";
+import { clusterRouterRows, gatewayRouterRows, nodeSwitchRows, transitRows } from "../../components/topology/expectations";
+import { fromInt, macFromIp, toInt } from "../../components/values";
 import { stackConfig } from "../support/configs";
 
 const model = buildClusterModel(validateConfig(stackConfig("prod")));
+/** Interconnect: every zone's NB also holds its end of the transit switch. */
+const staging = buildClusterModel(validateConfig(stackConfig("staging")));
 const nb = { ssh: { host: "10.0.0.1", port: 22, user: "root", insecureIgnoreHostKey: true }, privateKey: "-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n", socket: "/var/run/ovn/ovnnb_db.sock" };
 
 test("every expectation the ovnkube topology creates passes the expectation resource's check", () => {
     const all = [
         clusterRouterRows(model),
+        ...staging.kube.nodes.map(transitRows),
         ...model.nodeNetworks.map(nodeSwitchRows),
         ...model.kube.nodes.map((n) => gatewayRouterRows(model, n, "chassis-" + n.name)),
     ];
@@ -33,4 +37,14 @@ test("the values are the plan: node subnet and router port, gateway join at base
     assert.deepEqual(gw["Logical_Router GR_worker-0"], { "options:chassis": "abc" });
     assert.equal(gw["Logical_Router_Port rtoj-GR_worker-0"].networks, `${worker.gatewayRouterJoin.ip}/16`);
     assert.deepEqual(gw["NAT GR_worker-0 snat 10.128.0.0/14"], { external_ip: "10.10.0.20" });
+});
+
+test("interconnect: each zone's end of the transit switch at the cluster manager's address for its node-id; centralized: none", () => {
+    const worker = staging.kube.nodes.find((n) => n.name === "worker-0")!;
+    const transitIp = fromInt(toInt("100.88.0.0") + worker.nodeId);
+    assert.deepEqual(transitRows(worker), {
+        "Logical_Switch transit_switch": { name: "transit_switch" },
+        "Logical_Router_Port rtots-worker-0": { networks: `${transitIp}/16`, mac: macFromIp(transitIp) },
+    });
+    for (const n of model.kube.nodes) assert.deepEqual(transitRows(n), {}, n.name);
 });

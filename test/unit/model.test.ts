@@ -12,9 +12,11 @@ test("defaults are applied by the schema", () => {
     delete cfg.mtu;
     delete cfg.joinSubnet;
     delete cfg.encapType;
-    delete cfg.ovnkubeImage;
+    delete cfg.ovnkube;
     const v = validateConfig(cfg);
-    assert.equal(v.ovnkubeImage, "ghcr.io/ovn-org/ovn-kubernetes/ovn-kube-ubuntu:release-1.0");
+    assert.deepEqual(v.ovnkube, { version: "1.3", architecture: "interconnect", image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3" });
+    assert.equal(v.transitSubnet, "100.88.0.0/16");
+    assert.equal(v.masqueradeSubnet, "169.254.0.0/17");
     assert.equal(v.mtu, 1400);
     assert.equal(v.joinSubnet, "100.64.0.0/16");
     assert.equal(v.encapType, "geneve");
@@ -49,7 +51,7 @@ test("dev stack: the seeds' topology with ovn-kubernetes names", () => {
     assert.notEqual(gw.join.ip, "100.64.0.1");
     assert.equal(m.nbAddress, "tcp:10.0.0.10:6641");
     assert.equal(m.sbAddress, "tcp:10.0.0.10:6642");
-    assert.equal(m.central.nbListener, "ptcp:6641:10.0.0.10");
+    assert.equal(m.central!.nbListener, "ptcp:6641:10.0.0.10");
 });
 
 test("hosts: packages per role, chassis settings, bridge mappings only on gateways", () => {
@@ -66,7 +68,7 @@ test("hosts: packages per role, chassis settings, bridge mappings only on gatewa
 test("prod stack: ssl listeners, a central without a chassis, two shared gateways, ovnkube mode", () => {
     const m = buildClusterModel(validateConfig(stackConfig("prod")));
     assert.equal(m.nbAddress, "ssl:10.10.0.5:6641");
-    assert.equal(m.central.sbListener, "pssl:6642:10.10.0.5");
+    assert.equal(m.central!.sbListener, "pssl:6642:10.10.0.5");
     const central = m.hosts.find((h) => h.isCentral)!;
     assert.equal(central.isChassis, false);
     assert.deepEqual(central.packages, ["openvswitch-common", "openvswitch-switch", "ovn-common", "ovn-central"]);
@@ -76,6 +78,50 @@ test("prod stack: ssl listeners, a central without a chassis, two shared gateway
     assert.equal(m.writer, "ovnkube");
     assert.equal(m.kube.secureApi, true);
     assert.equal(m.nodeNetworks.length, 4);
+});
+
+test("staging stack: interconnect, every Kubernetes node its own zone with local databases, no central", () => {
+    const m = buildClusterModel(validateConfig(stackConfig("staging")));
+    assert.equal(m.writer, "ovnkube");
+    assert.equal(m.architecture, "interconnect");
+    assert.equal(m.central, undefined);
+    assert.equal(m.nbAddress, "unix:/var/run/ovn/ovnnb_db.sock");
+    assert.equal(m.sbAddress, "unix:/var/run/ovn/ovnsb_db.sock");
+    assert.equal(m.hosts.length, 5);
+    for (const h of m.hosts) {
+        assert.equal(h.zone, h.name);
+        assert.equal(h.isCentral, false);
+        assert.equal(h.isChassis, true);
+        // Each zone runs its own NB, SB and northd beside its chassis.
+        assert.deepEqual(h.packages, ["openvswitch-common", "openvswitch-switch", "ovn-common", "ovn-central", "ovn-host"]);
+    }
+    assert.equal(m.kube.version, "1.3");
+    assert.equal(m.kube.architecture, "interconnect");
+    assert.equal(m.kube.image, "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3");
+    assert.equal(m.kube.transitSubnet, "100.88.0.0/16");
+    assert.equal(m.kube.masqueradeSubnet, "169.254.0.0/17");
+    assert.ok(!("OvnNorth" in m.kube.config) && !("OvnSouth" in m.kube.config), "no database addresses in ovn-config");
+    // The cluster manager gives the transit port the transit base plus the node-id, as the join port the join base.
+    for (const n of m.kube.nodes) {
+        assert.equal(toInt(n.transit!.ip), toInt("100.88.0.0") + n.nodeId, n.name);
+        assert.equal(n.transit!.cidr, `${n.transit!.ip}/16`);
+        assert.equal(n.transit!.mac, macFromIp(n.transit!.ip));
+    }
+});
+
+test("the release's CRDs: upstream's URLs at its tag, or the mirror's files of the same names", () => {
+    const staging = stackConfig("staging");
+    const upstream = buildClusterModel(validateConfig(staging)).kube.crdUrls;
+    assert.equal(upstream.length, 11);
+    for (const url of upstream) assert.match(url, /^https:\/\/raw\.githubusercontent\.com\/ovn-kubernetes\/ovn-kubernetes\/v1\.3\.0\/helm\/ovn-kubernetes\/crds\/k8s\.ovn\.org_[a-z]+\.yaml$/);
+    const mirror = "file:///srv/crds/";
+    const mirrored = buildClusterModel(validateConfig({ ...staging, ovnkube: { ...staging.ovnkube, crdMirror: mirror } })).kube.crdUrls;
+    assert.deepEqual(mirrored, upstream.map((u) => mirror + u.split("/").pop()));
+    // 1.2's chart links to plain-YAML templates (.yaml.j2); a mirror holds them as .yaml.
+    const v12 = buildClusterModel(validateConfig({ ...staging, ovnkube: { version: "1.2", crdMirror: mirror } })).kube;
+    assert.equal(v12.crdUrls.length, 9);
+    for (const url of v12.crdUrls) assert.match(url, /^file:\/\/\/srv\/crds\/k8s\.ovn\.org_[a-z]+\.yaml$/);
+    assert.equal(v12.image, "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.2");
 });
 
 test("MACs are derived from IPs", () => {

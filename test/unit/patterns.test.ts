@@ -18,6 +18,7 @@ import {
     managementPortScript,
     ovsStartScript,
     packagesScript,
+    zoneScript,
 } from "../../components/hosts/scripts";
 import { validateKubeModel } from "../../components/kube/validate";
 import { buildClusterModel } from "../../components/model/cluster";
@@ -26,7 +27,7 @@ import { clusterRouterKind } from "../../components/nb/kinds/clusterRouter";
 import { gatewayRouterKind } from "../../components/nb/kinds/gatewayRouter";
 import { nodeSwitchKind } from "../../components/nb/kinds/nodeSwitch";
 import { nbConnection } from "../../components/program/connections";
-import { stackConfig } from "../support/configs";
+import { stackConfig, type ExampleStack } from "../support/configs";
 
 const TRIES = 250;
 /** What the chassis script and the NIC move report back in a real run. */
@@ -35,7 +36,7 @@ const GATEWAY_HOST = { systemId: "3f1e4d5c-0b6a-4e8f-9a7d-2c1b0e9f8a76", macAddr
 type Config = Record<string, any>;
 /** A patterned field: which example stack, and where in it. */
 interface Field {
-    stack: "dev" | "prod";
+    stack: ExampleStack;
     path: string;
     get: (c: Config) => string;
     set: (c: Config, v: string) => void;
@@ -78,7 +79,11 @@ const FIELDS: Array<[Field, ((c: Config) => void)?]> = [
     [at("prod", "packages.repository.apt.suite"), REPOSITORY],
     [at("prod", "packages.repository.apt.components"), REPOSITORY],
     [at("prod", "kubernetes.namespace")],
-    [at("prod", "ovnkubeImage")],
+    [at("prod", "ovnkube.image"), (c) => (c.ovnkube.image = "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3")],
+    [at("staging", "ovnkube.crdMirror"), (c) => (c.ovnkube.crdMirror = "https://mirror.example.com/ovn-kubernetes/v1.3.0/crds/")],
+    [at("staging", "transitSubnet")],
+    [at("staging", "masqueradeSubnet")],
+    [at("staging", "nodes[3].gateway.bridge")],
 ];
 
 /** mulberry32: a small seeded generator, so every run tries the same values. */
@@ -117,8 +122,9 @@ function variant(rand: () => number, seed: string): string {
 /** Every consumer of the validated config, as the program calls them; throws on the first refusal. */
 function everyLayerAccepts(cfg: StackConfig): void {
     const model = buildClusterModel(cfg);
-    const central = model.hosts.find((h) => h.isCentral)!;
-    const nb = nbConnection(central, { privateKeyConfig: "ovn-kubernetes:sshPrivateKey" });
+    // The NB of the central, or with interconnect that of a zone (each zone's NB is on its host).
+    const nbHost = model.hosts.find((h) => h.isCentral) ?? model.hosts.find((h) => h.zone)!;
+    const nb = nbConnection(nbHost, { privateKeyConfig: "ovn-kubernetes:sshPrivateKey" });
     const owner = "ovn-kubernetes/dev";
     const nbAccepts = (kind: Parameters<typeof checkInputs>[0], inputs: Record<string, unknown>) => {
         const { failures } = checkInputs(kind, { nb, owner, ...inputs });
@@ -127,7 +133,8 @@ function everyLayerAccepts(cfg: StackConfig): void {
     for (const host of model.hosts) {
         if (!cfg.packages.skip) packagesScript(host, cfg.packages);
         ovsStartScript(host);
-        if (host.isCentral) centralScript(model.central, host.os);
+        if (host.isCentral) centralScript(model.central!, host.os);
+        if (host.zone) zoneScript(host.zone, host.os);
         if (host.chassis) chassisScript(host, { nbAddress: model.nbAddress, sbAddress: model.sbAddress });
         const tunnel = host.chassis?.tunnelBridge;
         if (tunnel) {

@@ -53,3 +53,20 @@ test("render: prod stack (ovnkube mode) → Kubernetes YAML and the plan, no NB 
     assert.equal(bad.status, 1);
     assert.match(bad.stderr, /Pulumi\.bad\.yaml: mtu: must be >= 576/);
 });
+
+test("render: staging stack (ovnkube mode, interconnect) → the cluster manager, a zone label per Node, no database addresses; the plan with transit addresses", () => {
+    const out = mkdtempSync(path.join(tmpdir(), "render-"));
+    const r = render("stacks/Pulumi.staging.yaml", out);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(existsSync(path.join(out, "northbound.json")), false);
+    const docs = parseAllDocuments(readFileSync(path.join(out, "kubernetes.yaml"), "utf8")).map((d) => d.toJS());
+    const kinds = docs.map((d) => `${d.kind}/${d.metadata.name}`);
+    for (const k of ["DaemonSet/ovnkube-control-plane", "ServiceAccount/ovnkube-cluster-manager", "ServiceAccount/ovnkube-node", "ClusterRole/ovn-kubernetes-control-plane"]) assert.ok(kinds.includes(k), `${k} in ${kinds.join(", ")}`);
+    assert.ok(!kinds.includes("DaemonSet/ovnkube-master"));
+    const configMap = docs.find((d) => d.kind === "ConfigMap");
+    assert.ok(!("OvnNorth" in configMap.data) && !("OvnSouth" in configMap.data));
+    const nodes = docs.filter((d) => d.kind === "Node");
+    assert.deepEqual(nodes.map((n) => n.metadata.labels["k8s.ovn.org/zone-name"]), ["master-0", "master-1", "master-2", "worker-0", "worker-1"]);
+    const plan = JSON.parse(readFileSync(path.join(out, "plan.json"), "utf8"));
+    for (const n of plan.nodes) assert.match(n.transit.cidr, /^100\.88\.\d+\.\d+\/16$/, n.name);
+});

@@ -9,7 +9,7 @@ import { ROOT } from "../support/configs";
 const run = (file: string) => spawnSync(process.execPath, ["--import", "tsx", "tools/validate.ts", file], { cwd: ROOT, encoding: "utf8" });
 
 test("validate: a valid stack exits 0 with a one-line summary", () => {
-    for (const stack of ["dev", "prod"]) {
+    for (const stack of ["dev", "prod", "staging"]) {
         const r = run(`stacks/Pulumi.${stack}.yaml`);
         assert.equal(r.status, 0, r.stderr);
         assert.equal(r.stdout.trim().split("\n").length, 1);

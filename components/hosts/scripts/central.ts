@@ -9,6 +9,9 @@ function listenerIp(listener: string): string {
     return listener.slice(listener.lastIndexOf(":") + 1);
 }
 
+/** Debian's ovn-central unit starts both databases and northd; RHEL calls it ovn-northd. */
+export const centralUnit = (os: OsFamily) => (os === "debian" ? "ovn-central" : "ovn-northd");
+
 export function centralScript(central: CentralModel, os: OsFamily = "debian"): HostScript {
     const nb = checked("central.nbListener", central.nbListener, "ovsdbListener");
     const sb = checked("central.sbListener", central.sbListener, "ovsdbListener");
@@ -22,8 +25,7 @@ export function centralScript(central: CentralModel, os: OsFamily = "debian"): H
         throw new Error(`hosts: central.nbListener and central.sbListener must bind the same address (${listenerIp(nb)} vs ${listenerIp(sb)})`);
     }
     const vars = {
-        // Debian's ovn-central unit starts both databases and northd; RHEL calls it ovn-northd.
-        central_unit: os === "debian" ? "ovn-central" : "ovn-northd",
+        central_unit: centralUnit(os),
         nb_listener: nb,
         sb_listener: sb,
         listen_ip: checked("central.nbListener (address)", listenerIp(nb), "ipv4"),

@@ -5,6 +5,8 @@ export { encodeSecretLines, SECRET_NAMES, type SecretName } from "./secrets";
 export { packagesScript, pinnedVersion } from "./packages";
 export { ovsStartScript } from "./ovs";
 export { centralMemberScript, centralScript } from "./central";
+export { zoneScript, NORTHD_BACKOFF_MS } from "./zone";
+export { ovnkubeNodeCleanupScript, OVNKUBE_CNI_FILES } from "./ovnkubeNode";
 export { chassisScript, parseSystemId, chassisNeedsK8sSecrets, chassisNeedsSsl, type ChassisAddresses } from "./chassis";
 export { managementPortScript } from "./managementPort";
 export { bootProgram, HOST_NETWORK_DIR, BOOT_ENTRY, BOOT_PROGRAM_PATH, BOOT_FLOWS_LOG, nicPiece, mgmtPiece, flowsPiece } from "./boot";

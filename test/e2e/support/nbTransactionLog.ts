@@ -92,8 +92,11 @@ export function extendsLog(earlier: NbLog, later: NbLog): boolean {
  */
 export type NbWriter = "project" | "ovn-northd" | "ovnkube" | "other";
 
-/** The ovn-nbctl commands of the central script (components/hosts/scripts/bash/central-create.sh). */
-const CENTRAL_SCRIPT_COMMANDS = ["init", "set-connection", "set-ssl", "del-ssl"];
+/**
+ * The ovn-nbctl commands of the central and zone scripts (components/hosts/scripts/bash/
+ * central-create.sh, zone-create.sh: `set NB_Global`), and ovn-ctl's `init` of a new database.
+ */
+const HOST_SCRIPT_COMMANDS = ["init", "set-connection", "set-ssl", "del-ssl", "set"];
 const NBCTL_COMMENT = /^ovn-nbctl: ovn-nbctl((?: -\S+)*) (\S+)/;
 
 export function writerOf(t: NbTransaction): NbWriter {
@@ -101,7 +104,7 @@ export function writerOf(t: NbTransaction): NbWriter {
     if (t.comment === "ovn-northd") return "ovn-northd";
     if (t.comment.startsWith("pulumi ")) return "project";
     const nbctl = NBCTL_COMMENT.exec(t.comment);
-    return nbctl && CENTRAL_SCRIPT_COMMANDS.includes(nbctl[2]) ? "project" : "other";
+    return nbctl && HOST_SCRIPT_COMMANDS.includes(nbctl[2]) ? "project" : "other";
 }
 
 /** The unit of ownership: a row's existence (`(row)`), a column, or one key of a map column. */
@@ -169,7 +172,7 @@ export function writerReport(transactions: readonly NbTransaction[]): WriterRepo
 /** Where ovn-ctl keeps the standalone Northbound database on Debian (and the central script leaves it). */
 export const NB_DB_FILE = "/var/lib/ovn/ovnnb_db.db";
 
-/** Reads the central's Northbound log from this machine, through the host's root. */
-export function readNbLog(cluster: LocalCluster, central: string): NbLog {
-    return parseNbLog(fs.readFileSync(inHost(enterableHost(cluster, central).holderPid, NB_DB_FILE)));
+/** Reads the Northbound log of a central or an interconnect zone from this machine, through the host's root. */
+export function readNbLog(cluster: LocalCluster, host: string): NbLog {
+    return parseNbLog(fs.readFileSync(inHost(enterableHost(cluster, host).holderPid, NB_DB_FILE)));
 }

@@ -7,6 +7,7 @@
 # mappings and the SSL table from its flags (README "Who writes what"): this script then owns only
 # what ovnkube never writes and must not touch the rest.
 id_file=/etc/openvswitch/system-id.conf
+brint_record=/etc/openvswitch/ovn-kubernetes-as-code-br-int
 ssl_dir=/etc/openvswitch
 ssl_key=$ssl_dir/ovn-controller-privkey.pem
 ssl_cert=$ssl_dir/ovn-controller-cert.pem
@@ -25,6 +26,12 @@ start_controller() {
 }
 
 wait_for 30 "ovsdb-server" ovs-vsctl --timeout=2 show
+
+# br-int is made by ovn-controller when it first starts, unless the host had one: recorded, so that
+# delete removes it only when it is this chassis'.
+if [[ ! -e $brint_record ]] && ! ovs-vsctl --timeout=10 br-exists br-int; then
+    : >"$brint_record"
+fi
 
 # system-id: created once and reused forever, so the chassis keeps its identity (gateway routers
 # are pinned to it with options:chassis). Adopt the one OVS already carries, if any.

@@ -1,0 +1,70 @@
+# Inputs: masquerade_subnet, cni_conf, cni_shim, tables_before (the tables ovnkube-node-record.sh found).
+# What ovnkube-node leaves on a host once its pod has gone: upstream's `ovnkube --cleanup-node`
+# (CleanupClusterNode, go-controller/pkg/node/gateway_init.go at v1.3.0) removes the gateway's
+# nftables table, iptables chains and bridge mappings, but keeps the management port and the
+# masquerade addresses; here all of it goes, so that destroy leaves the host as it was.
+in_subnet() { # in_subnet IP CIDR: whether an IPv4 address lies in the network
+    local ip=$1 net=${2%/*} len=${2#*/} a b c d e f g h
+    IFS=. read -r a b c d <<<"$ip"
+    IFS=. read -r e f g h <<<"$net"
+    local x=$(((a << 24) | (b << 16) | (c << 8) | d)) y=$(((e << 24) | (f << 16) | (g << 8) | h))
+    local mask=$(((0xffffffff << (32 - len)) & 0xffffffff))
+    (((x & mask) == (y & mask)))
+}
+
+rm -f "$cni_conf" "$cni_shim"
+localnet_ports() { ovs-vsctl --timeout=10 --bare --columns=name find Port 'external_ids:ovn-localnet-port!=""'; }
+if command -v ovs-vsctl >/dev/null 2>&1 && ovs-vsctl --timeout=5 show >/dev/null 2>&1; then
+    ovs-vsctl --timeout=10 --if-exists del-port br-int ovn-k8s-mp0
+    # The bridge mappings ovnkube-node wrote: ovn-controller, still running, then removes the
+    # localnet patch ports it made for them (what is left of them is removed here).
+    ovs-vsctl --timeout=10 remove Open_vSwitch . external_ids ovn-bridge-mappings
+    no_localnet_ports() { [[ -z $(localnet_ports) ]]; }
+    wait_for 10 "ovn-controller to remove the localnet patch ports" no_localnet_ports || true
+    for port in $(localnet_ports 2>/dev/null); do ovs-vsctl --timeout=10 --if-exists del-port "$port"; done
+    # The Open_vSwitch settings ovnkube-node writes at every start (default_node_network_controller.go);
+    # ovn-remote and the encap keys are the chassis' to remove.
+    ovs-vsctl --timeout=10 remove Open_vSwitch . external_ids ovn-is-interconn hostname ovn-monitor-all \
+        ovn-remote-probe-interval ovn-bridge-remote-probe-interval ovn-ofctrl-wait-before-clear \
+        ovn-enable-lflow-cache ovn-set-local-ip host-k8s-nodename \
+        -- remove Open_vSwitch . other_config bundle-idle-timeout
+fi
+# The host's masquerade addresses and the routes through them (the service network's among them).
+# Routes first: those through a masquerade address, then those to one.
+while read -r dst _ via _; do
+    if [[ -n $via ]] && in_subnet "$via" "$masquerade_subnet"; then ip route del "$dst" via "$via" 2>/dev/null || true; fi
+done < <(ip -4 route show | awk '$2 == "via" { print $1, "via", $3 }')
+while read -r dst _; do
+    if [[ -n $dst ]]; then ip route del "$dst" 2>/dev/null || true; fi
+done < <(ip -4 route show root "$masquerade_subnet")
+while read -r _ dev _ cidr _; do
+    if [[ -n $cidr ]]; then ip addr del "$cidr" dev "$dev" 2>/dev/null || true; fi
+done < <(ip -o -4 addr show to "$masquerade_subnet")
+# Its firewall: one nftables table, and iptables chains named OVN-KUBE-* with the jumps to them.
+nft delete table inet ovn-kubernetes 2>/dev/null || true
+if command -v iptables >/dev/null 2>&1; then
+    for table in nat filter mangle; do
+        iptables -t "$table" -S 2>/dev/null | awk '$1 == "-A" && / -j OVN-KUBE-/' | while read -r -a rule; do
+            rule[0]=-D
+            iptables -t "$table" "${rule[@]}" 2>/dev/null || true
+        done
+        for chain in $(iptables -t "$table" -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^OVN-KUBE-/ { print $2 }'); do
+            iptables -t "$table" -F "$chain" 2>/dev/null || true
+            iptables -t "$table" -X "$chain" 2>/dev/null || true
+        done
+    done
+fi
+# iptables-nft makes its tables at first use: those that did not exist before ovnkube ran, and
+# that hold no rule now, go too.
+if [[ -e $tables_before ]]; then
+    while read -r family table; do
+        grep -qxF "$family $table" "$tables_before" && continue
+        # A line that is not the table's, a chain's or a chain's hook is a rule.
+        if ! nft list table "$family" "$table" 2>/dev/null | grep -vE '^[[:space:]]*(table |chain |type |policy |\}|$)' | grep -q .; then
+            nft delete table "$family" "$table" 2>/dev/null || true
+        fi
+    done < <(nft list tables 2>/dev/null | awk '$1 == "table" && ($2 == "ip" || $2 == "ip6") && $3 ~ /^(filter|nat|mangle|raw|security)$/ { print $2, $3 }')
+    rm -f "$tables_before"
+fi
+rm -rf /var/run/ovn-kubernetes
+log "ovnkube-node's host state removed"

@@ -1,0 +1,25 @@
+// What ovnkube-node leaves on its host, undone once its pod has gone (ovnkube mode's destroy).
+import type { KubeModel } from "../../model/types";
+import { checked } from "./patterns";
+import { bashScript, type HostScript } from "./shell";
+
+/** Where ovnkube-node writes the CNI configuration and the shim is installed (../../kube/host-paths). */
+export const OVNKUBE_CNI_FILES = { conf: "/etc/cni/net.d/10-ovn-kubernetes.conf", shim: "/opt/cni/bin/ovn-k8s-cni-overlay" } as const;
+
+/** Where the record of the host's nftables tables before ovnkube-node ran is kept (persistent, root-only directory). */
+export const TABLES_BEFORE = "/etc/openvswitch/host-network.d/ovnkube-node-tables.before";
+
+/** Records what the cleanup must leave (ovnkube-node sets the host up); the delete removes what it set up. */
+export function ovnkubeNodeCleanupScript(node: string, kube: Pick<KubeModel, "masqueradeSubnet">): HostScript {
+    const vars = {
+        masquerade_subnet: checked("masqueradeSubnet", kube.masqueradeSubnet, "cidr"),
+        cni_conf: OVNKUBE_CNI_FILES.conf,
+        cni_shim: OVNKUBE_CNI_FILES.shim,
+        tables_before: TABLES_BEFORE,
+    };
+    const name = checked("node", node, "nodeName");
+    return {
+        create: bashScript(`ovnkube-node on ${name}: record the host before it runs`, { tables_before: TABLES_BEFORE }, ["common", "ovnkube-node-record"]),
+        delete: bashScript(`ovnkube-node on ${name}: remove its host state`, vars, ["common", "ovnkube-node-cleanup"]),
+    };
+}

@@ -1,0 +1,48 @@
+// The release's CustomResourceDefinitions, read from their upstream URLs (or an air-gapped
+// mirror's files of the same names) when the program runs, as a Pulumi program would with
+// @pulumi/kubernetes' ConfigFile. Nothing is copied into this package: the tag pins the content.
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { parseAllDocuments } from "yaml";
+
+export interface CrdObject {
+    apiVersion: "apiextensions.k8s.io/v1";
+    kind: "CustomResourceDefinition";
+    metadata: { name: string; [key: string]: unknown };
+    spec: Record<string, unknown>;
+}
+
+/** The text at an http(s) or file URL. */
+async function fetchText(url: string): Promise<string> {
+    if (url.startsWith("file:")) return readFile(fileURLToPath(url), "utf8");
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: ${response.status} ${response.statusText}`);
+    return response.text();
+}
+
+/** Every CustomResourceDefinition in one file's YAML documents; anything else in it is refused. */
+export function parseCrds(url: string, text: string): CrdObject[] {
+    return parseAllDocuments(text)
+        .map((doc) => {
+            if (doc.errors.length) throw new Error(`${url}: ${doc.errors[0].message}`);
+            return doc.toJS() as CrdObject | null;
+        })
+        .filter((o): o is CrdObject => o !== null)
+        .map((o) => {
+            if (o.apiVersion !== "apiextensions.k8s.io/v1" || o.kind !== "CustomResourceDefinition" || typeof o.metadata?.name !== "string")
+                throw new Error(`${url}: holds a ${o.kind ?? "document"} where only CustomResourceDefinitions (apiextensions.k8s.io/v1) belong`);
+            return o;
+        });
+}
+
+/** The CRDs of all `urls`, in order; a URL that cannot be read fails naming it. */
+export async function loadCrds(urls: readonly string[]): Promise<CrdObject[]> {
+    const texts = await Promise.all(
+        urls.map((url) =>
+            fetchText(url).catch((e: Error) => {
+                throw new Error(`cannot read the CRDs at ${url}: ${e.message}; set ovnkube.crdMirror to a directory holding the release's CRD files where the upstream URLs cannot be reached`);
+            }),
+        ),
+    );
+    return texts.flatMap((text, i) => parseCrds(urls[i], text));
+}

@@ -1,0 +1,63 @@
+// The ovn-kubernetes releases this program deploys, with what each needs from its surroundings.
+// One table, read by validation (which versions exist), the schema check (which OVN), the
+// manifests (image, CRDs) and the docs. Facts and sources: docs/facts/ovnkube-1.3.md.
+
+export const OVNKUBE_VERSIONS = ["1.3", "1.2"] as const;
+export type OvnkubeVersion = (typeof OVNKUBE_VERSIONS)[number];
+/** Upstream's newest release: what a stack gets unless it names another. */
+export const DEFAULT_OVNKUBE_VERSION: OvnkubeVersion = "1.3";
+
+export const OVNKUBE_ARCHITECTURES = ["interconnect", "centralized"] as const;
+/** interconnect: a zone per node (local NB, SB, northd); centralized: one NB/SB for all (deprecated upstream since 1.2). */
+export type OvnkubeArchitecture = (typeof OVNKUBE_ARCHITECTURES)[number];
+export const DEFAULT_OVNKUBE_ARCHITECTURE: OvnkubeArchitecture = "interconnect";
+
+export interface OvnkubeRelease {
+    version: OvnkubeVersion;
+    /** The git tag the release's binaries, chart and CRDs come from. */
+    tag: string;
+    /**
+     * The image upstream's CI publishes from the release branch (.github/workflows/docker.yml: pushes
+     * to release-* tagged by branch name).
+     */
+    image: string;
+    /** Schemas its OVSDB models were generated from (go-controller/pkg/{nb,sb}db/model.go): the oldest it can use. */
+    nbSchema: string;
+    sbSchema: string;
+    /** The first OVN release serving both. */
+    ovnRelease: string;
+    /** The CustomResourceDefinitions the release's chart installs, by upstream URL. */
+    crdUrls: readonly string[];
+}
+
+const RAW = "https://raw.githubusercontent.com/ovn-kubernetes/ovn-kubernetes";
+const CRDS_1_2 = [
+    "adminpolicybasedexternalroutes", "clusteruserdefinednetworks", "egressfirewalls", "egressips", "egressqoses",
+    "egressservices", "networkqoses", "routeadvertisements", "userdefinednetworks",
+];
+const CRDS_1_3 = [...CRDS_1_2, "clusternetworkconnects", "vteps"].sort();
+
+export const OVNKUBE_RELEASES: Readonly<Record<OvnkubeVersion, OvnkubeRelease>> = {
+    "1.3": {
+        version: "1.3",
+        tag: "v1.3.0",
+        image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3",
+        nbSchema: "7.12.0",
+        sbSchema: "21.5.0",
+        ovnRelease: "25.09",
+        // helm/ovn-kubernetes/crds/ at v1.3.0
+        crdUrls: CRDS_1_3.map((c) => `${RAW}/v1.3.0/helm/ovn-kubernetes/crds/k8s.ovn.org_${c}.yaml`),
+    },
+    "1.2": {
+        version: "1.2",
+        tag: "v1.2.0",
+        image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.2",
+        nbSchema: "7.12.0",
+        sbSchema: "21.5.0",
+        ovnRelease: "25.09",
+        // the chart's crds/ at v1.2.0 link to these plain-YAML templates
+        crdUrls: CRDS_1_2.map((c) => `${RAW}/v1.2.0/dist/templates/k8s.ovn.org_${c}.yaml.j2`),
+    },
+};
+
+export const releaseOf = (version: OvnkubeVersion): OvnkubeRelease => OVNKUBE_RELEASES[version];

@@ -1,0 +1,346 @@
+// End to end in ovnkube mode with ovn-kubernetes 1.3 in its interconnect architecture, on real
+// parts only: 3 Debian unstable hosts (OVN 26.03, OVS 4.0), a Kubernetes v1.36 control plane and
+// kubelet stand-ins, the real ovnkube v1.3.0, and the real program applied by the offline engine.
+// It proves that the program takes bare hosts to a working cluster of one zone per node whose
+// topology ovnkube realised from the project's plan; that a Deployment's pods, placed by the
+// scheduler, get their node's planned addresses through ovnkube's CNI path and reach each other, a
+// ClusterIP Service and the outside (SNAT to their node's address); that every zone's Northbound
+// has one writer per cell (read from each NB's own transaction log); that a second up, a refresh
+// and restarted ovnkube pods change nothing; that a hand-edited node-subnets annotation is
+// reported by refresh naming the node; that ovnkube was never refused a call; that destroy leaves
+// every host as it was; and that Debian 13 (OVN 25.03) is refused before anything is touched.
+// Phases print their wall time.
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { after, before, test } from "node:test";
+import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, ZONE_LABEL } from "../../components/kube/names";
+import { containsIp, parseNetwork, subnetAt } from "../../components/values";
+import { gatewayRouter, routerToJoin, routerToTransit, TRANSIT_SWITCH } from "../../components/model/names";
+import type { ClusterModel } from "../../components/model/types";
+import { down, hostExec, type PodRef } from "../../localcluster";
+import { enterableHost } from "../../localcluster/exec";
+import { inHost } from "../../localcluster/kubelet/hostfs";
+import { pingMatrix, formatMatrix, tcpExchange } from "../../localcluster/checks";
+import { createClusterIpService, kubePodExec, podRef, removeDemoWorkloads, startDemoDeployment, type KubePod } from "../../localcluster/kubeWorkloads";
+import { pollUntil } from "../../kubeclient";
+import { apply, destroy, preview, refresh, type OperationResult } from "../../offline/api";
+import { ovsOvnDaemons, processesNamed } from "./support/hostDaemons";
+import { snapshotHost, type HostSnapshot } from "./support/hostSnapshot";
+import { extendsLog, readNbLog, writerReport, type NbLog, type NbWriter } from "./support/nbTransactionLog";
+import { bringUpOvnkubeLab, startOvnkubeLab, type OvnkubeLab } from "./support/ovnkubeLab";
+import { controlPlaneOf, plannedOvnkubePods, recreateOvnkubePods, waitNodesReady, waitOvnkubePodsRunning } from "./support/ovnkubePods";
+
+const ID = "e2eic";
+const OLD_ID = "e2eold";
+const HOSTS = 3;
+const SERVER_PORT = 8080;
+const GREETING = "hello from the server pod";
+/** The program's resource names for node2 (component `ovn`): its Node plan and its zone's expectation. */
+const NODE2_PLAN = "ovn-ovnkube-node2-plan";
+const NODE2_EXPECTATION = "ovn-expect-zone-node2";
+const SERVER = "e2e-server";
+const SPREAD = "e2e-spread";
+
+let work: string;
+let lab: OvnkubeLab;
+let model: ClusterModel;
+let pods: KubePod[] = [];
+/** Every host as it was before the first up. */
+const bareHosts = new Map<string, HostSnapshot>();
+/** Each zone's NB transactions at each phase boundary, to count who wrote what in each phase. */
+const marks: Array<{ phase: string; logs: Map<string, NbLog> }> = [];
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+async function phase<T>(name: string, body: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    try {
+        return await body();
+    } finally {
+        console.log(`phase ${name}: ${seconds(Date.now() - started)}`);
+    }
+}
+
+const zones = () => model.hosts.filter((h) => h.zone).map((h) => h.name);
+/** Reads every zone's NB log at the end of a phase and prints who committed the phase's transactions. */
+function markNb(name: string): Map<string, NbLog> {
+    const previous = marks.at(-1);
+    const logs = new Map(zones().map((zone) => [zone, readNbLog(lab.cluster, zone)]));
+    for (const [zone, log] of logs) {
+        const before = previous?.logs.get(zone);
+        // Attribution needs the whole history: a compacted (rewritten) file would lose it.
+        if (before) assert.ok(extendsLog(before, log), `${zone}'s NB log was rewritten between "${previous!.phase}" and "${name}"`);
+        const counts = writerReport(log.transactions.slice(before?.transactions.length ?? 0)).transactions;
+        console.log(`${zone} NB transactions in "${name}": ${Object.entries(counts).map(([writer, n]) => `${writer} ${n}`).join(", ")}`);
+    }
+    marks.push({ phase: name, logs });
+    return logs;
+}
+
+/** ovn-nbctl against one zone's NB, on its host. */
+async function nbctl(zone: string, argv: string[]): Promise<string> {
+    const r = await hostExec(lab.cluster, zone, ["ovn-nbctl", "--timeout=10", ...argv]);
+    assert.equal(r.code, 0, `${zone}: ovn-nbctl ${argv.join(" ")}: ${r.stderr}`);
+    return r.stdout.trim();
+}
+/** A column's value: ovn-nbctl prints strings quoted and sets as [..], which parse as JSON for addresses. */
+async function nbGet(zone: string, table: string, record: string, column: string): Promise<unknown> {
+    const text = await nbctl(zone, ["--if-exists", "get", table, record, column]);
+    return text === "" ? undefined : JSON.parse(text);
+}
+
+/** Later tests work on the cluster the first one brought up. */
+function requireLab(): void {
+    assert.ok(lab, "the bring-up test did not bring the cluster up: nothing to test");
+}
+
+const changed = (r: OperationResult) => r.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`).sort();
+const drift = (r: OperationResult) => r.drift.map((d) => `${d.name} [${d.keys.join(", ")}]`).sort();
+const planOf = (node: string) => model.kube.nodes.find((n) => n.name === node)!;
+
+before(async () => {
+    await down(ID);
+    await down(OLD_ID);
+    work = fs.mkdtempSync(path.join(tmpdir(), "e2e-interconnect-"));
+});
+
+after(async () => {
+    lab?.admin.close();
+    await down(ID);
+    await down(OLD_ID);
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+test("bring-up from bare hosts to up: a zone per node, ovnkube 1.3 from the program's DaemonSets realising the plan in every zone", async () => {
+    let bare: string[] = ["not looked at"];
+    const up = await phase("bring-up and first up", () =>
+        bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", workDir: path.join(work, "main") }, async (l) => {
+            bare = ovsOvnDaemons(l.cluster);
+            for (const h of l.cluster.hosts) bareHosts.set(h.name, await snapshotHost(l.cluster, h.name));
+        }),
+    );
+    lab = up.lab;
+    model = lab.model;
+    console.log(`bring-up (hosts, control plane, kubelets) ${seconds(up.timings.bringUpMs)}; first up ${seconds(up.timings.applyMs)}, ${up.timings.resources} resources`);
+    assert.deepEqual(bare, [], "the hosts were not bare before the first up");
+    assert.equal(up.first.ok, true, up.first.error);
+    assert.equal(model.architecture, "interconnect");
+    assert.deepEqual(zones(), lab.cluster.hosts.map((h) => h.name));
+
+    const running = await waitOvnkubePodsRunning(lab.admin, model.kube, 120_000);
+    assert.deepEqual(running.map((p) => p.placement), plannedOvnkubePods(model.kube));
+    assert.ok(running.some((p) => p.placement.startsWith(`${controlPlaneOf(model.kube)}@`)));
+    // The stand-ins run them as processes on their hosts: one ovnkube per pod; each zone its own NB, SB and northd.
+    assert.deepEqual(processesNamed(lab.cluster, ["ovnkube"]), running.map((p) => `${p.placement.split("@")[1]}: ovnkube`).sort());
+    assert.deepEqual(processesNamed(lab.cluster, ["ovn-northd"]), zones().map((z) => `${z}: ovn-northd`));
+    assert.deepEqual(await waitNodesReady(lab.admin, 60_000), lab.cluster.hosts.map((h) => h.name));
+
+    // The stack's output and the model are the same plan; the Nodes and every zone's rows carry it.
+    assert.deepEqual(up.first.outputs.nodeSubnets, Object.fromEntries(model.kube.nodes.map((n) => [n.name, n.subnet])));
+    for (const node of model.kube.nodes) {
+        const live = await lab.admin.get({ apiVersion: "v1", kind: "Node", name: node.name });
+        assert.equal(live.metadata.labels?.[ZONE_LABEL], node.name);
+        assert.equal(live.metadata.annotations?.[NODE_ID_ANNOTATION], String(node.nodeId), `${node.name} keeps its planned node-id`);
+        assert.deepEqual(JSON.parse(live.metadata.annotations?.["k8s.ovn.org/node-transit-switch-port-ifaddr"] ?? "{}"), { ipv4: node.transit!.cidr });
+        const zone = node.name;
+        assert.equal((await nbctl(zone, ["get", "NB_Global", ".", "name"])).replace(/^"(.*)"$/, "$1"), zone);
+        assert.equal(await nbGet(zone, "Logical_Switch", node.name, "other_config:subnet"), node.subnet, `switch ${node.name}`);
+        assert.deepEqual(await nbGet(zone, "Logical_Router_Port", routerToJoin(gatewayRouter(node.name)), "networks"), [node.gatewayRouterJoin.cidr], `${gatewayRouter(node.name)}`);
+        assert.deepEqual(await nbGet(zone, "Logical_Router_Port", routerToTransit(node.name), "networks"), [node.transit!.cidr]);
+        // Every other zone is a remote port on this zone's transit switch.
+        const ports = (await nbctl(zone, ["--bare", "--columns=name", "find", "Logical_Switch_Port", "type=remote"])).split(/\s+/).filter(Boolean).sort();
+        assert.deepEqual(ports, model.kube.nodes.filter((n) => n.name !== zone).map((n) => `tstor-${n.name}`));
+        assert.equal(await nbctl(zone, ["--bare", "--columns=name", "find", "Logical_Switch", `name=${TRANSIT_SWITCH}`]), TRANSIT_SWITCH);
+    }
+    markNb("bring-up, ovnkube settled");
+});
+
+test("a Deployment's pods, placed by the scheduler, get their node's planned addresses, ping each other, reach a ClusterIP Service and the outside through SNAT", async () => {
+    requireLab();
+    await phase("workloads", async () => {
+        const spread = await startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, { name: SPREAD, replicas: HOSTS, command: ["sleep", "infinity"] });
+        pods.push(...spread);
+        assert.deepEqual(spread.map((p) => p.node), lab.cluster.hosts.map((h) => h.name), "the scheduler put one pod on every node");
+        const [server] = await startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, {
+            name: SERVER,
+            replicas: 1,
+            command: ["/bin/sh", "-c", `while true; do echo "$0" | nc -N -l ${SERVER_PORT}; done`, GREETING],
+        });
+        pods.push(server);
+        const client = spread.find((p) => p.node !== server.node)!;
+        for (const pod of pods) {
+            const subnet = planOf(pod.node).subnet;
+            assert.ok(containsIp(parseNetwork(subnet), pod.ip), `${pod.name} got ${pod.ip}, outside ${pod.node}'s planned ${subnet}`);
+            // ovnkube allocated it (its annotation) and its CNI shim plumbed it (the address on eth0).
+            const annotation = JSON.parse((await lab.admin.get({ apiVersion: "v1", kind: "Pod", namespace: pod.namespace, name: pod.name })).metadata.annotations?.["k8s.ovn.org/pod-networks"] ?? "{}");
+            assert.deepEqual(annotation.default?.ip_addresses, [`${pod.ip}/${parseNetwork(subnet).prefix}`]);
+            assert.match((await kubePodExec(pod, ["ip", "-4", "-o", "addr", "show", "dev", "eth0"])).stdout, new RegExp(`inet ${pod.ip.replace(/\./g, "\\.")}/`));
+        }
+
+        // Every pod and every host reaches every pod and every node's management port (ovnkube-node's
+        // ovn-k8s-mp0, at the planned .2), across zones over the transit switch and Geneve.
+        const matrix = await pingMatrix(
+            lab.cluster,
+            [...pods.map((p) => ({ label: p.name, from: podRef(p) as string | PodRef })), ...lab.cluster.hosts.map((h) => ({ label: h.name, from: h.name }))],
+            [...pods.map((p) => ({ label: p.name, ip: p.ip })), ...model.nodeNetworks.map((n) => ({ label: `${n.node} mgmt`, ip: n.mgmt.ip }))],
+        );
+        assert.ok(matrix.allOk, "\n" + formatMatrix(matrix));
+        const direct = await tcpExchange(lab.cluster, { pod: podRef(server) }, server.ip, { pod: podRef(client) });
+        assert.deepEqual(direct, { ok: true, seenSource: client.ip }, "TCP pod → pod in another zone keeps the client's address");
+
+        const clusterIp = await createClusterIpService(lab.admin, { name: SERVER, selector: { app: SERVER }, port: 80, targetPort: SERVER_PORT });
+        assert.ok(containsIp(parseNetwork(model.serviceSubnet), clusterIp), `ClusterIP ${clusterIp} outside ${model.serviceSubnet}`);
+        // Every zone's controller adds the Service's load balancer asynchronously.
+        const answer = await pollUntil(
+            async () => {
+                const r = await kubePodExec(client, ["nc", "-w", "2", clusterIp, "80"], { timeoutMs: 10_000 });
+                if (r.stdout.trim() !== GREETING) throw new Error(`exit ${r.code}, answer ${JSON.stringify(r.stdout.trim())} ${r.stderr.trim()}`);
+                return r.stdout.trim();
+            },
+            { timeoutMs: 30_000, intervalMs: 500, what: `the server pod's answer through ClusterIP ${clusterIp}:80` },
+        );
+        assert.equal(answer, GREETING);
+
+        const snat = await tcpExchange(lab.cluster, { external: true }, lab.cluster.external.ip, { pod: podRef(client) });
+        assert.deepEqual(snat, { ok: true, seenSource: planOf(client.node).gatewayIp }, `the outside sees ${client.node}'s address`);
+    });
+    markNb("workloads");
+});
+
+test("one writer per Northbound cell in every zone; a second up and a refresh change nothing, also after the cluster manager and the controllers are restarted", async () => {
+    requireLab();
+    const upAndRefreshChangeNothing = async () => {
+        const again = await apply(lab.offline);
+        assert.equal(again.ok, true, again.error);
+        assert.deepEqual(changed(again), []);
+        const refreshed = await refresh(lab.offline);
+        assert.equal(refreshed.ok, true, refreshed.error);
+        assert.deepEqual(drift(refreshed), []);
+    };
+    await phase("second up and refresh", upAndRefreshChangeNothing);
+    markNb("second up and refresh");
+
+    await phase("ovnkube pods recreated, up and refresh", async () => {
+        await recreateOvnkubePods(lab.admin, model.kube, () => true, 120_000);
+        await upAndRefreshChangeNothing();
+    });
+    markNb("ovnkube restarted, up and refresh");
+
+    await phase("workloads removed", () => removeDemoWorkloads(lab.admin, lab.cluster, [], [{ name: SERVER }], [{ name: SPREAD }, { name: SERVER }]));
+    pods = [];
+    const all = markNb("workloads removed");
+
+    // ovn-northd reports state back into NB, in the columns OVN gives it (ovn-nb(5)): a port's
+    // `up` once its chassis claimed it, a gateway port's hosting chassis, and its own NB_Global
+    // options. These are northd's alone (no cell is shared, asserted below); listed so any other write fails.
+    const NORTHD_CELLS = [
+        "Logical_Switch_Port.up",
+        "Logical_Router_Port.status:hosting-chassis",
+        "NB_Global.options:mac_prefix",
+        "NB_Global.options:max_tunid",
+        "NB_Global.options:svc_monitor_mac",
+        "NB_Global.options:svc_monitor_mac_dst",
+        "NB_Global.options:northd_internal_version",
+        "NB_Global.nb_cfg_timestamp",
+        "NB_Global.sb_cfg",
+        "NB_Global.sb_cfg_timestamp",
+        "NB_Global.hv_cfg",
+        "NB_Global.hv_cfg_timestamp",
+    ];
+    // The project writes what the zone's database host sets up, as upstream's local-nb-ovsdb does: the zone's name.
+    const PROJECT_CELLS = ["NB_Global.(row)", "NB_Global.name", "NB_Global.options:name", "NB_Global.options:northd-backoff-interval-ms"];
+    for (const [zone, log] of all) {
+        const report = writerReport(log.transactions);
+        console.log(`${zone} NB log (${log.schema.name} ${log.schema.version}) so far: ${Object.entries(report.transactions).map(([writer, n]) => `${writer} ${n}`).join(", ")} transactions`);
+        assert.deepEqual(report.others, [], `${zone}: transactions of writers other than the project, ovn-northd and ovnkube`);
+        assert.deepEqual(report.shared, [], `${zone}: cells written by more than one writer`);
+        assert.ok(report.transactions.project > 0 && report.transactions.ovnkube > 0, zone);
+        const cellsOf = (writer: NbWriter) => Object.entries(report.byColumn).filter(([, w]) => w.includes(writer)).map(([c]) => c);
+        for (const cell of cellsOf("project")) assert.ok(PROJECT_CELLS.includes(cell), `${zone}: the project wrote ${cell}`);
+        for (const cell of cellsOf("ovn-northd")) assert.ok(NORTHD_CELLS.includes(cell), `${zone}: ovn-northd wrote ${cell}`);
+    }
+});
+
+/** A node subnet of the cluster network that no node has: where a hand-edited annotation moves node2. */
+function freeNodeSubnet(): string {
+    const cluster = parseNetwork(model.clusterSubnet);
+    const prefix = parseNetwork(planOf("node2").subnet).prefix;
+    const used = new Set(model.kube.nodes.map((n) => n.subnet));
+    for (let i = 0; ; i++) {
+        const candidate = subnetAt(cluster, prefix, i).text;
+        if (!used.has(candidate)) return candidate;
+    }
+}
+
+test("a hand-edited node-subnets annotation is reported by refresh, naming the node, and undone by up", async () => {
+    requireLab();
+    await phase("annotation edited by hand, refresh, up", async () => {
+        const moved = freeNodeSubnet();
+        await lab.admin.patch({ apiVersion: "v1", kind: "Node", name: "node2" }, { metadata: { annotations: { [NODE_SUBNETS_ANNOTATION]: JSON.stringify({ default: [moved] }) } } }, "merge", { fieldManager: "e2e-by-hand" });
+        const seen = await refresh({ ...lab.offline, dryRun: true });
+        assert.equal(seen.ok, true, seen.error);
+        // The node's plan names it; its zone's rows may follow the annotation too.
+        const drifted = drift(seen);
+        assert.ok(drifted.includes(`${NODE2_PLAN} [metadata]`), `no drift of ${NODE2_PLAN} in ${JSON.stringify(drifted)}`);
+        assert.deepEqual(drifted.filter((d) => d !== `${NODE2_PLAN} [metadata]` && d !== `${NODE2_EXPECTATION} [rows]`), []);
+
+        // `pulumi up --refresh`: the refresh takes in the drift, the update re-applies the plan.
+        const fixed = await apply({ ...lab.offline, refresh: true });
+        assert.equal(fixed.ok, true, fixed.error);
+        assert.ok(changed(fixed).includes(`update ${NODE2_PLAN}`), JSON.stringify(changed(fixed)));
+        const annotations = (await lab.admin.get({ apiVersion: "v1", kind: "Node", name: "node2" })).metadata.annotations ?? {};
+        assert.deepEqual(JSON.parse(annotations[NODE_SUBNETS_ANNOTATION]), { default: [planOf("node2").subnet] });
+        await pollUntil(async () => (drift(await refresh({ ...lab.offline, dryRun: true })).length === 0 ? true : undefined), {
+            timeoutMs: 60_000,
+            intervalMs: 1000,
+            what: "node2's zone to follow its restored plan",
+        });
+    });
+    markNb("hand-made change undone");
+});
+
+test("ovnkube was refused no API call: its logs on every host hold no forbidden request", async () => {
+    requireLab();
+    for (const host of lab.cluster.hosts) {
+        const dir = inHost(enterableHost(lab.cluster, host.name).holderPid, "/var/log/ovn-kubernetes");
+        const logs = fs.readdirSync(dir).filter((f) => f.endsWith(".log") && f.startsWith("ovnkube"));
+        assert.ok(logs.length > 0, `${host.name}: no ovnkube log in ${dir}`);
+        for (const log of logs) {
+            const forbidden = fs.readFileSync(path.join(dir, log), "utf8").split("\n").filter((l) => /forbidden/i.test(l));
+            assert.deepEqual(forbidden.slice(0, 3), [], `${host.name} ${log}`);
+        }
+    }
+});
+
+test("destroy leaves every host as it was before the first up: bridges, ports, addresses, routes, nftables, OVN processes, files", async () => {
+    requireLab();
+    const r = await phase("destroy", () => destroy(lab.offline));
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual(processesNamed(lab.cluster, ["ovnkube", "ovn-northd", "ovn-controller"]), []);
+    for (const host of lab.cluster.hosts) assert.deepEqual(await snapshotHost(lab.cluster, host.name), bareHosts.get(host.name), host.name);
+});
+
+test("ovn-kubernetes 1.3 on Debian 13 (OVN 25.03) is refused at preview, before anything changes", async () => {
+    // The main cluster has proven what it can; its processes would only slow this one down.
+    lab?.admin.close();
+    await down(ID);
+    const oldWork = path.join(work, "old");
+    const old = await phase("Debian 13 lab bring-up", () => startOvnkubeLab({ id: OLD_ID, hosts: 1, os: "debian13", workDir: oldWork }));
+    try {
+        const r = await phase("preview", () => preview(old.offline));
+        assert.equal(r.ok, false);
+        assert.match(r.error ?? "", /OVN_Northbound 7\.11\.0 \(needs 7\.12\.0\)/);
+        assert.match(r.error ?? "", /OVN 25\.09 or newer/);
+        assert.deepEqual(r.ops.filter((o) => o.error).map((o) => o.name), ["ovn-node1-ovnkube-schema"]);
+
+        assert.equal(fs.existsSync(path.join(oldWork, "state", `${old.offline.stack}.json`)), false, "preview wrote a state");
+        assert.deepEqual(ovsOvnDaemons(old.cluster), []);
+        const ns = old.model.kube.namespace;
+        assert.equal(await old.admin.tryGet({ apiVersion: "v1", kind: "Namespace", name: ns }), undefined);
+        for (const node of await old.admin.list("v1", "Node")) assert.equal(node.metadata.annotations?.[NODE_SUBNETS_ANNOTATION], undefined, `${node.metadata.name} got a plan`);
+    } finally {
+        old.admin.close();
+        await down(OLD_ID);
+    }
+});

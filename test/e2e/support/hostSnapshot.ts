@@ -1,0 +1,67 @@
+// What a host looks like to the destroy contract (README "What destroy leaves"): OVS bridges and
+// their ports, addresses, routes, nftables tables, the OVN processes, and the files under
+// /etc/openvswitch and /etc/ovn. Read inside the host; compared before the first up and after destroy.
+import { hostExec, type LocalCluster } from "../../../localcluster";
+
+export interface HostSnapshot {
+    bridges: string[];
+    addresses: string[];
+    routes: string[];
+    nftTables: string[];
+    ovnProcesses: string[];
+    files: string[];
+}
+
+/**
+ * What destroy leaves by design: the distribution's packages, Open vSwitch running with its
+ * database (it may carry the host's own traffic) and its userspace datapath device, and the
+ * chassis' system-id (a host keeps its identity).
+ */
+export const LEFT_BY_DESIGN = {
+    interfaces: ["ovs-netdev"],
+    files: ["/etc/openvswitch/conf.db", "/etc/openvswitch/.conf.db.~lock~", "/etc/openvswitch/system-id.conf"],
+} as const;
+
+const SCRIPT = `set -u
+section() { printf '@@%s\\n' "$1"; }
+section bridges
+if command -v ovs-vsctl >/dev/null && ovs-vsctl --timeout=5 show >/dev/null 2>&1; then
+    for b in $(ovs-vsctl list-br); do echo "$b: $(ovs-vsctl list-ports "$b" | sort | tr '\\n' ' ')"; done
+fi
+section addresses
+ip -o addr show | awk '{ print $2, $3, $4 }' | sed 's/@[^ ]*//'
+section routes
+ip -4 route show; ip -6 route show
+section nftTables
+nft list tables 2>/dev/null || true
+section ovnProcesses
+# This machine's processes are all in /proc; the host's are those in its network namespace.
+self=$(readlink /proc/self/ns/net)
+for p in /proc/[0-9]*; do
+    [ "$(readlink "$p/ns/net" 2>/dev/null)" = "$self" ] || continue
+    args=$( { tr '\\0' ' ' <"$p/cmdline"; } 2>/dev/null) || continue
+    case "$args" in *ovn-northd*|*ovn-controller*|*ovnnb_db*|*ovnsb_db*) echo "$args" ;; esac
+done
+section files
+find /etc/openvswitch /etc/ovn -type f 2>/dev/null || true
+`;
+
+export async function snapshotHost(cluster: LocalCluster, host: string): Promise<HostSnapshot> {
+    const r = await hostExec(cluster, host, ["bash", "-c", SCRIPT]);
+    if (r.code !== 0) throw new Error(`${host}: snapshot failed: ${r.stderr.trim()}`);
+    const out: Record<string, string[]> = {};
+    let section = "";
+    for (const line of r.stdout.split("\n")) {
+        if (line.startsWith("@@")) out[(section = line.slice(2))] = [];
+        else if (line.trim() && section) out[section].push(line.trim());
+    }
+    const sorted = (k: string) => [...(out[k] ?? [])].sort();
+    return {
+        bridges: sorted("bridges"),
+        addresses: sorted("addresses").filter((a) => !LEFT_BY_DESIGN.interfaces.some((i) => a.startsWith(`${i} `))),
+        routes: sorted("routes"),
+        nftTables: sorted("nftTables"),
+        ovnProcesses: sorted("ovnProcesses"),
+        files: sorted("files").filter((f) => !(LEFT_BY_DESIGN.files as readonly string[]).includes(f)),
+    };
+}

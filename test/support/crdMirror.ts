@@ -1,0 +1,17 @@
+// The lab's copy of each ovn-kubernetes release's CRDs (../shared/k8s-lab), as the `ovnkube.crdMirror`
+// a stack names: tests read the CRDs from there and never from upstream's URLs.
+import { pathToFileURL } from "node:url";
+import type { OvnkubeVersion } from "../../components/kube/releases";
+import { releaseOf } from "../../components/kube/releases";
+import { crdUrl } from "../../components/model/cluster";
+import { labCrdDir } from "../../localcluster/labReleases";
+
+/** `file:///…/crds/v1.3.0/`: a directory URL ending in `/`, as validation wants it. */
+export function labCrdMirror(version: OvnkubeVersion): string {
+    return `${pathToFileURL(labCrdDir(version)).href}/`;
+}
+
+/** The release's CRD URLs as the model makes them with the lab's mirror. */
+export function labCrdUrls(version: OvnkubeVersion): string[] {
+    return releaseOf(version).crdUrls.map((u) => crdUrl(u, labCrdMirror(version)));
+}
