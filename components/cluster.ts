@@ -59,6 +59,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             groups: ownedGroups(model),
             hosts: model.hosts.map((h) => ({ name: h.name, ssh: h.ssh })),
             centrals: centralHostsOf(model).map((h) => h.name),
+            ...(model.writer === "ovnkube" ? { ovnkube: { version: model.kube.version, architecture: model.architecture } } : {}),
             privateKey,
         };
         // First, and everything waits for it (through the host key checks): an `up` that renames a

@@ -11,5 +11,6 @@ import "./compat/schemaCheck";
 import "./compat/tunnelMtuCheck";
 import "./hosts/nicHandoverCheck";
 import "./ssh/hostKeyCheck";
+import "./kube/webhookCertificate";
 
 export { installedProvider } from "./dynamic/registry";

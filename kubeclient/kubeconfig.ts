@@ -136,6 +136,8 @@ export interface KubeconfigUser {
     token?: string;
     certPem?: string;
     keyPem?: string;
+    /** A file holding the client certificate and key (kubeadm's kubelet-client-current.pem), named instead of inlined. */
+    certKeyFile?: string;
 }
 
 /**
@@ -149,6 +151,7 @@ export function buildKubeconfig(opts: { server: string; caPem: string; user: str
     if (opts.credentials.token) user.token = opts.credentials.token;
     if (opts.credentials.certPem) user["client-certificate-data"] = b64(opts.credentials.certPem);
     if (opts.credentials.keyPem) user["client-key-data"] = b64(opts.credentials.keyPem);
+    if (opts.credentials.certKeyFile) user["client-certificate"] = user["client-key"] = opts.credentials.certKeyFile;
     const context = `${opts.user}@${clusterName}`;
     return YAML.stringify({
         apiVersion: "v1",

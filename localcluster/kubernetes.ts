@@ -4,16 +4,17 @@
 // the stand-ins run its pods.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { KubeClient } from "../kubeclient";
+import { buildKubeconfig, KubeClient } from "../kubeclient";
 import { LAB_DIR_MOUNT } from "./holder";
 import { startControlPlane, type ControlPlane } from "./kube";
 import { labBinaries } from "./kube/labBinaries";
-import { DEFAULT_OVN_KUBERNETES_RELEASE, checkOvnKubernetesRelease, imagePath, ovnKubernetesLabImage, ovnKubernetesLabRelease, type OvnKubernetesRelease } from "./labReleases";
+import { DEFAULT_OVN_KUBERNETES_RELEASE, OVN_KUBERNETES_RELEASES, checkOvnKubernetesRelease, imagePath, ovnKubernetesLabImage, ovnKubernetesLabRelease, type OvnKubernetesRelease } from "./labReleases";
 import { kubeletOptionsForHost, startKubelet, type RunningKubelet } from "./kubelet";
 import { down } from "./down";
 import { DEFAULT_ID, stateDir } from "./names";
 import { LOCAL_DEFAULTS } from "./stackFile";
-import { saveCluster, type LocalCluster } from "./state";
+import { hasOwnRoot, hostOs, saveCluster, type LocalCluster, type LocalHost } from "./state";
+import { inHost } from "./kubelet/hostfs";
 import { up, type UpOptions } from "./up";
 
 /** kubeadm's label for control-plane nodes; a kubelet's own --node-labels may not set it. */
@@ -28,13 +29,19 @@ export function labImageDir(release: OvnKubernetesRelease): string {
 }
 
 /**
- * The lab directory of cluster `id` with the image files of `release` (/usr/bin/ovnkube …,
- * /usr/libexec/cni/ovn-k8s-cni-overlay, as the upstream image has them) in a directory of its
- * own, hard-linked from the machine-wide cache when it is on the same filesystem (else copied).
- * Made before the hosts start, since they bind-mount it.
+ * The lab directory of cluster `id` with the image files of every release (/usr/bin/ovnkube …,
+ * /usr/libexec/cni/ovn-k8s-cni-overlay, as the upstream image has them), each in a directory of
+ * its own, hard-linked from the machine-wide cache when it is on the same filesystem (else
+ * copied): a cluster can be upgraded from one release to the next. Made before the hosts start,
+ * since they bind-mount it.
  */
-export async function prepareLabDir(id: string, release: OvnKubernetesRelease = DEFAULT_OVN_KUBERNETES_RELEASE): Promise<string> {
+export async function prepareLabDir(id: string): Promise<string> {
     const dir = path.join(stateDir(id), "lab");
+    for (const release of OVN_KUBERNETES_RELEASES) await prepareImage(dir, release);
+    return dir;
+}
+
+async function prepareImage(dir: string, release: OvnKubernetesRelease): Promise<void> {
     const r = ovnKubernetesLabRelease(release);
     const bins = await labBinaries(r.binaries, r);
     const imageDir = path.join(dir, path.relative(LAB_DIR_MOUNT, labImageDir(release)));
@@ -49,7 +56,11 @@ export async function prepareLabDir(id: string, release: OvnKubernetesRelease = 
             fs.chmodSync(target, 0o755);
         }
     }
-    return dir;
+}
+
+/** Every release's image reference, mapped to its files: the stand-ins run whichever a pod names. */
+export function labImages(): Record<string, string> {
+    return Object.fromEntries(OVN_KUBERNETES_RELEASES.map((r) => [ovnKubernetesLabImage(r), labImageDir(r)]));
 }
 
 export interface KubernetesLab {
@@ -68,6 +79,25 @@ export interface StartKubernetesOptions {
     log?: (line: string) => void;
 }
 
+/** Where kubeadm leaves a node's kubelet credentials, which ovnkube-node requests its own certificate with. */
+export const KUBELET_KUBECONFIG = "/etc/kubernetes/kubelet.conf";
+export const KUBELET_CLIENT_PEM = "/var/lib/kubelet/pki/kubelet-client-current.pem";
+
+/**
+ * The kubelet's credentials where kubeadm puts them, in the host's own root: its kubeconfig naming
+ * the client certificate and key file, both root-only. The stand-in itself reads its copy from this
+ * machine; this one is the host's, for what runs on it (ovnkube-node's certificate request).
+ */
+function installKubeletCredentials(host: LocalHost, server: string, caPem: string, credentials: { user: string; certPem: string; keyPem: string }): void {
+    const inRoot = (p: string) => inHost(host.holderPid, p);
+    const write = (p: string, text: string) => {
+        fs.mkdirSync(path.dirname(inRoot(p)), { recursive: true, mode: 0o700 });
+        fs.writeFileSync(inRoot(p), text, { mode: 0o600 });
+    };
+    write(KUBELET_CLIENT_PEM, credentials.certPem + credentials.keyPem);
+    write(KUBELET_KUBECONFIG, buildKubeconfig({ server, caPem, user: credentials.user, credentials: { certKeyFile: KUBELET_CLIENT_PEM } }));
+}
+
 /** Starts the control plane and a kubelet per host; the hosts must have been made with the lab directory. */
 export async function startKubernetes(cluster: LocalCluster, opts: StartKubernetesOptions): Promise<KubernetesLab> {
     const log = opts.log ?? ((line: string) => console.log(line));
@@ -76,7 +106,8 @@ export async function startKubernetes(cluster: LocalCluster, opts: StartKubernet
     const kubelets = await Promise.all(
         cluster.hosts.map(async (h) => {
             const credentials = await controlPlane.nodeCredentials(h.name);
-            return startKubelet(kubeletOptionsForHost(cluster, h, credentials.kubeconfigPath, { images: { [opts.ovnkubeImage]: opts.imageDir } }));
+            if (hasOwnRoot(hostOs(h))) installKubeletCredentials(h, controlPlane.apiServerUrl, controlPlane.caPem, credentials);
+            return startKubelet(kubeletOptionsForHost(cluster, h, credentials.kubeconfigPath, { images: { ...labImages(), [opts.ovnkubeImage]: opts.imageDir } }));
         }),
     );
     // As kubeadm does for its control-plane nodes: the cluster admin labels them.
@@ -107,7 +138,7 @@ export interface KubernetesUpOptions extends Omit<UpOptions, "labDir"> {
 export async function upWithKubernetes(opts: KubernetesUpOptions): Promise<{ cluster: LocalCluster; kubernetes: KubernetesLab }> {
     const id = opts.id ?? DEFAULT_ID;
     const release = checkOvnKubernetesRelease(opts.ovnKubernetes ?? DEFAULT_OVN_KUBERNETES_RELEASE);
-    const labDir = await prepareLabDir(id, release);
+    const labDir = await prepareLabDir(id);
     const cluster = await up({ ...opts, labDir });
     try {
         cluster.ovnKubernetes = { release, image: opts.ovnkubeImage ?? ovnKubernetesLabImage(release), imageDir: labImageDir(release) };

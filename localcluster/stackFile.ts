@@ -3,7 +3,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import YAML from "yaml";
-import type { NodeConfig, OvnkubeConfig, Role, StackConfigInput } from "../components/config/types";
+import type { NodeConfig, OvnkubeConfigInput, Role, StackConfigInput } from "../components/config/types";
 import { cidrsOverlap } from "../components/values";
 import { DEFAULT_ID, PROJECT_ROOT } from "./names";
 import { IncorrectPassphraseError, PassphraseSecrets } from "../offline/passphraseSecrets";
@@ -60,7 +60,7 @@ export interface LocalStackOptions {
     clusterSubnet?: string;
     serviceSubnet?: string;
     /** ovnkube mode's release and architecture (default interconnect), and where its CRDs are read. */
-    ovnkube?: Partial<OvnkubeConfig>;
+    ovnkube?: OvnkubeConfigInput;
     /** How many hosts (the first ones) are centrals: 1 (default; none with interconnect), 3 or 5. */
     centrals?: number;
 }
@@ -69,10 +69,12 @@ export interface LocalStackOptions {
  * ovnkube mode's release: the one whose binaries the cluster's kubelets run, with its CRDs read from
  * the lab's copies of the upstream files (a mirror, as an air-gapped cluster would have).
  */
-function labOvnkube(cluster: LocalCluster, opts: LocalStackOptions): Partial<OvnkubeConfig> {
-    const release = cluster.ovnKubernetes?.release;
-    if (release === undefined) return { ...opts.ovnkube };
-    return { version: release, crdMirror: `file://${labCrdDir(release)}/`, ...opts.ovnkube };
+function labOvnkube(cluster: LocalCluster, opts: LocalStackOptions): OvnkubeConfigInput {
+    const version = opts.ovnkube?.version ?? cluster.ovnKubernetes?.release;
+    if (version === undefined) return { ...opts.ovnkube };
+    // The control plane is not on a host: it calls ovnkube-identity's webhook on the master, node1.
+    const identity = { webhookAddress: cluster.hosts[0].ip };
+    return { version, crdMirror: `file://${labCrdDir(version)}/`, identity, ...opts.ovnkube };
 }
 
 /** The stack configuration for the cluster's hosts (without the secret). Pure. */

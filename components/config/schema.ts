@@ -179,6 +179,25 @@ export const stackConfigSchema = {
                 },
                 image: { ...text("image"), description: "ovnkube container image (default: the release's image)" },
                 crdMirror: { ...text("crdMirror"), description: "read the release's CRD files from this directory instead of upstream (air-gapped clusters)" },
+                identity: {
+                    type: "object",
+                    description: "ovnkube-identity: per-node client certificates and the admission webhook holding each node to its own objects",
+                    properties: {
+                        enabled: { type: "boolean", default: true },
+                        webhookAddress: {
+                            ...text("host"),
+                            default: "localhost",
+                            description: "where the API server reaches the webhook: localhost (every API server on a master) or a master node's address",
+                        },
+                        bootstrapKubeconfig: {
+                            ...text("hostPath"),
+                            default: "/etc/kubernetes/kubelet.conf",
+                            description: "the kubelet's kubeconfig on every node, with which ovnkube-node requests its certificate",
+                        },
+                    },
+                    default: {},
+                    additionalProperties: false,
+                },
             },
             default: {},
             additionalProperties: false,

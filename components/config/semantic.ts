@@ -8,6 +8,8 @@ import { isFingerprintPin, keyLineHint, parseHostKeyLine } from "../ssh/hostKey"
 import { addressProblems } from "./addresses";
 import { DEFAULT_MASQUERADE_SUBNET, DEFAULT_TRANSIT_SUBNET } from "./schema";
 import { DEFAULT_OVNKUBE_ARCHITECTURE } from "../kube/releases";
+import { kubeconfigDir } from "../kube/host-paths";
+import { NODE_HOST_DIRS } from "../kube/ovnkube-node";
 import { plainSecretProblems } from "./secrets";
 import type { DatapathType, SecretKey, StackConfigInput } from "./types";
 
@@ -54,6 +56,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
         add("hostSubnetLength", `/${cfg.hostSubnetLength} is not longer than clusterSubnet /${cluster.prefix}: no room for more than one node`);
     if (join && join.prefix > 29) add("joinSubnet", `/${join.prefix} is too small for the cluster router and a gateway router`);
 
+    if (ovnkubeMode) checkIdentity(cfg, add);
     if (interconnect) checkNoCentrals(cfg, add);
     else checkCentrals(cfg, add);
     if (!cfg.nodes.some((n) => n.roles.includes("master"))) add("nodes", `at least one node must have the role "master"`);
@@ -101,7 +104,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
         if (isGateway && !n.gateway) add(`${p}.gateway`, `required for the role "gateway"`);
         if (!isGateway && n.gateway) add(`${p}.gateway`, `set, but the node lacks the role "gateway"`);
         if (isGateway && !k8sNode) add(`${p}.roles`, `a gateway must also be a "node" or "master"`);
-        if (n.gateway) checkGateway(`${p}.gateway`, n.gateway, cluster, service, join, add);
+        if (n.gateway) checkGateway(`${p}.gateway`, n.gateway, named, cluster, add);
         if (ovnkubeMode && n.gateway) checkOvnkubeGateway(`${p}.gateway`, n.gateway, add);
         checkGatewayNic(p, n, n.datapathType ?? cfg.datapathType, add);
     });
@@ -131,12 +134,12 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
     return problems;
 }
 
+/** A gateway's NIC and its LAN: `routed` are the cluster's own networks, which that LAN must not overlap. */
 function checkGateway(
     p: string,
     g: NonNullable<StackConfigInput["nodes"][number]["gateway"]>,
+    routed: ReadonlyArray<[string, Cidr4 | undefined]>,
     cluster: Cidr4 | undefined,
-    service: Cidr4 | undefined,
-    join: Cidr4 | undefined,
     add: (path: string, message: string) => void,
 ) {
     const bridge = gatewayBridgeOf(g);
@@ -155,8 +158,7 @@ function checkGateway(
             add(`${p}.physicalIp`, `${g.physicalIp} is the network or broadcast address of its subnet`);
         if (!containsIp(net, g.defaultGateway)) add(`${p}.defaultGateway`, `${g.defaultGateway} is not in the subnet of physicalIp ${g.physicalIp}`);
         else if (toInt(g.defaultGateway) === phys.base) add(`${p}.defaultGateway`, `equals the physical IP`);
-        for (const [name, c] of [["clusterSubnet", cluster], ["serviceSubnet", service], ["joinSubnet", join]] as const)
-            if (c && overlaps(c, net)) add(`${p}.physicalIp`, `${g.physicalIp} overlaps ${name} ${c.text}`);
+        for (const [name, c] of routed) if (c && overlaps(c, net)) add(`${p}.physicalIp`, `${g.physicalIp} overlaps ${name} ${c.text}`);
     }
     (g.rampoutSubnets ?? []).forEach((r, k) => {
         try {
@@ -242,6 +244,29 @@ function checkCentrals(cfg: Defaulted, add: (path: string, message: string) => v
         // The clustered start goes through Debian's ovn-ctl units (systemd drop-ins) or ovn-ctl itself.
         if ((n.os ?? "debian") !== "debian") add(`nodes[${i}].os`, `clustered centrals (several nodes with the role "central") are supported on debian hosts only, got ${n.os}`);
     }
+}
+
+/**
+ * The API server calls the webhook at its address: localhost (upstream's: every API server beside an
+ * ovnkube-identity pod on a master) or a master, where ovnkube-identity listens on the node's address.
+ */
+function checkIdentity(cfg: Defaulted, add: (path: string, message: string) => void) {
+    const identity = cfg.ovnkube?.identity;
+    if (!identity || identity.enabled === false) return;
+    if (identity.bootstrapKubeconfig !== undefined) {
+        // ovnkube-node mounts the file's directory: not /, and neither one it mounts already nor a parent of one (it would shadow it).
+        const dir = kubeconfigDir(identity.bootstrapKubeconfig);
+        const taken = NODE_HOST_DIRS.map((d) => d.mountPath).find((m) => dir === m || m.startsWith(`${dir}/`));
+        if (dir === "/" || taken)
+            add("ovnkube.identity.bootstrapKubeconfig", `${identity.bootstrapKubeconfig}: ovnkube-node mounts this file's directory, which ${dir === "/" ? "is the host's root" : `is or holds ${taken}, a directory it mounts already`}; keep the kubelet's kubeconfig in a directory of its own, such as /etc/kubernetes`);
+    }
+    if (identity.webhookAddress === undefined || identity.webhookAddress === "localhost") return;
+    const masters = cfg.nodes.filter((n) => n.roles.includes("master"));
+    if (!masters.some((n) => n.address === identity.webhookAddress || n.tunnelIp === identity.webhookAddress))
+        add(
+            "ovnkube.identity.webhookAddress",
+            `${identity.webhookAddress} is no master's address: ovnkube-identity runs on the masters (${masters.map((n) => n.address).join(", ")}); use localhost when every API server runs on a master, or a master's address`,
+        );
 }
 
 /** Interconnect: every node is its own zone with local NB, SB and northd, so no node is the central. */

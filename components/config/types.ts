@@ -85,6 +85,19 @@ export interface PackagesConfig {
     skip?: boolean;
 }
 
+/** Upstream's node identities: per-node client certificates and the admission webhook that holds each node to its own objects. */
+export interface OvnkubeIdentityConfig {
+    /** Default true, as upstream has it. */
+    enabled: boolean;
+    /**
+     * Where the API server reaches the webhook: `localhost` (default, upstream's: every API server
+     * runs on a master, beside an ovnkube-identity pod), or the address of a master node.
+     */
+    webhookAddress: string;
+    /** The host file ovnkube-node requests its node certificate with: the kubelet's kubeconfig (kubeadm's path by default). */
+    bootstrapKubeconfig: string;
+}
+
 export interface OvnkubeConfig {
     version: OvnkubeVersion;
     architecture: OvnkubeArchitecture;
@@ -92,7 +105,11 @@ export interface OvnkubeConfig {
     image: string;
     /** A directory (http(s) or file URL, ending in /) holding the release's CRD files under their upstream names. */
     crdMirror?: string;
+    identity: OvnkubeIdentityConfig;
 }
+
+/** `ovnkube` as the user writes it: every key optional. */
+export type OvnkubeConfigInput = Partial<Omit<OvnkubeConfig, "identity">> & { identity?: Partial<OvnkubeIdentityConfig> };
 
 export interface KubernetesConfig {
     namespace: string;
@@ -120,7 +137,7 @@ export interface StackConfigInput {
     ssh?: Partial<SshConfig>;
     packages?: PackagesConfig;
     kubernetes?: Partial<KubernetesConfig>;
-    ovnkube?: Partial<OvnkubeConfig>;
+    ovnkube?: OvnkubeConfigInput;
     /** A throw-away lab: ssh.insecureIgnoreHostKey is expected and not warned about (default false). */
     lab?: boolean;
     // Secrets: separate keys so each is a Pulumi secret of its own.

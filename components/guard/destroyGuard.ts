@@ -5,8 +5,9 @@
 // refuse, listing every blocker, before anything else is deleted:
 // - delete (destroy): everything goes;
 // - diff (preview and `up`): the groups and hosts the new inputs no longer list go; a host renamed
-//   in place is refused outright (./renames), and so is a clustered central shrinking to one
-//   (../hosts/centralMembership). The ChangeGuard (./changeGuard), the same provider
+//   in place is refused outright (./renames), and so are a clustered central shrinking to one
+//   (../hosts/centralMembership) and an ovnkube release going back or changing architecture
+//   (./releaseChanges). The ChangeGuard (./changeGuard), the same provider
 //   registered first, asks this before any step; here it is asked again after every other
 //   registration, and still before any delete of a removed resource: the Pulumi engine generates
 //   those deletes only once the program has finished registering (its step generator's deletes
@@ -26,6 +27,7 @@ import { nbConnectionInput, type NbConnectionArgs } from "../nb/resource";
 import { removalBlockers, removedBy, type GuardedHost, type GuardScope, type OwnedGroup } from "./blockers";
 import { hostRenames, renameRefusal } from "./renames";
 import { centralShrinkRefusal } from "../hosts/centralMembership";
+import { releaseChangeRefusal, type RecordedRelease } from "./releaseChanges";
 
 const MODULE = "ovn-kubernetes";
 const TYPE = "DestroyGuard";
@@ -40,6 +42,8 @@ export interface DestroyGuardArgs {
     hosts: GuardedHost[];
     /** The central hosts: a clustered central must not shrink to one in place. */
     centrals: string[];
+    /** ovnkube mode's release and architecture: neither goes back nor changes architecture in place. */
+    ovnkube?: RecordedRelease;
     /** Kept a secret whatever is passed. */
     privateKey: pulumi.Input<string>;
 }
@@ -82,8 +86,10 @@ export const destroyGuardProvider: pulumi.dynamic.ResourceProvider = {
         if (renames.length > 0) throw new Error(renameRefusal(renames));
         const shrink = centralShrinkRefusal(olds.centrals, news.centrals ?? []);
         if (shrink) throw new Error(shrink);
+        const release = releaseChangeRefusal(olds.ovnkube, news.ovnkube);
+        if (release) throw new Error(release);
         await checkRemoval(olds, news);
-        const keys = ["nb", "owner", "groups", "hosts", "centrals", "privateKey"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+        const keys = ["nb", "owner", "groups", "hosts", "centrals", "ovnkube", "privateKey"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
         return { changes: keys.length > 0 };
     },
     async update(_id: string, _olds: any, news: any) {

@@ -93,6 +93,27 @@ export const NETNS = atSamePath("host-var-run-netns", "/var/run/netns", "Directo
  */
 export const HOST_ROOT: HostDir = { name: "host-slash", hostPath: "/", mountPath: "/host", type: "Directory", readOnly: true };
 
+/**
+ * With node identities: the kubelet's kubeconfig, which ovnkube-node requests its own certificate
+ * with, mounted with its directory at the same path (read-only), and the kubelet's client
+ * certificates it may name by path (kubeadm's kubelet.conf names /var/lib/kubelet/pki).
+ */
+export function bootstrapKubeconfigDirs(kubeconfig: string): HostDir[] {
+    const dir = kubeconfigDir(kubeconfig);
+    // A kubeconfig in /var/lib/kubelet (or its pki) brings the certificates with its own mount.
+    const pkiCovered = KUBELET_PKI.mountPath === dir || KUBELET_PKI.mountPath.startsWith(`${dir}/`);
+    return [atSamePath("host-kubeconfig", dir, "Directory", { readOnly: true }), ...(pkiCovered ? [] : [KUBELET_PKI])];
+}
+
+/** The directory of a kubeconfig's path. Pure. */
+export const kubeconfigDir = (kubeconfig: string) => kubeconfig.slice(0, kubeconfig.lastIndexOf("/")) || "/";
+
+/** The kubelet's client certificates, which its kubeconfig may name by path (kubeadm's does). */
+export const KUBELET_PKI = atSamePath("host-kubelet-pki", "/var/lib/kubelet/pki", "Directory", { readOnly: true });
+
+/** Where ovnkube-node keeps its node certificate: beside its socket, so a reboot makes it ask anew. */
+export const NODE_CERT_DIR = `${OVNKUBE_RUN.mountPath}/certs`;
+
 export function volumes(dirs: readonly HostDir[]): HostPathVolume[] {
     return dirs.map((d) => ({ name: d.name, hostPath: { path: d.hostPath, type: d.type } }));
 }

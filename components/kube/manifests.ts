@@ -6,7 +6,8 @@ import { hostNetworkNamespace, namespace } from "./namespace";
 import { ovnkubeControlPlane } from "./ovnkube-control-plane";
 import { nodePlanPatches } from "./node-annotations";
 import { ovnkubeNodes } from "./ovnkube-node";
-import { clusterRole, clusterRoleBinding, leaderElectionRole, leaderElectionRoleBinding, serviceAccount, type OvnkubeRole } from "./rbac";
+import { clusterRole, clusterRoleBinding, leaderElectionRole, leaderElectionRoleBinding, serviceAccount, serviceAccountName, type OvnkubeRole } from "./rbac";
+import { identityClusterRole, identityClusterRoleBinding, identityDaemonSet, identityRole, identityRoleBinding, identityServiceAccount } from "./identity";
 import type {
     ClusterRole,
     ClusterRoleBinding,
@@ -42,6 +43,15 @@ export interface KubeManifests {
     controlPlane: DaemonSet;
     /** One ovnkube-node DaemonSet per node group. */
     nodes: DaemonSet[];
+    /** ovnkube-identity, when node identities are on; its certificate's Secret and webhooks take the certificate (./identity). */
+    identity?: {
+        serviceAccount: ServiceAccount;
+        clusterRole: ClusterRole;
+        clusterRoleBinding: ClusterRoleBinding;
+        role: Role;
+        roleBinding: RoleBinding;
+        daemonSet: DaemonSet;
+    };
 }
 
 function roleManifests(model: KubeModel, role: OvnkubeRole): RoleManifests {
@@ -61,6 +71,18 @@ export function kubeManifests(model: KubeModel): KubeManifests {
         nodePlans: nodePlanPatches(model),
         controlPlane: ovnkubeControlPlane(model),
         nodes: ovnkubeNodes(model),
+        ...(model.identity
+            ? {
+                  identity: {
+                      serviceAccount: identityServiceAccount(model),
+                      clusterRole: identityClusterRole(),
+                      clusterRoleBinding: identityClusterRoleBinding(model),
+                      role: identityRole(model),
+                      roleBinding: identityRoleBinding(model),
+                      daemonSet: identityDaemonSet(model, serviceAccountName(model, "control-plane")),
+                  },
+              }
+            : {}),
     };
 }
 
@@ -79,6 +101,7 @@ export function manifestList(m: KubeManifests): KubeObject[] {
         m.role,
         m.roleBinding,
         ...m.nodePlans,
+        ...(m.identity ? Object.values(m.identity) : []),
         m.controlPlane,
         ...m.nodes,
     ];

@@ -12,7 +12,7 @@
 // are per DaemonSet (the node group's gateway) are literal arguments.
 import type { KubeModel, OvnkubeNodeGroup } from "../model/types";
 import { configEnv, hasConfigEnv } from "./config-map";
-import { OVN_CLIENT_SSL, OVNKUBE_LOG } from "./host-paths";
+import { NODE_CERT_DIR, OVN_CLIENT_SSL, OVNKUBE_LOG } from "./host-paths";
 import { HOST_NETWORK_NAMESPACE } from "./names";
 import type { EnvVar } from "./types";
 
@@ -133,6 +133,8 @@ export function nodeArgs(model: KubeModel, group: OvnkubeNodeGroup): string[] {
     if (hasConfigEnv(model, "OVN_ENCAP_TYPE")) args.push("-encap-type", "$(OVN_ENCAP_TYPE)");
     if (group.gatewayInterface) args.push("-gateway-interface", group.gatewayInterface);
     if (group.gatewayNexthop) args.push("-gateway-nexthop", group.gatewayNexthop);
+    // Its own certificate (system:ovn-node:<node>), requested with the kubelet's credentials.
+    if (model.identity) args.push("-bootstrap-kubeconfig", model.identity.bootstrapKubeconfig, "-cert-dir", NODE_CERT_DIR);
     args.push("-logfile", NODE_LOG);
     return args;
 }

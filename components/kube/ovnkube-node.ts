@@ -7,7 +7,7 @@
 // path) with a privileged container (veths, routes, OVS ports, iptables, sysctls).
 import type { KubeModel, OvnkubeNodeGroup } from "../model/types";
 import { onNodes, ovnkubeDaemonSet } from "./daemonset";
-import { CNI_BIN, CNI_CONF, ETC_OPENVSWITCH, HOST_ROOT, mounts, NETNS, OVN_RUN, OVNKUBE_LOG, OVNKUBE_RUN, OVS_RUN, volumes } from "./host-paths";
+import { bootstrapKubeconfigDirs, CNI_BIN, CNI_CONF, ETC_OPENVSWITCH, HOST_ROOT, mounts, NETNS, OVN_RUN, OVNKUBE_LOG, OVNKUBE_RUN, OVS_RUN, volumes } from "./host-paths";
 import { CONTROLLER, NODE, OS_LABEL } from "./names";
 import { serviceAccountName } from "./rbac";
 import { nodeArgs, nodeEnv, OVNKUBE } from "./ovnkube-args";
@@ -42,6 +42,7 @@ function installCniShim(model: KubeModel): Container {
 }
 
 export function ovnkubeNode(model: KubeModel, group: OvnkubeNodeGroup): DaemonSet {
+    const hostDirs = [...NODE_HOST_DIRS, ...(model.identity ? bootstrapKubeconfigDirs(model.identity.bootstrapKubeconfig) : [])];
     const ovnkube: Container = {
         // With interconnect the one process is the zone's controller and the node, as upstream names it.
         name: model.architecture === "interconnect" ? CONTROLLER : NODE,
@@ -53,7 +54,7 @@ export function ovnkubeNode(model: KubeModel, group: OvnkubeNodeGroup): DaemonSe
         securityContext: { privileged: true },
         // Requests without limits, for the reason given on ovnkube-master.
         resources: { requests: { cpu: "100m", memory: "300Mi" } },
-        volumeMounts: mounts(NODE_HOST_DIRS),
+        volumeMounts: mounts(hostDirs),
         // Not ready until the CNI config exists, so a rolling update waits for a node to be wired
         // again before it moves on to the next: upstream's `ovn-kube-util readiness-probe -t
         // ovnkube-node` checks exactly this file.
@@ -72,7 +73,7 @@ export function ovnkubeNode(model: KubeModel, group: OvnkubeNodeGroup): DaemonSe
         affinity: { nodeAffinity: onNodes(group.nodes) },
         initContainers: [installCniShim(model)],
         containers: [ovnkube],
-        volumes: volumes([...NODE_HOST_DIRS, CNI_BIN]),
+        volumes: volumes([...hostDirs, CNI_BIN]),
     });
 }
 

@@ -4,8 +4,10 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { KubeModel } from "../model/types";
-import { kubeManifests } from "./manifests";
+import { kubeManifests, type KubeManifests } from "./manifests";
 import { loadCrds } from "./crds";
+import { webhookConfigurations, webhookSecret } from "./identity";
+import { WebhookCertificate } from "./webhookCertificate";
 import { asPulumiNodePatch } from "./node-annotations";
 
 export interface OvnkubeArgs {
@@ -81,6 +83,10 @@ export class Ovnkube extends pulumi.ComponentResource {
         const role = new k8s.rbac.v1.Role(`${name}-role`, m.role, child([ns]));
         const roleBinding = new k8s.rbac.v1.RoleBinding(`${name}-role-binding`, m.roleBinding, child([role, ...roles["control-plane"]]));
 
+        // Node identities: ovnkube-identity approves the nodes' certificate requests and serves the
+        // webhook with the program's certificate; the webhooks come once it runs.
+        const identity = m.identity && this.identity(name, m.identity, args.model, child, [ns, config]);
+
         // Pods started before their ConfigMap, account, permissions or CRDs exist fail and back
         // off; waiting for them makes the first rollout clean.
         const ready = (more: pulumi.Resource[]) => crds.apply((c) => [config, ...plans, hostNetworkNs, ...c, ...more]);
@@ -89,7 +95,11 @@ export class Ovnkube extends pulumi.ComponentResource {
             m.controlPlane,
             child(ready([...roles["control-plane"], roleBinding])),
         );
-        const nodes = m.nodes.map((ds) => new k8s.apps.v1.DaemonSet(daemonSetResourceName(name, ds.metadata.name), ds, child(ready(roles.node))));
+        // The nodes after the control plane, as upstream upgrades: an update rolls the cluster
+        // manager to the new release before any node's controller.
+        const nodes = m.nodes.map(
+            (ds) => new k8s.apps.v1.DaemonSet(daemonSetResourceName(name, ds.metadata.name), ds, child(ready([...roles.node, ...(identity ?? []), controlPlane]))),
+        );
 
         this.namespace = ns.metadata.name;
         this.controlPlaneDaemonSet = controlPlane.metadata.name;
@@ -103,5 +113,34 @@ export class Ovnkube extends pulumi.ComponentResource {
             nodePlan: this.nodePlan,
             crds: this.crds,
         });
+    }
+
+    /** ovnkube-identity and what it needs; returns what ovnkube-node waits for. */
+    private identity(
+        name: string,
+        m: NonNullable<KubeManifests["identity"]>,
+        model: KubeModel,
+        child: (dependsOn?: pulumi.Input<pulumi.Input<pulumi.Resource>[]>) => pulumi.CustomResourceOptions,
+        first: pulumi.Resource[],
+    ): pulumi.Resource[] {
+        const certificate = new WebhookCertificate(`${name}-webhook-certificate`, { hosts: [model.identity!.webhookAddress] }, { parent: this });
+        const sa = new k8s.core.v1.ServiceAccount(`${name}-identity-service-account`, m.serviceAccount, child(first));
+        const clusterRole = new k8s.rbac.v1.ClusterRole(`${name}-identity-cluster-role`, m.clusterRole, child());
+        const clusterRoleBinding = new k8s.rbac.v1.ClusterRoleBinding(`${name}-identity-cluster-role-binding`, m.clusterRoleBinding, child([clusterRole, sa]));
+        const role = new k8s.rbac.v1.Role(`${name}-identity-role`, m.role, child(first));
+        const roleBinding = new k8s.rbac.v1.RoleBinding(`${name}-identity-role-binding`, m.roleBinding, child([role, sa]));
+        const stringData = pulumi.secret(pulumi.all([certificate.certificate, certificate.privateKey]).apply(([cert, key]) => ({ "tls.crt": cert, "tls.key": key })));
+        const secret = new k8s.core.v1.Secret(`${name}-webhook-secret`, { ...webhookSecret(model), stringData }, child(first));
+        const daemonSet = new k8s.apps.v1.DaemonSet(daemonSetResourceName(name, m.daemonSet.metadata.name), m.daemonSet, child([...first, clusterRoleBinding, roleBinding, secret]));
+        const caBundle = certificate.caCertificate.apply((ca) => Buffer.from(ca).toString("base64"));
+        const webhooks = webhookConfigurations(model).map(
+            (w) =>
+                new k8s.admissionregistration.v1.ValidatingWebhookConfiguration(
+                    `${name}-${w.metadata.name}`,
+                    { ...w, webhooks: w.webhooks.map((h) => ({ ...h, clientConfig: { ...h.clientConfig, caBundle } })) },
+                    child([daemonSet]),
+                ),
+        );
+        return [daemonSet, ...webhooks];
     }
 }

@@ -6,11 +6,12 @@
 // - `endpoints`: ovnkube reads service backends from EndpointSlices only; the chart's endpoints
 //   rules serve ovnkube.sh's kubectl calls;
 // - `configmaps`: read by ovnkube.sh, not by ovnkube;
-// - `certificatesigningrequests` and the group `system:ovn-nodes`: per-node identities, which the
-//   project does not deploy; each node authenticates as the node service account.
+// With node identities (./identity.ts, the default) the node role is the group `system:ovn-nodes`'s,
+// every node's own certificate user, and grants it the CSRs it renews that certificate with.
 import type { KubeModel } from "../model/types";
 import { CLUSTER_MANAGER, COMMON_LABELS, MASTER, MASTER_LEADER_LOCK, NODE, RBAC_NAME } from "./names";
-import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, ServiceAccount, ServiceAccountSubject } from "./types";
+import { OVN_NODES_GROUP } from "./identity";
+import type { ClusterRole, ClusterRoleBinding, GroupSubject, PolicyRule, Role, RoleBinding, ServiceAccount, ServiceAccountSubject } from "./types";
 
 const READ = ["get", "list", "watch"];
 const WRITE_STATUS = ["patch", "update"];
@@ -48,6 +49,7 @@ export function clusterRules(model: KubeModel, role: OvnkubeRole): PolicyRule[] 
     const controller = role === "control-plane" ? !ic : ic;
     const rules = [...WATCHED.map(copyRule), NODE_STATUS, ...(controller ? CONTROLLER.map(copyRule) : []), EVENTS];
     if (controller && ic) rules.push({ apiGroups: [""], resources: ["namespaces/status"], verbs: WRITE_STATUS });
+    if (role === "node" && model.identity) rules.push({ apiGroups: ["certificates.k8s.io"], resources: ["certificatesigningrequests"], verbs: ["create", ...READ] });
     return rules.map(copyRule);
 }
 
@@ -79,6 +81,12 @@ function subject(model: KubeModel, role: OvnkubeRole): ServiceAccountSubject {
     return { kind: "ServiceAccount", name: serviceAccountName(model, role), namespace: model.namespace };
 }
 
+/** Who holds a role: its account, or with node identities the nodes' group. */
+function holder(model: KubeModel, role: OvnkubeRole): ServiceAccountSubject | GroupSubject {
+    if (role === "node" && model.identity) return { kind: "Group", name: OVN_NODES_GROUP, apiGroup: "rbac.authorization.k8s.io" };
+    return subject(model, role);
+}
+
 const clusterRoleName = (role: OvnkubeRole) => `${RBAC_NAME}-${role}`;
 
 export function serviceAccount(model: KubeModel, role: OvnkubeRole): ServiceAccount {
@@ -104,7 +112,7 @@ export function clusterRoleBinding(model: KubeModel, role: OvnkubeRole): Cluster
         kind: "ClusterRoleBinding",
         metadata: { name: clusterRoleName(role), labels: { ...COMMON_LABELS } },
         roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: clusterRoleName(role) },
-        subjects: [subject(model, role)],
+        subjects: [holder(model, role)],
     };
 }
 

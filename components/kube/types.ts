@@ -47,6 +47,13 @@ export interface ServiceAccountSubject {
     namespace: string;
 }
 
+/** A group of users, e.g. the nodes' own identities (`system:ovn-nodes`). */
+export interface GroupSubject {
+    kind: "Group";
+    name: string;
+    apiGroup: "rbac.authorization.k8s.io";
+}
+
 export interface ClusterRole {
     apiVersion: "rbac.authorization.k8s.io/v1";
     kind: "ClusterRole";
@@ -66,7 +73,7 @@ export interface ClusterRoleBinding {
     kind: "ClusterRoleBinding";
     metadata: ObjectMeta;
     roleRef: RoleRef;
-    subjects: ServiceAccountSubject[];
+    subjects: Array<ServiceAccountSubject | GroupSubject>;
 }
 
 export interface RoleBinding {
@@ -74,7 +81,7 @@ export interface RoleBinding {
     kind: "RoleBinding";
     metadata: ObjectMeta;
     roleRef: RoleRef;
-    subjects: ServiceAccountSubject[];
+    subjects: Array<ServiceAccountSubject | GroupSubject>;
 }
 
 export interface EnvVar {
@@ -94,7 +101,12 @@ export interface VolumeMount {
 
 export interface HostPathVolume {
     name: string;
-    hostPath: { path: string; type: "Directory" | "DirectoryOrCreate" };
+    hostPath: { path: string; type: "Directory" | "DirectoryOrCreate" | "File" };
+}
+
+export interface SecretVolume {
+    name: string;
+    secret: { secretName: string; defaultMode: number };
 }
 
 export interface SecurityContext {
@@ -139,7 +151,7 @@ export interface PodSpec {
     tolerations: Toleration[];
     initContainers?: Container[];
     containers: Container[];
-    volumes?: HostPathVolume[];
+    volumes?: Array<HostPathVolume | SecretVolume>;
 }
 
 export interface DaemonSet {
@@ -164,6 +176,31 @@ export interface NodePatch {
     apiVersion: "v1";
     kind: "Node";
     metadata: { name: string; labels?: Record<string, string>; annotations: Record<string, string> };
+}
+
+/** A TLS key pair (type kubernetes.io/tls), values as the API takes `stringData`. */
+export interface TlsSecret {
+    apiVersion: "v1";
+    kind: "Secret";
+    metadata: ObjectMeta;
+    type: "kubernetes.io/tls";
+    stringData: { "tls.crt": string; "tls.key": string };
+}
+
+export interface ValidatingWebhookConfiguration {
+    apiVersion: "admissionregistration.k8s.io/v1";
+    kind: "ValidatingWebhookConfiguration";
+    metadata: ObjectMeta;
+    webhooks: Array<{
+        name: string;
+        /** caBundle: the base64 PEM of the CA that signed the webhook's certificate. */
+        clientConfig: { url: string; caBundle?: string };
+        admissionReviewVersions: string[];
+        sideEffects: "None";
+        failurePolicy: "Fail";
+        matchConditions?: Array<{ name: string; expression: string }>;
+        rules: Array<{ operations: string[]; apiGroups: string[]; apiVersions: string[]; resources: string[]; scope: "*" }>;
+    }>;
 }
 
 export type KubeObject =

@@ -47,6 +47,10 @@ export function validateKubeModel(model: KubeModel): void {
     check("joinSubnet", model.joinSubnet, PATTERNS.cidr);
     check("masqueradeSubnet", model.masqueradeSubnet, PATTERNS.cidr);
     if (model.architecture === "interconnect") check("transitSubnet", model.transitSubnet, PATTERNS.cidr);
+    if (model.identity) {
+        check("identity.webhookAddress", model.identity.webhookAddress, PATTERNS.host);
+        check("identity.bootstrapKubeconfig", model.identity.bootstrapKubeconfig, PATTERNS.hostPath);
+    }
     model.crdUrls.forEach((url, i) => {
         if (!/^(?:https?:\/\/|file:\/\/\/)[A-Za-z0-9._~:/%+-]+\.ya?ml(?:\.j2)?$/.test(url)) fail(`crdUrls[${i}]`, `"${url}" is not an http(s) or file URL of a YAML file`);
     });

@@ -129,6 +129,15 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
             crdUrls: releaseOf(cfg.ovnkube.version).crdUrls.map((u) => crdUrl(u, cfg.ovnkube.crdMirror)),
             transitSubnet: cfg.transitSubnet,
             masqueradeSubnet: cfg.masqueradeSubnet,
+            ...(cfg.ovnkube.identity.enabled
+                ? {
+                      identity: {
+                          webhookAddress: cfg.ovnkube.identity.webhookAddress,
+                          listen: cfg.ovnkube.identity.webhookAddress === "localhost" ? ("localhost" as const) : ("node" as const),
+                          bootstrapKubeconfig: cfg.ovnkube.identity.bootstrapKubeconfig,
+                      },
+                  }
+                : {}),
             masterNodes: cfg.nodes.filter((n) => n.roles.includes("master")).map((n) => n.name),
             secureApi: k8sApiServer.startsWith("https://"),
             joinSubnet: cfg.joinSubnet,

@@ -127,6 +127,8 @@ export interface KubeModel {
     /** `--v4-transit-switch-subnet` (interconnect) and `--gateway-v4-masquerade-subnet`. */
     transitSubnet: string;
     masqueradeSubnet: string;
+    /** Node identities and the admission webhook (ovnkube-identity); absent when disabled. */
+    identity?: IdentityModel;
     /** Data of ConfigMap ovn-config (keys of the seeds: OvnNorth, OvnSouth, k8s_apiserver, net_cidr, svc_cidr, mtu). */
     config: Record<string, string>;
     masterNodes: string[];
@@ -140,6 +142,15 @@ export interface KubeModel {
      * each, the first named `ovnkube-node` as in the seeds, the others `ovnkube-node-<n>`.
      */
     nodeGroups: OvnkubeNodeGroup[];
+}
+
+export interface IdentityModel {
+    /** Host of the webhook's URL, which its serving certificate names. */
+    webhookAddress: string;
+    /** Where ovnkube-identity listens: localhost, or each master's own address (the Node's InternalIP). */
+    listen: "localhost" | "node";
+    /** The kubelet's kubeconfig on the hosts, for ovnkube-node's certificate request. */
+    bootstrapKubeconfig: string;
 }
 
 /** What the project plans for one node in ovnkube mode; ovnkube realises it (see README "Who writes what"). */

@@ -44,6 +44,8 @@ export const PATTERNS = {
     hostname: p("a DNS name (labels of A-Z a-z 0-9 -, no trailing dot)", DNS_NAME),
     /** SSH and API server hosts: an IPv4 address or a DNS name. */
     host: p("an IPv4 address or DNS name", HOST),
+    /** An absolute path on a host, of plain path characters. */
+    hostPath: p("an absolute path (A-Z a-z 0-9 . _ - /)", "/[A-Za-z0-9._/-]{1,255}"),
     port: p("a TCP port (1-65535)", PORT),
     sshUser: p("a user name (a-z 0-9 _ . -, starting with a letter or _, at most 32)", "[a-z_][a-z0-9_.-]{0,31}"),
     /** OpenSSH public key line; a SHA256 fingerprint passes only so that validation can refuse it with the ssh-keyscan hint. */

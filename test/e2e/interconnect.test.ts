@@ -7,7 +7,9 @@
 // ClusterIP Service and the outside (SNAT to their node's address); that every zone's Northbound
 // has one writer per cell (read from each NB's own transaction log); that a second up, a refresh
 // and restarted ovnkube pods change nothing; that a hand-edited node-subnets annotation is
-// reported by refresh naming the node; that ovnkube was never refused a call; that destroy leaves
+// reported by refresh naming the node; that every node's ovnkube has its own certificate and the
+// identity webhook refuses one node's change to another's annotations; that ovnkube was never
+// refused a call; that destroy leaves
 // every host as it was; and that Debian 13 (OVN 25.03) is refused before anything is touched.
 // Phases print their wall time.
 import assert from "node:assert/strict";
@@ -24,11 +26,14 @@ import { enterableHost } from "../../localcluster/exec";
 import { inHost } from "../../localcluster/kubelet/hostfs";
 import { pingMatrix, formatMatrix, tcpExchange } from "../../localcluster/checks";
 import { createClusterIpService, kubePodExec, podRef, removeDemoWorkloads, startDemoDeployment, type KubePod } from "../../localcluster/kubeWorkloads";
-import { pollUntil } from "../../kubeclient";
+import { X509Certificate } from "node:crypto";
+import { buildKubeconfig, KubeClient, pollUntil } from "../../kubeclient";
+import { IDENTITY, OVN_NODE_USER_PREFIX, OVN_NODES_GROUP } from "../../components/kube/identity";
 import { apply, destroy, preview, refresh, type OperationResult } from "../../offline/api";
 import { ovsOvnDaemons, processesNamed } from "./support/hostDaemons";
 import { snapshotHost, type HostSnapshot } from "./support/hostSnapshot";
 import { extendsLog, readNbLog, writerReport, type NbLog, type NbWriter } from "./support/nbTransactionLog";
+import { phase } from "./support/phase";
 import { bringUpOvnkubeLab, startOvnkubeLab, type OvnkubeLab } from "./support/ovnkubeLab";
 import { controlPlaneOf, plannedOvnkubePods, recreateOvnkubePods, waitNodesReady, waitOvnkubePodsRunning } from "./support/ovnkubePods";
 
@@ -53,14 +58,6 @@ const bareHosts = new Map<string, HostSnapshot>();
 const marks: Array<{ phase: string; logs: Map<string, NbLog> }> = [];
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-async function phase<T>(name: string, body: () => Promise<T>): Promise<T> {
-    const started = Date.now();
-    try {
-        return await body();
-    } finally {
-        console.log(`phase ${name}: ${seconds(Date.now() - started)}`);
-    }
-}
 
 const zones = () => model.hosts.filter((h) => h.zone).map((h) => h.name);
 /** Reads every zone's NB log at the end of a phase and prints who committed the phase's transactions. */
@@ -131,8 +128,10 @@ test("bring-up from bare hosts to up: a zone per node, ovnkube 1.3 from the prog
     const running = await waitOvnkubePodsRunning(lab.admin, model.kube, 120_000);
     assert.deepEqual(running.map((p) => p.placement), plannedOvnkubePods(model.kube));
     assert.ok(running.some((p) => p.placement.startsWith(`${controlPlaneOf(model.kube)}@`)));
-    // The stand-ins run them as processes on their hosts: one ovnkube per pod; each zone its own NB, SB and northd.
-    assert.deepEqual(processesNamed(lab.cluster, ["ovnkube"]), running.map((p) => `${p.placement.split("@")[1]}: ovnkube`).sort());
+    // The stand-ins run them as processes on their hosts: one ovnkube per pod (ovnkube-identity is
+    // its own binary); each zone its own NB, SB and northd.
+    const ovnkubePods = running.filter((p) => !p.placement.startsWith(`${IDENTITY}@`));
+    assert.deepEqual(processesNamed(lab.cluster, ["ovnkube"]), ovnkubePods.map((p) => `${p.placement.split("@")[1]}: ovnkube`).sort());
     assert.deepEqual(processesNamed(lab.cluster, ["ovn-northd"]), zones().map((z) => `${z}: ovn-northd`));
     assert.deepEqual(await waitNodesReady(lab.admin, 60_000), lab.cluster.hosts.map((h) => h.name));
 
@@ -298,6 +297,47 @@ test("a hand-edited node-subnets annotation is reported by refresh, naming the n
         });
     });
     markNb("hand-made change undone");
+});
+
+/** A node's own ovnkube certificate (system:ovn-node:<node>), read from its host, as a client of the API server. */
+async function nodeIdentityClient(node: string): Promise<KubeClient> {
+    const pem = await hostExec(lab.cluster, node, ["cat", "/var/run/ovn-kubernetes/certs/ovnkube-client-current.pem"]);
+    assert.equal(pem.code, 0, `${node}: no node certificate: ${pem.stderr}`);
+    const blocks = pem.stdout.match(/-----BEGIN [^-]+-----[\s\S]+?-----END [^-]+-----\n?/g) ?? [];
+    const certPem = blocks.find((b) => b.includes("CERTIFICATE"))!;
+    const keyPem = blocks.find((b) => b.includes("PRIVATE KEY"))!;
+    assert.equal(new X509Certificate(certPem).subject, `O=${OVN_NODES_GROUP}\nCN=${OVN_NODE_USER_PREFIX}${node}`);
+    const { apiServerUrl, caPem } = lab.kubernetes.controlPlane;
+    return KubeClient.fromKubeconfig(buildKubeconfig({ server: apiServerUrl, caPem, user: `${OVN_NODE_USER_PREFIX}${node}`, credentials: { certPem, keyPem } }));
+}
+
+test("node identities: every node's ovnkube has its own approved certificate, and the webhook refuses one node's change to another Node's annotations", async () => {
+    requireLab();
+    const csrs = await lab.admin.list("certificates.k8s.io/v1", "CertificateSigningRequest");
+    const approved = csrs
+        .filter((c) => ((c.status as { conditions?: Array<{ type: string }> }).conditions ?? []).some((x) => x.type === "Approved"))
+        .map((c) => (c.spec as { username: string }).username)
+        .sort();
+    assert.deepEqual(approved, lab.cluster.hosts.map((h) => `system:node:${h.name}`), "each node asked once, with its kubelet's credentials, and ovnkube-identity approved it");
+
+    const node2 = await nodeIdentityClient("node2");
+    try {
+        const annotation = "k8s.ovn.org/host-cidrs";
+        const own = (await lab.admin.get({ apiVersion: "v1", kind: "Node", name: "node2" })).metadata.annotations![annotation];
+        // Its own Node: allowed (the same value written again).
+        await node2.patch({ apiVersion: "v1", kind: "Node", name: "node2" }, { metadata: { annotations: { [annotation]: own } } }, "merge", { subresource: "status" });
+        // Another Node: refused by the webhook, which names both nodes.
+        const other = node2.patch({ apiVersion: "v1", kind: "Node", name: "node1" }, { metadata: { annotations: { [annotation]: own } } }, "merge", { subresource: "status" });
+        await assert.rejects(other, (e: Error) => {
+            assert.match(e.message, /admission webhook "ovn-kubernetes-admission-webhook-node\.k8s\.io" denied the request/);
+            assert.match(e.message, /ovnkube-node on node: "node2" is not allowed to modify nodes "node1" annotations/);
+            return true;
+        });
+        const after = (await lab.admin.get({ apiVersion: "v1", kind: "Node", name: "node1" })).metadata.annotations![annotation];
+        assert.notEqual(after, own, "node1's annotation is its own, untouched");
+    } finally {
+        node2.close();
+    }
 });
 
 test("ovnkube was refused no API call: its logs on every host hold no forbidden request", async () => {

@@ -7,32 +7,41 @@
 // ovnkube makes and no others, in both architectures, and the interconnect cluster manager, with
 // the DaemonSet's own command line and the cluster manager's account, wins its leader election
 // through the Role's Lease and keeps the plan: the planned node-ids and subnets, and the transit
-// addresses the model predicts.
+// addresses the model predicts. Node identities (on in the interconnect model): a node's
+// certificate request, made with the kubelet's credentials, is approved by ovnkube-identity's
+// account and signed, and the node then acts as its own user in the nodes' group; the API server
+// takes ovnkube-identity's Secret (a real certificate) and both webhooks with its CA, created last
+// and deleted at once (see the last test).
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
-import { KubeApiError, KubeClient, pollUntil, type KubeObject } from "../../kubeclient";
+import { buildKubeconfig, KubeApiError, KubeClient, pollUntil, type KubeObject } from "../../kubeclient";
 import type { ControlPlane } from "../../localcluster/kube";
 import { labBinary } from "../../localcluster/kube/labBinaries";
 import { logTail, startInNetns } from "../../localcluster/kube/daemon";
 import { ovnKubernetesLabRelease } from "../../localcluster/labReleases";
 import { isLiveProcess } from "../../localcluster/namespaces";
 import { loadCrds } from "../../components/kube/crds";
+import { NODE_WEBHOOK, OVN_NODE_USER_PREFIX, OVN_NODES_GROUP, webhookConfigurations, webhookSecret } from "../../components/kube/identity";
+import { issueWebhookCertificate } from "../../components/kube/webhookCertificate";
 import { kubeManifests, manifestList } from "../../components/kube/manifests";
 import { NODE_PLAN_APPLY } from "../../components/kube/node-annotations";
 import { CLUSTER_MANAGER_LOG } from "../../components/kube/ovnkube-args";
 import type { Container, DaemonSet } from "../../components/kube/types";
 import type { KubeModel } from "../../components/model/types";
 import { SERVICE_SUBNET, startKubeLab, type KubeLab } from "../support/kubeControlPlane";
-import { interconnectModel, kubeModel } from "./fixture";
+import { IDENTITY, interconnectModel, kubeModel } from "./fixture";
 import { expandedCommand } from "./inspect";
 
 const ID = "lkapi";
 const APPLIER = "pulumi-kubernetes";
 const NAMESPACE = "ovn-kubernetes";
 const LEASE = "ovn-kubernetes-master";
+const CERTIFICATES = "certificates.k8s.io";
+const CLIENT_SIGNER = "kubernetes.io/kube-apiserver-client";
 
 let lab: KubeLab;
 let cp: ControlPlane;
@@ -42,6 +51,8 @@ let model: KubeModel;
 let centralized: KubeModel;
 /** Processes this file starts in the control plane's namespace (stop would end them too). */
 const helperPids: number[] = [];
+/** Clients this file opens besides admin; closed at the end. */
+const clients: KubeClient[] = [];
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "ovnkube-api-"));
 
 const nodeRef = (name: string) => ({ apiVersion: "v1", kind: "Node", name });
@@ -72,26 +83,92 @@ async function serviceAccountToken(account: string): Promise<string> {
 
 type Attrs = { group?: string; subresource?: string; namespace?: string; name?: string };
 type Request = [verb: string, resource: string, attrs?: Attrs];
+/** Who asks: a user with its groups, as the API server authenticates it. */
+type Subject = { user: string; groups: string[] };
 
-/** The API server's own RBAC decision for a service account of the namespace. */
-async function accountMay(account: string, [verb, resource, attrs = {}]: Request): Promise<boolean> {
+/** A service account of the namespace. */
+const account = (name: string): Subject => ({
+    user: `system:serviceaccount:${NAMESPACE}:${name}`,
+    groups: ["system:serviceaccounts", `system:serviceaccounts:${NAMESPACE}`, "system:authenticated"],
+});
+/** A node's own certificate user, as its ovnkube authenticates with node identities. */
+const ovnNode = (node: string): Subject => ({ user: `${OVN_NODE_USER_PREFIX}${node}`, groups: [OVN_NODES_GROUP, "system:authenticated"] });
+
+/** The API server's own RBAC decision. */
+async function may(who: Subject, [verb, resource, attrs = {}]: Request): Promise<boolean> {
     const review = await admin.create({
         apiVersion: "authorization.k8s.io/v1",
         kind: "SubjectAccessReview",
         metadata: {},
         spec: {
-            user: `system:serviceaccount:${NAMESPACE}:${account}`,
-            groups: ["system:serviceaccounts", `system:serviceaccounts:${NAMESPACE}`, "system:authenticated"],
+            user: who.user,
+            groups: who.groups,
             resourceAttributes: { verb, resource, group: attrs.group ?? "", subresource: attrs.subresource, namespace: attrs.namespace, name: attrs.name },
         },
     });
     return (review.status as { allowed: boolean }).allowed;
 }
 
-/** Asserts the API server's decision for every request, naming the account and the request. */
-async function assertDecisions(account: string, allowed: Request[], denied: Request[]): Promise<void> {
-    for (const r of allowed) assert.equal(await accountMay(account, r), true, `${account} may ${r[0]} ${r[1]} ${JSON.stringify(r[2] ?? {})}`);
-    for (const r of denied) assert.equal(await accountMay(account, r), false, `${account} may not ${r[0]} ${r[1]} ${JSON.stringify(r[2] ?? {})}`);
+/** Asserts the API server's decision for every request, naming the user and the request. */
+async function assertDecisions(who: Subject, allowed: Request[], denied: Request[]): Promise<void> {
+    for (const r of allowed) assert.equal(await may(who, r), true, `${who.user} may ${r[0]} ${r[1]} ${JSON.stringify(r[2] ?? {})}`);
+    for (const r of denied) assert.equal(await may(who, r), false, `${who.user} may not ${r[0]} ${r[1]} ${JSON.stringify(r[2] ?? {})}`);
+}
+
+/** A client of the API server with a service account's token. */
+async function accountClient(name: string): Promise<KubeClient> {
+    const client = KubeClient.fromCredentials({ server: cp.apiServerUrl, caPem: cp.caPem, token: await serviceAccountToken(name), context: name });
+    clients.push(client);
+    return client;
+}
+
+/** Each node's certificate request and the client with the certificate it got, made once. */
+const nodeIdentities = new Map<string, Promise<{ csr: KubeObject; client: KubeClient }>>();
+
+/**
+ * ovnkube-node's certificate with node identities: a request for `system:ovn-node:<node>` in
+ * `system:ovn-nodes` to the API server's client signer, made with the kubelet's credentials,
+ * approved with ovnkube-identity's account (as its approver does), signed by the controller
+ * manager; and a client that authenticates with it.
+ */
+function nodeIdentity(node: string): Promise<{ csr: KubeObject; client: KubeClient }> {
+    const made = nodeIdentities.get(node) ?? requestNodeCertificate(node);
+    nodeIdentities.set(node, made);
+    return made;
+}
+
+async function requestNodeCertificate(node: string): Promise<{ csr: KubeObject; client: KubeClient }> {
+    const user = `${OVN_NODE_USER_PREFIX}${node}`;
+    const [keyFile, csrFile] = [path.join(work, `${node}.key`), path.join(work, `${node}.csr`)];
+    execFileSync("openssl", ["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", keyFile, "-out", csrFile, "-subj", `/O=${OVN_NODES_GROUP}/CN=${user}`], { stdio: ["ignore", "ignore", "pipe"] });
+    const kubelet = KubeClient.fromKubeconfig((await cp.nodeCredentials(node)).kubeconfig);
+    clients.push(kubelet);
+    const name = `ovnkube-${node}`;
+    await kubelet.create({
+        apiVersion: "certificates.k8s.io/v1",
+        kind: "CertificateSigningRequest",
+        metadata: { name },
+        spec: { request: fs.readFileSync(csrFile).toString("base64"), signerName: CLIENT_SIGNER, usages: ["digital signature", "client auth"], expirationSeconds: 3600 },
+    });
+    const ref = { apiVersion: "certificates.k8s.io/v1", kind: "CertificateSigningRequest", name };
+    const approval = `/apis/certificates.k8s.io/v1/certificatesigningrequests/${name}/approval`;
+    const approved = async (by: KubeClient) => {
+        const csr = await admin.get(ref);
+        const status = { conditions: [{ type: "Approved", status: "True", reason: "OvnkubeIdentity", message: `${user} asked with its node's kubelet credentials` }] };
+        return by.transport.request("PUT", approval, { body: { ...csr, status } });
+    };
+    // The nodes' account may not approve; ovnkube-identity's may.
+    await assert.rejects(approved(await accountClient("ovnkube-node")), (e: unknown) => e instanceof KubeApiError && e.statusCode === 403);
+    await approved(await accountClient("ovnkube-identity"));
+    const signed = async () => {
+        const got = await admin.get(ref);
+        return (got.status as { certificate?: string }).certificate ? got : undefined;
+    };
+    const csr = await pollUntil(signed, { timeoutMs: 60_000, intervalMs: 250, what: `the controller manager to sign ${name}` });
+    const certPem = Buffer.from((csr.status as { certificate: string }).certificate, "base64").toString();
+    const client = KubeClient.fromKubeconfig(buildKubeconfig({ server: cp.apiServerUrl, caPem: cp.caPem, user, credentials: { certPem, keyPem: fs.readFileSync(keyFile, "utf8") } }));
+    clients.push(client);
+    return { csr, client };
 }
 
 /** Applies every object of `m` as the component does: the release's CRDs first, then the manifests in order. */
@@ -102,11 +179,13 @@ async function applyAll(m: KubeModel): Promise<void> {
 
 const READ = ["get", "list", "watch"];
 const STATUS_WRITES = ["patch", "update"];
+/** Node annotations, written through the status. */
+const NODE_STATUS: Request[] = STATUS_WRITES.map((v): Request => [v, "nodes", { subresource: "status" }]);
 /** What every ovnkube reads and writes: its informers, Node annotations through status, events. */
 const EVERY_ROLE: Request[] = [
     ...["pods", "nodes", "services", "namespaces"].flatMap((r) => READ.map((v): Request => [v, r])),
     ...READ.map((v): Request => [v, "endpointslices", { group: "discovery.k8s.io" }]),
-    ...STATUS_WRITES.map((v): Request => [v, "nodes", { subresource: "status" }]),
+    ...NODE_STATUS,
     ["create", "events", { namespace: "default" }],
 ];
 /** The network controller's: network policies, pod and service annotations through status. */
@@ -115,6 +194,28 @@ const CONTROLLER: Request[] = [
     ...["pods", "services"].flatMap((r) => STATUS_WRITES.map((v): Request => [v, r, { subresource: "status", namespace: "default" }])),
 ];
 const ZONE_CONTROLLER: Request[] = STATUS_WRITES.map((v): Request => [v, "namespaces", { subresource: "status" }]);
+/** A node renewing its own certificate, with node identities. */
+const NODE_CERTIFICATE: Request[] = ["create", ...READ].map((v): Request => [v, "certificatesigningrequests", { group: CERTIFICATES }]);
+/** Approving requests for the API server's client signer: ovnkube-identity's alone. */
+const APPROVAL: Request[] = [
+    ["update", "certificatesigningrequests", { group: CERTIFICATES, subresource: "approval" }],
+    ["approve", "signers", { group: CERTIFICATES, name: CLIENT_SIGNER }],
+];
+/** ovnkube-identity's approver: it reads the requests and the Nodes they name, leads through its own Lease. */
+const APPROVER: Request[] = [
+    ...READ.map((v): Request => [v, "certificatesigningrequests", { group: CERTIFICATES }]),
+    ...READ.map((v): Request => [v, "nodes"]),
+    ["create", "events", { namespace: NAMESPACE }],
+    ["create", "leases", { group: "coordination.k8s.io", namespace: NAMESPACE }],
+    ...["get", "update"].map((v): Request => [v, "leases", { group: "coordination.k8s.io", namespace: NAMESPACE, name: "ovnkube-identity" }]),
+];
+/** No one's with node identities: approving for another signer, signing, writing a request's status. */
+const NOT_APPROVAL: Request[] = [
+    ["approve", "signers", { group: CERTIFICATES, name: "kubernetes.io/kubelet-serving" }],
+    ["approve", "signers", { group: CERTIFICATES, name: "kubernetes.io/kube-apiserver-client-kubelet" }],
+    ["sign", "signers", { group: CERTIFICATES, name: CLIENT_SIGNER }],
+    ["update", "certificatesigningrequests", { group: CERTIFICATES, subresource: "status" }],
+];
 const LEADER_ELECTION: Request[] = [
     ["create", "leases", { group: "coordination.k8s.io", namespace: NAMESPACE }],
     ["get", "leases", { group: "coordination.k8s.io", namespace: NAMESPACE, name: LEASE }],
@@ -138,13 +239,16 @@ before(async () => {
     lab = await startKubeLab(ID);
     ({ controlPlane: cp, admin } = lab);
     const config = { k8s_apiserver: cp.apiServerUrl, svc_cidr: SERVICE_SUBNET };
-    model = interconnectModel({ config: { ...interconnectModel().config, ...config } });
+    // The API server runs on no host here: it would call ovnkube-identity on the master's address.
+    const identity = { ...IDENTITY, webhookAddress: lab.cluster.hosts[0].ip, listen: "node" as const };
+    model = interconnectModel({ config: { ...interconnectModel().config, ...config }, identity });
     centralized = kubeModel({ config: { ...kubeModel().config, ...config, OvnNorth: "tcp:127.0.0.1:6641", OvnSouth: "tcp:127.0.0.1:6642" } });
     for (const n of model.nodes) await admin.create(registeredNode(n.name, model.masterNodes.includes(n.name)));
 });
 
 after(async () => {
     for (const pid of helperPids) if (isLiveProcess(pid)) process.kill(pid, "SIGKILL");
+    for (const c of clients) c.close();
     await lab?.stop();
     fs.rmSync(work, { recursive: true, force: true });
 });
@@ -156,17 +260,27 @@ test("the API server accepts the release's CRDs and every object as server-side 
     assert.equal(ours.length, model.crdUrls.length);
     assert.ok(ours.includes("egressips.k8s.ovn.org") && ours.includes("userdefinednetworks.k8s.ovn.org"), ours.join(", "));
     const m = kubeManifests(model);
-    for (const ds of [m.controlPlane, ...m.nodes]) {
+    assert.ok(m.identity, "node identities are on");
+    for (const ds of [m.controlPlane, ...m.nodes, m.identity.daemonSet]) {
         const live = (await admin.get({ apiVersion: "apps/v1", kind: "DaemonSet", namespace: NAMESPACE, name: ds.metadata.name })) as unknown as DaemonSet;
         assert.deepEqual(live.spec.template.spec.containers[0].args, ds.spec.template.spec.containers[0].args, ds.metadata.name);
         assert.equal(live.spec.template.spec.serviceAccountName, ds.spec.template.spec.serviceAccountName);
         assert.deepEqual(live.spec.template.spec.volumes, ds.spec.template.spec.volumes);
     }
+    // ovnkube-identity's permissions as written: the approval for one signer, by name; the nodes' role bound to their group.
+    const rbac = "rbac.authorization.k8s.io/v1";
+    const clusterRole = await admin.get({ apiVersion: rbac, kind: "ClusterRole", name: m.identity.clusterRole.metadata.name });
+    assert.deepEqual(clusterRole.rules, m.identity.clusterRole.rules);
+    for (const binding of [m.identity.clusterRoleBinding, m.roles.node.clusterRoleBinding]) {
+        assert.deepEqual((await admin.get({ apiVersion: rbac, kind: "ClusterRoleBinding", name: binding.metadata.name })).subjects, binding.subjects, binding.metadata.name);
+    }
+    assert.deepEqual((await admin.get({ apiVersion: rbac, kind: "RoleBinding", namespace: NAMESPACE, name: m.identity.roleBinding.metadata.name })).subjects, m.identity.roleBinding.subjects);
 });
 
 test("the DaemonSet controller and the scheduler put one ovnkube-node of the right group on every node, ovnkube-control-plane on the masters", async () => {
     const expected = new Map<string, string[]>([
         ["ovnkube-control-plane", ["master-0", "master-1"]],
+        ["ovnkube-identity", ["master-0", "master-1"]],
         ...model.nodeGroups.map((g): [string, string[]] => [g.name, [...g.nodes].sort()]),
     ]);
     const placed = await pollUntil(
@@ -184,8 +298,20 @@ test("the DaemonSet controller and the scheduler put one ovnkube-node of the rig
         { timeoutMs: 60_000, what: "a scheduled pod of every DaemonSet on each of its nodes" },
     );
     assert.deepEqual(Object.fromEntries(placed), Object.fromEntries(expected));
-    const nodePods = [...placed].filter(([ds]) => ds !== "ovnkube-control-plane").flatMap(([, nodes]) => nodes);
+    const nodePods = [...placed].filter(([ds]) => !["ovnkube-control-plane", "ovnkube-identity"].includes(ds)).flatMap(([, nodes]) => nodes);
     assert.equal(new Set(nodePods).size, model.nodes.length, "one ovnkube-node per node");
+});
+
+test("a node's certificate: requested with the kubelet's credentials, approved by ovnkube-identity's account alone, signed; it authenticates as system:ovn-node:<node> in system:ovn-nodes", async () => {
+    const { csr, client } = await nodeIdentity("worker-0");
+    assert.equal((csr.spec as { username: string }).username, "system:node:worker-0", "asked with the kubelet's credentials");
+    assert.equal((csr.spec as { signerName: string }).signerName, CLIENT_SIGNER);
+    const conditions = (csr.status as { conditions: Array<{ type: string; reason: string }> }).conditions;
+    assert.deepEqual(conditions.map((c) => [c.type, c.reason]), [["Approved", "OvnkubeIdentity"]]);
+    const review = await client.create({ apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview", metadata: {} });
+    const who = (review.status as { userInfo: { username: string; groups: string[] } }).userInfo;
+    assert.equal(who.username, "system:ovn-node:worker-0");
+    assert.deepEqual(who.groups.filter((g) => g !== "system:authenticated"), ["system:ovn-nodes"]);
 });
 
 test("the Node plan and zone label land beside the kubelet's and are restored over ovnkube's own write", async () => {
@@ -202,38 +328,39 @@ test("the Node plan and zone label land beside the kubelet's and are restored ov
         });
     }
 
-    // ovnkube writes node annotations through nodes/status, as its service account.
-    const sa = KubeClient.fromCredentials({ server: cp.apiServerUrl, caPem: cp.caPem, token: await serviceAccountToken("ovnkube-node"), context: "ovnkube-node" });
-    try {
-        const worker = model.nodes.find((n) => n.name === "worker-0")!;
-        await sa.patch(nodeRef(worker.name), { metadata: { annotations: { "k8s.ovn.org/node-id": "42" } } }, "merge", { subresource: "status", fieldManager: "ovnkube" });
-        assert.equal(annotations(await admin.get(nodeRef(worker.name)))["k8s.ovn.org/node-id"], "42");
+    // ovnkube writes node annotations through nodes/status, as its node's own user.
+    const node = (await nodeIdentity("worker-0")).client;
+    const worker = model.nodes.find((n) => n.name === "worker-0")!;
+    await node.patch(nodeRef(worker.name), { metadata: { annotations: { "k8s.ovn.org/node-id": "42" } } }, "merge", { subresource: "status", fieldManager: "ovnkube" });
+    assert.equal(annotations(await admin.get(nodeRef(worker.name)))["k8s.ovn.org/node-id"], "42");
 
-        const plan = kubeManifests(model).nodePlans.find((p) => p.metadata.name === worker.name)! as unknown as KubeObject;
-        await assert.rejects(
-            admin.apply(plan, { fieldManager: NODE_PLAN_APPLY.fieldManager }),
-            (e: unknown) => e instanceof KubeApiError && e.statusCode === 409 && /conflict/i.test(e.message),
-            "unforced, the apply stops on ovnkube's write",
-        );
-        await admin.apply(plan, NODE_PLAN_APPLY);
-        assert.equal(annotations(await admin.get(nodeRef(worker.name)))["k8s.ovn.org/node-id"], String(worker.nodeId));
+    const plan = kubeManifests(model).nodePlans.find((p) => p.metadata.name === worker.name)! as unknown as KubeObject;
+    await assert.rejects(
+        admin.apply(plan, { fieldManager: NODE_PLAN_APPLY.fieldManager }),
+        (e: unknown) => e instanceof KubeApiError && e.statusCode === 409 && /conflict/i.test(e.message),
+        "unforced, the apply stops on ovnkube's write",
+    );
+    await admin.apply(plan, NODE_PLAN_APPLY);
+    assert.equal(annotations(await admin.get(nodeRef(worker.name)))["k8s.ovn.org/node-id"], String(worker.nodeId));
 
-        // The Node itself is not ovnkube's to patch, its labels (the zone) included.
-        await assert.rejects(
-            sa.patch(nodeRef(worker.name), { metadata: { labels: { "k8s.ovn.org/zone-name": "elsewhere" } } }, "merge"),
-            (e: unknown) => e instanceof KubeApiError && e.statusCode === 403,
-        );
-    } finally {
-        sa.close();
-    }
+    // The Node itself is not ovnkube's to patch, its labels (the zone) included.
+    await assert.rejects(
+        node.patch(nodeRef(worker.name), { metadata: { labels: { "k8s.ovn.org/zone-name": "elsewhere" } } }, "merge"),
+        (e: unknown) => e instanceof KubeApiError && e.statusCode === 403,
+    );
 });
 
-test("interconnect RBAC: the cluster manager's and the nodes' accounts make their ovnkube's calls and no others", async () => {
-    // The cluster manager allocates for the nodes and leads; every node runs its zone's controller.
-    await assertDecisions("ovnkube-cluster-manager", [...EVERY_ROLE, ...LEADER_ELECTION], [...NOBODY, ...CONTROLLER, ...ZONE_CONTROLLER]);
-    await assertDecisions("ovnkube-node", [...EVERY_ROLE, ...CONTROLLER, ...ZONE_CONTROLLER], [...NOBODY, ...LEADER_ELECTION]);
+test("interconnect RBAC with node identities: the cluster manager's account, every node's own user and ovnkube-identity's account make their calls and no others", async () => {
+    // The cluster manager allocates for the nodes and leads.
+    await assertDecisions(account("ovnkube-cluster-manager"), [...EVERY_ROLE, ...LEADER_ELECTION], [...NOBODY, ...CONTROLLER, ...ZONE_CONTROLLER, ...APPROVAL]);
+    // Every node runs its zone's controller as its certificate's user, in the nodes' group, and renews that certificate.
+    await assertDecisions(ovnNode("node1"), [...EVERY_ROLE, ...CONTROLLER, ...ZONE_CONTROLLER, ...NODE_CERTIFICATE], [...NOBODY, ...LEADER_ELECTION, ...APPROVAL, ...NOT_APPROVAL]);
+    // The nodes' account holds nothing any more.
+    await assertDecisions(account("ovnkube-node"), [], [...EVERY_ROLE, ...CONTROLLER, ...NODE_CERTIFICATE, ...APPROVAL]);
+    // ovnkube-identity approves for the API server's client signer only.
+    await assertDecisions(account("ovnkube-identity"), [...APPROVAL, ...APPROVER], [...NOBODY, ...NOT_APPROVAL, ...LEADER_ELECTION.filter(([verb]) => verb !== "create"), ...NODE_STATUS, ["create", "certificatesigningrequests", { group: CERTIFICATES }]]);
     // The centralized master's account does not exist here.
-    assert.equal(await accountMay("ovnkube-master", ["get", "nodes"]), false);
+    assert.equal(await may(account("ovnkube-master"), ["get", "nodes"]), false);
 });
 
 test("ovnkube -init-cluster-manager, with the DaemonSet's command line and its account, holds the Lease and keeps the plan", async () => {
@@ -287,8 +414,62 @@ test("ovnkube -init-cluster-manager, with the DaemonSet's command line and its a
 
 test("centralized RBAC: the master's account runs the network controller and leads, the nodes' only annotate their Nodes", async () => {
     await applyAll(centralized);
-    await assertDecisions("ovnkube-master", [...EVERY_ROLE, ...CONTROLLER, ...LEADER_ELECTION], [...NOBODY, ...ZONE_CONTROLLER]);
-    await assertDecisions("ovnkube-node", EVERY_ROLE, [...NOBODY, ...CONTROLLER, ...ZONE_CONTROLLER, ...LEADER_ELECTION]);
+    await assertDecisions(account("ovnkube-master"), [...EVERY_ROLE, ...CONTROLLER, ...LEADER_ELECTION], [...NOBODY, ...ZONE_CONTROLLER]);
+    // Without node identities the nodes' role is their account's again, and their group's no longer.
+    await assertDecisions(account("ovnkube-node"), EVERY_ROLE, [...NOBODY, ...CONTROLLER, ...ZONE_CONTROLLER, ...LEADER_ELECTION, ...NODE_CERTIFICATE]);
+    await assertDecisions(ovnNode("node1"), [], EVERY_ROLE);
     // The Role is bound to the master's account now, and no longer to the cluster manager's.
-    assert.equal(await accountMay("ovnkube-cluster-manager", LEADER_ELECTION[1]), false);
+    assert.equal(await may(account("ovnkube-cluster-manager"), LEADER_ELECTION[1]), false);
+});
+
+test("the API server takes ovnkube-identity's Secret with a real certificate and both webhooks with its CA; with no webhook answering, they stop node status updates", async () => {
+    const address = model.identity!.webhookAddress;
+    const pair = issueWebhookCertificate([address]);
+    const secret = { ...webhookSecret(model), stringData: { "tls.crt": pair.certificate, "tls.key": pair.privateKey } };
+    await admin.apply(secret as unknown as KubeObject, { fieldManager: APPLIER });
+    const live = await admin.get({ apiVersion: "v1", kind: "Secret", namespace: NAMESPACE, name: secret.metadata.name });
+    assert.equal(live.type, "kubernetes.io/tls");
+    const data = live.data as Record<string, string>;
+    assert.deepEqual(Object.keys(data).sort(), ["tls.crt", "tls.key"]);
+    assert.equal(Buffer.from(data["tls.crt"], "base64").toString(), pair.certificate);
+    assert.equal(Buffer.from(data["tls.key"], "base64").toString(), pair.privateKey);
+    // The DaemonSet the API server holds mounts that Secret.
+    const ds = (await admin.get({ apiVersion: "apps/v1", kind: "DaemonSet", namespace: NAMESPACE, name: "ovnkube-identity" })) as unknown as DaemonSet;
+    assert.ok(ds.spec.template.spec.volumes?.some((v) => "secret" in v && v.secret.secretName === secret.metadata.name));
+
+    // The webhooks come last and go at once: failurePolicy Fail, and no ovnkube-identity answers
+    // here, so while they exist the API server refuses every node status update (the controller
+    // manager's, the nodes') and every pod status update. Nothing after this test runs on this API server.
+    const caBundle = Buffer.from(pair.caCertificate).toString("base64");
+    const webhooks = webhookConfigurations(model).map((w) => ({ ...w, webhooks: w.webhooks.map((h) => ({ ...h, clientConfig: { ...h.clientConfig, caBundle } })) }));
+    assert.equal(webhooks.length, 2, "node and pod webhooks with interconnect");
+    const ref = (name: string) => ({ apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingWebhookConfiguration", name });
+    // Whoever writes it: the webhook is called for every node status update, the admin's too.
+    const probe = () => admin.patch(nodeRef("worker-0"), { metadata: { annotations: { "example.com/webhook-probe": String(Date.now()) } } }, "merge", { subresource: "status" });
+    try {
+        for (const w of webhooks) await admin.apply(w as unknown as KubeObject, { fieldManager: APPLIER });
+        for (const w of webhooks) {
+            const got = (await admin.get(ref(w.metadata.name))) as unknown as typeof w;
+            const [hook] = got.webhooks;
+            assert.deepEqual(hook.clientConfig, { url: `https://${address}:9443/${w.metadata.name === NODE_WEBHOOK ? "node" : "pod"}`, caBundle }, w.metadata.name);
+            assert.equal(hook.failurePolicy, "Fail");
+            assert.deepEqual(hook.rules, w.webhooks[0].rules);
+            // The API server compiled the pod webhook's CEL condition, or it would have refused it.
+            assert.deepEqual(hook.matchConditions, w.webhooks[0].matchConditions);
+        }
+        // In force as soon as the API server has loaded them: a node status update is refused.
+        await pollUntil(
+            async () => {
+                const outcome = await probe().then(() => new Error("the update passed"), (e: Error) => e);
+                if (outcome instanceof KubeApiError && /failed calling webhook "ovn-kubernetes-admission-webhook-node\.k8s\.io"/.test(outcome.message)) return true;
+                throw outcome;
+            },
+            { timeoutMs: 30_000, intervalMs: 250, what: "the node webhook to refuse a node status update while nothing answers" },
+        );
+    } finally {
+        for (const w of webhooks) await admin.delete(ref(w.metadata.name));
+    }
+    for (const w of webhooks) assert.equal(await admin.tryGet(ref(w.metadata.name)), undefined, w.metadata.name);
+    // Gone, the same update passes again.
+    await pollUntil(async () => probe().then(() => true, () => undefined), { timeoutMs: 30_000, intervalMs: 250, what: "node status updates to pass once the webhooks are gone" });
 });

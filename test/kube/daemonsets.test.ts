@@ -16,7 +16,7 @@ const hostMounts = (ds: DaemonSet, c: Container) =>
     new Map(
         (c.volumeMounts ?? []).map((mnt) => {
             const volume = ds.spec.template.spec.volumes?.find((v) => v.name === mnt.name);
-            assert.ok(volume, `${mnt.name} declared`);
+            assert.ok(volume && "hostPath" in volume, `${mnt.name} declared as a host path`);
             return [mnt.mountPath, { host: volume.hostPath.path, readOnly: mnt.readOnly === true, propagation: mnt.mountPropagation }];
         }),
     );
@@ -211,7 +211,8 @@ describe("ovnkube-node", () => {
                 for (const path of ["/var/lib/kubelet", "/var/run/dbus", "/var/log/openvswitch", "/var/log/ovn", "/opt/cni/bin", "/ovn-cert", "/var/lib/cni/networks/ovn-k8s-cni-overlay"]) {
                     assert.ok(!m.has(path), path);
                 }
-                assert.equal(m.size, 8);
+                // With node identities also the kubelet's kubeconfig directory and client certificates (test/kube/identity.test.ts).
+                assert.equal(m.size, model.identity ? 10 : 8);
             });
 
             it("installs the CNI shim from the image into the host's /opt/cni/bin, atomically, before ovnkube starts", () => {
@@ -270,8 +271,15 @@ describe("ovnkube arguments", () => {
                     assert.equal(flag(c, "-mtu"), "$(MTU)");
                     assert.equal(has(c, "-enable-interconnect"), ic);
                     assert.equal(flag(c, "-cluster-manager-v4-transit-subnet"), ic ? "100.88.0.0/16" : undefined);
-                    // No identity mode: without ovnkube.sh nothing passes a bootstrap kubeconfig.
-                    assert.ok(!has(c, "-bootstrap-kubeconfig"));
+                }
+            });
+
+            it(model.identity ? "give the nodes, and only them, the kubelet's kubeconfig to request their own certificate with" : "pass no bootstrap kubeconfig without node identities", () => {
+                const [controlPlane, ...nodes] = roles(model);
+                for (const c of [controlPlane, ...nodes]) {
+                    const node = c !== controlPlane;
+                    assert.equal(flag(c, "-bootstrap-kubeconfig"), node ? model.identity?.bootstrapKubeconfig : undefined, c.name);
+                    assert.equal(has(c, "-cert-dir"), node && model.identity !== undefined, c.name);
                 }
             });
 

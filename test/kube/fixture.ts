@@ -1,8 +1,10 @@
 // A KubeModel as the model layer produces it in ovnkube mode for a small secure cluster: two
 // masters, two workers, one of them a shared gateway on breth0 with its own next hop, so the nodes
-// fall into two groups. Centralized (one central's NB/SB) unless overridden; `interconnectModel`
-// is the same cluster with a zone per node; `bothArchitectures` lists the two for tests that hold for each.
-import type { KubeModel, OvnkubeNodeModel } from "../../components/model/types";
+// fall into two groups. Centralized (one central's NB/SB) without node identities unless
+// overridden; `interconnectModel` is the same cluster with a zone per node and node identities on,
+// as the model has them by default; `bothArchitectures` lists the two for tests that hold for
+// each, so that a model with and one without identities are both covered.
+import type { IdentityModel, KubeModel, OvnkubeNodeModel } from "../../components/model/types";
 import { labCrdUrls } from "../support/crdMirror";
 
 const JOIN_BASE = "100.64.0.";
@@ -65,11 +67,14 @@ export function oneGroupModel(overrides: Partial<KubeModel> = {}): KubeModel {
     return kubeModel({ nodeGroups: [{ name: "ovnkube-node", nodes: base.nodes.map((n) => n.name), gatewayInterface: "breth0" }], ...overrides });
 }
 
-/** The same cluster with interconnect: a zone per node, no central, so no database addresses. */
+/** Node identities as the model has them by default: the webhook on localhost, kubeadm's kubelet kubeconfig. */
+export const IDENTITY: Readonly<IdentityModel> = { webhookAddress: "localhost", listen: "localhost", bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf" };
+
+/** The same cluster with interconnect: a zone per node, no central, so no database addresses; node identities on. */
 export function interconnectModel(overrides: Partial<KubeModel> = {}): KubeModel {
     const base = kubeModel();
     const { OvnNorth: _n, OvnSouth: _s, ...config } = base.config;
-    return kubeModel({ architecture: "interconnect", config, ...overrides });
+    return kubeModel({ architecture: "interconnect", config, identity: { ...IDENTITY }, ...overrides });
 }
 
 /** The fixture cluster in each architecture, for tests that hold for both. */

@@ -1,10 +1,11 @@
 // The documented ovnkube-mode stacks, through config validation and the cluster model, give
 // Kubernetes objects that pass the API schema, and they carry the model's plan: the model's kube
 // part and these manifests agree on their contract. prod is centralized (a central's NB/SB over
-// SSL), staging interconnect (a zone per node).
+// SSL), staging interconnect (a zone per node); both with node identities, on by default.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { validateConfig } from "../../components/config/validate";
+import { webhookConfigurations } from "../../components/kube/identity";
 import { kubeManifests, manifestList } from "../../components/kube/manifests";
 import { buildClusterModel } from "../../components/model/cluster";
 import { toInt } from "../../components/values";
@@ -27,6 +28,15 @@ for (const stack of ["prod", "staging"] as const) {
 
         it("validates against the Kubernetes schema", () => {
             for (const obj of manifestList(m)) assert.doesNotThrow(() => validateObject(obj), `${obj.kind}/${obj.metadata.name}`);
+        });
+
+        it(`turns node identities on, as upstream: ovnkube-identity on the masters, the nodes' role their group's, ${ic ? "node and pod webhooks" : "the node webhook"} at localhost`, () => {
+            assert.deepEqual(model.kube.identity, { webhookAddress: "localhost", listen: "localhost", bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf" });
+            assert.deepEqual(affinityNodes(m.identity!.daemonSet), masters);
+            assert.deepEqual(m.roles.node.clusterRoleBinding.subjects, [{ kind: "Group", name: "system:ovn-nodes", apiGroup: "rbac.authorization.k8s.io" }]);
+            const webhooks = webhookConfigurations(model.kube);
+            assert.deepEqual(webhooks.map((w) => w.webhooks[0].clientConfig.url), ["node", ...(ic ? ["pod"] : [])].map((k) => `https://localhost:9443/${k}`));
+            for (const w of webhooks) assert.doesNotThrow(() => validateObject(w), w.metadata.name);
         });
 
         it("places the control plane on the stack's master nodes", () => {

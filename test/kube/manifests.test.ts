@@ -20,7 +20,8 @@ const containers = (ds: DaemonSetObject): Container[] => [
     ...(ds.spec.template.spec.initContainers ?? []),
     ...ds.spec.template.spec.containers,
 ];
-const daemonSetsOf = (m: KubeManifests) => [m.controlPlane, ...m.nodes];
+/** The control plane's, each node group's, and with node identities ovnkube-identity's. */
+const daemonSetsOf = (m: KubeManifests) => [m.controlPlane, ...m.nodes, ...(m.identity ? [m.identity.daemonSet] : [])];
 /** The fixture in the same architecture as `model`, with other overrides. */
 const sameArchitecture = (model: KubeModel, overrides: Partial<KubeModel>) =>
     model.architecture === "interconnect" ? interconnectModel(overrides) : kubeModel(overrides);
@@ -29,13 +30,17 @@ for (const [architecture, model] of bothArchitectures()) {
     const m = kubeManifests(model);
     const ic = architecture === "interconnect";
     const controlPlaneAccount = ic ? "ovnkube-cluster-manager" : "ovnkube-master";
+    /** The account a DaemonSet's pods run as and the app label they share: every node group's is ovnkube-node. */
+    const runsAs = (ds: DaemonSetObject): [account: string, app: string] =>
+        ds === m.controlPlane ? [controlPlaneAccount, ds.metadata.name] : ds === m.identity?.daemonSet ? ["ovnkube-identity", "ovnkube-identity"] : ["ovnkube-node", "ovnkube-node"];
 
     describe(`${architecture}: schema`, () => {
         it("every object validates against the Kubernetes OpenAPI schema", () => {
             const list = manifestList(m);
             // 2 namespaces, ConfigMap, account + ClusterRole + binding per role (2), Role and binding;
-            // a plan per node (4); the control plane and a DaemonSet per node group (2).
-            assert.equal(list.length, 11 + 4 + 1 + 2);
+            // a plan per node (4); the control plane and a DaemonSet per node group (2); with node
+            // identities ovnkube-identity's account, ClusterRole, Role, their bindings and DaemonSet.
+            assert.equal(list.length, 11 + 4 + 1 + 2 + (model.identity ? 6 : 0));
             for (const obj of list) assert.doesNotThrow(() => validateObject(obj), `${obj.kind}/${obj.metadata.name}`);
         });
 
@@ -69,7 +74,8 @@ for (const [architecture, model] of bothArchitectures()) {
             assert.equal(m.role.metadata.name, "ovn-kubernetes");
             assert.equal(m.controlPlane.metadata.name, ic ? "ovnkube-control-plane" : "ovnkube-master");
             assert.deepEqual(m.nodes.map((ds) => ds.metadata.name), ["ovnkube-node-default", "ovnkube-node-breth0-10-19-188-1"]);
-            const namespaced = [...Object.values(m.roles).map((r) => r.serviceAccount), m.configMap, m.role, m.roleBinding, ...daemonSetsOf(m)];
+            const identity = m.identity ? [m.identity.serviceAccount, m.identity.role, m.identity.roleBinding] : [];
+            const namespaced = [...Object.values(m.roles).map((r) => r.serviceAccount), m.configMap, m.role, m.roleBinding, ...identity, ...daemonSetsOf(m)];
             for (const obj of namespaced) assert.equal(obj.metadata.namespace, "ovn-kubernetes", `${obj.kind}/${obj.metadata.name}`);
         });
 
@@ -77,7 +83,11 @@ for (const [architecture, model] of bothArchitectures()) {
             const other = kubeManifests(sameArchitecture(model, { namespace: "openshift-ovn-kubernetes" }));
             assert.equal(other.namespace.metadata.name, "openshift-ovn-kubernetes");
             for (const ds of daemonSetsOf(other)) assert.equal(ds.metadata.namespace, "openshift-ovn-kubernetes");
-            for (const r of Object.values(other.roles)) assert.equal(r.clusterRoleBinding.subjects[0].namespace, "openshift-ovn-kubernetes");
+            const bindings = [...Object.values(other.roles).map((r) => r.clusterRoleBinding), other.roleBinding, ...(other.identity ? [other.identity.clusterRoleBinding, other.identity.roleBinding] : [])];
+            const accounts = bindings.flatMap((b) => b.subjects).filter((s) => s.kind === "ServiceAccount");
+            // Every binding names an account but the nodes' with node identities, which names their group.
+            assert.equal(accounts.length, bindings.length - (model.identity ? 1 : 0));
+            for (const s of accounts) assert.equal(s.namespace, "openshift-ovn-kubernetes", s.name);
         });
     });
 
@@ -91,7 +101,7 @@ for (const [architecture, model] of bothArchitectures()) {
     });
 
     for (const [i, ds] of daemonSetsOf(m).entries()) {
-        const isControlPlane = i === 0;
+        const [account, app] = runsAs(ds);
         describe(`${architecture}: DaemonSet ${ds.metadata.name}`, () => {
             const pod = ds.spec.template.spec;
 
@@ -100,13 +110,13 @@ for (const [architecture, model] of bothArchitectures()) {
                     assert.equal(ds.spec.template.metadata.labels[k], v, k);
                 }
                 assert.deepEqual(ds.spec.selector.matchLabels, { name: ds.metadata.name });
-                assert.equal(ds.spec.template.metadata.labels.app, isControlPlane ? ds.metadata.name : "ovnkube-node");
+                assert.equal(ds.spec.template.metadata.labels.app, app);
             });
 
-            it(`runs in the host network, as ${isControlPlane ? controlPlaneAccount : "ovnkube-node"}, tolerating every taint`, () => {
+            it(`runs in the host network, as ${account}, tolerating every taint`, () => {
                 assert.equal(pod.hostNetwork, true);
                 assert.equal(pod.dnsPolicy, "Default");
-                assert.equal(pod.serviceAccountName, isControlPlane ? controlPlaneAccount : "ovnkube-node");
+                assert.equal(pod.serviceAccountName, account);
                 assert.deepEqual(pod.tolerations, [{ operator: "Exists" }]);
                 assert.equal(ds.spec.updateStrategy.type, "RollingUpdate");
                 assert.ok(ds.spec.updateStrategy.rollingUpdate.maxUnavailable);

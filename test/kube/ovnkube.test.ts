@@ -1,12 +1,17 @@
 // The Ovnkube component under Pulumi's mocks: what it registers, under which parent and provider,
 // in which order, and that the kubeconfig never leaves secrecy. The release's CRDs are read from
-// the fixture's URLs (the lab's copy) while the program runs, one resource each.
+// the fixture's URLs (the lab's copy) while the program runs, one resource each. With node
+// identities (the interconnect fixture) also ovnkube-identity, its webhook certificate (made by its
+// provider's own create, as the mocks' engine), the certificate's Secret and the webhooks.
 import assert from "node:assert/strict";
+import { createPrivateKey, X509Certificate } from "node:crypto";
 import { before, describe, it } from "node:test";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { KubeModel } from "../../components/model/types";
-import { interconnectModel, kubeModel } from "./fixture";
+import { createdState, WEBHOOK_CERTIFICATE } from "../support/pulumiMocks";
+import { IDENTITY, interconnectModel, kubeModel } from "./fixture";
+import { flag } from "./inspect";
 
 const KUBECONFIG = "apiVersion: v1\nkind: Config\nusers:\n- name: admin\n  user:\n    token: s3cr3t-token\n";
 const COMPONENT = "ovn-kubernetes:kubernetes:Ovnkube";
@@ -39,6 +44,21 @@ function childTypes(controlPlane: "control-plane" | "master"): Record<string, st
     };
 }
 const CENTRALIZED = childTypes("master");
+/** With node identities, beside those: ovnkube-identity, its certificate, their Secret and the webhooks (the pod webhook with interconnect). */
+function identityTypes(interconnect: boolean): Record<string, string> {
+    return {
+        "webhook-certificate": WEBHOOK_CERTIFICATE,
+        "identity-service-account": "kubernetes:core/v1:ServiceAccount",
+        "identity-cluster-role": "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole",
+        "identity-cluster-role-binding": "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding",
+        "identity-role": "kubernetes:rbac.authorization.k8s.io/v1:Role",
+        "identity-role-binding": "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding",
+        "webhook-secret": "kubernetes:core/v1:Secret",
+        identity: "kubernetes:apps/v1:DaemonSet",
+        "ovn-kubernetes-admission-webhook-node": "kubernetes:admissionregistration.k8s.io/v1:ValidatingWebhookConfiguration",
+        ...(interconnect ? { "ovn-kubernetes-admission-webhook-pod": "kubernetes:admissionregistration.k8s.io/v1:ValidatingWebhookConfiguration" } : {}),
+    };
+}
 
 interface Registered {
     type: string;
@@ -49,6 +69,8 @@ interface Registered {
 const registered: Registered[] = [];
 /** dependsOn of every resource, by name, as the SDK saw it (recorded by a transformation): a list, or an Output of one. */
 const dependsOn = new Map<string, pulumi.Input<pulumi.Input<pulumi.Resource>[]> | pulumi.Input<pulumi.Resource>>();
+/** additionalSecretOutputs of every resource, by name. */
+const secretOutputs = new Map<string, string[] | undefined>();
 const names = new Map<pulumi.Resource, string>();
 
 type OvnkubeModule = typeof import("../../components/kube/ovnkube");
@@ -81,20 +103,23 @@ async function settle(c: InstanceType<OvnkubeModule["Ovnkube"]>): Promise<void> 
     await value(c.controlPlaneDaemonSet);
     await value(c.crds);
     await new Promise((r) => setTimeout(r, 50));
+    // What waits for another resource's outputs (the webhooks for the certificate's CA) registers last.
+    await (pulumi.runtime as unknown as { waitForRPCs(): Promise<void> }).waitForRPCs();
 }
 
 const record: pulumi.ResourceTransformation = (args) => {
     names.set(args.resource, args.name);
     dependsOn.set(args.name, args.opts.dependsOn ?? []);
+    secretOutputs.set(args.name, (args.opts as pulumi.CustomResourceOptions).additionalSecretOutputs);
     return undefined;
 };
 
 before(async () => {
     await pulumi.runtime.setMocks(
         {
-            newResource: (args) => {
+            newResource: async (args) => {
                 registered.push({ type: args.type, name: args.name, inputs: args.inputs, provider: args.provider });
-                return { id: `${args.name}-id`, state: args.inputs };
+                return { id: `${args.name}-id`, state: await createdState(args) };
             },
             call: (args) => args.inputs,
         },
@@ -217,13 +242,68 @@ describe("Ovnkube with interconnect", () => {
     let component: InstanceType<OvnkubeModule["Ovnkube"]>;
 
     before(async () => {
-        component = new Ovnkube("i", { model: interconnectModel() });
+        component = new Ovnkube("i", { model: interconnectModel() }, { transformations: [record] });
         await settle(component);
     });
 
-    it("creates the same kinds of objects, the control plane as ovnkube-control-plane", () => {
-        for (const [suffix, type] of Object.entries(childTypes("control-plane"))) assert.equal(byName(`i-${suffix}`).type, type, suffix);
+    it("creates the same kinds of objects, the control plane as ovnkube-control-plane, and with node identities ovnkube-identity's", () => {
+        const types = { ...childTypes("control-plane"), ...identityTypes(true) };
+        for (const [suffix, type] of Object.entries(types)) assert.equal(byName(`i-${suffix}`).type, type, suffix);
         assert.ok(!registered.some((r) => r.name === "i-master"));
+        assert.equal(registered.filter((r) => r.name === "i" || r.name.startsWith("i-")).length, Object.keys(types).length + 1);
+    });
+
+    it("binds the nodes' role to their certificates' group", () => {
+        assert.deepEqual(byName("i-node-cluster-role-binding").inputs.subjects, [{ kind: "Group", name: "system:ovn-nodes", apiGroup: "rbac.authorization.k8s.io" }]);
+        assert.equal(flag(byName("i-node-default").inputs.spec.template.spec.containers[0], "-bootstrap-kubeconfig"), "/etc/kubernetes/kubelet.conf");
+    });
+
+    it("makes the webhook certificate for the webhook's address, its private key an output kept secret", () => {
+        const certificate = byName("i-webhook-certificate");
+        assert.deepEqual(certificate.inputs.hosts, ["localhost"]);
+        assert.deepEqual(secretOutputs.get("i-webhook-certificate"), ["privateKey"]);
+        const urn = [...registeredUrns()].find((u) => u.endsWith("::i-webhook-certificate"))!;
+        assert.ok(urn.split("::")[2].startsWith(`${COMPONENT}$`), urn);
+    });
+
+    it("serves it from a kubernetes.io/tls Secret whose data is a secret: the certificate and its own key", async () => {
+        const secret = byName("i-webhook-secret").inputs;
+        assert.equal(secret.type, "kubernetes.io/tls");
+        assert.equal(secret.metadata.name, "ovnkube-webhook-cert");
+        assert.equal(secret.metadata.namespace, "ovn-kubernetes");
+        assert.ok(pulumi.runtime.isRpcSecret(secret.stringData), "stringData is secret");
+        const pair = secret.stringData.value as Record<string, string>;
+        assert.deepEqual(Object.keys(pair).sort(), ["tls.crt", "tls.key"]);
+        const cert = new X509Certificate(pair["tls.crt"]);
+        assert.ok(cert.checkPrivateKey(createPrivateKey(pair["tls.key"])));
+        assert.equal(cert.checkHost("localhost"), "localhost");
+        assert.equal(byName("i-identity").inputs.spec.template.spec.volumes[0].secret.secretName, "ovnkube-webhook-cert");
+    });
+
+    it("gives both webhooks the CA that signed the served certificate as caBundle", () => {
+        const served = new X509Certificate(byName("i-webhook-secret").inputs.stringData.value["tls.crt"]);
+        for (const [name, path] of [["i-ovn-kubernetes-admission-webhook-node", "node"], ["i-ovn-kubernetes-admission-webhook-pod", "pod"]]) {
+            const [hook] = byName(name).inputs.webhooks;
+            assert.equal(hook.clientConfig.url, `https://localhost:9443/${path}`);
+            assert.equal(hook.failurePolicy, "Fail");
+            const ca = new X509Certificate(Buffer.from(hook.clientConfig.caBundle, "base64").toString());
+            assert.ok(ca.ca && served.checkIssued(ca) && served.verify(ca.publicKey), name);
+        }
+    });
+
+    it("starts ovnkube-identity once its account may act and its certificate is there, the webhooks once it runs, ovnkube-node after both", async () => {
+        const identity = await deps("i-identity");
+        for (const needed of ["i-namespace", "i-config", "i-identity-cluster-role-binding", "i-identity-role-binding", "i-webhook-secret"]) assert.ok(identity.includes(needed), `i-identity after ${needed}`);
+        for (const [binding, role] of [["i-identity-cluster-role-binding", "i-identity-cluster-role"], ["i-identity-role-binding", "i-identity-role"]]) {
+            assert.ok((await deps(binding)).includes(role), `${binding} after ${role}`);
+            assert.ok((await deps(binding)).includes("i-identity-service-account"), binding);
+        }
+        const webhooks = ["i-ovn-kubernetes-admission-webhook-node", "i-ovn-kubernetes-admission-webhook-pod"];
+        for (const w of webhooks) assert.deepEqual(await deps(w), ["i-identity"], w);
+        for (const ds of NODE_DAEMON_SETS.map((d) => `i-${d}`)) {
+            const d = await deps(ds);
+            for (const needed of ["i-identity", ...webhooks, "i-node-cluster-role-binding"]) assert.ok(d.includes(needed), `${ds} after ${needed}`);
+        }
     });
 
     it("runs the cluster manager as its own account, the zones' controllers as ovnkube-node, and names no database", async () => {
@@ -241,6 +321,28 @@ describe("Ovnkube with interconnect", () => {
             const node = p.replace(/-plan$/, "");
             assert.deepEqual(byName(`i-${p}`).inputs.metadata.labels, { "k8s.ovn.org/zone-name": node });
         }
+    });
+});
+
+describe("Ovnkube with node identities, centralized, the webhook on a master's address", () => {
+    const MASTER = "10.19.188.22";
+
+    before(async () => {
+        const c = new Ovnkube("ci", { model: kubeModel({ identity: { ...IDENTITY, webhookAddress: MASTER, listen: "node" } }) });
+        await settle(c);
+    });
+
+    it("creates ovnkube-identity and the node webhook only, besides the rest", () => {
+        const types = { ...CENTRALIZED, ...identityTypes(false) };
+        for (const [suffix, type] of Object.entries(types)) assert.equal(byName(`ci-${suffix}`).type, type, suffix);
+        assert.equal(registered.filter((r) => r.name === "ci" || r.name.startsWith("ci-")).length, Object.keys(types).length + 1);
+    });
+
+    it("certifies and calls the master's address, where ovnkube-identity listens", () => {
+        assert.deepEqual(byName("ci-webhook-certificate").inputs.hosts, [MASTER]);
+        assert.equal(byName("ci-ovn-kubernetes-admission-webhook-node").inputs.webhooks[0].clientConfig.url, `https://${MASTER}:9443/node`);
+        assert.ok(byName("ci-identity").inputs.spec.template.spec.containers[0].args.includes("--webhook-host=$(K8S_NODE_IP)"));
+        assert.equal(new X509Certificate(byName("ci-webhook-secret").inputs.stringData.value["tls.crt"]).checkIP(MASTER), MASTER);
     });
 });
 

@@ -2,12 +2,14 @@
 // calls the binaries make with every optional feature off, and nothing beyond. The control plane
 // (interconnect: the cluster manager; centralized: the master) and the nodes run as accounts of
 // their own; whichever runs the network controller (the master, or with interconnect every node's
-// ovnkube-controller) gets its rules.
+// ovnkube-controller) gets its rules. With node identities (the interconnect fixture) the nodes'
+// role is their certificates' group's, with the certificate requests they renew it with, and
+// ovnkube-identity approves those requests for the API server's client signer only.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { kubeManifests } from "../../components/kube/manifests";
-import type { PolicyRule } from "../../components/kube/types";
-import { bothArchitectures, kubeModel } from "./fixture";
+import type { GroupSubject, PolicyRule, ServiceAccountSubject } from "../../components/kube/types";
+import { bothArchitectures, interconnectModel, kubeModel } from "./fixture";
 
 /** RBAC's own decision for one request: some rule names the group, resource, verb (and name, if limited). */
 function allows(rules: PolicyRule[], group: string, resource: string, verb: string, name?: string): boolean {
@@ -22,6 +24,9 @@ function allows(rules: PolicyRule[], group: string, resource: string, verb: stri
 
 const READ = ["get", "list", "watch"];
 const STATUS_WRITES = ["patch", "update"];
+const CERTIFICATES = "certificates.k8s.io";
+const CLIENT_SIGNER = "kubernetes.io/kube-apiserver-client";
+const namespaceOf = (s: ServiceAccountSubject | GroupSubject) => (s.kind === "ServiceAccount" ? s.namespace : undefined);
 
 for (const [architecture, model] of bothArchitectures()) {
     const m = kubeManifests(model);
@@ -32,12 +37,13 @@ for (const [architecture, model] of bothArchitectures()) {
 
     describe(`RBAC (${architecture})`, () => {
         it("has no wildcard group, resource or verb", () => {
-            for (const r of [...m.roles["control-plane"].clusterRole.rules, ...m.roles.node.clusterRole.rules, ...m.role.rules]) {
+            const identity = m.identity ? [...m.identity.clusterRole.rules, ...m.identity.role.rules] : [];
+            for (const r of [...m.roles["control-plane"].clusterRole.rules, ...m.roles.node.clusterRole.rules, ...m.role.rules, ...identity]) {
                 for (const v of [...r.apiGroups, ...r.resources, ...r.verbs]) assert.ok(!v.includes("*"), JSON.stringify(r));
             }
         });
 
-        it("gives the control plane and the nodes an account each, bound to a ClusterRole each in the model's namespace", () => {
+        it(`gives the control plane and the nodes an account each, a ClusterRole each bound to ${model.identity ? "the control plane's account and the nodes' group" : "its account"}`, () => {
             const accounts = [
                 ["control-plane", controlPlaneAccount, "ovn-kubernetes-control-plane"],
                 ["node", "ovnkube-node", "ovn-kubernetes-node"],
@@ -49,7 +55,8 @@ for (const [architecture, model] of bothArchitectures()) {
                 assert.equal(r.clusterRole.metadata.name, clusterRole);
                 assert.equal(r.clusterRoleBinding.metadata.name, clusterRole);
                 assert.deepEqual(r.clusterRoleBinding.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: clusterRole });
-                assert.deepEqual(r.clusterRoleBinding.subjects, [{ kind: "ServiceAccount", name: account, namespace: "ovn-kubernetes" }]);
+                const holder = role === "node" && model.identity ? { kind: "Group", name: "system:ovn-nodes", apiGroup: "rbac.authorization.k8s.io" } : { kind: "ServiceAccount", name: account, namespace: "ovn-kubernetes" };
+                assert.deepEqual(r.clusterRoleBinding.subjects, [holder]);
             }
         });
 
@@ -82,13 +89,25 @@ for (const [architecture, model] of bothArchitectures()) {
                     for (const verb of STATUS_WRITES) assert.equal(allows(rules, "", "namespaces/status", verb), controller && ic, `${verb} namespaces/status`);
                 });
 
-                it("grants nothing for disabled features, identity mode or ovnkube.sh", () => {
+                // The nodes' own certificates are requested by ovnkube-node itself, with node identities.
+                const requests = role === "node" && model.identity !== undefined;
+
+                it(`grants nothing for disabled features or ovnkube.sh${requests ? "" : ", nor certificate requests"}`, () => {
                     const groups = new Set(rules.flatMap((r) => r.apiGroups));
-                    assert.deepEqual([...groups].sort(), controller ? ["", "discovery.k8s.io", "networking.k8s.io"] : ["", "discovery.k8s.io"]);
+                    const expected = ["", "discovery.k8s.io", ...(requests ? [CERTIFICATES] : []), ...(controller ? ["networking.k8s.io"] : [])];
+                    assert.deepEqual([...groups].sort(), expected.sort());
                     assert.ok(!allows(rules, "", "endpoints", "list"), "service backends come from EndpointSlices");
                     assert.ok(!allows(rules, "", "nodes/status", "get"));
                     assert.ok(!allows(rules, "k8s.ovn.org", "egressips", "list"));
-                    assert.ok(!rules.some((r) => r.resources.includes("certificatesigningrequests")));
+                    assert.equal(rules.some((r) => r.resources.includes("certificatesigningrequests")), requests);
+                });
+
+                it(requests ? "lets the nodes request and watch their certificates, not approve or sign them" : "grants no certificate requests", () => {
+                    for (const verb of ["create", ...READ]) assert.equal(allows(rules, CERTIFICATES, "certificatesigningrequests", verb), requests, verb);
+                    for (const verb of ["update", "patch", "delete"]) assert.ok(!allows(rules, CERTIFICATES, "certificatesigningrequests", verb), verb);
+                    assert.ok(!allows(rules, CERTIFICATES, "certificatesigningrequests/approval", "update"));
+                    assert.ok(!allows(rules, CERTIFICATES, "certificatesigningrequests/status", "update"));
+                    assert.ok(!allows(rules, CERTIFICATES, "signers", "approve", CLIENT_SIGNER));
                 });
 
                 it("grants no creation, deletion, secrets or ConfigMaps", () => {
@@ -133,9 +152,67 @@ describe("RBAC follows the model's namespace", () => {
         const m = kubeManifests(kubeModel({ namespace: "openshift-ovn-kubernetes" }));
         for (const r of Object.values(m.roles)) {
             assert.equal(r.serviceAccount.metadata.namespace, "openshift-ovn-kubernetes");
-            assert.equal(r.clusterRoleBinding.subjects[0].namespace, "openshift-ovn-kubernetes");
+            assert.equal(namespaceOf(r.clusterRoleBinding.subjects[0]), "openshift-ovn-kubernetes");
         }
         assert.equal(m.role.metadata.namespace, "openshift-ovn-kubernetes");
-        assert.equal(m.roleBinding.subjects[0].namespace, "openshift-ovn-kubernetes");
+        assert.equal(namespaceOf(m.roleBinding.subjects[0]), "openshift-ovn-kubernetes");
+    });
+});
+
+describe("ovnkube-identity's RBAC, with node identities", () => {
+    const m = kubeManifests(interconnectModel());
+    const identity = m.identity!;
+    const rules = identity.clusterRole.rules;
+    const account = { kind: "ServiceAccount", name: "ovnkube-identity", namespace: "ovn-kubernetes" };
+
+    it("exists only with node identities", () => {
+        assert.ok(m.identity);
+        assert.equal(kubeManifests(kubeModel()).identity, undefined);
+        assert.equal(kubeManifests(interconnectModel({ identity: undefined })).identity, undefined);
+    });
+
+    it("approves the nodes' certificate requests for the API server's client signer, and no other signer's", () => {
+        for (const verb of READ) assert.ok(allows(rules, CERTIFICATES, "certificatesigningrequests", verb), verb);
+        assert.ok(allows(rules, CERTIFICATES, "certificatesigningrequests/approval", "update"));
+        assert.ok(allows(rules, CERTIFICATES, "signers", "approve", CLIENT_SIGNER));
+        for (const signer of ["kubernetes.io/kubelet-serving", "kubernetes.io/kube-apiserver-client-kubelet", "kubernetes.io/legacy-unknown"]) {
+            assert.ok(!allows(rules, CERTIFICATES, "signers", "approve", signer), signer);
+        }
+        assert.ok(!allows(rules, CERTIFICATES, "signers", "approve"), "only by name");
+        // It neither asks for certificates nor signs them (the controller manager does).
+        for (const [resource, verb] of [["certificatesigningrequests", "create"], ["certificatesigningrequests/status", "update"], ["signers", "sign"]]) {
+            assert.ok(!allows(rules, CERTIFICATES, resource, verb, CLIENT_SIGNER), `${verb} ${resource}`);
+        }
+    });
+
+    it("reads the Nodes the requests name, records events, and writes no object", () => {
+        for (const verb of READ) assert.ok(allows(rules, "", "nodes", verb), verb);
+        for (const verb of ["create", "patch", "update"]) assert.ok(allows(rules, "", "events", verb), verb);
+        for (const resource of ["nodes", "nodes/status", "pods", "pods/status", "secrets"]) {
+            for (const verb of ["create", "patch", "update", "delete"]) assert.ok(!allows(rules, "", resource, verb), `${verb} ${resource}`);
+        }
+        assert.ok(!allows(rules, "", "secrets", "get"));
+    });
+
+    it("is bound to its own account in the model's namespace", () => {
+        assert.equal(identity.serviceAccount.metadata.name, "ovnkube-identity");
+        assert.equal(identity.clusterRole.metadata.name, "ovn-kubernetes-identity");
+        assert.deepEqual(identity.clusterRoleBinding.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "ovn-kubernetes-identity" });
+        assert.deepEqual(identity.clusterRoleBinding.subjects, [account]);
+        assert.deepEqual(identity.roleBinding.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "ovn-kubernetes-identity" });
+        assert.deepEqual(identity.roleBinding.subjects, [account]);
+        const other = kubeManifests(interconnectModel({ namespace: "openshift-ovn-kubernetes" })).identity!;
+        for (const obj of [other.serviceAccount, other.role, other.roleBinding, other.daemonSet]) assert.equal(obj.metadata.namespace, "openshift-ovn-kubernetes", obj.kind);
+        for (const b of [other.clusterRoleBinding, other.roleBinding]) assert.equal(namespaceOf(b.subjects[0]), "openshift-ovn-kubernetes");
+    });
+
+    it("takes and renews its own leader Lease, ovnkube-identity, and no other", () => {
+        const lease = identity.role.rules;
+        assert.equal(identity.role.metadata.namespace, "ovn-kubernetes");
+        assert.ok(allows(lease, "coordination.k8s.io", "leases", "create"));
+        for (const verb of ["get", "update"]) assert.ok(allows(lease, "coordination.k8s.io", "leases", verb, "ovnkube-identity"), verb);
+        assert.ok(!allows(lease, "coordination.k8s.io", "leases", "update", "ovn-kubernetes-master"));
+        assert.ok(!allows(lease, "coordination.k8s.io", "leases", "list"));
+        assert.ok(!allows(lease, "coordination.k8s.io", "leases", "delete", "ovnkube-identity"));
     });
 });

@@ -8,11 +8,13 @@ import { RoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1/Role
 import { ConfigMap } from "kubernetes-models/v1/ConfigMap";
 import { Namespace } from "kubernetes-models/v1/Namespace";
 import { Node } from "kubernetes-models/v1/Node";
+import { Secret } from "kubernetes-models/v1/Secret";
 import { ServiceAccount } from "kubernetes-models/v1/ServiceAccount";
-import type { KubeObject } from "../../components/kube/types";
+import { ValidatingWebhookConfiguration } from "kubernetes-models/admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration";
+import type { KubeObject, TlsSecret, ValidatingWebhookConfiguration as Webhooks } from "../../components/kube/types";
 
 /** Throws, naming the field, when `obj` breaks its kind's schema. */
-export function validateObject(obj: KubeObject): void {
+export function validateObject(obj: KubeObject | TlsSecret | Webhooks): void {
     // kubernetes-models types are stricter than our plain shapes in places (literal unions);
     // validation is what matters, so the data is handed over as it is.
     const data = obj as never;
@@ -26,5 +28,7 @@ export function validateObject(obj: KubeObject): void {
         case "RoleBinding": return new RoleBinding(data).validate();
         case "Node": return new Node(data).validate();
         case "DaemonSet": return new DaemonSet(data).validate();
+        case "Secret": return new Secret(data).validate();
+        case "ValidatingWebhookConfiguration": return new ValidatingWebhookConfiguration(data).validate();
     }
 }

@@ -116,9 +116,11 @@ test("ovnkube mode: interconnect unless told, no node central, the cluster's rel
     const ic = localStackConfig(cluster, { kubernetes });
     assert.deepEqual(ic.nodes.map((n) => n.roles), [["master"], ["node"], ["node"]]);
     assert.deepEqual(ic.kubernetes, { enabled: true });
-    assert.deepEqual(ic.ovnkube, { version: "1.3", crdMirror: `file://${labCrdDir("1.3")}/` });
+    // The control plane runs on no host: it calls ovnkube-identity's webhook at the master's address.
+    assert.deepEqual(ic.ovnkube, { version: "1.3", crdMirror: `file://${labCrdDir("1.3")}/`, identity: { webhookAddress: cluster.hosts[0].ip } });
     const model = buildClusterModel(valid(ic));
     assert.equal(model.architecture, "interconnect");
+    assert.deepEqual(model.kube.identity, { webhookAddress: cluster.hosts[0].ip, listen: "node", bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf" });
     assert.deepEqual(model.hosts.map((h) => h.zone), ["node1", "node2", "node3"]);
     assert.ok(model.kube.crdUrls.every((u) => u.startsWith(`file://${labCrdDir("1.3")}/k8s.ovn.org_`)));
 

@@ -80,6 +80,13 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["unknown ovnkube architecture", (c) => (c.ovnkube = { architecture: "distributed" }), "ovnkube.architecture", /interconnect, centralized/],
     ["CRD mirror that is no directory URL", (c) => (c.ovnkube = { crdMirror: "https://mirror.example.com/crds" }), "ovnkube.crdMirror", /URL of a directory, ending in \//],
     ["CRD mirror over ftp", (c) => (c.ovnkube = { crdMirror: "ftp://mirror.example.com/crds/" }), "ovnkube.crdMirror", /http\(s\):\/\/ or file:\/\/\//],
+    // Node identities: the API server calls ovnkube-identity where it runs, on a master.
+    ["identity webhook address that is no master's", (c) => { interconnect(c); c.ovnkube = { identity: { webhookAddress: "10.0.0.11" } }; }, "ovnkube.identity.webhookAddress", /10\.0\.0\.11 is no master's address: ovnkube-identity runs on the masters \(10\.0\.0\.10\)/],
+    ["identity webhook address with shell metacharacters", (c) => (c.ovnkube = { identity: { webhookAddress: "localhost;id" } }), "ovnkube.identity.webhookAddress", /IPv4 address or DNS name/],
+    ["relative bootstrap kubeconfig", (c) => (c.ovnkube = { identity: { bootstrapKubeconfig: "etc/kubernetes/kubelet.conf" } }), "ovnkube.identity.bootstrapKubeconfig", /must be an absolute path/],
+    ["bootstrap kubeconfig in the host's root", (c) => { interconnect(c); c.ovnkube = { identity: { bootstrapKubeconfig: "/kubelet.conf" } }; }, "ovnkube.identity.bootstrapKubeconfig", /mounts this file's directory, which is the host's root/],
+    ["bootstrap kubeconfig in a directory ovnkube-node mounts already", (c) => { interconnect(c); c.ovnkube = { identity: { bootstrapKubeconfig: "/etc/openvswitch/kubelet.conf" } }; }, "ovnkube.identity.bootstrapKubeconfig", /is or holds \/etc\/openvswitch, a directory it mounts already/],
+    ["unknown key under ovnkube.identity", (c) => (c.ovnkube = { identity: { webhookPort: 9443 } }), "ovnkube.identity.webhookPort", /not a known setting/],
     ["userspace datapath without a tunnel interface", (c) => (c.datapathType = "netdev"), "nodes[1].tunnelInterface", /userspace tunnels/],
     ["tunnel interface with shell metacharacters", (c) => (c.nodes[1].tunnelInterface = "eth0;id"), "nodes[1].tunnelInterface"],
     ["package version with shell metacharacters", (c) => (c.packages = { ovnVersion: "1.0;id" }), "packages.ovnVersion"],
@@ -89,6 +96,8 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["a central with interconnect", (c) => (c.kubernetes = { enabled: true, namespace: "ovn-kubernetes" }), "nodes[0].roles", /"central" has no place with ovnkube\.architecture interconnect/],
     ["transit subnet overlaps the cluster", (c) => { interconnect(c); c.transitSubnet = "192.168.128.0/17"; }, "transitSubnet", /192\.168\.128\.0\/17 overlaps clusterSubnet 192\.168\.0\.0\/16/],
     ["transit subnet overlaps the join subnet", (c) => { interconnect(c); c.transitSubnet = "100.64.128.0/17"; }, "transitSubnet", /overlaps joinSubnet/],
+    // The dev gateway's LAN is 10.33.74.0/24: no cluster network may overlap it.
+    ["transit subnet overlaps a gateway's LAN", (c) => { interconnect(c); c.transitSubnet = "10.33.0.0/16"; }, "nodes[2].gateway.physicalIp", /10\.33\.74\.138\/24 overlaps transitSubnet 10\.33\.0\.0\/16/],
     ["masquerade subnet overlaps the services", (c) => { interconnect(c); c.masqueradeSubnet = "172.30.0.0/17"; }, "masqueradeSubnet", /172\.30\.0\.0\/17 overlaps serviceSubnet 172\.30\.0\.0\/16/],
     ["masquerade subnet overlaps the services (centralized)", (c) => {
         interconnect(c);

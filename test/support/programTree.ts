@@ -1,12 +1,13 @@
 // The whole program under the SDK's mocks: the component tree
 // (components per node and role, names, parents), the stack outputs, and secrets kept secret.
 import assert from "node:assert/strict";
+import { X509Certificate } from "node:crypto";
 import { validateConfig } from "../../components/config/validate";
 import { kubeManifests, manifestList } from "../../components/kube/manifests";
 import { releaseOf } from "../../components/kube/releases";
 import { buildClusterModel } from "../../components/model/cluster";
 import { stackConfig, type ExampleStack } from "./configs";
-import { dropSecrets, runProgramUnderMocks, settle, TEST_SECRETS, type Recorded } from "./pulumiMocks";
+import { dropSecrets, runProgramUnderMocks, settle, TEST_SECRETS, WEBHOOK_CERTIFICATE, type Recorded } from "./pulumiMocks";
 
 const count = (rs: Recorded[], type: string) => rs.filter((r) => r.type === type).length;
 const named = (rs: Recorded[], name: string) => {
@@ -18,6 +19,37 @@ const parentName = (r: Recorded) => r.parent;
 
 /** Where the program's stack config (project ovn-kubernetes) keeps the SSH key. */
 const KEY_CONFIG = "ovn-kubernetes:sshPrivateKey";
+
+/**
+ * ovnkube-identity under the Ovnkube component: the certificate for the webhook's address with its
+ * private key a secret output, the Secret that serves the pair with its data secret, the key in no
+ * input in plain text, and every webhook trusting the CA that signed the served certificate.
+ */
+function assertIdentity(resources: Recorded[], webhookAddress: string, interconnect: boolean) {
+    const certificate = named(resources, "ovn-ovnkube-webhook-certificate");
+    assert.equal(certificate.type, WEBHOOK_CERTIFICATE);
+    assert.equal(parentName(certificate), "ovn-ovnkube");
+    assert.deepEqual(certificate.inputs.hosts, [webhookAddress]);
+    assert.deepEqual(certificate.secretOutputs, ["privateKey"], "the private key stays a secret output");
+    assert.equal(parentName(named(resources, "ovn-ovnkube-identity")), "ovn-ovnkube");
+    const secret = named(resources, "ovn-ovnkube-webhook-secret");
+    assert.equal(parentName(secret), "ovn-ovnkube");
+    assert.equal(secret.inputs.type, "kubernetes.io/tls");
+    assert.equal(dropSecrets(secret.inputs.stringData), "[secret]", "the Secret's data is secret");
+    const pair = secret.inputs.stringData.value as Record<"tls.crt" | "tls.key", string>;
+    const keyLine = pair["tls.key"].split("\n")[1];
+    for (const r of resources) assert.ok(!(JSON.stringify(dropSecrets(r.inputs)) ?? "").includes(keyLine), `${r.name}: the webhook's private key in plain text`);
+    const served = new X509Certificate(pair["tls.crt"]);
+    const webhooks = resources.filter((r) => r.type === "kubernetes:admissionregistration.k8s.io/v1:ValidatingWebhookConfiguration");
+    assert.deepEqual(webhooks.map((w) => w.name).sort(), ["node", ...(interconnect ? ["pod"] : [])].map((k) => `ovn-ovnkube-ovn-kubernetes-admission-webhook-${k}`));
+    for (const w of webhooks) {
+        assert.equal(parentName(w), "ovn-ovnkube");
+        const [hook] = w.inputs.webhooks;
+        assert.match(hook.clientConfig.url, new RegExp(`^https://${webhookAddress.replace(/\./g, "\\.")}:9443/(node|pod)$`));
+        const ca = new X509Certificate(Buffer.from(hook.clientConfig.caBundle, "base64").toString());
+        assert.ok(ca.ca && served.checkIssued(ca) && served.verify(ca.publicKey), `${w.name}: caBundle is the served certificate's CA`);
+    }
+}
 
 /** Runs the program for a stack under mocks and checks its component tree, outputs and secrets. */
 export async function assertProgramTree(STACK: ExampleStack) {
@@ -104,6 +136,16 @@ export async function assertProgramTree(STACK: ExampleStack) {
     assert.equal(customs.at(-1), guard, `registered last: ${customs.at(-1)?.name}`);
     const daemonSets = pulumiMode ? 0 : manifestList(kubeManifests(model.kube)).filter((o) => o.kind === "DaemonSet").length;
     assert.equal(count(resources, "kubernetes:apps/v1:DaemonSet"), daemonSets);
+    // Node identities, on by default in ovnkube mode: ovnkube-identity, its webhook certificate and
+    // their Secret, and the webhooks (the pod webhook with interconnect only).
+    const identity = !pulumiMode && model.kube.identity !== undefined;
+    assert.equal(identity, !pulumiMode && stackYaml.ovnkube?.identity?.enabled !== false);
+    const ifIdentity = (n: number) => (identity ? n : 0);
+    assert.equal(count(resources, WEBHOOK_CERTIFICATE), ifIdentity(1));
+    assert.equal(count(resources, "kubernetes:core/v1:Secret"), ifIdentity(1));
+    assert.equal(count(resources, "kubernetes:admissionregistration.k8s.io/v1:ValidatingWebhookConfiguration"), ifIdentity(interconnect ? 2 : 1));
+    assert.equal(daemonSets, pulumiMode ? 0 : 1 + model.kube.nodeGroups.length + ifIdentity(1));
+    if (identity) assertIdentity(resources, model.kube.identity!.webhookAddress, interconnect);
 
     // Names derive from the component's name and the node; parents follow the tree.
     if (pulumiMode) {

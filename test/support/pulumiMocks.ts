@@ -6,6 +6,7 @@ import * as path from "path";
 import { readStackFile } from "../../components/config/stackFile";
 import { SECRET_KEYS } from "../../components/config/types";
 import { DEFAULT_OVNKUBE_VERSION } from "../../components/kube/releases";
+import { webhookCertificateProvider } from "../../components/kube/webhookCertificate";
 import { isSecretValue } from "../../offline/sdk";
 import { ROOT } from "./configs";
 import { labCrdMirror } from "./crdMirror";
@@ -16,6 +17,19 @@ export interface Recorded {
     inputs: Record<string, any>;
     /** Name of the parent resource (from a stack transformation). */
     parent?: string;
+    /** The outputs it asked the engine to keep secret (`additionalSecretOutputs`). */
+    secretOutputs?: string[];
+}
+
+export const WEBHOOK_CERTIFICATE = "pulumi-nodejs:dynamic/ovn-kubernetes:WebhookCertificate";
+
+/**
+ * A resource's state as the engine would return it after creating it: its inputs, and for the
+ * webhook certificate, whose outputs the program reads, the pair its own provider makes.
+ */
+export async function createdState(args: pulumi.runtime.MockResourceArgs): Promise<Record<string, unknown>> {
+    if (args.type === WEBHOOK_CERTIFICATE) return { ...args.inputs, ...(await webhookCertificateProvider.create(args.inputs)).outs };
+    return { ...args.inputs };
 }
 
 /** Distinctive secret values, so a test can search every output for them. */
@@ -46,11 +60,12 @@ export async function runProgramUnderMocks(stack: string, overrides: Record<stri
     }
     const resources: Recorded[] = [];
     const parents = new Map<string, string>();
+    const secretOutputs = new Map<string, string[]>();
     await pulumi.runtime.setMocks(
         {
-            newResource(args: pulumi.runtime.MockResourceArgs) {
-                resources.push({ type: args.type, name: args.name, inputs: args.inputs, parent: parents.get(args.name) });
-                const outputs: Record<string, unknown> = { ...args.inputs };
+            async newResource(args: pulumi.runtime.MockResourceArgs) {
+                resources.push({ type: args.type, name: args.name, inputs: args.inputs, parent: parents.get(args.name), secretOutputs: secretOutputs.get(args.name) });
+                const outputs = await createdState(args);
                 // Scripts print their result last: a system-id (chassis) or a NIC MAC (gateway bridge).
                 if (args.type === "command:remote:Command")
                     outputs.stdout = args.name.endsWith("-bridge") ? "52:54:00:12:34:56\n" : "3f1e4d5c-0b6a-4e8f-9a7d-2c1b0e9f8a76\n";
@@ -68,6 +83,7 @@ export async function runProgramUnderMocks(stack: string, overrides: Record<stri
     const register = monitor.registerResource.bind(monitor);
     monitor.registerResource = (req: any, cb: unknown) => {
         if (req.getParent()) parents.set(req.getName(), req.getParent().split("::").pop());
+        secretOutputs.set(req.getName(), req.getAdditionalsecretoutputsList());
         return register(req, cb);
     };
     const program = await import("../../index");

@@ -14,7 +14,12 @@ test("defaults are applied by the schema", () => {
     delete cfg.encapType;
     delete cfg.ovnkube;
     const v = validateConfig(cfg);
-    assert.deepEqual(v.ovnkube, { version: "1.3", architecture: "interconnect", image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3" });
+    assert.deepEqual(v.ovnkube, {
+        version: "1.3",
+        architecture: "interconnect",
+        image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3",
+        identity: { enabled: true, webhookAddress: "localhost", bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf" },
+    });
     assert.equal(v.transitSubnet, "100.88.0.0/16");
     assert.equal(v.masqueradeSubnet, "169.254.0.0/17");
     assert.equal(v.mtu, 1400);
@@ -157,6 +162,22 @@ describe("ovnkube mode: the plan ovnkube is fed", () => {
         assert.equal(new Set(groups.map((g) => g.name)).size, groups.length);
         if (groups.length === 1) assert.equal(groups[0].name, "ovnkube-node");
         else for (const g of groups) assert.match(g.name, /^ovnkube-node-[a-z0-9-]+$/);
+    });
+
+    it("turns node identities on by default, upstream's way: the webhook on localhost, the kubelet's kubeconfig kubeadm's", () => {
+        assert.deepEqual(model.kube.identity, { webhookAddress: "localhost", listen: "localhost", bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf" });
+    });
+
+    it("has ovnkube-identity listen on the masters' own address when the API server calls a master's, and carries the kubeconfig's path", () => {
+        const identity = { webhookAddress: "10.10.0.10", bootstrapKubeconfig: "/var/lib/kubelet/kubeconfig" };
+        const withAddress = buildClusterModel(validateConfig({ ...input(), ovnkube: { ...input().ovnkube, identity } }));
+        assert.deepEqual(withAddress.kube.identity, { ...identity, listen: "node" });
+    });
+
+    it("leaves node identities out when they are disabled", () => {
+        const off = buildClusterModel(validateConfig({ ...input(), ovnkube: { ...input().ovnkube, identity: { enabled: false, webhookAddress: "10.99.0.1" } } }));
+        assert.equal(off.kube.identity, undefined);
+        assert.ok(!("identity" in off.kube));
     });
 
     it("plans nothing for ovnkube when Kubernetes is disabled", () => {

@@ -18,14 +18,17 @@ test("the package's name is the one the stubs require, and it resolves through n
     assert.equal(root.dependencies[PACKAGE_NAME], manifest.version);
 });
 
-test("the providers entry serves every dynamic resource type of the package, under this contract only", () => {
+test("the providers entry serves every dynamic resource type of the package, under this contract only", async () => {
     // The built entry, as the provider host loads it.
     const providers = require(require.resolve(PROVIDERS_ENTRY, { paths: [ROOT] }));
-    const tokens = ["ovn-nb:ClusterRouter", "ovn-nb:NodeSwitch", "ovn-nb:GatewayRouter", "ovn-nb:NorthboundExpectation", "ovn-kubernetes:DestroyGuard", "ovn-kubernetes:OvnkubeSchemaCheck", "ssh:HostKeyCheck"];
+    const tokens = ["ovn-nb:ClusterRouter", "ovn-nb:NodeSwitch", "ovn-nb:GatewayRouter", "ovn-nb:NorthboundExpectation", "ovn-kubernetes:DestroyGuard", "ovn-kubernetes:OvnkubeSchemaCheck", "ovn-kubernetes:WebhookCertificate", "ssh:HostKeyCheck"];
     for (const token of tokens) {
         const p = providers.installedProvider(token, PROVIDER_CONTRACT, manifest.version);
         assert.ok(Object.keys(p).length > 0 && Object.values(p).every((f) => typeof f === "function"), token);
     }
+    // The built provider is the webhook certificate's own: it refuses what its check refuses.
+    const webhook = providers.installedProvider("ovn-kubernetes:WebhookCertificate", PROVIDER_CONTRACT, manifest.version);
+    assert.deepEqual((await webhook.check({}, { hosts: [] })).failures.map((f: { property: string }) => f.property), ["hosts"]);
     assert.throws(
         () => providers.installedProvider("ovn-nb:NodeSwitch", PROVIDER_CONTRACT + 1, "9.9.9"),
         new RegExp(`written by ${PACKAGE_NAME} 9\\.9\\.9 for provider contract ${PROVIDER_CONTRACT + 1}, but the installed ${PACKAGE_NAME} ${manifest.version.replace(/\./g, "\\.")} speaks contract ${PROVIDER_CONTRACT}`),

@@ -10,6 +10,8 @@ import { buildClusterModel } from "../../../components/model/cluster";
 import type { ClusterModel } from "../../../components/model/types";
 import { KubeClient } from "../../../kubeclient";
 import { down, LOCAL_LAB_PASSPHRASE, writeLocalStack, type HostOs, type LocalCluster } from "../../../localcluster";
+import type { LocalStackOptions } from "../../../localcluster/stackFile";
+import type { OvnKubernetesRelease } from "../../../localcluster/labReleases";
 import { upWithKubernetes, type KubernetesLab } from "../../../localcluster/kubernetes";
 import { apply, type OfflineOptions, type OperationResult } from "../../../offline/api";
 
@@ -19,6 +21,8 @@ export interface OvnkubeLabOptions {
     os: HostOs;
     /** Holds the stack file and the offline engine's state (--local-dir). */
     workDir: string;
+    /** The ovn-kubernetes release the stack starts with (default the lab's). */
+    release?: OvnKubernetesRelease;
     log?: (line: string) => void;
 }
 
@@ -33,15 +37,22 @@ export interface OvnkubeLab {
     model: ClusterModel;
 }
 
+/** (Re)writes the lab's ovnkube-mode stack file, with other `ovnkube` settings or centrals when given. */
+export function writeLabStack(lab: Pick<OvnkubeLab, "cluster" | "kubernetes">, file: string, more: Pick<LocalStackOptions, "ovnkube" | "centrals"> = {}): string {
+    const { controlPlane } = lab.kubernetes;
+    return writeLocalStack(lab.cluster, file, {
+        passphrase: LOCAL_LAB_PASSPHRASE,
+        kubernetes: { apiServerUrl: controlPlane.apiServerUrl, kubeconfig: controlPlane.adminKubeconfig.content },
+        ...more,
+    });
+}
+
 /** Hosts, their Kubernetes and an ovnkube-mode stack file; nothing applied yet. */
 export async function startOvnkubeLab(opts: OvnkubeLabOptions): Promise<OvnkubeLab> {
     await down(opts.id);
-    const { cluster, kubernetes } = await upWithKubernetes({ id: opts.id, hosts: opts.hosts, os: opts.os, log: opts.log ?? (() => undefined) });
+    const { cluster, kubernetes } = await upWithKubernetes({ id: opts.id, hosts: opts.hosts, os: opts.os, ovnKubernetes: opts.release, log: opts.log ?? (() => undefined) });
     const stack = `local-${opts.id}`;
-    const stackFile = writeLocalStack(cluster, path.join(opts.workDir, `Pulumi.${stack}.yaml`), {
-        passphrase: LOCAL_LAB_PASSPHRASE,
-        kubernetes: { apiServerUrl: kubernetes.controlPlane.apiServerUrl, kubeconfig: kubernetes.controlPlane.adminKubeconfig.content },
-    });
+    const stackFile = writeLabStack({ cluster, kubernetes }, path.join(opts.workDir, `Pulumi.${stack}.yaml`));
     return {
         cluster,
         kubernetes,

@@ -1,5 +1,6 @@
 // What the API server says of ovnkube and the nodes: which ovnkube pods run where (each owned by
 // one of the program's DaemonSets), and whether every node is Ready.
+import { IDENTITY } from "../../../components/kube/identity";
 import { CONTROL_PLANE, MASTER } from "../../../components/kube/names";
 import type { KubeModel } from "../../../components/model/types";
 import { pollUntil, type KubeClient, type KubeObject } from "../../../kubeclient";
@@ -7,9 +8,10 @@ import { pollUntil, type KubeClient, type KubeObject } from "../../../kubeclient
 /** The control plane's DaemonSet: the cluster manager's (interconnect) or the master's. */
 export const controlPlaneOf = (kube: KubeModel) => (kube.architecture === "interconnect" ? CONTROL_PLANE : MASTER);
 
-/** `<DaemonSet>@<node>` for every pod the plan's DaemonSets should run. Pure. */
+/** `<DaemonSet>@<node>` for every pod the plan's DaemonSets should run (ovnkube-identity's on the masters too). Pure. */
 export function plannedOvnkubePods(kube: KubeModel): string[] {
-    return [...kube.masterNodes.map((node) => `${controlPlaneOf(kube)}@${node}`), ...kube.nodeGroups.flatMap((g) => g.nodes.map((node) => `${g.name}@${node}`))].sort();
+    const onMasters = [controlPlaneOf(kube), ...(kube.identity ? [IDENTITY] : [])];
+    return [...onMasters.flatMap((ds) => kube.masterNodes.map((node) => `${ds}@${node}`)), ...kube.nodeGroups.flatMap((g) => g.nodes.map((node) => `${g.name}@${node}`))].sort();
 }
 
 export interface OvnkubePod {

@@ -1,0 +1,31 @@
+// What a running ovnkube-mode cluster may not change in one `up`: its architecture (upstream
+// removed the zone migration in 1.3: commit 7d408c1ca, "Remove IC zone migration HACK code"), and
+// its release going back (upstream upgrades forward only; a CRD or annotation of the newer release
+// may not be understood by the older one). The guards record the release and refuse either at
+// preview, naming before and after and what to do. Provider code: plain data and functions only.
+import { OVNKUBE_VERSIONS } from "../kube/releases";
+
+/** What the guards record of ovnkube mode; absent in Pulumi mode (and in state written before it). */
+export interface RecordedRelease {
+    version: string;
+    architecture: string;
+}
+
+/** Why `news` may not follow `olds`, or undefined. Pure. */
+export function releaseChangeRefusal(olds: RecordedRelease | undefined, news: RecordedRelease | undefined): string | undefined {
+    if (!olds || !news) return undefined;
+    if (olds.architecture !== news.architecture)
+        return (
+            `ovnkube.architecture ${olds.architecture} → ${news.architecture} stopped before anything was changed: a running cluster cannot change ` +
+            `its architecture in place (ovn-kubernetes removed its zone migration in 1.3). Keep ${olds.architecture}, or create the cluster anew: ` +
+            `pulumi destroy (drain first), then pulumi up with ovnkube.architecture: ${news.architecture}`
+        );
+    // Newest first: a higher index is an older release.
+    const rank = (v: string) => OVNKUBE_VERSIONS.indexOf(v as (typeof OVNKUBE_VERSIONS)[number]);
+    if (rank(news.version) > rank(olds.version) && rank(olds.version) >= 0)
+        return (
+            `ovnkube.version ${olds.version} → ${news.version} stopped before anything was changed: ovn-kubernetes upgrades forward only, and ` +
+            `${olds.version}'s CRDs and annotations may not be understood by ${news.version}. Keep ${olds.version}, or create the cluster anew with ${news.version}`
+        );
+    return undefined;
+}

@@ -1,0 +1,112 @@
+// An ovn-kubernetes upgrade in place, on real parts only: 2 Debian unstable hosts with the local
+// Kubernetes v1.36 run ovn-kubernetes 1.2 in its interconnect architecture, with a Deployment's pods
+// on both nodes; the stack's `ovnkube.version` goes to 1.3 and one `up` moves the CRDs, the cluster
+// manager and then the nodes to the new release. It proves that preview says what will roll and
+// touches nothing, that the pods keep their addresses and keep reaching each other, that the new
+// release's pods run with its image, and that going back a release or changing the architecture is
+// refused at preview, naming both and the way. Phases print their wall time.
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { after, before, test } from "node:test";
+import { releaseOf } from "../../components/kube/releases";
+import { down, type PodRef } from "../../localcluster";
+import { formatMatrix, pingMatrix } from "../../localcluster/checks";
+import { podRef, startDemoDeployment, type KubePod } from "../../localcluster/kubeWorkloads";
+import { apply, preview, type OperationResult } from "../../offline/api";
+import { phase } from "./support/phase";
+import { bringUpOvnkubeLab, writeLabStack, type OvnkubeLab } from "./support/ovnkubeLab";
+import { ovnkubePodsOf, waitOvnkubePodsRunning } from "./support/ovnkubePods";
+import { validateConfig } from "../../components/config/validate";
+import { buildClusterModel } from "../../components/model/cluster";
+import { readStackFile } from "../../components/config/stackFile";
+
+const ID = "e2eupg";
+const HOSTS = 2;
+const SPREAD = "e2e-upgrade";
+
+let work: string;
+let lab: OvnkubeLab;
+
+
+const changed = (r: OperationResult) => r.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`).sort();
+const podIps = (pods: KubePod[]) => Object.fromEntries(pods.map((p) => [p.name, p.ip]));
+
+/** The images the running ovnkube pods were made from. */
+async function runningImages(): Promise<string[]> {
+    const pods = await lab.admin.list("v1", "Pod", { namespace: lab.model.kube.namespace });
+    return [...new Set(pods.flatMap((p) => ((p.spec as { containers: Array<{ image: string }> }).containers ?? []).map((c) => c.image)))].sort();
+}
+
+async function pingsAll(pods: KubePod[]): Promise<void> {
+    const matrix = await pingMatrix(
+        lab.cluster,
+        pods.map((p) => ({ label: p.name, from: podRef(p) as string | PodRef })),
+        pods.map((p) => ({ label: p.name, ip: p.ip })),
+    );
+    assert.ok(matrix.allOk, "\n" + formatMatrix(matrix));
+}
+
+before(async () => {
+    await down(ID);
+    work = fs.mkdtempSync(path.join(tmpdir(), "e2e-upgrade-"));
+});
+
+after(async () => {
+    lab?.admin.close();
+    await down(ID);
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+test("1.2 → 1.3 in one up: preview names what rolls, the pods keep their addresses and reach each other, the new release runs", async () => {
+    const up = await phase("bring-up and up on 1.2", () => bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", workDir: work, release: "1.2" }));
+    lab = up.lab;
+    assert.equal(up.first.ok, true, up.first.error);
+    assert.equal(lab.model.kube.version, "1.2");
+    const before12 = await waitOvnkubePodsRunning(lab.admin, lab.model.kube, 120_000);
+    assert.deepEqual(await runningImages(), [releaseOf("1.2").image]);
+
+    const pods = await phase("workloads", () => startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, { name: SPREAD, replicas: HOSTS, command: ["sleep", "infinity"] }));
+    await pingsAll(pods);
+
+    const stackFile = writeLabStack(lab, lab.offline.stackFile!, { ovnkube: { version: "1.3" } });
+    const to13 = buildClusterModel(validateConfig(readStackFile(stackFile)));
+
+    const seen = await phase("preview 1.2 → 1.3", () => preview(lab.offline));
+    assert.equal(seen.ok, true, seen.error);
+    const plan = changed(seen);
+    console.log(`preview: ${plan.join(", ")}`);
+    // The release's DaemonSets roll in place; 1.3's two new CRDs are created; nothing is replaced or deleted.
+    for (const ds of ["ovn-ovnkube-control-plane", "ovn-ovnkube-node", "ovn-ovnkube-identity"]) assert.ok(plan.includes(`update ${ds}`), `${ds} in ${JSON.stringify(plan)}`);
+    assert.ok(plan.includes("create ovn-ovnkube-crd-vteps.k8s.ovn.org") && plan.includes("create ovn-ovnkube-crd-clusternetworkconnects.k8s.ovn.org"), JSON.stringify(plan));
+    assert.deepEqual(plan.filter((o) => /^(replace|delete)/.test(o)), []);
+    assert.deepEqual(await runningImages(), [releaseOf("1.2").image], "preview changed nothing");
+
+    const upgraded = await phase("up 1.2 → 1.3", () => apply(lab.offline));
+    assert.equal(upgraded.ok, true, upgraded.error);
+    await waitOvnkubePodsRunning(lab.admin, to13.kube, 180_000, new Set(before12.map((p) => p.uid)));
+    assert.deepEqual(await runningImages(), [releaseOf("1.3").image]);
+
+    // The pods were never touched: same pods, same addresses, and they still reach each other.
+    const after = (await lab.admin.list("v1", "Pod", { namespace: "default", labelSelector: `app=${SPREAD}` })).map((p) => [p.metadata.name, (p.status as { podIP: string }).podIP]);
+    assert.deepEqual(Object.fromEntries(after), podIps(pods));
+    await phase("pods after the upgrade", () => pingsAll(pods));
+    const again = await apply(lab.offline);
+    assert.deepEqual(changed(again), [], "a second up after the upgrade changes nothing");
+    assert.deepEqual(ovnkubePodsOf(await lab.admin.list("v1", "Pod", { namespace: lab.model.kube.namespace })).filter((p) => p.phase !== "Running"), []);
+});
+
+test("going back to 1.2, or to the centralized architecture, is refused at preview, naming both and the way", async () => {
+    assert.ok(lab, "the upgrade test did not bring the cluster up");
+    writeLabStack(lab, lab.offline.stackFile!, { ovnkube: { version: "1.2" } });
+    const back = await preview(lab.offline);
+    assert.equal(back.ok, false);
+    assert.match(back.error ?? "", /ovnkube\.version 1\.3 → 1\.2 stopped before anything was changed: ovn-kubernetes upgrades forward only/);
+
+    writeLabStack(lab, lab.offline.stackFile!, { ovnkube: { version: "1.3", architecture: "centralized" }, centrals: 1 });
+    const other = await preview(lab.offline);
+    assert.equal(other.ok, false);
+    assert.match(other.error ?? "", /ovnkube\.architecture interconnect → centralized stopped before anything was changed: .*removed its zone migration in 1\.3/);
+    assert.deepEqual(await runningImages(), [releaseOf("1.3").image], "nothing changed");
+});

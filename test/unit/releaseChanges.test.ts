@@ -1,0 +1,30 @@
+// A running ovnkube-mode cluster's release goes forward only and keeps its architecture: the
+// guards' refusal, pure, with what it names.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { releaseChangeRefusal } from "../../components/guard/releaseChanges";
+
+const ic = (version: string) => ({ version, architecture: "interconnect" });
+
+test("an upgrade, the same release and a first record pass", () => {
+    assert.equal(releaseChangeRefusal(ic("1.2"), ic("1.3")), undefined);
+    assert.equal(releaseChangeRefusal(ic("1.3"), ic("1.3")), undefined);
+    // State written before the guards recorded a release, and Pulumi mode, record none.
+    assert.equal(releaseChangeRefusal(undefined, ic("1.3")), undefined);
+    assert.equal(releaseChangeRefusal(ic("1.3"), undefined), undefined);
+});
+
+test("going back a release is refused, naming both and what to do", () => {
+    const why = releaseChangeRefusal(ic("1.3"), ic("1.2"))!;
+    assert.match(why, /^ovnkube\.version 1\.3 → 1\.2 stopped before anything was changed: ovn-kubernetes upgrades forward only/);
+    assert.match(why, /Keep 1\.3, or create the cluster anew with 1\.2/);
+});
+
+test("another architecture is refused, naming both and the documented way", () => {
+    const why = releaseChangeRefusal(ic("1.3"), { version: "1.3", architecture: "centralized" })!;
+    assert.match(why, /^ovnkube\.architecture interconnect → centralized stopped before anything was changed/);
+    assert.match(why, /removed its zone migration in 1\.3/);
+    assert.match(why, /pulumi destroy \(drain first\), then pulumi up with ovnkube\.architecture: centralized/);
+    // Also together with an upgrade: the architecture is named first.
+    assert.match(releaseChangeRefusal({ version: "1.2", architecture: "centralized" }, ic("1.3"))!, /^ovnkube\.architecture centralized → interconnect/);
+});
