@@ -2,7 +2,8 @@
 // Kubernetes v1.36 run ovn-kubernetes 1.2 in its interconnect architecture, with a Deployment's pods
 // on both nodes; the stack's `ovnkube.version` goes to 1.3 and one `up` moves the CRDs, the cluster
 // manager and then the nodes to the new release. It proves that preview says what will roll and
-// touches nothing, that the pods keep their addresses and keep reaching each other, that the new
+// touches nothing, that the pods keep their addresses and lose no probe (20 per second, both ways)
+// while the release rolls, and keep reaching each other, that the new
 // release's pods run with its image, and that going back a release or changing the architecture is
 // refused at preview, naming both and the way. Phases print their wall time.
 import assert from "node:assert/strict";
@@ -11,13 +12,14 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { releaseOf } from "../../components/kube/releases";
-import { down, type PodRef } from "../../localcluster";
+import { down, type LocalPod, type PodRef } from "../../localcluster";
 import { formatMatrix, pingMatrix } from "../../localcluster/checks";
 import { podRef, startDemoDeployment, type KubePod } from "../../localcluster/kubeWorkloads";
 import { apply, preview, type OperationResult } from "../../offline/api";
 import { phase } from "./support/phase";
 import { bringUpOvnkubeLab, writeLabStack, type OvnkubeLab } from "./support/ovnkubeLab";
 import { ovnkubePodsOf, waitOvnkubePodsRunning } from "./support/ovnkubePods";
+import { continuousPing } from "./support/liveChange";
 import { validateConfig } from "../../components/config/validate";
 import { buildClusterModel } from "../../components/model/cluster";
 import { readStackFile } from "../../components/config/stackFile";
@@ -83,9 +85,17 @@ test("1.2 → 1.3 in one up: preview names what rolls, the pods keep their addre
     assert.deepEqual(plan.filter((o) => /^(replace|delete)/.test(o)), []);
     assert.deepEqual(await runningImages(), [releaseOf("1.2").image], "preview changed nothing");
 
+    // Probes both ways between the pods on the two nodes, 20 per second, from before the up until
+    // every ovnkube pod of the new release runs.
+    const asPod = (p: KubePod): LocalPod => ({ ...podRef(p), ifaceId: p.name }) as LocalPod;
+    const probes = [continuousPing(lab.cluster, asPod(pods[0]), pods[1].ip), continuousPing(lab.cluster, asPod(pods[1]), pods[0].ip)];
     const upgraded = await phase("up 1.2 → 1.3", () => apply(lab.offline));
     assert.equal(upgraded.ok, true, upgraded.error);
     await waitOvnkubePodsRunning(lab.admin, to13.kube, 180_000, new Set(before12.map((p) => p.uid)));
+    const traffic = await Promise.all(probes.map((p) => p.stop()));
+    console.log(`pod-to-pod probes during the upgrade: ${traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
+    assert.deepEqual(traffic.map((t) => t.lost), [0, 0], "no probe between the pods was lost while the release rolled");
+    assert.ok(traffic.every((t) => t.sent > 20), "probes ran through the upgrade");
     assert.deepEqual(await runningImages(), [releaseOf("1.3").image]);
 
     // The pods were never touched: same pods, same addresses, and they still reach each other.
