@@ -11,6 +11,8 @@ import { buildClusterModel } from "../../../components/model/cluster";
 import { hostExec, ping, startPod, type HostOs, type LocalCluster, type LocalPod } from "../../../localcluster";
 import { CHECK_PORT, tcpExchange } from "../../../localcluster/checks";
 import { clusterNames } from "../../../localcluster/names";
+import { awaitChassisCaughtUp, formatCaughtUp } from "../../../localcluster/overlayReadiness";
+import { pollUntil } from "../../../kubeclient";
 import { apply, type OperationResult } from "../../../offline/api";
 import { bringUpPulumiLab, type PulumiLab } from "./pulumiLab";
 
@@ -140,11 +142,25 @@ export async function bringUpLiveLab(id: string, namespace: string, hosts = 3, o
         const r = await apply(lab.options);
         if (!r.ok) throw new Error(`first apply: ${r.error}`);
         const pods: [LocalPod, LocalPod] = [await startPod(lab.cluster, lab.model, "node1", namespace, "pod-a", 10), await startPod(lab.cluster, lab.model, "node2", namespace, "pod-b", 11)];
+        await overlayReady(lab, pods);
         return Object.assign(lab, { pods });
     } catch (e) {
         await lab.close();
         throw e;
     }
+}
+
+/**
+ * Returns once the pods reach each other both ways: every chassis has applied the current
+ * Northbound, then a few pings a pair, bounded. On a loaded machine a chassis may carry nothing to
+ * a new pod for some seconds after the apply (localcluster/overlayReadiness), and a test's first
+ * probe must not meet that.
+ */
+async function overlayReady(lab: PulumiLab, pods: [LocalPod, LocalPod]): Promise<void> {
+    const caughtUp = await awaitChassisCaughtUp(lab.cluster, lab.model);
+    if (!caughtUp.ok) throw new Error(formatCaughtUp(caughtUp));
+    for (const [a, b] of [[pods[0], pods[1]], [pods[1], pods[0]]] as const)
+        await pollUntil(async () => (await ping(lab.cluster, a, b.ip)) || undefined, { timeoutMs: 45_000, intervalMs: 500, what: `${a.ifaceId} to reach ${b.ifaceId} (${b.ip})` });
 }
 
 /** Sets `encapType` in the stack and runs `up` while the lab's pods ping each other. */
