@@ -53,13 +53,17 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const privateKey = secrets.sshPrivateKey;
         const centralHost = model.central ? centralHostOf(model) : undefined;
         const nbKey = { privateKeyConfig: args.sshPrivateKeyConfig ?? sshPrivateKeyConfig() };
+        // Interconnect: each node's own NB, on its host; else the central's (every member's).
+        const nbOf = (node: string) => (centralHost ? nbConnection(centralHost, nbKey, centralHostsOf(model)) : nbConnection(hostOf(model, node), nbKey));
         const guardArgs: DestroyGuardArgs = {
             nb: model.writer === "pulumi" && centralHost ? nbConnection(centralHost, nbKey) : undefined,
             owner: args.owner,
             groups: ownedGroups(model),
             hosts: model.hosts.map((h) => ({ name: h.name, ssh: h.ssh })),
             centrals: centralHostsOf(model).map((h) => h.name),
-            ...(model.writer === "ovnkube" ? { ovnkube: { version: model.kube.version, architecture: model.architecture } } : {}),
+            ...(model.writer === "ovnkube"
+                ? { ovnkube: { version: model.kube.version, architecture: model.architecture }, ovnkubeNodes: model.kube.nodes.map((n) => ({ name: n.name, nb: nbOf(n.name) })) }
+                : {}),
             privateKey,
         };
         // First, and everything waits for it (through the host key checks): an `up` that renames a
@@ -162,8 +166,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             chassis,
             databases: [...new Set(databases.values())],
             hostKeys,
-            // Interconnect: each node's own NB, on its host; else the central's (every member's).
-            nb: (node) => (centralHost ? nbConnection(centralHost, nbKey, centralHostsOf(model)) : nbConnection(hostOf(model, node), nbKey)),
+            nb: nbOf,
         };
         // Each mode's writers load only when the stack uses that mode: ovnkube mode pulls in
         // @pulumi/kubernetes, whose loading alone costs every run about a second.

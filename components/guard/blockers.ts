@@ -8,7 +8,11 @@
 //   removes them all (the cluster router holds every node's router port until that node's group
 //   is gone);
 // - a host whose delete scripts could not run: nothing answers, the login fails, or it presents
-//   another key than the pinned one.
+//   another key than the pinned one;
+// - in ovnkube mode, a node that is still a Kubernetes Node: ovnkube removes a node's rows (its
+//   switch and gateway router, its chassis, its transit port in every other zone) only when the
+//   Node is deleted, so a node leaving the stack first would leave them behind. Seen from an NB
+//   that stays: the central's, or another zone's.
 // Provider code: runs from the serialized copy, captures only plain data and functions.
 import type { SshTarget } from "../ssh/target";
 import { mapToRecord, setAtoms, uuid } from "../ovsdb/encoding";
@@ -24,6 +28,7 @@ import { removalSteps, type Blocked } from "../nb/rowChanges";
 import { withNb } from "../nb/session";
 import { parseSnapshot, snapshotOps, type ReadPlan, type Snapshot } from "../nb/snapshot";
 import { NB_DB } from "../nb/tables";
+import { transitSwitchPort } from "../model/names";
 import { connectSsh } from "../ssh/connect";
 import { redactKey } from "../ssh/errors";
 
@@ -53,6 +58,38 @@ async function snapshots(session: OvsdbTransactor, owner: string, groups: readon
     });
 }
 
+/** An ovnkube-mode node and the NB where ovnkube keeps its rows: the central's, or its own zone's. */
+export interface OvnkubeNodeRecord {
+    name: string;
+    nb: NbConnection;
+}
+
+/** ovnkube's rows that name a node in an NB: its switch (the central's NB) and its transit port (another zone's). Pure. */
+export const ovnkubeNodeRows = (node: string) => [
+    { table: "Logical_Switch", name: node },
+    { table: "Logical_Switch_Port", name: transitSwitchPort(node) },
+];
+
+/**
+ * One line per node of `removing` that ovnkube still keeps in `nb` (an NB that stays), naming the
+ * rows and the way: the Node goes from Kubernetes first, then ovnkube deletes its rows.
+ */
+export async function ovnkubeNodeBlockers(nb: NbConnection, removing: readonly string[]): Promise<string[]> {
+    if (removing.length === 0) return [];
+    const wanted = removing.flatMap((node) => ovnkubeNodeRows(node).map((row) => ({ node, ...row })));
+    const results = await withNb(nb, (session) => session.transact(NB_DB, wanted.map((w) => select(w.table, [where("name", "==", w.name)], ["name"]))));
+    const present = wanted.filter((_, i) => ((results[i] as { rows?: unknown[] }).rows ?? []).length > 0);
+    return removing.flatMap((node) => {
+        const rows = present.filter((p) => p.node === node).map((p) => `${p.table} ${p.name}`);
+        if (rows.length === 0) return [];
+        return [
+            `node ${node}: still a Kubernetes Node (ovnkube keeps its ${rows.join(" and ")} in the Northbound on ${nb.ssh.host}): ` +
+                `drain it, stop its kubelet and delete it (kubectl drain ${node} --ignore-daemonsets --delete-emptydir-data; kubectl delete node ${node}); ` +
+                `ovnkube then removes its rows`,
+        ];
+    });
+}
+
 /** What the guard is given: the stack's NB groups and hosts, and how to reach them. */
 export interface GuardScope {
     /** How to reach NB; only when the stack writes NB groups (Pulumi mode). */
@@ -60,6 +97,8 @@ export interface GuardScope {
     owner: string;
     groups: readonly OwnedGroup[];
     hosts: readonly GuardedHost[];
+    /** ovnkube mode: every node and the NB where ovnkube keeps it. */
+    ovnkubeNodes?: readonly OvnkubeNodeRecord[];
     privateKey: string;
 }
 
@@ -70,6 +109,17 @@ export function removedBy(olds: Pick<GuardScope, "groups" | "hosts">, news: Pick
     const keptGroups = new Set(news.groups.map(groupKey));
     const keptHosts = new Set(news.hosts.map((h) => h.name));
     return { groups: olds.groups.filter((g) => !keptGroups.has(groupKey(g))), hosts: olds.hosts.filter((h) => !keptHosts.has(h.name)) };
+}
+
+/**
+ * ovnkube mode: the nodes of `olds` that `news` no longer lists, and an NB that stays to look for
+ * them in (a node's kept in both; none on a destroy, where the whole cluster goes). Pure.
+ */
+export function ovnkubeNodesRemovedBy(olds: Pick<GuardScope, "ovnkubeNodes">, news: Pick<GuardScope, "ovnkubeNodes">): { names: string[]; seenFrom?: NbConnection } {
+    const kept = new Map((news.ovnkubeNodes ?? []).map((n) => [n.name, n]));
+    const names = (olds.ovnkubeNodes ?? []).filter((n) => !kept.has(n.name)).map((n) => n.name);
+    const stays = (olds.ovnkubeNodes ?? []).find((n) => kept.has(n.name));
+    return names.length > 0 && stays ? { names, seenFrom: kept.get(stays.name)!.nb } : { names: [] };
 }
 
 /** Per group being removed: conflicting claims (already worded) and roots holding rows no group of the stack owns. Pure. */
@@ -119,12 +169,21 @@ export async function hostBlockers(hosts: readonly GuardedHost[], privateKey: st
  * first; an NB that cannot be read is a blocker too, and so is a removed host that cannot be
  * reached, since its delete scripts run there.
  */
-export async function removalBlockers(scope: GuardScope, removing: { groups: readonly OwnedGroup[]; hosts: readonly GuardedHost[] }): Promise<string[]> {
+export async function removalBlockers(
+    scope: GuardScope,
+    removing: { groups: readonly OwnedGroup[]; hosts: readonly GuardedHost[]; ovnkubeNodes?: ReturnType<typeof ovnkubeNodesRemovedBy> },
+): Promise<string[]> {
     const nb =
         scope.nb && removing.groups.length > 0
             ? await nbBlockers(scope.nb, scope.owner, scope.groups, removing.groups).catch(async (err) => [
                   `Northbound database: ${redactKey(await errorText(err, { ssh: scope.nb!.ssh, socket: scope.nb!.socket }), scope.privateKey)}`,
               ])
             : [];
-    return [...nb, ...(await hostBlockers(removing.hosts, scope.privateKey))];
+    const seenFrom = removing.ovnkubeNodes?.seenFrom;
+    const ovnkube = seenFrom
+        ? await ovnkubeNodeBlockers(seenFrom, removing.ovnkubeNodes!.names).catch(async (err) => [
+              `Northbound database on ${seenFrom.ssh.host}: ${redactKey(await errorText(err, { ssh: seenFrom.ssh, socket: seenFrom.socket }), scope.privateKey)}`,
+          ])
+        : [];
+    return [...nb, ...ovnkube, ...(await hostBlockers(removing.hosts, scope.privateKey))];
 }

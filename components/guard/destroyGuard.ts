@@ -24,7 +24,7 @@ import { PackageResource } from "../dynamic/resource";
 import type { ClusterModel } from "../model/types";
 import { NB_KIND_LIST } from "../nb/kinds";
 import { nbConnectionInput, type NbConnectionArgs } from "../nb/resource";
-import { removalBlockers, removedBy, type GuardedHost, type GuardScope, type OwnedGroup } from "./blockers";
+import { ovnkubeNodesRemovedBy, removalBlockers, removedBy, type GuardedHost, type GuardScope, type OvnkubeNodeRecord, type OwnedGroup } from "./blockers";
 import { hostRenames, renameRefusal } from "./renames";
 import { centralShrinkRefusal } from "../hosts/centralMembership";
 import { releaseChangeRefusal, type RecordedRelease } from "./releaseChanges";
@@ -42,6 +42,8 @@ export interface DestroyGuardArgs {
     hosts: GuardedHost[];
     /** The central hosts: a clustered central must not shrink to one in place. */
     centrals: string[];
+    /** ovnkube mode: every node and the NB where ovnkube keeps it (a node leaves the stack only once ovnkube has let it go). */
+    ovnkubeNodes?: pulumi.Input<OvnkubeNodeRecord[]>;
     /** ovnkube mode's release and architecture: neither goes back nor changes architecture in place. */
     ovnkube?: RecordedRelease;
     /** Kept a secret whatever is passed. */
@@ -66,14 +68,15 @@ export function refusalText(what: string, blockers: readonly string[]): string {
 }
 
 /** The change from `olds` to `news` (a destroy when `news` lists nothing), refused with every blocker. */
-export async function checkRemoval(olds: GuardScope, news: Pick<GuardScope, "groups" | "hosts" | "nb" | "privateKey">): Promise<void> {
-    const removing = removedBy(olds, news);
-    if (removing.groups.length === 0 && removing.hosts.length === 0) return;
+export async function checkRemoval(olds: GuardScope, news: Pick<GuardScope, "groups" | "hosts" | "nb" | "ovnkubeNodes" | "privateKey">): Promise<void> {
+    const removing = { ...removedBy(olds, news), ovnkubeNodes: ovnkubeNodesRemovedBy(olds, news) };
+    if (removing.groups.length === 0 && removing.hosts.length === 0 && removing.ovnkubeNodes.names.length === 0) return;
     // Reached with the new connection and key: a key rotated in the same `up` is the one that works.
     const blockers = await removalBlockers({ ...olds, nb: news.nb ?? olds.nb, privateKey: news.privateKey ?? olds.privateKey }, removing);
     if (blockers.length === 0) return;
     const destroy = news.groups.length === 0 && news.hosts.length === 0;
-    const names = [...removing.groups.map((g) => g.group), ...removing.hosts.map((h) => `host ${h.name}`)];
+    const nodes = removing.ovnkubeNodes.names.filter((n) => !removing.hosts.some((h) => h.name === n)).map((n) => `node ${n}`);
+    const names = [...removing.groups.map((g) => g.group), ...nodes, ...removing.hosts.map((h) => `host ${h.name}`)];
     throw new Error(refusalText(destroy ? "destroy" : `removing ${names.join(", ")}`, blockers));
 }
 
@@ -89,7 +92,7 @@ export const destroyGuardProvider: pulumi.dynamic.ResourceProvider = {
         const release = releaseChangeRefusal(olds.ovnkube, news.ovnkube);
         if (release) throw new Error(release);
         await checkRemoval(olds, news);
-        const keys = ["nb", "owner", "groups", "hosts", "centrals", "ovnkube", "privateKey"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+        const keys = ["nb", "owner", "groups", "hosts", "centrals", "ovnkube", "ovnkubeNodes", "privateKey"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
         return { changes: keys.length > 0 };
     },
     async update(_id: string, _olds: any, news: any) {

@@ -36,6 +36,8 @@ export function ovnkubeDaemonSet(
     app: string,
     maxUnavailable: number | string,
     parts: PodSpecParts,
+    /** More pod template annotations: digests whose change must roll the pods. */
+    rollOn: Record<string, string> = {},
 ): DaemonSet {
     // The selector is immutable once created, so it holds the one stable label and nothing else;
     // names differ between DaemonSets, so no two select the same pods.
@@ -51,7 +53,7 @@ export function ovnkubeDaemonSet(
             template: {
                 metadata: {
                     labels,
-                    annotations: { [CONFIG_HASH_ANNOTATION]: configHash(model) },
+                    annotations: { [CONFIG_HASH_ANNOTATION]: configHash(model), ...rollOn },
                 },
                 spec: {
                     // The pod network does not exist before ovnkube has built it.

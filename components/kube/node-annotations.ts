@@ -3,6 +3,7 @@
 // in the cluster network and no other node has it) and reserves the id found in `k8s.ovn.org/node-id`
 // for nodes that exist when it starts (clustermanager/zone_cluster_controller.go syncNodeIDs);
 // everything else on the Node it derives from these and from the host.
+import { createHash } from "node:crypto";
 import type { KubeModel, OvnkubeNodeModel } from "../model/types";
 import { DEFAULT_NETWORK, NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, ZONE_LABEL } from "./names";
 import type { NodePatch } from "./types";
@@ -57,4 +58,20 @@ export function asPulumiNodePatch(patch: NodePatch): NodePatch {
             },
         },
     };
+}
+
+/** Annotation on the control plane's pod template carrying the digest of the node plan. */
+export const NODE_PLAN_HASH_ANNOTATION = "checksum/node-plan";
+
+/**
+ * Digest of every node's planned node-id and subnet, put on the control plane's pod template. The
+ * cluster manager keeps a pre-set node-id only for the nodes it finds when it starts (syncNodeIDs,
+ * clustermanager/zone_cluster_controller.go:209-239); a node that registers while it runs gets the
+ * next free id at once (:155-165), before any plan can reach its Node. A changed plan (a node added)
+ * therefore rolls the control plane after the plan is on the Nodes: on restart it reserves the
+ * planned ids and rewrites the ids and transit addresses it gave meanwhile, so no id is written by two.
+ */
+export function nodePlanHash(model: KubeModel): string {
+    const plan = model.nodes.map((n) => [n.name, n.nodeId, n.subnet]).sort();
+    return createHash("sha256").update(JSON.stringify(plan)).digest("hex");
 }

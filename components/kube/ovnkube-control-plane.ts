@@ -15,6 +15,7 @@ import { onNodes, ovnkubeDaemonSet } from "./daemonset";
 import { ETC_OPENVSWITCH, mounts, OVNKUBE_LOG, volumes } from "./host-paths";
 import { CLUSTER_MANAGER, CONTROL_PLANE, CONTROL_PLANE_LABEL, MASTER, OS_LABEL } from "./names";
 import { clusterManagerArgs, masterArgs, masterEnv, OVNKUBE, usesOvnSsl } from "./ovnkube-args";
+import { NODE_PLAN_HASH_ANNOTATION, nodePlanHash } from "./node-annotations";
 import { serviceAccountName } from "./rbac";
 import type { DaemonSet } from "./types";
 
@@ -22,6 +23,8 @@ export function ovnkubeControlPlane(model: KubeModel): DaemonSet {
     const hostDirs = [OVNKUBE_LOG, ...(usesOvnSsl(model) ? [ETC_OPENVSWITCH] : [])];
     const ic = model.architecture === "interconnect";
     const name = ic ? CONTROL_PLANE : MASTER;
+    // A new node's planned id holds only once the cluster manager restarts after the plan (nodePlanHash).
+    const rollOn = { [NODE_PLAN_HASH_ANNOTATION]: nodePlanHash(model) };
     return ovnkubeDaemonSet(model, name, name, 1, {
         serviceAccountName: serviceAccountName(model, "control-plane"),
         hostPID: false,
@@ -47,5 +50,5 @@ export function ovnkubeControlPlane(model: KubeModel): DaemonSet {
             },
         ],
         volumes: volumes(hostDirs),
-    });
+    }, rollOn);
 }

@@ -1,7 +1,7 @@
 // The kubelet stand-in of the local cluster's hosts: what a kubelet does for the pods bound to
 // its node (registration, status, Lease, volumes, CNI, processes, probes, restarts, logs), and
 // nothing more. See README.md for what differs from a real kubelet.
-export { startKubelet, stopKubelet } from "./start";
+export { restartKubelet, startKubelet, stopKubelet } from "./start";
 export { kubeletOptionsForHost, LAB_CNI_BIN_DIRS } from "./forHost";
 export type { StartKubeletOptions, RunningKubelet } from "./start";
 export { resolveOptions, DEFAULT_ROOT_DIR, DEFAULT_CNI_CONF_DIR, DEFAULT_CNI_BIN_DIRS } from "./options";

@@ -35,17 +35,30 @@ export async function startKubelet(opts: StartKubeletOptions): Promise<RunningKu
     resolveOptions(options);
     fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     const optionsFile = path.join(stateDir, "options.json");
-    const logFile = path.join(stateDir, "kubelet.log");
     fs.writeFileSync(optionsFile, JSON.stringify(options, null, 2) + "\n", { mode: 0o600 });
     // What the process will check first, checked here too, so that a mistake fails at once.
     loadOptions(optionsFile);
+    return launch(netns, options.nodeName, optionsFile, path.join(stateDir, "kubelet.log"), readyTimeoutMs);
+}
+
+/**
+ * Starts a stopped kubelet again with the options it had, as a host coming back does: it registers
+ * its Node anew if the Node was deleted meanwhile.
+ */
+export function restartKubelet(k: RunningKubelet, netns: string, readyTimeoutMs?: number): Promise<RunningKubelet> {
+    return launch(netns, k.nodeName, k.optionsFile, k.logFile, readyTimeoutMs);
+}
+
+async function launch(netns: string, nodeName: string, optionsFile: string, logFile: string, readyTimeoutMs = 120_000): Promise<RunningKubelet> {
+    // Only this start's lines count: a restart appends to the log of the run before.
+    const from = readTextOr(logFile).length;
     const tsx = require.resolve("tsx");
     const pid = startInNetns(netns, [process.execPath, "--import", tsx, MAIN, optionsFile], logFile);
-    const kubelet = { pid, nodeName: options.nodeName, optionsFile, logFile };
-    await pollUntil(async () => (readTextOr(logFile).includes(READY_LINE) ? true : undefined), {
-        timeoutMs: readyTimeoutMs ?? 120_000,
+    const kubelet = { pid, nodeName, optionsFile, logFile };
+    await pollUntil(async () => (readTextOr(logFile).slice(from).includes(READY_LINE) ? true : undefined), {
+        timeoutMs: readyTimeoutMs,
         intervalMs: 200,
-        what: `the kubelet of ${options.nodeName} to register its node (log: ${logFile})`,
+        what: `the kubelet of ${nodeName} to register its node (log: ${logFile})`,
         giveUp: () => deadDaemon({ kubelet: { pid, log: logFile } }),
     }).catch(async (e) => {
         await stopKubelet(kubelet).catch(() => undefined);

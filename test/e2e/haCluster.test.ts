@@ -8,7 +8,6 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
-import { centralMemberScript } from "../../components/hosts/scripts/central";
 import type { ClusterModel } from "../../components/model/types";
 import { nbConnection } from "../../components/program/connections";
 import { centralStatus, formatCentralStatus } from "../../components/status/centralStatus";
@@ -19,6 +18,7 @@ import { apply, destroy, preview, refresh, type OfflineOptions, type OperationRe
 import { applyNodes, expectedRows, sideModel } from "./support/nbApplyUnderFault";
 import { haLab, removeHaLab, type HaLab } from "./support/haLab";
 import { DBS, raftStatus } from "./support/raftStatus";
+import { clusterOf as clusterOfMembers, electedAmong as electedAmongMembers, killDaemons, leaderOf as leaderOfMembers, restartMember as restartMemberOf, type Db } from "./support/raftMembers";
 
 const ID = "ha3";
 let lab: HaLab | undefined;
@@ -38,11 +38,8 @@ const nbctl = (host: string, ...args: string[]) => sh(host, ["ovn-nbctl", "--no-
 const sbctl = (host: string, ...args: string[]) => sh(host, ["ovn-sbctl", "--no-leader-only", "--timeout=20", ...args]);
 const changed = (r: OperationResult) => r.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`);
 
-/** Every member's view of one database: one leader, 3 members each, all in one term. */
-async function clusterOf(db: keyof typeof DBS, hosts = centrals()) {
-    const views = await Promise.all(hosts.map(async (h) => ({ host: h, status: await raftStatus(cluster, h, db) })));
-    return views;
-}
+/** Every member's view of one database. */
+const clusterOf = (db: Db, hosts?: string[]) => clusterOfMembers(centralsOf(), db, hosts);
 
 before(async () => {
     lab = await haLab(ID, 3);
@@ -119,41 +116,11 @@ test("a change of the cluster's members, or three centrals to one, is refused at
     assert.deepEqual(changed(back), []);
 });
 
-/** The host whose member leads `db`, asked of the members given (all, by default). */
-async function leaderOf(db: keyof typeof DBS, hosts = centrals()): Promise<string> {
-    const views = await clusterOf(db, hosts);
-    const leaders = views.filter((v) => v.status?.role === "leader").map((v) => v.host);
-    assert.equal(leaders.length, 1, `${db} leaders among ${hosts}: ${leaders}`);
-    return leaders[0];
-}
-
-/** Waits (bounded) until the members given have elected a leader of `db` among them. */
-async function electedAmong(db: keyof typeof DBS, hosts: string[]): Promise<string> {
-    for (let i = 0; i < 60; i++) {
-        const views = await clusterOf(db, hosts);
-        const leader = views.find((v) => v.status?.role === "leader");
-        if (leader) return leader.host;
-        await new Promise((r) => setTimeout(r, 500));
-    }
-    throw new Error(`no ${db} leader among ${hosts} after 30 s`);
-}
-
-/**
- * Kills daemons of a host as a crash would: the --monitor parent that would restart it first,
- * then the daemon itself, both found by the daemon's pidfile; returns once they are reaped. PID 1 on this machine
- * reaps slowly, and ovn-ctl takes a zombie whose pidfile remains for a running daemon: a restart
- * right after the kill would start nothing and wait for a server that never comes.
- */
-async function kill(host: string, pidfiles: string[]) {
-    const script = pidfiles.map((f) => `pid=$(cat /var/run/ovn/${f}); ppid=$(ps -o ppid= -p "$pid" | tr -d ' '); kill -9 "$ppid" "$pid"; gone+=" $ppid $pid"`).join("; ");
-    const reaped = `for i in $(seq 300); do left=; for p in $gone; do [[ -d /proc/$p ]] && left=y; done; [[ -z $left ]] && exit 0; sleep 0.1; done; echo "not reaped:$gone" >&2; exit 1`;
-    await sh(host, ["bash", "-c", `gone=; ${script}; ${reaped}`]);
-}
-
-/** Runs the member's own create script again (what `up` runs when the member's command changes): it restarts what is down. */
-async function restartMember(host: string) {
-    await sh(host, ["bash", "-c", centralMemberScript(model.central!, host).create]);
-}
+const centralsOf = () => ({ cluster, model });
+const leaderOf = (db: Db, hosts?: string[]) => leaderOfMembers(centralsOf(), db, hosts);
+const electedAmong = (db: Db, hosts: string[]) => electedAmongMembers(centralsOf(), db, hosts);
+const kill = (host: string, pidfiles: string[]) => killDaemons(centralsOf(), host, pidfiles);
+const restartMember = (host: string) => restartMemberOf(centralsOf(), host);
 
 const FAULT_OWNER = "ovn-kubernetes/ha-fault";
 const FAULT_TABLES = ["Logical_Router", "Logical_Router_Port", "Logical_Switch", "Logical_Switch_Port", "Load_Balancer"];

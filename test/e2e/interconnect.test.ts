@@ -9,7 +9,9 @@
 // and restarted ovnkube pods change nothing; that a hand-edited node-subnets annotation is
 // reported by refresh naming the node; that every node's ovnkube has its own certificate and the
 // identity webhook refuses one node's change to another's annotations; that ovnkube was never
-// refused a call; that destroy leaves
+// refused a call; that a node leaves only once it is no Kubernetes Node, under traffic that loses
+// nothing, with no row of it left in the other zones, and joins again with its planned subnet, id
+// and transit address; that destroy leaves
 // every host as it was; and that Debian 13 (OVN 25.03) is refused before anything is touched.
 // Phases print their wall time.
 import assert from "node:assert/strict";
@@ -18,14 +20,14 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, ZONE_LABEL } from "../../components/kube/names";
-import { containsIp, parseNetwork, subnetAt } from "../../components/values";
+import { parseNetwork, subnetAt } from "../../components/values";
 import { gatewayRouter, routerToJoin, routerToTransit, TRANSIT_SWITCH } from "../../components/model/names";
 import type { ClusterModel } from "../../components/model/types";
-import { down, hostExec, type PodRef } from "../../localcluster";
+import { down, hostExec } from "../../localcluster";
 import { enterableHost } from "../../localcluster/exec";
 import { inHost } from "../../localcluster/kubelet/hostfs";
-import { pingMatrix, formatMatrix, tcpExchange } from "../../localcluster/checks";
-import { createClusterIpService, kubePodExec, podRef, removeDemoWorkloads, startDemoDeployment, type KubePod } from "../../localcluster/kubeWorkloads";
+import { removeDemoWorkloads, startDemoPod, type KubePod } from "../../localcluster/kubeWorkloads";
+import { assertPlannedAddresses, assertPodsPing, proveWorkloads } from "./support/workloadProof";
 import { X509Certificate } from "node:crypto";
 import { buildKubeconfig, KubeClient, pollUntil } from "../../kubeclient";
 import { IDENTITY, OVN_NODE_USER_PREFIX, OVN_NODES_GROUP } from "../../components/kube/identity";
@@ -34,14 +36,14 @@ import { ovsOvnDaemons, processesNamed } from "./support/hostDaemons";
 import { snapshotHost, type HostSnapshot } from "./support/hostSnapshot";
 import { extendsLog, readNbLog, writerReport, type NbLog, type NbWriter } from "./support/nbTransactionLog";
 import { phase } from "./support/phase";
-import { bringUpOvnkubeLab, startOvnkubeLab, type OvnkubeLab } from "./support/ovnkubeLab";
+import { assertUpAndRefreshChangeNothing, bringUpOvnkubeLab, startOvnkubeLab, writeLabStack, withoutHost, type OvnkubeLab } from "./support/ovnkubeLab";
+import { removeOvnkubeNode } from "./support/ovnkubeNodeRemoval";
+import { addOvnkubeNode } from "./support/ovnkubeNodeAddition";
 import { controlPlaneOf, plannedOvnkubePods, recreateOvnkubePods, waitNodesReady, waitOvnkubePodsRunning } from "./support/ovnkubePods";
 
 const ID = "e2eic";
 const OLD_ID = "e2eold";
 const HOSTS = 3;
-const SERVER_PORT = 8080;
-const GREETING = "hello from the server pod";
 /** The program's resource names for node2 (component `ovn`): its Node plan and its zone's expectation. */
 const NODE2_PLAN = "ovn-ovnkube-node2-plan";
 const NODE2_EXPECTATION = "ovn-expect-zone-node2";
@@ -158,65 +160,14 @@ test("bring-up from bare hosts to up: a zone per node, ovnkube 1.3 from the prog
 test("a Deployment's pods, placed by the scheduler, get their node's planned addresses, ping each other, reach a ClusterIP Service and the outside through SNAT", async () => {
     requireLab();
     await phase("workloads", async () => {
-        const spread = await startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, { name: SPREAD, replicas: HOSTS, command: ["sleep", "infinity"] });
-        pods.push(...spread);
-        assert.deepEqual(spread.map((p) => p.node), lab.cluster.hosts.map((h) => h.name), "the scheduler put one pod on every node");
-        const [server] = await startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, {
-            name: SERVER,
-            replicas: 1,
-            command: ["/bin/sh", "-c", `while true; do echo "$0" | nc -N -l ${SERVER_PORT}; done`, GREETING],
-        });
-        pods.push(server);
-        const client = spread.find((p) => p.node !== server.node)!;
-        for (const pod of pods) {
-            const subnet = planOf(pod.node).subnet;
-            assert.ok(containsIp(parseNetwork(subnet), pod.ip), `${pod.name} got ${pod.ip}, outside ${pod.node}'s planned ${subnet}`);
-            // ovnkube allocated it (its annotation) and its CNI shim plumbed it (the address on eth0).
-            const annotation = JSON.parse((await lab.admin.get({ apiVersion: "v1", kind: "Pod", namespace: pod.namespace, name: pod.name })).metadata.annotations?.["k8s.ovn.org/pod-networks"] ?? "{}");
-            assert.deepEqual(annotation.default?.ip_addresses, [`${pod.ip}/${parseNetwork(subnet).prefix}`]);
-            assert.match((await kubePodExec(pod, ["ip", "-4", "-o", "addr", "show", "dev", "eth0"])).stdout, new RegExp(`inet ${pod.ip.replace(/\./g, "\\.")}/`));
-        }
-
-        // Every pod and every host reaches every pod and every node's management port (ovnkube-node's
-        // ovn-k8s-mp0, at the planned .2), across zones over the transit switch and Geneve.
-        const matrix = await pingMatrix(
-            lab.cluster,
-            [...pods.map((p) => ({ label: p.name, from: podRef(p) as string | PodRef })), ...lab.cluster.hosts.map((h) => ({ label: h.name, from: h.name }))],
-            [...pods.map((p) => ({ label: p.name, ip: p.ip })), ...model.nodeNetworks.map((n) => ({ label: `${n.node} mgmt`, ip: n.mgmt.ip }))],
-        );
-        assert.ok(matrix.allOk, "\n" + formatMatrix(matrix));
-        const direct = await tcpExchange(lab.cluster, { pod: podRef(server) }, server.ip, { pod: podRef(client) });
-        assert.deepEqual(direct, { ok: true, seenSource: client.ip }, "TCP pod → pod in another zone keeps the client's address");
-
-        const clusterIp = await createClusterIpService(lab.admin, { name: SERVER, selector: { app: SERVER }, port: 80, targetPort: SERVER_PORT });
-        assert.ok(containsIp(parseNetwork(model.serviceSubnet), clusterIp), `ClusterIP ${clusterIp} outside ${model.serviceSubnet}`);
-        // Every zone's controller adds the Service's load balancer asynchronously.
-        const answer = await pollUntil(
-            async () => {
-                const r = await kubePodExec(client, ["nc", "-w", "2", clusterIp, "80"], { timeoutMs: 10_000 });
-                if (r.stdout.trim() !== GREETING) throw new Error(`exit ${r.code}, answer ${JSON.stringify(r.stdout.trim())} ${r.stderr.trim()}`);
-                return r.stdout.trim();
-            },
-            { timeoutMs: 30_000, intervalMs: 500, what: `the server pod's answer through ClusterIP ${clusterIp}:80` },
-        );
-        assert.equal(answer, GREETING);
-
-        const snat = await tcpExchange(lab.cluster, { external: true }, lab.cluster.external.ip, { pod: podRef(client) });
-        assert.deepEqual(snat, { ok: true, seenSource: planOf(client.node).gatewayIp }, `the outside sees ${client.node}'s address`);
+        pods.push(...(await proveWorkloads(lab, model, { spread: SPREAD, server: SERVER }, lab.cluster.hosts.map((h) => h.name))));
     });
     markNb("workloads");
 });
 
 test("one writer per Northbound cell in every zone; a second up and a refresh change nothing, also after the cluster manager and the controllers are restarted", async () => {
     requireLab();
-    const upAndRefreshChangeNothing = async () => {
-        const again = await apply(lab.offline);
-        assert.equal(again.ok, true, again.error);
-        assert.deepEqual(changed(again), []);
-        const refreshed = await refresh(lab.offline);
-        assert.equal(refreshed.ok, true, refreshed.error);
-        assert.deepEqual(drift(refreshed), []);
-    };
+    const upAndRefreshChangeNothing = () => assertUpAndRefreshChangeNothing(lab.offline);
     await phase("second up and refresh", upAndRefreshChangeNothing);
     markNb("second up and refresh");
 
@@ -351,6 +302,51 @@ test("ovnkube was refused no API call: its logs on every host hold no forbidden 
             assert.deepEqual(forbidden.slice(0, 3), [], `${host.name} ${log}`);
         }
     }
+});
+
+test("node3 leaves under traffic: refused while it is a Kubernetes Node; once drained and deleted, one up removes its zone, no row of it is left in the other zones' NB or SB, its host is as before", async () => {
+    requireLab();
+    const goes = "node3";
+    const removal = await phase(`${goes} removed`, () =>
+        removeOvnkubeNode(lab, model, goes, ["node1", "node2"], () => {
+            writeLabStack(withoutHost(lab, goes), lab.offline.stackFile!);
+        }),
+    );
+    assert.equal(removal.refused.ok, false);
+    assert.match(removal.refused.error ?? "", new RegExp(`node ${goes}: still a Kubernetes Node \\(ovnkube keeps its Logical_Switch_Port tstor-${goes} in the Northbound on .*kubectl delete node ${goes}`));
+    assert.deepEqual(removal.refused.ops.filter((o) => o.op !== "same" && !o.error), [], "the refused preview plans nothing");
+
+    assert.equal(removal.done.ok, true, removal.done.error);
+    console.log(`node removal up: ${changed(removal.done).join(", ")}; probes ${removal.traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
+    assert.deepEqual(removal.traffic.map((t) => t.lost), [0, 0], "pods on the untouched nodes lost no probe");
+    assert.deepEqual(removal.left, [], "nothing of the node is left in the other zones' NB or SB");
+    assert.deepEqual(processesNamed(lab.cluster, ["ovn-northd"]), ["node1: ovn-northd", "node2: ovn-northd"], "the node's zone stopped");
+    assert.deepEqual(await snapshotHost(lab.cluster, goes), bareHosts.get(goes), `${goes} is as it was before the first up`);
+    assert.deepEqual(changed(await apply(lab.offline)), [], "a further up changes nothing");
+});
+
+test("node3 joins again while the cluster runs: the cluster manager restarts for the plan, the node gets its planned subnet, id and transit address, its own zone, its pods their addresses; untouched pods lose nothing", async () => {
+    requireLab();
+    const goes = "node3";
+    writeLabStack(lab, lab.offline.stackFile!);
+    const to = lab.model;
+    const added = await phase(`${goes} added`, () => addOvnkubeNode(lab, to.kube, goes, ["node1", "node2"], () => writeLabStack(lab, lab.offline.stackFile!)));
+    assert.equal(added.done.ok, true, added.done.error);
+    const plan = planOf(goes);
+    console.log(`node add up ${added.upSeconds.toFixed(1)} s: ${changed(added.done).join(", ")}; the cluster manager first gave ${JSON.stringify(added.assigned)}; probes ${added.traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
+    assert.deepEqual(added.traffic.map((t) => t.lost), [0, 0], "pods on the untouched nodes lost no probe");
+    assert.equal(added.annotations[NODE_ID_ANNOTATION], String(plan.nodeId), `${goes} has its planned node-id`);
+    assert.deepEqual(JSON.parse(added.annotations[NODE_SUBNETS_ANNOTATION]), { default: [plan.subnet] });
+    assert.deepEqual(JSON.parse(added.annotations["k8s.ovn.org/node-transit-switch-port-ifaddr"]), { ipv4: plan.transit!.cidr });
+    // Its zone holds its own rows; every other zone sees it at its planned transit address.
+    assert.equal(await nbGet(goes, "Logical_Switch", goes, "other_config:subnet"), plan.subnet);
+    for (const zone of ["node1", "node2"]) assert.deepEqual(await nbGet(zone, "Logical_Switch_Port", `tstor-${goes}`, "addresses"), [`${plan.transit!.mac} ${plan.transit!.cidr}`], zone);
+
+    const fresh = await Promise.all(["node1", goes].map((node, i) => startDemoPod(lab.admin, lab.cluster, lab.kubernetes, { name: `joined-${i}`, node, command: ["sleep", "infinity"] })));
+    await assertPlannedAddresses(lab, model, fresh);
+    await assertPodsPing(lab, fresh);
+    await removeDemoWorkloads(lab.admin, lab.cluster, fresh, []);
+    assert.deepEqual(changed(await apply(lab.offline)), [], "a further up changes nothing");
 });
 
 test("destroy leaves every host as it was before the first up: bridges, ports, addresses, routes, nftables, OVN processes, files", async () => {

@@ -12,14 +12,14 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { releaseOf } from "../../components/kube/releases";
-import { down, type LocalPod, type PodRef } from "../../localcluster";
-import { formatMatrix, pingMatrix } from "../../localcluster/checks";
-import { podRef, startDemoDeployment, type KubePod } from "../../localcluster/kubeWorkloads";
+import { down } from "../../localcluster";
+import { startDemoDeployment, type KubePod } from "../../localcluster/kubeWorkloads";
+import { assertPodsPing } from "./support/workloadProof";
 import { apply, preview, type OperationResult } from "../../offline/api";
 import { phase } from "./support/phase";
 import { bringUpOvnkubeLab, writeLabStack, type OvnkubeLab } from "./support/ovnkubeLab";
 import { ovnkubePodsOf, waitOvnkubePodsRunning } from "./support/ovnkubePods";
-import { continuousPing } from "./support/liveChange";
+import { upgradeUnderProbes } from "./support/ovnkubeUpgrade";
 import { validateConfig } from "../../components/config/validate";
 import { buildClusterModel } from "../../components/model/cluster";
 import { readStackFile } from "../../components/config/stackFile";
@@ -41,15 +41,6 @@ async function runningImages(): Promise<string[]> {
     return [...new Set(pods.flatMap((p) => ((p.spec as { containers: Array<{ image: string }> }).containers ?? []).map((c) => c.image)))].sort();
 }
 
-async function pingsAll(pods: KubePod[]): Promise<void> {
-    const matrix = await pingMatrix(
-        lab.cluster,
-        pods.map((p) => ({ label: p.name, from: podRef(p) as string | PodRef })),
-        pods.map((p) => ({ label: p.name, ip: p.ip })),
-    );
-    assert.ok(matrix.allOk, "\n" + formatMatrix(matrix));
-}
-
 before(async () => {
     await down(ID);
     work = fs.mkdtempSync(path.join(tmpdir(), "e2e-upgrade-"));
@@ -66,11 +57,11 @@ test("1.2 → 1.3 in one up: preview names what rolls, the pods keep their addre
     lab = up.lab;
     assert.equal(up.first.ok, true, up.first.error);
     assert.equal(lab.model.kube.version, "1.2");
-    const before12 = await waitOvnkubePodsRunning(lab.admin, lab.model.kube, 120_000);
+    await waitOvnkubePodsRunning(lab.admin, lab.model.kube, 120_000);
     assert.deepEqual(await runningImages(), [releaseOf("1.2").image]);
 
     const pods = await phase("workloads", () => startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, { name: SPREAD, replicas: HOSTS, command: ["sleep", "infinity"] }));
-    await pingsAll(pods);
+    await assertPodsPing(lab, pods);
 
     const stackFile = writeLabStack(lab, lab.offline.stackFile!, { ovnkube: { version: "1.3" } });
     const to13 = buildClusterModel(validateConfig(readStackFile(stackFile)));
@@ -87,12 +78,9 @@ test("1.2 → 1.3 in one up: preview names what rolls, the pods keep their addre
 
     // Probes both ways between the pods on the two nodes, 20 per second, from before the up until
     // every ovnkube pod of the new release runs.
-    const asPod = (p: KubePod): LocalPod => ({ ...podRef(p), ifaceId: p.name }) as LocalPod;
-    const probes = [continuousPing(lab.cluster, asPod(pods[0]), pods[1].ip), continuousPing(lab.cluster, asPod(pods[1]), pods[0].ip)];
-    const upgraded = await phase("up 1.2 → 1.3", () => apply(lab.offline));
-    assert.equal(upgraded.ok, true, upgraded.error);
-    await waitOvnkubePodsRunning(lab.admin, to13.kube, 180_000, new Set(before12.map((p) => p.uid)));
-    const traffic = await Promise.all(probes.map((p) => p.stop()));
+    const rollout = await phase("up 1.2 → 1.3", () => upgradeUnderProbes(lab, to13.kube, [pods[0], pods[1]]));
+    assert.equal(rollout.result.ok, true, rollout.result.error);
+    const traffic = rollout.traffic;
     console.log(`pod-to-pod probes during the upgrade: ${traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
     assert.deepEqual(traffic.map((t) => t.lost), [0, 0], "no probe between the pods was lost while the release rolled");
     assert.ok(traffic.every((t) => t.sent > 20), "probes ran through the upgrade");
@@ -101,7 +89,7 @@ test("1.2 → 1.3 in one up: preview names what rolls, the pods keep their addre
     // The pods were never touched: same pods, same addresses, and they still reach each other.
     const after = (await lab.admin.list("v1", "Pod", { namespace: "default", labelSelector: `app=${SPREAD}` })).map((p) => [p.metadata.name, (p.status as { podIP: string }).podIP]);
     assert.deepEqual(Object.fromEntries(after), podIps(pods));
-    await phase("pods after the upgrade", () => pingsAll(pods));
+    await phase("pods after the upgrade", () => assertPodsPing(lab, pods));
     const again = await apply(lab.offline);
     assert.deepEqual(changed(again), [], "a second up after the upgrade changes nothing");
     assert.deepEqual(ovnkubePodsOf(await lab.admin.list("v1", "Pod", { namespace: lab.model.kube.namespace })).filter((p) => p.phase !== "Running"), []);

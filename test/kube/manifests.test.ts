@@ -10,6 +10,7 @@ import { describe, it } from "node:test";
 import { CustomResourceDefinition } from "kubernetes-models/apiextensions.k8s.io/v1/CustomResourceDefinition";
 import { kubeManifests, manifestList, type KubeManifests } from "../../components/kube/manifests";
 import { CONFIG_HASH_ANNOTATION } from "../../components/kube/daemonset";
+import { NODE_PLAN_HASH_ANNOTATION } from "../../components/kube/node-annotations";
 import { loadCrds, parseCrds } from "../../components/kube/crds";
 import type { Container, DaemonSet as DaemonSetObject, KubeObject } from "../../components/kube/types";
 import type { KubeModel } from "../../components/model/types";
@@ -180,6 +181,24 @@ for (const [architecture, model] of bothArchitectures()) {
         });
     }
 }
+
+describe("the control plane rolls when the node plan changes, so that it reserves a new node's planned id", () => {
+    for (const [architecture, model] of bothArchitectures()) {
+        it(`${architecture}: a node added or re-planned changes the control plane's template and no node's`, () => {
+            const before = kubeManifests(model);
+            const extra = { ...model.nodes[0], name: "node9", nodeId: 4999, subnet: "10.131.254.0/24" };
+            const groups = model.nodeGroups.map((g, i) => (i === 0 ? { ...g, nodes: [...g.nodes, extra.name] } : g));
+            const grown = kubeManifests(sameArchitecture(model, { nodes: [...model.nodes, extra], nodeGroups: groups }));
+            const hash = (ds: DaemonSetObject) => ds.spec.template.metadata.annotations[NODE_PLAN_HASH_ANNOTATION];
+            assert.match(hash(before.controlPlane), /^[0-9a-f]{64}$/);
+            assert.notEqual(hash(grown.controlPlane), hash(before.controlPlane));
+            const moved = kubeManifests(sameArchitecture(model, { nodes: model.nodes.map((n, i) => (i === 0 ? { ...n, nodeId: 4998 } : n)) }));
+            assert.notEqual(hash(moved.controlPlane), hash(before.controlPlane));
+            assert.equal(hash(kubeManifests(sameArchitecture(model, {})).controlPlane), hash(before.controlPlane), "the same plan rolls nothing");
+            for (const ds of before.nodes) assert.equal(hash(ds), undefined, "ovnkube-node does not restart for another node's plan");
+        });
+    }
+});
 
 describe("the release's CRDs", () => {
     it("are read from the model's URLs: every one a k8s.ovn.org CustomResourceDefinition that validates", async () => {

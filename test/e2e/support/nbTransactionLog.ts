@@ -1,7 +1,9 @@
 // The Northbound database's own record of who wrote what. A standalone OVSDB file is a log: the
 // schema, then one record per committed transaction, each `OVSDB JSON <length> <sha1>\n<json>\n`
 // (length and SHA-1 cover the json and its newline), the json being {"<Table>": {"<row uuid>": {<columns written>} | null}, "_date": ms,
-// "_comment"?: text}. ovn-nbctl (what the project's central script runs) puts its command line
+// "_comment"?: text}. A clustered (raft) member's file has `OVSDB CLUSTER` records: a header whose
+// `prev_data` holds the schema, then raft entries {"term", "index", "data": [schema | null, <the
+// same transaction json>]} among votes and commit indexes; a later term may rewrite an index. ovn-nbctl (what the project's central script runs) puts its command line
 // in `_comment`, ovn-northd comments "ovn-northd", libovsdb (ovnkube) comments nothing: so every
 // committed change can be attributed to its writer, with no hook in any of them.
 //
@@ -32,7 +34,7 @@ export interface NbLog {
     transactions: NbTransaction[];
 }
 
-const HEADER = /^OVSDB JSON (\d+) ([0-9a-f]{40})$/;
+const HEADER = /^OVSDB (JSON|CLUSTER) (\d+) ([0-9a-f]{40})$/;
 
 /** OVSDB's JSON for a map is ["map", [[key, value], ...]] (RFC 7047 §5.1). */
 function writtenColumns(columns: Record<string, unknown>): Record<string, string[] | null> {
@@ -44,37 +46,60 @@ function writtenColumns(columns: Record<string, unknown>): Record<string, string
     return out;
 }
 
-/** Parses a standalone OVSDB file, checking every record's length and SHA-1. Pure. */
-export function parseNbLog(data: Buffer): NbLog {
-    const records: Array<{ json: Record<string, unknown>; sha1: string }> = [];
+type LogRecord = { json: Record<string, unknown>; sha1: string };
+
+/** The records of an OVSDB file, each checked against its length and SHA-1, and whether it is clustered. Pure. */
+function logRecords(data: Buffer): { clustered: boolean; records: LogRecord[] } {
+    const records: LogRecord[] = [];
+    let clustered = false;
     let at = 0;
     while (at < data.length) {
         const eol = data.indexOf(0x0a, at);
         if (eol < 0) throw new Error(`OVSDB log: record header at byte ${at} has no end`);
         const header = HEADER.exec(data.subarray(at, eol).toString("latin1"));
         if (!header) throw new Error(`OVSDB log: bad record header at byte ${at}: ${JSON.stringify(data.subarray(at, Math.min(eol, at + 80)).toString("latin1"))}`);
-        const body = data.subarray(eol + 1, eol + 1 + Number(header[1]));
+        clustered = header[1] === "CLUSTER";
+        const body = data.subarray(eol + 1, eol + 1 + Number(header[2]));
         // A record still being written is incomplete: stop before it, as ovsdb-server's reader does.
-        if (body.length < Number(header[1])) break;
+        if (body.length < Number(header[2])) break;
         const sha1 = createHash("sha1").update(body).digest("hex");
-        if (sha1 !== header[2]) throw new Error(`OVSDB log: record ${records.length} at byte ${at} fails its SHA-1 (${sha1} ≠ ${header[2]})`);
+        if (sha1 !== header[3]) throw new Error(`OVSDB log: record ${records.length} at byte ${at} fails its SHA-1 (${sha1} ≠ ${header[3]})`);
         records.push({ json: JSON.parse(body.toString("utf8")) as Record<string, unknown>, sha1 });
         at = eol + 1 + body.length;
     }
-    const [schema, ...rest] = records;
-    if (!schema || typeof schema.json.name !== "string") throw new Error("OVSDB log: the first record is not a schema");
+    return { clustered, records };
+}
+
+function transactionOf(index: number, json: Record<string, unknown>, sha1: string): NbTransaction {
+    const rows: NbTransaction["rows"] = {};
+    for (const [table, changes] of Object.entries(json)) {
+        if (table.startsWith("_")) continue;
+        rows[table] = Object.fromEntries(
+            Object.entries(changes as Record<string, Record<string, unknown> | null>).map(([uuid, columns]) => [uuid, columns === null ? null : writtenColumns(columns)]),
+        );
+    }
+    return { index, date: Number(json._date), comment: typeof json._comment === "string" ? json._comment : undefined, rows, sha1 };
+}
+
+/** The transactions of a raft member's log in index order, each index as its latest term wrote it. Pure. */
+function raftTransactions(records: readonly LogRecord[]): NbTransaction[] {
+    const byIndex = new Map<number, NbTransaction>();
+    for (const { json, sha1 } of records) {
+        const data = json.data as [unknown, Record<string, unknown> | null] | undefined;
+        if (typeof json.index === "number" && Array.isArray(data) && data[1]) byIndex.set(json.index, transactionOf(json.index, data[1], sha1));
+    }
+    return [...byIndex.values()].sort((a, b) => a.index - b.index);
+}
+
+/** Parses a standalone or clustered OVSDB file, checking every record's length and SHA-1. Pure. */
+export function parseNbLog(data: Buffer): NbLog {
+    const { clustered, records } = logRecords(data);
+    const [first, ...rest] = records;
+    const schema = (clustered ? (first?.json.prev_data as unknown[] | undefined)?.[0] : first?.json) as { name?: unknown; version?: unknown } | undefined;
+    if (!schema || typeof schema.name !== "string") throw new Error("OVSDB log: the first record holds no schema");
     return {
-        schema: { name: schema.json.name, version: String(schema.json.version) },
-        transactions: rest.map(({ json, sha1 }, i) => {
-            const rows: NbTransaction["rows"] = {};
-            for (const [table, changes] of Object.entries(json)) {
-                if (table.startsWith("_")) continue;
-                rows[table] = Object.fromEntries(
-                    Object.entries(changes as Record<string, Record<string, unknown> | null>).map(([uuid, columns]) => [uuid, columns === null ? null : writtenColumns(columns)]),
-                );
-            }
-            return { index: i + 1, date: Number(json._date), comment: typeof json._comment === "string" ? json._comment : undefined, rows, sha1 };
-        }),
+        schema: { name: schema.name, version: String(schema.version) },
+        transactions: clustered ? raftTransactions(rest) : rest.map(({ json, sha1 }, i) => transactionOf(i + 1, json, sha1)),
     };
 }
 

@@ -3,6 +3,7 @@
 // timed. `bringUpOvnkubeLab` is what the end-to-end test and a benchmark share: its timings are
 // the bring-up (hosts and Kubernetes) and the apply (packages, OVS/OVN, ovnkube, until ovnkube has
 // realised the plan).
+import assert from "node:assert/strict";
 import * as path from "node:path";
 import { readStackFile } from "../../../components/config/stackFile";
 import { validateConfig } from "../../../components/config/validate";
@@ -13,7 +14,7 @@ import { down, LOCAL_LAB_PASSPHRASE, writeLocalStack, type HostOs, type LocalClu
 import type { LocalStackOptions } from "../../../localcluster/stackFile";
 import type { OvnKubernetesRelease } from "../../../localcluster/labReleases";
 import { upWithKubernetes, type KubernetesLab } from "../../../localcluster/kubernetes";
-import { apply, type OfflineOptions, type OperationResult } from "../../../offline/api";
+import { apply, refresh, type OfflineOptions, type OperationResult } from "../../../offline/api";
 
 export interface OvnkubeLabOptions {
     id: string;
@@ -86,4 +87,19 @@ export async function bringUpOvnkubeLab(opts: OvnkubeLabOptions, beforeApply?: (
     started = Date.now();
     const first = await apply(lab.offline);
     return { lab, first, timings: { bringUpMs, applyMs: Date.now() - started, resources: first.counts.created } };
+}
+
+/** The lab as a stack written without `host` sees it: what an operator's stack lists once the node has left. */
+export function withoutHost(lab: Pick<OvnkubeLab, "cluster" | "kubernetes">, host: string): Pick<OvnkubeLab, "cluster" | "kubernetes"> {
+    return { ...lab, cluster: { ...lab.cluster, hosts: lab.cluster.hosts.filter((h) => h.name !== host) } };
+}
+
+/** A second up changes nothing, and a refresh finds no drift. */
+export async function assertUpAndRefreshChangeNothing(offline: OfflineOptions): Promise<void> {
+    const again = await apply(offline);
+    assert.equal(again.ok, true, again.error);
+    assert.deepEqual(again.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`), []);
+    const refreshed = await refresh(offline);
+    assert.equal(refreshed.ok, true, refreshed.error);
+    assert.deepEqual(refreshed.drift.map((d) => `${d.name} [${d.keys.join(", ")}]`), []);
 }

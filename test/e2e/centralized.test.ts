@@ -1,0 +1,264 @@
+// End to end in ovnkube mode with the centralized architecture, on real parts only: 4 Debian
+// unstable hosts (OVN 26.03, OVS 4.0), the first three of them the cluster's centrals (Northbound
+// and Southbound as raft clusters of 3), a Kubernetes v1.36 control plane with kubelet stand-ins,
+// and ovn-kubernetes' ovnkube-master and ovnkube-node from the program's DaemonSets. It proves that
+// the program takes bare hosts to a cluster on ovn-kubernetes 1.2 whose central NB ovnkube built
+// from the project's plan; that 1.2 → 1.3 is one up that preview describes, under probes between
+// pods on two nodes (20 a second, both ways) that lose nothing, with the pods keeping their
+// addresses; that on 1.3 a Deployment's pods get their planned addresses and reach each other, a
+// ClusterIP Service and the outside; that the central NB has one writer per cell (read from a raft
+// member's own log); that a second up, a refresh and recreated ovnkube pods change nothing; that
+// with the NB leader killed under ovnkube, pods created afterwards still get addresses and ping;
+// that a node leaves only once it is no Kubernetes Node, under traffic that loses nothing, with no
+// row of it left in NB or SB; that a node joining the running cluster gets its planned subnet and
+// id; and that destroy leaves every host as it was. Phases print their wall time.
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { after, before, test } from "node:test";
+import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../../components/kube/names";
+import { releaseOf } from "../../components/kube/releases";
+import { gatewayRouter, routerToJoin, TRANSIT_SWITCH } from "../../components/model/names";
+import type { ClusterModel } from "../../components/model/types";
+import { readStackFile } from "../../components/config/stackFile";
+import { validateConfig } from "../../components/config/validate";
+import { buildClusterModel } from "../../components/model/cluster";
+import { down, hostExec } from "../../localcluster";
+import { removeDemoWorkloads, startDemoDeployment, startDemoPod, type KubePod } from "../../localcluster/kubeWorkloads";
+import { apply, destroy, preview, refresh, type OperationResult } from "../../offline/api";
+import { processesNamed, ovsOvnDaemons } from "./support/hostDaemons";
+import { snapshotHost, type HostSnapshot } from "./support/hostSnapshot";
+import { upgradeUnderProbes } from "./support/ovnkubeUpgrade";
+import { readNbLog, writerReport, type NbWriter } from "./support/nbTransactionLog";
+import { assertUpAndRefreshChangeNothing, bringUpOvnkubeLab, writeLabStack, withoutHost, type OvnkubeLab } from "./support/ovnkubeLab";
+import { controlPlaneOf, plannedOvnkubePods, recreateOvnkubePods, waitNodesReady, waitOvnkubePodsRunning } from "./support/ovnkubePods";
+import { phase } from "./support/phase";
+import { removeOvnkubeNode } from "./support/ovnkubeNodeRemoval";
+import { addOvnkubeNode } from "./support/ovnkubeNodeAddition";
+import { clusterOf, electedAmong, killDaemons, leaderOf, restartMember } from "./support/raftMembers";
+import { assertPlannedAddresses, assertPodsPing, proveWorkloads } from "./support/workloadProof";
+
+const ID = "e2ecen";
+const HOSTS = 4;
+const CENTRALS = 3;
+const SPREAD = "cen-spread";
+const SERVER = "cen-server";
+const LATE = "cen-late";
+/** The node that leaves the cluster (the last host: no central). */
+const GOES = "node4";
+const STACK_13 = { ovnkube: { version: "1.3", architecture: "centralized" }, centrals: 3 } as const;
+
+let work: string;
+let lab: OvnkubeLab;
+let model: ClusterModel;
+let pods: KubePod[] = [];
+const bareHosts = new Map<string, HostSnapshot>();
+
+const changed = (r: OperationResult) => r.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`).sort();
+const centrals = () => ({ cluster: lab.cluster, model });
+/** The nodes whose ovnkube-node runs pods (every node with the node role). */
+const podNodes = () => model.kube.nodes.map((n) => n.name);
+
+function requireLab(): void {
+    assert.ok(lab, "the bring-up test did not bring the cluster up: nothing to test");
+}
+
+/** ovn-nbctl against the central NB, from the first central (any member answers reads). */
+async function nbctl(argv: string[]): Promise<string> {
+    const r = await hostExec(lab.cluster, "node1", ["ovn-nbctl", "--no-leader-only", "--timeout=20", ...argv]);
+    assert.equal(r.code, 0, `ovn-nbctl ${argv.join(" ")}: ${r.stderr}`);
+    return r.stdout.trim();
+}
+
+/** The images the running ovnkube pods were made from. */
+async function runningImages(): Promise<string[]> {
+    const all = await lab.admin.list("v1", "Pod", { namespace: model.kube.namespace });
+    return [...new Set(all.flatMap((p) => ((p.spec as { containers: Array<{ image: string }> }).containers ?? []).map((c) => c.image)))].sort();
+}
+
+before(async () => {
+    await down(ID);
+    work = fs.mkdtempSync(path.join(tmpdir(), "e2e-centralized-"));
+});
+
+after(async () => {
+    lab?.admin.close();
+    await down(ID);
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+test("bring-up on 1.2 with three centrals: raft NB and SB of 3, ovnkube-master and every ovnkube-node running, the central NB as planned", async () => {
+    const up = await phase("bring-up and first up (1.2, centralized)", () =>
+        bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", workDir: work, release: "1.2" }, async (l) => {
+            writeLabStack(l, l.offline.stackFile!, { ovnkube: { version: "1.2", architecture: "centralized" }, centrals: CENTRALS });
+            l.model = buildClusterModel(validateConfig(readStackFile(l.offline.stackFile!)));
+            assert.deepEqual(ovsOvnDaemons(l.cluster), [], "the hosts are bare");
+            for (const h of l.cluster.hosts) bareHosts.set(h.name, await snapshotHost(l.cluster, h.name));
+        }),
+    );
+    lab = up.lab;
+    model = lab.model;
+    assert.equal(up.first.ok, true, up.first.error);
+    assert.equal(model.architecture, "centralized");
+    assert.equal(model.kube.version, "1.2");
+
+    const running = await waitOvnkubePodsRunning(lab.admin, model.kube, 120_000);
+    assert.deepEqual(running.map((p) => p.placement), plannedOvnkubePods(model.kube));
+    assert.ok(running.some((p) => p.placement.startsWith(`${controlPlaneOf(model.kube)}@`)), "ovnkube-master runs");
+    assert.deepEqual(await runningImages(), [releaseOf("1.2").image]);
+    assert.deepEqual(await waitNodesReady(lab.admin, 60_000), lab.cluster.hosts.map((h) => h.name));
+    // One northd per central (one active, the others on standby), no zone databases anywhere else.
+    assert.deepEqual(processesNamed(lab.cluster, ["ovn-northd"]), ["node1", "node2", "node3"].map((h) => `${h}: ovn-northd`));
+
+    for (const db of ["nb", "sb"] as const) {
+        const views = await clusterOf(centrals(), db);
+        assert.deepEqual(views.map((v) => v.status?.servers.length), [3, 3, 3], `${db}: every member sees 3 servers`);
+        assert.equal(views.filter((v) => v.status?.role === "leader").length, 1, `${db}: one leader`);
+    }
+
+    for (const node of model.kube.nodes) {
+        const live = (await lab.admin.get({ apiVersion: "v1", kind: "Node", name: node.name })).metadata.annotations ?? {};
+        assert.equal(live[NODE_ID_ANNOTATION], String(node.nodeId), `${node.name} keeps its planned node-id`);
+        assert.deepEqual(JSON.parse(live[NODE_SUBNETS_ANNOTATION]), { default: [node.subnet] });
+        assert.equal(JSON.parse(await nbctl(["get", "Logical_Switch", node.name, "other_config:subnet"])), node.subnet, `switch ${node.name}`);
+        assert.deepEqual(JSON.parse(await nbctl(["get", "Logical_Router_Port", routerToJoin(gatewayRouter(node.name)), "networks"])), [node.gatewayRouterJoin.cidr]);
+    }
+    assert.equal(await nbctl(["--bare", "--columns=name", "find", "Logical_Switch", `name=${TRANSIT_SWITCH}`]), "", "no transit switch in the centralized architecture");
+});
+
+test("1.2 → 1.3 in one up: preview names what rolls, probes between pods on two nodes lose nothing, the pods keep their addresses", async () => {
+    requireLab();
+    const spread = await phase("workloads on 1.2", () => startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, { name: SPREAD, replicas: podNodes().length, command: ["sleep", "infinity"] }));
+    pods.push(...spread);
+    await assertPodsPing(lab, spread);
+
+    writeLabStack(lab, lab.offline.stackFile!, STACK_13);
+    const to13 = buildClusterModel(validateConfig(readStackFile(lab.offline.stackFile!)));
+    const seen = await phase("preview 1.2 → 1.3", () => preview(lab.offline));
+    assert.equal(seen.ok, true, seen.error);
+    const plan = changed(seen);
+    console.log(`preview: ${plan.join(", ")}`);
+    for (const ds of ["ovn-ovnkube-master", "ovn-ovnkube-node", "ovn-ovnkube-identity"]) assert.ok(plan.includes(`update ${ds}`), `${ds} in ${JSON.stringify(plan)}`);
+    assert.deepEqual(plan.filter((o) => /^(replace|delete)/.test(o)), []);
+    assert.deepEqual(await runningImages(), [releaseOf("1.2").image], "preview changed nothing");
+
+    const [a, b] = spread;
+    const rollout = await phase("up 1.2 → 1.3", () => upgradeUnderProbes(lab, to13.kube, [a, b]));
+    assert.equal(rollout.result.ok, true, rollout.result.error);
+    const traffic = rollout.traffic;
+    console.log(`pod-to-pod probes during the upgrade (${a.node} ↔ ${b.node}): ${traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
+    assert.deepEqual(traffic.map((t) => t.lost), [0, 0], "no probe between the pods was lost while the release rolled");
+    assert.ok(traffic.every((t) => t.sent > 20), "probes ran through the upgrade");
+    model = to13;
+    assert.deepEqual(await runningImages(), [releaseOf("1.3").image]);
+
+    const now = await lab.admin.list("v1", "Pod", { namespace: "default", labelSelector: `app=${SPREAD}` });
+    assert.deepEqual(Object.fromEntries(now.map((p) => [p.metadata.name, (p.status as { podIP: string }).podIP])), Object.fromEntries(spread.map((p) => [p.name, p.ip])));
+    await assertPodsPing(lab, spread);
+    assert.deepEqual(changed(await apply(lab.offline)), [], "a second up after the upgrade changes nothing");
+});
+
+test("on 1.3: new pods get their planned addresses, reach each other, a ClusterIP Service and the outside through SNAT", async () => {
+    requireLab();
+    await phase("workloads removed and started on 1.3", async () => {
+        await removeDemoWorkloads(lab.admin, lab.cluster, [], [], [{ name: SPREAD }]);
+        pods = await proveWorkloads(lab, model, { spread: SPREAD, server: SERVER }, podNodes());
+    });
+});
+
+test("one writer per cell in the central NB; a second up and a refresh change nothing, also after the ovnkube pods are recreated", async () => {
+    requireLab();
+    const upAndRefreshChangeNothing = () => assertUpAndRefreshChangeNothing(lab.offline);
+    await phase("second up and refresh", upAndRefreshChangeNothing);
+    await phase("ovnkube pods recreated, up and refresh", async () => {
+        await recreateOvnkubePods(lab.admin, model.kube, () => true, 120_000);
+        await upAndRefreshChangeNothing();
+    });
+
+    // Any member's log holds every committed transaction: the first central's, which created the cluster.
+    const log = readNbLog(lab.cluster, "node1");
+    const report = writerReport(log.transactions);
+    console.log(`central NB log (${log.schema.name} ${log.schema.version}, raft): ${Object.entries(report.transactions).map(([w, n]) => `${w} ${n}`).join(", ")} transactions`);
+    assert.deepEqual(report.others, [], "transactions of writers other than the project, ovn-northd and ovnkube");
+    assert.deepEqual(report.shared, [], "cells written by more than one writer");
+    assert.ok(report.transactions.ovnkube > 0 && report.transactions["ovn-northd"] > 0);
+    const cellsOf = (writer: NbWriter) => Object.entries(report.byColumn).filter(([, w]) => w.includes(writer)).map(([c]) => c);
+    // The project's central script sets only the database's connections; the topology is ovnkube's.
+    for (const cell of cellsOf("project")) assert.match(cell, /^(NB_Global|Connection|SSL)\./, `the project wrote ${cell}`);
+});
+
+test("the NB leader killed while ovnkube runs: pods created afterwards get addresses and ping; the member comes back", async () => {
+    requireLab();
+    const victim = await leaderOf(centrals(), "nb");
+    await killDaemons(centrals(), victim, ["ovnnb_db.pid"]);
+    const survivors = ["node1", "node2", "node3"].filter((h) => h !== victim);
+    const successor = await electedAmong(centrals(), "nb", survivors);
+    console.log(`NB leader ${victim} killed; ${successor} leads`);
+
+    const late = await phase("pods after the leader change", () => startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, { name: LATE, replicas: podNodes().length, command: ["sleep", "infinity"] }));
+    await assertPlannedAddresses(lab, model, late);
+    await assertPodsPing(lab, [...late, ...pods]);
+
+    await restartMember(centrals(), victim);
+    const views = await clusterOf(centrals(), "nb");
+    assert.deepEqual(views.map((v) => v.status?.servers.length), [3, 3, 3]);
+    assert.deepEqual(changed(await apply(lab.offline)), [], "the member back, an up changes nothing");
+    await removeDemoWorkloads(lab.admin, lab.cluster, [], [{ name: SERVER }], [{ name: SPREAD }, { name: SERVER }, { name: LATE }]);
+    pods = [];
+});
+
+test("node4 leaves under traffic: refused while it is a Kubernetes Node; once drained and deleted, one up removes it, no row of it is left in NB or SB, its host is as before", async () => {
+    requireLab();
+    const removal = await phase("node4 removed", () =>
+        removeOvnkubeNode(lab, model, GOES, ["node2", "node3"], () => {
+            writeLabStack(withoutHost(lab, GOES), lab.offline.stackFile!, STACK_13);
+        }),
+    );
+    assert.equal(removal.refused.ok, false);
+    assert.match(removal.refused.error ?? "", new RegExp(`removing host ${GOES} stopped before deleting anything: 1 blocker`));
+    assert.match(removal.refused.error ?? "", new RegExp(`node ${GOES}: still a Kubernetes Node \\(ovnkube keeps its Logical_Switch ${GOES} in the Northbound on .*kubectl delete node ${GOES}`));
+    assert.deepEqual(removal.refused.ops.filter((o) => o.op !== "same" && !o.error), [], "the refused preview plans nothing");
+
+    assert.equal(removal.done.ok, true, removal.done.error);
+    console.log(`node removal up: ${changed(removal.done).join(", ")}; probes ${removal.traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
+    assert.deepEqual(removal.traffic.map((t) => t.lost), [0, 0], "pods on the untouched nodes lost no probe");
+    assert.deepEqual(removal.left, [], "nothing of the node is left in the central NB or SB");
+    assert.deepEqual(await snapshotHost(lab.cluster, GOES), bareHosts.get(GOES), `${GOES} is as it was before the first up`);
+    model = buildClusterModel(validateConfig(readStackFile(lab.offline.stackFile!)));
+    assert.deepEqual(changed(await apply(lab.offline)), [], "a further up changes nothing");
+});
+
+test("node4 joins again while the cluster runs: the control plane restarts for the plan, the node gets its planned subnet and id, its pods their addresses; untouched pods lose nothing", async () => {
+    requireLab();
+    writeLabStack(lab, lab.offline.stackFile!, STACK_13);
+    const to = buildClusterModel(validateConfig(readStackFile(lab.offline.stackFile!)));
+    const added = await phase("node4 added", () => addOvnkubeNode(lab, to.kube, GOES, ["node2", "node3"], () => writeLabStack(lab, lab.offline.stackFile!, STACK_13)));
+    model = to;
+    assert.equal(added.done.ok, true, added.done.error);
+    const plan = model.kube.nodes.find((n) => n.name === GOES)!;
+    console.log(`node add up ${added.upSeconds.toFixed(1)} s: ${changed(added.done).join(", ")}; the cluster manager first gave ${JSON.stringify(added.assigned)}; probes ${added.traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
+    assert.deepEqual(added.traffic.map((t) => t.lost), [0, 0], "pods on the untouched nodes lost no probe");
+    assert.equal(added.annotations[NODE_ID_ANNOTATION], String(plan.nodeId), `${GOES} has its planned node-id`);
+    assert.deepEqual(JSON.parse(added.annotations[NODE_SUBNETS_ANNOTATION]), { default: [plan.subnet] });
+    assert.equal(JSON.parse(await nbctl(["get", "Logical_Switch", GOES, "other_config:subnet"])), plan.subnet);
+    assert.deepEqual(JSON.parse(await nbctl(["get", "Logical_Router_Port", routerToJoin(gatewayRouter(GOES)), "networks"])), [plan.gatewayRouterJoin.cidr]);
+
+    const fresh = await Promise.all(
+        [GOES, "node2"].map((node, i) => startDemoPod(lab.admin, lab.cluster, lab.kubernetes, { name: `joined-${i}`, node, command: ["sleep", "infinity"] })),
+    );
+    await assertPlannedAddresses(lab, model, fresh);
+    await assertPodsPing(lab, fresh);
+    await removeDemoWorkloads(lab.admin, lab.cluster, fresh, []);
+    assert.deepEqual(changed(await apply(lab.offline)), [], "a further up changes nothing");
+});
+
+test("destroy leaves every host as it was before the first up", async () => {
+    requireLab();
+    const r = await phase("destroy", () => destroy(lab.offline));
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual(processesNamed(lab.cluster, ["ovnkube", "ovn-northd", "ovn-controller"]), []);
+    // Open vSwitch keeps running with its database (it may carry the host's own traffic); the central's NB and SB servers are gone.
+    assert.deepEqual(processesNamed(lab.cluster, ["ovsdb-server"]), lab.cluster.hosts.map((h) => `${h.name}: ovsdb-server`));
+    for (const host of lab.cluster.hosts) assert.deepEqual(await snapshotHost(lab.cluster, host.name), bareHosts.get(host.name), host.name);
+});

@@ -1,0 +1,87 @@
+// What every ovnkube-mode architecture must show with real workloads: a Deployment's pods, placed by
+// the scheduler, get their node's planned addresses through ovnkube's CNI path (its annotation and
+// the address on eth0); every pod and host reaches every pod and every node's management port; TCP
+// between pods keeps the client's address; a ClusterIP Service answers; and the outside sees the
+// client's node address (SNAT).
+import assert from "node:assert/strict";
+import { containsIp, parseNetwork } from "../../../components/values";
+import type { ClusterModel } from "../../../components/model/types";
+import type { PodRef } from "../../../localcluster";
+import { formatMatrix, pingMatrix, tcpExchange } from "../../../localcluster/checks";
+import { createClusterIpService, kubePodExec, podRef, startDemoDeployment, type KubePod } from "../../../localcluster/kubeWorkloads";
+import { pollUntil } from "../../../kubeclient";
+import type { OvnkubeLab } from "./ovnkubeLab";
+
+const SERVER_PORT = 8080;
+const GREETING = "hello from the server pod";
+
+export interface WorkloadNames {
+    /** The Deployment with one pod per node that runs pods. */
+    spread: string;
+    /** The Deployment (and Service) of the one server pod. */
+    server: string;
+}
+
+/** Every pod got an address of its node's planned subnet, from ovnkube (annotation) through its CNI shim (eth0). */
+export async function assertPlannedAddresses(lab: OvnkubeLab, model: ClusterModel, pods: readonly KubePod[]): Promise<void> {
+    for (const pod of pods) {
+        const subnet = model.kube.nodes.find((n) => n.name === pod.node)!.subnet;
+        assert.ok(containsIp(parseNetwork(subnet), pod.ip), `${pod.name} got ${pod.ip}, outside ${pod.node}'s planned ${subnet}`);
+        const annotation = JSON.parse((await lab.admin.get({ apiVersion: "v1", kind: "Pod", namespace: pod.namespace, name: pod.name })).metadata.annotations?.["k8s.ovn.org/pod-networks"] ?? "{}");
+        assert.deepEqual(annotation.default?.ip_addresses, [`${pod.ip}/${parseNetwork(subnet).prefix}`]);
+        assert.match((await kubePodExec(pod, ["ip", "-4", "-o", "addr", "show", "dev", "eth0"])).stdout, new RegExp(`inet ${pod.ip.replace(/\./g, "\\.")}/`));
+    }
+}
+
+/** Every pod reaches every other (one probe each way per pair, bounded). */
+export async function assertPodsPing(lab: OvnkubeLab, pods: readonly KubePod[]): Promise<void> {
+    const matrix = await pingMatrix(
+        lab.cluster,
+        pods.map((p) => ({ label: p.name, from: podRef(p) as string | PodRef })),
+        pods.map((p) => ({ label: p.name, ip: p.ip })),
+    );
+    assert.ok(matrix.allOk, "\n" + formatMatrix(matrix));
+}
+
+/** Starts the spread and server Deployments on `nodes` and proves their network; returns [spread pods..., server]. */
+export async function proveWorkloads(lab: OvnkubeLab, model: ClusterModel, names: WorkloadNames, nodes: readonly string[]): Promise<KubePod[]> {
+    const spread = await startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, { name: names.spread, replicas: nodes.length, command: ["sleep", "infinity"] });
+    assert.deepEqual(spread.map((p) => p.node), [...nodes], "the scheduler put one pod on every node that runs pods");
+    const [server] = await startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, {
+        name: names.server,
+        replicas: 1,
+        command: ["/bin/sh", "-c", `while true; do echo "$0" | nc -N -l ${SERVER_PORT}; done`, GREETING],
+    });
+    const pods = [...spread, server];
+    const client = spread.find((p) => p.node !== server.node)!;
+    await assertPlannedAddresses(lab, model, pods);
+
+    // Every pod and every host reaches every pod and every node's management port (ovnkube-node's
+    // ovn-k8s-mp0, at the planned .2), across nodes over Geneve.
+    const matrix = await pingMatrix(
+        lab.cluster,
+        [...pods.map((p) => ({ label: p.name, from: podRef(p) as string | PodRef })), ...lab.cluster.hosts.map((h) => ({ label: h.name, from: h.name }))],
+        [...pods.map((p) => ({ label: p.name, ip: p.ip })), ...model.nodeNetworks.map((n) => ({ label: `${n.node} mgmt`, ip: n.mgmt.ip }))],
+    );
+    assert.ok(matrix.allOk, "\n" + formatMatrix(matrix));
+    const direct = await tcpExchange(lab.cluster, { pod: podRef(server) }, server.ip, { pod: podRef(client) });
+    assert.deepEqual(direct, { ok: true, seenSource: client.ip }, "TCP pod → pod on another node keeps the client's address");
+
+    const clusterIp = await createClusterIpService(lab.admin, { name: names.server, selector: { app: names.server }, port: 80, targetPort: SERVER_PORT });
+    assert.ok(containsIp(parseNetwork(model.serviceSubnet), clusterIp), `ClusterIP ${clusterIp} outside ${model.serviceSubnet}`);
+    // ovnkube adds the Service's load balancer asynchronously.
+    const answer = await pollUntil(
+        async () => {
+            const r = await kubePodExec(client, ["nc", "-w", "2", clusterIp, "80"], { timeoutMs: 10_000 });
+            if (r.stdout.trim() !== GREETING) throw new Error(`exit ${r.code}, answer ${JSON.stringify(r.stdout.trim())} ${r.stderr.trim()}`);
+            return r.stdout.trim();
+        },
+        { timeoutMs: 30_000, intervalMs: 500, what: `the server pod's answer through ClusterIP ${clusterIp}:80` },
+    );
+    assert.equal(answer, GREETING);
+
+    const gatewayIp = model.kube.nodes.find((n) => n.name === client.node)!.gatewayIp;
+    const snat = await tcpExchange(lab.cluster, { external: true }, lab.cluster.external.ip, { pod: podRef(client) });
+    assert.deepEqual(snat, { ok: true, seenSource: gatewayIp }, `the outside sees ${client.node}'s address`);
+    return pods;
+}
