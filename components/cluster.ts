@@ -59,7 +59,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             nb: model.writer === "pulumi" && centralHost ? nbConnection(centralHost, nbKey) : undefined,
             owner: args.owner,
             groups: ownedGroups(model),
-            hosts: model.hosts.map((h) => ({ name: h.name, ssh: h.ssh })),
+            hosts: model.hosts.map((h) => ({ name: h.name, ssh: h.ssh, roles: h.roles })),
             centrals: centralHostsOf(model).map((h) => h.name),
             ...(model.writer === "ovnkube"
                 ? { ovnkube: { version: model.kube.version, architecture: model.architecture }, ovnkubeNodes: model.kube.nodes.map((n) => ({ name: n.name, nb: nbOf(n.name) })) }

@@ -4,11 +4,12 @@
 # Debian archive keys it checks the mirror with, which build the bases of `localcluster up --os
 # debian13|debian-sid` (Debian 12's debootstrap and keyring do for trixie and sid: sid's Release
 # is signed with the bookworm and trixie keys); etcd, openssl and xz for the local
-# cluster's Kubernetes control plane; Debian's CNI plugins for the kubelet stand-in's tests. Needs root.
+# cluster's Kubernetes control plane; Debian's CNI plugins for the kubelet stand-in's tests;
+# rsvg-convert (librsvg2-bin), which the topology pictures' tests rasterise with. Needs root.
 # Package scripts try to start services; without systemd they are refused harmlessly.
 set -euo pipefail
 packages=(openvswitch-switch openvswitch-common ovn-central ovn-host ovn-common openssh-server openssh-client
-    iproute2 ethtool iputils-ping nftables shellcheck uuid-runtime procps util-linux debootstrap debian-archive-keyring
+    iproute2 ethtool iputils-ping nftables shellcheck uuid-runtime procps util-linux debootstrap debian-archive-keyring librsvg2-bin
     containernetworking-plugins etcd-server openssl xz-utils)
 missing=()
 for p in "${packages[@]}"; do

@@ -25,13 +25,18 @@ import { loadControlPlane } from "../localcluster/kube";
 import { upWithKubernetes, type KubernetesLab } from "../localcluster/kubernetes";
 import { apply } from "../offline/api";
 import { opLine } from "../offline/summary";
+import { elapsed, withProgress } from "./cli/progress";
+import { paint } from "./cli/style";
 
 const ROOT = path.resolve(__dirname, "..");
 const STACK = "local";
 
 function step(text: string) {
-    console.log(`\n== ${text}`);
+    console.log(`\n${paint(process.stdout, "bold", `== ${text}`)}`);
 }
+
+/** The demo's waits report on stdout, between its own lines, every 10 s. */
+const PROGRESS = { write: (line: string) => console.log(line), every: 10_000 };
 
 function hasPulumiCli(): boolean {
     return spawnSync("pulumi", ["version"], { stdio: "ignore" }).status === 0;
@@ -138,26 +143,26 @@ async function main(argv: string[]): Promise<number> {
         return 2;
     }
     const started = Date.now();
-    const { cluster, kube, stackFile } = await bringUp(hosts, ovnkubeMode);
-    if (!(await applyStack())) return 1;
+    const { cluster, kube, stackFile } = await withProgress("local cluster", () => bringUp(hosts, ovnkubeMode), PROGRESS);
+    if (!(await withProgress("apply", applyStack, PROGRESS))) return 1;
 
     const model = buildClusterModel(validateConfig(readStackFile(stackFile)));
     let pods;
     let serviceIp: string | undefined;
-    if (kube) ({ pods, serviceIp } = await kubernetesPods(cluster, kube));
+    if (kube) ({ pods, serviceIp } = await withProgress("pods", () => kubernetesPods(cluster, kube), PROGRESS));
     else {
         step("two pods on different nodes (CNI ADD by hand: veth on br-int, logical port <namespace>_<pod>)");
         pods = await startPulumiDemoPods(cluster, model);
         for (const p of pods) console.log(`  ${p.ifaceId} on ${p.node}: ${p.ip} (${p.mac}) via ${p.gatewayIp}`);
     }
     const planned = pods.every((p) => model.nodeNetworks.some((n) => n.node === p.node && containsIp(parseNetwork(n.subnet), p.ip)));
-    console.log(`  pod addresses in their nodes' planned subnets: ${planned ? "ok" : "FAIL"}`);
+    console.log(`  pod addresses in their nodes' planned subnets: ${planned ? paint(process.stdout, "green", "ok") : paint(process.stdout, "red", "FAIL")}`);
 
     step(`checks: ping matrix (rows ping columns), TCP between pods${serviceIp ? ", TCP to the Service" : ""}, TCP to the outside through the gateway`);
-    const report = await overlayReport(cluster, model, pods, serviceIp);
+    const report = await withProgress("checks", () => overlayReport(cluster, model, pods, serviceIp), PROGRESS);
     console.log(formatReport(report));
 
-    step(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    step(`done in ${elapsed(Date.now() - started)}`);
     console.log(`  explore:   npm run local -- status   |  ovn-nbctl --db=${model.nbAddress} show   |  ovn-sbctl --db=${model.sbAddress} show`);
     if (kube) console.log(`             KUBECONFIG=${kube.controlPlane.adminKubeconfig.path} kubectl get nodes,pods -A -o wide`);
     console.log("  undo:      npm run demo -- --remove-pods, then npm run offline -- destroy --stack local --yes   (or pulumi destroy -s local)");

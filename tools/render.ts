@@ -1,9 +1,10 @@
-// npm run render -- stacks/Pulumi.<stack>.yaml [--out DIR]
+// npm run render -- stacks/Pulumi.<stack>.yaml [--out DIR] [--svg] [--json]
 // Writes, with no network and no credentials, what the stack declares. Pulumi mode: the desired
 // Northbound rows (northbound.json) and a text view of them shaped like `ovn-nbctl show`
 // (northbound.txt). ovnkube mode: the Kubernetes manifests (kubernetes.yaml) and the plan
 // ovnkube is fed (plan.json: per node the annotations and the addresses ovnkube will give it).
-// Default DIR: rendered/<stack>.
+// --svg: also the planned topology as a picture (topology.svg). --json: what was written, as one
+// JSON document on stdout. Default DIR: rendered/<stack>. Exit codes: docs/cli.md.
 import { mkdirSync, writeFileSync } from "fs";
 import * as path from "path";
 import { stringify } from "yaml";
@@ -13,38 +14,59 @@ import { kubeManifests, manifestList } from "../components/kube/manifests";
 import { buildClusterModel } from "../components/model/cluster";
 import { nbctlShow } from "../components/render/nbctlShow";
 import { desiredNorthbound } from "../components/render/northbound";
+import { plannedTopologySvg } from "../pictures";
+import { EXIT, stackArgs, stackNameOf } from "./cli/args";
+import { paint } from "./cli/style";
 
-function main(argv: string[]): number {
-    const file = argv.find((a) => !a.startsWith("--") && argv[argv.indexOf(a) - 1] !== "--out");
-    const outFlag = argv.indexOf("--out");
-    if (!file || (outFlag >= 0 && !argv[outFlag + 1])) {
-        console.error("usage: npm run render -- <path to Pulumi.<stack>.yaml> [--out DIR]");
-        return 2;
-    }
-    const stack = path.basename(file).replace(/^Pulumi\./, "").replace(/\.ya?ml$/, "");
-    const out = outFlag >= 0 ? argv[outFlag + 1] : path.join("rendered", stack);
+const USAGE = "usage: npm run render -- <path to Pulumi.<stack>.yaml> [--out DIR] [--svg] [--json]";
+
+async function main(argv: string[]): Promise<number> {
+    const args = stackArgs(argv, { out: { type: "string" }, svg: { type: "boolean", default: false }, json: { type: "boolean", default: false } }, USAGE);
+    if (!args) return EXIT.usage;
+    const file = args.file;
+    const stack = stackNameOf(file);
+    const out = args.values.out ?? path.join("rendered", stack);
     let model;
     try {
         model = buildClusterModel(validateConfig(readStackFile(file)));
     } catch (e) {
         if (!(e instanceof ConfigError)) throw e;
-        for (const p of e.problems) console.error(`${file}: ${p.path}: ${p.message}`);
-        return 1;
+        if (args.values.json) console.log(JSON.stringify({ file, valid: false, problems: e.problems }, null, 2));
+        else for (const p of e.problems) console.error(`${file}: ${paint(process.stderr, "red", p.path)}: ${p.message}`);
+        return EXIT.failed;
     }
     mkdirSync(out, { recursive: true });
+    const files: string[] = [];
+    const write = (name: string, content: string) => {
+        writeFileSync(path.join(out, name), content);
+        files.push(path.join(out, name));
+    };
+    let summary: string;
+    let counts: Record<string, number>;
     if (model.writer === "ovnkube") {
         const objects = manifestList(kubeManifests(model.kube));
-        writeFileSync(path.join(out, "kubernetes.yaml"), objects.map((o) => stringify(o)).join("---\n"));
-        writeFileSync(path.join(out, "plan.json"), JSON.stringify({ writer: model.writer, nodes: model.kube.nodes, nodeGroups: model.kube.nodeGroups }, null, 2) + "\n");
-        console.log(`${out}: ovnkube mode: ${objects.length} Kubernetes objects, the plan of ${model.kube.nodes.length} nodes`);
-        return 0;
+        write("kubernetes.yaml", objects.map((o) => stringify(o)).join("---\n"));
+        write("plan.json", JSON.stringify({ writer: model.writer, nodes: model.kube.nodes, nodeGroups: model.kube.nodeGroups }, null, 2) + "\n");
+        summary = `ovnkube mode: ${objects.length} Kubernetes objects, the plan of ${model.kube.nodes.length} nodes`;
+        counts = { kubernetesObjects: objects.length, nodes: model.kube.nodes.length };
+    } else {
+        const groups = desiredNorthbound(model, `${PROJECT}/${stack}`);
+        write("northbound.json", JSON.stringify(groups, null, 2) + "\n");
+        write("northbound.txt", nbctlShow(groups));
+        const rows = groups.reduce((n, g) => n + g.rows.length, 0);
+        summary = `Pulumi mode: ${rows} Northbound rows in ${groups.length} groups`;
+        counts = { northboundRows: rows, groups: groups.length };
     }
-    const groups = desiredNorthbound(model, `${PROJECT}/${stack}`);
-    writeFileSync(path.join(out, "northbound.json"), JSON.stringify(groups, null, 2) + "\n");
-    writeFileSync(path.join(out, "northbound.txt"), nbctlShow(groups));
-    const rows = groups.reduce((n, g) => n + g.rows.length, 0);
-    console.log(`${out}: Pulumi mode: ${rows} Northbound rows in ${groups.length} groups`);
-    return 0;
+    if (args.values.svg) write("topology.svg", await plannedTopologySvg(model, stack));
+    if (args.values.json) console.log(JSON.stringify({ file, valid: true, stack, out, writer: model.writer, architecture: model.architecture, ...counts, files }, null, 2));
+    else console.log(`${out}: ${summary}${args.values.svg ? `; the planned topology in ${path.join(out, "topology.svg")}` : ""}`);
+    return EXIT.ok;
 }
 
-process.exitCode = main(process.argv.slice(2));
+main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (e: unknown) => {
+        console.error(`render: ${(e as Error).message}`);
+        process.exitCode = EXIT.failed;
+    },
+);

@@ -1,32 +1,73 @@
-// npm run status -- stacks/Pulumi.<env>.yaml --ssh-key FILE [--json]
+// npm run status -- stacks/Pulumi.<env>.yaml --ssh-key FILE [--svg] [--out DIR] [--json]
 // Each central's NB and SB as their own servers report them: role (leader, follower), term,
-// membership and raft connections for a clustered central, or standalone. Exit 0 when every
-// database of every central answers and each clustered database has exactly one leader.
-import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+// membership and raft connections for a clustered central, or standalone. --svg: also every
+// Northbound database read for the planned topology, drawn with what differs from the plan in
+// colour (DIR/topology-live.svg, default DIR rendered/<stack>). Exit 0 when every database of
+// every central answers, each clustered database has exactly one leader and (with --svg) the
+// topology is as planned; 1 otherwise; 2 on wrong arguments (docs/cli.md).
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
 import { readStackFile } from "../components/config/stackFile";
 import { validateConfig } from "../components/config/validate";
 import { buildClusterModel } from "../components/model/cluster";
-import { centralStatus, formatCentralStatus, STATUS_DBS } from "../components/status/centralStatus";
+import { centralStatus, formatCentralStatus, STATUS_DBS, type MemberDbStatus } from "../components/status/centralStatus";
+import { topologyDifferences, type NbDifferences } from "../components/status/topologyStatus";
+import { mismatchLine } from "../components/nb/expectation/observe";
 import { closeSshPool } from "../components/ssh/pool";
+import { liveTopologySvg } from "../pictures";
+import { EXIT, stackArgs, stackNameOf } from "./cli/args";
+import { withProgress } from "./cli/progress";
+import { paint } from "./cli/style";
+
+const USAGE = "usage: npm run status -- <path to Pulumi.<stack>.yaml> --ssh-key <private key file> [--svg] [--out DIR] [--json]";
+
+function centralsHealthy(rows: MemberDbStatus[]): boolean {
+    return (
+        rows.every((r) => r.state !== "down") &&
+        STATUS_DBS.every(([, db]) => {
+            const members = rows.filter((r) => r.db === db && r.raft);
+            return members.length === 0 || members.filter((r) => r.raft!.role === "leader").length === 1;
+        })
+    );
+}
+
+const asPlanned = (topology: NbDifferences[]) => topology.every((nb) => nb.error === undefined && nb.differences.length === 0);
+
+function topologyLines(topology: NbDifferences[]): string[] {
+    return topology.flatMap((nb) => {
+        const head = `Northbound of ${nb.zone ? `zone ${nb.zone}` : nb.host}`;
+        if (nb.error !== undefined) return [`${head}: ${paint(process.stdout, "red", "not read")}: ${nb.error}`];
+        if (nb.differences.length === 0) return [`${head}: ${paint(process.stdout, "green", "as planned")}`];
+        return [`${head}: ${paint(process.stdout, "yellow", `${nb.differences.length} difference(s)`)}`, ...nb.differences.map((m) => `  ${mismatchLine(m)}`)];
+    });
+}
 
 async function main(argv: string[]): Promise<number> {
-    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { "ssh-key": { type: "string" }, json: { type: "boolean", default: false } } });
-    if (positionals.length !== 1 || !values["ssh-key"]) {
-        console.error("usage: npm run status -- <path to Pulumi.<stack>.yaml> --ssh-key <private key file> [--json]");
-        return 2;
+    const args = stackArgs(argv, { "ssh-key": { type: "string" }, svg: { type: "boolean", default: false }, out: { type: "string" }, json: { type: "boolean", default: false } }, USAGE);
+    if (!args || !args.values["ssh-key"]) {
+        if (args) console.error(USAGE);
+        return EXIT.usage;
     }
-    const model = buildClusterModel(validateConfig(readStackFile(positionals[0])));
+    const { file, values } = args;
+    const model = buildClusterModel(validateConfig(readStackFile(file)));
+    const key = readFileSync(values["ssh-key"]!, "utf8");
     try {
-        const rows = await centralStatus(model, readFileSync(values["ssh-key"], "utf8"));
-        console.log(values.json ? JSON.stringify(rows, null, 2) : formatCentralStatus(rows));
-        const healthy =
-            rows.every((r) => r.state !== "down") &&
-            STATUS_DBS.every(([, db]) => {
-                const members = rows.filter((r) => r.db === db && r.raft);
-                return members.length === 0 || members.filter((r) => r.raft!.role === "leader").length === 1;
-            });
-        return healthy ? 0 : 1;
+        const rows = await withProgress("reading the centrals' databases", () => centralStatus(model, key));
+        const topology = values.svg ? await withProgress("reading the Northbound topology", () => topologyDifferences(model, key)) : undefined;
+        let svg: string | undefined;
+        if (topology) {
+            const out = values.out ?? path.join("rendered", stackNameOf(file));
+            mkdirSync(out, { recursive: true });
+            svg = path.join(out, "topology-live.svg");
+            writeFileSync(svg, await liveTopologySvg(model, stackNameOf(file), topology));
+        }
+        const healthy = centralsHealthy(rows) && (topology === undefined || asPlanned(topology));
+        if (values.json) console.log(JSON.stringify({ file, healthy, centrals: rows, ...(topology ? { topology, svg } : {}) }, null, 2));
+        else {
+            if (rows.length > 0) console.log(formatCentralStatus(rows));
+            if (topology) console.log([...topologyLines(topology), `the live topology: ${svg}`].join("\n"));
+        }
+        return healthy ? EXIT.ok : EXIT.failed;
     } finally {
         closeSshPool();
     }
@@ -36,6 +77,6 @@ main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (e: unknown) => {
         console.error(`status: ${(e as Error).message}`);
-        process.exit(1);
+        process.exit(EXIT.failed);
     },
 );

@@ -23,6 +23,7 @@ async function refusal(inputs: any): Promise<string | undefined> {
 export const tunnelMtuCheckProvider = preflightProvider({ property: "mtu", keys: ["ssh", "node", "mtu", "encapType", "tunnelIp"], id: (inputs) => inputs.node, refusal });
 
 const provider = providerStub("ovn-kubernetes", "TunnelMtuCheck", tunnelMtuCheckProvider);
+export const TUNNEL_MTU_CHECK_TYPE = provider.resourceType;
 
 export class TunnelMtuCheck extends PackageResource {
     constructor(name: string, args: TunnelMtuCheckArgs, opts?: pulumi.CustomResourceOptions) {

@@ -42,6 +42,8 @@ export interface OwnedGroup {
 export interface GuardedHost {
     name: string;
     ssh: SshTarget;
+    /** Recorded for review and policy (a role change is a drain's business); absent in older state. */
+    roles?: string[];
 }
 
 const readPlanOf = (owner: string, g: OwnedGroup): ReadPlan => ({ owner, group: g.group, tables: [...kindOf(g.type).tables], foreign: [], recorded: {} });

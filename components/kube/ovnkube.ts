@@ -24,6 +24,8 @@ export interface OvnkubeArgs {
 /** Child resource names: `<component>-control-plane`, `<component>-node`, `<component>-node-<group suffix>`. */
 export const daemonSetResourceName = (component: string, daemonSet: string) => `${component}-${daemonSet.replace(/^ovnkube-/, "")}`;
 
+export const OVNKUBE_TYPE = "ovn-kubernetes:kubernetes:Ovnkube";
+
 export class Ovnkube extends pulumi.ComponentResource {
     /** Namespace holding ovnkube's namespaced objects. */
     public readonly namespace: pulumi.Output<string>;
@@ -42,7 +44,7 @@ export class Ovnkube extends pulumi.ComponentResource {
         const m = kubeManifests(args.model);
         // Only the non-secret model is recorded as the component's inputs: a kubeconfig passed
         // as a plain string would otherwise land in the state in clear text.
-        super("ovn-kubernetes:kubernetes:Ovnkube", name, { model: args.model }, opts);
+        super(OVNKUBE_TYPE, name, { model: args.model }, opts);
 
         if (args.kubeconfig !== undefined) {
             this.provider = new k8s.Provider(

@@ -75,6 +75,7 @@ export const hostKeyProvider: pulumi.dynamic.ResourceProvider = {
 const MODULE = "ssh";
 const TYPE = "HostKeyCheck";
 const provider = providerStub(MODULE, TYPE, hostKeyProvider);
+export const HOST_KEY_CHECK_TYPE = provider.resourceType;
 
 export class HostKeyCheck extends PackageResource {
     /** The fingerprint the host presented (public information). */

@@ -25,7 +25,7 @@ export function nodeSwitchRows(network: NodeNetworkModel): ExpectedRows {
 }
 
 /** Every node's gateway router: bound to its chassis, joined at base + node-id, SNAT to the gateway bridge's address. */
-export function gatewayRouterRows(model: ClusterModel, node: OvnkubeNodeModel, systemId: string): ExpectedRows {
+export function gatewayRouterRows(model: ClusterModel, node: Pick<OvnkubeNodeModel, "name" | "gatewayRouterJoin" | "gatewayIp">, systemId: string): ExpectedRows {
     const router = names.gatewayRouter(node.name);
     return {
         [`Logical_Router ${router}`]: { "options:chassis": systemId },

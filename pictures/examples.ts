@@ -1,0 +1,52 @@
+// The example stacks the docs' pictures are drawn from (`npm run docs:pictures`), shared with the
+// pictures' tests: the checked-in stacks, two generated 50-node stacks (Pulumi mode with every
+// fifth node a gateway; ovnkube mode with interconnect, a zone per node), and a live reading of
+// the staging stack with two differences from its plan, to show how status marks them.
+import * as path from "node:path";
+import { readStackFile } from "../components/config/stackFile";
+import { validateConfig } from "../components/config/validate";
+import { buildClusterModel } from "../components/model/cluster";
+import type { ClusterModel } from "../components/model/types";
+import { NO_ROW } from "../components/nb/expectation";
+import { plannedNbRows } from "../components/status/plannedRows";
+import type { NbDifferences } from "../components/status/topologyStatus";
+
+export const ROOT = path.resolve(__dirname, "..");
+export const LARGE = 50;
+
+export const stackFile = (stack: string) => readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`)) as Record<string, any>;
+export const modelOf = (raw: Record<string, unknown>): ClusterModel => buildClusterModel(validateConfig(raw));
+
+const workers = () => Array.from({ length: LARGE - 1 }, (_, i) => `worker-${String(i + 1).padStart(2, "0")}`);
+
+export function largePulumiStack(): Record<string, any> {
+    const base = stackFile("dev");
+    const hostKey = base.nodes[0].hostKey;
+    const gateway = (i: number) => ({ mode: "dedicated", interface: "eth1", physicalIp: `10.33.${i}.2/24`, defaultGateway: `10.33.${i}.1` });
+    base.nodes = [
+        { name: "master", address: "10.0.0.1", roles: ["central", "master"], hostKey },
+        ...workers().map((name, i) => ({ name, address: `10.0.1.${10 + i}`, hostKey, ...(i % 5 === 4 ? { roles: ["node", "gateway"], gateway: gateway(i) } : { roles: ["node"] }) })),
+    ];
+    return base;
+}
+
+export function largeInterconnectStack(): Record<string, any> {
+    const base = stackFile("staging");
+    const hostKey = base.nodes[0].hostKey;
+    base.nodes = [{ name: "master-0", address: "10.20.0.10", roles: ["master"], hostKey }, ...workers().map((name, i) => ({ name, address: `10.20.1.${10 + i}`, roles: ["node"], hostKey }))];
+    return base;
+}
+
+/** A live reading of an interconnect model: one switch's subnet changed, one gateway router's SNAT gone. */
+export function exampleDifferences(model: ClusterModel, changedSubnet: string, switchNode: string, natNode: string): NbDifferences[] {
+    return plannedNbRows(model).map((nb) => {
+        const differences = Object.entries(nb.rows).flatMap(([row, columns]) =>
+            Object.entries(columns).flatMap(([column, expected]) => {
+                if (nb.zone === switchNode && row === `Logical_Switch ${switchNode}`) return [{ row, column, expected, observed: changedSubnet }];
+                if (nb.zone === natNode && row.startsWith(`NAT GR_${natNode} `)) return [{ row, column, expected, observed: NO_ROW }];
+                return [];
+            }),
+        );
+        return { host: nb.host, ...(nb.zone ? { zone: nb.zone } : {}), differences };
+    });
+}
