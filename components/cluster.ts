@@ -6,7 +6,7 @@
 //   → ovnkube in Kubernetes.
 import * as pulumi from "@pulumi/pulumi";
 import type { StackConfig } from "./config/types";
-import { Central, Chassis, HostPackages, Zone } from "./hosts";
+import { Central, Chassis, HostPackages, ScriptBundle, Zone } from "./hosts";
 import { OvnkubeSchemaCheck } from "./compat/schemaCheck";
 import { TunnelMtuCheck } from "./compat/tunnelMtuCheck";
 import { TunnelTypeCheck } from "./compat/tunnelTypeCheck";
@@ -73,7 +73,10 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const ready = new Map<string, pulumi.Resource[]>();
         for (const host of model.hosts) {
             hostKeys.set(host.name, new HostKeyCheck(`${name}-${host.name}-hostkey`, { ssh: host.ssh }, child));
-            connection.set(host.name, pulumi.secret(privateKey.apply((key) => sshConnection(host, key))));
+            // The host's script bundle, which its commands run: the connection depends on it, so
+            // every command is created after it and deleted before it.
+            const bundle = new ScriptBundle(`${name}-${host.name}-scripts`, { ssh: host.ssh, privateKeyConfig: nbKey.privateKeyConfig }, { parent: this, dependsOn: [hostKeys.get(host.name)!] });
+            connection.set(host.name, pulumi.secret(pulumi.all([privateKey, bundle.digest]).apply(([key]) => sshConnection(host, key))));
             ready.set(host.name, [hostKeys.get(host.name)!]);
         }
         // A snapshot: a resource must not depend on what is pushed after it (itself included).

@@ -26,7 +26,13 @@ export const PRIVATE_DIRS = [
     "/etc/ovn",
     "/var/lib/ovn",
     "/var/log/ovn",
+    // The project's own: the hosts' script bundles and command logs (components/hosts/scripts/bundle.ts).
+    "/usr/local/lib/ovn-kubernetes-as-code",
+    "/var/log/ovn-kubernetes-as-code",
 ] as const;
+
+/** The project's directories among PRIVATE_DIRS: made on this machine when missing (no package makes them). */
+const PROJECT_DIRS = ["/usr/local/lib/ovn-kubernetes-as-code", "/var/log/ovn-kubernetes-as-code"];
 
 /**
  * Files each host gets its own copy of: a real host's installer writes its name into both, and
@@ -48,6 +54,7 @@ export function etcHosts(self: string, hosts: ReadonlyArray<{ name: string; ip: 
 
 /** Fails early, with the fix, when the machine lacks the packages whose directories we cover. */
 export function checkPrivateDirsExist(): void {
+    for (const dir of PROJECT_DIRS) fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
     const missing = [...PRIVATE_DIRS, ...PRIVATE_FILES].filter((d) => !fs.existsSync(d));
     if (missing.length > 0) {
         throw new Error(

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as scripts from "../../components/hosts/scripts";
 import type { HostScript } from "../../components/hosts/scripts";
-import { lintScript } from "./support/bash";
+import { lintScript, runLocal } from "./support/bash";
+import { inlineCommand } from "../../components/hosts/scripts/shell";
 import { SECRETS, centralModel, clusteredCentralModel, gatewayModel, hostModel, nodeNetworkModel, packagesConfigs, rhelHost } from "./fixtures";
 
 const tcp = { nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642" };
@@ -35,9 +36,11 @@ const texts = Object.entries(allScripts()).flatMap(([name, s]) =>
     (["create", "update", "delete"] as const).filter((k) => s[k] !== undefined).map((k) => [`${name}.${k}`, s[k] as string] as const),
 );
 
-test("every generated script passes bash -n and shellcheck -s bash", () => {
+test("every generated script passes bash -n and shellcheck -s bash, as the program it runs from the bundle", () => {
     assert.ok(texts.length >= 30, `only ${texts.length} scripts`);
-    const problems = texts.flatMap(([name, text]) => lintScript(text).map((p) => `${name}: ${p}`));
+    const syntax = texts.map(([name, text]) => [name, runLocal(["bash", "-n"], text)] as const).filter(([, r]) => r.code !== 0).map(([name, r]) => `${name}: ${r.stderr}`);
+    assert.deepEqual(syntax, []);
+    const problems = texts.flatMap(([name, text]) => lintScript(inlineCommand(text)).map((p) => `${name}: ${p}`));
     assert.deepEqual(problems, []);
 });
 

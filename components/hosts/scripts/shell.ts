@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { shellQuote } from "../../ssh/shellQuote";
+import { scriptBundle } from "./bundle";
 
 /** A generated host script: `create` also serves as `update` unless a distinct one is given. */
 export interface HostScript {
@@ -22,6 +23,8 @@ export { shellQuote };
 export type ScriptVars = Record<string, string>;
 
 const VAR_NAME = /^[a-z][a-z0-9_]*$/;
+const BODY_NAME = /^[a-z][a-z0-9-]*$/;
+const RUN_CALL = '. "$script_bundle/run.sh" ';
 
 /**
  * Constant bash text kept as real .sh files in ./bash (read once): they hold no model value, and
@@ -37,11 +40,7 @@ export function bashBody(name: string): string {
     return text;
 }
 
-/**
- * One bash script: strict mode, quoted variable assignments, then the constant bodies in order.
- * `set -x` is never used: it would print secrets read from stdin.
- */
-export function bashScript(purpose: string, vars: ScriptVars, bodyNames: string[]): string {
+function header(purpose: string, vars: ScriptVars): string[] {
     if (/[\x00-\x1f\x7f]/.test(purpose)) throw new Error(`hosts: script purpose must be one line: ${JSON.stringify(purpose)}`);
     const assignments = Object.entries(vars).map(([name, value]) => {
         if (!VAR_NAME.test(name)) throw new Error(`hosts: bad script variable name ${JSON.stringify(name)}`);
@@ -54,11 +53,53 @@ export function bashScript(purpose: string, vars: ScriptVars, bodyNames: string[
         // A fixed locale: `ip`/`ovs-vsctl` output is parsed, and `read -N` must count bytes.
         "export LC_ALL=C",
         ...assignments,
-        ...bodyNames.map((name) => bashBody(name).trim()),
+    ];
+}
+
+/**
+ * A host command: strict mode, quoted variable assignments, then a call of the host's script
+ * bundle (./bundle) that runs the named bodies in order from the bundle's directory, its stderr
+ * into a log file on the host (./bash/run.sh). The bodies are not in the text: a command holds
+ * only its arguments, and the delete recorded in state names the bundle that did the create.
+ * `set -x` is never used: it would print secrets read from stdin.
+ */
+export function bashScript(purpose: string, vars: ScriptVars, bodyNames: string[]): string {
+    const dir = scriptBundle().dir;
+    const bodies = bodyNames.map((name) => {
+        if (!BODY_NAME.test(name)) throw new Error(`hosts: bad script body name ${JSON.stringify(name)}`);
+        return name;
+    });
+    return [
+        ...header(purpose, vars),
+        `script_bundle=${dir}`,
+        `script_purpose=${shellQuote(purpose)}`,
+        `[[ -r $script_bundle/run.sh ]] || { echo "error: the script bundle $script_bundle is not on this host (the host's ScriptBundle resource installs it)" >&2; exit 1; }`,
+        "# shellcheck source=/dev/null",
+        `${RUN_CALL}${bodies.join(" ")}`,
         "",
     ].join("\n");
 }
 
+/**
+ * A standalone program: the same header, then the bodies' text itself. For what must outlive any
+ * bundle (the boot program) and for reading or linting a command as one file.
+ */
+export function bashProgram(purpose: string, vars: ScriptVars, bodyNames: string[]): string {
+    return [...header(purpose, vars), ...bodyNames.map((name) => bashBody(name).trim()), ""].join("\n");
+}
+
+/** A command of bashScript as the one program it runs (its bodies inline, without the log wrapper). */
+export function inlineCommand(command: string): string {
+    const lines = command.split("\n");
+    const call = lines.find((l) => l.startsWith(RUN_CALL));
+    if (call === undefined) throw new Error("hosts: not a bundle command");
+    const bodies = call.slice(RUN_CALL.length).split(" ").filter((b) => b !== "");
+    const text = bodies.map((name) => bashBody(name).trim());
+    // The bundle's directory stays assigned where a body reads files of it (the boot program).
+    const usesBundle = text.some((t) => t.includes("$script_bundle"));
+    const own = (l: string) => l === call || l === "# shellcheck source=/dev/null" || /^(script_purpose=|\[\[ -r \$script_bundle)/.test(l) || (!usesBundle && l.startsWith("script_bundle="));
+    return [...lines.filter((l) => l !== "" && !own(l)), ...text, ""].join("\n");
+}
 
 /** The last non-empty line of a script's stdout: where scripts put their one result. */
 export function lastStdoutLine(stdout: string): string {
