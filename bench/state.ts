@@ -3,7 +3,7 @@
 // and ovnkube mode (stacks/Pulumi.staging.yaml), the extra nodes copies of the stacks' plain node.
 // Each program runs under the SDK's mocks in its own process (test/support/pulumiMocks); a
 // resource's outputs are its inputs plus, for a host command, what its script prints on success
-// (its result line and the line naming its log). Secrets sealed as the checkpoint keeps them
+// (its result line and the line naming its log). The SSH key is a real ed25519 key. Secrets sealed as the checkpoint keeps them
 // (offline/state.ts). NB outputs add the rows' UUIDs to this (measured by bench/nbState.ts).
 //
 //   node --import tsx bench/state.ts [N ...]     (default 3 100 500)
@@ -29,17 +29,21 @@ function kindOf(type: string): string {
 
 async function child(stack: string, nodes: number, out: string): Promise<void> {
     const { readStackFile } = await import("../components/config/stackFile");
-    const { runProgramUnderMocks } = await import("../test/support/pulumiMocks");
+    const { runProgramUnderMocks, TEST_SECRETS } = await import("../test/support/pulumiMocks");
+    // A real key's size (the test secrets are short): ed25519, OpenSSH format, as users keep it.
+    spawnSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path.join(out, "key")]);
+    TEST_SECRETS.sshPrivateKey = fs.readFileSync(path.join(out, "key"), "utf8");
     const { ROOT } = await import("../test/support/configs");
     const { saveState } = await import("../offline/state");
     const { Keyring } = await import("../offline/secrets");
     const raw = readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`)) as Record<string, any>;
     const given = raw.nodes as Array<Record<string, any>>;
-    const plain = given.find((n) => !n.roles.includes("gateway") && !n.roles.includes("central") && n.roles.includes("node")) ?? given[given.length - 1];
-    const list = [...given];
+    const plainGiven = given.find((n) => !n.roles.includes("gateway") && !n.roles.includes("central") && n.roles.includes("node")) ?? given[given.length - 1];
+    // Subnets allocated from the larger cluster subnet below.
+    const { subnet: _, ...plain } = plainGiven;
+    const list = given.map(({ subnet: _s, ...n }) => n);
     for (let i = given.length; i < nodes; i++) {
         const n: Record<string, any> = { ...plain, name: `node-${i}`, address: `10.${100 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}` };
-        if (n.subnet) delete n.subnet;
         list.push(n);
     }
     // Room for 500 /24 node subnets (the stacks' /16 holds 256).

@@ -24,7 +24,6 @@ export type ScriptVars = Record<string, string>;
 
 const VAR_NAME = /^[a-z][a-z0-9_]*$/;
 const BODY_NAME = /^[a-z][a-z0-9-]*$/;
-const RUN_CALL = '. "$script_bundle/run.sh" ';
 
 /**
  * Constant bash text kept as real .sh files in ./bash (read once): they hold no model value, and
@@ -40,65 +39,48 @@ export function bashBody(name: string): string {
     return text;
 }
 
-function header(purpose: string, vars: ScriptVars): string[] {
+// Strict mode and a fixed locale (`ip`/`ovs-vsctl` output is parsed, and `read -N` must count bytes).
+const STRICT = ["set -euo pipefail", "export LC_ALL=C"];
+
+function assignments(purpose: string, vars: ScriptVars): string[] {
     if (/[\x00-\x1f\x7f]/.test(purpose)) throw new Error(`hosts: script purpose must be one line: ${JSON.stringify(purpose)}`);
-    const assignments = Object.entries(vars).map(([name, value]) => {
+    return Object.entries(vars).map(([name, value]) => {
         if (!VAR_NAME.test(name)) throw new Error(`hosts: bad script variable name ${JSON.stringify(name)}`);
         return `${name}=${shellQuote(value)}`;
     });
-    return [
-        "#!/usr/bin/env bash",
-        `# ${purpose}`,
-        "set -euo pipefail",
-        // A fixed locale: `ip`/`ovs-vsctl` output is parsed, and `read -N` must count bytes.
-        "export LC_ALL=C",
-        ...assignments,
-    ];
 }
 
 /**
- * A host command: strict mode, quoted variable assignments, then a call of the host's script
- * bundle (./bundle) that runs the named bodies in order from the bundle's directory, its stderr
- * into a log file on the host (./bash/run.sh). The bodies are not in the text: a command holds
- * only its arguments, and the delete recorded in state names the bundle that did the create.
- * `set -x` is never used: it would print secrets read from stdin.
+ * A host command: strict mode, the quoted variable assignments, then one line that sources the
+ * run.sh of the host's script bundle (./bundle) with the purpose and the bodies to run, in order,
+ * from the bundle's directory (./bash/run.sh keeps their stderr in a log file on the host). The
+ * bodies are not in the text: a command holds only its arguments, and the delete recorded in state
+ * names the bundle that did the create. `set -x` is never used: it would print secrets read from stdin.
  */
 export function bashScript(purpose: string, vars: ScriptVars, bodyNames: string[]): string {
-    const dir = scriptBundle().dir;
-    const bodies = bodyNames.map((name) => {
-        if (!BODY_NAME.test(name)) throw new Error(`hosts: bad script body name ${JSON.stringify(name)}`);
-        return name;
-    });
-    return [
-        ...header(purpose, vars),
-        `script_bundle=${dir}`,
-        `script_purpose=${shellQuote(purpose)}`,
-        `[[ -r $script_bundle/run.sh ]] || { echo "error: the script bundle $script_bundle is not on this host (the host's ScriptBundle resource installs it)" >&2; exit 1; }`,
-        "# shellcheck source=/dev/null",
-        `${RUN_CALL}${bodies.join(" ")}`,
-        "",
-    ].join("\n");
+    for (const name of bodyNames) if (!BODY_NAME.test(name)) throw new Error(`hosts: bad script body name ${JSON.stringify(name)}`);
+    return [...STRICT, ...assignments(purpose, vars), `. ${scriptBundle().dir}/run.sh ${shellQuote(purpose)} ${bodyNames.join(" ")}`, ""].join("\n");
 }
 
 /**
- * A standalone program: the same header, then the bodies' text itself. For what must outlive any
- * bundle (the boot program) and for reading or linting a command as one file.
+ * A standalone program: the same assignments, then the bodies' text itself. For what must outlive
+ * any bundle (the boot program, the bundle's own installer).
  */
 export function bashProgram(purpose: string, vars: ScriptVars, bodyNames: string[]): string {
-    return [...header(purpose, vars), ...bodyNames.map((name) => bashBody(name).trim()), ""].join("\n");
+    return ["#!/usr/bin/env bash", `# ${purpose}`, ...STRICT, ...assignments(purpose, vars), ...bodyNames.map((name) => bashBody(name).trim()), ""].join("\n");
 }
 
-/** A command of bashScript as the one program it runs (its bodies inline, without the log wrapper). */
+const RUN_CALL = /^\. (\/\S+)\/run\.sh '(?:[^']|'\\'')*' ([a-z0-9 -]+)$/;
+
+/** A command of bashScript as the one program it runs, its bodies inline (to read or lint it as one file). */
 export function inlineCommand(command: string): string {
-    const lines = command.split("\n");
-    const call = lines.find((l) => l.startsWith(RUN_CALL));
-    if (call === undefined) throw new Error("hosts: not a bundle command");
-    const bodies = call.slice(RUN_CALL.length).split(" ").filter((b) => b !== "");
-    const text = bodies.map((name) => bashBody(name).trim());
+    const lines = command.trimEnd().split("\n");
+    const call = RUN_CALL.exec(lines[lines.length - 1]);
+    if (call === null) throw new Error("hosts: not a bundle command");
+    const text = call[2].split(" ").map((name) => bashBody(name).trim());
     // The bundle's directory stays assigned where a body reads files of it (the boot program).
-    const usesBundle = text.some((t) => t.includes("$script_bundle"));
-    const own = (l: string) => l === call || l === "# shellcheck source=/dev/null" || /^(script_purpose=|\[\[ -r \$script_bundle)/.test(l) || (!usesBundle && l.startsWith("script_bundle="));
-    return [...lines.filter((l) => l !== "" && !own(l)), ...text, ""].join("\n");
+    const bundle = text.some((t) => t.includes("$script_bundle")) ? [`script_bundle=${call[1]}`] : [];
+    return ["#!/usr/bin/env bash", ...lines.slice(0, -1), ...bundle, ...text, ""].join("\n");
 }
 
 /** The last non-empty line of a script's stdout: where scripts put their one result. */

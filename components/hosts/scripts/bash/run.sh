@@ -1,8 +1,11 @@
-# Runs a host command's bodies from this bundle (arguments: the body names, in order), with the
-# variables the command assigned. Their stderr (progress, installers' output) goes to a log file
-# on the host, so the command's output in the Pulumi state stays small: stdout is the bodies'
-# result lines, stderr one line naming the log. A failed run also prints its stderr, to say why.
-# Inputs: script_bundle, script_purpose.
+# Runs a host command's bodies from this bundle (arguments: the command's purpose, then the body
+# names, in order), with the variables the command assigned. Their stderr (progress, installers'
+# output) goes to a log file on the host, named by the last body, so the command's output in the
+# Pulumi state stays small: stdout is the bodies' result lines, stderr one line naming the log.
+# A failed run also prints its stderr, to say why.
+script_bundle=${BASH_SOURCE[0]%/*}
+script_purpose=$1
+shift
 run_log_dir=/var/log/ovn-kubernetes-as-code
 run_log=$run_log_dir/${*: -1}.log
 mkdir -p -m 0700 "$run_log_dir"
