@@ -9,6 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { providerConfigValue } from "../dynamic/providerConfig";
 import { providerStub } from "../dynamic/stub";
 import { PackageResource } from "../dynamic/resource";
+import { SshError, SshHostKeyError } from "../ssh/errors";
 import { exec } from "../ssh/exec";
 import type { SshTarget } from "../ssh/target";
 import { bundleInstallCommand, bundleRemoveCommand, bundleStdin, scriptBundle } from "./scripts/bundle";
@@ -25,8 +26,21 @@ function privateKey(inputs: { privateKeyConfig: string }): string {
     return key;
 }
 
+/** Install and remove are idempotent: a connection lost mid-run (a pooled one the host's network change cut) is tried again. */
+const ATTEMPTS = 3;
+const RETRY_MS = 1000;
+
 async function run(inputs: any, command: string, stdin?: string): Promise<void> {
-    const r = await exec(inputs.ssh, privateKey(inputs), command, { stdin });
+    let r: Awaited<ReturnType<typeof exec>>;
+    for (let attempt = 1; ; attempt++) {
+        try {
+            r = await exec(inputs.ssh, privateKey(inputs), command, { stdin });
+            break;
+        } catch (err) {
+            if (!(err instanceof SshError) || err instanceof SshHostKeyError || attempt >= ATTEMPTS) throw err;
+            await new Promise((done) => setTimeout(done, RETRY_MS));
+        }
+    }
     if (r.code !== 0) throw new Error(`script bundle ${String(inputs.digest).slice(0, 16)} on ${inputs.ssh.host}: exited ${r.code}: ${r.stderr.trim().split("\n").slice(-5).join("\n")}`);
 }
 
