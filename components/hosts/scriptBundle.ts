@@ -6,7 +6,7 @@
 // and the old bundle's delete, which the engine runs after every step of the up, removes the old
 // directory. A host command depends on its host's bundle, so its delete runs before that removal.
 import * as pulumi from "@pulumi/pulumi";
-import { providerConfigValue } from "../dynamic/providerConfig";
+import { sshKeyOf } from "../dynamic/providerConfig";
 import { providerStub } from "../dynamic/stub";
 import { PackageResource } from "../dynamic/resource";
 import { SshError, SshHostKeyError } from "../ssh/errors";
@@ -20,12 +20,6 @@ export interface ScriptBundleArgs {
     privateKeyConfig: string;
 }
 
-function privateKey(inputs: { privateKeyConfig: string }): string {
-    const key = providerConfigValue(inputs.privateKeyConfig);
-    if (key === undefined) throw new Error(`privateKeyConfig: the provider's configuration has no ${inputs.privateKeyConfig}, the SSH key the script bundle is installed with`);
-    return key;
-}
-
 /** Install and remove are idempotent: a connection lost mid-run (a pooled one the host's network change cut) is tried again. */
 const ATTEMPTS = 3;
 const RETRY_MS = 1000;
@@ -34,7 +28,7 @@ async function run(inputs: any, command: string, stdin?: string): Promise<void> 
     let r: Awaited<ReturnType<typeof exec>>;
     for (let attempt = 1; ; attempt++) {
         try {
-            r = await exec(inputs.ssh, privateKey(inputs), command, { stdin });
+            r = await exec(inputs.ssh, sshKeyOf(inputs), command, { stdin });
             break;
         } catch (err) {
             if (!(err instanceof SshError) || err instanceof SshHostKeyError || attempt >= ATTEMPTS) throw err;
