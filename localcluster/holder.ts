@@ -12,6 +12,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { OwnRoot } from "./rootfs";
+import { BUNDLE_ROOT, COMMAND_LOG_DIR } from "../components/hosts/scripts/bundle";
 
 /**
  * Directories each host gets its own copy of. Defaults of ovs-lib/ovn-lib on Debian:
@@ -26,13 +27,13 @@ export const PRIVATE_DIRS = [
     "/etc/ovn",
     "/var/lib/ovn",
     "/var/log/ovn",
-    // The project's own: the hosts' script bundles and command logs (components/hosts/scripts/bundle.ts).
-    "/usr/local/lib/ovn-kubernetes-as-code",
-    "/var/log/ovn-kubernetes-as-code",
+    // The project's own: the hosts' script bundles and command logs.
+    BUNDLE_ROOT,
+    COMMAND_LOG_DIR,
 ] as const;
 
 /** The project's directories among PRIVATE_DIRS: made on this machine when missing (no package makes them). */
-const PROJECT_DIRS = ["/usr/local/lib/ovn-kubernetes-as-code", "/var/log/ovn-kubernetes-as-code"];
+const PROJECT_DIRS = [BUNDLE_ROOT, COMMAND_LOG_DIR];
 
 /**
  * Files each host gets its own copy of: a real host's installer writes its name into both, and

@@ -1,11 +1,12 @@
 // The host components under Pulumi's mock runtime: which remote.Command children they create,
 // under which names and parents, with what scripts, and that connection and stdin stay secret.
 // Mocks first, then the components are imported dynamically (the SDK's documented order).
-import { inlineCommand } from "../../components/hosts/scripts/shell";
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
 import { SECRETS, centralModel, gatewayModel, hostModel, nodeNetworkModel, rhelHost } from "./fixtures";
+// Pure script text helpers: no Pulumi resource in them.
+import { inlineCommand } from "../../components/hosts/scripts/shell";
 
 interface Created {
     type: string;

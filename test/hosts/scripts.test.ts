@@ -5,7 +5,8 @@ import { test } from "node:test";
 import * as scripts from "../../components/hosts/scripts";
 import type { HostScript } from "../../components/hosts/scripts";
 import { lintScript, runLocal } from "./support/bash";
-import { inlineCommand } from "../../components/hosts/scripts/shell";
+import { bashBody, inlineCommand } from "../../components/hosts/scripts/shell";
+import { COMMAND_LOG_DIR } from "../../components/hosts/scripts/bundle";
 import { SECRETS, centralModel, clusteredCentralModel, gatewayModel, hostModel, nodeNetworkModel, packagesConfigs, rhelHost } from "./fixtures";
 
 const tcp = { nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642" };
@@ -131,4 +132,8 @@ test("a clustered central member's script carries its own address, the others as
     assert.throws(() => scripts.centralMemberScript(port, "central1"), /central\.cluster\.nbRaftPort must be an integer from 1 to 65535/);
     assert.throws(() => scripts.centralMemberScript(clusteredCentralModel(), "central9"), /central9 is not a member/);
     assert.throws(() => scripts.centralMemberScript(centralModel(), "central"), /central\.cluster is required/);
+});
+
+test("the bundle's runner writes its logs where the package says it does", () => {
+    assert.match(bashBody("run"), new RegExp(`^run_log_dir=${COMMAND_LOG_DIR}$`, "m"));
 });

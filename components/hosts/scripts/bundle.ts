@@ -12,6 +12,9 @@ import { bashBody, bashProgram } from "./shell";
 /** Where bundles live on a host: one directory per bundle, named by its id. */
 export const BUNDLE_ROOT = "/usr/local/lib/ovn-kubernetes-as-code";
 
+/** Where host commands keep what they print besides their result (./bash/run.sh writes there). */
+export const COMMAND_LOG_DIR = "/var/log/ovn-kubernetes-as-code";
+
 /** The manifest: `sha256sum` lines of every other file; its own digest is the bundle's. */
 const MANIFEST = "SHA256SUMS";
 
