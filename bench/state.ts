@@ -1,77 +1,97 @@
-// State benchmark (prints figures, times nothing): what the NB resources of a 100- and a 500-node
-// stack put in the checkpoint. The resources are registered under the SDK's mocks (inputs and
-// `__provider` as the SDK sends them to the engine), created through the SDK's dynamic-provider host over
-// gRPC against a real NB behind a real sshd (outputs), and measured as a checkpoint stores them,
-// secrets sealed (../test/nb/support/stateSize). Beside each figure, the same state with the whole
-// provider serialized by value, as before the stubs.
+// Whole-stack state benchmark (prints figures, times nothing): what every resource kind the program
+// registers puts in the checkpoint at 3, 100 and 500 nodes, in Pulumi mode (stacks/Pulumi.dev.yaml)
+// and ovnkube mode (stacks/Pulumi.staging.yaml), the extra nodes copies of the stacks' plain node.
+// Each program runs under the SDK's mocks in its own process (test/support/pulumiMocks); a
+// resource's outputs are its inputs plus, for a host command, what its script prints on success
+// (its result line and the line naming its log). The SSH key is a real ed25519 key. Secrets sealed as the checkpoint keeps them
+// (offline/state.ts). NB outputs add the rows' UUIDs to this (measured by bench/nbState.ts).
 //
-//   node --import tsx bench/state.ts [N]     (default 500; the 100-node figure is its first 100 nodes)
-import { serializeFunction } from "@pulumi/pulumi/runtime/closure/serializeClosure";
-import { NB_KIND_LIST } from "../components/nb/kinds";
-import { nbProviderImplementation } from "../components/nb/provider";
-import { track, up, type Tracked } from "../test/nb/support/engine";
-import { OWNER, startEnv } from "../test/nb/support/env";
-import { startProviderHost } from "../test/nb/support/providerHost";
-import { gatewayHosts, nodeName, scaleModel } from "../test/nb/support/scale";
-import { registerUnderMocks } from "../test/nb/support/serializedProviders";
-import { stateBytes, type StateBytes } from "../test/nb/support/stateSize";
+//   node --import tsx bench/state.ts [N ...]     (default 3 100 500)
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 
-const PARALLEL = 16;
-const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-const MB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+const kB = (b: number) => `${(b / 1024).toFixed(1)} KB`;
+const MB = (b: number) => `${(b / 1024 / 1024).toFixed(2)} MB`;
+const MODES = { pulumi: "dev", ovnkube: "staging" } as const;
 
-/** The provider text of each kind as the code before the stubs stored it: the implementation by value. */
-async function byValueText(): Promise<Record<string, number>> {
-    const out: Record<string, number> = {};
-    for (const kind of NB_KIND_LIST) {
-        const impl = nbProviderImplementation(kind);
-        out[kind.type] = JSON.stringify((await serializeFunction(() => impl, { allowSecrets: true })).text).length;
-    }
-    return out;
+/** The kind a resource is counted under. */
+function kindOf(type: string): string {
+    if (type === "command:remote:Command") return "host command";
+    if (type.startsWith("pulumi-nodejs:dynamic/hosts:ScriptBundle")) return "script bundle";
+    if (type.startsWith("pulumi-nodejs:dynamic/ovn-nb:")) return "NB";
+    if (type.startsWith("pulumi-nodejs:dynamic/")) return "check / guard";
+    if (type.startsWith("kubernetes:")) return "Kubernetes";
+    if (type.startsWith("pulumi:providers:")) return "provider";
+    return "component";
 }
 
-async function main(): Promise<void> {
-    const nodes = Number(process.argv[2] ?? 500);
-    const env = await startEnv();
-    const model = scaleModel(nodes, 3);
-    const registered = await registerUnderMocks({ model, owner: OWNER, nb: env.configured(), gatewayHost: gatewayHosts(model) });
-    const tracked = registered.map(track);
-    const host = await startProviderHost(env.providerConfig);
+async function child(stack: string, nodes: number, out: string): Promise<void> {
+    const { readStackFile } = await import("../components/config/stackFile");
+    const { runProgramUnderMocks, TEST_SECRETS } = await import("../test/support/pulumiMocks");
+    // A real key's size (the test secrets are short): ed25519, OpenSSH format, as users keep it.
+    spawnSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path.join(out, "key")]);
+    TEST_SECRETS.sshPrivateKey = fs.readFileSync(path.join(out, "key"), "utf8");
+    const { ROOT } = await import("../test/support/configs");
+    const { saveState } = await import("../offline/state");
+    const { Keyring } = await import("../offline/secrets");
+    const raw = readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`)) as Record<string, any>;
+    const given = raw.nodes as Array<Record<string, any>>;
+    const plainGiven = given.find((n) => !n.roles.includes("gateway") && !n.roles.includes("central") && n.roles.includes("node")) ?? given[given.length - 1];
+    // Subnets allocated from the larger cluster subnet below.
+    const { subnet: _, ...plain } = plainGiven;
+    const list = given.map(({ subnet: _s, ...n }) => n);
+    for (let i = given.length; i < nodes; i++) {
+        const n: Record<string, any> = { ...plain, name: `node-${i}`, address: `10.${100 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}` };
+        list.push(n);
+    }
+    // Room for 500 /24 node subnets (the stacks' /16 holds 256).
+    const { resources } = await runProgramUnderMocks(stack, { nodes: list.slice(0, Math.max(nodes, 1)), clusterSubnet: "10.128.0.0/9" });
+    const state = { version: 1, project: "ovn-kubernetes", stack, updated: "", outputs: {}, resources: [] as any[] };
+    for (const r of resources) {
+        const outputs = { ...r.inputs };
+        if (r.type === "command:remote:Command") Object.assign(outputs, { stdout: "3f1e4d5c-0b6a-4e8f-9a7d-2c1b0e9f8a76\n", stderr: "log /var/log/ovn-kubernetes-as-code/chassis-create.log\n" });
+        state.resources.push({ urn: `urn:pulumi:${stack}::ovn-kubernetes::${r.type}::${r.name}`, type: r.type, name: r.name, parent: r.parent ?? "", custom: true, id: `${r.name}-id`, inputs: r.inputs, outputs, dependencies: [] });
+    }
+    const file = path.join(out, "state.json");
+    saveState(file, state as any, new Keyring("state-bench", stack));
+    const saved = JSON.parse(fs.readFileSync(file, "utf8"));
+    const rows = saved.resources.map((r: any) => ({ kind: kindOf(r.type), bytes: JSON.stringify(r).length }));
+    fs.writeFileSync(path.join(out, "rows.json"), JSON.stringify({ nodes: list.length, total: fs.statSync(file).size, rows }));
+}
+
+function measure(stack: string, nodes: number) {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), "state-bench-"));
     try {
-        await up(host, tracked[0]);
-        for (let next = 1; next < tracked.length; ) {
-            const batch = tracked.slice(next, next + PARALLEL);
-            next += batch.length;
-            await Promise.all(batch.map((t) => up(host, t)));
-        }
-        const sizes = stateBytes(tracked);
-        const before = await byValueText();
-        const typeOf = (t: Tracked) => registered.find((r) => r.name === t.name)!.type.split(":").pop()!;
-        const beforeBytes = (t: Tracked, s: StateBytes) => s.total - s.provider + 2 * before[typeOf(t)];
-
-        console.log(`state of the NB resources (inputs + outputs, secrets sealed); before: the provider by value`);
-        for (const type of NB_KIND_LIST.map((k) => k.type)) {
-            const of = tracked.map((t, i) => [t, sizes[i]] as const).filter(([t]) => typeOf(t) === type);
-            const mean = (f: (t: Tracked, s: StateBytes) => number) => of.reduce((a, [t, s]) => a + f(t, s), 0) / of.length;
-            console.log(`  ${type.padEnd(14)} per resource ${kB(mean((_, s) => s.total)).padStart(8)} (provider stubs ${kB(mean((_, s) => s.provider))}); before ${kB(mean(beforeBytes))}`);
-        }
-        for (const n of [100, nodes].filter((n, i, a) => n <= nodes && a.indexOf(n) === i)) {
-            const within = (t: Tracked) => !/node-\d+$/.test(t.name) || t.name.slice(t.name.lastIndexOf("node-")) <= nodeName(n);
-            const picked = tracked.map((t, i) => [t, sizes[i]] as const).filter(([t]) => within(t));
-            const now = picked.reduce((a, [, s]) => a + s.total, 0);
-            const then = picked.reduce((a, [t, s]) => a + beforeBytes(t, s), 0);
-            console.log(`  stack of ${n} nodes: ${picked.length} NB resources, ${MB(now)}; before ${MB(then)}`);
-        }
+        const r = spawnSync(process.execPath, ["--import", "tsx", __filename, "--child", stack, String(nodes), out], { encoding: "utf8", maxBuffer: 1 << 26 });
+        if (r.status !== 0) throw new Error(`${stack} at ${nodes} nodes: ${r.stderr}`);
+        return JSON.parse(fs.readFileSync(path.join(out, "rows.json"), "utf8")) as { nodes: number; total: number; rows: Array<{ kind: string; bytes: number }> };
     } finally {
-        await host.stop();
-        await env.cleanup();
+        fs.rmSync(out, { recursive: true, force: true });
     }
 }
 
-main().then(
-    () => process.exit(0),
-    (e) => {
-        console.error(e);
-        process.exit(1);
-    },
-);
+function main(): void {
+    if (process.argv[2] === "--child") {
+        child(process.argv[3], Number(process.argv[4]), process.argv[5]).then(() => process.exit(0), (e) => (console.error(e), process.exit(1)));
+        return;
+    }
+    const sizes = process.argv.slice(2).map(Number);
+    for (const [mode, stack] of Object.entries(MODES)) {
+        for (const n of sizes.length ? sizes : [3, 100, 500]) {
+            const m = measure(stack, n);
+            const byKind = new Map<string, { count: number; bytes: number }>();
+            for (const r of m.rows) {
+                const k = byKind.get(r.kind) ?? { count: 0, bytes: 0 };
+                byKind.set(r.kind, { count: k.count + 1, bytes: k.bytes + r.bytes });
+            }
+            const host = ["host command", "script bundle", "check / guard"].reduce((a, k) => a + (byKind.get(k)?.bytes ?? 0), 0);
+            console.log(`${mode} mode, ${m.nodes} nodes: state ${MB(m.total)}; host resources ${kB(host / m.nodes)} per host`);
+            for (const [kind, k] of [...byKind].sort((a, b) => b[1].bytes - a[1].bytes))
+                console.log(`  ${kind.padEnd(14)} ${String(k.count).padStart(5)} resources ${kB(k.bytes).padStart(10)}  ${kB(k.bytes / m.nodes).padStart(8)} per host  ${kB(k.bytes / k.count).padStart(8)} each`);
+        }
+    }
+}
+
+main();

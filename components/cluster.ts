@@ -6,7 +6,7 @@
 //   → ovnkube in Kubernetes.
 import * as pulumi from "@pulumi/pulumi";
 import type { StackConfig } from "./config/types";
-import { Central, Chassis, HostPackages, Zone } from "./hosts";
+import { Central, Chassis, HostPackages, ScriptBundle, Zone } from "./hosts";
 import { OvnkubeSchemaCheck } from "./compat/schemaCheck";
 import { TunnelMtuCheck } from "./compat/tunnelMtuCheck";
 import { TunnelTypeCheck } from "./compat/tunnelTypeCheck";
@@ -52,6 +52,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         if (!secrets.sshPrivateKey) throw new Error("sshPrivateKey: required (as a secret)");
         const privateKey = secrets.sshPrivateKey;
         const centralHost = model.central ? centralHostOf(model) : undefined;
+        // The providers' SSH key, named by its config key: their state holds no key.
         const nbKey = { privateKeyConfig: args.sshPrivateKeyConfig ?? sshPrivateKeyConfig() };
         // Interconnect: each node's own NB, on its host; else the central's (every member's).
         const nbOf = (node: string) => (centralHost ? nbConnection(centralHost, nbKey, centralHostsOf(model)) : nbConnection(hostOf(model, node), nbKey));
@@ -77,7 +78,10 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const ready = new Map<string, pulumi.Resource[]>();
         for (const host of model.hosts) {
             hostKeys.set(host.name, new HostKeyCheck(`${name}-${host.name}-hostkey`, { ssh: host.ssh }, child));
-            connection.set(host.name, pulumi.secret(privateKey.apply((key) => sshConnection(host, key))));
+            // The host's script bundle, which its commands run: the connection depends on it, so
+            // every command is created after it and deleted before it.
+            const bundle = new ScriptBundle(`${name}-${host.name}-scripts`, { ssh: host.ssh, ...nbKey }, { parent: this, dependsOn: [hostKeys.get(host.name)!] });
+            connection.set(host.name, pulumi.secret(pulumi.all([privateKey, bundle.digest]).apply(([key]) => sshConnection(host, key))));
             ready.set(host.name, [hostKeys.get(host.name)!]);
         }
         // A snapshot: a resource must not depend on what is pushed after it (itself included).
@@ -93,7 +97,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         // The overlay MTU must leave room for the tunnel on every chassis: checked before any command reaches it.
         for (const host of chassisHosts) {
             const plan = { node: host.name, mtu: model.mtu, encapType: model.encapType, tunnelIp: host.chassis!.encapIp };
-            ready.get(host.name)!.push(new TunnelMtuCheck(`${name}-${host.name}-tunnel-mtu`, { ...plan, ssh: host.ssh, privateKey }, { parent: this, dependsOn: [...hostReady(host), ...encapGate] }));
+            ready.get(host.name)!.push(new TunnelMtuCheck(`${name}-${host.name}-tunnel-mtu`, { ...plan, ssh: host.ssh, ...nbKey }, { parent: this, dependsOn: [...hostReady(host), ...encapGate] }));
         }
 
         if (!model.packages.skip)
@@ -108,7 +112,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         // ovnkube refuses databases older than its models: find out before any database is touched.
         const schemaChecked = (host: HostModel): pulumi.Resource[] =>
             model.writer === "ovnkube"
-                ? [new OvnkubeSchemaCheck(`${name}-${host.zone ? `${host.name}-` : ""}ovnkube-schema`, { host: host.name, ssh: host.ssh, privateKey, version: model.kube.version }, { parent: this, dependsOn: hostReady(host) })]
+                ? [new OvnkubeSchemaCheck(`${name}-${host.zone ? `${host.name}-` : ""}ovnkube-schema`, { host: host.name, ssh: host.ssh, ...nbKey, version: model.kube.version }, { parent: this, dependsOn: hostReady(host) })]
                 : [];
         // Where each chassis' databases are: the central(s), or (interconnect) its own zone.
         const databases = new Map<string, pulumi.Resource>();

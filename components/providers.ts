@@ -10,6 +10,7 @@ import "./compat/tunnelTypeCheck";
 import "./compat/schemaCheck";
 import "./compat/tunnelMtuCheck";
 import "./hosts/nicHandoverCheck";
+import "./hosts/scriptBundle";
 import "./ssh/hostKeyCheck";
 import "./kube/webhookCertificate";
 

@@ -12,6 +12,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { OwnRoot } from "./rootfs";
+import { BUNDLE_ROOT, COMMAND_LOG_DIR } from "../components/hosts/scripts/bundle";
 
 /**
  * Directories each host gets its own copy of. Defaults of ovs-lib/ovn-lib on Debian:
@@ -26,7 +27,13 @@ export const PRIVATE_DIRS = [
     "/etc/ovn",
     "/var/lib/ovn",
     "/var/log/ovn",
+    // The project's own: the hosts' script bundles and command logs.
+    BUNDLE_ROOT,
+    COMMAND_LOG_DIR,
 ] as const;
+
+/** The project's directories among PRIVATE_DIRS: made on this machine when missing (no package makes them). */
+const PROJECT_DIRS = [BUNDLE_ROOT, COMMAND_LOG_DIR];
 
 /**
  * Files each host gets its own copy of: a real host's installer writes its name into both, and
@@ -48,6 +55,7 @@ export function etcHosts(self: string, hosts: ReadonlyArray<{ name: string; ip: 
 
 /** Fails early, with the fix, when the machine lacks the packages whose directories we cover. */
 export function checkPrivateDirsExist(): void {
+    for (const dir of PROJECT_DIRS) fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
     const missing = [...PRIVATE_DIRS, ...PRIVATE_FILES].filter((d) => !fs.existsSync(d));
     if (missing.length > 0) {
         throw new Error(

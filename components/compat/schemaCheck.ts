@@ -8,30 +8,30 @@
 import * as pulumi from "@pulumi/pulumi";
 import { providerStub } from "../dynamic/stub";
 import { PackageResource } from "../dynamic/resource";
+import { sshKeyOf, sshKeyProps, type SshKeyInput } from "../dynamic/providerConfig";
 import type { SshTarget } from "../ssh/target";
 import { exec } from "../ssh/exec";
 import type { OvnkubeVersion } from "../kube/releases";
 import { parseSchemas, READ_SCHEMAS_SCRIPT, schemaRefusal, type CentralSchemas } from "./ovnkubeSchema";
 
-export interface OvnkubeSchemaCheckArgs {
+export type OvnkubeSchemaCheckArgs = {
     /** The databases' host (for messages) and how to reach it. */
     host: string;
     ssh: SshTarget;
-    /** Kept a secret whatever is passed. */
-    privateKey: pulumi.Input<string>;
     /** The ovn-kubernetes release the workloads run. */
     version: OvnkubeVersion;
-}
+} & SshKeyInput;
 
 interface Inputs {
     host: string;
     ssh: SshTarget;
-    privateKey: string;
+    privateKey?: string;
+    privateKeyConfig?: string;
     version: OvnkubeVersion;
 }
 
 async function readSchemas(inputs: Inputs): Promise<CentralSchemas | undefined> {
-    const r = await exec(inputs.ssh, inputs.privateKey, READ_SCHEMAS_SCRIPT);
+    const r = await exec(inputs.ssh, sshKeyOf(inputs), READ_SCHEMAS_SCRIPT);
     return r.code === 0 ? parseSchemas(inputs.host, r.stdout) : undefined;
 }
 
@@ -83,11 +83,12 @@ export class OvnkubeSchemaCheck extends PackageResource {
     declare readonly sbSchema: pulumi.Output<string>;
 
     constructor(name: string, args: OvnkubeSchemaCheckArgs, opts?: pulumi.CustomResourceOptions) {
+        const key = sshKeyProps(args);
         super(
             provider,
             name,
-            { ...args, privateKey: pulumi.secret(args.privateKey), nbSchema: undefined, sbSchema: undefined },
-            { ...opts, additionalSecretOutputs: ["privateKey"] },
+            { host: args.host, ssh: args.ssh, version: args.version, ...key.props, nbSchema: undefined, sbSchema: undefined },
+            { ...opts, additionalSecretOutputs: key.secretOutputs },
         );
     }
 }

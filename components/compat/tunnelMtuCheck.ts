@@ -6,17 +6,14 @@ import type { SshTarget } from "../ssh/target";
 import { exec } from "../ssh/exec";
 import { parseTunnelDevice, readTunnelDeviceScript, tunnelMtuRefusal, type TunnelMtuPlan } from "./tunnelMtu";
 import { preflightProvider } from "../dynamic/preflight";
+import { sshKeyOf, sshKeyProps, type SshKeyInput } from "../dynamic/providerConfig";
 import { providerStub } from "../dynamic/stub";
 import { PackageResource } from "../dynamic/resource";
 
-export interface TunnelMtuCheckArgs extends TunnelMtuPlan {
-    ssh: SshTarget;
-    /** Kept a secret whatever is passed. */
-    privateKey: pulumi.Input<string>;
-}
+export type TunnelMtuCheckArgs = TunnelMtuPlan & { ssh: SshTarget } & SshKeyInput;
 
 async function refusal(inputs: any): Promise<string | undefined> {
-    const r = await exec(inputs.ssh, inputs.privateKey, readTunnelDeviceScript(inputs.tunnelIp));
+    const r = await exec(inputs.ssh, sshKeyOf(inputs), readTunnelDeviceScript(inputs.tunnelIp));
     return r.code === 0 ? tunnelMtuRefusal(inputs, parseTunnelDevice(r.stdout)) : undefined;
 }
 
@@ -27,6 +24,8 @@ export const TUNNEL_MTU_CHECK_TYPE = provider.resourceType;
 
 export class TunnelMtuCheck extends PackageResource {
     constructor(name: string, args: TunnelMtuCheckArgs, opts?: pulumi.CustomResourceOptions) {
-        super(provider, name, { ...args, privateKey: pulumi.secret(args.privateKey) }, { ...opts, additionalSecretOutputs: ["privateKey"] });
+        const { ssh, node, mtu, encapType, tunnelIp } = args;
+        const key = sshKeyProps(args);
+        super(provider, name, { ssh, node, mtu, encapType, tunnelIp, ...key.props }, { ...opts, additionalSecretOutputs: key.secretOutputs });
     }
 }

@@ -7,4 +7,5 @@ export { Chassis, type ChassisArgs } from "./chassis";
 export { ManagementPort, type ManagementPortArgs } from "./managementPort";
 export { GatewayHost, type GatewayHostArgs } from "./gatewayHost";
 export { GatewayFlows, type GatewayFlowsArgs } from "./gatewayFlows";
+export { ScriptBundle, type ScriptBundleArgs } from "./scriptBundle";
 export type { HostConnection, OvsdbSsl } from "./command";

@@ -5,6 +5,8 @@ import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
 import { SECRETS, centralModel, gatewayModel, hostModel, nodeNetworkModel, rhelHost } from "./fixtures";
+// Pure script text helpers: no Pulumi resource in them.
+import { inlineCommand } from "../../components/hosts/scripts/shell";
 
 interface Created {
     type: string;
@@ -95,7 +97,7 @@ test("Central over ssl: OVS first, then databases with the SSL material as secre
     assert.match(stdin.value!, /^ssl-private-key [A-Za-z0-9+/=]+\nssl-certificate [A-Za-z0-9+/=]+\nssl-ca-certificate [A-Za-z0-9+/=]+\n$/);
     const create = (await unwrap(db.create)).value!;
     for (const s of Object.values(SECRETS)) assert.ok(!create.includes(s.split("\n")[1] ?? s));
-    assert.match((await unwrap(db.delete)).value!, /del-connection/);
+    assert.match(inlineCommand((await unwrap(db.delete)).value!), /del-connection/);
     assert.equal((await unwrap(c.nbListener)).value, "pssl:6641:10.0.0.1");
     assert.throws(() => new hosts.Central("central-nossl", { central: centralModel(true), connection }), /ssl \(privateKey, certificate, caCertificate\) is required/);
 });

@@ -130,10 +130,10 @@ test("a confirmed move stays: IPv4 and IPv6 addresses and routes on breth0, tagg
     const ping6 = await run(["ip", "netns", "exec", lab.external.ns, "ping", "-6", "-c", "1", "-W", "2", V6.host]);
     assert.equal(ping6.code, 0, ping6.stderr);
     // The confirmation: a new SSH login over breth0 disarms the watcher.
-    assert.match((await runOk(lab, H, confirm(token))).stderr, /confirmed over a new SSH login/);
+    assert.match((await runOk(lab, H, confirm(token))).log, /confirmed over a new SSH login/);
     assert.equal(await watcherRunning(), false);
     assert.equal((await runScript(lab, H, `test -e ${stateFile("pending")}`)).code, 1);
-    assert.match((await runOk(lab, H, confirm(token))).stderr, /confirmed already/, "a repeated confirmation is fine");
+    assert.match((await runOk(lab, H, confirm(token))).log, /confirmed already/, "a repeated confirmation is fine");
     // A re-run changes nothing, so there is nothing to confirm.
     const again = await runOk(lab, H, move().create);
     assert.equal(tokenOf(again.stdout), "none");
@@ -151,10 +151,10 @@ test("a bridge another move resource takes over (tunnel bridge → gateway): the
     const gateway = scripts.gatewayBridgeScript(shared(), "netdev", "node1-gateway-bridge");
     const taken = await runOk(lab, H, gateway.create);
     assert.equal(tokenOf(taken.stdout), "none", "nothing moved: the NIC is in place");
-    assert.match(taken.stderr, new RegExp(`taken over from ${scripts.defaultMoveResource(shared())}`));
+    assert.match(taken.log, new RegExp(`taken over from ${scripts.defaultMoveResource(shared())}`));
     assert.equal((await inHost(lab, H, `ovs-vsctl get Bridge breth0 'external_ids:"${scripts.BRIDGE_CLAIM_KEY}"'`)).trim().replace(/"/g, ""), "node1-gateway-bridge");
     const old = await runOk(lab, H, move().delete!);
-    assert.match(old.stderr, /held by node1-gateway-bridge now: eth0 left on it/);
+    assert.match(old.log, /held by node1-gateway-bridge now: eth0 left on it/);
     assert.deepEqual(await nicState("breth0"), onBridge, "the old delete changed nothing");
     assert.equal((await runScript(lab, H, `test -e ${scripts.nicPiece("eth0")}`)).code, 0, "the boot piece stays");
     await runOk(lab, H, gateway.delete!);
@@ -169,7 +169,7 @@ test("an untagged bridge of that name is someone else's: create refuses and chan
     assert.equal((await inHost(lab, H, "ovs-vsctl get Bridge breth0 fail_mode")).trim(), "secure", "not reconfigured");
     assert.equal((await nicState("eth0")).ovsBridge, "", "eth0 not moved");
     const del = await runOk(lab, H, move().delete!);
-    assert.match(del.stderr, /left as it is/);
+    assert.match(del.log, /left as it is/);
     assert.equal((await inHost(lab, H, "ovs-vsctl br-exists breth0 && echo yes")).trim(), "yes", "not deleted");
     // Tagged for another NIC: still not ours.
     await inHost(lab, H, `ovs-vsctl set Bridge breth0 'external_ids:"${scripts.BRIDGE_OWNER_KEY}"="node1/eth9"'`);

@@ -27,9 +27,9 @@ test("packages: already installed at the pinned version → nothing to do, no ne
     const version = (await inHost(lab, "node1", "dpkg-query -W -f='${Version}' openvswitch-switch")).trim();
     const host = hostModel({ name: "node1", packages: ["openvswitch-common", "openvswitch-switch", "ovn-common", "ovn-central", "ovn-host"] });
     const r = await runOk(lab, "node1", scripts.packagesScript(host, { openvswitchVersion: version }).create);
-    assert.match(r.stderr, /packages already installed/);
+    assert.match(r.log, /packages already installed/);
     const skipped = await runOk(lab, "node1", scripts.packagesScript(host, { skip: true }).create);
-    assert.match(skipped.stderr, /skipped/);
+    assert.match(skipped.log, /skipped/);
 });
 
 test("Open vSwitch starts on bare hosts; a second run leaves the daemons alone", async () => {
@@ -38,7 +38,7 @@ test("Open vSwitch starts on bare hosts; a second run leaves the daemons alone",
         await runOk(lab, h.name, scripts.ovsStartScript(labHost(h)).create);
         const pid = await inHost(lab, h.name, "cat /var/run/openvswitch/ovs-vswitchd.pid");
         const again = await runOk(lab, h.name, scripts.ovsStartScript(labHost(h)).create);
-        assert.match(again.stderr, /already running/);
+        assert.match(again.log, /already running/);
         assert.equal(await inHost(lab, h.name, "cat /var/run/openvswitch/ovs-vswitchd.pid"), pid);
     }
 });

@@ -47,7 +47,7 @@ test("shellQuote refuses NUL, which no bash variable can hold", () => {
 test("bashScript: variables are assigned quoted before any body line, strict mode first", () => {
     const script = bashScript("probe", { value: NASTY[0], other: "x" }, ["common"]);
     const lines = script.split("\n");
-    assert.equal(lines[2], "set -euo pipefail");
+    assert.equal(lines[0], "set -euo pipefail");
     assert.ok(lines.includes(`value=${shellQuote(NASTY[0])}`));
     assert.ok(!/set -x|set -o xtrace/.test(script));
     assert.throws(() => bashScript("probe", { "bad-name": "x" }, []), /bad script variable name/);

@@ -16,7 +16,7 @@ import * as scripts from "../../components/hosts/scripts";
 import { lintScript } from "./support/bash";
 import { centralModel, gatewayModel, hostModel, nodeNetworkModel } from "./fixtures";
 import { inHost, labHost, ovsdbAddresses } from "./support/lab";
-import { runOk, runScript } from "./support/remote";
+import { installBundle, runOk, runScript } from "./support/remote";
 import { bootHost, INIT_SCRIPT, powerOff } from "./support/reboot";
 
 const ID = "hostrbt";
@@ -55,6 +55,7 @@ const controllerConnected = async () => (await inHostCode("ovn-appctl -t ovn-con
 before(async () => {
     await down(ID);
     lab = await up({ id: ID, hosts: 2, os: "debian13" });
+    for (const h of lab.hosts) await installBundle(lab, h.name);
     const central = lab.hosts[0];
     await Promise.all(lab.hosts.map(async (h) => {
         const packages = h.name === "node1" ? ["openvswitch-switch", "ovn-central", "ovn-host"] : ["openvswitch-switch", "ovn-host"];

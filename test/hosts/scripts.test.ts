@@ -4,7 +4,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as scripts from "../../components/hosts/scripts";
 import type { HostScript } from "../../components/hosts/scripts";
-import { lintScript } from "./support/bash";
+import { lintScript, runLocal } from "./support/bash";
+import { bashBody, inlineCommand } from "../../components/hosts/scripts/shell";
+import { COMMAND_LOG_DIR } from "../../components/hosts/scripts/bundle";
 import { SECRETS, centralModel, clusteredCentralModel, gatewayModel, hostModel, nodeNetworkModel, packagesConfigs, rhelHost } from "./fixtures";
 
 const tcp = { nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642" };
@@ -35,15 +37,17 @@ const texts = Object.entries(allScripts()).flatMap(([name, s]) =>
     (["create", "update", "delete"] as const).filter((k) => s[k] !== undefined).map((k) => [`${name}.${k}`, s[k] as string] as const),
 );
 
-test("every generated script passes bash -n and shellcheck -s bash", () => {
+test("every generated script passes bash -n and shellcheck -s bash, as the program it runs from the bundle", () => {
     assert.ok(texts.length >= 30, `only ${texts.length} scripts`);
-    const problems = texts.flatMap(([name, text]) => lintScript(text).map((p) => `${name}: ${p}`));
+    const syntax = texts.map(([name, text]) => [name, runLocal(["bash", "-n"], text)] as const).filter(([, r]) => r.code !== 0).map(([name, r]) => `${name}: ${r.stderr}`);
+    assert.deepEqual(syntax, []);
+    const problems = texts.flatMap(([name, text]) => lintScript(inlineCommand(text)).map((p) => `${name}: ${p}`));
     assert.deepEqual(problems, []);
 });
 
 test("every script is strict bash without tracing", () => {
     for (const [name, text] of texts) {
-        assert.match(text, /^#!\/usr\/bin\/env bash\n#[^\n]*\nset -euo pipefail\n/, name);
+        assert.match(text, /^set -euo pipefail\nexport LC_ALL=C\n/, name);
         assert.doesNotMatch(text, /set -[a-z]*x|xtrace/, name);
     }
 });
@@ -128,4 +132,8 @@ test("a clustered central member's script carries its own address, the others as
     assert.throws(() => scripts.centralMemberScript(port, "central1"), /central\.cluster\.nbRaftPort must be an integer from 1 to 65535/);
     assert.throws(() => scripts.centralMemberScript(clusteredCentralModel(), "central9"), /central9 is not a member/);
     assert.throws(() => scripts.centralMemberScript(centralModel(), "central"), /central\.cluster is required/);
+});
+
+test("the bundle's runner writes its logs where the package says it does", () => {
+    assert.match(bashBody("run"), new RegExp(`^run_log_dir=${COMMAND_LOG_DIR}$`, "m"));
 });

@@ -88,14 +88,23 @@ export async function assertProgramTree(STACK: ExampleStack) {
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:OvnkubeSchemaCheck"), feeds(interconnect ? k8sNodes.length : 1));
     for (const check of resources.filter((r) => r.type === "pulumi-nodejs:dynamic/ovn-kubernetes:OvnkubeSchemaCheck")) {
         assert.equal(check.inputs.version, model.kube.version);
-        assert.equal(dropSecrets(check.inputs.privateKey), "[secret]");
+        assert.equal(check.inputs.privateKeyConfig, KEY_CONFIG, "the key named, not held");
+        assert.equal("privateKey" in check.inputs, false);
     }
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelTypeCheck"), writes(1));
     // One tunnel MTU check per chassis host, before any command reaches it.
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelMtuCheck"), chassis.length);
     for (const check of resources.filter((r) => r.type === "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelMtuCheck")) {
         assert.equal(check.inputs.mtu, model.mtu);
-        assert.equal(dropSecrets(check.inputs.privateKey), "[secret]");
+        assert.equal(check.inputs.privateKeyConfig, KEY_CONFIG, "the key named, not held");
+        assert.equal("privateKey" in check.inputs, false);
+    }
+    // One script bundle per host, its key named by the config key.
+    const bundles = resources.filter((r) => r.type === "pulumi-nodejs:dynamic/hosts:ScriptBundle");
+    assert.deepEqual(bundles.map((b) => b.name).sort(), nodes.map((n) => `ovn-${n.name}-scripts`).sort());
+    for (const b of bundles) {
+        assert.equal(b.inputs.privateKeyConfig, KEY_CONFIG);
+        assert.match(b.inputs.digest, /^[0-9a-f]{64}$/);
     }
     // One handover check before every NIC move: the userspace tunnel NICs and the gateways' NICs.
     const tunnelMoves = model.hosts.filter((h) => h.chassis?.tunnelBridge).length;

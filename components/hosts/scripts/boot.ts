@@ -5,7 +5,7 @@
 // whose NIC moved onto a bridge is unreachable. Each component records its piece in
 // HOST_NETWORK_DIR; the boot program re-applies them all once Open vSwitch runs.
 import { BRIDGE_OWNER_KEY } from "./nicMove";
-import { bashScript, type ScriptVars } from "./shell";
+import { bashProgram, type ScriptVars } from "./shell";
 
 /**
  * One file per component ("key value" lines, 0600). Beside Open vSwitch's database, which holds
@@ -35,7 +35,7 @@ export const BOOT_FLOWS_LOG = `/var/log/${BOOT_ENTRY}.log`;
 
 /** The boot program's text (constant: it holds no model value, only the project's own names). */
 export function bootProgram(): string {
-    return bashScript(
+    return bashProgram(
         `${BOOT_ENTRY}: the host network state after Open vSwitch starts`,
         {
             boot_dir: HOST_NETWORK_DIR,
@@ -48,9 +48,12 @@ export function bootProgram(): string {
     );
 }
 
+/** The boot program's file in the script bundle (./bundle), from which the boot entry installs it. */
+export const BOOT_PROGRAM_FILE = "boot-program";
+
 /** The variables of scripts that record or remove a piece and install or remove the boot entry. */
 export function bootVars(): ScriptVars {
-    return { boot_dir: HOST_NETWORK_DIR, boot_entry: BOOT_ENTRY, boot_program_path: BOOT_PROGRAM_PATH, boot_program_base64: Buffer.from(bootProgram()).toString("base64") };
+    return { boot_dir: HOST_NETWORK_DIR, boot_entry: BOOT_ENTRY, boot_program_path: BOOT_PROGRAM_PATH };
 }
 
 /** The bodies those scripts include (after "common"). */

@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { shellQuote } from "../../ssh/shellQuote";
+import { scriptBundle } from "./bundle";
 
 /** A generated host script: `create` also serves as `update` unless a distinct one is given. */
 export interface HostScript {
@@ -22,6 +23,7 @@ export { shellQuote };
 export type ScriptVars = Record<string, string>;
 
 const VAR_NAME = /^[a-z][a-z0-9_]*$/;
+const BODY_NAME = /^[a-z][a-z0-9-]*$/;
 
 /**
  * Constant bash text kept as real .sh files in ./bash (read once): they hold no model value, and
@@ -37,28 +39,49 @@ export function bashBody(name: string): string {
     return text;
 }
 
-/**
- * One bash script: strict mode, quoted variable assignments, then the constant bodies in order.
- * `set -x` is never used: it would print secrets read from stdin.
- */
-export function bashScript(purpose: string, vars: ScriptVars, bodyNames: string[]): string {
+// Strict mode and a fixed locale (`ip`/`ovs-vsctl` output is parsed, and `read -N` must count bytes).
+const STRICT = ["set -euo pipefail", "export LC_ALL=C"];
+
+function assignments(purpose: string, vars: ScriptVars): string[] {
     if (/[\x00-\x1f\x7f]/.test(purpose)) throw new Error(`hosts: script purpose must be one line: ${JSON.stringify(purpose)}`);
-    const assignments = Object.entries(vars).map(([name, value]) => {
+    return Object.entries(vars).map(([name, value]) => {
         if (!VAR_NAME.test(name)) throw new Error(`hosts: bad script variable name ${JSON.stringify(name)}`);
         return `${name}=${shellQuote(value)}`;
     });
-    return [
-        "#!/usr/bin/env bash",
-        `# ${purpose}`,
-        "set -euo pipefail",
-        // A fixed locale: `ip`/`ovs-vsctl` output is parsed, and `read -N` must count bytes.
-        "export LC_ALL=C",
-        ...assignments,
-        ...bodyNames.map((name) => bashBody(name).trim()),
-        "",
-    ].join("\n");
 }
 
+/**
+ * A host command: strict mode, the quoted variable assignments, then one line that sources the
+ * run.sh of the host's script bundle (./bundle) with the purpose and the bodies to run, in order,
+ * from the bundle's directory (./bash/run.sh keeps their stderr in a log file on the host). The
+ * bodies are not in the text: a command holds only its arguments, and the delete recorded in state
+ * names the bundle that did the create. `set -x` is never used: it would print secrets read from stdin.
+ */
+export function bashScript(purpose: string, vars: ScriptVars, bodyNames: string[]): string {
+    for (const name of bodyNames) if (!BODY_NAME.test(name)) throw new Error(`hosts: bad script body name ${JSON.stringify(name)}`);
+    return [...STRICT, ...assignments(purpose, vars), `. ${scriptBundle().dir}/run.sh ${shellQuote(purpose)} ${bodyNames.join(" ")}`, ""].join("\n");
+}
+
+/**
+ * A standalone program: the same assignments, then the bodies' text itself. For what must outlive
+ * any bundle (the boot program, the bundle's own installer).
+ */
+export function bashProgram(purpose: string, vars: ScriptVars, bodyNames: string[]): string {
+    return ["#!/usr/bin/env bash", `# ${purpose}`, ...STRICT, ...assignments(purpose, vars), ...bodyNames.map((name) => bashBody(name).trim()), ""].join("\n");
+}
+
+const RUN_CALL = /^\. (\/\S+)\/run\.sh '(?:[^']|'\\'')*' ([a-z0-9 -]+)$/;
+
+/** A command of bashScript as the one program it runs, its bodies inline (to read or lint it as one file). */
+export function inlineCommand(command: string): string {
+    const lines = command.trimEnd().split("\n");
+    const call = RUN_CALL.exec(lines[lines.length - 1]);
+    if (call === null) throw new Error("hosts: not a bundle command");
+    const text = call[2].split(" ").map((name) => bashBody(name).trim());
+    // The bundle's directory stays assigned where a body reads files of it (the boot program).
+    const bundle = text.some((t) => t.includes("$script_bundle")) ? [`script_bundle=${call[1]}`] : [];
+    return ["#!/usr/bin/env bash", ...lines.slice(0, -1), ...bundle, ...text, ""].join("\n");
+}
 
 /** The last non-empty line of a script's stdout: where scripts put their one result. */
 export function lastStdoutLine(stdout: string): string {

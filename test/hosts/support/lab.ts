@@ -5,10 +5,13 @@ import { down, hostExec, up } from "../../../localcluster";
 import type { LocalCluster, LocalHost } from "../../../localcluster";
 import type { HostModel } from "../../../components/model/types";
 import { hostModel } from "../fixtures";
+import { installBundle } from "./remote";
 
 export async function startLab(id: string, hosts: number): Promise<LocalCluster> {
     await down(id); // whatever an aborted earlier run left behind
-    return up({ id, hosts });
+    const lab = await up({ id, hosts });
+    for (const h of lab.hosts) await installBundle(lab, h.name);
+    return lab;
 }
 
 /** Run `script` inside a host (its namespaces, not over SSH) and return stdout; fail on non-zero. */

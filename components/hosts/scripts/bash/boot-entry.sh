@@ -1,6 +1,6 @@
 # The boot entry: the program (boot-apply.sh) and what runs it at boot.
-# Inputs: boot_dir, boot_entry, boot_program_path, boot_program_base64 (the program, base64: its
-# text is bash, and as plain data in a variable it would read to shellcheck as unexpanded code).
+# Inputs: boot_dir, boot_entry, boot_program_path; script_bundle (the program is its boot-program
+# file, copied out: the boot entry must outlive the bundle).
 
 # write_if_changed PATH MODE TEXT: only a changed file is rewritten.
 write_if_changed() {
@@ -42,7 +42,7 @@ lock_boot_entry() {
 # shellcheck disable=SC2317 # a library function: not every script that includes it calls it
 boot_entry_install() {
     lock_boot_entry
-    write_if_changed "$boot_program_path" 0755 "$(base64 -d <<<"$boot_program_base64")" || true
+    write_if_changed "$boot_program_path" 0755 "$(<"$script_bundle/boot-program")" || true
     if has_systemd; then
         local ovs_unit
         ovs_unit=$(boot_ovs_unit)

@@ -1,0 +1,87 @@
+// Per-host cost of preview, no-op up and refresh (prints figures, asserts nothing): local clusters
+// of 3, 10 and 20 light hosts (Debian 12 namespaces sharing this machine's packages, so the
+// package step is skipped), Pulumi mode, built once by the offline engine, then each operation
+// timed on the unchanged stack, the best of RUNS (a shared machine's load only adds time). The
+// least-squares slope over the sizes is the cost of one more host; the 500-host figure
+// extrapolates it. Labs are heavy: run nothing else meanwhile.
+//
+//   node --import tsx bench/scale.ts [N ...]     (default 3 10 20)
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack } from "../localcluster";
+import { apply, refresh, type OfflineOptions, type OperationResult } from "../offline/api";
+
+const ID = "benchscl";
+const RUNS = 3;
+const OPERATIONS = ["preview", "no-op up", "refresh"] as const;
+type Operation = (typeof OPERATIONS)[number];
+
+async function timed(what: string, run: () => Promise<OperationResult>, runs = 1): Promise<number> {
+    let best = Infinity;
+    for (let i = 0; i < runs; i++) {
+        const started = process.hrtime.bigint();
+        const r = await run();
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        if (!r.ok) throw new Error(`${what}: ${r.error}`);
+        best = Math.min(best, seconds);
+    }
+    return best;
+}
+
+/** Least-squares slope and intercept of y over x. */
+function fit(points: Array<[number, number]>): { slope: number; at: (x: number) => number } {
+    const n = points.length;
+    const mx = points.reduce((a, [x]) => a + x, 0) / n;
+    const my = points.reduce((a, [, y]) => a + y, 0) / n;
+    const slope = points.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0) / points.reduce((a, [x]) => a + (x - mx) ** 2, 0);
+    return { slope, at: (x) => my + slope * (x - mx) };
+}
+
+async function measure(hosts: number): Promise<Record<Operation, number>> {
+    await down(ID);
+    const cluster = await up({ id: ID, hosts });
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "bench-scale-"));
+    try {
+        const stack = `local-${ID}`;
+        const stackFile = writeLocalStack(cluster, path.join(work, `Pulumi.${stack}.yaml`), { passphrase: LOCAL_LAB_PASSPHRASE });
+        const opts: OfflineOptions = { stack, stackFile, localDir: work, passphrase: LOCAL_LAB_PASSPHRASE };
+        const first = await timed(`first up of ${hosts} hosts`, () => apply(opts));
+        console.log(`  ${hosts} hosts: first up ${first.toFixed(1)} s`);
+        const noChange = async (r: OperationResult) => {
+            const changed = r.ops.filter((o) => o.op !== "same");
+            if (changed.length) throw new Error(`not a no-op: ${changed.map((o) => `${o.op} ${o.name}`).join(", ")}`);
+            return r;
+        };
+        const out = {
+            preview: await timed("preview", async () => noChange(await apply({ ...opts, dryRun: true })), RUNS),
+            "no-op up": await timed("no-op up", async () => noChange(await apply(opts)), RUNS),
+            refresh: await timed("refresh", () => refresh(opts), RUNS),
+        };
+        console.log(`  ${hosts} hosts: ${OPERATIONS.map((o) => `${o} ${out[o].toFixed(2)} s`).join(", ")}`);
+        return out;
+    } finally {
+        await down(ID);
+        fs.rmSync(work, { recursive: true, force: true });
+    }
+}
+
+async function main(): Promise<void> {
+    const sizes = process.argv.slice(2).map(Number);
+    const list = sizes.length ? sizes : [3, 10, 20];
+    const results = new Map<number, Record<Operation, number>>();
+    for (const n of list) results.set(n, await measure(n));
+    console.log(`per added host (least squares over ${list.join(", ")} hosts, best of ${RUNS} runs), and 500 hosts extrapolated:`);
+    for (const o of OPERATIONS) {
+        const line = fit(list.map((n) => [n, results.get(n)![o]]));
+        console.log(`  ${o.padEnd(9)} ${line.slope.toFixed(3)} s per host; 500 hosts ≈ ${line.at(500).toFixed(0)} s`);
+    }
+}
+
+main().then(
+    () => process.exit(0),
+    (e) => {
+        console.error(e);
+        process.exit(1);
+    },
+);

@@ -1,0 +1,96 @@
+// The script bundle on a real host: commands run their bodies from the installed bundle, keep
+// only one line per stream in their output (the rest goes to a log file on the host), and a
+// command recorded by an older package (another bundle digest) still runs that package's code,
+// beside the new bundle, until its bundle is removed.
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { after, before, test } from "node:test";
+import { down } from "../../localcluster";
+import type { LocalCluster } from "../../localcluster";
+import * as scripts from "../../components/hosts/scripts";
+import { TABLES_BEFORE } from "../../components/hosts/scripts/ovnkubeNode";
+import { BUNDLE_ROOT, bundleInstallCommand, bundleRemoveCommand, bundleStdin, scriptBundle, type ScriptBundle } from "../../components/hosts/scripts/bundle";
+import { inHost, labHost, ovsdbAddresses, startLab } from "./support/lab";
+import { runOk, runScript } from "./support/remote";
+
+const ID = "hostsbnd";
+const H = "node1";
+let lab: LocalCluster;
+
+const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
+
+/** The bundle an older package would ship: one body changed (it says which version runs). */
+function olderBundle(): ScriptBundle {
+    const files = { ...scriptBundle().files };
+    files["common.sh"] += "\nlog 'older package code running'\n";
+    delete files.SHA256SUMS;
+    files.SHA256SUMS = Object.keys(files).sort().map((f) => `${sha256(files[f])}  ${f}\n`).join("");
+    const digest = sha256(files.SHA256SUMS);
+    return { digest, id: digest.slice(0, 16), dir: `${BUNDLE_ROOT}/${digest.slice(0, 16)}`, files };
+}
+/** A command as that older package generated it: the same text, calling its own bundle. */
+const olderCommand = (older: ScriptBundle, text: string) => text.split(scriptBundle().dir).join(older.dir);
+
+before(async () => {
+    lab = await startLab(ID, 1);
+    await runOk(lab, H, scripts.ovsStartScript(labHost(lab.hosts[0])).create);
+});
+after(async () => {
+    await down(ID);
+});
+
+test("a command's create and delete run from the installed bundle; the output is the result and one log line", async () => {
+    const cleanup = scripts.ovnkubeNodeCleanupScript(H, { masqueradeSubnet: "169.254.169.0/29" });
+    const created = await runOk(lab, H, cleanup.create);
+    assert.equal(created.stdout, "");
+    assert.equal(created.stderr, "log /var/log/ovn-kubernetes-as-code/ovnkube-node-record.log\n");
+    assert.match(created.log, /^== \S+Z ovnkube-node on node1: record the host before it runs \(exit 0\)\n/);
+    assert.ok((await inHost(lab, H, `test -f ${TABLES_BEFORE} && echo recorded`)).includes("recorded"), "the bundle's body ran");
+    const deleted = await runOk(lab, H, cleanup.delete!);
+    assert.equal(deleted.stderr, "log /var/log/ovn-kubernetes-as-code/ovnkube-node-cleanup.log\n");
+    assert.equal((await runScript(lab, H, `test -e ${TABLES_BEFORE}`)).code, 1, "the delete's body ran");
+    assert.equal((await inHost(lab, H, "stat -c %a /var/log/ovn-kubernetes-as-code/ovnkube-node-cleanup.log")).trim(), "600");
+});
+
+test("a failed run prints its stderr and still names its log", async () => {
+    const host = labHost(lab.hosts[0], { k8sApiServer: "https://10.0.0.1:6443" });
+    const r = await runScript(lab, H, scripts.chassisScript(host, ovsdbAddresses(lab.hosts[0])).create);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /^error: secret k8s-api-token is required on stdin/m);
+    assert.match(r.stderr, /\nlog \/var\/log\/ovn-kubernetes-as-code\/chassis-create\.log\n$/);
+    assert.match((await runScript(lab, H, "tail -n 3 /var/log/ovn-kubernetes-as-code/chassis-create.log")).stdout, /secret k8s-api-token is required on stdin/);
+});
+
+test("after a change of a script, a command recorded by the older package runs the older code until its bundle is removed", async () => {
+    const older = olderBundle();
+    assert.notEqual(older.digest, scriptBundle().digest);
+    const install = await runScript(lab, H, bundleInstallCommand(older.digest), bundleStdin(older));
+    assert.equal(install.code, 0, install.stderr);
+    const cleanup = scripts.ovnkubeNodeCleanupScript(H, { masqueradeSubnet: "169.254.169.0/29" });
+    // Created by the older package, its delete recorded in state; the newer bundle is installed beside it.
+    const oldCreate = await runOk(lab, H, olderCommand(older, cleanup.create));
+    assert.match(oldCreate.log, /older package code running/);
+    const present = await runOk(lab, H, bundleInstallCommand(scriptBundle().digest), bundleStdin(scriptBundle()));
+    assert.equal(present.stdout.trim(), `bundle ${scriptBundle().id} present`);
+    assert.deepEqual((await inHost(lab, H, `ls ${BUNDLE_ROOT}`)).trim().split("\n").sort(), [older.id, scriptBundle().id].sort(), "both versions side by side");
+    // The newer package's command runs the newer code; the recorded delete the older one.
+    assert.doesNotMatch((await runOk(lab, H, cleanup.create)).log, /older package code running/);
+    const oldDelete = await runOk(lab, H, olderCommand(older, cleanup.delete!));
+    assert.match(oldDelete.log, /older package code running/);
+    // Once nothing refers to it, the older bundle goes; the newer stays, and the older text now says what is missing.
+    await runOk(lab, H, bundleRemoveCommand(older.digest));
+    assert.equal((await inHost(lab, H, `ls ${BUNDLE_ROOT}`)).trim(), scriptBundle().id);
+    const orphan = await runScript(lab, H, olderCommand(older, cleanup.delete!));
+    assert.notEqual(orphan.code, 0);
+    assert.match(orphan.stderr, new RegExp(`${older.dir}/run\\.sh: No such file or directory`));
+});
+
+test("a bundle that does not match its digest is refused and nothing is installed", async () => {
+    const bundle = scriptBundle();
+    const tampered = bundleStdin(bundle).replace(/^(common\.sh )\S+$/m, `$1${Buffer.from("echo tampered\n").toString("base64")}`);
+    const other = "0".repeat(64);
+    const r = await runScript(lab, H, bundleInstallCommand(other), tampered);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /does not match its digest/);
+    assert.equal((await inHost(lab, H, `ls -A ${BUNDLE_ROOT}`)).trim(), bundle.id, "no directory and no leftover");
+});
