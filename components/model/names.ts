@@ -6,9 +6,12 @@ export const CLUSTER_ROUTER = "ovn_cluster_router";
 export const TRANSIT_SWITCH = "transit_switch";
 export const transitSwitchPort = (node: string) => `tstor-${node}`;
 export const routerToTransit = (node: string) => `rtots-${node}`;
+/** ovn-ctl's default database sockets on Debian/Ubuntu and RHEL packages. */
+export const NB_SOCKET = "/var/run/ovn/ovnnb_db.sock";
+export const SB_SOCKET = "/var/run/ovn/ovnsb_db.sock";
 /** A zone's local databases (interconnect): unix sockets only, as upstream's local-nb-ovsdb runs them. */
-export const LOCAL_NB = "unix:/var/run/ovn/ovnnb_db.sock";
-export const LOCAL_SB = "unix:/var/run/ovn/ovnsb_db.sock";
+export const LOCAL_NB = `unix:${NB_SOCKET}`;
+export const LOCAL_SB = `unix:${SB_SOCKET}`;
 export const JOIN_SWITCH = "join";
 export const PHYSNET = "physnet";
 /** OVN's integration bridge, which ovn-controller owns on every chassis. */

@@ -14,8 +14,7 @@ import { RemoteOvsdbClient } from "./remoteOvsdbClient";
 /** Where the OVSDB server listens, as seen from the SSH host. */
 export type OvsdbEndpoint = { unixSocket: string } | { tcpHost: string; tcpPort: number };
 
-/** ovn-ctl's default Northbound socket on Debian/Ubuntu and RHEL packages. */
-export const NB_SOCKET = "/var/run/ovn/ovnnb_db.sock";
+export { NB_SOCKET } from "../model/names";
 
 /** The endpoint in ovsdb-client's notation (unix:PATH, tcp:HOST:PORT), after checking it is safe to pass on. */
 export function ovsdbRemote(endpoint: OvsdbEndpoint): string {
