@@ -1,7 +1,8 @@
 // Checks JSON Schema cannot express: CIDR arithmetic (ipaddr.js), uniqueness across nodes,
 // role combinations, secrets that a chosen mode needs. Runs on schema-valid input with defaults.
-import { Cidr4, containsIp, contains, isIpv4, networkOf, overlaps, parseCidr, parseNetwork, toInt, size } from "../values";
-import { MAX_OVNKUBE_NODE_ID, MIN_OVNKUBE_NODE_ID } from "../model/addressPlan";
+// Each relation over many fields has a file of its own (addresses, listeners, key material,
+// capacity, transports, applicability); docs/validation.md lists them all.
+import { Cidr4, containsIp, contains, isIpv4, networkOf, overlaps, parseCidr, parseNetwork, toInt } from "../values";
 import { INTEGRATION_BRIDGE, nicBridge } from "../model/names";
 import { gatewayBridgeOf, isChassis, isK8sNode, tunnelBridgeOf, tunnelIpOf } from "../model/nodes";
 import { addressProblems } from "./addresses";

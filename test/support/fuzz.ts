@@ -40,7 +40,7 @@ function leaves(v: unknown, at: Array<string | number> = []): Array<{ path: Arra
 const VALUES: unknown[] = [
     ...new Map(EXAMPLES.flatMap((s) => leaves(examples[s]).filter((l) => l.path.length > 0).map((l) => [JSON.stringify(l.value), l.value]))).values(),
     "", "0.0.0.0", "127.0.0.1", "255.255.255.255", "224.0.0.1", "169.254.0.1", "10.0.0.0", "10.0.0.255", "10.0.0.0/8", "10.0.0.10/32",
-    "10.0.0.0/31", "0.0.0.0/0", "100.64.0.0/29", "100.88.0.0/16", "169.254.0.0/17", "172.30.0.0/16", "10.128.0.0/14", "10.33.74.0/24",
+    "10.0.0.0/31", "0.0.0.0/0", "100.64.0.0/29", "100.88.0.0/24", "169.254.0.0/30", "192.168.0.0/22", "192.168.0.0/23", "100.88.0.0/16", "169.254.0.0/17", "172.30.0.0/16", "10.128.0.0/14", "10.33.74.0/24",
     "http://10.0.0.10:6641", "https://10.0.0.10", "http://127.0.0.1:8080", "stt", "vxlan", "netdev", "rhel", "dedicated", "shared",
     "br-int", "br_ex", "br.ex", "BrEx", "eth0", "ovn-host-network", "kube-system", "user", "root", "join", "GR_x", "centralized", "interconnect",
     "bob:pw@registry.example.com/ovnkube:v1", "registry.example.com:5000/ovnkube", "quay.io/ovn/ovnkube@sha256:" + "a".repeat(64),
@@ -92,7 +92,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 );
 
 /** Host keys of their own for added nodes (a copied key is refused). */
-const FRESH_HOST_KEYS = Array.from({ length: 8 }, () => publicLine(sshPrivateKey()));
+const FRESH_HOST_KEYS = Array.from({ length: 12 }, () => publicLine(sshPrivateKey()));
 
 /** The i-th node (modulo their number) when nodes is a list and that node an object. */
 function nodeAt(raw: Record<string, any>, i: number): Record<string, any> | undefined {
@@ -103,9 +103,13 @@ function nodeAt(raw: Record<string, any>, i: number): Record<string, any> | unde
 
 /** Changes an operator makes to a working stack that keep it plausible, so that many cases are accepted. */
 const plausible: fc.Arbitrary<Op> = fc.oneof(
-    fc.integer({ min: 0, max: FRESH_HOST_KEYS.length - 1 }).map((k): Op => (raw) => {
+    // Nodes of their own (name, address, host key), some of them gateways on the dev stack's LAN.
+    fc.tuple(fc.integer({ min: 0, max: FRESH_HOST_KEYS.length - 1 }), fc.integer({ min: 1, max: 6 }), fc.constantFrom("shared", "dedicated", undefined)).map(([first, count, mode]): Op => (raw) => {
         if (!Array.isArray(raw.nodes)) return;
-        raw.nodes.push({ name: `extra-${k}`, address: `10.250.${k}.10`, roles: ["node"], hostKey: FRESH_HOST_KEYS[k] });
+        for (let k = first; k < Math.min(first + count, FRESH_HOST_KEYS.length); k++) {
+            const gateway = mode && { mode, interface: "eth1", physicalIp: `10.33.74.${100 + k}/24`, defaultGateway: "10.33.74.253" };
+            raw.nodes.push({ name: `extra-${k}`, address: `10.250.${k}.10`, roles: gateway ? ["node", "gateway"] : ["node"], hostKey: FRESH_HOST_KEYS[k], ...(gateway ? { gateway } : {}) });
+        }
     }),
     fc.nat().map((i): Op => (raw) => {
         if (Array.isArray(raw.nodes) && raw.nodes.length > 1) raw.nodes.splice(i % raw.nodes.length, 1);
