@@ -313,22 +313,24 @@ export async function withMocks(): Promise<MockedProgram> {
     };
 }
 
-/** Runs `runs` cases; every accepted one also through the program when `program` is given. Returns the counts. */
-export async function runFuzz(runs: number, program?: MockedProgram, seed?: number): Promise<{ runs: number; accepted: number; registered: number }> {
+/** Runs `runs` cases; every `every`-th accepted one also through the program when `program` is given. Returns the counts. */
+export async function runFuzz(runs: number, program?: MockedProgram, seed?: number, every = 1): Promise<{ runs: number; accepted: number; programs: number; registered: number }> {
     let accepted = 0;
+    let programs = 0;
     let registered = 0;
     await fc.assert(
         fc.asyncProperty(fuzzCase, async (c) => {
             const config = validateAndRender(c);
             if (!config) return;
             accepted++;
-            if (program) {
+            if (program && accepted % every === 0) {
                 const count = await program.register(config, c.texts);
                 assert.ok(count > 0, "an accepted config registered nothing");
+                programs++;
                 registered += count;
             }
         }),
         { numRuns: runs, ...(seed === undefined ? {} : { seed }) },
     );
-    return { runs, accepted, registered };
+    return { runs, accepted, programs, registered };
 }
