@@ -14,6 +14,7 @@ import { buildClusterModel } from "./model/cluster";
 import type { ClusterModel, HostModel } from "./model/types";
 import { centralHostOf, centralHostsOf, hostOf, type TopologyContext } from "./topology/context";
 import { sshPrivateKeyConfig, type Secrets } from "./program/readConfig";
+import { kubernetesTarget } from "./program/kubernetesTarget";
 import { HostKeyCheck } from "./ssh/hostKeyCheck";
 import { nbConnection, sshConnection } from "./program/connections";
 import { ChangeGuard } from "./guard/changeGuard";
@@ -43,6 +44,8 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
     readonly systemIds: pulumi.Output<Record<string, string>>;
     /** Who writes the per-node topology: `pulumi` (Kubernetes disabled) or `ovnkube`. */
     readonly topologyWriter: pulumi.Output<string>;
+    /** ovnkube mode: the API server the Kubernetes objects go to; empty in Pulumi mode. */
+    readonly kubernetesServer: pulumi.Output<string>;
 
     constructor(name: string, args: OvnKubernetesClusterArgs, opts?: pulumi.ComponentResourceOptions) {
         super("ovn-kubernetes:index:OvnKubernetesCluster", name, {}, opts);
@@ -188,8 +191,12 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         this.sbAddress = pulumi.output(model.sbAddress);
         this.systemIds = pulumi.all(Object.fromEntries([...chassis].map(([n, c]) => [n, c.systemId])));
         this.topologyWriter = pulumi.output(model.writer);
+        this.kubernetesServer = model.writer === "ovnkube" ? kubernetesTarget(secrets.kubeconfig) : pulumi.output("");
+        // Said in the preview itself, before anything is written to that cluster.
+        if (model.writer === "ovnkube") this.kubernetesServer.apply((server) => pulumi.log.info(`Kubernetes objects go to ${server}`, this));
         this.registerOutputs({
             topologyWriter: this.topologyWriter,
+            kubernetesServer: this.kubernetesServer,
             nodeSubnets: this.nodeSubnets,
             routerIps: this.routerIps,
             managementIps: this.managementIps,

@@ -1,8 +1,10 @@
-// Where the stack's addresses meet: a host's own addresses must be usable unicast addresses, be
-// unique where they identify something, and stay outside every network the cluster routes
-// internally. Otherwise the cluster router would swallow the host LAN, or two hosts would answer
-// for one address; both only show once traffic flows, so they are refused up front.
-import { addressRange, Cidr4, containsIp, isIpv4, overlaps, parseNetwork } from "../values";
+// Where the stack's addresses meet. Every configured address (SSH, tunnel, gateway physical IP and
+// next hop, the API server, the identity webhook) is checked, by one relation each, against every
+// range the cluster routes internally, the network and broadcast address of every LAN the stack
+// names, and the addresses that identify other nodes. Otherwise the cluster router would swallow
+// the host LAN, or two hosts would answer for one address; both only show once traffic flows.
+import { addressRange, Cidr4, containsIp, isIpv4, networkOf, overlaps, parseNetwork, size, toInt } from "../values";
+import { tunnelIpOf } from "../model/nodes";
 import type { NodeConfig, StackConfigInput } from "./types";
 
 type Add = (path: string, message: string) => void;
@@ -16,25 +18,23 @@ const NOT_A_HOST: Record<string, string> = {
     broadcast: "the broadcast address",
 };
 
-/** One address of one host, with the config path it came from. */
-interface HostIp {
+/** What an address stands for; `identity` addresses name one host and may not be another node's. */
+type Kind = "address" | "tunnelIp" | "physicalIp" | "defaultGateway" | "apiServer" | "webhookAddress";
+const IDENTITY: ReadonlySet<Kind> = new Set(["address", "tunnelIp", "physicalIp"]);
+
+/** One configured IPv4 address, with the config path it came from and the node it belongs to. */
+export interface ConfiguredIp {
     path: string;
     ip: string;
-    node: number;
+    kind: Kind;
+    node?: number;
 }
 
-/** A node's addresses that must be unicast host addresses (only the IPv4 ones: DNS names resolve later). */
-function hostIps(n: NodeConfig, i: number): HostIp[] {
-    const p = `nodes[${i}]`;
-    const ips: HostIp[] = [];
-    if (isIpv4(n.address)) ips.push({ path: `${p}.address`, ip: n.address, node: i });
-    if (n.tunnelIp !== undefined) ips.push({ path: `${p}.tunnelIp`, ip: n.tunnelIp, node: i });
-    if (n.gateway) {
-        const phys = n.gateway.physicalIp.split("/")[0];
-        if (isIpv4(phys)) ips.push({ path: `${p}.gateway.physicalIp`, ip: phys, node: i });
-        ips.push({ path: `${p}.gateway.defaultGateway`, ip: n.gateway.defaultGateway, node: i });
-    }
-    return ips;
+/** A range the cluster uses, with the config path that decides it. */
+export interface UsedRange {
+    path: string;
+    net: Cidr4;
+    what: string;
 }
 
 export interface RoutedSubnets {
@@ -45,70 +45,121 @@ export interface RoutedSubnets {
     masquerade?: Cidr4;
 }
 
-export function addressProblems(cfg: StackConfigInput, subnets: RoutedSubnets, add: Add): void {
-    const all = cfg.nodes.flatMap(hostIps);
-    for (const h of all) {
-        const range = addressRange(h.ip);
-        if (range in NOT_A_HOST) add(h.path, `${h.ip} is ${NOT_A_HOST[range]}; give the host's own unicast address`);
-    }
-    swallowedAddresses(cfg, subnets, all, add);
-    duplicateAddresses(cfg, add);
-    duplicateRampouts(cfg, add);
+/** The host part of an http(s) URL when it is an IPv4 address. */
+export function urlIpv4(url: string): string | undefined {
+    const host = /^https?:\/\/([^/:]+)/.exec(url)?.[1];
+    return host !== undefined && isIpv4(host) ? host : undefined;
 }
 
-/** The pod, service and join networks are routed inside the cluster: a host address in one of them becomes unreachable. */
-function swallowedAddresses(cfg: StackConfigInput, subnets: RoutedSubnets, all: HostIp[], add: Add): void {
-    const routed: Array<[string, Cidr4 | undefined, string]> = [
-        ["clusterSubnet", subnets.cluster, "the pod network (node subnets are carved from it)"],
+/** Every IPv4 address the stack configures (DNS names resolve later and are not checked here). */
+export function configuredIps(cfg: StackConfigInput): ConfiguredIp[] {
+    const ips: ConfiguredIp[] = cfg.nodes.flatMap((n: NodeConfig, i): ConfiguredIp[] => {
+        const p = `nodes[${i}]`;
+        const out: ConfiguredIp[] = [];
+        if (isIpv4(n.address)) out.push({ path: `${p}.address`, ip: n.address, kind: "address", node: i });
+        if (n.tunnelIp !== undefined) out.push({ path: `${p}.tunnelIp`, ip: n.tunnelIp, kind: "tunnelIp", node: i });
+        if (n.gateway) {
+            const phys = n.gateway.physicalIp.split("/")[0];
+            if (isIpv4(phys)) out.push({ path: `${p}.gateway.physicalIp`, ip: phys, kind: "physicalIp", node: i });
+            out.push({ path: `${p}.gateway.defaultGateway`, ip: n.gateway.defaultGateway, kind: "defaultGateway", node: i });
+        }
+        return out;
+    });
+    const api = urlIpv4(cfg.apiServer.url);
+    if (api) ips.push({ path: "apiServer.url", ip: api, kind: "apiServer" });
+    const webhook = cfg.ovnkube?.identity?.webhookAddress;
+    if (webhook !== undefined && isIpv4(webhook)) ips.push({ path: "ovnkube.identity.webhookAddress", ip: webhook, kind: "webhookAddress" });
+    return ips;
+}
+
+/** The ranges routed inside the cluster: an address in one of them is unreachable from the hosts. */
+export function routedRanges(cfg: StackConfigInput, subnets: RoutedSubnets): UsedRange[] {
+    const ranges: Array<[string, Cidr4 | undefined, string]> = [
+        ["clusterSubnet", subnets.cluster, "the pod network (every node subnet is carved from it)"],
         ["serviceSubnet", subnets.service, "the service network"],
         ["joinSubnet", subnets.join, "the join network between the cluster and gateway routers"],
         ["transitSubnet", subnets.transit, "the transit network between the zones"],
         ["masqueradeSubnet", subnets.masquerade, "ovnkube's host masquerade network"],
     ];
     cfg.nodes.forEach((n, i) => {
-        if (!n.subnet) return;
+        if (n.subnet) ranges.push([`nodes[${i}].subnet`, parseOrUndefined(n.subnet), `the node subnet of nodes[${i}]`]);
+    });
+    return ranges.flatMap(([path, net, what]) => (net ? [{ path, net, what }] : []));
+}
+
+/** The LANs the stack names: each gateway's physical network. */
+function lans(cfg: StackConfigInput): UsedRange[] {
+    return cfg.nodes.flatMap((n, i) => {
+        if (!n.gateway) return [];
         try {
-            routed.push([`nodes[${i}].subnet`, parseNetwork(n.subnet), `the node subnet of nodes[${i}]`]);
+            return [{ path: `nodes[${i}].gateway.physicalIp`, net: networkOf(n.gateway.physicalIp), what: `the LAN of nodes[${i}].gateway` }];
         } catch {
-            // reported by the semantic checks
+            return []; // reported by the gateway checks
         }
     });
-    for (const [path, net, what] of routed) {
-        const inside = net ? all.filter((h) => containsIp(net, h.ip)) : [];
-        if (net && inside.length > 0)
-            add(path, `${net.text} contains ${inside.map((h) => `${h.path} ${h.ip}`).join(", ")}: ${what} would swallow the host LAN; choose one that no host address is in`);
+}
+
+export function addressProblems(cfg: StackConfigInput, subnets: RoutedSubnets, add: Add): void {
+    const all = configuredIps(cfg);
+    for (const h of all) {
+        const range = addressRange(h.ip);
+        if (range in NOT_A_HOST) add(h.path, `${h.ip} is ${NOT_A_HOST[range]}; give the host's own unicast address`);
+    }
+    insideRange(all, routedRanges(cfg, subnets), add);
+    notNetworkOrBroadcast(all, lans(cfg), add);
+    otherNodesAddresses(cfg, all, add);
+    duplicateRampouts(cfg, add);
+}
+
+/** Relation: no configured address lies in a range the cluster routes; reported at the range. */
+function insideRange(all: ConfiguredIp[], ranges: UsedRange[], add: Add): void {
+    for (const r of ranges) {
+        const inside = all.filter((h) => containsIp(r.net, h.ip));
+        if (inside.length > 0)
+            add(r.path, `${r.net.text} contains ${inside.map((h) => `${h.path} ${h.ip}`).join(", ")}: ${r.what} would swallow it; choose one that no host address is in`);
     }
 }
 
-/** Addresses that identify one host, or one gateway, must not be shared. */
-function duplicateAddresses(cfg: StackConfigInput, add: Add): void {
+/** Relation: an address inside a LAN is neither that LAN's network nor its broadcast address. */
+function notNetworkOrBroadcast(all: ConfiguredIp[], nets: UsedRange[], add: Add): void {
+    for (const lan of nets) {
+        if (lan.net.prefix >= 31) continue; // point-to-point links use both addresses
+        const edges = new Map([[lan.net.base, "network"], [(lan.net.base + size(lan.net.prefix) - 1) >>> 0, "broadcast"]]);
+        for (const h of all) {
+            const edge = edges.get(toInt(h.ip));
+            if (edge) add(h.path, `${h.ip} is the ${edge} address of ${lan.what} ${lan.net.text}, not a host on it`);
+        }
+    }
+}
+
+/**
+ * Relation: an address that names a host (SSH address, tunnel IP, gateway physical IP) names one
+ * node only, and no next hop or webhook points at another node's identity by mistake. Two nodes
+ * may share an SSH address behind NAT with different ports; one address and port is one host.
+ */
+function otherNodesAddresses(cfg: StackConfigInput, all: ConfiguredIp[], add: Add): void {
     const sshPort = (n: NodeConfig) => n.port ?? cfg.ssh?.port ?? 22;
-    // Two nodes may share an address behind NAT with different SSH ports; one address and port is one host.
     const ssh = new Map<string, number>();
     cfg.nodes.forEach((n, i) => {
         const key = `${n.address}:${sshPort(n)}`;
         if (ssh.has(key)) add(`nodes[${i}].address`, `${n.address} port ${sshPort(n)} is already the SSH address of nodes[${ssh.get(key)}]: two nodes would configure one host`);
         else ssh.set(key, i);
     });
-    const nodeIps = cfg.nodes.flatMap((n, i) => [
-        ...(isIpv4(n.address) ? [{ node: i, ip: n.address, what: "address" }] : []),
-        ...(n.tunnelIp && n.tunnelIp !== n.address ? [{ node: i, ip: n.tunnelIp, what: "tunnelIp" }] : []),
-    ]);
-    const physical = new Map<string, number>();
-    cfg.nodes.forEach((n, i) => {
-        const g = n.gateway;
-        if (!g) return;
-        const p = `nodes[${i}].gateway`;
-        const phys = g.physicalIp.split("/")[0];
-        if (physical.has(phys)) add(`${p}.physicalIp`, `${phys} is already the physical IP of nodes[${physical.get(phys)}].gateway: two gateway routers would answer for it`);
-        else physical.set(phys, i);
-        // A gateway's physical IP may be its own node's address (a shared NIC keeps it), never another node's.
-        for (const o of nodeIps)
-            if (o.node !== i && o.ip === phys) add(`${p}.physicalIp`, `${phys} is the ${o.what} of nodes[${o.node}]: that host would lose traffic to the gateway router`);
-        for (const o of nodeIps)
-            if (o.ip === g.defaultGateway)
-                add(`${p}.defaultGateway`, `${g.defaultGateway} is the ${o.what} of nodes[${o.node}], a cluster host, not the LAN's router; give the router of the physical network`);
+    // In node order; the tunnel IP a node uses counts also when it defaults to its address.
+    const identities: ConfiguredIp[] = cfg.nodes.flatMap((n, i) => {
+        const own = all.filter((h) => h.node === i && IDENTITY.has(h.kind) && h.kind !== "tunnelIp");
+        const tunnel = tunnelIpOf(n);
+        return tunnel ? [...own, { path: `nodes[${i}].tunnelIp`, ip: tunnel, kind: "tunnelIp" as const, node: i }] : own;
     });
+    identities.forEach((h, k) => {
+        const first = identities.slice(0, k).find((o) => o.ip === h.ip && o.node !== h.node && !(o.kind === "address" && h.kind === "address"));
+        const implicit = h.kind === "tunnelIp" && cfg.nodes[h.node!].tunnelIp === undefined ? " (the tunnel IP defaults to the node's address)" : "";
+        if (first) add(h.path, `${h.ip}${implicit} is already ${first.path}: two nodes would answer for one address`);
+    });
+    for (const h of all.filter((x) => x.kind === "defaultGateway")) {
+        const host = identities.find((o) => o.ip === h.ip && !(o.node === h.node && o.kind === "physicalIp"));
+        if (host) add(h.path, `${h.ip} is ${host.path}, a cluster host, not the LAN's router; give the router of the physical network`);
+    }
 }
 
 /** A rampout subnet pins its pods' traffic to one gateway: two gateways cannot both have it. */
@@ -116,16 +167,20 @@ function duplicateRampouts(cfg: StackConfigInput, add: Add): void {
     const seen: Array<{ path: string; net: Cidr4 }> = [];
     cfg.nodes.forEach((n, i) =>
         (n.gateway?.rampoutSubnets ?? []).forEach((r, k) => {
-            let net: Cidr4;
-            try {
-                net = parseNetwork(r);
-            } catch {
-                return; // reported by the semantic checks
-            }
+            const net = parseOrUndefined(r);
+            if (!net) return; // reported by the semantic checks
             const path = `nodes[${i}].gateway.rampoutSubnets[${k}]`;
             const other = seen.find((s) => !s.path.startsWith(`nodes[${i}].`) && overlaps(s.net, net));
             if (other) add(path, `${r} overlaps ${other.path} ${other.net.text}: its pods' traffic can leave through one gateway only`);
             seen.push({ path, net });
         }),
     );
+}
+
+function parseOrUndefined(text: string): Cidr4 | undefined {
+    try {
+        return parseNetwork(text);
+    } catch {
+        return undefined; // reported where the field is checked
+    }
 }

@@ -158,6 +158,11 @@ export const stackConfigSchema = {
             properties: {
                 namespace: { ...text("nodeName"), default: "ovn-kubernetes", description: "the namespace of the ovnkube objects; the stack owns it (created and deleted with it)" },
                 enabled: { type: "boolean", default: true, description: "deploy the ovnkube objects" },
+                useAmbientConfig: {
+                    type: "boolean",
+                    default: false,
+                    description: "ovnkube mode without `kubeconfig`: write to the cluster the operator's own kubeconfig points at ($KUBECONFIG or ~/.kube/config, its current context)",
+                },
             },
             default: {},
             additionalProperties: false,

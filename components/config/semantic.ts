@@ -1,16 +1,21 @@
 // Checks JSON Schema cannot express: CIDR arithmetic (ipaddr.js), uniqueness across nodes,
 // role combinations, secrets that a chosen mode needs. Runs on schema-valid input with defaults.
-import { Cidr4, containsIp, contains, isIpv4, networkOf, overlaps, parseCidr, parseNetwork, toInt, size } from "../values";
-import { MAX_OVNKUBE_NODE_ID, MIN_OVNKUBE_NODE_ID } from "../model/addressPlan";
+// Each relation over many fields has a file of its own (addresses, listeners, key material,
+// capacity, transports, applicability); docs/validation.md lists them all.
+import { Cidr4, containsIp, contains, isIpv4, networkOf, overlaps, parseCidr, parseNetwork, toInt } from "../values";
 import { INTEGRATION_BRIDGE, nicBridge } from "../model/names";
 import { gatewayBridgeOf, isChassis, isK8sNode, tunnelBridgeOf, tunnelIpOf } from "../model/nodes";
-import { isFingerprintPin, keyLineHint, parseHostKeyLine } from "../ssh/hostKey";
 import { addressProblems } from "./addresses";
+import { capacityProblems } from "./capacity";
+import { applicabilityProblems, podRoomProblem } from "./applicability";
+import { hostKeyProblems, kubeconfigServer, secretMaterialProblems, type SecretTexts } from "./keyMaterial";
+import { listenerProblems } from "./listeners";
+import { labOnlyProblems, referenceProblems, transportProblems } from "./transports";
 import { DEFAULT_MASQUERADE_SUBNET, DEFAULT_TRANSIT_SUBNET } from "./schema";
 import { DEFAULT_OVNKUBE_ARCHITECTURE } from "../kube/releases";
 import { kubeconfigDir } from "../kube/host-paths";
 import { NODE_HOST_DIRS } from "../kube/ovnkube-node";
-import { plainSecretProblems } from "./secrets";
+import { plainSecretProblems, setSecretCommand } from "./secrets";
 import type { DatapathType, SecretKey, StackConfigInput } from "./types";
 
 export interface Problem {
@@ -20,7 +25,8 @@ export interface Problem {
 
 type Defaulted = Required<Pick<StackConfigInput, "hostSubnetLength" | "joinSubnet">> & StackConfigInput;
 
-export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>): Problem[] {
+/** `texts`: the secrets' plain values where the program has them; only their presence otherwise. */
+export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>, texts: SecretTexts = {}): Problem[] {
     const problems: Problem[] = [];
     const add = (path: string, message: string) => problems.push({ path, message });
     // Kubernetes enabled: ovnkube realises the topology (README "Who writes what").
@@ -62,7 +68,6 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
     if (!cfg.nodes.some((n) => n.roles.includes("master"))) add("nodes", `at least one node must have the role "master"`);
 
     const seen = new Map<string, number>();
-    const seenTunnel = new Map<string, number>();
     const pinned: Array<[number, Cidr4]> = [];
     cfg.nodes.forEach((n, i) => {
         const p = `nodes[${i}]`;
@@ -74,10 +79,6 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
         const tunnelIp = tunnelIpOf(n);
         const chassis = isChassis(n);
         if (chassis && !tunnelIp) add(`${p}.tunnelIp`, `required because address "${n.address}" is not an IPv4 address`);
-        if (chassis && tunnelIp) {
-            if (seenTunnel.has(tunnelIp)) add(`${p}.tunnelIp`, `${tunnelIp} is already the tunnel IP of nodes[${seenTunnel.get(tunnelIp)}]`);
-            else seenTunnel.set(tunnelIp, i);
-        }
         const netdev = (n.datapathType ?? cfg.datapathType ?? "system") === "netdev";
         const onGatewayBridge = n.gateway?.mode === "shared" && (!n.tunnelInterface || n.tunnelInterface === n.gateway.interface);
         if (chassis && netdev && !n.tunnelInterface && !onGatewayBridge)
@@ -86,14 +87,14 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
         if (n.roles.includes("central") && !tunnelIp) add(`${p}.tunnelIp`, `the central node needs an IPv4 address for the NB/SB listeners`);
 
         if (!n.hostKey && !cfg.ssh?.insecureIgnoreHostKey)
-            add(`${p}.hostKey`, `required: pin the host key (ssh-keyscan) or set ssh.insecureIgnoreHostKey for a throw-away lab`);
+            add(`${p}.hostKey`, `required: pin the host key (ssh-keyscan), or set ssh.insecureIgnoreHostKey with lab: true for a throw-away lab`);
 
         const k8sNode = isK8sNode(n);
         if (n.subnet) {
             if (!k8sNode) add(`${p}.subnet`, `only master and node roles have a node subnet`);
             const s = network(`${p}.subnet`, n.subnet);
             if (s && cluster && !contains(cluster, s)) add(`${p}.subnet`, `${s.text} is not inside clusterSubnet ${cluster.text}`);
-            else if (s && s.prefix > 29) add(`${p}.subnet`, `/${s.prefix} leaves no room for the router, management port and pods`);
+            else if (s && podRoomProblem(s.prefix)) add(`${p}.subnet`, podRoomProblem(s.prefix)!);
             else if (s) {
                 for (const [j, o] of pinned) if (overlaps(o, s)) add(`${p}.subnet`, `${s.text} overlaps nodes[${j}].subnet ${o.text}`);
                 pinned.push([i, s]);
@@ -108,12 +109,17 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
         if (ovnkubeMode && n.gateway) checkOvnkubeGateway(`${p}.gateway`, n.gateway, add);
         checkGatewayNic(p, n, n.datapathType ?? cfg.datapathType, add);
     });
-    if (ovnkubeMode && join) checkOvnkubeNodeIds(cfg, join, add);
     // ovnkube-node writes ovn-encap-type=geneve on every node whatever it is told (setupOVNNode).
     if (ovnkubeMode && cfg.encapType !== "geneve") add("encapType", `"${cfg.encapType}" is not supported ${OVNKUBE_MODE}: ovnkube sets every node's ovn-encap-type to geneve; use geneve, or set kubernetes.enabled: false`);
-    checkHostKeyPins(cfg, add);
+    hostKeyProblems(cfg, add);
+    secretMaterialProblems(cfg, texts, add);
     addressProblems(cfg, { cluster, service, join, transit, masquerade }, add);
-    checkPorts(cfg, add);
+    listenerProblems(cfg, !interconnect, add);
+    labOnlyProblems(cfg, add);
+    referenceProblems(cfg, add);
+    transportProblems(cfg, ovnkubeMode, texts.kubeconfig === undefined ? undefined : kubeconfigServer(texts.kubeconfig), add);
+    applicabilityProblems(cfg, add);
+    checkKubernetesCredentials(cfg, ovnkubeMode, secretsPresent, add);
     checkNamespace(cfg, add);
     problems.push(...plainSecretProblems(cfg));
 
@@ -126,11 +132,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>)
         for (const k of ["ovnSslPrivateKey", "ovnSslCertificate", "ovnSslCaCertificate"] as const)
             if (!secretsPresent.has(k)) add(k, `required (as a secret) because ovnTransport.protocol is ssl`);
 
-    if (cluster && cfg.hostSubnetLength > cluster.prefix) {
-        const k8sNodes = cfg.nodes.filter((n) => n.roles.includes("node") || n.roles.includes("master")).length;
-        const slots = size(cluster.prefix) / size(cfg.hostSubnetLength);
-        if (k8sNodes > slots) add("nodes", `${k8sNodes} nodes do not fit: clusterSubnet ${cluster.text} holds ${slots} /${cfg.hostSubnetLength} subnets`);
-    }
+    capacityProblems(cfg, { cluster, join, transit, masquerade, ovnkubeMode, mode: OVNKUBE_MODE }, add);
     return problems;
 }
 
@@ -153,9 +155,6 @@ function checkGateway(
     }
     if (phys) {
         const net = networkOf(g.physicalIp);
-        const offset = phys.base - net.base;
-        if (phys.prefix < 31 && (offset === 0 || offset === size(phys.prefix) - 1))
-            add(`${p}.physicalIp`, `${g.physicalIp} is the network or broadcast address of its subnet`);
         if (!containsIp(net, g.defaultGateway)) add(`${p}.defaultGateway`, `${g.defaultGateway} is not in the subnet of physicalIp ${g.physicalIp}`);
         else if (toInt(g.defaultGateway) === phys.base) add(`${p}.defaultGateway`, `equals the physical IP`);
         for (const [name, c] of routed) if (c && overlaps(c, net)) add(`${p}.physicalIp`, `${g.physicalIp} overlaps ${name} ${c.text}`);
@@ -203,27 +202,6 @@ function checkGatewayNic(p: string, n: StackConfigInput["nodes"][number], datapa
     }
 }
 
-/**
- * The central serves SSH, NB and SB on one host: each needs its own port. Compared as the central
- * is reached (its own port, else ssh.port), since the listeners take the same address.
- */
-function checkPorts(cfg: Defaulted, add: (path: string, message: string) => void) {
-    const { nbPort, sbPort, nbRaftPort, sbRaftPort } = cfg.ovnTransport ?? {};
-    const centrals = centralIndexes(cfg);
-    // Raft ports are only listened on when the databases are clustered.
-    const ports = [["nbPort", nbPort], ["sbPort", sbPort], ...(centrals.length > 1 ? [["nbRaftPort", nbRaftPort], ["sbRaftPort", sbRaftPort]] : [])] as const;
-    ports.forEach(([key, port], j) => {
-        if (port === undefined) return;
-        const before = ports.slice(0, j).find(([, p]) => p === port);
-        if (before) add(`ovnTransport.${key}`, `must differ from ${before[0]} (${port}): every central listens on each of these ports`);
-    });
-    for (const i of centrals) {
-        const ssh = cfg.nodes[i].port ?? cfg.ssh?.port;
-        for (const [key, port] of ports)
-            if (port !== undefined && port === ssh) add(`ovnTransport.${key}`, `${port} is the SSH port of the central nodes[${i}]; the listener could not bind it, choose another port`);
-    }
-}
-
 /** Clustered (raft) databases need a majority: 1, 3 or 5 members. */
 export const CENTRAL_COUNTS: readonly number[] = [1, 3, 5];
 
@@ -235,12 +213,9 @@ function checkCentrals(cfg: Defaulted, add: (path: string, message: string) => v
     if (!CENTRAL_COUNTS.includes(centrals.length))
         add("nodes", `1, 3 or 5 nodes must have the role "central" (found ${centrals.length}): several centrals form raft clusters, which need an odd number of members`);
     if (centrals.length < 2) return;
-    const seen = new Map<string, number>();
+    // Each member's own address is one of ./addresses.ts's relations.
     for (const i of centrals) {
         const n = cfg.nodes[i];
-        const ip = n.tunnelIp ?? n.address;
-        if (seen.has(ip)) add(`nodes[${i}].tunnelIp`, `${ip} is already the address of the central nodes[${seen.get(ip)}]: every member of the NB/SB cluster needs its own address`);
-        else seen.set(ip, i);
         // The clustered start goes through Debian's ovn-ctl units (systemd drop-ins) or ovn-ctl itself.
         if ((n.os ?? "debian") !== "debian") add(`nodes[${i}].os`, `clustered centrals (several nodes with the role "central") are supported on debian hosts only, got ${n.os}`);
     }
@@ -294,29 +269,18 @@ function checkOvnkubeGateway(p: string, g: NonNullable<StackConfigInput["nodes"]
         add(`${p}.rampoutSubnets`, `not supported ${OVNKUBE_MODE}: ovnkube SNATs every node's pods through that node's own gateway router`);
 }
 
-/** ovnkube gives each node an id from 2 to MAX_OVNKUBE_NODE_ID and its gateway router the join address base + id. */
-function checkOvnkubeNodeIds(cfg: Defaulted, join: Cidr4, add: (path: string, message: string) => void) {
-    const k8sNodes = cfg.nodes.filter((n) => n.roles.includes("node") || n.roles.includes("master")).length;
-    const ids = Math.min(size(join.prefix) - 2, MAX_OVNKUBE_NODE_ID + 1) - MIN_OVNKUBE_NODE_ID;
-    if (k8sNodes > ids) add("joinSubnet", `${join.text} gives ovnkube ${ids} gateway router addresses (node-ids ${MIN_OVNKUBE_NODE_ID}…), fewer than the ${k8sNodes} nodes ${OVNKUBE_MODE}`);
-}
-
 /**
- * Every pin must be a key line @pulumi/command can verify at connect time: pulumi-command v1.2.1
- * parses `connection.hostKey` with ssh.ParseAuthorizedKey, so a fingerprint cannot be handed to it
- * (and a key cannot be derived from one). Refused here, before preview touches anything.
+ * ovnkube mode writes privileged DaemonSets and Node annotations: the cluster it writes to is named
+ * by `kubeconfig`, or chosen deliberately with kubernetes.useAmbientConfig, never taken silently
+ * from whatever the operator's shell points at.
  */
-function checkHostKeyPins(cfg: Defaulted, add: (path: string, message: string) => void) {
-    cfg.nodes.forEach((n, i) => {
-        if (n.hostKey === undefined) return;
-        if (isFingerprintPin(n.hostKey)) {
-            add(`nodes[${i}].hostKey`, `a fingerprint cannot be verified by @pulumi/command, which needs the key itself: ${keyLineHint(n.address)}`);
-            return;
-        }
-        try {
-            parseHostKeyLine(n.hostKey);
-        } catch (e) {
-            add(`nodes[${i}].hostKey`, (e as Error).message);
-        }
-    });
+function checkKubernetesCredentials(cfg: Defaulted, ovnkubeMode: boolean, secretsPresent: Set<SecretKey>, add: (path: string, message: string) => void) {
+    const ambient = cfg.kubernetes?.useAmbientConfig === true;
+    if (!ovnkubeMode) {
+        if (ambient) add("kubernetes.useAmbientConfig", "applies to ovnkube mode only, and kubernetes.enabled is false; remove it");
+        return;
+    }
+    if (!ambient && !secretsPresent.has("kubeconfig"))
+        add("kubeconfig", `required ${OVNKUBE_MODE} (as a secret): it names the cluster the stack writes to; set it (\`${setSecretCommand("kubeconfig")}\`), or set kubernetes.useAmbientConfig: true to use your own kubeconfig's current context`);
+    if (ambient && secretsPresent.has("kubeconfig")) add("kubernetes.useAmbientConfig", "true, but kubeconfig is set too: say which cluster the stack writes to once; remove one");
 }

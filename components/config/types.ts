@@ -115,6 +115,11 @@ export interface KubernetesConfig {
     namespace: string;
     /** Deploy the ovnkube objects at all (default true). */
     enabled: boolean;
+    /**
+     * ovnkube mode without `kubeconfig`: use the operator's own kubeconfig (its current context).
+     * Off by default, so a stack never writes to whatever cluster a shell happens to point at.
+     */
+    useAmbientConfig: boolean;
 }
 
 /** A secret as it arrives: plain text from the Pulumi config (program) or `{secure: ciphertext}` (file). */

@@ -9,6 +9,8 @@ import { generatedNameClashes, generatedNames } from "./generatedNames";
 import { stackConfigSchema } from "./schema";
 import { PROJECT } from "./stackFile";
 import { Problem, semanticProblems } from "./semantic";
+import type { SecretTexts } from "./keyMaterial";
+import { kubeNameClashes } from "./kubeNames";
 import { OVNKUBE_VERSIONS, releaseOf } from "../kube/releases";
 import { SECRET_KEYS, type OvnkubeConfig, SecretKey, StackConfig, StackConfigInput } from "./types";
 
@@ -77,21 +79,23 @@ function dedupe(problems: Problem[]): Problem[] {
 
 /**
  * Validates raw stack config (the `ovn-kubernetes:` keys, secrets as values or `{secure}` markers)
- * and returns it with defaults applied and secret values dropped. Throws ConfigError.
+ * and returns it with defaults applied and secret values dropped. Throws ConfigError. `secretTexts`
+ * are the secrets' plain values where the caller has them (the program): their key material is
+ * parsed too, and never quoted.
  */
-export function validateConfig(raw: unknown): StackConfig {
+export function validateConfig(raw: unknown, secretTexts: SecretTexts = {}): StackConfig {
     const input = structuredClone(raw) as StackConfigInput;
     if (!schemaCheck(input)) {
         const problems = (schemaCheck.errors ?? []).filter((e) => !["oneOf", "anyOf", "if"].includes(e.keyword)).map(schemaProblem);
         throw new ConfigError(dedupe(problems.length ? problems : (schemaCheck.errors ?? []).map(schemaProblem)));
     }
     const secretsPresent = SECRET_KEYS.filter((k) => input[k] !== undefined);
-    const problems = semanticProblems(input as Parameters<typeof semanticProblems>[0], new Set<SecretKey>(secretsPresent));
+    const problems = semanticProblems(input as Parameters<typeof semanticProblems>[0], new Set<SecretKey>(secretsPresent), secretTexts);
     if (problems.length) throw new ConfigError(problems);
     const config = withDefaults(input, secretsPresent);
     const model = buildClusterModel(config);
     const nodeIndex = (node: string) => config.nodes.findIndex((n) => n.name === node);
-    const clashes = generatedNameClashes(generatedNames(model, nodeIndex));
+    const clashes = [...generatedNameClashes(generatedNames(model, nodeIndex)), ...kubeNameClashes(config, model)];
     if (clashes.length) throw new ConfigError(clashes);
     return config;
 }

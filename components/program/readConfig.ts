@@ -7,6 +7,7 @@ import { PLAIN_TEXT_SECRET } from "../config/secrets";
 import { isMisspelledNamespace } from "../config/stackFile";
 import { SECRET_KEYS, SecretKey, StackConfig } from "../config/types";
 import { configWarnings } from "../config/warnings";
+import type { SecretTexts } from "../config/keyMaterial";
 
 export type Secrets = Partial<Record<SecretKey, pulumi.Output<string>>>;
 
@@ -27,9 +28,14 @@ const isConfigSecret = (fullKey: string): boolean => {
     return known === undefined || known(fullKey);
 };
 
-export function readStackConfig(config = new pulumi.Config()): { raw: Record<string, unknown>; secrets: Secrets } {
+/**
+ * `secretTexts`: the secrets' plain values, which validation parses as key material (and never
+ * quotes); the program hands on only `secrets`, the Pulumi secrets.
+ */
+export function readStackConfig(config = new pulumi.Config()): { raw: Record<string, unknown>; secrets: Secrets; secretTexts: SecretTexts } {
     const raw: Record<string, unknown> = {};
     const secrets: Secrets = {};
+    const secretTexts: SecretTexts = {};
     const all = pulumi.runtime.allConfig();
     for (const [key, schema] of Object.entries(stackConfigSchema.properties)) {
         if (isSecretKey(key)) {
@@ -40,6 +46,7 @@ export function readStackConfig(config = new pulumi.Config()): { raw: Record<str
                 // is reported, never its value.
                 const fullKey = `${config.name}:${key}`;
                 raw[key] = all[fullKey] === "" ? "" : isConfigSecret(fullKey) ? SECRET_PRESENT : PLAIN_TEXT_SECRET;
+                if (all[fullKey]) secretTexts[key] = all[fullKey];
             }
             continue;
         }
@@ -56,7 +63,7 @@ export function readStackConfig(config = new pulumi.Config()): { raw: Record<str
         if (fullKey.startsWith(prefix) && !(key in stackConfigSchema.properties)) raw[key] = "(unknown)";
         else if (isMisspelledNamespace(fullKey.slice(0, fullKey.indexOf(":")), config.name)) raw[fullKey] = "(unknown)";
     }
-    return { raw, secrets };
+    return { raw, secrets, secretTexts };
 }
 
 function parseJson(text: string): unknown {

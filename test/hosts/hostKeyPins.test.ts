@@ -64,6 +64,7 @@ test("every host's command connection pins its key line (comment dropped); none 
     }
     const insecure = stackConfig("prod");
     insecure.ssh = { ...insecure.ssh, insecureIgnoreHostKey: true };
+    insecure.lab = true;
     delete insecure.nodes[0].hostKey;
     const central = buildClusterModel(validateConfig(insecure)).hosts[0];
     assert.equal("hostKey" in sshConnection(central, "KEY"), false);

@@ -11,12 +11,14 @@ import { after, before, test } from "node:test";
 import { down, hostExec, LOCAL_LAB_PASSPHRASE, up, writeLocalStack, type LocalCluster } from "../../localcluster";
 import { apply, destroy, type OfflineOptions } from "../../offline/api";
 import { sampleCommandLines } from "../hosts/support/argvSampler";
+import { makePki } from "../support/pki";
 import { setStackConfig } from "../support/stackSecrets";
 
 const ID = "offsec";
 const STACK = `local-${ID}`;
 const TOKEN = "tok-offsec-5d0f3b9a71c2e84f-NEVER-SHOWN";
-const CA = "-----BEGIN CERTIFICATE-----\nMIIBofsecNEVERSHOWNca\n-----END CERTIFICATE-----";
+/** A real CA certificate: validation parses it. */
+const CA = makePki("offsec").ca;
 /** What must never appear: the token, and the start of its base64 (the scripts' stdin form). */
 const NEEDLES = [TOKEN, Buffer.from(TOKEN).toString("base64").slice(0, 24)];
 

@@ -1,36 +1,46 @@
-// Every invalid config of the table, read through the Pulumi SDK's config (as the program reads
-// it), is rejected with its path before the program would register anything.
+// Every invalid config of the table, handed to the program as the engine hands it (plain keys as
+// text, secrets as secret config values), is refused with its path by the program's own body
+// (deployStack) before it registers anything.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
 import { SECRET_KEYS } from "../../components/config/types";
-import { ConfigError, validateConfig } from "../../components/config/validate";
-import { readStackConfig } from "../../components/program/readConfig";
-import { stackConfig } from "../support/configs";
-import { INVALID } from "../support/invalidConfigs";
-import { TEST_SECRETS } from "../support/pulumiMocks";
+import { deployStack } from "../../components/program/stack";
+import { invalidCase, INVALID } from "../support/invalidConfigs";
+import { programState } from "../support/pulumiMocks";
 
-test("invalid configs through the SDK's config: rejected with their paths, nothing registered", async () => {
-    let registered = 0;
-    await pulumi.runtime.setMocks({ newResource: (a) => (registered++, { id: a.name, state: a.inputs }), call: (a) => a.inputs }, "ovn-kubernetes", "bad");
-    for (const [what, mutate, path] of INVALID) {
-        const raw = stackConfig("dev");
-        mutate(raw);
-        const config: Record<string, string> = {};
-        const secretKeys: string[] = [];
-        for (const [k, v] of Object.entries(raw)) {
-            // A secret key with a plain string in the stack file is a plain (non-secret) config value.
-            const secret = (SECRET_KEYS as readonly string[]).includes(k) && (v === "" || typeof v !== "string");
-            config[`ovn-kubernetes:${k}`] = secret ? (v === "" ? "" : TEST_SECRETS[k]) : typeof v === "string" ? v : JSON.stringify(v);
-            if (secret) secretKeys.push(`ovn-kubernetes:${k}`);
-        }
-        pulumi.runtime.setAllConfig(config, secretKeys);
-        const { raw: read } = readStackConfig(new pulumi.Config("ovn-kubernetes"));
-        assert.throws(
-            () => validateConfig(read),
-            (e: unknown) => e instanceof ConfigError && e.problems.some((p) => p.path === path),
-            `${what}: expected a problem at ${path}`,
-        );
+/** Sets the engine's config to a stack config: plain keys as text, secrets as secret values. */
+function setEngineConfig(cfg: Record<string, unknown>, texts: Partial<Record<string, string>>): void {
+    const config: Record<string, string> = {};
+    const secretKeys: string[] = [];
+    for (const [k, v] of Object.entries(cfg)) {
+        const key = `ovn-kubernetes:${k}`;
+        // A secret key with a plain string in the stack file is a plain (non-secret) config value.
+        const secret = (SECRET_KEYS as readonly string[]).includes(k) && typeof v === "object";
+        config[key] = secret ? texts[k]! : typeof v === "string" ? v : JSON.stringify(v);
+        if (secret) secretKeys.push(key);
     }
-    assert.equal(registered, 0);
+    pulumi.runtime.setAllConfig(config, secretKeys);
+}
+
+test("invalid configs through the SDK's config: the program refuses each with its path and registers nothing", async () => {
+    const registered: string[] = [];
+    const newResource = async (a: pulumi.runtime.MockResourceArgs) => (registered.push(a.name), { id: a.name, state: await programState(a) });
+    await pulumi.runtime.setMocks({ newResource, call: (a) => a.inputs }, "ovn-kubernetes", "bad");
+    for (const [what, mutate, path] of INVALID) {
+        const { cfg, texts } = invalidCase(mutate);
+        setEngineConfig(cfg, texts);
+        assert.throws(
+            () => deployStack(new pulumi.Config("ovn-kubernetes")),
+            (e: unknown) => e instanceof pulumi.RunError && e.message.split("\n").some((line) => line.startsWith(`  ${path}: `)),
+            `${what}: expected the program to refuse it at ${path}`,
+        );
+        assert.deepEqual(registered, [], `${what}: registered ${registered.join(", ")}`);
+    }
+    // The same path with the valid stack registers the cluster: the count above can see registrations.
+    const valid = invalidCase(() => {});
+    setEngineConfig(valid.cfg, valid.texts);
+    deployStack(new pulumi.Config("ovn-kubernetes"));
+    await (pulumi.runtime as unknown as { waitForRPCs(): Promise<void> }).waitForRPCs();
+    assert.ok(registered.includes("ovn"), `the valid stack registered ${registered.length} resources`);
 });

@@ -1,12 +1,51 @@
-// Invalid stack configs: a mutation of the dev stack, the config path it must be reported at, and
-// optionally the reason.
-type Mutation = (c: Record<string, any>) => void;
+// Invalid stack configs: a mutation of the dev stack (and of the plain values of its secrets), the
+// config path it must be reported at, and optionally the reason.
+import { generateKeyPairSync } from "node:crypto";
+import type { SecretTexts } from "../../components/config/keyMaterial";
+import { SECRET_KEYS } from "../../components/config/types";
+import { stackConfig } from "./configs";
+import { encryptedSshKey, kubeconfigFor, otherPki, publicLine, rsaKeyPair, testSecretTexts } from "./secretMaterial";
 
-/** The dev cluster in ovnkube mode with the default architecture, interconnect: a shared gateway and no central. */
-const interconnect: Mutation = (c) => {
+type Mutation = (c: Record<string, any>, s: SecretTexts) => void;
+/** A change of shape that several cases build on. */
+type Shape = (c: Record<string, any>) => void;
+
+/** A secret set in the stack (its value is in the secrets' plain values). */
+const SET = { secure: "v1:test" };
+
+/** The dev cluster in ovnkube mode with the default architecture, interconnect: a shared gateway, no central, an https API server and a kubeconfig. */
+const interconnect: Shape = (c) => {
     c.kubernetes = { enabled: true };
     c.nodes[2].gateway.mode = "shared";
     c.nodes[0].roles = ["master"];
+    c.apiServer.url = "https://10.0.0.10:6443";
+    c.kubeconfig = SET;
+};
+
+/** Pulumi mode with an https API server, so the API token and CA are secrets of the stack. */
+const https: Shape = (c) => {
+    c.apiServer.url = "https://10.0.0.10:6443";
+    c.k8sApiToken = SET;
+    c.k8sCaCertificate = SET;
+};
+
+/** OVN over SSL, with its three secrets. */
+const ssl: Shape = (c) => {
+    c.ovnTransport = { protocol: "ssl" };
+    for (const k of ["ovnSslPrivateKey", "ovnSslCertificate", "ovnSslCaCertificate"]) c[k] = SET;
+};
+
+/** All three dev nodes central: clustered NB and SB with raft ports. */
+const clustered: Shape = (c) => {
+    for (const n of c.nodes.slice(1)) n.roles.push("central");
+};
+
+/** A second gateway on nodes[1], on the same LAN and next hop as nodes[2]'s, with its own bridge. */
+const secondSharedGateway = (bridge: string, other: string): Mutation => (c) => {
+    interconnect(c);
+    c.nodes[1].roles = ["node", "gateway"];
+    c.nodes[1].gateway = { mode: "shared", interface: "eth1", bridge, physicalIp: "10.33.74.139/24", defaultGateway: "10.33.74.253" };
+    c.nodes[2].gateway.bridge = other;
 };
 
 export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
@@ -29,10 +68,10 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["no central", (c) => (c.nodes[0].roles = ["master"]), "nodes", /1, 3 or 5 nodes must have the role "central" \(found 0\)/],
     ["two centrals", (c) => (c.nodes[1].roles = ["central", "node"]), "nodes", /found 2\): .*odd number of members/],
     // Clustered centrals (all three dev nodes central).
-    ["clustered centrals on one address", (c) => { for (const n of c.nodes.slice(1)) n.roles.push("central"); c.nodes[2].tunnelIp = "10.0.0.11"; }, "nodes[2].tunnelIp", /10\.0\.0\.11 is already the address of the central nodes\[1\]/],
-    ["raft port equal to the NB port", (c) => { for (const n of c.nodes.slice(1)) n.roles.push("central"); c.ovnTransport = { nbRaftPort: 6641 }; }, "ovnTransport.nbRaftPort", /must differ from nbPort \(6641\)/],
-    ["SB raft port equal to the NB raft port", (c) => { for (const n of c.nodes.slice(1)) n.roles.push("central"); c.ovnTransport = { sbRaftPort: 6643 }; }, "ovnTransport.sbRaftPort", /must differ from nbRaftPort/],
-    ["raft port is a member's SSH port", (c) => { for (const n of c.nodes.slice(1)) n.roles.push("central"); c.nodes[2].port = 6644; }, "ovnTransport.sbRaftPort", /6644 is the SSH port of the central nodes\[2\]/],
+    ["clustered centrals on one address", (c) => { for (const n of c.nodes.slice(1)) n.roles.push("central"); c.nodes[2].tunnelIp = "10.0.0.11"; }, "nodes[2].tunnelIp", /10\.0\.0\.11 is already nodes\[1\]\.address: two nodes would answer/],
+    ["raft port equal to the NB port", (c) => { for (const n of c.nodes.slice(1)) n.roles.push("central"); c.ovnTransport = { nbRaftPort: 6641 }; }, "ovnTransport.nbRaftPort", /6641 is also nbPort: both listen on this host/],
+    ["SB raft port equal to the NB raft port", (c) => { for (const n of c.nodes.slice(1)) n.roles.push("central"); c.ovnTransport = { sbRaftPort: 6643 }; }, "ovnTransport.sbRaftPort", /is also nbRaftPort/],
+    ["raft port is a member's SSH port", (c) => { for (const n of c.nodes.slice(1)) n.roles.push("central"); c.nodes[2].port = 6644; }, "ovnTransport.sbRaftPort", /6644 is also the SSH port of nodes\[2\]/],
     ["clustered central on rhel", (c) => { for (const n of c.nodes.slice(1)) n.roles.push("central"); c.nodes[1].os = "rhel"; }, "nodes[1].os", /debian hosts only/],
     ["no master", (c) => (c.nodes[0].roles = ["central", "node"]), "nodes", /role "master"/],
     ["unknown role", (c) => (c.nodes[1].roles = ["worker"]), "nodes[1].roles[0]", /must be one of/],
@@ -40,7 +79,7 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["gateway block without role", (c) => (c.nodes[2].roles = ["node"]), "nodes[2].gateway", /lacks the role/],
     ["gateway-only node", (c) => (c.nodes[2].roles = ["gateway"]), "nodes[2].roles", /also be a "node" or "master"/],
     ["default gateway outside physical subnet", (c) => (c.nodes[2].gateway.defaultGateway = "10.33.75.1"), "nodes[2].gateway.defaultGateway", /not in the subnet/],
-    ["physical IP is the network address", (c) => (c.nodes[2].gateway.physicalIp = "10.33.74.0/24"), "nodes[2].gateway.physicalIp", /network or broadcast/],
+    ["physical IP is the network address", (c) => (c.nodes[2].gateway.physicalIp = "10.33.74.0/24"), "nodes[2].gateway.physicalIp", /is the network address of the LAN of nodes\[2\]\.gateway/],
     ["physical IP overlaps the cluster", (c) => {
         c.nodes[2].gateway.physicalIp = "192.168.9.9/24";
         c.nodes[2].gateway.defaultGateway = "192.168.9.1";
@@ -59,7 +98,7 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["unknown top-level key", (c) => (c.clusterSubnets = "10.0.0.0/8"), "clusterSubnets", /not a known setting/],
     ["address with shell metacharacters", (c) => (c.nodes[1].address = "10.0.0.11;id"), "nodes[1].address"],
     ["hostname address needs a tunnel IP", (c) => (c.nodes[1].address = "minion1.example.com"), "nodes[1].tunnelIp", /not an IPv4 address/],
-    ["duplicate tunnel IP", (c) => (c.nodes[2].tunnelIp = "10.0.0.11"), "nodes[2].tunnelIp", /already the tunnel IP of nodes\[1\]/],
+    ["duplicate tunnel IP", (c) => (c.nodes[2].tunnelIp = "10.0.0.11"), "nodes[2].tunnelIp", /10\.0\.0\.11 is already nodes\[1\]\.address/],
     ["missing host key", (c) => delete c.nodes[1].hostKey, "nodes[1].hostKey", /pin the host key/],
     ["malformed host key", (c) => (c.nodes[1].hostKey = "ssh-ed25519 AAAA$(id)"), "nodes[1].hostKey"],
     ["SSH port out of range", (c) => (c.nodes[1].port = 70000), "nodes[1].port"],
@@ -127,9 +166,9 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["two gateways with one physical IP", (c) => {
         c.nodes[1].roles = ["node", "gateway"];
         c.nodes[1].gateway = { ...c.nodes[2].gateway };
-    }, "nodes[2].gateway.physicalIp", /already the physical IP of nodes\[1\]\.gateway/],
-    ["gateway physical IP is another node's address", (c) => Object.assign(c.nodes[2].gateway, { mode: "shared", physicalIp: "10.0.0.11/24", defaultGateway: "10.0.0.1" }), "nodes[2].gateway.physicalIp", /is the address of nodes\[1\]/],
-    ["default gateway is a node's address", (c) => Object.assign(c.nodes[2].gateway, { mode: "shared", physicalIp: "10.0.0.12/24", defaultGateway: "10.0.0.10" }), "nodes[2].gateway.defaultGateway", /is the address of nodes\[0\], a cluster host/],
+    }, "nodes[2].gateway.physicalIp", /is already nodes\[1\]\.gateway\.physicalIp/],
+    ["gateway physical IP is another node's address", (c) => Object.assign(c.nodes[2].gateway, { mode: "shared", physicalIp: "10.0.0.11/24", defaultGateway: "10.0.0.1" }), "nodes[2].gateway.physicalIp", /is already nodes\[1\]\.address/],
+    ["default gateway is a node's address", (c) => Object.assign(c.nodes[2].gateway, { mode: "shared", physicalIp: "10.0.0.12/24", defaultGateway: "10.0.0.10" }), "nodes[2].gateway.defaultGateway", /is nodes\[0\]\.address, a cluster host/],
     ["same rampout subnet on two gateways", (c) => {
         c.nodes[1].roles = ["node", "gateway"];
         c.nodes[1].gateway = { ...c.nodes[2].gateway, physicalIp: "10.33.74.139/24", rampoutSubnets: ["192.168.2.0/24"] };
@@ -150,8 +189,8 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["bridge named so that its localnet port is a switch port", (c) => (c.nodes[2].gateway.bridge = "etor-GR"), "nodes[2].gateway.bridge", /logical port name "etor-GR_kube-minion2", which is also a logical port generated from nodes\[2\]\.name/],
     ["bridge named so that its localnet port is a router port", (c) => (c.nodes[2].gateway.bridge = "rtoe-GR"), "nodes[2].gateway.bridge", /logical port name "rtoe-GR_kube-minion2"/],
     // Ports of the central.
-    ["NB port is the central's SSH port", (c) => (c.ovnTransport = { nbPort: 22 }), "ovnTransport.nbPort", /22 is the SSH port of the central nodes\[0\]/],
-    ["SB port is the central's own SSH port", (c) => (c.nodes[0].port = 6642), "ovnTransport.sbPort", /6642 is the SSH port of the central/],
+    ["NB port is the central's SSH port", (c) => (c.ovnTransport = { nbPort: 22 }), "ovnTransport.nbPort", /22 is also the SSH port of nodes\[0\]/],
+    ["SB port is the central's own SSH port", (c) => (c.nodes[0].port = 6642), "ovnTransport.sbPort", /6642 is also the SSH port of nodes\[0\]/],
     // Secrets, namespaces, keys.
     ["secret in plain text", (c) => (c.sshPrivateKey = "-----BEGIN OPENSSH PRIVATE KEY-----"), "sshPrivateKey", /plain text.*pulumi config set --secret ovn-kubernetes:sshPrivateKey/],
     ["namespace kube-system", (c) => (c.kubernetes = { enabled: false, namespace: "kube-system" }), "kubernetes.namespace", /belongs to Kubernetes/],
@@ -164,5 +203,112 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["host key pinned as a fingerprint", (c) => (c.nodes[1].hostKey = "SHA256:" + "A".repeat(43)), "nodes[1].hostKey", /fingerprint cannot be verified.*ssh-keyscan/],
     ["host key line whose data holds another key type", (c) => (c.nodes[1].hostKey = "ssh-ed25519 AAAAB3NzaC1yc2EAAAADAQABAAABAQ== kube-minion1"), "nodes[1].hostKey", /damaged/],
     ["apt suite the package script refuses", (c) => (c.packages = { repository: { name: "ovs", url: "https://repo.example.com/debian", apt: { suite: "-o", components: "main" } } }), "packages.repository.apt.suite"],
+    // Kubernetes credentials are explicit in ovnkube mode.
+    ["ovnkube mode without a kubeconfig", (c) => { interconnect(c); delete c.kubeconfig; }, "kubeconfig", /required with kubernetes\.enabled \(ovnkube mode\).*useAmbientConfig: true/],
+    ["ambient config and a kubeconfig both", (c) => { interconnect(c); c.kubernetes.useAmbientConfig = true; }, "kubernetes.useAmbientConfig", /kubeconfig is set too/],
+    ["ambient config in Pulumi mode", (c) => (c.kubernetes = { enabled: false, useAmbientConfig: true }), "kubernetes.useAmbientConfig", /ovnkube mode only/],
+    ["kubeconfig that is no kubeconfig", (c, s) => { interconnect(c); s.kubeconfig = "server: [https://api"; }, "kubeconfig", /is not a kubeconfig/],
+    ["kubeconfig whose current context names no cluster", (c, s) => { interconnect(c); s.kubeconfig = kubeconfigFor("https://api.example.com:6443").replace("current-context: test", "current-context: prod"); }, "kubeconfig", /is not a kubeconfig whose current context names a cluster/],
+    ["kubeconfig with a plain http server", (c, s) => { interconnect(c); s.kubeconfig = kubeconfigFor("http://10.0.0.10:8080"); }, "kubeconfig", /its server http:\/\/10\.0\.0\.10:8080 is plain http/],
+    // Tokens over plain http, lab-only switches, credentials in references.
+    ["plain http API server in ovnkube mode", (c) => { interconnect(c); c.apiServer.url = "http://10.0.0.10:8080"; }, "apiServer.url", /plain http, and ovnkube sends its service-account token/],
+    ["plain http API server in centralized ovnkube mode", (c) => { interconnect(c); c.nodes[0].roles = ["central", "master"]; c.ovnkube = { architecture: "centralized" }; c.apiServer.url = "http://api.example.com"; }, "apiServer.url", /plain http/],
+    ["host keys ignored outside a lab", (c) => (c.ssh = { insecureIgnoreHostKey: true }), "ssh.insecureIgnoreHostKey", /accepts any host key.*`lab: true`/],
+    ["host keys ignored with lab: false", (c) => { c.ssh = { insecureIgnoreHostKey: true }; c.lab = false; }, "ssh.insecureIgnoreHostKey", /`lab: true`/],
+    ["image with registry credentials", (c) => (c.ovnkube = { image: "bob:hunter2@registry.example.com/ovn/ovnkube:v1.3.0" }), "ovnkube.image", /holds credentials/],
+    ["image with a registry user", (c) => (c.ovnkube = { image: "bob@registry.example.com/ovn/ovnkube:v1.3.0" }), "ovnkube.image", /holds credentials/],
+    ["image without a tag", (c) => (c.ovnkube = { image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu" }), "ovnkube.image", /names no tag or digest/],
+    ["image on a registry port without a tag", (c) => (c.ovnkube = { image: "registry.example.com:5000/ovnkube" }), "ovnkube.image", /names no tag or digest/],
+    ["image with a short digest", (c) => (c.ovnkube = { image: "quay.io/ovn/ovnkube@sha256:abc123" }), "ovnkube.image", /names no tag or digest/],
+    // Addresses against every range the cluster uses.
+    ["API server inside the service subnet", (c) => (c.apiServer.url = "http://172.30.0.1:8080"), "serviceSubnet", /contains apiServer\.url 172\.30\.0\.1/],
+    ["API server on loopback", (c) => (c.apiServer.url = "http://127.0.0.1:8080"), "apiServer.url", /loopback/],
+    ["webhook address inside the cluster subnet", (c) => { interconnect(c); c.ovnkube = { identity: { webhookAddress: "192.168.5.5" } }; }, "clusterSubnet", /contains ovnkube\.identity\.webhookAddress 192\.168\.5\.5/],
+    ["transit subnet contains the hosts", (c) => { interconnect(c); c.transitSubnet = "10.0.0.0/24"; }, "transitSubnet", /contains nodes\[0\]\.address 10\.0\.0\.10.*the transit network/],
+    ["masquerade subnet contains the hosts", (c) => { interconnect(c); c.masqueradeSubnet = "10.0.0.0/17"; }, "masqueradeSubnet", /contains nodes\[0\]\.address.*masquerade/],
+    ["pinned node subnet contains a gateway's physical IP", (c) => { c.clusterSubnet = "10.32.0.0/11"; c.nodes[0].subnet = "10.32.1.0/24"; c.nodes[1].subnet = "10.33.74.0/24"; }, "nodes[1].subnet", /contains nodes\[2\]\.gateway\.physicalIp 10\.33\.74\.138/],
+    ["tunnel IP is the network address of a gateway's LAN", (c) => (c.nodes[1].tunnelIp = "10.33.74.0"), "nodes[1].tunnelIp", /is the network address of the LAN of nodes\[2\]\.gateway 10\.33\.74\.0\/24/],
+    ["default gateway is the LAN's broadcast address", (c) => (c.nodes[2].gateway.defaultGateway = "10.33.74.255"), "nodes[2].gateway.defaultGateway", /broadcast address of the LAN of nodes\[2\]\.gateway/],
+    ["another node's address is a LAN's broadcast address", (c) => (c.nodes[1].address = "10.33.74.255"), "nodes[1].address", /broadcast address of the LAN of nodes\[2\]\.gateway/],
+    ["API server at a LAN's network address", (c) => (c.apiServer.url = "http://10.33.74.0:8080"), "apiServer.url", /network address of the LAN/],
+    ["tunnel IP is a central-only node's address", (c) => { c.nodes[0].roles = ["central"]; c.nodes[1].roles = ["master"]; c.nodes[1].tunnelIp = "10.0.0.10"; }, "nodes[1].tunnelIp", /10\.0\.0\.10 is already nodes\[0\]\.address/],
+    ["gateway physical IP is another node's tunnel IP", (c) => (c.nodes[1].tunnelIp = "10.33.74.138"), "nodes[2].gateway.physicalIp", /is already nodes\[1\]\.tunnelIp/],
+    ["default gateway is a central-only node's address", (c) => {
+        c.nodes[0].roles = ["master"];
+        c.nodes.push({ name: "ovn-central", address: "10.33.74.1", roles: ["central"], hostKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJ7N7bvlg8vv0BoBBSy8J6wUnfGkbkoAi9kT6iWUu2jQ ovn-central" });
+        c.nodes[2].gateway.defaultGateway = "10.33.74.1";
+    }, "nodes[2].gateway.defaultGateway", /is nodes\[3\]\.address, a cluster host/],
+    ["two hosts behind one NAT address with one tunnel IP", (c) => { c.nodes[2].address = "10.0.0.11"; c.nodes[2].port = 2222; }, "nodes[2].tunnelIp", /10\.0\.0\.11 \(the tunnel IP defaults to the node's address\) is already nodes\[1\]\.address/],
+    // Listeners on one host.
+    ["API server on the central's NB port", (c) => (c.apiServer.url = "http://10.0.0.10:6641"), "apiServer.url", /6641 is also nbPort/],
+    ["API server on a node's SSH port", (c) => (c.apiServer.url = "http://10.0.0.11:22"), "apiServer.url", /22 is also the SSH port of nodes\[1\]/],
+    ["https API server's default port is a node's SSH port", (c) => { https(c); c.apiServer.url = "https://10.0.0.11"; c.nodes[1].port = 443; }, "apiServer.url", /443 is also the SSH port of nodes\[1\]/],
+    ["cluster-wide SSH port is the NB port", (c) => (c.ssh = { port: 6641 }), "ovnTransport.nbPort", /6641 is also the SSH port of nodes\[0\]/],
+    ["NB raft port is the SB port", (c) => { clustered(c); c.ovnTransport = { nbRaftPort: 6642 }; }, "ovnTransport.nbRaftPort", /6642 is also sbPort/],
+    ["API server on a member's raft port", (c) => { clustered(c); c.apiServer.url = "http://10.0.0.12:6644"; }, "apiServer.url", /6644 is also sbRaftPort/],
+    // Key material, parsed.
+    ["truncated host key", (c) => (c.nodes[1].hostKey = c.nodes[1].hostKey.split(" ")[0] + " " + c.nodes[1].hostKey.split(" ")[1].slice(0, 60)), "nodes[1].hostKey", /is not an SSH public key/],
+    ["host key copied from another node", (c) => (c.nodes[2].hostKey = c.nodes[1].hostKey.replace("kube-minion1", "kube-minion2")), "nodes[2].hostKey", /is also the host key of nodes\[1\]: a key copied between hosts/],
+    ["host key is the login key's public half", (c, s) => (c.nodes[1].hostKey = publicLine(s.sshPrivateKey!)), "nodes[1].hostKey", /is the public half of sshPrivateKey/],
+    ["SSH key that is no key", (_, s) => (s.sshPrivateKey = "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n"), "sshPrivateKey", /is not an SSH private key/],
+    ["SSH public key given as the private key", (_, s) => (s.sshPrivateKey = publicLine(s.sshPrivateKey!)), "sshPrivateKey", /is a public key/],
+    ["SSH key encrypted with a passphrase", (_, s) => (s.sshPrivateKey = encryptedSshKey()), "sshPrivateKey", /encrypted with a passphrase/],
+    ["private key where the SSL certificate belongs", (c, s) => { ssl(c); s.ovnSslCertificate = s.ovnSslPrivateKey; }, "ovnSslCertificate", /private key where a certificate belongs/],
+    ["private key where the SSL CA belongs", (c, s) => { ssl(c); s.ovnSslCaCertificate = s.ovnSslPrivateKey; }, "ovnSslCaCertificate", /private key where a certificate belongs/],
+    ["certificate where the SSL key belongs", (c, s) => { ssl(c); s.ovnSslPrivateKey = s.ovnSslCertificate; }, "ovnSslPrivateKey", /holds a certificate where the private key belongs/],
+    ["SSL key of another certificate", (c, s) => { ssl(c); s.ovnSslPrivateKey = otherPki().key; }, "ovnSslPrivateKey", /does not belong to ovnSslCertificate/],
+    ["SSL certificate from another CA", (c, s) => { ssl(c); s.ovnSslCaCertificate = otherPki().ca; }, "ovnSslCertificate", /is not signed by ovnSslCaCertificate/],
+    ["leaf certificate as the SSL CA", (c, s) => { ssl(c); s.ovnSslCaCertificate = s.ovnSslCertificate; }, "ovnSslCaCertificate", /is not a CA certificate/],
+    ["truncated SSL certificate", (c, s) => { ssl(c); s.ovnSslCertificate = s.ovnSslCertificate!.slice(0, 200) + "\n-----END CERTIFICATE-----\n"; }, "ovnSslCertificate", /is not a PEM X\.509 certificate/],
+    ["Kubernetes CA that is no certificate", (c, s) => { https(c); s.k8sCaCertificate = "ca.crt"; }, "k8sCaCertificate", /is not a PEM X\.509 certificate/],
+    ["private key where the Kubernetes CA belongs", (c, s) => { https(c); s.k8sCaCertificate = s.ovnSslPrivateKey; }, "k8sCaCertificate", /private key where a certificate belongs/],
+    ["the SSH key reused as the SSL key", (c, s) => { ssl(c); const k = rsaKeyPair().pkcs1; s.sshPrivateKey = k; s.ovnSslPrivateKey = k; }, "ovnSslPrivateKey", /is the same value as sshPrivateKey/],
+    ["the SSH key pair reused as the SSL key in another format", (c, s) => { ssl(c); const k = rsaKeyPair(); s.sshPrivateKey = k.pkcs1; s.ovnSslPrivateKey = k.pkcs8; }, "ovnSslPrivateKey", /is the key pair of sshPrivateKey/],
+    ["the SSH key as the API token", (c, s) => { https(c); s.k8sApiToken = s.sshPrivateKey; }, "k8sApiToken", /is the same value as sshPrivateKey/],
+    ["key material as the API token", (c, s) => { https(c); s.k8sApiToken = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString(); }, "k8sApiToken", /holds PEM key material/],
+    // Names that collide once made Kubernetes names.
+    ["bridges that differ only in _ and -", secondSharedGateway("br_ex", "br-ex"), "nodes[2].gateway.bridge", /DaemonSet the name "ovnkube-node-br-ex-10-33-74-253", as nodes\[1\]\.gateway\.bridge does/],
+    ["bridges that differ only in . and -", secondSharedGateway("br.ex", "br-ex"), "nodes[2].gateway.bridge", /one DaemonSet would replace the other/],
+    ["bridges that differ only in case", secondSharedGateway("BrEx", "brex"), "nodes[2].gateway.bridge", /one DaemonSet would replace the other/],
+    ["namespace the project creates for host networking", (c) => { interconnect(c); c.kubernetes.namespace = "ovn-host-network"; }, "kubernetes.namespace", /created twice|create it twice/],
+    // Settings that cannot work where they apply.
+    ["STT tunnels", (c) => (c.encapType = "stt"), "encapType", /STT lived only in Open vSwitch's out-of-tree kernel module/],
+    ["node subnets of 4 pod addresses", (c) => { c.hostSubnetLength = 29; delete c.nodes[0].subnet; delete c.nodes[1].subnet; }, "hostSubnetLength", /\/29 leaves 4 pod addresses per node.*\/28 or shorter/],
+    ["pinned node subnet of 4 pod addresses", (c) => (c.nodes[1].subnet = "192.168.2.0/29"), "nodes[1].subnet", /\/29 leaves 4 pod addresses/],
+    ["package repository without apt lines for debian hosts", (c) => (c.packages = { repository: { name: "ovs", url: "https://repo.example.com/debian" } }), "packages.repository.apt", /required: nodes\[0\] is a debian host/],
+    ["apt lines where every host is rhel", (c) => {
+        for (const n of c.nodes) n.os = "rhel";
+        c.packages = { repository: { name: "ovs", url: "https://repo.example.com/el9", apt: { suite: "stable", components: "main" } } };
+    }, "packages.repository.apt", /applies to debian hosts, and every node is rhel/],
+    ["non-root SSH user", (c) => (c.ssh = { user: "admin" }), "ssh.user", /"admin": the host scripts .* need root/],
+    ["non-root SSH user of one node", (c) => (c.nodes[1].user = "ubuntu"), "nodes[1].user", /need root/],
+    // Every range holds what the plan puts in it (the first of these once threw from the planner).
+    ["more gateways than join addresses in Pulumi mode", (c) => {
+        c.joinSubnet = "100.64.0.0/29";
+        for (let k = 3; k < 8; k++) c.nodes.push({ ...c.nodes[2], name: `kube-minion${k}`, address: `10.0.0.${10 + k}`, hostKey: undefined, gateway: { ...c.nodes[2].gateway, physicalIp: `10.33.74.${10 + k}/24` } });
+        c.ssh = { insecureIgnoreHostKey: true };
+        c.lab = true;
+    }, "joinSubnet", /100\.64\.0\.0\/29 holds 4 gateway router addresses besides the cluster router's, fewer than the 6 gateways/],
+    ["transit subnet too small for the node-ids", (c) => { interconnect(c); c.transitSubnet = "100.88.0.0/24"; }, "transitSubnet", /holds node-ids up to 254, but joinSubnet 100\.64\.0\.0\/16 lets ovnkube give node-ids up to 5000.*\/19 or shorter/],
+    ["masquerade subnet too small for ovnkube's addresses", (c) => { interconnect(c); c.masqueradeSubnet = "169.254.0.0/30"; }, "masqueradeSubnet", /takes its first 5 addresses/],
+    // Four nodes and four /24 slots, but the pinned /23 takes two: the planner once threw here.
+    ["a wide pinned subnet leaves no room for the others", (c) => {
+        c.clusterSubnet = "192.168.0.0/22";
+        c.nodes[0].subnet = "192.168.0.0/23";
+        delete c.nodes[1].subnet;
+        c.nodes.push({ name: "kube-minion3", address: "10.0.0.13", roles: ["node"] });
+        c.ssh = { insecureIgnoreHostKey: true };
+        c.lab = true;
+    }, "nodes", /4 nodes do not fit: clusterSubnet 192\.168\.0\.0\/22 holds 2 \/24 subnets besides the pinned ones, for 3 unpinned/],
 ];
 
+
+/** The dev stack with one case applied, and the plain values of the secrets it then has. */
+export function invalidCase(mutate: Mutation): { cfg: Record<string, any>; texts: SecretTexts } {
+    const cfg = stackConfig("dev");
+    const all: SecretTexts = testSecretTexts();
+    mutate(cfg, all);
+    // Only secrets the stack sets have a value; a plain-text or empty one is the stack's own.
+    const texts = Object.fromEntries(SECRET_KEYS.filter((k) => typeof cfg[k] === "object" && all[k] !== undefined).map((k) => [k, all[k]!]));
+    return { cfg, texts };
+}

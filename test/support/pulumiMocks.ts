@@ -10,6 +10,7 @@ import { webhookCertificateProvider } from "../../components/kube/webhookCertifi
 import { isSecretValue } from "../../offline/sdk";
 import { ROOT } from "./configs";
 import { labCrdMirror } from "./crdMirror";
+import { testSecretTexts } from "./secretMaterial";
 
 export interface Recorded {
     type: string;
@@ -32,10 +33,8 @@ export async function createdState(args: pulumi.runtime.MockResourceArgs): Promi
     return { ...args.inputs };
 }
 
-/** Distinctive secret values, so a test can search every output for them. */
-export const TEST_SECRETS: Record<string, string> = Object.fromEntries(
-    SECRET_KEYS.map((k) => [k, `-----BEGIN TEST ${k.toUpperCase()}-----\nc2VjcmV0LXZhbHVlLW9mLSR7a30=${k}\n-----END TEST-----`]),
-);
+/** Real key material with a distinctive second line each, so a test can search every output for them. */
+export const TEST_SECRETS: Record<string, string> = testSecretTexts();
 
 /**
  * The stack's config with the release's CRDs read from the lab's copy (unless the stack names a
@@ -45,6 +44,14 @@ export function withLabCrdMirror(raw: Record<string, any>): Record<string, any> 
     const ovnkube = { ...(raw.ovnkube ?? {}) };
     ovnkube.crdMirror ??= labCrdMirror(ovnkube.version ?? DEFAULT_OVNKUBE_VERSION);
     return { ...raw, ovnkube };
+}
+
+/** createdState, and for host scripts the result they print last: a system-id (chassis) or a NIC MAC (gateway bridge). */
+export async function programState(args: pulumi.runtime.MockResourceArgs): Promise<Record<string, unknown>> {
+    const outputs = await createdState(args);
+    if (args.type === "command:remote:Command")
+        outputs.stdout = args.name.endsWith("-bridge") ? "52:54:00:12:34:56\n" : "3f1e4d5c-0b6a-4e8f-9a7d-2c1b0e9f8a76\n";
+    return outputs;
 }
 
 export async function runProgramUnderMocks(stack: string, overrides: Record<string, unknown> = {}) {
@@ -65,11 +72,7 @@ export async function runProgramUnderMocks(stack: string, overrides: Record<stri
         {
             async newResource(args: pulumi.runtime.MockResourceArgs) {
                 resources.push({ type: args.type, name: args.name, inputs: args.inputs, parent: parents.get(args.name), secretOutputs: secretOutputs.get(args.name) });
-                const outputs = await createdState(args);
-                // Scripts print their result last: a system-id (chassis) or a NIC MAC (gateway bridge).
-                if (args.type === "command:remote:Command")
-                    outputs.stdout = args.name.endsWith("-bridge") ? "52:54:00:12:34:56\n" : "3f1e4d5c-0b6a-4e8f-9a7d-2c1b0e9f8a76\n";
-                return { id: `${args.name}-id`, state: outputs };
+                return { id: `${args.name}-id`, state: await programState(args) };
             },
             call: (args: pulumi.runtime.MockCallArgs) => args.inputs,
         },

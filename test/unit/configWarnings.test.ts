@@ -15,10 +15,10 @@ import { ROOT, stackConfig } from "../support/configs";
 
 const warningPaths = (raw: Record<string, any>) => configWarnings(validateConfig(raw)).map((w) => w.path);
 
-test("insecureIgnoreHostKey: a warning unless the stack is marked as a lab", () => {
+test("insecureIgnoreHostKey: refused unless the stack is marked as a lab, and then not warned about", () => {
     const cfg = stackConfig("prod");
     cfg.ssh.insecureIgnoreHostKey = true;
-    assert.deepEqual(warningPaths(cfg), ["ssh.insecureIgnoreHostKey"]);
+    assert.throws(() => validateConfig(cfg), (e: unknown) => e instanceof ConfigError && e.problems.map((p) => p.path).join() === "ssh.insecureIgnoreHostKey");
     assert.deepEqual(warningPaths({ ...cfg, lab: true }), []);
 });
 
@@ -37,14 +37,19 @@ test("nodes behind one NAT address with their own SSH ports are accepted", () =>
     assert.equal(validateConfig(cfg).nodes.length, 3);
 });
 
-test("validate prints warnings on stderr and still exits 0", () => {
+test("validate prints warnings on stderr and still exits 0; a lab-only switch outside a lab exits 1", () => {
     const text = readFileSync(path.join(ROOT, "stacks/Pulumi.dev.yaml"), "utf8");
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "warn-")), "Pulumi.dev.yaml");
-    writeFileSync(file, `${text}  ovn-kubernetes:ssh:\n    insecureIgnoreHostKey: true\n`);
+    const dir = mkdtempSync(path.join(tmpdir(), "warn-"));
+    const file = path.join(dir, "Pulumi.dev.yaml");
+    writeFileSync(file, text);
     const r = spawnSync(process.execPath, ["--import", "tsx", "tools/validate.ts", file], { cwd: ROOT, encoding: "utf8" });
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stderr, /warning: ssh\.insecureIgnoreHostKey: accepts any host key.*`lab: true`/);
     assert.match(r.stderr, /warning: ovnTransport\.protocol: tcp/);
+    const lab = path.join(dir, "Pulumi.lab.yaml");
+    writeFileSync(lab, `${text}  ovn-kubernetes:ssh:\n    insecureIgnoreHostKey: true\n`);
+    const refused = spawnSync(process.execPath, ["--import", "tsx", "tools/validate.ts", lab], { cwd: ROOT, encoding: "utf8" });
+    assert.equal(refused.status, 1, refused.stderr);
+    assert.match(refused.stderr, /ssh\.insecureIgnoreHostKey: accepts any host key.*`lab: true`/);
 });
 
 test("a node renamed since the previous stack file: a warning at its name naming both, none for additions, removals or NAT neighbours", () => {
