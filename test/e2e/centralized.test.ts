@@ -37,7 +37,7 @@ import { phase } from "./support/phase";
 import { removeOvnkubeNode } from "./support/ovnkubeNodeRemoval";
 import { addOvnkubeNode } from "./support/ovnkubeNodeAddition";
 import { clusterOf, electedAmong, killDaemons, leaderOf, restartMember } from "./support/raftMembers";
-import { assertPlannedAddresses, assertPodsPing, proveWorkloads } from "./support/workloadProof";
+import { assertPlannedAddresses, assertPodsPing, awaitPodsReach, proveWorkloads } from "./support/workloadProof";
 
 const ID = "e2ecen";
 const HOSTS = 4;
@@ -247,9 +247,13 @@ test("node4 joins again while the cluster runs: the control plane restarts for t
     const fresh = await Promise.all(
         [GOES, "node2"].map((node, i) => startDemoPod(lab.admin, lab.cluster, lab.kubernetes, { name: `joined-${i}`, node, command: ["sleep", "infinity"] })),
     );
-    await assertPlannedAddresses(lab, model, fresh);
-    await assertPodsPing(lab, fresh);
-    await removeDemoWorkloads(lab.admin, lab.cluster, fresh, []);
+    try {
+        await assertPlannedAddresses(lab, model, fresh);
+        await awaitPodsReach(lab, model, fresh);
+        await assertPodsPing(lab, fresh);
+    } finally {
+        await removeDemoWorkloads(lab.admin, lab.cluster, fresh, []);
+    }
     assert.deepEqual(changed(await apply(lab.offline)), [], "a further up changes nothing");
 });
 

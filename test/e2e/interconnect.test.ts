@@ -27,7 +27,7 @@ import { down, hostExec } from "../../localcluster";
 import { enterableHost } from "../../localcluster/exec";
 import { inHost } from "../../localcluster/kubelet/hostfs";
 import { removeDemoWorkloads, startDemoPod, type KubePod } from "../../localcluster/kubeWorkloads";
-import { assertPlannedAddresses, assertPodsPing, proveWorkloads } from "./support/workloadProof";
+import { assertPlannedAddresses, assertPodsPing, awaitPodsReach, proveWorkloads } from "./support/workloadProof";
 import { X509Certificate } from "node:crypto";
 import { buildKubeconfig, KubeClient, pollUntil } from "../../kubeclient";
 import { IDENTITY, OVN_NODE_USER_PREFIX, OVN_NODES_GROUP } from "../../components/kube/identity";
@@ -343,9 +343,13 @@ test("node3 joins again while the cluster runs: the cluster manager restarts for
     for (const zone of ["node1", "node2"]) assert.deepEqual(await nbGet(zone, "Logical_Switch_Port", `tstor-${goes}`, "addresses"), [`${plan.transit!.mac} ${plan.transit!.cidr}`], zone);
 
     const fresh = await Promise.all(["node1", goes].map((node, i) => startDemoPod(lab.admin, lab.cluster, lab.kubernetes, { name: `joined-${i}`, node, command: ["sleep", "infinity"] })));
-    await assertPlannedAddresses(lab, model, fresh);
-    await assertPodsPing(lab, fresh);
-    await removeDemoWorkloads(lab.admin, lab.cluster, fresh, []);
+    try {
+        await assertPlannedAddresses(lab, model, fresh);
+        await awaitPodsReach(lab, model, fresh);
+        await assertPodsPing(lab, fresh);
+    } finally {
+        await removeDemoWorkloads(lab.admin, lab.cluster, fresh, []);
+    }
     assert.deepEqual(changed(await apply(lab.offline)), [], "a further up changes nothing");
 });
 

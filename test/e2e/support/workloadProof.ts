@@ -6,7 +6,9 @@
 import assert from "node:assert/strict";
 import { containsIp, parseNetwork } from "../../../components/values";
 import type { ClusterModel } from "../../../components/model/types";
-import type { PodRef } from "../../../localcluster";
+import { hostExec, ping, type PodRef } from "../../../localcluster";
+import { CLUSTER_ROUTER } from "../../../components/model/names";
+import { awaitChassisCaughtUp, awaitTunnelMesh, formatCaughtUp, formatTunnelMesh } from "../../../localcluster/overlayReadiness";
 import { formatMatrix, pingMatrix, tcpExchange } from "../../../localcluster/checks";
 import { createClusterIpService, kubePodExec, podRef, startDemoDeployment, type KubePod } from "../../../localcluster/kubeWorkloads";
 import { pollUntil } from "../../../kubeclient";
@@ -41,6 +43,33 @@ export async function assertPodsPing(lab: OvnkubeLab, pods: readonly KubePod[]):
         pods.map((p) => ({ label: p.name, ip: p.ip })),
     );
     assert.ok(matrix.allOk, "\n" + formatMatrix(matrix));
+}
+
+/**
+ * Returns once pods on a node that has just joined reach the others both ways: every chassis has
+ * applied its Northbound and holds a tunnel to every other (localcluster/overlayReadiness), then a
+ * few pings a pair, bounded. ovnkube programs the other zones' routes to a new zone after its own
+ * restart, so the first probe must not meet that.
+ */
+export async function awaitPodsReach(lab: OvnkubeLab, model: ClusterModel, pods: readonly KubePod[]): Promise<void> {
+    const caughtUp = await awaitChassisCaughtUp(lab.cluster, model);
+    assert.ok(caughtUp.ok, formatCaughtUp(caughtUp));
+    const mesh = await awaitTunnelMesh(lab.cluster, model);
+    assert.ok(mesh.complete, formatTunnelMesh(mesh));
+    for (const a of pods)
+        for (const b of pods.filter((p) => p !== a))
+            await pollUntil(async () => (await ping(lab.cluster, podRef(a), b.ip)) || undefined, { timeoutMs: 45_000, intervalMs: 500, what: `${a.name} to reach ${b.name} (${b.ip})` }).catch(
+                async (e) => {
+                    throw new Error(`${(e as Error).message}\n${await clusterRoutes(lab, model)}`);
+                },
+            );
+}
+
+/** The cluster router's routes in every NB (each zone's, or the central's): what a failed reach is read against. */
+async function clusterRoutes(lab: OvnkubeLab, model: ClusterModel): Promise<string> {
+    const hosts = model.hosts.filter((h) => h.zone || h.isCentral).map((h) => h.name);
+    const routes = await Promise.all(hosts.map((h) => hostExec(lab.cluster, h, ["ovn-nbctl", "--no-leader-only", "--timeout=10", "lr-route-list", CLUSTER_ROUTER])));
+    return hosts.map((h, i) => `${h}'s ${CLUSTER_ROUTER} routes:\n${routes[i].stdout || routes[i].stderr}`).join("\n");
 }
 
 /** Starts the spread and server Deployments on `nodes` and proves their network; returns [spread pods..., server]. */
