@@ -25,7 +25,7 @@ import { readStackFile } from "../../components/config/stackFile";
 import { validateConfig } from "../../components/config/validate";
 import { buildClusterModel } from "../../components/model/cluster";
 import { down, hostExec } from "../../localcluster";
-import { removeDemoWorkloads, startDemoDeployment, startDemoPod, type KubePod } from "../../localcluster/kubeWorkloads";
+import { removeDemoWorkloads, startDemoDeployment, type KubePod } from "../../localcluster/kubeWorkloads";
 import { apply, destroy, preview, refresh, type OperationResult } from "../../offline/api";
 import { processesNamed, ovsOvnDaemons } from "./support/hostDaemons";
 import { snapshotHost, type HostSnapshot } from "./support/hostSnapshot";
@@ -37,7 +37,7 @@ import { phase } from "./support/phase";
 import { removeOvnkubeNode } from "./support/ovnkubeNodeRemoval";
 import { addOvnkubeNode } from "./support/ovnkubeNodeAddition";
 import { clusterOf, electedAmong, killDaemons, leaderOf, restartMember } from "./support/raftMembers";
-import { assertPlannedAddresses, assertPodsPing, awaitPodsReach, proveWorkloads } from "./support/workloadProof";
+import { assertPlannedAddresses, assertPodsPing, proveJoinedNode, proveWorkloads } from "./support/workloadProof";
 
 const ID = "e2ecen";
 const HOSTS = 4;
@@ -244,16 +244,7 @@ test("node4 joins again while the cluster runs: the control plane restarts for t
     assert.equal(JSON.parse(await nbctl(["get", "Logical_Switch", GOES, "other_config:subnet"])), plan.subnet);
     assert.deepEqual(JSON.parse(await nbctl(["get", "Logical_Router_Port", routerToJoin(gatewayRouter(GOES)), "networks"])), [plan.gatewayRouterJoin.cidr]);
 
-    const fresh = await Promise.all(
-        [GOES, "node2"].map((node, i) => startDemoPod(lab.admin, lab.cluster, lab.kubernetes, { name: `joined-${i}`, node, command: ["sleep", "infinity"] })),
-    );
-    try {
-        await assertPlannedAddresses(lab, model, fresh);
-        await awaitPodsReach(lab, model, fresh);
-        await assertPodsPing(lab, fresh);
-    } finally {
-        await removeDemoWorkloads(lab.admin, lab.cluster, fresh, []);
-    }
+    await proveJoinedNode(lab, model, [GOES, "node2"]);
     assert.deepEqual(changed(await apply(lab.offline)), [], "a further up changes nothing");
 });
 

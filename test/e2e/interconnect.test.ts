@@ -26,8 +26,8 @@ import type { ClusterModel } from "../../components/model/types";
 import { down, hostExec } from "../../localcluster";
 import { enterableHost } from "../../localcluster/exec";
 import { inHost } from "../../localcluster/kubelet/hostfs";
-import { removeDemoWorkloads, startDemoPod, type KubePod } from "../../localcluster/kubeWorkloads";
-import { assertPlannedAddresses, assertPodsPing, awaitPodsReach, proveWorkloads } from "./support/workloadProof";
+import { removeDemoWorkloads, type KubePod } from "../../localcluster/kubeWorkloads";
+import { proveJoinedNode, proveWorkloads } from "./support/workloadProof";
 import { X509Certificate } from "node:crypto";
 import { buildKubeconfig, KubeClient, pollUntil } from "../../kubeclient";
 import { IDENTITY, OVN_NODE_USER_PREFIX, OVN_NODES_GROUP } from "../../components/kube/identity";
@@ -342,14 +342,7 @@ test("node3 joins again while the cluster runs: the cluster manager restarts for
     assert.equal(await nbGet(goes, "Logical_Switch", goes, "other_config:subnet"), plan.subnet);
     for (const zone of ["node1", "node2"]) assert.deepEqual(await nbGet(zone, "Logical_Switch_Port", `tstor-${goes}`, "addresses"), [`${plan.transit!.mac} ${plan.transit!.cidr}`], zone);
 
-    const fresh = await Promise.all(["node1", goes].map((node, i) => startDemoPod(lab.admin, lab.cluster, lab.kubernetes, { name: `joined-${i}`, node, command: ["sleep", "infinity"] })));
-    try {
-        await assertPlannedAddresses(lab, model, fresh);
-        await awaitPodsReach(lab, model, fresh);
-        await assertPodsPing(lab, fresh);
-    } finally {
-        await removeDemoWorkloads(lab.admin, lab.cluster, fresh, []);
-    }
+    await proveJoinedNode(lab, model, ["node1", goes]);
     assert.deepEqual(changed(await apply(lab.offline)), [], "a further up changes nothing");
 });
 

@@ -10,7 +10,7 @@ import { hostExec, ping, type PodRef } from "../../../localcluster";
 import { CLUSTER_ROUTER } from "../../../components/model/names";
 import { awaitChassisCaughtUp, awaitTunnelMesh, formatCaughtUp, formatTunnelMesh } from "../../../localcluster/overlayReadiness";
 import { formatMatrix, pingMatrix, tcpExchange } from "../../../localcluster/checks";
-import { createClusterIpService, kubePodExec, podRef, startDemoDeployment, type KubePod } from "../../../localcluster/kubeWorkloads";
+import { createClusterIpService, kubePodExec, podRef, removeDemoWorkloads, startDemoDeployment, startDemoPod, type KubePod } from "../../../localcluster/kubeWorkloads";
 import { pollUntil } from "../../../kubeclient";
 import type { OvnkubeLab } from "./ovnkubeLab";
 
@@ -63,6 +63,18 @@ export async function awaitPodsReach(lab: OvnkubeLab, model: ClusterModel, pods:
                     throw new Error(`${(e as Error).message}\n${await clusterRoutes(lab, model)}`);
                 },
             );
+}
+
+/** One pod on each of `nodes` (a node that has just joined among them): planned addresses, and they reach each other; the pods go whatever the outcome. */
+export async function proveJoinedNode(lab: OvnkubeLab, model: ClusterModel, nodes: readonly string[]): Promise<void> {
+    const fresh = await Promise.all(nodes.map((node, i) => startDemoPod(lab.admin, lab.cluster, lab.kubernetes, { name: `joined-${i}`, node, command: ["sleep", "infinity"] })));
+    try {
+        await assertPlannedAddresses(lab, model, fresh);
+        await awaitPodsReach(lab, model, fresh);
+        await assertPodsPing(lab, fresh);
+    } finally {
+        await removeDemoWorkloads(lab.admin, lab.cluster, fresh, []);
+    }
 }
 
 /** The cluster router's routes in every NB (each zone's, or the central's): what a failed reach is read against. */
