@@ -10,6 +10,7 @@ import { startNbProxy, type NbProxy } from "./support/nbProxy";
 import { gatewayHosts, scaleModel } from "./support/scale";
 import { registerUnderMocks } from "./support/serializedProviders";
 import { atoms, entries, listTable } from "./support/topology";
+import { stackConfig } from "../support/configs";
 
 const model = scaleModel(23, 1);
 
@@ -47,7 +48,7 @@ describe("faults", () => {
 
     it("a host key other than the pinned one is refused before anything is sent", async (c) => {
         const t = all["cluster-router"];
-        const wrongPin = model.hosts[0].ssh.hostKey!; // a valid key, but not this sshd's
+        const wrongPin = (stackConfig("prod") as { nodes: { hostKey: string }[] }).nodes[0].hostKey; // a valid key, but not this sshd's
         const news = { ...t.registered, nb: { ...t.registered.nb, ssh: { ...t.registered.nb.ssh, hostKey: wrongPin } } };
         await assert.rejects(up(host, t, news), (err: Error) => {
             c.diagnostic(err.message);
