@@ -32,7 +32,7 @@ import { snapshotHost, type HostSnapshot } from "./support/hostSnapshot";
 import { upgradeUnderProbes } from "./support/ovnkubeUpgrade";
 import { readNbLog, writerReport, type NbWriter } from "./support/nbTransactionLog";
 import { assertUpAndRefreshChangeNothing, bringUpOvnkubeLab, writeLabStack, withoutHost, type OvnkubeLab } from "./support/ovnkubeLab";
-import { controlPlaneOf, plannedOvnkubePods, recreateOvnkubePods, waitNodesReady, waitOvnkubePodsRunning } from "./support/ovnkubePods";
+import { controlPlaneOf, plannedOvnkubePods, recreateOvnkubePods, waitNodesReady, waitOvnkubePodsRunning, ovnkubeImages } from "./support/ovnkubePods";
 import { phase } from "./support/phase";
 import { removeOvnkubeNode } from "./support/ovnkubeNodeRemoval";
 import { addOvnkubeNode } from "./support/ovnkubeNodeAddition";
@@ -72,10 +72,7 @@ async function nbctl(argv: string[]): Promise<string> {
 }
 
 /** The images the running ovnkube pods were made from. */
-async function runningImages(): Promise<string[]> {
-    const all = await lab.admin.list("v1", "Pod", { namespace: model.kube.namespace });
-    return [...new Set(all.flatMap((p) => ((p.spec as { containers: Array<{ image: string }> }).containers ?? []).map((c) => c.image)))].sort();
-}
+const runningImages = () => ovnkubeImages(lab.admin, model.kube);
 
 before(async () => {
     await down(ID);

@@ -18,7 +18,7 @@ import { assertPodsPing } from "./support/workloadProof";
 import { apply, preview, type OperationResult } from "../../offline/api";
 import { phase } from "./support/phase";
 import { bringUpOvnkubeLab, writeLabStack, type OvnkubeLab } from "./support/ovnkubeLab";
-import { ovnkubePodsOf, waitOvnkubePodsRunning } from "./support/ovnkubePods";
+import { ovnkubePodsOf, waitOvnkubePodsRunning, ovnkubeImages } from "./support/ovnkubePods";
 import { upgradeUnderProbes } from "./support/ovnkubeUpgrade";
 import { validateConfig } from "../../components/config/validate";
 import { buildClusterModel } from "../../components/model/cluster";
@@ -36,10 +36,7 @@ const changed = (r: OperationResult) => r.ops.filter((o) => o.op !== "same").map
 const podIps = (pods: KubePod[]) => Object.fromEntries(pods.map((p) => [p.name, p.ip]));
 
 /** The images the running ovnkube pods were made from. */
-async function runningImages(): Promise<string[]> {
-    const pods = await lab.admin.list("v1", "Pod", { namespace: lab.model.kube.namespace });
-    return [...new Set(pods.flatMap((p) => ((p.spec as { containers: Array<{ image: string }> }).containers ?? []).map((c) => c.image)))].sort();
-}
+const runningImages = () => ovnkubeImages(lab.admin, lab.model.kube);
 
 before(async () => {
     await down(ID);

@@ -77,3 +77,9 @@ export async function recreateOvnkubePods(admin: KubeClient, kube: KubeModel, wh
     for (const pod of old) await admin.delete({ apiVersion: "v1", kind: "Pod", namespace: kube.namespace, name: pod.name });
     return waitOvnkubePodsRunning(admin, kube, timeoutMs, new Set(old.map((p) => p.uid)));
 }
+
+/** The images the pods in ovnkube's namespace run, sorted, each once. */
+export async function ovnkubeImages(admin: KubeClient, kube: KubeModel): Promise<string[]> {
+    const pods = await admin.list("v1", "Pod", { namespace: kube.namespace });
+    return [...new Set(pods.flatMap((p) => ((p.spec as { containers?: Array<{ image: string }> }).containers ?? []).map((c) => c.image)))].sort();
+}
