@@ -12,10 +12,10 @@
 import * as fs from "fs";
 import { tmpdir } from "os";
 import * as path from "path";
-import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack } from "../localcluster";
-import { upWithKubernetes } from "../localcluster/kubernetes";
-import { apply, destroy } from "../offline/api";
-import type { OperationResult } from "../offline/results";
+import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack } from "@ovn-kubernetes-as-code/lab/localcluster";
+import { upWithKubernetes } from "@ovn-kubernetes-as-code/lab/localcluster";
+import { apply, destroy } from "@ovn-kubernetes-as-code/lab/offline";
+import type { OperationResult } from "@ovn-kubernetes-as-code/lab/offline";
 
 let ID = "bench";
 

@@ -12,11 +12,11 @@
 //
 //   node --import tsx bench/enginePath.ts [N] [--runs R]      (default 500 nodes, 5 runs)
 import * as fs from "fs";
-import { NB_DB } from "../components/nb/tables";
-import { openOvsdbOverSsh } from "../components/ssh/ovsdbChannel";
-import { closeNbSessions } from "../components/nb/session";
-import { closeOvsdbPool } from "../components/ssh/ovsdbPool";
-import { closeSshPool } from "../components/ssh/pool";
+import { NB_DB } from "@ovn-kubernetes-as-code/cluster/nb";
+import { openOvsdbOverSsh } from "@ovn-kubernetes-as-code/cluster/ssh";
+import { closeNbSessions } from "@ovn-kubernetes-as-code/cluster/nb";
+import { closeOvsdbPool } from "@ovn-kubernetes-as-code/cluster/ssh";
+import { closeSshPool } from "@ovn-kubernetes-as-code/cluster/ssh";
 import { track, up, type Tracked } from "../test/nb/support/engine";
 import { KEY_CONFIG } from "../test/nb/support/env";
 import { startProviderHost } from "../test/nb/support/providerHost";

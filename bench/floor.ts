@@ -2,9 +2,9 @@
 // treating every group as part of one pseudo-group whose row keys are `<group>:<key>`, so that
 // references across groups (a node's port on the cluster router) become uuid-names of the same
 // transaction. Rows carry the same columns and tags as when the providers create them.
-import { reconcile } from "../components/nb/reconcile";
-import { refId, type RowRef, type RowSpec } from "../components/nb/rows";
-import type { Operation } from "../components/ovsdb/operations";
+import { reconcile } from "@ovn-kubernetes-as-code/cluster/nb";
+import { refId, type RowRef, type RowSpec } from "@ovn-kubernetes-as-code/cluster/nb";
+import type { Operation } from "@ovn-kubernetes-as-code/cluster/ovsdb";
 
 const ALL = "all";
 

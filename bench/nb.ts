@@ -10,11 +10,11 @@
 // Targets: providers ≥10x faster than one process per command, within 5x of the single transaction.
 import { writeFile } from "fs/promises";
 import { join } from "path";
-import { NB_DB } from "../components/nb/tables";
-import { closeNbSessions } from "../components/nb/session";
-import { openOvsdbOverSsh } from "../components/ssh/ovsdbChannel";
-import { closeOvsdbPool } from "../components/ssh/ovsdbPool";
-import { closeSshPool } from "../components/ssh/pool";
+import { NB_DB } from "@ovn-kubernetes-as-code/cluster/nb";
+import { closeNbSessions } from "@ovn-kubernetes-as-code/cluster/nb";
+import { openOvsdbOverSsh } from "@ovn-kubernetes-as-code/cluster/ssh";
+import { closeOvsdbPool } from "@ovn-kubernetes-as-code/cluster/ssh";
+import { closeSshPool } from "@ovn-kubernetes-as-code/cluster/ssh";
 import { gatewayHosts, scaleModel } from "../test/nb/support/scale";
 import type { NbServer } from "../test/support/nbServer";
 import { startSshd, type TestSshd } from "../test/support/sshd";

@@ -2,9 +2,9 @@
 // of the topology tables read over the local socket (two runs built the same topology when their
 // counts are equal).
 import * as net from "net";
-import { NB_DB } from "../components/nb/tables";
-import { OvsdbClient } from "../components/ovsdb/client";
-import { select } from "../components/ovsdb/operations";
+import { NB_DB } from "@ovn-kubernetes-as-code/cluster/nb";
+import { OvsdbClient } from "@ovn-kubernetes-as-code/cluster/ovsdb";
+import { select } from "@ovn-kubernetes-as-code/cluster/ovsdb";
 import { startNbServer, type NbServer } from "../test/support/nbServer";
 
 const TABLES = ["Logical_Switch", "Logical_Switch_Port", "Logical_Router", "Logical_Router_Port", "Logical_Router_Static_Route", "NAT", "Load_Balancer"];

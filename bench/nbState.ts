@@ -7,8 +7,8 @@
 //
 //   node --import tsx bench/state.ts [N]     (default 500; the 100-node figure is its first 100 nodes)
 import { serializeFunction } from "@pulumi/pulumi/runtime/closure/serializeClosure";
-import { NB_KIND_LIST } from "../components/nb/kinds";
-import { nbProviderImplementation } from "../components/nb/provider";
+import { NB_KIND_LIST } from "@ovn-kubernetes-as-code/cluster/nb";
+import { nbProviderImplementation } from "@ovn-kubernetes-as-code/cluster/nb";
 import { track, up, type Tracked } from "../test/nb/support/engine";
 import { OWNER, startEnv } from "../test/nb/support/env";
 import { startProviderHost } from "../test/nb/support/providerHost";

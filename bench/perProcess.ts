@@ -3,7 +3,7 @@
 // commands at several database sizes, multiplied by the number of commands (labelled as such).
 import { execFile } from "child_process";
 import { promisify } from "util";
-import { shellCommand } from "../components/ssh/shellQuote";
+import { shellCommand } from "@ovn-kubernetes-as-code/cluster/ssh";
 import type { TestSshd } from "../test/support/sshd";
 import type { NbctlCommand } from "./seedCommands";
 

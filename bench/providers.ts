@@ -7,8 +7,8 @@
 import { createRequire } from "module";
 import * as path from "path";
 import type * as pulumi from "@pulumi/pulumi";
-import { NB_KINDS } from "../components/nb/kinds";
-import { SDK_DIR } from "../offline/sdk";
+import { NB_KINDS } from "@ovn-kubernetes-as-code/cluster/nb";
+import { SDK_DIR } from "@ovn-kubernetes-as-code/lab/offline";
 import { devModel } from "../test/nb/support/env";
 import { registerUnderMocks } from "../test/nb/support/serializedProviders";
 import type { Resource } from "./topology";

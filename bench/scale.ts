@@ -9,8 +9,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack } from "../localcluster";
-import { apply, refresh, type OfflineOptions, type OperationResult } from "../offline/api";
+import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack } from "@ovn-kubernetes-as-code/lab/localcluster";
+import { apply, refresh, type OfflineOptions, type OperationResult } from "@ovn-kubernetes-as-code/lab/offline";
 
 const ID = "benchscl";
 const RUNS = 3;

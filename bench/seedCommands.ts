@@ -1,7 +1,7 @@
 // The topology as the seeds build it: one `ovn-nbctl` command per step, as master-init,
 // minion-init and gateway-init ran them. `{name}` in an argument is replaced by the output of an
 // earlier command that set `capture: name` (the UUIDs of unnamed load balancers).
-import type { ClusterModel, GatewayModel, NodeNetworkModel } from "../components/model/types";
+import type { ClusterModel, GatewayModel, NodeNetworkModel } from "@ovn-kubernetes-as-code/cluster/model";
 
 export interface NbctlCommand {
     args: string[];

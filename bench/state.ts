@@ -28,14 +28,14 @@ function kindOf(type: string): string {
 }
 
 async function child(stack: string, nodes: number, out: string): Promise<void> {
-    const { readStackFile } = await import("../components/config/stackFile");
+    const { readStackFile } = await import("@ovn-kubernetes-as-code/cluster/config");
     const { runProgramUnderMocks, TEST_SECRETS } = await import("../test/support/pulumiMocks");
     // A real key's size (the test secrets are short): ed25519, OpenSSH format, as users keep it.
     spawnSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path.join(out, "key")]);
     TEST_SECRETS.sshPrivateKey = fs.readFileSync(path.join(out, "key"), "utf8");
     const { ROOT } = await import("../test/support/configs");
-    const { saveState } = await import("../offline/state");
-    const { Keyring } = await import("../offline/secrets");
+    const { saveState } = await import("@ovn-kubernetes-as-code/lab/offline");
+    const { Keyring } = await import("@ovn-kubernetes-as-code/lab/offline");
     const raw = readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`)) as Record<string, any>;
     const given = raw.nodes as Array<Record<string, any>>;
     const plainGiven = given.find((n) => !n.roles.includes("gateway") && !n.roles.includes("central") && n.roles.includes("node")) ?? given[given.length - 1];

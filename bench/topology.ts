@@ -1,9 +1,9 @@
 // The benchmark's topology: the cluster router, every node network and a few gateways of a
 // scale model (the kinds' registry says which), as provider inputs (one resource each) and as
 // row specs (for the floor).
-import { NB_KIND_LIST, type NbKindName } from "../components/nb/kinds";
-import type { RowSpec } from "../components/nb/rows";
-import type { ClusterModel } from "../components/model/types";
+import { NB_KIND_LIST, type NbKindName } from "@ovn-kubernetes-as-code/cluster/nb";
+import type { RowSpec } from "@ovn-kubernetes-as-code/cluster/nb";
+import type { ClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
 
 export interface Resource {
     type: NbKindName;

@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from "fs";
 import * as path from "path";
 
 export const DEFAULT_SCHEMA = "/usr/share/ovn/ovn-nb.ovsschema";
-export const OUTPUT = path.join(__dirname, "..", "components", "nb", "schema.gen.ts");
+export const OUTPUT = path.join(__dirname, "..", "packages", "cluster", "nb", "schema.gen.ts");
 
 type BaseType = string | { type: string; enum?: unknown; refTable?: string; refType?: string };
 interface ColumnType {

@@ -3,10 +3,10 @@
 // (test/e2e/upgrade.test.ts and test/e2e/centralized.test.ts prove it in both architectures).
 import type { ChangeScenario } from "../changes";
 import { onOvnkubeLab, underProbes } from "../ovnkubeScenario";
-import { readStackFile } from "../../components/config/stackFile";
-import { validateConfig } from "../../components/config/validate";
-import { buildClusterModel } from "../../components/model/cluster";
-import { startDemoDeployment } from "../../localcluster/kubeWorkloads";
+import { readStackFile } from "@ovn-kubernetes-as-code/cluster/config";
+import { validateConfig } from "@ovn-kubernetes-as-code/cluster/config";
+import { buildClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
+import { startDemoDeployment } from "@ovn-kubernetes-as-code/lab/localcluster";
 import { ok } from "../../test/e2e/support/nodeChange";
 import { writeLabStack } from "../../test/e2e/support/ovnkubeLab";
 import { upgradeUnderProbes } from "../../test/e2e/support/ovnkubeUpgrade";

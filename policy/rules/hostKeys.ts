@@ -2,7 +2,7 @@
 // lets anyone on the path pose as a host and receive its scripts and secrets. Each host's key
 // check carries the setting, so a violation names the host.
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { HOST_KEY_CHECK_TYPE } from "../../components/ssh/hostKeyCheck";
+import { HOST_KEY_CHECK_TYPE } from "@ovn-kubernetes-as-code/cluster/ssh";
 
 export const hostKeysVerified: ResourceValidationPolicy = {
     name: "host-keys-verified",

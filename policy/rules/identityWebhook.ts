@@ -4,8 +4,8 @@
 // whole stack: a stack that deploys ovnkube must also deploy the node webhook. Pulumi mode runs
 // no ovnkube, so the rule does not apply there.
 import type { StackValidationPolicy } from "@pulumi/policy";
-import { NODE_WEBHOOK } from "../../components/kube/identity";
-import { OVNKUBE_TYPE } from "../../components/kube/ovnkube";
+import { NODE_WEBHOOK } from "@ovn-kubernetes-as-code/cluster/kube";
+import { OVNKUBE_TYPE } from "@ovn-kubernetes-as-code/cluster/kube";
 
 const WEBHOOK_TYPE = "kubernetes:admissionregistration.k8s.io/v1:ValidatingWebhookConfiguration";
 

@@ -5,8 +5,8 @@
 // The roles deployed are those the ChangeGuard records for every host. A node whose roles differ
 // from `running` and is not in `drained` is a violation; a node not in `running` is new.
 import type { PolicyConfigSchema, StackValidationPolicy } from "@pulumi/policy";
-import { CHANGE_GUARD_TYPE } from "../../components/guard/changeGuard";
-import type { GuardedHost } from "../../components/guard/blockers";
+import { CHANGE_GUARD_TYPE } from "@ovn-kubernetes-as-code/cluster/guard";
+import type { GuardedHost } from "@ovn-kubernetes-as-code/cluster/guard";
 import { settingsOf } from "./scope";
 
 interface Settings {

@@ -4,8 +4,8 @@
 // this rule holds the stack to the MTU the organisation's underlay guarantees, before any host
 // is reached. Judged on each node's tunnel MTU check, so a violation names the node.
 import type { PolicyConfigSchema, ResourceValidationPolicy } from "@pulumi/policy";
-import { tunnelOverhead } from "../../components/compat/tunnelMtu";
-import { TUNNEL_MTU_CHECK_TYPE } from "../../components/compat/tunnelMtuCheck";
+import { tunnelOverhead } from "@ovn-kubernetes-as-code/cluster/compat";
+import { TUNNEL_MTU_CHECK_TYPE } from "@ovn-kubernetes-as-code/cluster/compat";
 import { settingsOf } from "./scope";
 
 const settings: PolicyConfigSchema = {

@@ -5,11 +5,11 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, before, test } from "node:test";
-import { down } from "../../localcluster";
-import type { LocalCluster } from "../../localcluster";
-import * as scripts from "../../components/hosts/scripts";
-import { TABLES_BEFORE } from "../../components/hosts/scripts/ovnkubeNode";
-import { BUNDLE_ROOT, bundleInstallCommand, bundleRemoveCommand, bundleStdin, scriptBundle, type ScriptBundle } from "../../components/hosts/scripts/bundle";
+import { down } from "../../packages/lab/localcluster";
+import type { LocalCluster } from "../../packages/lab/localcluster";
+import * as scripts from "../../packages/cluster/hosts/scripts";
+import { TABLES_BEFORE } from "../../packages/cluster/hosts/scripts/ovnkubeNode";
+import { BUNDLE_ROOT, bundleInstallCommand, bundleRemoveCommand, bundleStdin, scriptBundle, type ScriptBundle } from "../../packages/cluster/hosts/scripts/bundle";
 import { inHost, labHost, ovsdbAddresses, startLab } from "./support/lab";
 import { runOk, runScript } from "./support/remote";
 

@@ -6,7 +6,7 @@ import { before, test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
 import { SECRETS, centralModel, gatewayModel, hostModel, nodeNetworkModel, rhelHost } from "./fixtures";
 // Pure script text helpers: no Pulumi resource in them.
-import { inlineCommand } from "../../components/hosts/scripts/shell";
+import { inlineCommand } from "../../packages/cluster/hosts/scripts/shell";
 
 interface Created {
     type: string;
@@ -22,7 +22,7 @@ const FAKE_STDOUT: Record<string, string> = {
     "-bridge": "confirm-token 0f6c5a52-5c57-4a8b-9d5e-3e0c1f6b2a11\nc6:05:1d:ca:61:14\n",
 };
 
-let hosts: typeof import("../../components/hosts");
+let hosts: typeof import("../../packages/cluster/hosts");
 
 before(async () => {
     await pulumi.runtime.setMocks(
@@ -38,7 +38,7 @@ before(async () => {
         "stack",
         false,
     );
-    hosts = await import("../../components/hosts");
+    hosts = await import("../../packages/cluster/hosts");
 });
 
 /** Resolve an Output (or plain value) under mocks, with its secretness. */

@@ -1,12 +1,12 @@
 // The provider's diff, pure: which input paths and row states changed, and which replace.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { UNKNOWN } from "../../components/nb/check";
-import { diffNb } from "../../components/nb/diff";
-import { outputsOf } from "../../components/nb/inputs";
-import { gatewayRouterKind } from "../../components/nb/kinds/gatewayRouter";
-import { nodeSwitchKind } from "../../components/nb/kinds/nodeSwitch";
-import { specStates } from "../../components/nb/rows";
+import { UNKNOWN } from "../../packages/cluster/nb/check";
+import { diffNb } from "../../packages/cluster/nb/diff";
+import { outputsOf } from "../../packages/cluster/nb/inputs";
+import { gatewayRouterKind } from "../../packages/cluster/nb/kinds/gatewayRouter";
+import { nodeSwitchKind } from "../../packages/cluster/nb/kinds/nodeSwitch";
+import { specStates } from "../../packages/cluster/nb/rows";
 import { devInputs } from "./support/inputs";
 
 const { node, gateway } = devInputs();

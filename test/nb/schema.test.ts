@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { test } from "node:test";
-import { NB_SCHEMA_SOURCE } from "../../components/nb/schema.gen";
+import { NB_SCHEMA_SOURCE } from "../../packages/cluster/nb/schema.gen";
 import { DEFAULT_SCHEMA, generate, OUTPUT } from "../../tools/genNbSchema";
 import { PROJECT_ROOT } from "./support/providerHost";
 
@@ -19,7 +19,7 @@ test("schema.gen.ts is what the installed ovn-nb.ovsschema generates (regenerati
 
 /** Type-checks `lines` as a module beside the row builder, with the project's compiler options; the errors by line. */
 function compileErrors(lines: string[]): Record<number, string> {
-    const dir = path.join(PROJECT_ROOT, "components/nb");
+    const dir = path.join(PROJECT_ROOT, "packages/cluster/nb");
     const file = path.join(dir, "__columns_check.ts");
     const text = ['import { rowSpec } from "./rows";', ...lines.map((l, i) => `export const r${i} = ${l};`)].join("\n");
     const config = ts.parseJsonConfigFileContent(ts.readConfigFile(path.join(PROJECT_ROOT, "tsconfig.json"), ts.sys.readFile).config, ts.sys, PROJECT_ROOT);

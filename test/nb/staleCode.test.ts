@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { PACKAGE_NAME } from "../../components/dynamic/contract";
+import { PACKAGE_NAME } from "../../packages/cluster/dynamic/contract";
 import { destroy, refresh, up, type Tracked } from "./support/engine";
 import { devModel, findColumn } from "./support/env";
 import { startDevTopology, type DevTopology } from "./support/devTopology";

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { promisify } from "node:util";
 import YAML from "yaml";
-import { apply, destroy, preview, refresh, type OperationResult } from "../../offline/api";
+import { apply, destroy, preview, refresh, type OperationResult } from "../../packages/lab/offline/api";
 import { FIXTURE_DIR, PASSPHRASE, startFixture, STDIN_SECRET, type Fixture } from "./fixtureStack";
 
 const run = promisify(execFile);

@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
-import { TUNNEL_MTU_CHECK_TYPE } from "../../components/compat/tunnelMtuCheck";
-import { CHANGE_GUARD_TYPE } from "../../components/guard/changeGuard";
-import { HOST_KEY_CHECK_TYPE } from "../../components/ssh/hostKeyCheck";
+import { TUNNEL_MTU_CHECK_TYPE } from "../../packages/cluster/compat/tunnelMtuCheck";
+import { CHANGE_GUARD_TYPE } from "../../packages/cluster/guard/changeGuard";
+import { HOST_KEY_CHECK_TYPE } from "../../packages/cluster/ssh/hostKeyCheck";
 import { POLICIES } from "../../policy/rules";
 import { ROOT } from "../support/configs";
 

@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { test } from "node:test";
-import { readStackFile } from "../../components/config/stackFile";
-import { SECRET_KEYS } from "../../components/config/types";
-import { runProgram } from "../../offline/runProgram";
+import { readStackFile } from "../../packages/cluster/config/stackFile";
+import { SECRET_KEYS } from "../../packages/cluster/config/types";
+import { runProgram } from "../../packages/lab/offline/runProgram";
 import { ROOT } from "../support/configs";
 import { dropSecrets, TEST_SECRETS } from "../support/pulumiMocks";
 

@@ -2,7 +2,7 @@
 // provider's check (run at every preview and update) refuses a host whose key is not the pin.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { hostKeyProvider, probeHostKey } from "../../components/ssh/hostKeyCheck";
+import { hostKeyProvider, probeHostKey } from "../../packages/cluster/ssh/hostKeyCheck";
 import { startSshd } from "../support/sshd";
 
 let sshd: Awaited<ReturnType<typeof startSshd>>;

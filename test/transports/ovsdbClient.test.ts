@@ -17,7 +17,7 @@ import {
     set,
     wait,
     where,
-} from "../../components/ovsdb";
+} from "../../packages/cluster/ovsdb";
 
 /** A client whose peer is this test: `sent()` yields what the client wrote, `reply()` answers. */
 function pair() {

@@ -19,7 +19,7 @@ import {
     uuidTexts,
     wait,
     where,
-} from "../../components/ovsdb";
+} from "../../packages/cluster/ovsdb";
 import { startNbServer, waitUntil, type NbServer } from "../support/nbServer";
 
 function connect(to: net.NetConnectOpts, onEcho?: () => void): Promise<OvsdbClient> {

@@ -3,10 +3,10 @@
 // release's models need, and an old host is refused at check, naming both versions and the fix.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { compareVersions, parseSchemas, schemaRefusal } from "../../components/compat/ovnkubeSchema";
-import { schemaCheckProvider } from "../../components/compat/schemaCheck";
-import { closeSshPool } from "../../components/ssh/pool";
-import { run } from "../../localcluster/run";
+import { compareVersions, parseSchemas, schemaRefusal } from "../../packages/cluster/compat/ovnkubeSchema";
+import { schemaCheckProvider } from "../../packages/cluster/compat/schemaCheck";
+import { closeSshPool } from "../../packages/cluster/ssh/pool";
+import { run } from "../../packages/lab/localcluster/run";
 import { startSshd, type TestSshd } from "../support/sshd";
 
 describe("ovnkube schema requirements (pure)", () => {

@@ -2,11 +2,11 @@
 // resource accepts, values that are the model's addresses.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { validateConfig } from "../../components/config/validate";
-import { buildClusterModel } from "../../components/model/cluster";
-import { checkExpectation } from "../../components/nb/expectation/inputs";
-import { clusterRouterRows, gatewayRouterRows, nodeSwitchRows, transitRows } from "../../components/topology/expectations";
-import { fromInt, macFromIp, toInt } from "../../components/values";
+import { validateConfig } from "../../packages/cluster/config/validate";
+import { buildClusterModel } from "../../packages/cluster/model/cluster";
+import { checkExpectation } from "../../packages/cluster/nb/expectation/inputs";
+import { clusterRouterRows, gatewayRouterRows, nodeSwitchRows, transitRows } from "../../packages/cluster/topology/expectations";
+import { fromInt, macFromIp, toInt } from "../../packages/cluster/values";
 import { stackConfig } from "../support/configs";
 
 const model = buildClusterModel(validateConfig(stackConfig("prod")));

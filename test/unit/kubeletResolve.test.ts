@@ -4,14 +4,14 @@
 // bind-mount plan of a container.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { WaitingError } from "../../localcluster/kubelet/errors";
-import { expand, lookupIn } from "../../localcluster/kubelet/expand";
-import { containerMounts, etcHostsMount, imageMounts, volumeMounts } from "../../localcluster/kubelet/mounts";
-import { launchArgv } from "../../localcluster/kubelet/process";
-import { PodObjects, processEnv, referencedObjects, resolveArgv, resolveEnv } from "../../localcluster/kubelet/resolve";
-import { serviceEnv } from "../../localcluster/kubelet/serviceEnv";
-import type { ConfigMap, Container, Pod, Secret, Service } from "../../localcluster/kubelet/types";
-import { etcHostsContent, tokenSources, volumeFiles } from "../../localcluster/kubelet/volumeFiles";
+import { WaitingError } from "../../packages/lab/localcluster/kubelet/errors";
+import { expand, lookupIn } from "../../packages/lab/localcluster/kubelet/expand";
+import { containerMounts, etcHostsMount, imageMounts, volumeMounts } from "../../packages/lab/localcluster/kubelet/mounts";
+import { launchArgv } from "../../packages/lab/localcluster/kubelet/process";
+import { PodObjects, processEnv, referencedObjects, resolveArgv, resolveEnv } from "../../packages/lab/localcluster/kubelet/resolve";
+import { serviceEnv } from "../../packages/lab/localcluster/kubelet/serviceEnv";
+import type { ConfigMap, Container, Pod, Secret, Service } from "../../packages/lab/localcluster/kubelet/types";
+import { etcHostsContent, tokenSources, volumeFiles } from "../../packages/lab/localcluster/kubelet/volumeFiles";
 
 const vars = lookupIn(new Map([["A", "alpha"], ["B", "beta"], ["EMPTY", ""]]));
 

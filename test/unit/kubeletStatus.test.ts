@@ -3,15 +3,15 @@
 // results, CRI log lines and token renewal.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { INITIAL_BACKOFF_MS, MAX_BACKOFF_MS, backoffRemaining, goDuration, nextBackoff } from "../../localcluster/kubelet/backoff";
-import { cniArgs, configFileNames, delTakesPrevResult, parseNetworkConfig, pluginError, pluginStdin, podIPsFromResult } from "../../localcluster/kubelet/cniConfig";
-import { containerLogPath, criLine, logText, terminationMessageFromLog } from "../../localcluster/kubelet/logs";
-import { forbiddenLabelReason, initialNode, nodeLease, nodeStatusPatch } from "../../localcluster/kubelet/nodeObject";
-import { resolveOptions } from "../../localcluster/kubelet/options";
-import { podPhase, podStatus } from "../../localcluster/kubelet/podStatus";
-import { microTime } from "../../localcluster/kubelet/time";
-import { tokenNeedsRefresh } from "../../localcluster/kubelet/tokens";
-import type { ContainerStatus, Pod } from "../../localcluster/kubelet/types";
+import { INITIAL_BACKOFF_MS, MAX_BACKOFF_MS, backoffRemaining, goDuration, nextBackoff } from "../../packages/lab/localcluster/kubelet/backoff";
+import { cniArgs, configFileNames, delTakesPrevResult, parseNetworkConfig, pluginError, pluginStdin, podIPsFromResult } from "../../packages/lab/localcluster/kubelet/cniConfig";
+import { containerLogPath, criLine, logText, terminationMessageFromLog } from "../../packages/lab/localcluster/kubelet/logs";
+import { forbiddenLabelReason, initialNode, nodeLease, nodeStatusPatch } from "../../packages/lab/localcluster/kubelet/nodeObject";
+import { resolveOptions } from "../../packages/lab/localcluster/kubelet/options";
+import { podPhase, podStatus } from "../../packages/lab/localcluster/kubelet/podStatus";
+import { microTime } from "../../packages/lab/localcluster/kubelet/time";
+import { tokenNeedsRefresh } from "../../packages/lab/localcluster/kubelet/tokens";
+import type { ContainerStatus, Pod } from "../../packages/lab/localcluster/kubelet/types";
 
 const running = (name: string, ready = true): ContainerStatus => ({ name, image: "i", imageID: "", restartCount: 0, ready, state: { running: { startedAt: "2026-01-01T00:00:00Z" } } });
 const exited = (name: string, exitCode: number): ContainerStatus => ({ name, image: "i", imageID: "", restartCount: 0, ready: false, state: { terminated: { exitCode } } });

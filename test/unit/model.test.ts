@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it, test } from "node:test";
-import { validateConfig } from "../../components/config/validate";
-import { macFromIp, toInt } from "../../components/values";
-import { buildClusterModel } from "../../components/model/cluster";
+import { validateConfig } from "../../packages/cluster/config/validate";
+import { macFromIp, toInt } from "../../packages/cluster/values";
+import { buildClusterModel } from "../../packages/cluster/model/cluster";
 import { stackConfig } from "../support/configs";
 
 const dev = () => buildClusterModel(validateConfig(stackConfig("dev")));

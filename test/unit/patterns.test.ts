@@ -5,8 +5,8 @@
 // checks. A seeded generator keeps every run the same.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ConfigError, validateConfig } from "../../components/config/validate";
-import type { StackConfig } from "../../components/config/types";
+import { ConfigError, validateConfig } from "../../packages/cluster/config/validate";
+import type { StackConfig } from "../../packages/cluster/config/types";
 import {
     centralScript,
     chassisScript,
@@ -19,14 +19,14 @@ import {
     ovsStartScript,
     packagesScript,
     zoneScript,
-} from "../../components/hosts/scripts";
-import { validateKubeModel } from "../../components/kube/validate";
-import { buildClusterModel } from "../../components/model/cluster";
-import { checkInputs } from "../../components/nb/inputs";
-import { clusterRouterKind } from "../../components/nb/kinds/clusterRouter";
-import { gatewayRouterKind } from "../../components/nb/kinds/gatewayRouter";
-import { nodeSwitchKind } from "../../components/nb/kinds/nodeSwitch";
-import { nbConnection } from "../../components/program/connections";
+} from "../../packages/cluster/hosts/scripts";
+import { validateKubeModel } from "../../packages/cluster/kube/validate";
+import { buildClusterModel } from "../../packages/cluster/model/cluster";
+import { checkInputs } from "../../packages/cluster/nb/inputs";
+import { clusterRouterKind } from "../../packages/cluster/nb/kinds/clusterRouter";
+import { gatewayRouterKind } from "../../packages/cluster/nb/kinds/gatewayRouter";
+import { nodeSwitchKind } from "../../packages/cluster/nb/kinds/nodeSwitch";
+import { nbConnection } from "../../packages/cluster/program/connections";
 import { stackConfig, type ExampleStack } from "../support/configs";
 
 const TRIES = 250;

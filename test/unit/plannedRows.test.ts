@@ -5,14 +5,14 @@
 // A correct NB therefore shows no difference.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseColumnPath } from "../../components/nb/expectation/columns";
-import { parseRowKey } from "../../components/nb/expectation/rowKeys";
-import { canonicalCell } from "../../components/nb/expectation/values";
-import { refId, sameValue, type RowSpec } from "../../components/nb/rows";
-import { TAG_GROUP } from "../../components/nb/tags";
-import { desiredNorthbound } from "../../components/render/northbound";
-import { plannedNbRows } from "../../components/status/plannedRows";
-import { largePulumiStack, modelOf, stackFile } from "../../pictures/examples";
+import { parseColumnPath } from "../../packages/cluster/nb/expectation/columns";
+import { parseRowKey } from "../../packages/cluster/nb/expectation/rowKeys";
+import { canonicalCell } from "../../packages/cluster/nb/expectation/values";
+import { refId, sameValue, type RowSpec } from "../../packages/cluster/nb/rows";
+import { TAG_GROUP } from "../../packages/cluster/nb/tags";
+import { desiredNorthbound } from "../../packages/cluster/render/northbound";
+import { plannedNbRows } from "../../packages/cluster/status/plannedRows";
+import { largePulumiStack, modelOf, stackFile } from "../../packages/cli/pictures/examples";
 
 function desiredRows(raw: Record<string, unknown>) {
     const model = modelOf(raw);

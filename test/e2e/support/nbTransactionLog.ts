@@ -12,9 +12,9 @@
 // what they read extends what they read before (see `extendsLog`), so a compaction would fail loudly.
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import { enterableHost } from "../../../localcluster/exec";
-import { inHost } from "../../../localcluster/kubelet/hostfs";
-import type { LocalCluster } from "../../../localcluster";
+import { enterableHost } from "../../../packages/lab/localcluster/exec";
+import { inHost } from "../../../packages/lab/localcluster/kubelet/hostfs";
+import type { LocalCluster } from "../../../packages/lab/localcluster";
 
 export interface NbTransaction {
     /** Position in the log (0 is the schema). */

@@ -5,16 +5,16 @@
 // realised the plan).
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { readStackFile } from "../../../components/config/stackFile";
-import { validateConfig } from "../../../components/config/validate";
-import { buildClusterModel } from "../../../components/model/cluster";
-import type { ClusterModel } from "../../../components/model/types";
-import { KubeClient } from "../../../kubeclient";
-import { down, LOCAL_LAB_PASSPHRASE, writeLocalStack, type HostOs, type LocalCluster } from "../../../localcluster";
-import type { LocalStackOptions } from "../../../localcluster/stackFile";
-import type { OvnKubernetesRelease } from "../../../localcluster/labReleases";
-import { upWithKubernetes, type KubernetesLab } from "../../../localcluster/kubernetes";
-import { apply, refresh, type OfflineOptions, type OperationResult } from "../../../offline/api";
+import { readStackFile } from "../../../packages/cluster/config/stackFile";
+import { validateConfig } from "../../../packages/cluster/config/validate";
+import { buildClusterModel } from "../../../packages/cluster/model/cluster";
+import type { ClusterModel } from "../../../packages/cluster/model/types";
+import { KubeClient } from "../../../packages/lab/kubeclient";
+import { down, LOCAL_LAB_PASSPHRASE, writeLocalStack, type HostOs, type LocalCluster } from "../../../packages/lab/localcluster";
+import type { LocalStackOptions } from "../../../packages/lab/localcluster/stackFile";
+import type { OvnKubernetesRelease } from "../../../packages/lab/localcluster/labReleases";
+import { upWithKubernetes, type KubernetesLab } from "../../../packages/lab/localcluster/kubernetes";
+import { apply, refresh, type OfflineOptions, type OperationResult } from "../../../packages/lab/offline/api";
 
 export interface OvnkubeLabOptions {
     id: string;

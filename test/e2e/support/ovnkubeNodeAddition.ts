@@ -3,13 +3,13 @@
 // cluster manager gives it an id and a subnet at once), then the stack lists it and one `up` sets it
 // up. Returns what the test asserts: the outcome, the probes, what ovnkube had given the Node before
 // the plan reached it, and the Node's annotations once ovnkube's pods all run again.
-import type { KubeModel } from "../../../components/model/types";
-import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../../../components/kube/names";
-import { restartKubelet } from "../../../localcluster/kubelet";
-import { podRef, removeDemoWorkloads, startDemoPod, type KubePod } from "../../../localcluster/kubeWorkloads";
-import type { LocalPod } from "../../../localcluster";
-import { pollUntil } from "../../../kubeclient";
-import { apply, type OperationResult } from "../../../offline/api";
+import type { KubeModel } from "../../../packages/cluster/model/types";
+import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../../../packages/cluster/kube/names";
+import { restartKubelet } from "../../../packages/lab/localcluster/kubelet";
+import { podRef, removeDemoWorkloads, startDemoPod, type KubePod } from "../../../packages/lab/localcluster/kubeWorkloads";
+import type { LocalPod } from "../../../packages/lab/localcluster";
+import { pollUntil } from "../../../packages/lab/kubeclient";
+import { apply, type OperationResult } from "../../../packages/lab/offline/api";
 import { continuousPing, type Traffic } from "./liveChange";
 import type { OvnkubeLab } from "./ovnkubeLab";
 import { controlPlaneOf, ovnkubePodsOf, waitOvnkubePodsRunning } from "./ovnkubePods";

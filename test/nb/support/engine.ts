@@ -1,9 +1,9 @@
 // What the engine does with one resource across `up`, `refresh` and `destroy`, reduced to the
 // provider calls and the state it keeps: checked inputs and outputs per URN.
-import { kindOf } from "../../../components/nb/kinds";
-import { recordedStates } from "../../../components/nb/record";
-import type { RowState } from "../../../components/nb/rows";
-import { unwrapSecrets } from "../../../offline/sdk";
+import { kindOf } from "../../../packages/cluster/nb/kinds";
+import { recordedStates } from "../../../packages/cluster/nb/record";
+import type { RowState } from "../../../packages/cluster/nb/rows";
+import { unwrapSecrets } from "../../../packages/lab/offline/sdk";
 import type { DiffReply, ProviderHost } from "./providerHost";
 import type { Registered } from "./serializedProviders";
 

@@ -5,7 +5,7 @@
 // are removed before values are sent.
 import { spawn, type ChildProcess } from "child_process";
 import * as path from "path";
-import { grpc, providerGrpc, providerPb, SDK_DIR, structPb, unwrapSecrets } from "../../../offline/sdk";
+import { grpc, providerGrpc, providerPb, SDK_DIR, structPb, unwrapSecrets } from "../../../packages/lab/offline/sdk";
 
 export const PROJECT_ROOT = path.resolve(__dirname, "../../..");
 

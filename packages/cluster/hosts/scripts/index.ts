@@ -1,0 +1,29 @@
+// Pure generators of the host scripts: model in, bash text out, nothing run.
+export { shellQuote, bashScript, lastStdoutLine, type HostScript } from "./shell";
+export { checked, checkedInt, PATTERNS, type PatternName } from "./patterns";
+export { encodeSecretLines, SECRET_NAMES, type SecretName } from "./secrets";
+export { packagesScript, pinnedVersion } from "./packages";
+export { ovsStartScript } from "./ovs";
+export { centralMemberScript, centralScript } from "./central";
+export { zoneScript, NORTHD_BACKOFF_MS } from "./zone";
+export { ovnkubeNodeCleanupScript, OVNKUBE_CNI_FILES } from "./ovnkubeNode";
+export { chassisScript, parseSystemId, chassisNeedsK8sSecrets, chassisNeedsSsl, type ChassisAddresses } from "./chassis";
+export { managementPortScript } from "./managementPort";
+export { bootProgram, HOST_NETWORK_DIR, BOOT_ENTRY, BOOT_PROGRAM_PATH, BOOT_FLOWS_LOG, nicPiece, mgmtPiece, flowsPiece } from "./boot";
+export { gatewayBridgeScript, gatewayConfirmScript, gatewayFlowsScript, gatewayNic, localnetPatchPort, GATEWAY_CT_ZONE, PATCH_PORT_WAIT_SECONDS } from "./gateway";
+export {
+    nicMoveScript,
+    nicMoveConfirmScript,
+    nicHandoverScript,
+    parseNicMac,
+    parseConfirmToken,
+    bridgeOwner,
+    HOST_STATE_DIR,
+    BRIDGE_CLAIM_KEY,
+    defaultMoveResource,
+    MOVE_CONFIRM_SECONDS,
+    MOVE_TEST_HOOKS,
+    MOVE_STEPS,
+    type NicBridge,
+} from "./nicMove";
+export { BRIDGE_OWNER_KEY, INTEGRATION_BRIDGE } from "../../model/names";

@@ -1,0 +1,2 @@
+// The `@ovn-kubernetes-as-code/lab/kubeclient` entry: what other packages may use of kubeclient/.
+export { KubeClient } from "../kubeclient";

@@ -1,0 +1,44 @@
+// The underlay address plan of a local cluster. Pure functions: no I/O.
+import { createHash } from "node:crypto";
+import { addressAt, parseNetwork, size } from "@ovn-kubernetes-as-code/cluster/values";
+
+export interface AddressPlan {
+    /** CIDR of the underlay, e.g. 172.31.7.0/24. */
+    subnet: string;
+    prefixLen: number;
+    /** The "external" router: the hosts' default gateway (first address). */
+    external: string;
+    /** The root namespace's address on the bridge, from which tools and users reach the hosts (last address). */
+    operator: string;
+    /** One address per host, from the 11th address on. */
+    hosts: string[];
+}
+
+/** Hosts start at this offset so that low addresses stay free for routers. */
+const FIRST_HOST_OFFSET = 11;
+
+// Address arithmetic is the shared one (components/values, on ipaddr.js); only the local
+// underlay's plan lives here.
+
+/** A /24 in 172.31.0.0/16 chosen from the id, so that clusters with different ids usually differ. */
+export function defaultSubnet(id: string): string {
+    const third = (createHash("sha256").update(id).digest().readUInt16BE(0) % 254) + 1;
+    return `172.31.${third}.0/24`;
+}
+
+export function planAddresses(subnet: string, hosts: number): AddressPlan {
+    const net = parseNetwork(subnet);
+    if (net.prefix < 16 || net.prefix > 28) {
+        throw new Error(`underlay subnet ${subnet}: prefix length must be between 16 and 28`);
+    }
+    // Usable: 1 .. size-2; hosts take FIRST_HOST_OFFSET.., the operator the last usable one.
+    const room = size(net.prefix) - 2 - FIRST_HOST_OFFSET;
+    if (hosts > room) throw new Error(`underlay subnet ${subnet} has room for ${room} hosts, not ${hosts}`);
+    return {
+        subnet,
+        prefixLen: net.prefix,
+        external: addressAt(net, 1),
+        operator: addressAt(net, size(net.prefix) - 2),
+        hosts: Array.from({ length: hosts }, (_, i) => addressAt(net, FIRST_HOST_OFFSET + i)),
+    };
+}

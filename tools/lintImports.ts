@@ -1,0 +1,85 @@
+// The repository's import rules: a package is entered only through its package entries, and no
+// module imports itself round a circle. `npm run lint:imports` prints what breaks them and exits 1.
+//
+// Packages are the folders with a package.json below packages/ and policy/; the repository root
+// (index.ts, bench/, tools/, examples/) is one more. test/ holds white-box tests of every package
+// and may import their modules directly.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import madge from "madge";
+
+export const REPO = path.resolve(__dirname, "..");
+const SKIP = new Set(["node_modules", "dist", ".git", ".local", "scratch"]);
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["'](\.{1,2}\/[^"']*)["']/g;
+
+export interface CrossingImport {
+    file: string;
+    specifier: string;
+    target: string;
+}
+
+function tsFiles(dir: string, out: string[] = []): string[] {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (SKIP.has(e.name)) continue;
+        const f = path.join(dir, e.name);
+        if (e.isDirectory()) tsFiles(f, out);
+        else if (e.name.endsWith(".ts")) out.push(f);
+    }
+    return out;
+}
+
+/** Every package root under `root`: a folder with a package.json, nearest first. */
+function packageRoots(root: string): string[] {
+    const roots = tsFiles(root).map((f) => path.dirname(f));
+    const found = new Set<string>();
+    for (let dir of roots) {
+        for (; dir.startsWith(root); dir = path.dirname(dir)) {
+            if (fs.existsSync(path.join(dir, "package.json"))) {
+                found.add(dir);
+                break;
+            }
+        }
+    }
+    return [...found].sort((a, b) => b.length - a.length);
+}
+
+/** Relative imports whose target lies in another package than the importing file (test/ excepted). */
+export function crossingImports(root = REPO): CrossingImport[] {
+    const roots = packageRoots(root);
+    const packageOf = (file: string) => roots.find((r) => file === r || file.startsWith(r + path.sep)) ?? root;
+    const crossing: CrossingImport[] = [];
+    for (const file of tsFiles(root)) {
+        if (path.relative(root, file).split(path.sep)[0] === "test") continue;
+        const own = packageOf(file);
+        for (const m of fs.readFileSync(file, "utf8").matchAll(IMPORT)) {
+            const target = path.resolve(path.dirname(file), m[1]);
+            if (packageOf(target) !== own) crossing.push({ file: path.relative(root, file), specifier: m[1], target: path.relative(root, target) });
+        }
+    }
+    return crossing;
+}
+
+/** Import circles among the TypeScript modules under `dirs` (type-only imports count too). */
+export async function importCycles(dirs: string[], root = REPO): Promise<string[][]> {
+    const result = await madge(dirs.map((d) => path.join(root, d)), {
+        baseDir: root,
+        fileExtensions: ["ts"],
+        excludeRegExp: [/node_modules/, /\/dist\//, /\.d\.ts$/],
+        tsConfig: path.join(root, "tsconfig.json"),
+    });
+    return result.circular();
+}
+
+/** What `npm run lint:imports` checks: every package and the root's own code. */
+export const CHECKED_DIRS = ["packages", "policy", "bench", "tools", "index.ts"];
+
+async function main(): Promise<void> {
+    const crossing = crossingImports();
+    for (const c of crossing) console.log(`${c.file}: "${c.specifier}" reaches into ${c.target}; import it through its package's entry`);
+    const cycles = await importCycles(CHECKED_DIRS);
+    for (const c of cycles) console.log(`import circle: ${[...c, c[0]].join(" > ")}`);
+    console.log(`${crossing.length} relative imports cross a package, ${cycles.length} import circles`);
+    process.exitCode = crossing.length + cycles.length === 0 ? 0 : 1;
+}
+
+if (require.main === module) void main();
