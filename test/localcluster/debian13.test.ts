@@ -209,7 +209,7 @@ test("builders of the base take turns under the machine lock, which a killed hol
 
         // A process that dies while holding the lock (as a crashed build would) must not keep it.
         const holder = spawn(process.execPath, ["--import", "tsx", "-e",
-            `require(${JSON.stringify(require.resolve("../../localcluster/machineLock"))}).withMachineLock(process.argv[1], () => { console.log("held"); return new Promise(() => {}); })`,
+            `require(${JSON.stringify(require.resolve("../../packages/lab/localcluster/machineLock"))}).withMachineLock(process.argv[1], () => { console.log("held"); return new Promise(() => {}); })`,
             lock], { stdio: ["ignore", "pipe", "inherit"] });
         await new Promise<void>((resolve, reject) => {
             holder.stdout.on("data", (d: Buffer) => d.toString().includes("held") && resolve());

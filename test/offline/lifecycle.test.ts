@@ -37,7 +37,7 @@ const hostFile = (name: string) => fs.readFileSync(path.join(f.hostDir, name), "
 const manifest = () => YAML.parse(fs.readFileSync(path.join(f.work, "test", "manifests", "default_configmap_settings.yaml"), "utf8"));
 const stateText = () => fs.readFileSync(path.join(f.work, "state", "test.json"), "utf8");
 const cli = async (...args: string[]) => {
-    const argv = ["--import", "tsx", path.join(ROOT, "offline", "cli.ts"), ...args, "--stack", "test", "--project-dir", FIXTURE_DIR, "--stack-file", f.stackFile, "--local-dir", f.work];
+    const argv = ["--import", "tsx", path.join(ROOT, "packages", "lab", "offline", "cli.ts"), ...args, "--stack", "test", "--project-dir", FIXTURE_DIR, "--stack-file", f.stackFile, "--local-dir", f.work];
     const out = await run(process.execPath, argv, { cwd: ROOT, env: { ...process.env, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE } });
     seen.push(out.stdout, out.stderr);
     return out.stdout;

@@ -2,6 +2,7 @@
 // so that `down` can find all of it by name alone, even without the state file, and never
 // touches anything that is not ours.
 import * as path from "node:path";
+import { PROJECT_ROOT } from "../projectRoot";
 
 export const DEFAULT_ID = "local";
 export const DEFAULT_HOSTS = 3;
@@ -17,8 +18,7 @@ export function checkId(id: string): string {
     return id;
 }
 
-/** The project root: this file lives in <root>/localcluster. */
-export const PROJECT_ROOT = path.resolve(__dirname, "../../..");
+export { PROJECT_ROOT };
 
 /** Where a cluster's state (cluster.json, keys, per-host directories) lives. */
 export function stateDir(id: string): string {

@@ -1,6 +1,7 @@
 // Everything one offline operation works with: the project and its stack config (secrets
 // decrypted), the state, the handlers, and a redactor primed with every secret known so far.
 import * as path from "node:path";
+import { PROJECT_ROOT } from "../projectRoot";
 import { Handlers } from "./handlers";
 import { Profile } from "./profile";
 import { Redactor } from "./redact";
@@ -53,7 +54,7 @@ export interface Operation {
     save(state: StackState): void;
 }
 
-export const PROJECT_ROOT = path.resolve(__dirname, "../../..");
+export { PROJECT_ROOT };
 
 export function openOperation(opts: OfflineOptions): Operation {
     const project = readProject(path.resolve(opts.projectDir ?? PROJECT_ROOT));
