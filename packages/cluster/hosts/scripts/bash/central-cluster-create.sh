@@ -14,10 +14,7 @@ dropin_name=ovn-kubernetes-as-code.conf
 
 if [[ $ssl == yes ]]; then
     read_secrets
-    mkdir -p "$ssl_dir"
-    write_secret_file ssl-private-key "$ssl_key"
-    write_secret_file ssl-certificate "$ssl_cert"
-    write_secret_file ssl-ca-certificate "$ssl_ca"
+    write_ssl_files
 fi
 client_ssl=()
 [[ $ssl == yes ]] && client_ssl=(--private-key="$ssl_key" --certificate="$ssl_cert" --ca-cert="$ssl_ca")

@@ -22,10 +22,7 @@ wait_for 30 "the OVN Northbound, Southbound databases and ovn-northd" central_ru
 
 if [[ $ssl == yes ]]; then
     read_secrets
-    mkdir -p "$ssl_dir"
-    write_secret_file ssl-private-key "$ssl_key"
-    write_secret_file ssl-certificate "$ssl_cert"
-    write_secret_file ssl-ca-certificate "$ssl_ca"
+    write_ssl_files
     ovn-nbctl --timeout=10 set-ssl "$ssl_key" "$ssl_cert" "$ssl_ca"
     ovn-sbctl --timeout=10 set-ssl "$ssl_key" "$ssl_cert" "$ssl_ca"
 elif [[ -e $ssl_key ]]; then

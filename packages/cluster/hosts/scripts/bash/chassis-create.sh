@@ -51,9 +51,7 @@ if [[ $writer == pulumi && $k8s_api_server == https://* || $ovn_remote == ssl:* 
 if [[ $writer == ovnkube ]]; then
     # ovnkube-node presents these client files to NB/SB and puts them in the SSL table itself.
     if [[ $ovn_remote == ssl:* ]]; then
-        write_secret_file ssl-private-key "$ssl_key"
-        write_secret_file ssl-certificate "$ssl_cert"
-        write_secret_file ssl-ca-certificate "$ssl_ca"
+        write_ssl_files
     fi
     ids=("external_ids:system-id=\"$system_id\"" "external_ids:ovn-nb=\"$ovn_nb\"")
     if [[ $datapath_type == netdev ]]; then
@@ -100,9 +98,7 @@ fi
 # SSL towards NB/SB: ovn-controller takes its client key, certificate and CA from the local
 # Open_vSwitch SSL table.
 if [[ $ovn_remote == ssl:* ]]; then
-    write_secret_file ssl-private-key "$ssl_key"
-    write_secret_file ssl-certificate "$ssl_cert"
-    write_secret_file ssl-ca-certificate "$ssl_ca"
+    write_ssl_files
     ovs-vsctl --timeout=10 set-ssl "$ssl_key" "$ssl_cert" "$ssl_ca"
 elif [[ -e $ssl_key ]]; then
     ovs-vsctl --timeout=10 del-ssl

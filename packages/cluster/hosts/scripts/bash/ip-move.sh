@@ -35,15 +35,18 @@ static_routes() {
 # A line read from the host is still checked before it enters a batch.
 safe_ip_words() { [[ $1 =~ ^-[46]\ [A-Za-z0-9./:\ _-]+$ ]] || die "unexpected ip output: $1"; }
 
-# address_lines VERB DEV: stdin's address lines as `address VERB … dev DEV` batch lines.
-address_lines() {
+# ip_lines OBJECT VERB DEV: stdin's OBJECT (address or route) lines as `OBJECT VERB … dev DEV`
+# batch lines.
+ip_lines() {
     local line
     while read -r line; do
         [[ -z $line ]] && continue
         safe_ip_words "$line"
-        printf '%s address %s %s dev %s\n' "${line:0:2}" "$1" "${line:3}" "$2"
+        printf '%s %s %s %s dev %s\n' "${line:0:2}" "$1" "$2" "${line:3}" "$3"
     done
 }
+address_lines() { ip_lines address "$@"; }
+route_lines() { ip_lines route "$@"; }
 
 # delete_address_lines DEV: stdin's address lines as deletions from DEV, secondaries first
 # (deleting a primary IPv4 address first would take its secondaries with it).
@@ -56,16 +59,6 @@ delete_address_lines() {
         safe_ip_words "${lines[i]}"
         cidr=${lines[i]:3}
         printf '%s address del %s dev %s\n' "${lines[i]:0:2}" "${cidr%% *}" "$1"
-    done
-}
-
-# route_lines VERB DEV: stdin's route lines as `route VERB … dev DEV` batch lines.
-route_lines() {
-    local line
-    while read -r line; do
-        [[ -z $line ]] && continue
-        safe_ip_words "$line"
-        printf '%s route %s %s dev %s\n' "${line:0:2}" "$1" "${line:3}" "$2"
     done
 }
 

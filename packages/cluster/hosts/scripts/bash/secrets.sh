@@ -25,6 +25,14 @@ write_secret_file() {
     printf '%s\n' "${secret[$1]}" >"$tmp"
     mv -f "$tmp" "$2"
 }
+# write_ssl_files: the SSL private key, certificate and CA from stdin's secrets into $ssl_key,
+# $ssl_cert and $ssl_ca (the caller's paths).
+write_ssl_files() {
+    mkdir -p "${ssl_key%/*}" "${ssl_cert%/*}" "${ssl_ca%/*}"
+    write_secret_file ssl-private-key "$ssl_key"
+    write_secret_file ssl-certificate "$ssl_cert"
+    write_secret_file ssl-ca-certificate "$ssl_ca"
+}
 # ovs_set_secret_ids KEY=NAME...: external_ids KEY of the local Open_vSwitch row set to secret NAME.
 # Neither ovs-vsctl nor ovsdb-client (OVS 3.1 and 3.5 alike) takes a value from anything but its
 # argv, which `ps` shows and ovs-vsctl logs ("Called as …"). So the values travel through a pipe
