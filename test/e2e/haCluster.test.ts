@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import type { ClusterModel } from "../../packages/cluster/model/types";
@@ -18,6 +19,7 @@ import { apply, destroy, preview, refresh, type OfflineOptions, type OperationRe
 import { applyNodes, expectedRows, sideModel } from "./support/nbApplyUnderFault";
 import { haLab, removeHaLab, type HaLab } from "./support/haLab";
 import { DBS, raftStatus } from "./support/raftStatus";
+import { checkSvg } from "../support/svgCheck";
 import { clusterOf as clusterOfMembers, electedAmong as electedAmongMembers, killDaemons, leaderOf as leaderOfMembers, restartMember as restartMemberOf, type Db } from "./support/raftMembers";
 
 const ID = "ha3";
@@ -211,10 +213,17 @@ test("one central down: up and refresh still work, and pods keep pinging through
     console.log(`# central ${victim} down (SB leader; NB leader was ${nbLeader}); SB leader now ${newSb}; up and refresh passed; ping pod-a -> pod-b: ${sent} sent, ${received} received, ${loss.toFixed(1)}% loss`);
     assert.ok(loss <= 5, `${loss}% loss`);
     await restartMember(victim);
-    const tool = spawnSync(process.execPath, ["--import", "tsx", "packages/cli/status.ts", options.stackFile!, "--ssh-key", cluster.privateKeyPath], { encoding: "utf8", cwd: path.join(__dirname, "../..") });
+    // status --svg: the three members, and the live topology drawn from the leader's NB, equal to the plan.
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), "ha-status-"));
+    const tool = spawnSync(process.execPath, ["--import", "tsx", "packages/cli/status.ts", options.stackFile!, "--ssh-key", cluster.privateKeyPath, "--svg", "--out", out], { encoding: "utf8", cwd: path.join(__dirname, "../..") });
     console.log(tool.stdout.replace(/^/gm, "# "));
     assert.equal(tool.status, 0, tool.stderr);
-    assert.equal(tool.stdout.trim().split("\n").length, 6);
+    assert.match(tool.stdout, /the live topology: /);
+    const { boxes } = checkSvg(fs.readFileSync(path.join(out, "topology-live.svg"), "utf8"));
+    fs.rmSync(out, { recursive: true, force: true });
+    for (const n of model.nodeNetworks) assert.equal(boxes.get(n.node), "box switch", `${n.node} drawn as planned`);
+    assert.equal(boxes.get("ovn_cluster_router"), "box router");
+    for (const g of model.gateways) assert.equal(boxes.get(`GR_${g.node}`), "box gateway", `GR_${g.node} drawn as planned`);
 });
 
 test("destroy: every member leaves, no cluster file and no database server is left on any central", async () => {
