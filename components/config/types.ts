@@ -222,7 +222,7 @@ export interface ClusterSettings {
 /** Everything in the `ovn-kubernetes:` namespace, before defaults. */
 export interface StackConfigInput extends ClusterSettings {
     // Secrets: separate keys so each is a Pulumi secret of its own.
-    sshPrivateKey?: SecretValue;
+    sshPrivateKey: SecretValue;
     k8sApiToken?: SecretValue;
     k8sCaCertificate?: SecretValue;
     ovnSslPrivateKey?: SecretValue;
