@@ -15,7 +15,7 @@ import { SECRET_SIG, SIG_KEY } from "../../offline/sdk";
 import { runProgram } from "../../offline/runProgram";
 import { ROOT, stackConfig } from "../support/configs";
 import { engineConfig } from "../support/engineConfig";
-import { dropSecrets, TEST_SECRETS } from "../support/pulumiMocks";
+import { dropSecrets, TEST_SECRETS, withLabCrdMirror } from "../support/pulumiMocks";
 import { COMPONENT_TYPE, PROVIDER_NAME, startComponentHost, type ComponentHost } from "./support/componentHost";
 import { allProperties, refType, undeclared, type PackageSchema } from "./support/schemaPaths";
 import { camelCase, pythonCalls } from "./support/pythonCalls";
@@ -60,30 +60,42 @@ test("GetSchema: every argument, output and nested property has a type and a des
     assert.deepEqual(values("OvnkubeArchitecture"), stackConfigSchema.properties.ovnkube.properties.architecture.enum);
 });
 
-test("Construct: the dev stack's settings as plain inputs register the TypeScript program's children, counted by type, and the same outputs", async () => {
-    const program = await runProgram({ projectDir: ROOT, ...AT, dryRun: true, ...engineConfig("dev"), register: async () => ({}) });
-    assert.equal(program.code, 0, program.stderr);
-    const built = await host.construct("ovn", plainInputs(stackConfig("dev")), AT);
-    assert.equal(built.error, undefined, `${built.error}\n${host.stderr()}`);
+/** Stacks of both modes: Pulumi mode (dev) and ovnkube mode with its release and architecture (staging, prod). */
+const STACKS = [
+    { stack: "dev", writer: "pulumi" },
+    { stack: "staging", writer: "ovnkube" },
+    { stack: "prod", writer: "ovnkube" },
+] as const;
 
-    const children = (types: string[]) => countByType(types.filter((t) => t !== "pulumi:pulumi:Stack" && !t.endsWith(":index:OvnKubernetesCluster")));
-    const fromProgram = children(program.monitor.registrations.map((r) => r.type));
-    assert.ok(Object.values(fromProgram).reduce((a, b) => a + b) > 20);
-    assert.deepEqual(children(built.monitor.registrations.map((r) => r.type)), fromProgram);
-    // The same names under the same component name: the same stack whichever language declares it.
-    const names = (m: typeof built.monitor) => m.registrations.filter((r) => r.parent).map((r) => r.name).sort();
-    assert.deepEqual(names(built.monitor), names(program.monitor));
+for (const { stack, writer } of STACKS)
+    test(`Construct: the ${stack} stack's settings as plain inputs register the TypeScript program's children, counted by type, and the same outputs`, async () => {
+        // The release's CRDs come from the lab's copies (ovnkube mode reads them), for both sides alike.
+        const raw = withLabCrdMirror(stackConfig(stack));
+        const at = { project: "ovn-kubernetes", stack };
+        const program = await runProgram({ projectDir: ROOT, ...at, dryRun: true, ...engineConfig(stack, (r) => Object.assign(r, withLabCrdMirror(r))), register: async () => ({}) });
+        assert.equal(program.code, 0, program.stderr);
+        const built = await host.construct("ovn", plainInputs(raw), at);
+        assert.equal(built.error, undefined, `${built.error}\n${host.stderr()}`);
 
-    const exported = program.monitor.outputs.get(program.monitor.rootUrn())!;
-    assert.deepEqual(built.state!.nodeSubnets, exported.nodeSubnets);
-    assert.equal(built.state!.nbAddress, "tcp:10.0.0.10:6641");
-    assert.equal(built.state!.topologyWriter, "pulumi");
-    // The key reaches the engine only inside secret wrappers.
-    const needle = TEST_SECRETS.sshPrivateKey.split("\n")[1];
-    assert.ok(JSON.stringify(built.monitor.registrations).includes(needle), "the key should reach the engine, wrapped");
-    assert.ok(!JSON.stringify(built.monitor.registrations.map((r) => dropSecrets(r.inputs))).includes(needle), "private key outside a secret wrapper");
-    assert.ok(!JSON.stringify(built.state).includes(needle));
-});
+        const children = (types: string[]) => countByType(types.filter((t) => t !== "pulumi:pulumi:Stack" && !t.endsWith(":index:OvnKubernetesCluster")));
+        const fromProgram = children(program.monitor.registrations.map((r) => r.type));
+        assert.ok(Object.values(fromProgram).reduce((a, b) => a + b) > 20);
+        assert.deepEqual(children(built.monitor.registrations.map((r) => r.type)), fromProgram);
+        // The same names under the same component name: the same stack whichever language declares it.
+        const names = (m: typeof built.monitor) => m.registrations.filter((r) => r.parent).map((r) => r.name).sort();
+        assert.deepEqual(names(built.monitor), names(program.monitor));
+
+        const exported = program.monitor.outputs.get(program.monitor.rootUrn())!;
+        assert.equal(built.state!.topologyWriter, writer);
+        for (const key of ["nodeSubnets", "nbAddress", "sbAddress", "kubernetesServer"]) assert.deepEqual(built.state![key], exported[key], key);
+        // Secrets reach the engine only inside secret wrappers.
+        assert.ok(JSON.stringify(built.monitor.registrations).includes(TEST_SECRETS.sshPrivateKey.split("\n")[1]), "the key should reach the engine, wrapped");
+        for (const key of SECRET_KEYS.filter((k) => raw[k] !== undefined)) {
+            const needle = TEST_SECRETS[key].split("\n").find((l) => l.length > 20 && !l.startsWith("-----"))!;
+            assert.ok(!JSON.stringify(built.monitor.registrations.map((r) => dropSecrets(r.inputs))).includes(needle), `${key} outside a secret wrapper`);
+            assert.ok(!JSON.stringify(built.state).includes(needle), `${key} in the component's outputs`);
+        }
+    });
 
 /** What `npm run validate -- <file> --json` reports for a stack file holding `raw`. */
 function validateReport(raw: Record<string, unknown>): { path: string; message: string }[] {
