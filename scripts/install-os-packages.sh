@@ -5,12 +5,13 @@
 # debian13|debian-sid` (Debian 12's debootstrap and keyring do for trixie and sid: sid's Release
 # is signed with the bookworm and trixie keys); etcd, openssl and xz for the local
 # cluster's Kubernetes control plane; Debian's CNI plugins for the kubelet stand-in's tests;
-# rsvg-convert (librsvg2-bin), which the topology pictures' tests rasterise with. Needs root.
+# rsvg-convert (librsvg2-bin), which the topology pictures' tests rasterise with; python3, whose parser
+# reads the Python example program in the component provider's tests. Needs root.
 # Package scripts try to start services; without systemd they are refused harmlessly.
 set -euo pipefail
 packages=(openvswitch-switch openvswitch-common ovn-central ovn-host ovn-common openssh-server openssh-client
     iproute2 ethtool iputils-ping nftables shellcheck uuid-runtime procps util-linux debootstrap debian-archive-keyring librsvg2-bin
-    containernetworking-plugins etcd-server openssl xz-utils)
+    containernetworking-plugins etcd-server openssl xz-utils python3-minimal)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,9 +4,11 @@
 // It is the seeds' three-node example in Pulumi mode (the project's stacks/Pulumi.dev.yaml), so
 // it registers the same resources as the project's own index.ts with that stack.
 import * as pulumi from "@pulumi/pulumi";
-import { OvnKubernetesCluster, SECRET_PRESENT, validateConfig } from "@ovn-kubernetes-as-code/cluster";
+import { OvnKubernetesCluster } from "@ovn-kubernetes-as-code/cluster";
 
-const config = validateConfig({
+// The component validates its arguments before it registers anything: a bad one stops the
+// program with its path, as `npm run validate` names it.
+const cluster = new OvnKubernetesCluster("ovn", {
     clusterSubnet: "192.168.0.0/16",
     hostSubnetLength: 24,
     serviceSubnet: "172.30.0.0/16",
@@ -39,14 +41,7 @@ const config = validateConfig({
             gateway: { mode: "dedicated", interface: "eth1", physicalIp: "10.33.74.138/24", defaultGateway: "10.33.74.253" },
         },
     ],
-    // validateConfig sees secrets only as present; their values stay Pulumi secrets.
-    sshPrivateKey: SECRET_PRESENT,
-});
-
-const cluster = new OvnKubernetesCluster("ovn", {
-    config,
-    secrets: { sshPrivateKey: new pulumi.Config().requireSecret("sshPrivateKey") },
-    owner: `${pulumi.getProject()}/${pulumi.getStack()}`,
+    sshPrivateKey: new pulumi.Config().requireSecret("sshPrivateKey"),
 });
 
 export const nodeSubnets = cluster.nodeSubnets;

@@ -5,7 +5,10 @@
 //   → per gateway: shared/dedicated NIC bridge → NB gateway router (needs system-id and NIC MAC) → flows
 //   → ovnkube in Kubernetes.
 import * as pulumi from "@pulumi/pulumi";
-import type { StackConfig } from "./config/types";
+import type { OvnKubernetesClusterArgs } from "./clusterArgs";
+import { clusterInputs } from "./program/clusterInputs";
+
+export type { OvnKubernetesClusterArgs };
 import { Central, Chassis, HostPackages, ScriptBundle, Zone } from "./hosts";
 import { OvnkubeSchemaCheck } from "./compat/schemaCheck";
 import { TunnelMtuCheck } from "./compat/tunnelMtuCheck";
@@ -13,34 +16,29 @@ import { TunnelTypeCheck } from "./compat/tunnelTypeCheck";
 import { buildClusterModel } from "./model/cluster";
 import type { ClusterModel, HostModel } from "./model/types";
 import { centralHostOf, centralHostsOf, hostOf, type TopologyContext } from "./topology/context";
-import { sshPrivateKeyConfig, type Secrets } from "./program/readConfig";
+import { logConfigWarnings, sshPrivateKeyConfig } from "./program/readConfig";
 import { kubernetesTarget } from "./program/kubernetesTarget";
 import { HostKeyCheck } from "./ssh/hostKeyCheck";
 import { nbConnection, sshConnection } from "./program/connections";
 import { ChangeGuard } from "./guard/changeGuard";
 import { DestroyGuard, ownedGroups, type DestroyGuardArgs } from "./guard/destroyGuard";
 
-export interface OvnKubernetesClusterArgs {
-    /** Validated stack configuration (validateConfig). */
-    config: StackConfig;
-    secrets: Secrets;
-    /** Owner tag of every NB row this stack creates: `<project>/<stack>`. */
-    owner: string;
-    /**
-     * The stack config key holding `secrets.sshPrivateKey`, from which the NB providers take the
-     * key (their state names the key, never holds it). Default `<project>:sshPrivateKey`, where
-     * readStackConfig reads it.
-     */
-    sshPrivateKeyConfig?: string;
-}
-
+/**
+ * ovn-kubernetes overlay networking on a set of hosts: OVS and OVN on every host, the Northbound
+ * topology (Pulumi mode) or ovnkube in Kubernetes (ovnkube mode).
+ */
 export class OvnKubernetesCluster extends pulumi.ComponentResource {
-    readonly model: ClusterModel;
+    /** Each node's subnet, by node name. */
     readonly nodeSubnets: pulumi.Output<Record<string, string>>;
+    /** Each node's cluster router port address, by node name. */
     readonly routerIps: pulumi.Output<Record<string, string>>;
+    /** Each node's management port address, by node name. */
     readonly managementIps: pulumi.Output<Record<string, string>>;
+    /** The Northbound database's address as ovn-nbctl takes it. */
     readonly nbAddress: pulumi.Output<string>;
+    /** The Southbound database's address as ovn-controller takes it. */
     readonly sbAddress: pulumi.Output<string>;
+    /** Each chassis' OVS system-id, by node name. */
     readonly systemIds: pulumi.Output<Record<string, string>>;
     /** Who writes the per-node topology: `pulumi` (Kubernetes disabled) or `ovnkube`. */
     readonly topologyWriter: pulumi.Output<string>;
@@ -48,20 +46,21 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
     readonly kubernetesServer: pulumi.Output<string>;
 
     constructor(name: string, args: OvnKubernetesClusterArgs, opts?: pulumi.ComponentResourceOptions) {
+        // Validated before anything is registered: a bad setting stops here, named by its path.
+        const { config, secrets } = clusterInputs(args);
         super("ovn-kubernetes:index:OvnKubernetesCluster", name, {}, opts);
-        const model = buildClusterModel(args.config);
-        this.model = model;
-        const { secrets } = args;
-        if (!secrets.sshPrivateKey) throw new Error("sshPrivateKey: required (as a secret)");
-        const privateKey = secrets.sshPrivateKey;
+        logConfigWarnings(config, this);
+        const model = buildClusterModel(config);
+        const privateKey = secrets.sshPrivateKey!;
         const centralHost = model.central ? centralHostOf(model) : undefined;
         // The providers' SSH key, named by its config key: their state holds no key.
         const nbKey = { privateKeyConfig: args.sshPrivateKeyConfig ?? sshPrivateKeyConfig() };
+        const owner = args.owner ?? `${pulumi.getProject()}/${pulumi.getStack()}`;
         // Interconnect: each node's own NB, on its host; else the central's (every member's).
         const nbOf = (node: string) => (centralHost ? nbConnection(centralHost, nbKey, centralHostsOf(model)) : nbConnection(hostOf(model, node), nbKey));
         const guardArgs: DestroyGuardArgs = {
             nb: model.writer === "pulumi" && centralHost ? nbConnection(centralHost, nbKey) : undefined,
-            owner: args.owner,
+            owner,
             groups: ownedGroups(model),
             hosts: model.hosts.map((h) => ({ name: h.name, ssh: h.ssh, roles: h.roles })),
             centrals: centralHostsOf(model).map((h) => h.name),
@@ -168,7 +167,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             name,
             parent: this,
             model,
-            owner: args.owner,
+            owner,
             connection: (h) => connection.get(h)!,
             chassis,
             databases: [...new Set(databases.values())],

@@ -2,7 +2,7 @@
 // stack config, plus the Northbound resources for programs that build their own topology.
 export { OvnKubernetesCluster, type OvnKubernetesClusterArgs } from "./cluster";
 export { ConfigError, validateConfig } from "./config/validate";
-export type { StackConfig } from "./config/types";
+export type { ClusterSettings, StackConfig } from "./config/types";
 export { logConfigWarnings, readStackConfig, SECRET_PRESENT, type Secrets } from "./program/readConfig";
 export { deployStack } from "./program/stack";
 export { ClusterRouter, GatewayRouter, NodeSwitch, NB_SCHEMA_VERSION, type ClusterRouterArgs, type GatewayRouterArgs, type NodeSwitchArgs, type NbConnectionArgs } from "./nb";

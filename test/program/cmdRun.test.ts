@@ -4,24 +4,10 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { test } from "node:test";
-import { readStackFile } from "../../packages/cluster/config/stackFile";
-import { SECRET_KEYS } from "../../packages/cluster/config/types";
 import { runProgram } from "../../packages/lab/offline/runProgram";
 import { ROOT } from "../support/configs";
+import { engineConfig } from "../support/engineConfig";
 import { dropSecrets, TEST_SECRETS } from "../support/pulumiMocks";
-
-function engineConfig(stack: string, edit: (raw: Record<string, any>) => void = () => {}) {
-    const raw = readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`));
-    edit(raw);
-    const config: Record<string, string> = {};
-    const secretKeys: string[] = [];
-    for (const [k, v] of Object.entries(raw)) {
-        const secret = (SECRET_KEYS as readonly string[]).includes(k);
-        config[`ovn-kubernetes:${k}`] = secret ? TEST_SECRETS[k] : typeof v === "string" ? v : JSON.stringify(v);
-        if (secret) secretKeys.push(`ovn-kubernetes:${k}`);
-    }
-    return { config, secretKeys };
-}
 
 const preview = (stack: string, edit?: (raw: Record<string, any>) => void) =>
     runProgram({ projectDir: ROOT, project: "ovn-kubernetes", stack, dryRun: true, ...engineConfig(stack, edit), register: async () => ({}) });

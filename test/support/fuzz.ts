@@ -8,7 +8,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { OvnKubernetesCluster } from "../../packages/cluster/cluster";
 import type { SecretTexts } from "../../packages/cluster/config/keyMaterial";
 import { stackConfigSchema } from "../../packages/cluster/config/schema";
-import { SECRET_KEYS, type StackConfig } from "../../packages/cluster/config/types";
+import { SECRET_KEYS, type ClusterSettings, type SecretKey, type StackConfig } from "../../packages/cluster/config/types";
+import { SECRET_PRESENT } from "../../packages/cluster/program/readConfig";
 import { ConfigError, validateConfig } from "../../packages/cluster/config/validate";
 import { kubeManifests, manifestList } from "../../packages/cluster/kube/manifests";
 import { buildClusterModel } from "../../packages/cluster/model/cluster";
@@ -267,7 +268,8 @@ export function validateAndRender(c: FuzzCase): StackConfig | undefined {
 
 /** What the program's component registers for an accepted config, under the mocks `withMocks` set up. */
 export interface MockedProgram {
-    register(config: StackConfig, texts: SecretTexts): Promise<number>;
+    /** `raw`: the case as written (what the component takes); `config`: as validation returned it. */
+    register(raw: Record<string, any>, config: StackConfig, texts: SecretTexts): Promise<number>;
 }
 
 /**
@@ -289,21 +291,24 @@ export async function withMocks(): Promise<MockedProgram> {
     );
     const errors: string[] = [];
     // Errors are collected as failures; the per-stack info line would repeat for every case.
-    const log = pulumi.log as { error: typeof pulumi.log.error; info: typeof pulumi.log.info };
+    const log = pulumi.log as { error: typeof pulumi.log.error; info: typeof pulumi.log.info; warn: typeof pulumi.log.warn };
     log.error = async (message: string) => void errors.push(message);
     log.info = async () => {};
+    log.warn = async () => {};
     let n = 0;
     return {
-        async register(config, texts) {
+        async register(raw, config, texts) {
             const before = registered.length;
-            const secrets = Object.fromEntries(Object.entries(texts).map(([k, v]) => [k, pulumi.secret(v)]));
+            const isSecret = (k: string) => (SECRET_KEYS as readonly string[]).includes(k);
+            const secrets = Object.fromEntries(Object.keys(raw).filter(isSecret).map((k) => [k, pulumi.secret(texts[k as SecretKey] ?? SECRET_PRESENT.secure)]));
+            const settings = Object.fromEntries(Object.entries(raw).filter(([k]) => !isSecret(k)));
             // The release's CRDs come from the lab's copies: the component reads them, and tests never reach the network.
-            const withMirror = { ...config, ovnkube: { ...config.ovnkube, crdMirror: labCrdMirror(config.ovnkube.version) } };
+            const withMirror = { ...settings, ovnkube: { ...settings.ovnkube, crdMirror: labCrdMirror(config.ovnkube.version) } } as ClusterSettings;
             // The SDK keeps a stack trace with every promise it makes, which costs more than the rest
             // of a case; the component's failures are caught by message.
             const limit = Error.stackTraceLimit;
             Error.stackTraceLimit = 0;
-            const cluster = new OvnKubernetesCluster(`c${n++}`, { config: withMirror, secrets, owner: "fuzz/stack", sshPrivateKeyConfig: "ovn-kubernetes:sshPrivateKey" });
+            const cluster = new OvnKubernetesCluster(`c${n++}`, { ...withMirror, ...secrets, sshPrivateKey: secrets.sshPrivateKey, owner: "fuzz/stack", sshPrivateKeyConfig: "ovn-kubernetes:sshPrivateKey" });
             await pulumi.output(cluster.kubernetesServer).apply((s) => s);
             await (pulumi.runtime as unknown as { waitForRPCs(): Promise<void> }).waitForRPCs();
             Error.stackTraceLimit = limit;
@@ -324,7 +329,7 @@ export async function runFuzz(runs: number, program?: MockedProgram, seed?: numb
             if (!config) return;
             accepted++;
             if (program && accepted % every === 0) {
-                const count = await program.register(config, c.texts);
+                const count = await program.register(c.raw, config, c.texts);
                 assert.ok(count > 0, "an accepted config registered nothing");
                 programs++;
                 registered += count;

@@ -1,17 +1,33 @@
 // The stack configuration as the user writes it (keys of the `ovn-kubernetes:` namespace in
-// stacks/Pulumi.<env>.yaml) and as it is after validation with defaults applied.
-// The JSON Schema in ./schema.ts is the single source of truth for field rules; these types mirror it.
+// stacks/Pulumi.<env>.yaml, or the cluster component's arguments) and as it is after validation
+// with defaults applied. The JSON Schema in ./schema.ts holds the field rules; ./schemaShape.ts
+// makes the compiler refuse a schema and these types that disagree on a key or its type.
+// Enumerations are const objects, the form the component provider's schema inference reads as enums.
 import type { OvnkubeArchitecture, OvnkubeVersion } from "../kube/releases";
 
-export type Role = "central" | "master" | "node" | "gateway";
-export type EncapType = "geneve" | "stt" | "vxlan";
-export type OsFamily = "debian" | "rhel";
-export type DatapathType = "system" | "netdev";
+/** What a host does in the cluster. */
+export const Role = { central: "central", master: "master", node: "node", gateway: "gateway" } as const;
+export type Role = (typeof Role)[keyof typeof Role];
+/** The overlay tunnel (ovn-encap-type). */
+export const EncapType = { geneve: "geneve", stt: "stt", vxlan: "vxlan" } as const;
+export type EncapType = (typeof EncapType)[keyof typeof EncapType];
+/** The host's package family. */
+export const OsFamily = { debian: "debian", rhel: "rhel" } as const;
+export type OsFamily = (typeof OsFamily)[keyof typeof OsFamily];
+/** The OVS datapath: kernel (system) or userspace (netdev). */
+export const DatapathType = { system: "system", netdev: "netdev" } as const;
+export type DatapathType = (typeof DatapathType)[keyof typeof DatapathType];
+/** How a gateway holds its NIC. */
+export const GatewayMode = { dedicated: "dedicated", shared: "shared" } as const;
+export type GatewayMode = (typeof GatewayMode)[keyof typeof GatewayMode];
+/** The OVN databases' transport. */
+export const OvnProtocol = { tcp: "tcp", ssl: "ssl" } as const;
+export type OvnProtocol = (typeof OvnProtocol)[keyof typeof OvnProtocol];
 
 /** Gateway settings of one gateway node (gateway-init). */
 export interface GatewayConfig {
     /** `dedicated`: the NIC leaves the host stack and belongs to OVN; `shared`: the NIC is moved onto an OVS bridge. */
-    mode: "dedicated" | "shared";
+    mode: GatewayMode;
     /** The physical NIC (e.g. eth1 dedicated, eth0 shared). */
     interface: string;
     /** Shared mode only: the OVS bridge the NIC is moved onto (default `br<interface>`, e.g. breth0). */
@@ -35,6 +51,7 @@ export interface NodeConfig {
     user?: string;
     /** Pinned SSH host key line (`ssh-ed25519 AAAA…`, from `ssh-keyscan -t ed25519 <address>`). */
     hostKey?: string;
+    /** central: OVN NB/SB and northd; master/node: a Kubernetes node with its logical switch; gateway: gateway-init. */
     roles: Role[];
     /** This host's tunnel endpoint (ovn-encap-ip). Default: `address` when that is an IPv4 address. */
     tunnelIp?: string;
@@ -49,6 +66,7 @@ export interface NodeConfig {
     os?: OsFamily;
     /** OVS datapath of this host (default from the cluster's `datapathType`). */
     datapathType?: DatapathType;
+    /** Gateway nodes only: how the node leads traffic out of the cluster. */
     gateway?: GatewayConfig;
 }
 
@@ -59,8 +77,10 @@ export interface ApiServerConfig {
 
 export interface OvnTransportConfig {
     /** tcp or ssl; ssl needs the secrets ovnSslPrivateKey, ovnSslCertificate, ovnSslCaCertificate. */
-    protocol: "tcp" | "ssl";
+    protocol: OvnProtocol;
+    /** The Northbound database's port (default 6641). */
     nbPort: number;
+    /** The Southbound database's port (default 6642). */
     sbPort: number;
     /** Raft port of the clustered NB between central members (default 6643); only with several centrals. */
     nbRaftPort: number;
@@ -69,25 +89,46 @@ export interface OvnTransportConfig {
 }
 
 export interface SshConfig {
+    /** The SSH user of every host that names none (default root). */
     user: string;
+    /** The SSH port of every host that names none (default 22). */
     port: number;
     /** Accept any host key. Off by default; only for throw-away labs. */
     insecureIgnoreHostKey: boolean;
 }
 
 export interface PackagesConfig {
-    /** Pinned package versions (apt `=version`, dnf `-version`); empty means the repository's current one. */
+    /** Pinned Open vSwitch package version (apt `=version`, dnf `-version`); empty means the repository's current one. */
     openvswitchVersion?: string;
+    /** Pinned OVN package version, as openvswitchVersion. */
     ovnVersion?: string;
-    /** An extra package repository: apt source line or dnf baseurl. */
-    repository?: { name: string; url: string; apt?: { suite: string; components: string } };
+    /** An extra package repository. */
+    repository?: PackageRepository;
     /** Skip package installation entirely (hosts prepared by other means). */
     skip?: boolean;
 }
 
+/** An extra package repository: apt source or dnf baseurl. */
+export interface PackageRepository {
+    /** The repository's name (its sources file or .repo name). */
+    name: string;
+    /** Its URL: the apt source's URI or the dnf baseurl. */
+    url: string;
+    /** apt only: the suite and components of the source line. */
+    apt?: AptSource;
+}
+
+/** The rest of an apt source line. */
+export interface AptSource {
+    /** e.g. bookworm-backports. */
+    suite: string;
+    /** e.g. main. */
+    components: string;
+}
+
 /** Upstream's node identities: per-node client certificates and the admission webhook that holds each node to its own objects. */
 export interface OvnkubeIdentityConfig {
-    /** Default true, as upstream has it. */
+    /** Run ovnkube-identity (default true, as upstream has it). */
     enabled: boolean;
     /**
      * Where the API server reaches the webhook: `localhost` (default, upstream's: every API server
@@ -99,19 +140,34 @@ export interface OvnkubeIdentityConfig {
 }
 
 export interface OvnkubeConfig {
+    /** The ovn-kubernetes release line (upstream maintains the two newest). */
     version: OvnkubeVersion;
+    /** interconnect: a zone (local NB, SB, northd) per node; centralized: one NB/SB on the central(s), deprecated upstream. */
     architecture: OvnkubeArchitecture;
     /** Default: the release's image (../kube/releases). */
     image: string;
     /** A directory (http(s) or file URL, ending in /) holding the release's CRD files under their upstream names. */
     crdMirror?: string;
+    /** ovnkube-identity: per-node client certificates and the webhook holding each node to its own objects. */
     identity: OvnkubeIdentityConfig;
 }
 
-/** `ovnkube` as the user writes it: every key optional. */
-export type OvnkubeConfigInput = Partial<Omit<OvnkubeConfig, "identity">> & { identity?: Partial<OvnkubeIdentityConfig> };
+/** The ovn-kubernetes release and architecture ovnkube mode deploys; every key optional. */
+export interface OvnkubeConfigInput {
+    /** The ovn-kubernetes release line (default the newest). */
+    version?: OvnkubeVersion;
+    /** interconnect (default) or centralized (deprecated upstream). */
+    architecture?: OvnkubeArchitecture;
+    /** ovnkube container image (default: the release's image). */
+    image?: string;
+    /** Read the release's CRD files from this directory (http(s) or file URL ending in /) instead of upstream. */
+    crdMirror?: string;
+    /** ovnkube-identity settings. */
+    identity?: Partial<OvnkubeIdentityConfig>;
+}
 
 export interface KubernetesConfig {
+    /** The namespace of the ovnkube objects (default ovn-kubernetes); the stack owns it. */
     namespace: string;
     /** Deploy the ovnkube objects at all (default true). */
     enabled: boolean;
@@ -125,28 +181,48 @@ export interface KubernetesConfig {
 /** A secret as it arrives: plain text from the Pulumi config (program) or `{secure: ciphertext}` (file). */
 export type SecretValue = string | { secure: string };
 
-/** Everything in the `ovn-kubernetes:` namespace, before defaults. */
-export interface StackConfigInput {
+/** Every setting of a cluster but its secrets, before defaults: the stack config keys, the component's arguments. */
+export interface ClusterSettings {
+    /** Every machine of the cluster. */
     nodes: NodeConfig[];
+    /** The pod network, split into node subnets. */
     clusterSubnet: string;
+    /** Prefix length of each node subnet (default 24). */
     hostSubnetLength?: number;
+    /** The Kubernetes service CIDR. */
     serviceSubnet: string;
+    /** Links the cluster router to the gateway routers (default 100.64.0.0/16). */
     joinSubnet?: string;
+    /** Interconnect: the transit switch joining the zones' cluster routers (default 100.88.0.0/16). */
     transitSubnet?: string;
+    /** ovnkube mode: the host masquerade addresses (default 169.254.0.0/17). */
     masqueradeSubnet?: string;
+    /** The overlay tunnel (default geneve). */
     encapType?: EncapType;
+    /** Pod and management port MTU (default 1400); it must leave room for the tunnel. */
     mtu?: number;
+    /** The OVS datapath of every host that names none (default system). */
     datapathType?: DatapathType;
+    /** The Kubernetes API server ovnkube talks to. */
     apiServer: ApiServerConfig;
+    /** How the OVN databases listen: protocol and ports. */
     ovnTransport?: Partial<OvnTransportConfig>;
+    /** SSH defaults of every host. */
     ssh?: Partial<SshConfig>;
+    /** OVS and OVN package installation. */
     packages?: PackagesConfig;
+    /** The Kubernetes side: namespace, whether ovnkube is deployed, which kubeconfig. */
     kubernetes?: Partial<KubernetesConfig>;
+    /** ovnkube mode: the ovn-kubernetes release and architecture. */
     ovnkube?: OvnkubeConfigInput;
     /** A throw-away lab: ssh.insecureIgnoreHostKey is expected and not warned about (default false). */
     lab?: boolean;
+}
+
+/** Everything in the `ovn-kubernetes:` namespace, before defaults. */
+export interface StackConfigInput extends ClusterSettings {
     // Secrets: separate keys so each is a Pulumi secret of its own.
-    sshPrivateKey?: SecretValue;
+    sshPrivateKey: SecretValue;
     k8sApiToken?: SecretValue;
     k8sCaCertificate?: SecretValue;
     ovnSslPrivateKey?: SecretValue;

@@ -1,6 +1,6 @@
 // The `@ovn-kubernetes-as-code/cluster/config` entry: what other packages may use of config/.
 export { Problem } from "../config/problem";
 export { PROJECT, readStackFile } from "../config/stackFile";
-export { NodeConfig, OvnkubeConfigInput, Role, StackConfigInput } from "../config/types";
+export { ClusterSettings, NodeConfig, OvnkubeConfigInput, Role, StackConfigInput } from "../config/types";
 export { ConfigError, validateConfig } from "../config/validate";
 export { configWarnings, renameWarnings } from "../config/warnings";

@@ -2,14 +2,17 @@
 // One table, read by validation (which versions exist), the schema check (which OVN), the
 // manifests (image, CRDs) and the docs. Facts and sources: docs/facts/ovnkube-1.3.md.
 
-export const OVNKUBE_VERSIONS = ["1.3", "1.2"] as const;
-export type OvnkubeVersion = (typeof OVNKUBE_VERSIONS)[number];
+/** The ovn-kubernetes release lines (upstream maintains the two newest), newest first. */
+export const OvnkubeVersion = { v1_3: "1.3", v1_2: "1.2" } as const;
+export type OvnkubeVersion = (typeof OvnkubeVersion)[keyof typeof OvnkubeVersion];
+export const OVNKUBE_VERSIONS: readonly OvnkubeVersion[] = Object.values(OvnkubeVersion);
 /** Upstream's newest release: what a stack gets unless it names another. */
 export const DEFAULT_OVNKUBE_VERSION: OvnkubeVersion = "1.3";
 
-export const OVNKUBE_ARCHITECTURES = ["interconnect", "centralized"] as const;
 /** interconnect: a zone per node (local NB, SB, northd); centralized: one NB/SB for all (deprecated upstream since 1.2). */
-export type OvnkubeArchitecture = (typeof OVNKUBE_ARCHITECTURES)[number];
+export const OvnkubeArchitecture = { interconnect: "interconnect", centralized: "centralized" } as const;
+export type OvnkubeArchitecture = (typeof OvnkubeArchitecture)[keyof typeof OvnkubeArchitecture];
+export const OVNKUBE_ARCHITECTURES: readonly OvnkubeArchitecture[] = Object.values(OvnkubeArchitecture);
 export const DEFAULT_OVNKUBE_ARCHITECTURE: OvnkubeArchitecture = "interconnect";
 
 export interface OvnkubeRelease {

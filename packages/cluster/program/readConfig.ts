@@ -75,6 +75,6 @@ function parseJson(text: string): unknown {
 }
 
 /** Says what is valid but unsafe (see ../config/warnings.ts) in the engine's log, on every run. */
-export function logConfigWarnings(config: StackConfig): void {
-    for (const w of configWarnings(config)) pulumi.log.warn(`${w.path}: ${w.message}`);
+export function logConfigWarnings(config: StackConfig, resource?: pulumi.Resource): void {
+    for (const w of configWarnings(config)) pulumi.log.warn(`${w.path}: ${w.message}`, resource);
 }

@@ -3,18 +3,20 @@
 import * as pulumi from "@pulumi/pulumi";
 import { OvnKubernetesCluster } from "../cluster";
 import { ConfigError, validateConfig } from "../config/validate";
-import { logConfigWarnings, readStackConfig } from "./readConfig";
+import { SECRET_KEYS, type ClusterSettings } from "../config/types";
+import { readStackConfig } from "./readConfig";
 
 export function deployStack(config = new pulumi.Config()): OvnKubernetesCluster {
     const { raw, secrets, secretTexts } = readStackConfig(config);
-    let validated;
     try {
-        validated = validateConfig(raw, secretTexts);
+        // The secrets' key material is checked here, where their texts are at hand; the component
+        // checks the rest again from its arguments, as it does for every language.
+        validateConfig(raw, secretTexts);
     } catch (e) {
         // A RunError is reported as the message alone: one line per problem, no stack trace.
         if (e instanceof ConfigError) throw new pulumi.RunError(e.message);
         throw e;
     }
-    logConfigWarnings(validated);
-    return new OvnKubernetesCluster("ovn", { config: validated, secrets, owner: `${pulumi.getProject()}/${pulumi.getStack()}` });
+    const settings = Object.fromEntries(Object.entries(raw).filter(([k]) => !(SECRET_KEYS as readonly string[]).includes(k)));
+    return new OvnKubernetesCluster("ovn", { ...(settings as unknown as ClusterSettings), ...secrets, sshPrivateKey: secrets.sshPrivateKey! });
 }

@@ -3,7 +3,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import YAML from "yaml";
-import type { NodeConfig, OvnkubeConfigInput, Role, StackConfigInput } from "@ovn-kubernetes-as-code/cluster/config";
+import type { ClusterSettings, NodeConfig, OvnkubeConfigInput, Role } from "@ovn-kubernetes-as-code/cluster/config";
 import { cidrsOverlap } from "@ovn-kubernetes-as-code/cluster/values";
 import { DEFAULT_ID, PROJECT_ROOT } from "./names";
 import { IncorrectPassphraseError, PassphraseSecrets } from "../offline/passphraseSecrets";
@@ -78,7 +78,7 @@ function labOvnkube(cluster: LocalCluster, opts: LocalStackOptions): OvnkubeConf
 }
 
 /** The stack configuration for the cluster's hosts (without the secret). Pure. */
-export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions = {}): StackConfigInput {
+export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions = {}): ClusterSettings {
     const clusterSubnet = opts.clusterSubnet ?? LOCAL_DEFAULTS.clusterSubnet;
     const serviceSubnet = opts.serviceSubnet ?? LOCAL_DEFAULTS.serviceSubnet;
     const ranges = { clusterSubnet, serviceSubnet, joinSubnet: LOCAL_DEFAULTS.joinSubnet };

@@ -3,9 +3,9 @@
 // the first stdout line, then Configure → Check → Create → Diff → Update → Read → Delete with
 // protobuf Structs. Like the engine with a provider that does not accept secrets, secret wrappers
 // are removed before values are sent.
-import { spawn, type ChildProcess } from "child_process";
 import * as path from "path";
 import { grpc, providerGrpc, providerPb, SDK_DIR, structPb, unwrapSecrets } from "../../../packages/lab/offline/sdk";
+import { startPluginProcess } from "../../support/pluginProcess";
 
 export const PROJECT_ROOT = path.resolve(__dirname, "../../..");
 
@@ -45,21 +45,7 @@ function call<Req, Res>(client: any, method: string, request: Req): Promise<Res>
 
 /** `projectDir`: the host's cwd, where the serialized providers' require() calls resolve. */
 export async function startProviderHost(config: Props = {}, projectDir = PROJECT_ROOT): Promise<ProviderHost> {
-    const child: ChildProcess = spawn(process.execPath, [path.join(SDK_DIR, "cmd/dynamic-provider/index.js"), "127.0.0.1:1"], {
-        cwd: projectDir,
-        stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr!.on("data", (d) => (stderr += d));
-    const port = await new Promise<number>((resolve, reject) => {
-        let out = "";
-        child.stdout!.on("data", (d) => {
-            out += d;
-            const line = out.split("\n")[0];
-            if (out.includes("\n")) resolve(Number(line.trim()));
-        });
-        child.once("exit", (code) => reject(new Error(`dynamic-provider host exited with ${code}: ${stderr}`)));
-    });
+    const { child, port, stderr } = await startPluginProcess([path.join(SDK_DIR, "cmd/dynamic-provider/index.js"), "127.0.0.1:1"], projectDir);
     const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     const configure = new providerPb.ConfigureRequest();
     configure.setArgs(struct(config));
@@ -122,7 +108,7 @@ export async function startProviderHost(config: Props = {}, projectDir = PROJECT
             req.setOldInputs(struct(oldInputs));
             await call(client, "delete", req);
         },
-        stderr: () => stderr,
+        stderr,
         pid: child.pid!,
         async stop() {
             client.close();
