@@ -13,7 +13,6 @@ import { Central, Chassis, HostPackages, ScriptBundle, Zone } from "./hosts";
 import { OvnkubeSchemaCheck } from "./compat/schemaCheck";
 import { TunnelMtuCheck } from "./compat/tunnelMtuCheck";
 import { TunnelTypeCheck } from "./compat/tunnelTypeCheck";
-import { buildClusterModel } from "./model/cluster";
 import type { ClusterModel, HostModel } from "./model/types";
 import { centralHostOf, centralHostsOf, hostOf, type TopologyContext } from "./topology/context";
 import { logConfigWarnings, sshPrivateKeyConfig } from "./program/readConfig";
@@ -47,10 +46,9 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
 
     constructor(name: string, args: OvnKubernetesClusterArgs, opts?: pulumi.ComponentResourceOptions) {
         // Validated before anything is registered: a bad setting stops here, named by its path.
-        const { config, secrets } = clusterInputs(args);
+        const { config, model, secrets } = clusterInputs(args);
         super("ovn-kubernetes:index:OvnKubernetesCluster", name, {}, opts);
         logConfigWarnings(config, this);
-        const model = buildClusterModel(config);
         const privateKey = secrets.sshPrivateKey!;
         const centralHost = model.central ? centralHostOf(model) : undefined;
         // The providers' SSH key, named by its config key: their state holds no key.

@@ -1,7 +1,7 @@
 // The package's public surface: the cluster component and what a program needs to feed it from
 // stack config, plus the Northbound resources for programs that build their own topology.
 export { OvnKubernetesCluster, type OvnKubernetesClusterArgs } from "./cluster";
-export { ConfigError, validateConfig } from "./config/validate";
+export { ConfigError, validateConfig } from "./plan/validate";
 export type { ClusterSettings, StackConfig } from "./config/types";
 export { logConfigWarnings, readStackConfig, SECRET_PRESENT, type Secrets } from "./program/readConfig";
 export { deployStack } from "./program/stack";

@@ -22,7 +22,7 @@ import { releaseOf } from "../../packages/cluster/kube/releases";
 import { gatewayRouter, routerToJoin, TRANSIT_SWITCH } from "../../packages/cluster/model/names";
 import type { ClusterModel } from "../../packages/cluster/model/types";
 import { readStackFile } from "../../packages/cluster/config/stackFile";
-import { validateConfig } from "../../packages/cluster/config/validate";
+import { validateConfig } from "../../packages/cluster/plan/validate";
 import { buildClusterModel } from "../../packages/cluster/model/cluster";
 import { down, hostExec } from "../../packages/lab/localcluster";
 import { removeDemoWorkloads, startDemoDeployment, type KubePod } from "../../packages/lab/localcluster/kubeWorkloads";

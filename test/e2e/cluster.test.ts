@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { readStackFile } from "../../packages/cluster/config/stackFile";
-import { validateConfig } from "../../packages/cluster/config/validate";
+import { validateConfig } from "../../packages/cluster/plan/validate";
 import { buildClusterModel } from "../../packages/cluster/model/cluster";
 import type { ClusterModel } from "../../packages/cluster/model/types";
 import { desiredNorthbound } from "../../packages/cluster/render/northbound";

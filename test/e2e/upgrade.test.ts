@@ -20,7 +20,7 @@ import { phase } from "./support/phase";
 import { bringUpOvnkubeLab, writeLabStack, type OvnkubeLab } from "./support/ovnkubeLab";
 import { ovnkubePodsOf, waitOvnkubePodsRunning, ovnkubeImages } from "./support/ovnkubePods";
 import { upgradeUnderProbes } from "./support/ovnkubeUpgrade";
-import { validateConfig } from "../../packages/cluster/config/validate";
+import { validateConfig } from "../../packages/cluster/plan/validate";
 import { buildClusterModel } from "../../packages/cluster/model/cluster";
 import { readStackFile } from "../../packages/cluster/config/stackFile";
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
-import { ConfigError, validateConfig } from "../../packages/cluster/config/validate";
+import { ConfigError, validateConfig } from "../../packages/cluster/plan/validate";
 import { hostCommand } from "../../packages/cluster/hosts/command";
 import { buildClusterModel } from "../../packages/cluster/model/cluster";
 import { sshConnection } from "../../packages/cluster/program/connections";

@@ -4,7 +4,7 @@
 // SSL), staging interconnect (a zone per node); both with node identities, on by default.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { validateConfig } from "../../packages/cluster/config/validate";
+import { validateConfig } from "../../packages/cluster/plan/validate";
 import { webhookConfigurations } from "../../packages/cluster/kube/identity";
 import { kubeManifests, manifestList } from "../../packages/cluster/kube/manifests";
 import { buildClusterModel } from "../../packages/cluster/model/cluster";

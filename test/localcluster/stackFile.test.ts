@@ -4,7 +4,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { after, test } from "node:test";
 import YAML from "yaml";
-import { validateConfig } from "../../packages/cluster/config/validate";
+import { validateConfig } from "../../packages/cluster/plan/validate";
 import { buildClusterModel } from "../../packages/cluster/model/cluster";
 import { SECRET_PRESENT } from "../../packages/cluster/program/readConfig";
 import { PassphraseSecrets } from "../../packages/lab/offline/passphraseSecrets";

@@ -2,7 +2,7 @@
 // (components per node and role, names, parents), the stack outputs, and secrets kept secret.
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
-import { validateConfig } from "../../packages/cluster/config/validate";
+import { validateConfig } from "../../packages/cluster/plan/validate";
 import { kubeManifests, manifestList } from "../../packages/cluster/kube/manifests";
 import { releaseOf } from "../../packages/cluster/kube/releases";
 import { buildClusterModel } from "../../packages/cluster/model/cluster";

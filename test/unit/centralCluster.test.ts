@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { destroyGuardProvider } from "../../packages/cluster/guard/destroyGuard";
 import { membershipRefusal } from "../../packages/cluster/hosts/centralMembership";
-import { validateConfig } from "../../packages/cluster/config/validate";
+import { validateConfig } from "../../packages/cluster/plan/validate";
 import { buildClusterModel } from "../../packages/cluster/model/cluster";
 import { checkInputs } from "../../packages/cluster/nb/inputs";
 import { clusterRouterKind } from "../../packages/cluster/nb/kinds/clusterRouter";

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
 import { configFromStackYaml } from "../../packages/cluster/config/stackFile";
-import { ConfigError, validateConfig } from "../../packages/cluster/config/validate";
+import { ConfigError, validateConfig } from "../../packages/cluster/plan/validate";
 import { configWarnings, renameWarnings } from "../../packages/cluster/config/warnings";
 import { readStackConfig } from "../../packages/cluster/program/readConfig";
 import { ROOT, stackConfig } from "../support/configs";

@@ -2,7 +2,7 @@
 // resource accepts, values that are the model's addresses.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { validateConfig } from "../../packages/cluster/config/validate";
+import { validateConfig } from "../../packages/cluster/plan/validate";
 import { buildClusterModel } from "../../packages/cluster/model/cluster";
 import { checkExpectation } from "../../packages/cluster/nb/expectation/inputs";
 import { clusterRouterRows, gatewayRouterRows, nodeSwitchRows, transitRows } from "../../packages/cluster/topology/expectations";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it, test } from "node:test";
-import { validateConfig } from "../../packages/cluster/config/validate";
+import { validateConfig } from "../../packages/cluster/plan/validate";
 import { macFromIp, toInt } from "../../packages/cluster/values";
 import { buildClusterModel } from "../../packages/cluster/model/cluster";
 import { stackConfig } from "../support/configs";

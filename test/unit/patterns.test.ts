@@ -5,7 +5,7 @@
 // checks. A seeded generator keeps every run the same.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ConfigError, validateConfig } from "../../packages/cluster/config/validate";
+import { ConfigError, validateConfig } from "../../packages/cluster/plan/validate";
 import type { StackConfig } from "../../packages/cluster/config/types";
 import {
     centralScript,

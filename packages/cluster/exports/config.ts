@@ -2,5 +2,5 @@
 export { Problem } from "../config/problem";
 export { PROJECT, readStackFile } from "../config/stackFile";
 export { ClusterSettings, NodeConfig, OvnkubeConfigInput, Role, StackConfigInput } from "../config/types";
-export { ConfigError, validateConfig } from "../config/validate";
+export { ConfigError, validateConfig } from "../plan/validate";
 export { configWarnings, renameWarnings } from "../config/warnings";

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { kubeconfigServer } from "../config/keyMaterial";
+import { kubeconfigServer } from "../plan/checks/keyMaterial";
 
 /** The ambient kubeconfig's server, and where it was read from. */
 export function ambientServer(env: NodeJS.ProcessEnv = process.env): string {

@@ -7,7 +7,7 @@ import { PLAIN_TEXT_SECRET } from "../config/secrets";
 import { isMisspelledNamespace } from "../config/stackFile";
 import { SECRET_KEYS, SecretKey, StackConfig } from "../config/types";
 import { configWarnings } from "../config/warnings";
-import type { SecretTexts } from "../config/keyMaterial";
+import type { SecretTexts } from "../plan/checks/keyMaterial";
 
 export type Secrets = Partial<Record<SecretKey, pulumi.Output<string>>>;
 

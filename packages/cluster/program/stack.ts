@@ -2,7 +2,7 @@
 // invalid), create the cluster. index.ts runs it; tests run it under mocks.
 import * as pulumi from "@pulumi/pulumi";
 import { OvnKubernetesCluster } from "../cluster";
-import { ConfigError, validateConfig } from "../config/validate";
+import { ConfigError, validateConfig } from "../plan/validate";
 import { SECRET_KEYS, type ClusterSettings } from "../config/types";
 import { readStackConfig } from "./readConfig";
 

@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { readStackFile } from "../../../packages/cluster/config/stackFile";
-import { validateConfig } from "../../../packages/cluster/config/validate";
+import { validateConfig } from "../../../packages/cluster/plan/validate";
 import { buildClusterModel } from "../../../packages/cluster/model/cluster";
 import type { ClusterModel } from "../../../packages/cluster/model/types";
 import { closeNbSessions } from "../../../packages/cluster/nb/session";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { readStackFile } from "../../../packages/cluster/config/stackFile";
-import { validateConfig } from "../../../packages/cluster/config/validate";
+import { validateConfig } from "../../../packages/cluster/plan/validate";
 import { buildClusterModel } from "../../../packages/cluster/model/cluster";
 import type { ClusterModel } from "../../../packages/cluster/model/types";
 import { KubeClient } from "../../../packages/lab/kubeclient";

@@ -3,7 +3,7 @@
 // named by its stack config key, which the provider host is configured with), or carrying the key
 // (state written before, and in-process calls, which have no provider configuration).
 import { readStackFile } from "../../../packages/cluster/config/stackFile";
-import { validateConfig } from "../../../packages/cluster/config/validate";
+import { validateConfig } from "../../../packages/cluster/plan/validate";
 import { buildClusterModel } from "../../../packages/cluster/model/cluster";
 import type { ClusterModel } from "../../../packages/cluster/model/types";
 import type { SshTarget } from "../../../packages/cluster/ssh/target";

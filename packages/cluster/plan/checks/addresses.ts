@@ -3,9 +3,9 @@
 // range the cluster routes internally, the network and broadcast address of every LAN the stack
 // names, and the addresses that identify other nodes. Otherwise the cluster router would swallow
 // the host LAN, or two hosts would answer for one address; both only show once traffic flows.
-import { addressRange, Cidr4, containsIp, isIpv4, networkOf, overlaps, parseNetwork, size, toInt } from "../values";
-import { tunnelIpOf } from "../model/nodes";
-import type { NodeConfig, StackConfigInput } from "./types";
+import { addressRange, Cidr4, containsIp, isIpv4, networkOf, overlaps, parseNetwork, size, toInt } from "../../values";
+import { tunnelIpOf } from "../../model/nodes";
+import type { NodeConfig, StackConfigInput } from "../../config/types";
 
 type Add = (path: string, message: string) => void;
 

@@ -1,8 +1,8 @@
 // Settings that are well-formed but cannot work where they apply: a tunnel type current Open
 // vSwitch lacks, node subnets with almost no pod addresses, per-OS settings where no host has that
 // OS, and an SSH user the host scripts cannot do their work as.
-import { size } from "../values";
-import type { StackConfigInput } from "./types";
+import { size } from "../../values";
+import type { StackConfigInput } from "../../config/types";
 
 type Add = (path: string, message: string) => void;
 

@@ -2,8 +2,8 @@
 // switches and routers by name, and ovn-northd binds ports by name across switch and router ports
 // alike, so a node named `join`, or a bridge named so that `<bridge>_<node>` is another port's
 // name, would make two rows one. A pure check over the built model's names.
-import type { ClusterModel } from "../model/types";
-import type { Problem } from "./problem";
+import type { ClusterModel } from "../../model/types";
+import type { Problem } from "../../config/problem";
 
 /** One generated name, the NB table it lives in, and the config path that decides it. */
 interface Generated {

@@ -1,9 +1,9 @@
 // Every listener the stack puts on a host (sshd, the NB and SB ovsdb-servers, their raft ports, the
 // API server when its URL names the host): two on one host and port cannot both bind, and the
 // second one's start fails half-way through an `up`. One relation over all listeners of a host.
-import { tunnelIpOf } from "../model/nodes";
+import { tunnelIpOf } from "../../model/nodes";
 import { urlIpv4 } from "./addresses";
-import type { StackConfigInput } from "./types";
+import type { StackConfigInput } from "../../config/types";
 
 type Add = (path: string, message: string) => void;
 

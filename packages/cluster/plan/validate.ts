@@ -5,15 +5,16 @@ import Ajv, { ErrorObject, ValidateFunction } from "ajv";
 import { PATTERNS } from "../values";
 import { gatewayBridgeOf, tunnelIpOf } from "../model/nodes";
 import { buildClusterModel } from "../model/cluster";
-import { generatedNameClashes, generatedNames } from "./generatedNames";
-import { stackConfigSchema } from "./schema";
-import { PROJECT } from "./stackFile";
-import { semanticProblems } from "./semantic";
-import type { Problem } from "./problem";
-import type { SecretTexts } from "./keyMaterial";
-import { kubeNameClashes } from "./kubeNames";
+import type { ClusterModel } from "../model/types";
+import { generatedNameClashes, generatedNames } from "./checks/generatedNames";
+import { stackConfigSchema } from "../config/schema";
+import { PROJECT } from "../config/stackFile";
+import { semanticProblems } from "./checks/semantic";
+import type { Problem } from "../config/problem";
+import type { SecretTexts } from "./checks/keyMaterial";
+import { kubeNameClashes } from "./checks/kubeNames";
 import { OVNKUBE_VERSIONS, releaseOf } from "../kube/releases";
-import { SECRET_KEYS, type OvnkubeConfig, SecretKey, StackConfig, StackConfigInput } from "./types";
+import { SECRET_KEYS, type OvnkubeConfig, SecretKey, StackConfig, StackConfigInput } from "../config/types";
 
 export class ConfigError extends Error {
     constructor(readonly problems: Problem[]) {
@@ -85,6 +86,17 @@ function dedupe(problems: Problem[]): Problem[] {
  * parsed too, and never quoted.
  */
 export function validateConfig(raw: unknown, secretTexts: SecretTexts = {}): StackConfig {
+    return planCluster(raw, secretTexts).config;
+}
+
+/** A valid configuration, its defaults filled, and the cluster model planned from it. */
+export interface ClusterPlan {
+    config: StackConfig;
+    model: ClusterModel;
+}
+
+/** validateConfig's checks, returning the model they planned: built once, for the component to use. */
+export function planCluster(raw: unknown, secretTexts: SecretTexts = {}): ClusterPlan {
     const input = structuredClone(raw) as StackConfigInput;
     if (!schemaCheck(input)) {
         const problems = (schemaCheck.errors ?? []).filter((e) => !["oneOf", "anyOf", "if"].includes(e.keyword)).map(schemaProblem);
@@ -98,7 +110,7 @@ export function validateConfig(raw: unknown, secretTexts: SecretTexts = {}): Sta
     const nodeIndex = (node: string) => config.nodes.findIndex((n) => n.name === node);
     const clashes = [...generatedNameClashes(generatedNames(model, nodeIndex)), ...kubeNameClashes(config, model)];
     if (clashes.length) throw new ConfigError(clashes);
-    return config;
+    return { config, model };
 }
 
 function withDefaults(input: StackConfigInput, secretsPresent: SecretKey[]): StackConfig {

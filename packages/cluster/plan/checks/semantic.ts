@@ -2,22 +2,22 @@
 // role combinations, secrets that a chosen mode needs. Runs on schema-valid input with defaults.
 // Each relation over many fields has a file of its own (addresses, listeners, key material,
 // capacity, transports, applicability); docs/validation.md lists them all.
-import { Cidr4, containsIp, contains, isIpv4, networkOf, overlaps, parseCidr, parseNetwork, toInt } from "../values";
-import { INTEGRATION_BRIDGE, nicBridge } from "../model/names";
-import { gatewayBridgeOf, isChassis, isK8sNode, tunnelBridgeOf, tunnelIpOf } from "../model/nodes";
+import { Cidr4, containsIp, contains, isIpv4, networkOf, overlaps, parseCidr, parseNetwork, toInt } from "../../values";
+import { INTEGRATION_BRIDGE, nicBridge } from "../../model/names";
+import { gatewayBridgeOf, isChassis, isK8sNode, tunnelBridgeOf, tunnelIpOf } from "../../model/nodes";
 import { addressProblems } from "./addresses";
 import { capacityProblems } from "./capacity";
 import { applicabilityProblems, podRoomProblem } from "./applicability";
 import { hostKeyProblems, kubeconfigServer, secretMaterialProblems, type SecretTexts } from "./keyMaterial";
 import { listenerProblems } from "./listeners";
 import { labOnlyProblems, referenceProblems, transportProblems } from "./transports";
-import { DEFAULT_MASQUERADE_SUBNET, DEFAULT_TRANSIT_SUBNET } from "./schema";
-import { DEFAULT_OVNKUBE_ARCHITECTURE } from "../kube/releases";
-import { kubeconfigDir } from "../kube/host-paths";
-import { NODE_HOST_DIRS } from "../kube/ovnkube-node";
-import { plainSecretProblems, setSecretCommand } from "./secrets";
-import type { DatapathType, SecretKey, StackConfigInput } from "./types";
-import type { Problem } from "./problem";
+import { DEFAULT_MASQUERADE_SUBNET, DEFAULT_TRANSIT_SUBNET } from "../../config/schema";
+import { DEFAULT_OVNKUBE_ARCHITECTURE } from "../../kube/releases";
+import { kubeconfigDir } from "../../kube/host-paths";
+import { NODE_HOST_DIRS } from "../../kube/ovnkube-node";
+import { plainSecretProblems, setSecretCommand } from "../../config/secrets";
+import type { DatapathType, SecretKey, StackConfigInput } from "../../config/types";
+import type { Problem } from "../../config/problem";
 
 type Defaulted = Required<Pick<StackConfigInput, "hostSubnetLength" | "joinSubnet">> & StackConfigInput;
 

@@ -1,7 +1,7 @@
 // Where credentials travel: a service-account token or the program's kubeconfig over plain http,
 // registry or repository credentials written into a reference (they end up in every pod spec,
 // log and state file), and switches meant for throw-away labs in a stack that is not one.
-import type { StackConfigInput } from "./types";
+import type { StackConfigInput } from "../../config/types";
 
 type Add = (path: string, message: string) => void;
 

@@ -2,10 +2,10 @@
 // pinned ones), gateway routers in the join subnet, node-ids in the transit subnet, ovnkube's
 // fixed addresses in the masquerade subnet. Otherwise the plan runs out half-way, or ovnkube
 // gives a node an address outside its network.
-import { Cidr4, overlaps, parseNetwork, size } from "../values";
-import { MAX_OVNKUBE_NODE_ID, MIN_OVNKUBE_NODE_ID } from "../model/addressPlan";
-import { isK8sNode } from "../model/nodes";
-import type { StackConfigInput } from "./types";
+import { Cidr4, overlaps, parseNetwork, size } from "../../values";
+import { MAX_OVNKUBE_NODE_ID, MIN_OVNKUBE_NODE_ID } from "../../model/addressPlan";
+import { isK8sNode } from "../../model/nodes";
+import type { StackConfigInput } from "../../config/types";
 
 type Add = (path: string, message: string) => void;
 

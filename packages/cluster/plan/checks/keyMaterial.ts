@@ -5,8 +5,8 @@
 import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from "node:crypto";
 import { utils, type ParsedKey } from "ssh2";
 import { parse } from "yaml";
-import { isFingerprintPin, keyLineHint, parseHostKeyLine } from "../ssh/hostKey";
-import { SECRET_KEYS, type SecretKey, type StackConfigInput } from "./types";
+import { isFingerprintPin, keyLineHint, parseHostKeyLine } from "../../ssh/hostKey";
+import { SECRET_KEYS, type SecretKey, type StackConfigInput } from "../../config/types";
 
 type Add = (path: string, message: string) => void;
 
