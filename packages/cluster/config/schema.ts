@@ -1,9 +1,10 @@
 // JSON Schema of the `ovn-kubernetes:` stack configuration. It documents every field; ajv
 // enforces it and fills defaults. Value patterns come from the shared table
-// (../values); rules that need CIDR arithmetic live in ./semantic.ts because JSON
-// Schema cannot express them.
+// (../values), enumerations from ./types; rules that need CIDR arithmetic live in
+// ../plan/checks because JSON Schema cannot express them.
 
 import { PATTERNS, type PatternName } from "../values";
+import { DatapathType, EncapType, GatewayMode, OsFamily, OvnProtocol, Role, valuesOf } from "./types";
 import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION, OVNKUBE_ARCHITECTURES, OVNKUBE_VERSIONS } from "../kube/releases";
 
 /** Upstream's defaults (go-controller/pkg/config/config.go, the chart's values-single-node-zone.yaml). */
@@ -30,7 +31,7 @@ const gateway = {
     type: "object",
     description: "gateway-init of this node.",
     properties: {
-        mode: { enum: ["dedicated", "shared"], description: "dedicated: the NIC belongs to OVN; shared: it is moved onto an OVS bridge" },
+        mode: { enum: valuesOf(GatewayMode), description: "dedicated: the NIC belongs to OVN; shared: it is moved onto an OVS bridge" },
         interface: { ...IFNAME, description: "the physical NIC" },
         bridge: { ...IFNAME, description: "OVS bridge carrying the NIC (default br<interface>)" },
         physicalIp: { ...CIDR4, description: "the gateway's external address with prefix, e.g. 10.33.74.138/24" },
@@ -57,7 +58,7 @@ const node = {
         },
         roles: {
             type: "array",
-            items: { enum: ["central", "master", "node", "gateway"] },
+            items: { enum: valuesOf(Role) },
             minItems: 1,
             uniqueItems: true,
             description: "central: OVN NB/SB and northd; master/node: a Kubernetes node with its logical switch; gateway: gateway-init",
@@ -65,8 +66,8 @@ const node = {
         tunnelIp: { ...IPV4, description: "ovn-encap-ip (default: address when it is an IPv4 address)" },
         tunnelInterface: { ...IFNAME, description: "NIC holding tunnelIp; moved onto OVS bridge br<NIC> with datapathType netdev" },
         subnet: { ...CIDR4, description: "pinned node subnet (default: allocated from clusterSubnet)" },
-        os: { enum: ["debian", "rhel"], default: "debian", description: "package family" },
-        datapathType: { enum: ["system", "netdev"], description: "OVS datapath (default: the cluster's datapathType)" },
+        os: { enum: valuesOf(OsFamily), default: "debian", description: "package family" },
+        datapathType: { enum: valuesOf(DatapathType), description: "OVS datapath (default: the cluster's datapathType)" },
         gateway,
     },
     required: ["name", "address", "roles"],
@@ -92,9 +93,9 @@ export const stackConfigSchema = {
             default: DEFAULT_MASQUERADE_SUBNET,
             description: "ovnkube's host masquerade addresses (link-local, on every node's gateway bridge); ovnkube mode",
         },
-        encapType: { enum: ["geneve", "stt", "vxlan"], default: "geneve", description: "ovn-encap-type" },
+        encapType: { enum: valuesOf(EncapType), default: "geneve", description: "ovn-encap-type" },
         mtu: { type: "integer", minimum: 576, maximum: 9216, default: 1400, description: "pod and management port MTU" },
-        datapathType: { enum: ["system", "netdev"], default: "system", description: "OVS datapath: kernel (system) or userspace (netdev)" },
+        datapathType: { enum: valuesOf(DatapathType), default: "system", description: "OVS datapath: kernel (system) or userspace (netdev)" },
         apiServer: {
             type: "object",
             properties: {
@@ -106,7 +107,7 @@ export const stackConfigSchema = {
         ovnTransport: {
             type: "object",
             properties: {
-                protocol: { enum: ["tcp", "ssl"], default: "tcp" },
+                protocol: { enum: valuesOf(OvnProtocol), default: "tcp" },
                 nbPort: { ...PORT, default: 6641 },
                 sbPort: { ...PORT, default: 6642 },
                 nbRaftPort: { ...PORT, default: 6643, description: "raft port of the clustered NB between centrals (several centrals only)" },

@@ -23,6 +23,8 @@ export type GatewayMode = (typeof GatewayMode)[keyof typeof GatewayMode];
 /** The OVN databases' transport. */
 export const OvnProtocol = { tcp: "tcp", ssl: "ssl" } as const;
 export type OvnProtocol = (typeof OvnProtocol)[keyof typeof OvnProtocol];
+/** An enumeration's values, for the JSON Schema's `enum`: each set of values is written once. */
+export const valuesOf = <T extends Record<string, string>>(e: T): T[keyof T][] => Object.values(e) as T[keyof T][];
 
 /** Gateway settings of one gateway node (gateway-init). */
 export interface GatewayConfig {

@@ -1,6 +1,6 @@
 // The desired cluster: a pure function of the validated stack config (see ./cluster.ts).
 // Every name, address and MAC any layer needs is decided here, once.
-import type { DatapathType, EncapType, OsFamily, PackagesConfig, Role } from "../config/types";
+import type { DatapathType, EncapType, GatewayMode, OsFamily, PackagesConfig, Role } from "../config/types";
 import type { OvnkubeArchitecture, OvnkubeVersion } from "../kube/releases";
 import type { SshTarget } from "../ssh/target";
 
@@ -111,7 +111,7 @@ export interface GatewayModel {
     rampoutSubnets: string[];
     clusterSubnet: string;
     clusterRouter: string;
-    mode: "dedicated" | "shared";
+    mode: GatewayMode;
     /** Host NIC and the OVS bridge that carries the localnet traffic. */
     interface: string;
     bridge: string;
