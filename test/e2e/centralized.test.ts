@@ -23,7 +23,7 @@ import { gatewayRouter, routerToJoin, TRANSIT_SWITCH } from "../../packages/clus
 import type { ClusterModel } from "../../packages/cluster/model/types";
 import { readStackFile } from "../../packages/cluster/config/stackFile";
 import { validateConfig } from "../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../packages/cluster/model/cluster";
+import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
 import { down, hostExec } from "../../packages/lab/localcluster";
 import { removeDemoWorkloads, startDemoDeployment, type KubePod } from "../../packages/lab/localcluster/kubeWorkloads";
 import { apply, destroy, preview, refresh, type OperationResult } from "../../packages/lab/offline/api";

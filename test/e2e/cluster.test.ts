@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { readStackFile } from "../../packages/cluster/config/stackFile";
 import { validateConfig } from "../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../packages/cluster/model/cluster";
+import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
 import type { ClusterModel } from "../../packages/cluster/model/types";
 import { desiredNorthbound } from "../../packages/cluster/render/northbound";
 import { down, hostExec, LOCAL_LAB_PASSPHRASE, ping, startPod, stopPod, up, writeLocalStack, type LocalCluster, type LocalPod } from "../../packages/lab/localcluster";

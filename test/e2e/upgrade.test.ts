@@ -21,7 +21,7 @@ import { bringUpOvnkubeLab, writeLabStack, type OvnkubeLab } from "./support/ovn
 import { ovnkubePodsOf, waitOvnkubePodsRunning, ovnkubeImages } from "./support/ovnkubePods";
 import { upgradeUnderProbes } from "./support/ovnkubeUpgrade";
 import { validateConfig } from "../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../packages/cluster/model/cluster";
+import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
 import { readStackFile } from "../../packages/cluster/config/stackFile";
 
 const ID = "e2eupg";

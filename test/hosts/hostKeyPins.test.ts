@@ -11,7 +11,7 @@ import { test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
 import { ConfigError, validateConfig } from "../../packages/cluster/plan/validate";
 import { hostCommand } from "../../packages/cluster/hosts/command";
-import { buildClusterModel } from "../../packages/cluster/model/cluster";
+import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
 import { sshConnection } from "../../packages/cluster/program/connections";
 import { stackConfig } from "../support/configs";
 

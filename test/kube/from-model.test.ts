@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 import { validateConfig } from "../../packages/cluster/plan/validate";
 import { webhookConfigurations } from "../../packages/cluster/kube/identity";
 import { kubeManifests, manifestList } from "../../packages/cluster/kube/manifests";
-import { buildClusterModel } from "../../packages/cluster/model/cluster";
+import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
 import { toInt } from "../../packages/cluster/values";
 import { stackConfig } from "../support/configs";
 import { affinityNodes, flag, main } from "./inspect";

@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { after, test } from "node:test";
 import YAML from "yaml";
 import { validateConfig } from "../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../packages/cluster/model/cluster";
+import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
 import { SECRET_PRESENT } from "../../packages/cluster/program/readConfig";
 import { PassphraseSecrets } from "../../packages/lab/offline/passphraseSecrets";
 import { labCrdDir } from "../../packages/lab/localcluster/labReleases";

@@ -3,7 +3,7 @@
 import { pathToFileURL } from "node:url";
 import type { OvnkubeVersion } from "../../packages/cluster/kube/releases";
 import { releaseOf } from "../../packages/cluster/kube/releases";
-import { crdUrl } from "../../packages/cluster/model/cluster";
+import { crdUrl } from "../../packages/cluster/model/clusterModel";
 import { labCrdDir } from "../../packages/lab/localcluster/labReleases";
 
 /** `file:///…/crds/v1.3.0/`: a directory URL ending in `/`, as validation wants it. */

@@ -12,7 +12,7 @@ import { SECRET_KEYS, type ClusterSettings, type SecretKey, type StackConfig } f
 import { SECRET_PRESENT } from "../../packages/cluster/program/readConfig";
 import { ConfigError, validateConfig } from "../../packages/cluster/plan/validate";
 import { kubeManifests, manifestList } from "../../packages/cluster/kube/manifests";
-import { buildClusterModel } from "../../packages/cluster/model/cluster";
+import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
 import { nbctlShow } from "../../packages/cluster/render/nbctlShow";
 import { desiredNorthbound } from "../../packages/cluster/render/northbound";
 import { contains, overlaps, parseNetwork, type Cidr4 } from "../../packages/cluster/values";

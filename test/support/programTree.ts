@@ -5,7 +5,7 @@ import { X509Certificate } from "node:crypto";
 import { validateConfig } from "../../packages/cluster/plan/validate";
 import { kubeManifests, manifestList } from "../../packages/cluster/kube/manifests";
 import { releaseOf } from "../../packages/cluster/kube/releases";
-import { buildClusterModel } from "../../packages/cluster/model/cluster";
+import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
 import { stackConfig, type ExampleStack } from "./configs";
 import { dropSecrets, runProgramUnderMocks, settle, TEST_SECRETS, WEBHOOK_CERTIFICATE, type Recorded } from "./pulumiMocks";
 

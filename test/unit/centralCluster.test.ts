@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { destroyGuardProvider } from "../../packages/cluster/guard/destroyGuard";
 import { membershipRefusal } from "../../packages/cluster/hosts/centralMembership";
 import { validateConfig } from "../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../packages/cluster/model/cluster";
+import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
 import { checkInputs } from "../../packages/cluster/nb/inputs";
 import { clusterRouterKind } from "../../packages/cluster/nb/kinds/clusterRouter";
 import { isWritable, readServerDatabase } from "../../packages/cluster/ovsdb/serverDatabase";

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { validateConfig } from "../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../packages/cluster/model/cluster";
+import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
 import { checkExpectation } from "../../packages/cluster/nb/expectation/inputs";
 import { clusterRouterRows, gatewayRouterRows, nodeSwitchRows, transitRows } from "../../packages/cluster/topology/expectations";
 import { fromInt, macFromIp, toInt } from "../../packages/cluster/values";

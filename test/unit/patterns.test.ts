@@ -21,7 +21,7 @@ import {
     zoneScript,
 } from "../../packages/cluster/hosts/scripts";
 import { validateKubeModel } from "../../packages/cluster/kube/validate";
-import { buildClusterModel } from "../../packages/cluster/model/cluster";
+import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
 import { checkInputs } from "../../packages/cluster/nb/inputs";
 import { clusterRouterKind } from "../../packages/cluster/nb/kinds/clusterRouter";
 import { gatewayRouterKind } from "../../packages/cluster/nb/kinds/gatewayRouter";

@@ -4,7 +4,7 @@
 import Ajv, { ErrorObject, ValidateFunction } from "ajv";
 import { PATTERNS } from "../values";
 import { gatewayBridgeOf, tunnelIpOf } from "../model/nodes";
-import { buildClusterModel } from "../model/cluster";
+import { buildClusterModel } from "../model/clusterModel";
 import type { ClusterModel } from "../model/types";
 import { generatedNameClashes, generatedNames } from "./checks/generatedNames";
 import { stackConfigSchema } from "../config/schema";

@@ -3,7 +3,7 @@
 // reaches validation, so a secret value never appears in an error or a log.
 import * as pulumi from "@pulumi/pulumi";
 import { stackConfigSchema } from "../config/schema";
-import { PLAIN_TEXT_SECRET } from "../config/secrets";
+import { PLAIN_TEXT_SECRET } from "../config/secretStorage";
 import { isMisspelledNamespace } from "../config/stackFile";
 import { SECRET_KEYS, SecretKey, StackConfig } from "../config/types";
 import { configWarnings } from "../config/warnings";

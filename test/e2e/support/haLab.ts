@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { readStackFile } from "../../../packages/cluster/config/stackFile";
 import { validateConfig } from "../../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../../packages/cluster/model/cluster";
+import { buildClusterModel } from "../../../packages/cluster/model/clusterModel";
 import type { ClusterModel } from "../../../packages/cluster/model/types";
 import { closeNbSessions } from "../../../packages/cluster/nb/session";
 import { closeSshPool } from "../../../packages/cluster/ssh/pool";

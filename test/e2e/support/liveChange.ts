@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import YAML from "yaml";
 import { readStackFile } from "../../../packages/cluster/config/stackFile";
 import { validateConfig } from "../../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../../packages/cluster/model/cluster";
+import { buildClusterModel } from "../../../packages/cluster/model/clusterModel";
 import { hostExec, ping, startPod, type HostOs, type LocalCluster, type LocalPod } from "../../../packages/lab/localcluster";
 import { CHECK_PORT, tcpExchange } from "../../../packages/lab/localcluster/checks";
 import { clusterNames } from "../../../packages/lab/localcluster/names";

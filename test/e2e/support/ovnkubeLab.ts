@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { readStackFile } from "../../../packages/cluster/config/stackFile";
 import { validateConfig } from "../../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../../packages/cluster/model/cluster";
+import { buildClusterModel } from "../../../packages/cluster/model/clusterModel";
 import type { ClusterModel } from "../../../packages/cluster/model/types";
 import { KubeClient } from "../../../packages/lab/kubeclient";
 import { down, LOCAL_LAB_PASSPHRASE, writeLocalStack, type HostOs, type LocalCluster } from "../../../packages/lab/localcluster";

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { readStackFile } from "../../../packages/cluster/config/stackFile";
 import { validateConfig } from "../../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../../packages/cluster/model/cluster";
+import { buildClusterModel } from "../../../packages/cluster/model/clusterModel";
 import type { ClusterModel } from "../../../packages/cluster/model/types";
 import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack, type HostOs, type LocalCluster } from "../../../packages/lab/localcluster";
 import type { OfflineOptions } from "../../../packages/lab/offline/api";

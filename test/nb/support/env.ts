@@ -4,7 +4,7 @@
 // (state written before, and in-process calls, which have no provider configuration).
 import { readStackFile } from "../../../packages/cluster/config/stackFile";
 import { validateConfig } from "../../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../../packages/cluster/model/cluster";
+import { buildClusterModel } from "../../../packages/cluster/model/clusterModel";
 import type { ClusterModel } from "../../../packages/cluster/model/types";
 import type { SshTarget } from "../../../packages/cluster/ssh/target";
 import { closeNbSessions } from "../../../packages/cluster/nb/session";

@@ -15,7 +15,7 @@ import { DEFAULT_MASQUERADE_SUBNET, DEFAULT_TRANSIT_SUBNET } from "../../config/
 import { DEFAULT_OVNKUBE_ARCHITECTURE } from "../../kube/releases";
 import { kubeconfigDir } from "../../kube/host-paths";
 import { NODE_HOST_DIRS } from "../../kube/ovnkube-node";
-import { plainSecretProblems, setSecretCommand } from "../../config/secrets";
+import { plainSecretProblems, setSecretCommand } from "../../config/secretStorage";
 import type { DatapathType, SecretKey, StackConfigInput } from "../../config/types";
 import type { Problem } from "../../config/problem";
 
