@@ -10,8 +10,13 @@
 // the same calls with the same property bags to a provider that does nothing (NOOP_PROVIDER):
 // what the SDK's host and gRPC cost on this path whatever the provider does.
 //
-//   node --import tsx bench/enginePath.ts [N] [--runs R]      (default 500 nodes, 5 runs)
+// A last run, not timed, profiles the provider host (node --cpu-prof) and prints where its CPU went
+// while it served the calls, by origin and by function; --keep-profile DIR keeps the .cpuprofile.
+//
+//   node --import tsx bench/enginePath.ts [N] [--runs R] [--keep-profile DIR]   (default 500 nodes, 5 runs)
 import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
 import { NB_DB } from "../components/nb/tables";
 import { openOvsdbOverSsh } from "../components/ssh/ovsdbChannel";
 import { closeNbSessions } from "../components/nb/session";
@@ -19,10 +24,11 @@ import { closeOvsdbPool } from "../components/ssh/ovsdbPool";
 import { closeSshPool } from "../components/ssh/pool";
 import { track, up, type Tracked } from "../test/nb/support/engine";
 import { KEY_CONFIG } from "../test/nb/support/env";
-import { startProviderHost } from "../test/nb/support/providerHost";
+import { PROJECT_ROOT, startProviderHost } from "../test/nb/support/providerHost";
 import { gatewayHosts, scaleModel } from "../test/nb/support/scale";
 import { registerUnderMocks } from "../test/nb/support/serializedProviders";
 import { startSshd } from "../test/support/sshd";
+import { cpuProfileArgs, profileClockUs, topEntries } from "./cpuProfile";
 import { singleTransaction } from "./floor";
 import { nbServerPool, rowCounts } from "./nbServers";
 import { groups } from "./topology";
@@ -32,6 +38,8 @@ const OWNER = "ovn-kubernetes/bench";
 const NOOP_PROVIDER = "exports.handler = () => ({ check: async (_olds, news) => ({ inputs: news }), create: async (inputs) => ({ id: \"noop\", outs: inputs }) });\n";
 const PARALLEL = 16;
 const TARGET = 2;
+/** The providers against the provider that does nothing, through the same host. */
+const NOOP_TARGET = 1.3;
 
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
 /** CPU seconds (user + system) a process has used so far, from /proc. */
@@ -72,7 +80,9 @@ async function main(): Promise<void> {
     const argv = process.argv.slice(2);
     const runsAt = argv.indexOf("--runs");
     const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 5;
-    const nodes = Number(argv.find((a, i) => /^\d+$/.test(a) && i !== runsAt + 1) ?? 500);
+    const keepAt = argv.indexOf("--keep-profile");
+    const keepProfile = keepAt >= 0 ? argv[keepAt + 1] : undefined;
+    const nodes = Number(argv.find((a, i) => /^\d+$/.test(a) && i !== runsAt + 1 && i !== keepAt + 1) ?? 500);
     process.setMaxListeners(64);
     const sshd = await startSshd();
     const servers = nbServerPool();
@@ -131,6 +141,33 @@ async function main(): Promise<void> {
         console.log(`  a provider that does nothing, same calls: ${show(noop)} (${(stats(noop).median / stats(floor).median).toFixed(2)}x the floor: the host's and gRPC's own cost; host CPU ${(cpu.noopHost / runs).toFixed(2)} s per run)`);
         console.log(`  CPU per run: provider host ${(cpu.host / runs).toFixed(2)} s, this engine stand-in ${(cpu.driver / runs).toFixed(2)} s (2 cores here)`);
         console.log(`  median ratio ${ratio.toFixed(2)}x the floor (target ≤${TARGET}x: ${ratio <= TARGET ? "met" : "MISSED"})`);
+        const noopRatio = stats(engine).median / stats(noop).median;
+        console.log(`  providers ${noopRatio.toFixed(2)}x the provider that does nothing (target ≤${NOOP_TARGET}x: ${noopRatio <= NOOP_TARGET ? "met" : "MISSED"})`);
+
+        // One more run, profiled and not timed (the profiler slows the host down).
+        const profiles = fs.mkdtempSync(path.join(os.tmpdir(), "engine-path-profile-"));
+        try {
+            const nb = await freshNb();
+            const tracked: Tracked[] = registered.map(track);
+            for (const t of tracked) t.registered.nb = { ...t.registered.nb, socket: nb.socket };
+            const host = await startProviderHost({ [KEY_CONFIG]: sshd.privateKey }, PROJECT_ROOT, cpuProfileArgs(profiles));
+            const window = { fromUs: profileClockUs(), toUs: 0 };
+            try {
+                await drive(host, tracked);
+                window.toUs = profileClockUs();
+            } finally {
+                await host.stop();
+            }
+            await servers.release();
+            const top = topEntries(profiles, 15, window);
+            console.log(`  provider host profile (node --cpu-prof, one run, the Check and Create calls only): ${top.totalMs.toFixed(0)} ms of CPU sampled, by origin:`);
+            for (const line of top.origins.slice(0, 8)) console.log(`    ${line}`);
+            console.log("  top functions by self time:");
+            for (const line of top.functions) console.log(`    ${line}`);
+        } finally {
+            if (keepProfile) fs.cpSync(profiles, keepProfile, { recursive: true });
+            fs.rmSync(profiles, { recursive: true, force: true });
+        }
     } finally {
         freshPools();
         await servers.release();

@@ -6,6 +6,7 @@
 // Where a program gives no hostKey the provider accepts any key; this stand-in still holds the
 // stack's nodes[].hostKey pin then (unless the stack waives checks), so it never logs in unverified.
 import { Client } from "ssh2";
+import { ssh2PrivateKey } from "../components/ssh/commandKey";
 import { hostKeyAlgorithms, hostKeyRefusal, parseHostKeyLine, sshFingerprint } from "../components/ssh/hostKey";
 
 export interface SshConnection {
@@ -93,7 +94,7 @@ export function sshRun(conn: SshConnection, command: string, policy: HostKeyPoli
             host: conn.host,
             port: conn.port,
             username: conn.user,
-            privateKey: conn.privateKey,
+            privateKey: conn.privateKey === undefined ? undefined : ssh2PrivateKey(conn.privateKey),
             password: conn.password,
             readyTimeout: READY_TIMEOUT_MS,
             ...(serverHostKey ? { algorithms: { serverHostKey: serverHostKey as never } } : {}),

@@ -63,6 +63,8 @@ export interface SshLease {
     readonly client: Client;
     /** True when the connection was already pooled (it may have died unnoticed). */
     readonly reused: boolean;
+    /** Fingerprint (`SHA256:…`) of the host key the server presented, which the caller's pin accepted. */
+    readonly presented: string;
     isDead(): boolean;
     /** Waits until fewer than MAX_SESSIONS session channels are open on this connection; release() frees the slot. */
     takeSessionSlot(): Promise<void>;
@@ -106,6 +108,7 @@ function lease(entry: PooledSsh, reused: boolean): SshLease {
     return {
         client: entry.client,
         reused,
+        presented: entry.presented,
         isDead: () => isDead(entry),
         retain: () => lease(entry, true),
         takeSessionSlot: async () => {
