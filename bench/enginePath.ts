@@ -144,30 +144,35 @@ async function main(): Promise<void> {
         const noopRatio = stats(engine).median / stats(noop).median;
         console.log(`  providers ${noopRatio.toFixed(2)}x the provider that does nothing (target ≤${NOOP_TARGET}x: ${noopRatio <= NOOP_TARGET ? "met" : "MISSED"})`);
 
-        // One more run, profiled and not timed (the profiler slows the host down).
-        const profiles = fs.mkdtempSync(path.join(os.tmpdir(), "engine-path-profile-"));
-        try {
-            const nb = await freshNb();
-            const tracked: Tracked[] = registered.map(track);
-            for (const t of tracked) t.registered.nb = { ...t.registered.nb, socket: nb.socket };
-            const host = await startProviderHost({ [KEY_CONFIG]: sshd.privateKey }, PROJECT_ROOT, cpuProfileArgs(profiles));
-            const window = { fromUs: profileClockUs(), toUs: 0 };
+        // One more run of each, profiled and not timed (the profiler slows the host down).
+        const profiled = async (label: string, config: Record<string, string>, tracked: Tracked[]) => {
+            const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engine-path-profile-"));
             try {
-                await drive(host, tracked);
-                window.toUs = profileClockUs();
+                const host = await startProviderHost(config, PROJECT_ROOT, cpuProfileArgs(dir));
+                const window = { fromUs: profileClockUs(), toUs: 0 };
+                try {
+                    await drive(host, tracked);
+                    window.toUs = profileClockUs();
+                } finally {
+                    await host.stop();
+                }
+                const top = topEntries(dir, 15, window);
+                console.log(`  ${label} (node --cpu-prof, one run, the Check and Create calls only): ${top.totalMs.toFixed(0)} ms of CPU sampled, by origin:`);
+                for (const line of top.origins.slice(0, 8)) console.log(`    ${line}`);
+                return top;
             } finally {
-                await host.stop();
+                if (keepProfile) fs.cpSync(dir, path.join(keepProfile, label.replace(/\W+/g, "-")), { recursive: true });
+                fs.rmSync(dir, { recursive: true, force: true });
             }
-            await servers.release();
-            const top = topEntries(profiles, 15, window);
-            console.log(`  provider host profile (node --cpu-prof, one run, the Check and Create calls only): ${top.totalMs.toFixed(0)} ms of CPU sampled, by origin:`);
-            for (const line of top.origins.slice(0, 8)) console.log(`    ${line}`);
-            console.log("  top functions by self time:");
-            for (const line of top.functions) console.log(`    ${line}`);
-        } finally {
-            if (keepProfile) fs.cpSync(profiles, keepProfile, { recursive: true });
-            fs.rmSync(profiles, { recursive: true, force: true });
-        }
+        };
+        const nb = await freshNb();
+        const tracked: Tracked[] = registered.map(track);
+        for (const t of tracked) t.registered.nb = { ...t.registered.nb, socket: nb.socket };
+        const top = await profiled("provider host profile", { [KEY_CONFIG]: sshd.privateKey }, tracked);
+        await servers.release();
+        console.log("  top functions by self time:");
+        for (const line of top.functions) console.log(`    ${line}`);
+        await profiled("the do-nothing provider's host", {}, registered.map(track).map((t) => ({ ...t, registered: { ...t.registered, __provider: NOOP_PROVIDER } })));
     } finally {
         freshPools();
         await servers.release();

@@ -26,6 +26,8 @@ interface PooledSsh {
     socket: net.Socket;
     /** Fingerprint of the host key seen at connect; later callers' pins are checked against it. */
     presented: string;
+    /** Pins (with insecureIgnoreHostKey) already checked against `presented` and accepted: each is checked once. */
+    accepted: Record<string, true | undefined>;
     leases: number;
     sessions: number;
     waiters: (() => void)[];
@@ -95,8 +97,12 @@ export async function acquireSsh(target: SshTarget, privateKey: string): Promise
     }
     // Also for callers that joined someone else's connect or reuse a pooled connection: each
     // caller's own pin must accept the key the server presented.
-    const refusal = hostKeyRefusal(target, entry.presented);
-    if (refusal !== undefined) throw new SshHostKeyError(refusal, entry.presented);
+    const pin = `${target.insecureIgnoreHostKey} ${target.hostKey ?? ""}`;
+    if (!entry.accepted[pin]) {
+        const refusal = hostKeyRefusal(target, entry.presented);
+        if (refusal !== undefined) throw new SshHostKeyError(refusal, entry.presented);
+        entry.accepted[pin] = true;
+    }
     return lease(entry, reused);
 }
 
@@ -148,7 +154,7 @@ async function connect(target: SshTarget, privateKey: string): Promise<PooledSsh
     const session = await connectSsh(target, privateKey, () => {
         if (pooled) markDead(pooled);
     });
-    pooled = { key: sshAddress(target), ...session, leases: 0, sessions: 0, waiters: [], dead: false };
+    pooled = { key: sshAddress(target), ...session, accepted: {}, leases: 0, sessions: 0, waiters: [], dead: false };
     session.socket.unref(); // until a lease refs it
     const pool = sshPool();
     pool.connects++;
