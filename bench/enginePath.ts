@@ -10,19 +10,22 @@
 // the same calls with the same property bags to a provider that does nothing (NOOP_PROVIDER):
 // what the SDK's host and gRPC cost on this path whatever the provider does.
 //
-//   node --import tsx bench/enginePath.ts [N] [--runs R]      (default 500 nodes, 5 runs)
+// A last run, not timed, profiles the provider host (node --cpu-prof) and prints where its CPU went
+// while it served the calls, by origin and by function; --keep-profile DIR keeps the .cpuprofile.
+//
+//   node --import tsx bench/enginePath.ts [N] [--runs R] [--keep-profile DIR]   (default 500 nodes, 5 runs)
 import * as fs from "fs";
-import { NB_DB } from "@ovn-kubernetes-as-code/cluster/nb";
-import { openOvsdbOverSsh } from "@ovn-kubernetes-as-code/cluster/ssh";
-import { closeNbSessions } from "@ovn-kubernetes-as-code/cluster/nb";
-import { closeOvsdbPool } from "@ovn-kubernetes-as-code/cluster/ssh";
-import { closeSshPool } from "@ovn-kubernetes-as-code/cluster/ssh";
+import * as os from "os";
+import * as path from "path";
+import { NB_DB, closeNbSessions } from "@ovn-kubernetes-as-code/cluster/nb";
+import { closeOvsdbPool, closeSshPool, openOvsdbOverSsh } from "@ovn-kubernetes-as-code/cluster/ssh";
 import { track, up, type Tracked } from "../test/nb/support/engine";
 import { KEY_CONFIG } from "../test/nb/support/env";
-import { startProviderHost } from "../test/nb/support/providerHost";
+import { PROJECT_ROOT, startProviderHost } from "../test/nb/support/providerHost";
 import { gatewayHosts, scaleModel } from "../test/nb/support/scale";
 import { registerUnderMocks } from "../test/nb/support/serializedProviders";
 import { startSshd } from "../test/support/sshd";
+import { cpuProfileArgs, profileClockUs, topEntries } from "./cpuProfile";
 import { singleTransaction } from "./floor";
 import { nbServerPool, rowCounts } from "./nbServers";
 import { groups } from "./topology";
@@ -32,6 +35,8 @@ const OWNER = "ovn-kubernetes/bench";
 const NOOP_PROVIDER = "exports.handler = () => ({ check: async (_olds, news) => ({ inputs: news }), create: async (inputs) => ({ id: \"noop\", outs: inputs }) });\n";
 const PARALLEL = 16;
 const TARGET = 2;
+/** The providers against the provider that does nothing, through the same host. */
+const NOOP_TARGET = 1.3;
 
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
 /** CPU seconds (user + system) a process has used so far, from /proc. */
@@ -72,7 +77,9 @@ async function main(): Promise<void> {
     const argv = process.argv.slice(2);
     const runsAt = argv.indexOf("--runs");
     const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 5;
-    const nodes = Number(argv.find((a, i) => /^\d+$/.test(a) && i !== runsAt + 1) ?? 500);
+    const keepAt = argv.indexOf("--keep-profile");
+    const keepProfile = keepAt >= 0 ? argv[keepAt + 1] : undefined;
+    const nodes = Number(argv.find((a, i) => /^\d+$/.test(a) && i !== runsAt + 1 && i !== keepAt + 1) ?? 500);
     process.setMaxListeners(64);
     const sshd = await startSshd();
     const servers = nbServerPool();
@@ -131,6 +138,38 @@ async function main(): Promise<void> {
         console.log(`  a provider that does nothing, same calls: ${show(noop)} (${(stats(noop).median / stats(floor).median).toFixed(2)}x the floor: the host's and gRPC's own cost; host CPU ${(cpu.noopHost / runs).toFixed(2)} s per run)`);
         console.log(`  CPU per run: provider host ${(cpu.host / runs).toFixed(2)} s, this engine stand-in ${(cpu.driver / runs).toFixed(2)} s (2 cores here)`);
         console.log(`  median ratio ${ratio.toFixed(2)}x the floor (target ≤${TARGET}x: ${ratio <= TARGET ? "met" : "MISSED"})`);
+        const noopRatio = stats(engine).median / stats(noop).median;
+        console.log(`  providers ${noopRatio.toFixed(2)}x the provider that does nothing (target ≤${NOOP_TARGET}x: ${noopRatio <= NOOP_TARGET ? "met" : "MISSED"})`);
+
+        // One more run of each, profiled and not timed (the profiler slows the host down).
+        const profiled = async (label: string, config: Record<string, string>, tracked: Tracked[]) => {
+            const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engine-path-profile-"));
+            try {
+                const host = await startProviderHost(config, PROJECT_ROOT, cpuProfileArgs(dir));
+                const window = { fromUs: profileClockUs(), toUs: 0 };
+                try {
+                    await drive(host, tracked);
+                    window.toUs = profileClockUs();
+                } finally {
+                    await host.stop();
+                }
+                const top = topEntries(dir, 15, window);
+                console.log(`  ${label} (node --cpu-prof, one run, the Check and Create calls only): ${top.totalMs.toFixed(0)} ms of CPU sampled, by origin:`);
+                for (const line of top.origins.slice(0, 8)) console.log(`    ${line}`);
+                return top;
+            } finally {
+                if (keepProfile) fs.cpSync(dir, path.join(keepProfile, label.replace(/\W+/g, "-")), { recursive: true });
+                fs.rmSync(dir, { recursive: true, force: true });
+            }
+        };
+        const nb = await freshNb();
+        const tracked: Tracked[] = registered.map(track);
+        for (const t of tracked) t.registered.nb = { ...t.registered.nb, socket: nb.socket };
+        const top = await profiled("provider host profile", { [KEY_CONFIG]: sshd.privateKey }, tracked);
+        await servers.release();
+        console.log("  top functions by self time:");
+        for (const line of top.functions) console.log(`    ${line}`);
+        await profiled("the do-nothing provider's host", {}, registered.map(track).map((t) => ({ ...t, registered: { ...t.registered, __provider: NOOP_PROVIDER } })));
     } finally {
         freshPools();
         await servers.release();

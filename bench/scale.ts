@@ -5,14 +5,16 @@
 // least-squares slope over the sizes is the cost of one more host; the 500-host figure
 // extrapolates it. Labs are heavy: run nothing else meanwhile.
 //
-//   node --import tsx bench/scale.ts [N ...]     (default 3 10 20)
+//   node --import tsx bench/scale.ts [N ...] [--lab ID]     (default 3 10 20, lab benchscl)
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack } from "@ovn-kubernetes-as-code/lab/localcluster";
 import { apply, refresh, type OfflineOptions, type OperationResult } from "@ovn-kubernetes-as-code/lab/offline";
 
-const ID = "benchscl";
+/** The lab's id (its subnets derive from it): --lab ID, else benchscl. */
+const labAt = process.argv.indexOf("--lab");
+const ID = labAt >= 0 ? process.argv[labAt + 1] : "benchscl";
 const RUNS = 3;
 const OPERATIONS = ["preview", "no-op up", "refresh"] as const;
 type Operation = (typeof OPERATIONS)[number];
@@ -67,7 +69,7 @@ async function measure(hosts: number): Promise<Record<Operation, number>> {
 }
 
 async function main(): Promise<void> {
-    const sizes = process.argv.slice(2).map(Number);
+    const sizes = process.argv.slice(2).filter((a, i) => i + 2 !== labAt && i + 2 !== labAt + 1).map(Number);
     const list = sizes.length ? sizes : [3, 10, 20];
     const results = new Map<number, Record<Operation, number>>();
     for (const n of list) results.set(n, await measure(n));

@@ -11,10 +11,18 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { generateKeyPairSync } from "node:crypto";
 
 const kB = (b: number) => `${(b / 1024).toFixed(1)} KB`;
 const MB = (b: number) => `${(b / 1024 / 1024).toFixed(2)} MB`;
 const MODES = { pulumi: "dev", ovnkube: "staging" } as const;
+
+/** A new ed25519 public key as an OpenSSH line (node:crypto: ssh2's generator writes a malformed key now and then). */
+function ed25519PublicKeyLine(): string {
+    const raw = Buffer.from(generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" }).x as string, "base64url");
+    const field = (b: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, b.length]), b]);
+    return `ssh-ed25519 ${Buffer.concat([field(Buffer.from("ssh-ed25519")), field(raw)]).toString("base64")}`;
+}
 
 /** The kind a resource is counted under. */
 function kindOf(type: string): string {
@@ -44,6 +52,8 @@ async function child(stack: string, nodes: number, out: string): Promise<void> {
     const list = given.map(({ subnet: _s, ...n }) => n);
     for (let i = given.length; i < nodes; i++) {
         const n: Record<string, any> = { ...plain, name: `node-${i}`, address: `10.${100 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}` };
+        // Every host its own key: validation refuses a key shared between hosts.
+        if (plain.hostKey !== undefined) n.hostKey = `${ed25519PublicKeyLine()} node-${i}`;
         list.push(n);
     }
     // Room for 500 /24 node subnets (the stacks' /16 holds 256).
@@ -58,6 +68,7 @@ async function child(stack: string, nodes: number, out: string): Promise<void> {
     saveState(file, state as any, new Keyring("state-bench", stack));
     const saved = JSON.parse(fs.readFileSync(file, "utf8"));
     const rows = saved.resources.map((r: any) => ({ kind: kindOf(r.type), bytes: JSON.stringify(r).length }));
+    if (process.env.STATE_BENCH_DUMP) fs.copyFileSync(file, process.env.STATE_BENCH_DUMP);
     fs.writeFileSync(path.join(out, "rows.json"), JSON.stringify({ nodes: list.length, total: fs.statSync(file).size, rows }));
 }
 

@@ -77,7 +77,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const connection = new Map<string, pulumi.Output<ReturnType<typeof sshConnection>>>();
         const ready = new Map<string, pulumi.Resource[]>();
         for (const host of model.hosts) {
-            hostKeys.set(host.name, new HostKeyCheck(`${name}-${host.name}-hostkey`, { ssh: host.ssh }, child));
+            hostKeys.set(host.name, new HostKeyCheck(`${name}-${host.name}-hostkey`, { ssh: host.ssh, ...nbKey }, child));
             // The host's script bundle, which its commands run: the connection depends on it, so
             // every command is created after it and deleted before it.
             const bundle = new ScriptBundle(`${name}-${host.name}-scripts`, { ssh: host.ssh, ...nbKey }, { parent: this, dependsOn: [hostKeys.get(host.name)!] });

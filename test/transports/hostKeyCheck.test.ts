@@ -1,13 +1,21 @@
 // The host-key gate in front of @pulumi/command: the probe reads the real sshd's key, and the
 // provider's check (run at every preview and update) refuses a host whose key is not the pin.
+// With the SSH key's config entry named, the check logs in through the connection pool, which the
+// host's other checks then reuse.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { rememberProviderConfig } from "../../packages/cluster/dynamic/providerConfig";
+import { exec } from "../../packages/cluster/ssh/exec";
 import { hostKeyProvider, probeHostKey } from "../../packages/cluster/ssh/hostKeyCheck";
+import { closeSshPool, sshPoolStats } from "../../packages/cluster/ssh/pool";
 import { startSshd } from "../support/sshd";
 
 let sshd: Awaited<ReturnType<typeof startSshd>>;
 before(async () => (sshd = await startSshd()));
-after(() => sshd.cleanup());
+after(async () => {
+    closeSshPool();
+    await sshd.cleanup();
+});
 
 const target = (hostKey?: string) => ({ host: "127.0.0.1", port: sshd.port, user: "root", hostKey, insecureIgnoreHostKey: false });
 
@@ -38,4 +46,29 @@ test("check reports an unreachable host as a failure of the ssh property", async
     const r = await hostKeyProvider.check!({}, { ssh: target(sshd.hostKeyLine) });
     assert.match(r.failures![0].reason, /SSH to 127\.0\.0\.1:\d+: .*ECONNREFUSED/);
     await sshd.start();
+});
+
+const KEY_CONFIG = "ovn-kubernetes:sshPrivateKey";
+
+test("with the key's config entry named, check logs in once through the pool and the host's next command reuses that login", async () => {
+    await rememberProviderConfig({ config: { get: (k: string) => (k === KEY_CONFIG ? sshd.privateKey : undefined) } } as never);
+    closeSshPool();
+    const connects = sshPoolStats().connects;
+    const logins = await sshd.acceptedLogins();
+    const r = await hostKeyProvider.check!({}, { ssh: target(sshd.hostKeyLine), privateKeyConfig: KEY_CONFIG });
+    assert.deepEqual(r.failures ?? [], []);
+    const afterCheck = { connects: sshPoolStats().connects - connects, logins: (await sshd.acceptedLogins()) - logins };
+    assert.deepEqual(afterCheck, { connects: 1, logins: 1 }, "the check logged in through the pool");
+    assert.equal((await exec(target(sshd.hostKeyLine), sshd.privateKey, "echo reused")).stdout, "reused\n");
+    assert.deepEqual({ connects: sshPoolStats().connects - connects, logins: (await sshd.acceptedLogins()) - logins }, afterCheck);
+});
+
+test("with the key named, a wrong pin is refused in the probe's words before any login; a key not configured falls back to the probe", async () => {
+    closeSshPool();
+    const logins = await sshd.acceptedLogins();
+    const wrong = await hostKeyProvider.check!({}, { ssh: target("SHA256:" + "A".repeat(43)), privateKeyConfig: KEY_CONFIG });
+    assert.match(wrong.failures![0].reason, new RegExp(`host key mismatch for 127\\.0\\.0\\.1:${sshd.port}: it presented ${sshd.hostKeyFingerprint.replace(/[+/]/g, "\\$&")}`));
+    const unset = await hostKeyProvider.check!({}, { ssh: target(sshd.hostKeyLine), privateKeyConfig: "ovn-kubernetes:notSet" });
+    assert.deepEqual(unset.failures ?? [], []);
+    assert.equal(await sshd.acceptedLogins(), logins);
 });

@@ -5,3 +5,4 @@ export { openOvsdbOverSsh } from "../ssh/ovsdbChannel";
 export { closeOvsdbPool } from "../ssh/ovsdbPool";
 export { closeSshPool } from "../ssh/pool";
 export { shellCommand, shellQuote } from "../ssh/shellQuote";
+export { ssh2PrivateKey } from "../ssh/commandKey";

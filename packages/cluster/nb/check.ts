@@ -3,7 +3,7 @@
 // yet (preview) are left unchecked. A failure reason may quote the bad value, except for the
 // private key, which is never quoted.
 import { containsIp, parseNetwork, PATTERNS, type PatternName } from "../values";
-import { pinFingerprint } from "../ssh/hostKey";
+import { checkPin } from "../ssh/hostKey";
 
 /** The engine's placeholder for a value not known until apply (sdk/nodejs/runtime/rpc.ts unknownValue). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -15,7 +15,8 @@ export interface Failure {
 
 export function valueAt(obj: unknown, path: string): unknown {
     let v = obj;
-    for (const part of path.replace(/\[(\d+)\]/g, ".$1").split(".")) {
+    // Most paths have no index: no regular expression for them (it runs for every field checked).
+    for (const part of (path.includes("[") ? path.replace(/\[(\d+)\]/g, ".$1") : path).split(".")) {
         if (v === UNKNOWN) return UNKNOWN;
         v = typeof v === "object" && v !== null ? (v as Record<string, unknown>)[part] : undefined;
     }
@@ -100,7 +101,7 @@ function checkEndpoint(c: Checker, inputs: Record<string, any>, path: string): v
     } else if (hostKey !== UNKNOWN) {
         try {
             if (typeof hostKey !== "string") throw new Error("must be a string");
-            pinFingerprint(hostKey);
+            checkPin(hostKey);
         } catch (err) {
             c.fail(`${path}.ssh.hostKey`, (err as Error).message);
         }

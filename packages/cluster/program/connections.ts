@@ -5,6 +5,7 @@
 // pin in its SshTarget.
 import type { HostModel } from "../model/types";
 import type { SshTarget } from "../ssh/target";
+import { commandPrivateKey } from "../ssh/commandKey";
 import { commandHostKey } from "../ssh/hostKey";
 import { NB_SOCKET } from "../ssh/ovsdbChannel";
 import type { NbConnection, NbKey } from "../nb/kinds/common";
@@ -20,7 +21,7 @@ export interface CommandConnection {
 
 export function sshConnection(host: HostModel, privateKey: string): CommandConnection {
     const { ssh } = host;
-    const connection: CommandConnection = { host: ssh.host, port: ssh.port, user: ssh.user, privateKey };
+    const connection: CommandConnection = { host: ssh.host, port: ssh.port, user: ssh.user, privateKey: commandPrivateKey(privateKey) };
     if (ssh.hostKey) connection.hostKey = commandHostKey(ssh.hostKey, ssh.host);
     return connection;
 }

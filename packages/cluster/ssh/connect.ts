@@ -7,6 +7,7 @@ import { Client } from "ssh2";
 import type { SshTarget } from "./target";
 import { redactKey, SshError, SshHostKeyError } from "./errors";
 import { hostKeyRefusal, sshFingerprint } from "./hostKey";
+import { ssh2PrivateKey } from "./commandKey";
 
 const CONNECT_TIMEOUT_MS = 20000;
 
@@ -52,7 +53,7 @@ export function connectSsh(target: SshTarget, privateKey: string, onLost: () => 
                 client.connect({
                     sock: socket,
                     username: target.user,
-                    privateKey,
+                    privateKey: ssh2PrivateKey(privateKey),
                     readyTimeout: CONNECT_TIMEOUT_MS,
                     hostVerifier: (keyBlob: Buffer) => {
                         presented = sshFingerprint(keyBlob);

@@ -57,17 +57,28 @@ export function commandHostKey(pin: string, host: string): string {
     return `${type} ${blob.toString("base64")}`;
 }
 
-/** The fingerprint a pin stands for; throws on a pin that is neither form. */
-export function pinFingerprint(pin: string): string {
+/** A pin as a fingerprint or a parsed key line; throws on a pin that is neither form. */
+function parsePin(pin: string): { fingerprint: string } | { line: HostKeyLine } {
     const text = pin.trim();
-    if (FINGERPRINT.test(text)) return text.replace(/=$/, "");
+    if (FINGERPRINT.test(text)) return { fingerprint: text.replace(/=$/, "") };
     try {
-        return sshFingerprint(parseHostKeyLine(text).blob);
+        return { line: parseHostKeyLine(text) };
     } catch {
         throw new Error(
             'hostKey must be an OpenSSH public key line ("ssh-ed25519 AAAA…") or a fingerprint ("SHA256:" and 43 base64 characters)',
         );
     }
+}
+
+/** Throws, as pinFingerprint does, on a pin that is neither form; validation needs no digest. */
+export function checkPin(pin: string): void {
+    parsePin(pin);
+}
+
+/** The fingerprint a pin stands for; throws on a pin that is neither form. */
+export function pinFingerprint(pin: string): string {
+    const p = parsePin(pin);
+    return "fingerprint" in p ? p.fingerprint : sshFingerprint(p.line.blob);
 }
 
 /** ssh2's names of the signature algorithms a host key of this type signs with. */

@@ -26,6 +26,8 @@ interface PooledSsh {
     socket: net.Socket;
     /** Fingerprint of the host key seen at connect; later callers' pins are checked against it. */
     presented: string;
+    /** Pins (with insecureIgnoreHostKey) already checked against `presented` and accepted: each is checked once. */
+    accepted: Record<string, true | undefined>;
     leases: number;
     sessions: number;
     waiters: (() => void)[];
@@ -63,6 +65,8 @@ export interface SshLease {
     readonly client: Client;
     /** True when the connection was already pooled (it may have died unnoticed). */
     readonly reused: boolean;
+    /** Fingerprint (`SHA256:…`) of the host key the server presented, which the caller's pin accepted. */
+    readonly presented: string;
     isDead(): boolean;
     /** Waits until fewer than MAX_SESSIONS session channels are open on this connection; release() frees the slot. */
     takeSessionSlot(): Promise<void>;
@@ -93,8 +97,12 @@ export async function acquireSsh(target: SshTarget, privateKey: string): Promise
     }
     // Also for callers that joined someone else's connect or reuse a pooled connection: each
     // caller's own pin must accept the key the server presented.
-    const refusal = hostKeyRefusal(target, entry.presented);
-    if (refusal !== undefined) throw new SshHostKeyError(refusal, entry.presented);
+    const pin = `${target.insecureIgnoreHostKey} ${target.hostKey ?? ""}`;
+    if (!entry.accepted[pin]) {
+        const refusal = hostKeyRefusal(target, entry.presented);
+        if (refusal !== undefined) throw new SshHostKeyError(refusal, entry.presented);
+        entry.accepted[pin] = true;
+    }
     return lease(entry, reused);
 }
 
@@ -106,6 +114,7 @@ function lease(entry: PooledSsh, reused: boolean): SshLease {
     return {
         client: entry.client,
         reused,
+        presented: entry.presented,
         isDead: () => isDead(entry),
         retain: () => lease(entry, true),
         takeSessionSlot: async () => {
@@ -145,7 +154,7 @@ async function connect(target: SshTarget, privateKey: string): Promise<PooledSsh
     const session = await connectSsh(target, privateKey, () => {
         if (pooled) markDead(pooled);
     });
-    pooled = { key: sshAddress(target), ...session, leases: 0, sessions: 0, waiters: [], dead: false };
+    pooled = { key: sshAddress(target), ...session, accepted: {}, leases: 0, sessions: 0, waiters: [], dead: false };
     session.socket.unref(); // until a lease refs it
     const pool = sshPool();
     pool.connects++;

@@ -6,7 +6,7 @@
 // Where a program gives no hostKey the provider accepts any key; this stand-in still holds the
 // stack's nodes[].hostKey pin then (unless the stack waives checks), so it never logs in unverified.
 import { Client } from "ssh2";
-import { hostKeyAlgorithms, hostKeyRefusal, parseHostKeyLine, sshFingerprint } from "@ovn-kubernetes-as-code/cluster/ssh";
+import { hostKeyAlgorithms, hostKeyRefusal, parseHostKeyLine, ssh2PrivateKey, sshFingerprint } from "@ovn-kubernetes-as-code/cluster/ssh";
 
 export interface SshConnection {
     host: string;
@@ -93,7 +93,7 @@ export function sshRun(conn: SshConnection, command: string, policy: HostKeyPoli
             host: conn.host,
             port: conn.port,
             username: conn.user,
-            privateKey: conn.privateKey,
+            privateKey: conn.privateKey === undefined ? undefined : ssh2PrivateKey(conn.privateKey),
             password: conn.password,
             readyTimeout: READY_TIMEOUT_MS,
             ...(serverHostKey ? { algorithms: { serverHostKey: serverHostKey as never } } : {}),

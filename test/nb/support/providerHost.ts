@@ -43,9 +43,12 @@ function call<Req, Res>(client: any, method: string, request: Req): Promise<Res>
     return new Promise((resolve, reject) => client[method](request, (err: Error | null, res: Res) => (err ? reject(err) : resolve(res))));
 }
 
-/** `projectDir`: the host's cwd, where the serialized providers' require() calls resolve. */
-export async function startProviderHost(config: Props = {}, projectDir = PROJECT_ROOT): Promise<ProviderHost> {
-    const { child, port, stderr } = await startPluginProcess([path.join(SDK_DIR, "cmd/dynamic-provider/index.js"), "127.0.0.1:1"], projectDir);
+/**
+ * `projectDir`: the host's cwd, where the serialized providers' require() calls resolve.
+ * `nodeArgs`: options for the host's node, e.g. `--cpu-prof` to profile it.
+ */
+export async function startProviderHost(config: Props = {}, projectDir = PROJECT_ROOT, nodeArgs: string[] = []): Promise<ProviderHost> {
+    const { child, port, stderr } = await startPluginProcess([...nodeArgs, path.join(SDK_DIR, "cmd/dynamic-provider/index.js"), "127.0.0.1:1"], projectDir);
     const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     const configure = new providerPb.ConfigureRequest();
     configure.setArgs(struct(config));
