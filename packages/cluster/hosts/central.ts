@@ -5,7 +5,7 @@ import type { DatapathType, OsFamily } from "../config/types";
 import type { CentralModel } from "../model/types";
 import { hostCommand, secretStdin, sslSecrets, type HostConnection, type OvsdbSsl } from "./command";
 import { CentralMembership } from "./centralMembership";
-import { centralMemberScript, centralScript } from "./scripts/central";
+import { centralMemberScript, centralScript } from "./scripts/centralScript";
 import { ovsStartScript } from "./scripts/ovs";
 
 export interface CentralArgs {

@@ -4,10 +4,10 @@ import * as pulumi from "@pulumi/pulumi";
 import type { remote } from "@pulumi/command";
 import type { HostModel } from "../model/types";
 import { hostCommand, secretStdin, sslSecrets, type HostConnection, type OvsdbSsl } from "./command";
-import { chassisNeedsK8sSecrets, chassisNeedsSsl, chassisScript, parseSystemId } from "./scripts/chassis";
+import { chassisNeedsK8sSecrets, chassisNeedsSsl, chassisScript, parseSystemId } from "./scripts/chassisScript";
 import { ovsStartScript } from "./scripts/ovs";
 import { nicMoveCommands } from "./nicMove";
-import type { NicBridge } from "./scripts/nicMove";
+import type { NicBridge } from "./scripts/nicMoveScript";
 
 export interface ChassisArgs {
     host: HostModel;

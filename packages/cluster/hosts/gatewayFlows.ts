@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { remote } from "@pulumi/command";
 import type { GatewayModel } from "../model/types";
 import { hostCommand, type HostConnection } from "./command";
-import { gatewayFlowsScript } from "./scripts/gateway";
+import { gatewayFlowsScript } from "./scripts/gatewayScript";
 
 export interface GatewayFlowsArgs {
     gateway: GatewayModel;

@@ -7,7 +7,7 @@ import type { DatapathType } from "../config/types";
 import type { GatewayModel } from "../model/types";
 import type { HostConnection } from "./command";
 import { nicMoveCommands } from "./nicMove";
-import { gatewayNic } from "./scripts/gateway";
+import { gatewayNic } from "./scripts/gatewayScript";
 
 export interface GatewayHostArgs {
     gateway: GatewayModel;

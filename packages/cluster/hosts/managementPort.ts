@@ -4,7 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { remote } from "@pulumi/command";
 import type { NodeNetworkModel } from "../model/types";
 import { hostCommand, type HostConnection } from "./command";
-import { managementPortScript } from "./scripts/managementPort";
+import { managementPortScript } from "./scripts/managementPortScript";
 
 export interface ManagementPortArgs {
     network: NodeNetworkModel;

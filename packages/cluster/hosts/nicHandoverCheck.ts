@@ -11,7 +11,7 @@ import { PackageResource } from "../dynamic/resource";
 import { exec } from "../ssh/exec";
 import { connectionTarget } from "../ssh/target";
 import type { HostConnection } from "./command";
-import { nicHandoverScript, type NicBridge } from "./scripts/nicMove";
+import { nicHandoverScript, type NicBridge } from "./scripts/nicMoveScript";
 
 export interface NicHandoverCheckArgs {
     /** The host's SSH connection, as its commands have it. */

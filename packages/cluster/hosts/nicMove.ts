@@ -8,7 +8,7 @@ import type { remote } from "@pulumi/command";
 import type { DatapathType } from "../config/types";
 import { hostCommand, type HostConnection } from "./command";
 import { NicHandoverCheck } from "./nicHandoverCheck";
-import { nicMoveConfirmScript, nicMoveScript, parseConfirmToken, parseNicMac, type NicBridge } from "./scripts/nicMove";
+import { nicMoveConfirmScript, nicMoveScript, parseConfirmToken, parseNicMac, type NicBridge } from "./scripts/nicMoveScript";
 
 export interface NicMove {
     /** Moves the NIC (create) and moves it back (delete). */

@@ -4,7 +4,7 @@ import type { remote } from "@pulumi/command";
 import type { PackagesConfig } from "../config/types";
 import type { HostModel } from "../model/types";
 import { hostCommand, type HostConnection } from "./command";
-import { packagesScript } from "./scripts/packages";
+import { packagesScript } from "./scripts/packagesScript";
 
 export interface HostPackagesArgs {
     host: HostModel;

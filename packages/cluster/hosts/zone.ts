@@ -4,7 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { remote } from "@pulumi/command";
 import type { OsFamily } from "../config/types";
 import { hostCommand, type HostConnection } from "./command";
-import { zoneScript } from "./scripts/zone";
+import { zoneScript } from "./scripts/zoneScript";
 
 export interface ZoneArgs {
     /** The zone's name: its node's. */

@@ -1,7 +1,7 @@
 // The central members of a lab as an operator sees them and as a crash treats them: each member's
 // raft view, the leader of a database, and a member's daemons killed and started again.
 import assert from "node:assert/strict";
-import { centralMemberScript } from "../../../packages/cluster/hosts/scripts/central";
+import { centralMemberScript } from "../../../packages/cluster/hosts/scripts/centralScript";
 import type { ClusterModel } from "../../../packages/cluster/model/types";
 import { hostExec, type LocalCluster } from "../../../packages/lab/localcluster";
 import { DBS, raftStatus } from "./raftStatus";

@@ -1,16 +1,16 @@
 // Pure generators of the host scripts: model in, bash text out, nothing run.
 export { shellQuote, bashScript, lastStdoutLine, type HostScript } from "./shell";
-export { checked, checkedInt, PATTERNS, type PatternName } from "./patterns";
+export { checked, checkedInt, PATTERNS, type PatternName } from "./checked";
 export { encodeSecretLines, SECRET_NAMES, type SecretName } from "./secrets";
-export { packagesScript, pinnedVersion } from "./packages";
+export { packagesScript, pinnedVersion } from "./packagesScript";
 export { ovsStartScript } from "./ovs";
-export { centralMemberScript, centralScript } from "./central";
-export { zoneScript, NORTHD_BACKOFF_MS } from "./zone";
+export { centralMemberScript, centralScript } from "./centralScript";
+export { zoneScript, NORTHD_BACKOFF_MS } from "./zoneScript";
 export { ovnkubeNodeCleanupScript, OVNKUBE_CNI_FILES } from "./ovnkubeNode";
-export { chassisScript, parseSystemId, chassisNeedsK8sSecrets, chassisNeedsSsl, type ChassisAddresses } from "./chassis";
-export { managementPortScript } from "./managementPort";
+export { chassisScript, parseSystemId, chassisNeedsK8sSecrets, chassisNeedsSsl, type ChassisAddresses } from "./chassisScript";
+export { managementPortScript } from "./managementPortScript";
 export { bootProgram, HOST_NETWORK_DIR, BOOT_ENTRY, BOOT_PROGRAM_PATH, BOOT_FLOWS_LOG, nicPiece, mgmtPiece, flowsPiece } from "./boot";
-export { gatewayBridgeScript, gatewayConfirmScript, gatewayFlowsScript, gatewayNic, localnetPatchPort, GATEWAY_CT_ZONE, PATCH_PORT_WAIT_SECONDS } from "./gateway";
+export { gatewayBridgeScript, gatewayConfirmScript, gatewayFlowsScript, gatewayNic, localnetPatchPort, GATEWAY_CT_ZONE, PATCH_PORT_WAIT_SECONDS } from "./gatewayScript";
 export {
     nicMoveScript,
     nicMoveConfirmScript,
@@ -25,5 +25,5 @@ export {
     MOVE_TEST_HOOKS,
     MOVE_STEPS,
     type NicBridge,
-} from "./nicMove";
+} from "./nicMoveScript";
 export { BRIDGE_OWNER_KEY, INTEGRATION_BRIDGE } from "../../model/names";

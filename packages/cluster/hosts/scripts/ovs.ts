@@ -2,7 +2,7 @@
 // No delete: Open vSwitch may carry the host's own traffic (a shared gateway NIC), and OVN's
 // resources are undone by their own scripts; stopping it on destroy gains nothing.
 import type { HostModel } from "../../model/types";
-import { checked } from "./patterns";
+import { checked } from "./checked";
 import { bashScript, type HostScript } from "./shell";
 
 export function ovsStartScript(host: Pick<HostModel, "name" | "os" | "datapathType">): HostScript {

@@ -3,7 +3,7 @@
 // the userspace datapath's tunnel NIC (../chassis.ts): the move knows NICs and bridges, not why.
 import { BRIDGE_OWNER_KEY, INTEGRATION_BRIDGE } from "../../model/names";
 import type { DatapathType } from "../../config/types";
-import { PATTERNS, checked, checkedInt } from "./patterns";
+import { PATTERNS, checked, checkedInt } from "./checked";
 import { bashScript, lastStdoutLine, type HostScript } from "./shell";
 import { BOOT_BODIES, BOOT_ENTRY, HOST_NETWORK_DIR, bootVars } from "./boot";
 

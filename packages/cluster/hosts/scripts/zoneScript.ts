@@ -1,8 +1,8 @@
 // Interconnect: a node's own zone, its NB, SB and ovn-northd on unix sockets (upstream's
 // local-nb-ovsdb, local-sb-ovsdb and run-ovn-northd, dist/images/ovnkube.sh at v1.3.0).
 import type { OsFamily } from "../../config/types";
-import { checked } from "./patterns";
-import { centralUnit } from "./central";
+import { checked } from "./checked";
+import { centralUnit } from "./centralScript";
 import { bashScript, type HostScript } from "./shell";
 
 /** ovnkube.sh's default `ovn_northd_backoff_interval`: northd batches changes instead of spinning. */

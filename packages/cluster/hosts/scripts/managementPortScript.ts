@@ -1,6 +1,6 @@
 // The host side of a node's management port (k8s-<node>): what lets the node reach its pods.
 import type { NodeNetworkModel } from "../../model/types";
-import { checked, checkedInt } from "./patterns";
+import { checked, checkedInt } from "./checked";
 import { bashScript, type HostScript } from "./shell";
 import { BOOT_BODIES, bootVars } from "./boot";
 

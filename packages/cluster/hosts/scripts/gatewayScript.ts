@@ -3,9 +3,9 @@
 // conntrack flows that let the host and the gateway router share that NIC.
 import type { DatapathType } from "../../config/types";
 import type { GatewayModel } from "../../model/types";
-import { checked, checkedInt } from "./patterns";
+import { checked, checkedInt } from "./checked";
 import { bashScript, type HostScript } from "./shell";
-import { nicMoveConfirmScript, nicMoveScript, nicVars, type NicBridge } from "./nicMove";
+import { nicMoveConfirmScript, nicMoveScript, nicVars, type NicBridge } from "./nicMoveScript";
 import { BOOT_BODIES, bootVars } from "./boot";
 
 /**
