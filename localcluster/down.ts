@@ -3,6 +3,7 @@
 import * as fs from "node:fs";
 import { deleteLink, listLinks } from "./links";
 import { checkId, clusterNames, stateDir } from "./names";
+import { removeClusterCgroups } from "./node/cgroups";
 import { deleteNetns, isInNetns, killNamespaceProcesses, listNetns, pinMountNamespace } from "./namespaces";
 import { clusterFile, loadCluster } from "./state";
 
@@ -48,6 +49,8 @@ export async function down(id: string): Promise<DownReport> {
     } finally {
         for (const m of mounts) m.release();
     }
+    // Pod containers of real kubelets run in namespaces of their own; their cgroups are the cluster's.
+    processes += await removeClusterCgroups(id);
     for (const ns of netns) await deleteNetns(ns);
 
     // Root-side veth ends die with their peers' namespaces, asynchronously; delete what is left.
