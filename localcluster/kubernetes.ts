@@ -14,7 +14,7 @@ import { kubeletOptionsForHost, startKubelet, type RunningKubelet } from "./kube
 import { down } from "./down";
 import { DEFAULT_ID, stateDir } from "./names";
 import { LOCAL_DEFAULTS } from "./stackFile";
-import { hasOwnRoot, hostOs, saveCluster, type LocalCluster, type LocalHost } from "./state";
+import { DEFAULT_OS, hasOwnRoot, hostOs, saveCluster, type LocalCluster, type LocalHost } from "./state";
 import { inHost } from "./kubelet/hostfs";
 import { up, type UpOptions } from "./up";
 import { labNodeImages } from "./node/images";
@@ -192,6 +192,7 @@ export async function upWithKubernetes(opts: KubernetesUpOptions): Promise<{ clu
     const id = opts.id ?? DEFAULT_ID;
     const release = checkOvnKubernetesRelease(opts.ovnKubernetes ?? DEFAULT_OVN_KUBERNETES_RELEASE);
     const kubelet = checkKubeletKind(opts.kubelet ?? "stand-in");
+    if (kubelet === "real" && opts.os !== "debian-sid") throw new Error(`kubelet "real" runs on Debian unstable hosts (os "debian-sid"), not os ${JSON.stringify(opts.os ?? DEFAULT_OS)}`);
     const lab = await prepareLabDir(id, kubelet, opts.log);
     const cluster = await up({ ...opts, labDir: lab.dir });
     try {
