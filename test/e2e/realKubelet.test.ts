@@ -16,6 +16,7 @@ import { down } from "../../localcluster";
 import { KUBERNETES_VERSION } from "../../localcluster/labReleases";
 import { deploymentManifest, DEMO_APP_LABEL } from "../../localcluster/kubeWorkloads";
 import { nodeCgroupRoot } from "../../localcluster/node/cgroups";
+import { requireTools } from "../../localcluster/tools";
 import { WORKLOAD_IMAGE } from "../../localcluster/node/images";
 import { bringUpOvnkubeLab, type OvnkubeLab } from "./support/ovnkubeLab";
 import { phase } from "./support/phase";
@@ -43,6 +44,8 @@ async function kubectl(...args: string[]): Promise<string> {
 }
 
 before(async () => {
+    // The client every operator has; the test drives exec and logs through it, not through the project's own client.
+    await requireTools(["kubectl"], "install kubectl, Kubernetes' command-line client");
     await phase("bring-up and apply", async () => {
         const { lab: l, first } = await bringUpOvnkubeLab({ id: ID, hosts: 3, os: "debian-sid", kubelet: "real", workDir });
         lab = l;
