@@ -63,10 +63,10 @@ export function labImageDir(release: OvnKubernetesRelease): string {
  * copied): a cluster can be upgraded from one release to the next. Made before the hosts start,
  * since they bind-mount it.
  */
-export async function prepareLabDir(id: string, kubelet: KubeletKind = "stand-in", log?: (line: string) => void): Promise<{ dir: string; node?: RealNodeFiles }> {
+export async function prepareLabDir(id: string, release: OvnKubernetesRelease, kubelet: KubeletKind = "stand-in", log?: (line: string) => void): Promise<{ dir: string; node?: RealNodeFiles }> {
     const dir = path.join(stateDir(id), "lab");
-    for (const release of OVN_KUBERNETES_RELEASES) await prepareImage(dir, release);
-    return { dir, node: kubelet === "real" ? await prepareNodeFiles(dir, log) : undefined };
+    for (const r of OVN_KUBERNETES_RELEASES) await prepareImage(dir, r);
+    return { dir, node: kubelet === "real" ? await prepareNodeFiles(dir, release, log) : undefined };
 }
 
 /** The real kubelet's files as the hosts see them. */
@@ -75,11 +75,15 @@ export interface RealNodeFiles {
     imageArchives: string[];
 }
 
-async function prepareNodeFiles(dir: string, log?: (line: string) => void): Promise<RealNodeFiles> {
+/**
+ * Each host's containerd gets the image of the cluster's release only: an ovn-kubernetes image is
+ * about 570 MB, stored twice per host (content and unpacked), and imported on every bring-up.
+ */
+async function prepareNodeFiles(dir: string, release: OvnKubernetesRelease, log?: (line: string) => void): Promise<RealNodeFiles> {
     const kubelet = await labBinaries(["kubelet"], KUBERNETES_RELEASE);
     const kubeletBin = path.posix.join(LAB_DIR_MOUNT, NODE_BIN_DIR, "kubelet");
     linkOrCopy(kubelet.kubelet, path.join(dir, NODE_BIN_DIR, "kubelet"), 0o755);
-    const imageArchives = (await labNodeImages(log)).map((image) => {
+    const imageArchives = (await labNodeImages([release], log)).map((image) => {
         const name = path.basename(image.archive);
         linkOrCopy(image.archive, path.join(dir, OCI_DIR, name), 0o644);
         return path.posix.join(LAB_DIR_MOUNT, OCI_DIR, name);
@@ -193,7 +197,7 @@ export async function upWithKubernetes(opts: KubernetesUpOptions): Promise<{ clu
     const release = checkOvnKubernetesRelease(opts.ovnKubernetes ?? DEFAULT_OVN_KUBERNETES_RELEASE);
     const kubelet = checkKubeletKind(opts.kubelet ?? "stand-in");
     if (kubelet === "real" && opts.os !== "debian-sid") throw new Error(`kubelet "real" runs on Debian unstable hosts (os "debian-sid"), not os ${JSON.stringify(opts.os ?? DEFAULT_OS)}`);
-    const lab = await prepareLabDir(id, kubelet, opts.log);
+    const lab = await prepareLabDir(id, release, kubelet, opts.log);
     const cluster = await up({ ...opts, labDir: lab.dir });
     try {
         cluster.ovnKubernetes = { release, image: opts.ovnkubeImage ?? ovnKubernetesLabImage(release), imageDir: labImageDir(release), kubelet };

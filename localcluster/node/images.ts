@@ -11,7 +11,7 @@ import { CACHE_ROOT, DEBIAN_SID_BASE, ensureDebianBase } from "../debianBase";
 import { inRoot, LAB_APT_DIR } from "../labRepo";
 import { withMachineLock } from "../machineLock";
 import { check } from "../run";
-import { imagePath, ovnKubernetesLabImage, ovnKubernetesLabRelease, OVN_KUBERNETES_RELEASES, type OvnKubernetesRelease } from "../labReleases";
+import { imagePath, ovnKubernetesLabImage, ovnKubernetesLabRelease, type OvnKubernetesRelease } from "../labReleases";
 import { writeOciArchive, type ImageSpec } from "./oci";
 
 /** Bump when what goes into an image changes without its inputs changing. */
@@ -138,12 +138,12 @@ async function ovnKubernetesImage(base: string, release: OvnKubernetesRelease): 
     return { ref, archive };
 }
 
-/** Every image a lab node runs, built when missing: pause, the workload image, each release's. */
-export async function labNodeImages(log: (line: string) => void = () => undefined): Promise<LabImageArchive[]> {
+/** The images a lab node runs, built when missing: pause, the workload image and those of `releases`. */
+export async function labNodeImages(releases: readonly OvnKubernetesRelease[], log: (line: string) => void = () => undefined): Promise<LabImageArchive[]> {
     const base = await ensureDebianBase(DEBIAN_SID_BASE, { progress: log });
     const started = Date.now();
     const images = [...(await busyboxImages(base))];
-    for (const release of OVN_KUBERNETES_RELEASES) images.push(await ovnKubernetesImage(base, release));
+    for (const release of releases) images.push(await ovnKubernetesImage(base, release));
     const seconds = (Date.now() - started) / 1000;
     if (seconds > 5) log(`node images ready in ${seconds.toFixed(0)} s (cached in ${IMAGES_CACHE})`);
     return images;
