@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { promisify } from "node:util";
-import { pollUntil, type KubeObject } from "../../kubeclient";
+import { pollUntil } from "../../kubeclient";
 import { down } from "../../localcluster";
 import { KUBERNETES_VERSION } from "../../localcluster/labReleases";
 import { deploymentManifest, DEMO_APP_LABEL } from "../../localcluster/kubeWorkloads";
@@ -29,6 +29,10 @@ const MEMORY_LIMIT_BYTES = 48 * 1024 * 1024;
 const NODE_STARTED = "Starting the default node network controller";
 
 const workDir = fs.mkdtempSync(path.join(tmpdir(), "real-kubelet-"));
+/** The fields of Pods and Nodes the test reads. */
+type PodView = { metadata: { name: string; uid: string }; spec: { nodeName: string }; status: { phase?: string; podIP?: string } };
+type NodeView = { metadata: { name: string }; status: { nodeInfo: { kubeletVersion: string; containerRuntimeVersion: string } } };
+
 let lab: OvnkubeLab;
 let pods: Array<{ name: string; node: string; ip: string; uid: string }>;
 
@@ -55,10 +59,10 @@ before(async () => {
         await lab.admin.create(deploymentManifest({ name: DEMO, replicas: 3, command: ["sleep", "3600"], image: WORKLOAD_IMAGE, memoryLimit: MEMORY_LIMIT }));
         return pollUntil(
             async () => {
-                const list = await lab.admin.list("v1", "Pod", { namespace: "default", labelSelector: `${DEMO_APP_LABEL}=${DEMO}` });
-                const running = list.filter((p: KubeObject) => p.status?.phase === "Running" && p.status?.podIP);
+                const list = (await lab.admin.list("v1", "Pod", { namespace: "default", labelSelector: `${DEMO_APP_LABEL}=${DEMO}` })) as unknown as PodView[];
+                const running = list.filter((p) => p.status.phase === "Running" && p.status.podIP);
                 if (running.length < 3) return undefined;
-                return running.map((p: KubeObject) => ({ name: p.metadata.name, node: p.spec.nodeName, ip: p.status.podIP, uid: p.metadata.uid! }));
+                return running.map((p) => ({ name: p.metadata.name, node: p.spec.nodeName, ip: p.status.podIP!, uid: p.metadata.uid }));
             },
             { timeoutMs: 180_000, intervalMs: 1000, what: "the demo Deployment's 3 pods to run with addresses" },
         );
@@ -72,9 +76,9 @@ after(async () => {
 });
 
 test("every node runs the upstream kubelet on containerd", async () => {
-    const nodes = await lab.admin.list("v1", "Node");
+    const nodes = (await lab.admin.list("v1", "Node")) as unknown as NodeView[];
     assert.deepEqual(
-        nodes.map((n: KubeObject) => [n.metadata.name, n.status.nodeInfo.kubeletVersion, n.status.nodeInfo.containerRuntimeVersion.split("://")[0]]),
+        nodes.map((n) => [n.metadata.name, n.status.nodeInfo.kubeletVersion, n.status.nodeInfo.containerRuntimeVersion.split("://")[0]]),
         lab.cluster.hosts.map((h) => [h.name, KUBERNETES_VERSION, "containerd"]),
     );
 });
@@ -87,7 +91,7 @@ test("kubectl exec into a demo pod pings a pod on another node", async () => {
 
 test("kubectl logs of ovnkube-node shows its start", async () => {
     const node = lab.cluster.hosts[0].name;
-    const [pod] = await lab.admin.list("v1", "Pod", { namespace: "ovn-kubernetes", fieldSelector: `spec.nodeName=${node}`, labelSelector: "app=ovnkube-node" });
+    const [pod] = (await lab.admin.list("v1", "Pod", { namespace: "ovn-kubernetes", fieldSelector: `spec.nodeName=${node}`, labelSelector: "app=ovnkube-node" })) as unknown as PodView[];
     assert.ok(pod, `no ovnkube-node pod on ${node}`);
     const log = await kubectl("logs", "-n", "ovn-kubernetes", pod.metadata.name, "-c", "ovnkube-controller");
     assert.ok(log.includes(NODE_STARTED), `${pod.metadata.name}'s log lacks "${NODE_STARTED}"; its first lines:\n${log.split("\n").slice(0, 10).join("\n")}`);
