@@ -138,7 +138,7 @@ test("Kubernetes v1.36.2 with the binaries of ovn-kubernetes v1.3.0 where its im
     }
     const imageDir = labImageDir("1.3");
     assert.equal(imageDir, `${LAB_DIR_MOUNT}/images/ovn-kubernetes-v1.3.0`);
-    assert.deepEqual(loadCluster(ID).ovnKubernetes, { release: "1.3", image: IMAGE, imageDir });
+    assert.deepEqual(loadCluster(ID).ovnKubernetes, { release: "1.3", image: IMAGE, imageDir, kubelet: "stand-in" });
     for (const h of cluster.hosts) {
         const out = await overSsh(h.name, [
             `cd ${imageDir}`,
@@ -282,11 +282,11 @@ test("down ends every process (hosts, control plane, kubelets, pods) and removes
     assert.equal(fs.existsSync(path.join(baseDir(DEBIAN_SID_BASE), "etc/os-release")), true);
 });
 
-test("the unstable base has its own cache directory, named after its recipe: Debian 13's host packages plus conntrack", () => {
+test("the unstable base has its own cache directory, named after its recipe: Debian 13's host packages plus conntrack and the real kubelet's runtime", () => {
     const dir = baseDir(DEBIAN_SID_BASE, "/cache");
     assert.match(dir, /^\/cache\/debian-sid-[0-9a-f]{12}$/);
     assert.notEqual(path.basename(dir).slice(-12), path.basename(baseDir(DEBIAN13_BASE, "/cache")).slice(-12));
     assert.equal(DEBIAN_SID_BASE.suite, "sid");
-    assert.deepEqual(DEBIAN_SID_BASE.include.filter((p) => !DEBIAN13_BASE.include.includes(p)), ["conntrack"]);
+    assert.deepEqual(DEBIAN_SID_BASE.include.filter((p) => !DEBIAN13_BASE.include.includes(p)), ["conntrack", "containerd", "runc", "busybox-static"]);
     assert.deepEqual(DEBIAN_SID_BASE.repoPackages, DEBIAN13_BASE.repoPackages);
 });

@@ -20,8 +20,10 @@ function markdownFiles(dir: string, out: string[] = []): string[] {
     return out;
 }
 
-/** Markdown without its fenced code, where a bracket is code and not a link. */
-const prose = (text: string) => text.replace(/^```[\s\S]*?^```/gm, "").replace(/`[^`\n]*`/g, "");
+/** Markdown without its fenced code blocks (no headings there). */
+const unfenced = (text: string) => text.replace(/^```[\s\S]*?^```/gm, "");
+/** ... and without inline code, where a bracket is code and not a link. */
+const prose = (text: string) => unfenced(text).replace(/`[^`\n]*`/g, "");
 
 test("every relative link in the Markdown reaches its file and heading", async () => {
     const { default: GithubSlugger } = await import("github-slugger");
@@ -30,7 +32,7 @@ test("every relative link in the Markdown reaches its file and heading", async (
         let set = anchors.get(file);
         if (!set) {
             const slugger = new GithubSlugger();
-            const headings = prose(fs.readFileSync(file, "utf8")).split("\n").filter((l) => /^#{1,6} /.test(l));
+            const headings = unfenced(fs.readFileSync(file, "utf8")).split("\n").filter((l) => /^#{1,6} /.test(l));
             set = new Set(headings.map((h) => slugger.slug(h.replace(/^#+ /, ""))));
             anchors.set(file, set);
         }

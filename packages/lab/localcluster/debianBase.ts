@@ -49,6 +49,12 @@ const HOST_PACKAGES = [
 /** The local repository's packages: the program's package step installs them (labRepo.ts). */
 const OVS_OVN_PACKAGES = ["openvswitch-switch", "openvswitch-common", "ovn-central", "ovn-host", "ovn-common"] as const;
 
+/**
+ * The container runtime a real kubelet drives (containerd 2.1 with its `ctr`, runc 1.3), and
+ * busybox-static, from which the lab writes its pause and workload images (nodeImages.ts).
+ */
+const NODE_RUNTIME_PACKAGES = ["containerd", "runc", "busybox-static"] as const;
+
 const DEBIAN_MIRROR = "http://deb.debian.org/debian";
 
 /**
@@ -64,7 +70,7 @@ export const DEBIAN_BASES: Readonly<Record<OwnRootOs, BaseRecipe>> = {
         title: "Debian unstable",
         suite: "sid",
         mirror: DEBIAN_MIRROR,
-        include: [...HOST_PACKAGES, "conntrack"],
+        include: [...HOST_PACKAGES, "conntrack", ...NODE_RUNTIME_PACKAGES],
         repoPackages: OVS_OVN_PACKAGES,
     },
 };

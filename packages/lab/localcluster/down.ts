@@ -3,6 +3,8 @@
 import * as fs from "node:fs";
 import { deleteLink, listLinks } from "./links";
 import { checkId, clusterNames, stateDir } from "./names";
+import { removeClusterCgroups } from "./node/cgroups";
+import { check } from "./run";
 import { deleteNetns, isInNetns, killNamespaceProcesses, listNetns, pinMountNamespace } from "./namespaces";
 import { clusterFile, loadCluster } from "./state";
 
@@ -48,6 +50,8 @@ export async function down(id: string): Promise<DownReport> {
     } finally {
         for (const m of mounts) m.release();
     }
+    // Pod containers of real kubelets run in namespaces of their own; their cgroups are the cluster's.
+    processes += await removeClusterCgroups(id);
     for (const ns of netns) await deleteNetns(ns);
 
     // Root-side veth ends die with their peers' namespaces, asynchronously; delete what is left.
@@ -58,6 +62,8 @@ export async function down(id: string): Promise<DownReport> {
     const remaining = await listLinks(names.bridge, names.prefix);
     if (remaining.length > 0) throw new Error(`links still present after down: ${remaining.join(", ")}`);
 
-    fs.rmSync(stateDir(id), { recursive: true, force: true });
+    // rm(1), not fs.rmSync: a real kubelet's host holds tens of thousands of image files, and
+    // --one-file-system keeps it from following a mount left behind.
+    await check(["rm", "-rf", "--one-file-system", "--", stateDir(id)], { timeoutMs: 5 * 60_000 });
     return { processes, netns, links };
 }

@@ -124,9 +124,11 @@ ${FINISH}`;
 // shared, as on a host booted by systemd: mounts made later in namespaces below it (a pod's
 // mount namespace, \`ip netns add\`) propagate as there.
 const OWN_ROOT_SCRIPT = `set -eu
-name=$1; base=$2; upper=$3; work=$4; root=$5; lab=$6; lab_at=$7
+name=$1; base=$2; upper=$3; work=$4; root=$5; lab=$6; lab_at=$7; containerd=$8
 ${BIND_LAB_DIR}
 mount -t overlay overlay -o "lowerdir=$base,upperdir=$upper,workdir=$work" "$root"
+mkdir -p "$root/var/lib/containerd"
+mount --bind "$containerd" "$root/var/lib/containerd"
 mount -t proc proc "$root/proc"
 mount --rbind /sys "$root/sys"
 mount --rbind /dev "$root/dev"
@@ -149,7 +151,7 @@ export function holderCommand(hostname: string, root: HolderRoot, labDir = ""): 
         return ["/bin/sh", "-c", SHARED_ROOT_SCRIPT, "holder", hostname, root.hostDir, labDir, LAB_DIR_MOUNT, ...PRIVATE_DIRS, ...PRIVATE_FILES];
     }
     const r = root.root;
-    return ["/bin/sh", "-c", OWN_ROOT_SCRIPT, "holder", hostname, r.base, r.upper, r.work, r.merged, labDir, LAB_DIR_MOUNT];
+    return ["/bin/sh", "-c", OWN_ROOT_SCRIPT, "holder", hostname, r.base, r.upper, r.work, r.merged, labDir, LAB_DIR_MOUNT, r.containerd];
 }
 
 /** Starts the holder in `netns` and resolves with its pid once its mounts and hostname are in place. */

@@ -67,6 +67,10 @@ export interface DemoDeploymentSpec {
     replicas: number;
     command: string[];
     namespace?: string;
+    /** Default DEMO_IMAGE; a real kubelet runs the lab's workload image (node/images.ts WORKLOAD_IMAGE). */
+    image?: string;
+    /** A memory limit for the container, e.g. `48Mi`. */
+    memoryLimit?: string;
 }
 
 /** The label every pod of a demo Deployment carries (its selector) and the Service selects on. */
@@ -92,7 +96,7 @@ export function deploymentManifest(spec: DemoDeploymentSpec): KubeObject {
                 spec: {
                     affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: labels }, topologyKey: "kubernetes.io/hostname" }] } },
                     terminationGracePeriodSeconds: 1,
-                    containers: [{ name: "main", image: DEMO_IMAGE, command: spec.command }],
+                    containers: [{ name: "main", image: spec.image ?? DEMO_IMAGE, command: spec.command, ...(spec.memoryLimit ? { resources: { limits: { memory: spec.memoryLimit } } } : {}) }],
                 },
             },
         },

@@ -1,27 +1,55 @@
 // The local cluster's Kubernetes: the control plane (./kube), the files of an ovn-kubernetes
-// release's image for every host, and one kubelet stand-in per host (./kubelet). `up
-// --kubernetes` runs these in order; the program then deploys ovnkube through the API server and
-// the stand-ins run its pods.
+// release's image for every host, and per host either a kubelet stand-in (./kubelet) or the
+// upstream kubelet with containerd (./node, `kubelet: "real"`). `up --kubernetes` runs these in
+// order; the program then deploys ovnkube through the API server and the kubelets run its pods.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildKubeconfig, KubeClient } from "../kubeclient";
 import { LAB_DIR_MOUNT } from "./holder";
 import { startControlPlane, type ControlPlane } from "./kube";
 import { labBinaries } from "./kube/labBinaries";
+import { KUBERNETES_RELEASE } from "./labReleases";
 import { DEFAULT_OVN_KUBERNETES_RELEASE, OVN_KUBERNETES_RELEASES, checkOvnKubernetesRelease, imagePath, ovnKubernetesLabImage, ovnKubernetesLabRelease, type OvnKubernetesRelease } from "./labReleases";
 import { kubeletOptionsForHost, startKubelet, type RunningKubelet } from "./kubelet";
 import { down } from "./down";
 import { DEFAULT_ID, stateDir } from "./names";
 import { LOCAL_DEFAULTS } from "./stackFile";
-import { hasOwnRoot, hostOs, saveCluster, type LocalCluster, type LocalHost } from "./state";
+import { DEFAULT_OS, hasOwnRoot, hostOs, saveCluster, type LocalCluster, type LocalHost } from "./state";
 import { inHost } from "./kubelet/hostfs";
 import { up, type UpOptions } from "./up";
+import { labNodeImages } from "./node/images";
+import { startRealNode, type RealNode } from "./node/start";
+
+/** Which kubelet the hosts run: the stand-in, or the upstream kubelet with containerd (Debian unstable hosts). */
+export const KUBELET_KINDS = ["stand-in", "real"] as const;
+export type KubeletKind = (typeof KUBELET_KINDS)[number];
+
+/** Throws unless `kind` is a kubelet the lab has. */
+export function checkKubeletKind(kind: string): KubeletKind {
+    if (!(KUBELET_KINDS as readonly string[]).includes(kind)) throw new Error(`unknown kubelet ${JSON.stringify(kind)}: use ${KUBELET_KINDS.join(" or ")}`);
+    return kind as KubeletKind;
+}
 
 /** kubeadm's label for control-plane nodes; a kubelet's own --node-labels may not set it. */
 const CONTROL_PLANE_LABEL = "node-role.kubernetes.io/control-plane";
 
 /** The lab directory's folder of images: one directory per ovn-kubernetes release. */
 const IMAGES_DIR = "images";
+/** The lab directory's folders of the real kubelet's binary and the OCI archives its containerd imports. */
+const NODE_BIN_DIR = "bin";
+const OCI_DIR = "oci";
+
+/** Hard-links `source` to `target` when on the same filesystem, else copies it. */
+function linkOrCopy(source: string, target: string, mode: number): void {
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.rmSync(target, { force: true });
+    try {
+        fs.linkSync(source, target);
+    } catch {
+        fs.copyFileSync(source, target);
+        fs.chmodSync(target, mode);
+    }
+}
 
 /** Where a host sees the files of `release`'s image (its lab directory is mounted at LAB_DIR_MOUNT). */
 export function labImageDir(release: OvnKubernetesRelease): string {
@@ -35,27 +63,39 @@ export function labImageDir(release: OvnKubernetesRelease): string {
  * copied): a cluster can be upgraded from one release to the next. Made before the hosts start,
  * since they bind-mount it.
  */
-export async function prepareLabDir(id: string): Promise<string> {
+export async function prepareLabDir(id: string, release: OvnKubernetesRelease, kubelet: KubeletKind = "stand-in", log?: (line: string) => void): Promise<{ dir: string; node?: RealNodeFiles }> {
     const dir = path.join(stateDir(id), "lab");
-    for (const release of OVN_KUBERNETES_RELEASES) await prepareImage(dir, release);
-    return dir;
+    for (const r of OVN_KUBERNETES_RELEASES) await prepareImage(dir, r);
+    return { dir, node: kubelet === "real" ? await prepareNodeFiles(dir, release, log) : undefined };
+}
+
+/** The real kubelet's files as the hosts see them. */
+export interface RealNodeFiles {
+    kubeletBin: string;
+    imageArchives: string[];
+}
+
+/**
+ * Each host's containerd gets the image of the cluster's release only: an ovn-kubernetes image is
+ * about 570 MB, stored twice per host (content and unpacked), and imported on every bring-up.
+ */
+async function prepareNodeFiles(dir: string, release: OvnKubernetesRelease, log?: (line: string) => void): Promise<RealNodeFiles> {
+    const kubelet = await labBinaries(["kubelet"], KUBERNETES_RELEASE);
+    const kubeletBin = path.posix.join(LAB_DIR_MOUNT, NODE_BIN_DIR, "kubelet");
+    linkOrCopy(kubelet.kubelet, path.join(dir, NODE_BIN_DIR, "kubelet"), 0o755);
+    const imageArchives = (await labNodeImages([release], log)).map((image) => {
+        const name = path.basename(image.archive);
+        linkOrCopy(image.archive, path.join(dir, OCI_DIR, name), 0o644);
+        return path.posix.join(LAB_DIR_MOUNT, OCI_DIR, name);
+    });
+    return { kubeletBin, imageArchives };
 }
 
 async function prepareImage(dir: string, release: OvnKubernetesRelease): Promise<void> {
     const r = ovnKubernetesLabRelease(release);
     const bins = await labBinaries(r.binaries, r);
     const imageDir = path.join(dir, path.relative(LAB_DIR_MOUNT, labImageDir(release)));
-    for (const name of r.binaries) {
-        const target = path.join(imageDir, imagePath(name));
-        fs.mkdirSync(path.dirname(target), { recursive: true });
-        fs.rmSync(target, { force: true });
-        try {
-            fs.linkSync(bins[name], target);
-        } catch {
-            fs.copyFileSync(bins[name], target);
-            fs.chmodSync(target, 0o755);
-        }
-    }
+    for (const name of r.binaries) linkOrCopy(bins[name], path.join(imageDir, imagePath(name)), 0o755);
 }
 
 /** Every release's image reference, mapped to its files: the stand-ins run whichever a pod names. */
@@ -65,7 +105,10 @@ export function labImages(): Record<string, string> {
 
 export interface KubernetesLab {
     controlPlane: ControlPlane;
+    /** The stand-ins (none when the hosts run the real kubelet). */
     kubelets: RunningKubelet[];
+    /** The real kubelets with their containerd (none with stand-ins). */
+    nodes: RealNode[];
 }
 
 export interface StartKubernetesOptions {
@@ -76,6 +119,8 @@ export interface StartKubernetesOptions {
     imageDir: string;
     /** Hosts labelled as control-plane nodes (where ovnkube-master may run); default the first. */
     controlPlaneNodes?: string[];
+    /** The real kubelet's files in the lab directory; the stand-ins run when absent. */
+    realNode?: RealNodeFiles;
     log?: (line: string) => void;
 }
 
@@ -102,24 +147,34 @@ function installKubeletCredentials(host: LocalHost, server: string, caPem: strin
 export async function startKubernetes(cluster: LocalCluster, opts: StartKubernetesOptions): Promise<KubernetesLab> {
     const log = opts.log ?? ((line: string) => console.log(line));
     const controlPlane = await startControlPlane(cluster, { serviceSubnet: opts.serviceSubnet, log });
-    log(`kubelet stand-ins: starting on ${cluster.hosts.map((h) => h.name).join(", ")}`);
-    const kubelets = await Promise.all(
-        cluster.hosts.map(async (h) => {
-            const credentials = await controlPlane.nodeCredentials(h.name);
-            if (hasOwnRoot(hostOs(h))) installKubeletCredentials(h, controlPlane.apiServerUrl, controlPlane.caPem, credentials);
-            return startKubelet(kubeletOptionsForHost(cluster, h, credentials.kubeconfigPath, { images: { ...labImages(), [opts.ovnkubeImage]: opts.imageDir } }));
-        }),
-    );
-    // As kubeadm does for its control-plane nodes: the cluster admin labels them.
     const admin = KubeClient.fromKubeconfig(controlPlane.adminKubeconfig.content);
     try {
+        const kubelets: RunningKubelet[] = [];
+        const nodes: RealNode[] = [];
+        log(`${opts.realNode ? "kubelet v1.36.2 and containerd" : "kubelet stand-ins"}: starting on ${cluster.hosts.map((h) => h.name).join(", ")}`);
+        await Promise.all(
+            cluster.hosts.map(async (h) => {
+                const credentials = await controlPlane.nodeCredentials(h.name);
+                if (hasOwnRoot(hostOs(h))) installKubeletCredentials(h, controlPlane.apiServerUrl, controlPlane.caPem, credentials);
+                if (!opts.realNode) {
+                    kubelets.push(await startKubelet(kubeletOptionsForHost(cluster, h, credentials.kubeconfigPath, { images: { ...labImages(), [opts.ovnkubeImage]: opts.imageDir } })));
+                    return;
+                }
+                if (!hasOwnRoot(hostOs(h))) throw new Error(`host ${h.name} runs on this machine's root (${hostOs(h)}): the real kubelet needs Debian unstable hosts`);
+                nodes.push(await startRealNode({
+                    clusterId: cluster.id, host: h, caPem: controlPlane.caPem, kubeconfig: KUBELET_KUBECONFIG, ...opts.realNode,
+                    logDir: path.join(cluster.dir, "kubelet", h.name), admin,
+                }));
+            }),
+        );
+        // As kubeadm does for its control-plane nodes: the cluster admin labels them.
         for (const node of opts.controlPlaneNodes ?? [cluster.hosts[0].name])
             await admin.patch({ apiVersion: "v1", kind: "Node", name: node }, { metadata: { labels: { [CONTROL_PLANE_LABEL]: "" } } }, "merge");
+        log(`kubernetes: API server ${controlPlane.apiServerUrl}, ${cluster.hosts.length} nodes registered; admin kubeconfig ${controlPlane.adminKubeconfig.path}`);
+        return { controlPlane, kubelets, nodes };
     } finally {
         admin.close();
     }
-    log(`kubernetes: API server ${controlPlane.apiServerUrl}, ${kubelets.length} nodes registered; admin kubeconfig ${controlPlane.adminKubeconfig.path}`);
-    return { controlPlane, kubelets };
 }
 
 export interface KubernetesUpOptions extends Omit<UpOptions, "labDir"> {
@@ -128,6 +183,8 @@ export interface KubernetesUpOptions extends Omit<UpOptions, "labDir"> {
     ovnKubernetes?: OvnKubernetesRelease;
     /** The image reference the stand-ins map to the release's files (default ovnKubernetesLabImage of the release). */
     ovnkubeImage?: string;
+    /** Which kubelet the hosts run (default the stand-in). */
+    kubelet?: KubeletKind;
     log?: (line: string) => void;
 }
 
@@ -138,15 +195,18 @@ export interface KubernetesUpOptions extends Omit<UpOptions, "labDir"> {
 export async function upWithKubernetes(opts: KubernetesUpOptions): Promise<{ cluster: LocalCluster; kubernetes: KubernetesLab }> {
     const id = opts.id ?? DEFAULT_ID;
     const release = checkOvnKubernetesRelease(opts.ovnKubernetes ?? DEFAULT_OVN_KUBERNETES_RELEASE);
-    const labDir = await prepareLabDir(id);
-    const cluster = await up({ ...opts, labDir });
+    const kubelet = checkKubeletKind(opts.kubelet ?? "stand-in");
+    if (kubelet === "real" && opts.os !== "debian-sid") throw new Error(`kubelet "real" runs on Debian unstable hosts (os "debian-sid"), not os ${JSON.stringify(opts.os ?? DEFAULT_OS)}`);
+    const lab = await prepareLabDir(id, release, kubelet, opts.log);
+    const cluster = await up({ ...opts, labDir: lab.dir });
     try {
-        cluster.ovnKubernetes = { release, image: opts.ovnkubeImage ?? ovnKubernetesLabImage(release), imageDir: labImageDir(release) };
+        cluster.ovnKubernetes = { release, image: opts.ovnkubeImage ?? ovnKubernetesLabImage(release), imageDir: labImageDir(release), kubelet };
         saveCluster(cluster);
         const kubernetes = await startKubernetes(cluster, {
             serviceSubnet: opts.serviceSubnet ?? LOCAL_DEFAULTS.serviceSubnet,
             ovnkubeImage: cluster.ovnKubernetes.image,
             imageDir: cluster.ovnKubernetes.imageDir,
+            realNode: lab.node,
             log: opts.log,
         });
         return { cluster, kubernetes };

@@ -15,7 +15,7 @@ export const LAB_CRDS_ENV = "OVN_K8S_LAB_CRDS";
 const LAB_ROOT = path.join(PROJECT_ROOT, "..", "shared", "k8s-lab");
 
 /** Every binary some lab release has. */
-export const LAB_BINARIES = ["kube-apiserver", "kube-controller-manager", "kube-scheduler", "ovnkube", "ovn-k8s-cni-overlay", "ovnkube-identity", "ovn-kube-util"] as const;
+export const LAB_BINARIES = ["kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubelet", "ovnkube", "ovn-k8s-cni-overlay", "ovnkube-identity", "ovn-kube-util"] as const;
 export type LabBinary = (typeof LAB_BINARIES)[number];
 
 /** One release's directory of binaries. */
@@ -35,7 +35,7 @@ export const KUBERNETES_VERSION = "v1.36.2";
 export const KUBERNETES_RELEASE: LabRelease = {
     name: `k8s-${KUBERNETES_VERSION}`,
     path: `v1.36-v1.3/bin/k8s-${KUBERNETES_VERSION}`,
-    binaries: ["kube-apiserver", "kube-controller-manager", "kube-scheduler"],
+    binaries: ["kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubelet"],
     upstream: `Kubernetes ${KUBERNETES_VERSION}'s release (kubernetes-server-linux-amd64.tar.gz, server/bin/)`,
 };
 

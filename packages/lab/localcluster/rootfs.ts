@@ -18,6 +18,11 @@ export interface OwnRoot {
     work: string;
     /** Mount point of the merged root (mounted only inside the host's mount namespace). */
     merged: string;
+    /**
+     * The host's /var/lib/containerd, on this machine's filesystem: containerd's overlay
+     * snapshots must not sit on the host's overlay root (overlayfs on overlayfs).
+     */
+    containerd: string;
 }
 
 // overlayfs takes its layers as one comma-separated option string, where ',' ':' and '\' are syntax.
@@ -25,7 +30,7 @@ const OVERLAY_SAFE_PATH = /^\/[A-Za-z0-9._+@/-]*$/;
 
 /** Where a host's layers live under its directory. Pure, apart from checking the paths. */
 export function ownRootLayout(hostDir: string, base: string): OwnRoot {
-    const root = { base, upper: path.join(hostDir, "upper"), work: path.join(hostDir, "work"), merged: path.join(hostDir, "root") };
+    const root = { base, upper: path.join(hostDir, "upper"), work: path.join(hostDir, "work"), merged: path.join(hostDir, "root"), containerd: path.join(hostDir, "containerd") };
     for (const p of Object.values(root)) {
         if (!OVERLAY_SAFE_PATH.test(p)) {
             throw new Error(`path ${JSON.stringify(p)} cannot be an overlayfs layer (only letters, digits and . _ + @ / - are allowed): move the project or the cache to a plainer path`);
@@ -67,6 +72,7 @@ export function createLayers(root: OwnRoot): void {
     mkdirLikeBase(root, "/", 0o755);
     fs.mkdirSync(root.work, { recursive: true });
     fs.mkdirSync(root.merged, { recursive: true });
+    fs.mkdirSync(root.containerd, { recursive: true, mode: 0o711 });
 }
 
 export interface HostIdentity {

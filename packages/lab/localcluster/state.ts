@@ -76,6 +76,8 @@ export interface LocalCluster {
         image: string;
         /** Where the hosts see those files. */
         imageDir: string;
+        /** The kubelet the hosts run (absent in clusters made before the real kubelet existed: the stand-in). */
+        kubelet?: "stand-in" | "real";
     };
 }
 

@@ -13,6 +13,8 @@ import { ensureCa, ensureKeyPair, issueCert, type IssuedCert } from "./pki";
 export const ADMIN_USER = { name: "kubernetes-admin", groups: ["system:masters"] } as const;
 const CONTROLLER_MANAGER_USER = "system:kube-controller-manager";
 const SCHEDULER_USER = "system:kube-scheduler";
+/** kubeadm's apiserver-kubelet-client: the API server towards kubelets, with full rights there. */
+const API_SERVER_KUBELET_CLIENT = { name: "kube-apiserver-kubelet-client", groups: ["system:masters"] } as const;
 
 /** The user a kubelet authenticates as: the Node authorizer and NodeRestriction key on it. */
 export function kubeletUser(node: string): { name: string; groups: string[] } {
@@ -45,11 +47,12 @@ export function writeKubeconfig(file: string, server: string, caPem: string, use
 export async function controlPlanePki(layout: ControlPlaneLayout, id: string, address: string, serviceSubnet: string, server: string): Promise<ControlPlanePki> {
     const dir = layout.pkiDir;
     const ca = await ensureCa(dir, `ovn-kubernetes-lab-${id}-ca`);
-    const [apiServer, admin, controllerManager, scheduler] = await Promise.all([
+    const [apiServer, admin, controllerManager, scheduler, kubeletClient] = await Promise.all([
         issueCert(ca, dir, "apiserver", { commonName: "kube-apiserver", usage: "server", ...apiServerSans(address, serviceSubnet) }),
         issueCert(ca, dir, "admin", { commonName: ADMIN_USER.name, organizations: ADMIN_USER.groups, usage: "client" }),
         issueCert(ca, dir, "controller-manager", { commonName: CONTROLLER_MANAGER_USER, usage: "client" }),
         issueCert(ca, dir, "scheduler", { commonName: SCHEDULER_USER, usage: "client" }),
+        issueCert(ca, dir, "apiserver-kubelet-client", { commonName: API_SERVER_KUBELET_CLIENT.name, organizations: API_SERVER_KUBELET_CLIENT.groups, usage: "client" }),
     ]);
     const serviceAccount = ensureKeyPair(dir, "service-account");
     const files: ControlPlaneFiles = {
@@ -57,6 +60,8 @@ export async function controlPlanePki(layout: ControlPlaneLayout, id: string, ad
         caKey: ca.keyPath,
         apiServerCert: apiServer.certPath,
         apiServerKey: apiServer.keyPath,
+        apiServerKubeletClientCert: kubeletClient.certPath,
+        apiServerKubeletClientKey: kubeletClient.keyPath,
         serviceAccountKey: serviceAccount.keyPath,
         serviceAccountPublicKey: serviceAccount.publicPath,
         controllerManagerKubeconfig: layout.kubeconfig("controller-manager"),

@@ -7,6 +7,9 @@ export interface ControlPlaneFiles {
     caKey: string;
     apiServerCert: string;
     apiServerKey: string;
+    /** The API server's client certificate towards kubelets (logs, exec, port-forward). */
+    apiServerKubeletClientCert: string;
+    apiServerKubeletClientKey: string;
     serviceAccountKey: string;
     serviceAccountPublicKey: string;
     controllerManagerKubeconfig: string;
@@ -48,6 +51,11 @@ export function apiServerArgv(bin: string, f: ControlPlaneFiles, address: string
         `--service-cluster-ip-range=${serviceSubnet}`,
         // ovnkube-node runs privileged.
         "--allow-privileged=true",
+        // As kubeadm: the API server authenticates to kubelets with its own client certificate
+        // and dials them at their InternalIP (no DNS knows the node names).
+        `--kubelet-client-certificate=${f.apiServerKubeletClientCert}`,
+        `--kubelet-client-key=${f.apiServerKubeletClientKey}`,
+        "--kubelet-preferred-address-types=InternalIP",
     ];
 }
 

@@ -1,0 +1,103 @@
+// A lab host as a Kubernetes node with the upstream kubelet and containerd: both run inside the
+// host's namespaces and root (so `down`, which ends every process of the cluster's namespaces,
+// ends them), detached, with their logs on this machine; the lab's images are imported into
+// containerd before the kubelet starts, and the kubelet registers with its pre-issued client
+// certificate (kubeadm's /etc/kubernetes/kubelet.conf).
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { pollUntil, type KubeClient } from "../../kubeclient";
+import { deadDaemon, logTail, withoutProxy } from "../kube/daemon";
+import { hostArgv } from "../exec";
+import { check } from "../run";
+import type { LocalHost } from "../state";
+import { createCgroupRoot, mountCgroupsArgv, nodeCgroupRoot } from "./cgroups";
+import { CLUSTER_CA, CONTAINERD_CONFIG, CONTAINERD_SOCKET, containerdConfig, KUBELET_CONFIG, kubeletArgv, kubeletConfig } from "./config";
+import { PAUSE_IMAGE } from "./images";
+
+/** What lab nodes' CNI plugins are searched in: where ovn-kubernetes installs its shim, then Debian's plugins. */
+export const NODE_CNI_BIN_DIRS = ["/opt/cni/bin", "/usr/lib/cni"];
+
+export interface RealNodeOptions {
+    clusterId: string;
+    host: LocalHost;
+    /** The cluster CA (PEM). */
+    caPem: string;
+    /** The kubelet's kubeconfig in the host's root (written by the caller). */
+    kubeconfig: string;
+    /** The kubelet binary and the image archives, as the host sees them. */
+    kubeletBin: string;
+    imageArchives: readonly string[];
+    /** This machine's directory for the daemons' logs. */
+    logDir: string;
+    admin: KubeClient;
+    timeoutMs?: number;
+}
+
+export interface RealNode {
+    nodeName: string;
+    containerd: { pid: number; log: string };
+    kubelet: { pid: number; log: string };
+}
+
+function writeInHost(host: LocalHost, file: string, text: string, mode = 0o644): void {
+    const onMachine = `/proc/${host.holderPid}/root${file}`;
+    fs.mkdirSync(path.dirname(onMachine), { recursive: true, mode: 0o755 });
+    fs.writeFileSync(onMachine, text, { mode });
+}
+
+function startInHost(host: LocalHost, argv: readonly string[], log: string): number {
+    const fd = fs.openSync(log, "a", 0o600);
+    try {
+        const [bin, ...args] = hostArgv(host, argv);
+        const child = spawn(bin, args, { detached: true, stdio: ["ignore", fd, fd], env: withoutProxy(process.env) });
+        child.on("error", () => undefined);
+        child.unref();
+        if (child.pid === undefined) throw new Error(`cannot start ${argv[0]} in ${host.name}`);
+        return child.pid;
+    } finally {
+        fs.closeSync(fd);
+    }
+}
+
+/** The Node registered, with the conditions the kubelet reports (Ready only once a CNI network exists). */
+async function nodeRegistered(admin: KubeClient, name: string): Promise<true | undefined> {
+    const node = (await admin.tryGet({ apiVersion: "v1", kind: "Node", name })) as { status?: { conditions?: unknown[] } } | undefined;
+    return node?.status?.conditions?.length ? true : undefined;
+}
+
+/** Starts containerd, imports the images, starts the kubelet, and waits for its Node. */
+export async function startRealNode(opts: RealNodeOptions): Promise<RealNode> {
+    const { host } = opts;
+    const timeoutMs = opts.timeoutMs ?? 180_000;
+    const cgroupRoot = nodeCgroupRoot(opts.clusterId, host.name);
+    createCgroupRoot(cgroupRoot);
+    await check(hostArgv(host, mountCgroupsArgv()));
+    writeInHost(host, CLUSTER_CA, opts.caPem);
+    writeInHost(host, CONTAINERD_CONFIG, containerdConfig(PAUSE_IMAGE, NODE_CNI_BIN_DIRS));
+    writeInHost(host, KUBELET_CONFIG, kubeletConfig({ address: host.ip, cgroupRoot }));
+    fs.mkdirSync(opts.logDir, { recursive: true, mode: 0o700 });
+
+    const containerd = { pid: 0, log: path.join(opts.logDir, "containerd.log") };
+    containerd.pid = startInHost(host, ["containerd", "--config", CONTAINERD_CONFIG], containerd.log);
+    await pollUntil(async () => ((await check(hostArgv(host, ["ctr", "--address", CONTAINERD_SOCKET, "version"])).catch(() => "")) ? true : undefined), {
+        timeoutMs,
+        what: `containerd on ${host.name} (log: ${containerd.log})`,
+        giveUp: () => deadDaemon({ containerd }),
+    });
+    for (const archive of opts.imageArchives) {
+        await check(hostArgv(host, ["ctr", "--address", CONTAINERD_SOCKET, "-n", "k8s.io", "images", "import", archive]), { timeoutMs });
+    }
+
+    const kubelet = { pid: 0, log: path.join(opts.logDir, "kubelet.log") };
+    kubelet.pid = startInHost(host, kubeletArgv({ bin: opts.kubeletBin, nodeName: host.name, nodeIp: host.ip, kubeconfig: opts.kubeconfig }), kubelet.log);
+    await pollUntil(() => nodeRegistered(opts.admin, host.name), {
+        timeoutMs,
+        intervalMs: 500,
+        what: `the kubelet of ${host.name} to register its Node (log: ${kubelet.log})`,
+        giveUp: () => deadDaemon({ containerd, kubelet }),
+    }).catch((e) => {
+        throw new Error(`${(e as Error).message}\n${logTail(kubelet.log)}`);
+    });
+    return { nodeName: host.name, containerd, kubelet };
+}
