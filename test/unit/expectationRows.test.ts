@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { validateConfig } from "../../packages/cluster/config/validate";
 import { buildClusterModel } from "../../packages/cluster/model/cluster";
-import { checkExpectation } from "../../packages/cluster/nb/expectation/inputs";
+import { checkExpectation } from "../../packages/cluster/nb/expectation/expectationInputs";
 import { clusterRouterRows, gatewayRouterRows, nodeSwitchRows, transitRows } from "../../packages/cluster/topology/expectations";
 import { fromInt, macFromIp, toInt } from "../../packages/cluster/values";
 import { stackConfig } from "../support/configs";

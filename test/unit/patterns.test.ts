@@ -22,7 +22,7 @@ import {
 } from "../../packages/cluster/hosts/scripts";
 import { validateKubeModel } from "../../packages/cluster/kube/validate";
 import { buildClusterModel } from "../../packages/cluster/model/cluster";
-import { checkInputs } from "../../packages/cluster/nb/inputs";
+import { checkInputs } from "../../packages/cluster/nb/resources/kindInputs";
 import { clusterRouterKind } from "../../packages/cluster/nb/kinds/clusterRouter";
 import { gatewayRouterKind } from "../../packages/cluster/nb/kinds/gatewayRouter";
 import { nodeSwitchKind } from "../../packages/cluster/nb/kinds/nodeSwitch";

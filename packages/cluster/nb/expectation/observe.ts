@@ -1,7 +1,7 @@
 // Live rows projected onto exactly the expected rows and columns, and where they differ from the
 // plan. Pure: the caller reads NB (./reading) and decides what a difference means.
 import type { Row } from "../../ovsdb/encoding";
-import { sameValue } from "../rows";
+import { sameValue } from "../core/rows";
 import type { ExpectedRow } from "./reading";
 import { liveCell, NO_ROW, severalRows, type Cell, type Cells } from "./values";
 

@@ -6,7 +6,7 @@
 import { setAtoms, uuidText, type Row } from "../../ovsdb/encoding";
 import { select, where, type SelectOp, type SelectResult } from "../../ovsdb/operations";
 import { columnsOf, parseColumnPath, type ColumnPath } from "./columns";
-import { parseRowKey, type RowKey } from "./rowKeys";
+import { parseRowKey, type RowKey } from "../core/rowKeys";
 import type { Cells } from "./values";
 
 export interface ExpectedRow {

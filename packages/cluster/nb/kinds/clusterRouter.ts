@@ -1,9 +1,9 @@
 // The ClusterRouter kind (master-init): the distributed cluster router, the join switch with the
 // router's port pair, and the cluster TCP/UDP load balancers that every node switch carries.
 // Input `router`: the NB part of the model's ClusterRouterModel.
-import { rowSpec, type RowRef, type RowSpec } from "../rows";
-import type { NbTable } from "../tables";
-import { clusterGroup } from "../tags";
+import { rowSpec, type RowRef, type RowSpec } from "../core/rows";
+import type { NbTable } from "../core/tables";
+import { clusterGroup } from "../core/tags";
 import { defineKind } from "./common";
 import { address, object, ovnName, type ValueOf } from "./fields";
 

@@ -4,9 +4,9 @@
 import type { ClusterModel } from "../../model/types";
 import type { SshTarget } from "../../ssh/target";
 import { NB_SOCKET } from "../../ssh/ovsdbChannel";
-import { UNKNOWN, type Checker } from "../check";
-import type { RowSpec } from "../rows";
-import type { NbTable } from "../tables";
+import { UNKNOWN, type Checker } from "../core/check";
+import type { RowSpec } from "../core/rows";
+import type { NbTable } from "../core/tables";
 import { copyPresent, normalizeFields, replacePaths, validateFields, type Fields, type ValueOf } from "./fields";
 
 /**

@@ -6,9 +6,9 @@
 // Inputs `gateway` (the NB part of GatewayModel), `systemId` of the node's chassis and
 // `macAddress` of its NIC (both known only once the host is set up).
 import { containsIp, networkOf, PATTERNS } from "../../values";
-import { rowSpec, type RowRef, type RowSpec } from "../rows";
-import type { NbTable } from "../tables";
-import { gatewayGroup } from "../tags";
+import { rowSpec, type RowRef, type RowSpec } from "../core/rows";
+import type { NbTable } from "../core/tables";
+import { gatewayGroup } from "../core/tags";
 import { clusterRow } from "./clusterRouter";
 import { defineKind } from "./common";
 import { address, ipv4, mac, network, networks, object, ovnName, text, type ValueOf } from "./fields";

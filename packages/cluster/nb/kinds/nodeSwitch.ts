@@ -2,8 +2,8 @@
 // port rtos-<node> on the cluster router with the peer stor-<node>, the management port
 // k8s-<node>, and the cluster load balancers attached to the switch.
 // Input `network`: the NB part of the model's NodeNetworkModel.
-import { rowSpec, type RowRef, type RowSpec } from "../rows";
-import { nodeGroup } from "../tags";
+import { rowSpec, type RowRef, type RowSpec } from "../core/rows";
+import { nodeGroup } from "../core/tags";
 import { clusterRow } from "./clusterRouter";
 import { defineKind } from "./common";
 import { address, network, object, ovnName, text, type ValueOf } from "./fields";

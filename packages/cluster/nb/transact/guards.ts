@@ -8,11 +8,11 @@
 //   for operations by UUID; checking it anyway turns a broken assumption into an error instead of
 //   recorded state.
 // Pure; plain data only (captured into the serialized providers).
-import { map, setAtoms, uuid, type Row } from "../ovsdb/encoding";
-import { wait, where, type Operation } from "../ovsdb/operations";
-import type { LiveRow } from "./snapshot";
-import type { NbTable } from "./tables";
-import { ownerTags } from "./tags";
+import { map, setAtoms, uuid, type Row } from "../../ovsdb/encoding";
+import { wait, where, type Operation } from "../../ovsdb/operations";
+import type { LiveRow } from "../core/snapshot";
+import type { NbTable } from "../core/tables";
+import { ownerTags } from "../core/tags";
 
 /** A row as error messages name it: table, row key (and group when not the transaction's own), name, UUID. */
 export interface RowLabel {

@@ -268,3 +268,55 @@ export interface NbSchema {
 export type NbSchemaTable = keyof NbSchema;
 
 export const NB_ROOT_TABLES: readonly NbSchemaTable[] = ["Address_Set","BFD","Chassis_Template_Var","Copp","DHCP_Options","DNS","HA_Chassis_Group","Load_Balancer","Load_Balancer_Group","Logical_Router","Logical_Switch","Meter","Mirror","NB_Global","Port_Group","Static_MAC_Binding"];
+
+/** Each table's columns by kind: plain (an atom or a set of atoms), maps, and references to rows. */
+export const NB_COLUMNS: Record<NbSchemaTable, { plain: readonly string[]; maps: readonly string[]; refs: readonly string[] }> = {
+    ACL: { plain: ["action","direction","label","log","match","meter","name","priority","severity"], maps: ["external_ids","options"], refs: [] },
+    Address_Set: { plain: ["addresses","name"], maps: ["external_ids"], refs: [] },
+    BFD: { plain: ["detect_mult","dst_ip","logical_port","min_rx","min_tx","status"], maps: ["external_ids","options"], refs: [] },
+    Chassis_Template_Var: { plain: ["chassis"], maps: ["external_ids","variables"], refs: [] },
+    Connection: { plain: ["inactivity_probe","is_connected","max_backoff","target"], maps: ["external_ids","other_config","status"], refs: [] },
+    Copp: { plain: ["name"], maps: ["external_ids","meters"], refs: [] },
+    DHCP_Options: { plain: ["cidr"], maps: ["external_ids","options"], refs: [] },
+    DNS: { plain: [], maps: ["external_ids","records"], refs: [] },
+    Forwarding_Group: { plain: ["child_port","liveness","name","vip","vmac"], maps: ["external_ids"], refs: [] },
+    Gateway_Chassis: { plain: ["chassis_name","name","priority"], maps: ["external_ids","options"], refs: [] },
+    HA_Chassis: { plain: ["chassis_name","priority"], maps: ["external_ids"], refs: [] },
+    HA_Chassis_Group: { plain: ["name"], maps: ["external_ids"], refs: ["ha_chassis"] },
+    Load_Balancer: { plain: ["name","protocol","selection_fields"], maps: ["external_ids","ip_port_mappings","options","vips"], refs: ["health_check"] },
+    Load_Balancer_Group: { plain: ["name"], maps: [], refs: ["load_balancer"] },
+    Load_Balancer_Health_Check: { plain: ["vip"], maps: ["external_ids","options"], refs: [] },
+    Logical_Router: { plain: ["enabled","name"], maps: ["external_ids","options"], refs: ["copp","load_balancer","load_balancer_group","nat","policies","ports","static_routes"] },
+    Logical_Router_Policy: { plain: ["action","match","nexthop","nexthops","priority"], maps: ["external_ids","options"], refs: [] },
+    Logical_Router_Port: { plain: ["enabled","ipv6_prefix","mac","name","networks","peer"], maps: ["external_ids","ipv6_ra_configs","options"], refs: ["gateway_chassis","ha_chassis_group"] },
+    Logical_Router_Static_Route: { plain: ["ip_prefix","nexthop","output_port","policy","route_table"], maps: ["external_ids","options"], refs: ["bfd"] },
+    Logical_Switch: { plain: ["name"], maps: ["external_ids","other_config"], refs: ["acls","copp","dns_records","forwarding_groups","load_balancer","load_balancer_group","ports","qos_rules"] },
+    Logical_Switch_Port: { plain: ["addresses","dynamic_addresses","enabled","name","parent_name","port_security","tag","tag_request","type","up"], maps: ["external_ids","options"], refs: ["dhcpv4_options","dhcpv6_options","ha_chassis_group","mirror_rules"] },
+    Meter: { plain: ["fair","name","unit"], maps: ["external_ids"], refs: ["bands"] },
+    Meter_Band: { plain: ["action","burst_size","rate"], maps: ["external_ids"], refs: [] },
+    Mirror: { plain: ["filter","index","name","sink","type"], maps: ["external_ids"], refs: [] },
+    NAT: { plain: ["external_ip","external_mac","external_port_range","logical_ip","logical_port","type"], maps: ["external_ids","options"], refs: ["allowed_ext_ips","exempted_ext_ips","gateway_port"] },
+    NB_Global: { plain: ["hv_cfg","hv_cfg_timestamp","ipsec","name","nb_cfg","nb_cfg_timestamp","sb_cfg","sb_cfg_timestamp"], maps: ["external_ids","options"], refs: ["connections","ssl"] },
+    Port_Group: { plain: ["name"], maps: ["external_ids"], refs: ["acls","ports"] },
+    QoS: { plain: ["direction","match","priority"], maps: ["action","bandwidth","external_ids"], refs: [] },
+    SSL: { plain: ["bootstrap_ca_cert","ca_cert","certificate","private_key","ssl_ciphers","ssl_protocols"], maps: ["external_ids"], refs: [] },
+    Static_MAC_Binding: { plain: ["ip","logical_port","mac","override_dynamic_mac"], maps: [], refs: [] },
+};
+
+/** Per non-root table: the strong-reference columns that hold its rows (OVSDB deletes a row no such column holds). */
+export const NB_PARENTS: Partial<Record<NbSchemaTable, readonly { table: NbSchemaTable; column: string }[]>> = {
+    ACL: [{ table: "Logical_Switch", column: "acls" }, { table: "Port_Group", column: "acls" }],
+    Connection: [{ table: "NB_Global", column: "connections" }],
+    Forwarding_Group: [{ table: "Logical_Switch", column: "forwarding_groups" }],
+    Gateway_Chassis: [{ table: "Logical_Router_Port", column: "gateway_chassis" }],
+    HA_Chassis: [{ table: "HA_Chassis_Group", column: "ha_chassis" }],
+    Load_Balancer_Health_Check: [{ table: "Load_Balancer", column: "health_check" }],
+    Logical_Router_Policy: [{ table: "Logical_Router", column: "policies" }],
+    Logical_Router_Port: [{ table: "Logical_Router", column: "ports" }],
+    Logical_Router_Static_Route: [{ table: "Logical_Router", column: "static_routes" }],
+    Logical_Switch_Port: [{ table: "Logical_Switch", column: "ports" }],
+    Meter_Band: [{ table: "Meter", column: "bands" }],
+    NAT: [{ table: "Logical_Router", column: "nat" }],
+    QoS: [{ table: "Logical_Switch", column: "qos_rules" }],
+    SSL: [{ table: "NB_Global", column: "ssl" }],
+};

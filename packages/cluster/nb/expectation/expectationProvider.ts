@@ -6,10 +6,10 @@
 // keys, so the engine's own property diff shows a drifted cell as
 // rows["Logical_Switch node2"]["other_config:subnet"]: "10.128.5.0/24" => "10.128.7.0/24".
 import type * as pulumi from "@pulumi/pulumi";
-import { withoutKey } from "../session";
-import { changedLeaves } from "../diff";
-import { errorText } from "../errors";
-import { checkExpectation, normalizeExpectation, type ExpectationInputs } from "./inputs";
+import { withoutKey } from "../transact/session";
+import { changedLeaves } from "../resources/diff";
+import { errorText } from "../transact/errors";
+import { checkExpectation, normalizeExpectation, type ExpectationInputs } from "./expectationInputs";
 import { notRealised } from "./observe";
 import { observeNb, settle } from "./observeNb";
 import type { Cells } from "./values";

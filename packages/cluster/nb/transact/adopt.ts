@@ -7,14 +7,14 @@
 // instead); a name held by several untagged rows is an error naming them. The result records
 // each row's UUID, so the next update claims exactly these rows (./claims) and writes the tags.
 // Pure apart from the one read.
-import type { OvsdbTransactor } from "../ovsdb/client";
-import { map, mapToRecord, uuidText, uuidTexts, type Row } from "../ovsdb/encoding";
-import { select, where, type SelectOp } from "../ovsdb/operations";
-import { knownRows, projectRow } from "./liveState";
-import type { RowSpec, RowState } from "./rows";
-import type { LiveRow } from "./snapshot";
-import { NB_DB } from "./tables";
-import { TAG_OWNER } from "./tags";
+import type { OvsdbTransactor } from "../../ovsdb/client";
+import { map, mapToRecord, uuidText, uuidTexts, type Row } from "../../ovsdb/encoding";
+import { select, where, type SelectOp } from "../../ovsdb/operations";
+import { knownRows, projectRow } from "../core/liveState";
+import type { RowSpec, RowState } from "../core/rows";
+import type { LiveRow } from "../core/snapshot";
+import { NB_DB } from "../core/tables";
+import { TAG_OWNER } from "../core/tags";
 
 /** The select that finds a spec's row by its ovn-kubernetes name, and the router that must hold it (NAT, routes). */
 function lookup(spec: RowSpec): { op: SelectOp; router?: { name: string; column: "nat" | "static_routes" } } {

@@ -2,11 +2,11 @@
 // ext_<node> with the localnet uplink, SNAT, routes on GR_<node> and on the cluster router, its
 // LBs) as one Pulumi resource.
 import * as pulumi from "@pulumi/pulumi";
-import type { GatewayModel } from "../model/types";
-import { gatewayRouterKind, type GatewayRouterNb } from "./kinds/gatewayRouter";
-import { NB_KINDS } from "./kinds";
-import { nbProvider } from "./provider";
-import { NbResource, type NbResourceArgs } from "./resource";
+import type { GatewayModel } from "../../model/types";
+import { gatewayRouterKind, type GatewayRouterNb } from "../kinds/gatewayRouter";
+import { NB_KINDS } from "../kinds";
+import { nbProvider } from "./nbProvider";
+import { NbResource, type NbResourceArgs } from "./nbResource";
 
 export interface GatewayRouterArgs extends NbResourceArgs {
     /** The model's gateway (host-side fields such as mode and interface are dropped). */

@@ -2,11 +2,11 @@
 // cluster LBs on the switch) as one Pulumi resource. Named NodeSwitch, not NodeNetwork: the
 // program's NodeNetwork component also does the host side of the management port and uses this.
 import * as pulumi from "@pulumi/pulumi";
-import type { NodeNetworkModel } from "../model/types";
-import { nodeSwitchKind, type NodeSwitchNb } from "./kinds/nodeSwitch";
-import { NB_KINDS } from "./kinds";
-import { nbProvider } from "./provider";
-import { NbResource, type NbResourceArgs } from "./resource";
+import type { NodeNetworkModel } from "../../model/types";
+import { nodeSwitchKind, type NodeSwitchNb } from "../kinds/nodeSwitch";
+import { NB_KINDS } from "../kinds";
+import { nbProvider } from "./nbProvider";
+import { NbResource, type NbResourceArgs } from "./nbResource";
 
 export interface NodeSwitchArgs extends NbResourceArgs {
     /** The model's node network (host-side fields such as mtu and mgmtInterface are dropped). */

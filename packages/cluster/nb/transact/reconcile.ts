@@ -12,15 +12,15 @@
 //   the values the decision read, that no row has claimed a key being inserted, and that each
 //   row of another group we attach to or refer to still exists; if any changed since the
 //   snapshot, the whole transaction fails instead of half-applying.
-import { map, namedUuid, set, setAtoms, uuid, uuidTexts, type Atom, type Row } from "../ovsdb/encoding";
-import { comment, insert, mutate, mutation, wait, where, type Operation } from "../ovsdb/operations";
-import { claimRows, conflictText } from "./claims";
+import { map, namedUuid, set, setAtoms, uuid, uuidTexts, type Atom, type Row } from "../../ovsdb/encoding";
+import { comment, insert, mutate, mutation, wait, where, type Operation } from "../../ovsdb/operations";
+import { claimRows, conflictText } from "../core/claims";
 import { labelOf, unclaimed, Watched, type Step } from "./guards";
-import { knownRows } from "./liveState";
+import { knownRows } from "../core/liveState";
 import { byUuid, changeOps, encode, removalSteps, type Blocked } from "./rowChanges";
-import type { RowRef, RowSpec } from "./rows";
-import { foreignRow, type LiveRow, type Snapshot } from "./snapshot";
-import { parentOf, type NbTable } from "./tables";
+import type { RowRef, RowSpec } from "../core/rows";
+import { foreignRow, type LiveRow, type Snapshot } from "../core/snapshot";
+import { parentOf, type NbTable } from "../core/tables";
 
 export interface ReconcilePlan {
     /** The transaction, each operation with what it relies on (./guards); empty when NB holds the plan. */

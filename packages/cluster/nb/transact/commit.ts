@@ -2,11 +2,11 @@
 // names the row another writer changed (nothing was applied), a count other than expected
 // becomes an error too, and otherwise the UUIDs of the inserted rows come back for the state.
 // Either error makes the provider call fail, so the engine keeps the state it had.
-import type { OvsdbTransactor } from "../ovsdb/client";
-import { uuidText } from "../ovsdb/encoding";
-import type { OperationResult } from "../ovsdb/operations";
+import type { OvsdbTransactor } from "../../ovsdb/client";
+import { uuidText } from "../../ovsdb/encoding";
+import type { OperationResult } from "../../ovsdb/operations";
 import { describeRow, type Step } from "./guards";
-import { NB_DB } from "./tables";
+import { NB_DB } from "../core/tables";
 
 const RERUN = "nothing was applied and the state is unchanged; run again to apply the plan to what NB holds now";
 

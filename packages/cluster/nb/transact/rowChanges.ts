@@ -1,11 +1,11 @@
 // The operations that bring one existing row to its spec, and those that remove rows no spec
 // wants. Pure helpers of ./reconcile.
-import { map, mapToRecord, set, setAtoms, uuid, uuidTexts, type Atom, type Row, type Value } from "../ovsdb/encoding";
-import { deleteRows, mutate, mutation, update, where, type Mutation, type Operation } from "../ovsdb/operations";
+import { map, mapToRecord, set, setAtoms, uuid, uuidTexts, type Atom, type Row, type Value } from "../../ovsdb/encoding";
+import { deleteRows, mutate, mutation, update, where, type Mutation, type Operation } from "../../ovsdb/operations";
 import { labelOf, type Step, type Watched } from "./guards";
-import { refId, sameValue, sortedCopy, type RowSpec } from "./rows";
-import type { LiveRow } from "./snapshot";
-import { childColumns, childTable, isRoot, parentOf, type NbTable } from "./tables";
+import { refId, sameValue, sortedCopy, type RowSpec } from "../core/rows";
+import type { LiveRow } from "../core/snapshot";
+import { childColumns, childTable, isRoot, parentOf, type NbTable } from "../core/tables";
 
 export const byUuid = (u: string) => [where("_uuid", "==", uuid(u))];
 export const encode = (value: string | string[]): Value => (typeof value === "string" ? value : set(value));

@@ -3,13 +3,13 @@
 // secret, so that it never appears in plain text in inputs, outputs, diffs or logs), the outputs
 // every kind adds, and the options every kind needs.
 import * as pulumi from "@pulumi/pulumi";
-import { PackageResource } from "../dynamic/resource";
-import type { PackageProvider } from "../dynamic/stub";
-import type { SshTarget } from "../ssh/target";
-import { NB_SOCKET } from "../ssh/ovsdbChannel";
-import { NB_SCHEMA_VERSION, type NbConnection, type NbMember } from "./kinds/common";
-import type { RowRecord } from "./record";
-import type { RowState } from "./rows";
+import { PackageResource } from "../../dynamic/resource";
+import type { PackageProvider } from "../../dynamic/stub";
+import type { SshTarget } from "../../ssh/target";
+import { NB_SOCKET } from "../../ssh/ovsdbChannel";
+import { NB_SCHEMA_VERSION, type NbConnection, type NbMember } from "../kinds/common";
+import type { RowRecord } from "../core/record";
+import type { RowState } from "../core/rows";
 
 export interface NbConnectionArgs {
     ssh: pulumi.Input<SshTarget>;

@@ -3,19 +3,19 @@
 // reconciler's steps as ONE guarded transaction (./guards, ./commit). Create and update are the
 // same thing: a create that finds rows of its group (a crash after the commit, an earlier run)
 // adopts them instead of adding a second copy. The state returned holds every row's UUID.
-import type { OvsdbTransactor } from "../ovsdb/client";
+import type { OvsdbTransactor } from "../../ovsdb/client";
 import { withoutKey } from "./session";
 import { describeBlocked } from "./blockedRows";
-import type { Recorded } from "./claims";
+import type { Recorded } from "../core/claims";
 import { commit } from "./commit";
 import { errorText } from "./errors";
 import { createFresh, rememberForeign } from "./freshCreate";
-import type { NbConnection, NbKind } from "./kinds/common";
-import { liveStates } from "./liveState";
+import type { NbConnection, NbKind } from "../kinds/common";
+import { liveStates } from "../core/liveState";
 import { ForeignChildrenError, reconcile, type ReconcilePlan } from "./reconcile";
-import { specStates, type RowSpec, type RowState } from "./rows";
-import { attachmentChecks, foreignRefs, parseAttachment, parseSnapshot, snapshotOps, type ReadPlan, type Snapshot } from "./snapshot";
-import { NB_DB } from "./tables";
+import { specStates, type RowSpec, type RowState } from "../core/rows";
+import { attachmentChecks, foreignRefs, parseAttachment, parseSnapshot, snapshotOps, type ReadPlan, type Snapshot } from "../core/snapshot";
+import { NB_DB } from "../core/tables";
 
 async function snapshotOf(session: OvsdbTransactor, plan: ReadPlan): Promise<Snapshot> {
     return parseSnapshot(plan, await session.transact(NB_DB, snapshotOps(plan)));

@@ -4,7 +4,7 @@
 // external_ids key ovn-kubernetes marks it with (`Load_Balancer k8s-cluster-lb-tcp=yes`).
 // Outputs key `rows` by these names, so the engine's property diff of a refresh or preview shows
 // `rows["Logical_Switch_Port stor-node2"].columns.options`; import finds untagged rows by them.
-import { formatRowKey, type RowKey } from "./expectation/rowKeys";
+import { formatRowKey, type RowKey } from "./rowKeys";
 
 export type RowIdentity = RowKey | { table: "Load_Balancer"; externalId: [string, string] };
 

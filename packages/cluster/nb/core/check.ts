@@ -2,8 +2,8 @@
 // path it concerns (e.g. `network.router.cidr`), all at once. Values the engine does not know
 // yet (preview) are left unchecked. A failure reason may quote the bad value, except for the
 // private key, which is never quoted.
-import { containsIp, parseNetwork, PATTERNS, type PatternName } from "../values";
-import { pinFingerprint } from "../ssh/hostKey";
+import { containsIp, parseNetwork, PATTERNS, type PatternName } from "../../values";
+import { pinFingerprint } from "../../ssh/hostKey";
 
 /** The engine's placeholder for a value not known until apply (sdk/nodejs/runtime/rpc.ts unknownValue). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";

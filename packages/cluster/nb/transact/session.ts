@@ -19,13 +19,13 @@
 // committed is made now. A retry racing an old leader's entry that commits late is caught by the
 // transaction's own waits (no row claimed the key being inserted; ../guards), so it fails naming
 // the row rather than writing twice, and the next run converges.
-import type { OvsdbTransactor } from "../ovsdb/client";
-import { isWritable, readServerDatabase, SERVER_DB, serverDatabaseQuery, type ServerDatabase } from "../ovsdb/serverDatabase";
-import { openOvsdbOverSsh, type OvsdbEndpoint } from "../ssh/ovsdbChannel";
-import { providerConfigValue } from "../dynamic/providerConfig";
-import { redactKey } from "../ssh/errors";
-import { acquireSsh, sshAddress } from "../ssh/pool";
-import type { NbConnection, NbMember } from "./kinds/common";
+import type { OvsdbTransactor } from "../../ovsdb/client";
+import { isWritable, readServerDatabase, SERVER_DB, serverDatabaseQuery, type ServerDatabase } from "../../ovsdb/serverDatabase";
+import { openOvsdbOverSsh, type OvsdbEndpoint } from "../../ssh/ovsdbChannel";
+import { providerConfigValue } from "../../dynamic/providerConfig";
+import { redactKey } from "../../ssh/errors";
+import { acquireSsh, sshAddress } from "../../ssh/pool";
+import type { NbConnection, NbMember } from "../kinds/common";
 
 interface Held {
     client?: OvsdbTransactor;

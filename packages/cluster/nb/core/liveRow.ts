@@ -1,5 +1,5 @@
 // What reading a group's rows returns (./snapshot reads them, ./claims decides which are the group's).
-import type { Row } from "../ovsdb/encoding";
+import type { Row } from "../../ovsdb/encoding";
 import type { NbTable } from "./tables";
 
 export interface LiveRow {

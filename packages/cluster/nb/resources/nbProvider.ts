@@ -1,16 +1,16 @@
 // The dynamic provider of an NB resource kind. What the engine stores in state is only a one-line
 // stub (../dynamic/stub) that runs this code from the installed package; the code itself is ordinary.
 import type * as pulumi from "@pulumi/pulumi";
-import { adoptGroup } from "./adopt";
-import { applyGroup, describe, readGroup, removeGroup } from "./apply";
-import { recordedRows, type Recorded } from "./claims";
+import { adoptGroup } from "../transact/adopt";
+import { applyGroup, describe, readGroup, removeGroup } from "../transact/apply";
+import { recordedRows, type Recorded } from "../core/claims";
 import { diffNb } from "./diff";
-import { checkInputs, outputsOf } from "./inputs";
-import { KNOWN_VERSIONS, type NbKind } from "./kinds/common";
-import { recordedStates } from "./record";
-import { NB_MODULE } from "./resource";
-import { databaseOf, withNb } from "./session";
-import { providerStub, type PackageProvider } from "../dynamic/stub";
+import { checkInputs, outputsOf } from "./kindInputs";
+import { KNOWN_VERSIONS, type NbKind } from "../kinds/common";
+import { recordedStates } from "../core/record";
+import { NB_MODULE } from "./nbResource";
+import { databaseOf, withNb } from "../transact/session";
+import { providerStub, type PackageProvider } from "../../dynamic/stub";
 
 /** Resource id (also the import id): owner and group, which is also how the rows are found. */
 export const resourceId = (owner: string, group: string) => `${owner}:${group}`;

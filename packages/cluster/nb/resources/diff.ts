@@ -5,11 +5,11 @@
 // - rows: the rows the new inputs ask for against the rows last recorded, which after a refresh
 //   are the live rows, so drift made by hand shows here and the next update repairs it; and a
 //   record whose `declared` digest is not what this code declares for the same inputs (./record).
-import { UNKNOWN, valueAt } from "./check";
-import type { NbKind } from "./kinds/common";
-import { normalizeCommon } from "./kinds/common";
-import { declaredDigest, recordedStates } from "./record";
-import { sameValue, specStates, type RowState } from "./rows";
+import { UNKNOWN, valueAt } from "../core/check";
+import type { NbKind } from "../kinds/common";
+import { normalizeCommon } from "../kinds/common";
+import { declaredDigest, recordedStates } from "../core/record";
+import { sameValue, specStates, type RowState } from "../core/rows";
 
 export interface DiffDetail {
     /** Input paths whose change replaces the resource. */

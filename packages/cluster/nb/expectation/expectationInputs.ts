@@ -1,10 +1,10 @@
 // The inputs of a NorthboundExpectation: checked (every failure with its property path, all at
 // once) and normalized (connection as every NB resource has it, cells canonical, settle with its
 // defaults), so that `diff` and the comparison with NB are plain equality.
-import { checkCommon, checker, isUnknown, type Checker } from "../check";
+import { checkCommon, checker, isUnknown, type Checker } from "../core/check";
 import { KNOWN_VERSIONS, normalizeCommon, type NbConnection } from "../kinds/common";
 import { parseColumnPath } from "./columns";
-import { parseRowKey } from "./rowKeys";
+import { parseRowKey } from "../core/rowKeys";
 import { canonicalCell, NO_KEY, NO_ROW, type Cell, type Cells } from "./values";
 
 export interface Settle {

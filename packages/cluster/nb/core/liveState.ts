@@ -3,7 +3,7 @@
 // difference of two values. Rows of the group that no spec asks for (left over, duplicated)
 // and rows whose claim is in conflict appear under their own keys, so they show up as a
 // difference too.
-import { mapToRecord, setAtoms, uuidTexts, type Atom, type Value } from "../ovsdb/encoding";
+import { mapToRecord, setAtoms, uuidTexts, type Atom, type Value } from "../../ovsdb/encoding";
 import { refId, sortedCopy, sortedRecord, type Cell, type RowSpec, type RowState } from "./rows";
 import { claimRows } from "./claims";
 import type { LiveRow, Snapshot } from "./snapshot";

@@ -9,17 +9,17 @@
 //   the commit fail on the unique index instead.
 // If any guard fails, nothing was written and the caller falls back to read-then-write, which
 // adopts what exists. The remembered UUIDs live on globalThis (this runs serialized).
-import type { OvsdbTransactor } from "../ovsdb/client";
-import { map, uuid } from "../ovsdb/encoding";
-import { wait, where, type OperationResult } from "../ovsdb/operations";
+import type { OvsdbTransactor } from "../../ovsdb/client";
+import { map, uuid } from "../../ovsdb/encoding";
+import { wait, where, type OperationResult } from "../../ovsdb/operations";
 import { committedRows } from "./commit";
 import type { Step } from "./guards";
-import type { NbKind } from "./kinds/common";
+import type { NbKind } from "../kinds/common";
 import { reconcile } from "./reconcile";
-import { refId, type RowSpec } from "./rows";
-import { foreignRefs, type LiveRow, type Snapshot } from "./snapshot";
-import { NB_DB, type NbTable } from "./tables";
-import { ownerTags } from "./tags";
+import { refId, type RowSpec } from "../core/rows";
+import { foreignRefs, type LiveRow, type Snapshot } from "../core/snapshot";
+import { NB_DB, type NbTable } from "../core/tables";
+import { ownerTags } from "../core/tags";
 
 /** Tables whose `name` is a unique index in NB: a duplicate there fails the commit by itself. */
 const UNIQUE_NAMES: readonly NbTable[] = ["Logical_Switch_Port", "Logical_Router_Port"];

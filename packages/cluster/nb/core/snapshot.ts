@@ -2,8 +2,8 @@
 // own rows in (by its ownership tags), one per row the state recorded (by its UUID, see ./claims)
 // and one per row of another group it refers to (by that group's tags and row key). Pure: builds
 // the selects and parses their results.
-import { map, mapToRecord, uuid, uuidText, type Row } from "../ovsdb/encoding";
-import { select, where, type SelectOp, type SelectResult } from "../ovsdb/operations";
+import { map, mapToRecord, uuid, uuidText, type Row } from "../../ovsdb/encoding";
+import { select, where, type SelectOp, type SelectResult } from "../../ovsdb/operations";
 import { claimRows, type Recorded } from "./claims";
 import { refId, type RowRef, type RowSpec } from "./rows";
 import { parentOf, type NbTable } from "./tables";

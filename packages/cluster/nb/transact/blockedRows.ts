@@ -2,12 +2,12 @@
 // rows of others it still holds, each by its name (or prefix, or address) and whose it is. Used
 // by a group's own delete and by the checks that run before a destroy or a node's removal, so
 // both word a blocker the same way.
-import type { OvsdbTransactor } from "../ovsdb/client";
-import { mapToRecord, setAtoms, uuid } from "../ovsdb/encoding";
-import { select, where } from "../ovsdb/operations";
+import type { OvsdbTransactor } from "../../ovsdb/client";
+import { mapToRecord, setAtoms, uuid } from "../../ovsdb/encoding";
+import { select, where } from "../../ovsdb/operations";
 import type { Blocked } from "./rowChanges";
-import { NB_DB } from "./tables";
-import { TAG_GROUP } from "./tags";
+import { NB_DB } from "../core/tables";
+import { TAG_GROUP } from "../core/tags";
 
 /** One line per blocked row, e.g. `Logical_Switch row "switch" still holds Logical_Switch_Port demo_a (not created by Pulumi)`. One read. */
 export async function describeBlocked(session: OvsdbTransactor, blocked: readonly Blocked[]): Promise<string[]> {

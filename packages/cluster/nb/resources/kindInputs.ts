@@ -1,9 +1,9 @@
 // Inputs in, checked and normalized inputs out (provider `check`), and the outputs a resource
 // records: its inputs plus the group id and the record of the rows it owns (./record).
-import { checkCommon, checker, type Failure } from "./check";
-import { KNOWN_VERSIONS, normalizeCommon, type NbKind } from "./kinds/common";
-import { declaredDigest, recordRows } from "./record";
-import type { RowState } from "./rows";
+import { checkCommon, checker, type Failure } from "../core/check";
+import { KNOWN_VERSIONS, normalizeCommon, type NbKind } from "../kinds/common";
+import { declaredDigest, recordRows } from "../core/record";
+import type { RowState } from "../core/rows";
 
 export function checkInputs(kind: NbKind, news: Record<string, any>): { inputs: Record<string, any>; failures: Failure[] } {
     const inputs: Record<string, any> = { ...normalizeCommon(news), ...kind.normalize(news) };

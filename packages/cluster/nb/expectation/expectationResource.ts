@@ -5,9 +5,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { providerStub } from "../../dynamic/stub";
 import { PackageResource } from "../../dynamic/resource";
 import type { NbConnection } from "../kinds/common";
-import { NB_MODULE, nbResourceOptions, nbConnectionInput, type NbConnectionArgs } from "../resource";
-import type { Settle } from "./inputs";
-import { EXPECTATION_TYPE, expectationProvider } from "./provider";
+import { NB_MODULE, nbResourceOptions, nbConnectionInput, type NbConnectionArgs } from "../resources/nbResource";
+import type { Settle } from "./expectationInputs";
+import { EXPECTATION_TYPE, expectationProvider } from "./expectationProvider";
 import type { Cell, Cells } from "./values";
 
 export interface NorthboundExpectationArgs {

@@ -1,11 +1,11 @@
 // ClusterRouter: the cluster-wide NB rows (ovn_cluster_router, join, rtoj/jtor, cluster LBs) as
 // one Pulumi resource applied in one transaction. See ./kinds/clusterRouter for the rows.
 import * as pulumi from "@pulumi/pulumi";
-import type { ClusterRouterModel } from "../model/types";
-import { clusterRouterKind, type ClusterRouterNb } from "./kinds/clusterRouter";
-import { NB_KINDS } from "./kinds";
-import { nbProvider } from "./provider";
-import { NbResource, type NbResourceArgs } from "./resource";
+import type { ClusterRouterModel } from "../../model/types";
+import { clusterRouterKind, type ClusterRouterNb } from "../kinds/clusterRouter";
+import { NB_KINDS } from "../kinds";
+import { nbProvider } from "./nbProvider";
+import { NbResource, type NbResourceArgs } from "./nbResource";
 
 export interface ClusterRouterArgs extends NbResourceArgs {
     /** The model's cluster router (fields NB does not need are dropped). */
