@@ -68,7 +68,13 @@ export interface KindInstance {
 }
 
 /** What a kind module declares: its field list, its rows and where its instances come from. */
-export interface KindSpec<F extends Fields> {
+/**
+ * ovnkube mode: what the plan expects of the rows ovnkube writes in place of a kind's, as
+ * NorthboundExpectation rows (row key → column path → cell). Pure: values come from the model.
+ */
+export type ExpectedRows = Record<string, Record<string, string>>;
+
+export interface KindSpec<F extends Fields, P> {
     /** Resource type name, also the first word of error messages. */
     type: string;
     /** The kind's own inputs (besides nb, owner, version), each declared once. */
@@ -81,6 +87,8 @@ export interface KindSpec<F extends Fields> {
     rows(owner: string, inputs: ValueOf<F>): RowSpec[];
     /** Its instances in a cluster model. */
     instances(model: ClusterModel): KindInstance[];
+    /** Its ovnkube-mode projection (ExpectedRows): the same rows as ovnkube writes them. */
+    ovnkube: P;
 }
 
 export interface NbKind<I extends CommonInputs = any> {
@@ -101,8 +109,9 @@ export interface NbKind<I extends CommonInputs = any> {
 /** Connection and owner: a change means other rows, or rows in another database. */
 const COMMON_REPLACE = ["owner", "nb.ssh.host", "nb.ssh.port", "nb.socket"];
 
-export function defineKind<F extends Fields>(spec: KindSpec<F>): NbKind<CommonInputs & ValueOf<F>> {
+export function defineKind<F extends Fields, P>(spec: KindSpec<F, P>): NbKind<CommonInputs & ValueOf<F>> & { ovnkube: P } {
     return {
+        ovnkube: spec.ovnkube,
         type: spec.type,
         properties: Object.keys(spec.inputs),
         replaceOn: [...COMMON_REPLACE, ...replacePaths(spec.inputs)],
