@@ -10,7 +10,7 @@ import { settle } from "../../packages/cluster/nb/expectation/observeNb";
 import { expectationProvider } from "../../packages/cluster/nb/expectation/expectationProvider";
 import { matchRows, parseExpectation, readPlan } from "../../packages/cluster/nb/expectation/reading";
 import { parseRowKey } from "../../packages/cluster/nb/core/rowKeys";
-import { NO_KEY, NO_ROW, type Cells } from "../../packages/cluster/nb/expectation/values";
+import { NO_KEY, NO_ROW, type Cells } from "../../packages/cluster/nb/expectation/cells";
 import { devModel } from "../nb/support/env";
 import { TEST_KEY } from "../nb/support/inputs";
 

@@ -20,7 +20,7 @@ import {
     packagesScript,
     zoneScript,
 } from "../../packages/cluster/hosts/scripts";
-import { validateKubeModel } from "../../packages/cluster/kube/validate";
+import { validateKubeModel } from "../../packages/cluster/kube/checkKubeModel";
 import { buildClusterModel } from "../../packages/cluster/model/cluster";
 import { checkInputs } from "../../packages/cluster/nb/resources/kindInputs";
 import { clusterRouterKind } from "../../packages/cluster/nb/kinds/clusterRouter";

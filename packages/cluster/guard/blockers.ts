@@ -20,7 +20,7 @@ import { select, where } from "../ovsdb/operations";
 import type { OvsdbTransactor } from "../ovsdb/client";
 import { describeBlocked } from "../nb/transact/blockedRows";
 import { claimRows, conflictText } from "../nb/core/claims";
-import { errorText } from "../nb/transact/errors";
+import { errorText } from "../nb/transact/nbErrors";
 import { Watched } from "../nb/transact/guards";
 import { kindOf } from "../nb/kinds";
 import type { NbConnection } from "../nb/kinds/common";

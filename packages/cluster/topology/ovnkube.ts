@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { GatewayHost } from "../hosts";
 import { hostCommand } from "../hosts/command";
 import { ovnkubeNodeCleanupScript } from "../hosts/scripts/ovnkubeNode";
-import { Ovnkube } from "../kube/ovnkube";
+import { Ovnkube } from "../kube/ovnkubeComponent";
 import { NorthboundExpectation } from "../nb/expectation";
 import { NB_KINDS } from "../nb/kinds";
 import { hostOf, type TopologyContext } from "./context";

@@ -5,7 +5,7 @@ import { checkCommon, checker, isUnknown, type Checker } from "../core/check";
 import { KNOWN_VERSIONS, normalizeCommon, type NbConnection } from "../kinds/common";
 import { parseColumnPath } from "./columns";
 import { parseRowKey } from "../core/rowKeys";
-import { canonicalCell, NO_KEY, NO_ROW, type Cell, type Cells } from "./values";
+import { canonicalCell, NO_KEY, NO_ROW, type Cell, type Cells } from "./cells";
 
 export interface Settle {
     /** How long create/update wait for ovnkube to realise the rows (0: look once). */

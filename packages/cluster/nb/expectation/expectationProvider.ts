@@ -8,11 +8,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { withoutKey } from "../transact/session";
 import { changedLeaves } from "../resources/diff";
-import { errorText } from "../transact/errors";
+import { errorText } from "../transact/nbErrors";
 import { checkExpectation, normalizeExpectation, type ExpectationInputs } from "./expectationInputs";
 import { notRealised } from "./observe";
 import { observeNb, settle } from "./observeNb";
-import type { Cells } from "./values";
+import type { Cells } from "./cells";
 
 export const EXPECTATION_TYPE = "NorthboundExpectation";
 

@@ -8,7 +8,7 @@ import type { NbConnection } from "../kinds/common";
 import { NB_MODULE, nbResourceOptions, nbConnectionInput, type NbConnectionArgs } from "../resources/nbResource";
 import type { Settle } from "./expectationInputs";
 import { EXPECTATION_TYPE, expectationProvider } from "./expectationProvider";
-import type { Cell, Cells } from "./values";
+import type { Cell, Cells } from "./cells";
 
 export interface NorthboundExpectationArgs {
     /** How to reach NB; made a secret as a whole (it holds the private key). */

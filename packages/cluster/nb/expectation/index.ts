@@ -2,4 +2,4 @@
 export { NorthboundExpectation, type NorthboundExpectationArgs } from "./expectationResource";
 export { DEFAULT_SETTLE, type Settle } from "./expectationInputs";
 export { ROW_KEY_FORMS } from "../core/rowKeys";
-export { NO_KEY, NO_ROW, severalRows, type Cell, type Cells } from "./values";
+export { NO_KEY, NO_ROW, severalRows, type Cell, type Cells } from "./cells";

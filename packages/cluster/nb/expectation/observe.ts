@@ -3,7 +3,7 @@
 import type { Row } from "../../ovsdb/encoding";
 import { sameValue } from "../core/rows";
 import type { ExpectedRow } from "./reading";
-import { liveCell, NO_ROW, severalRows, type Cell, type Cells } from "./values";
+import { liveCell, NO_ROW, severalRows, type Cell, type Cells } from "./cells";
 
 /** The observed value of every expected column; markers when the row is missing or ambiguous. */
 export function observe(rows: readonly ExpectedRow[], found: Readonly<Record<string, Row[]>>): Cells {

@@ -7,7 +7,7 @@ import type { NbConnection } from "../kinds/common";
 import type { Settle } from "./expectationInputs";
 import { mismatches, observe, type Mismatch } from "./observe";
 import { matchRows, parseExpectation, readPlan } from "./reading";
-import type { Cells } from "./values";
+import type { Cells } from "./cells";
 
 /** The observed value of every expected row and column, as NB holds it now. */
 export async function observeNb(nb: NbConnection, expected: Cells): Promise<Cells> {

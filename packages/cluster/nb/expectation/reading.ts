@@ -7,7 +7,7 @@ import { setAtoms, uuidText, type Row } from "../../ovsdb/encoding";
 import { select, where, type SelectOp, type SelectResult } from "../../ovsdb/operations";
 import { columnsOf, parseColumnPath, type ColumnPath } from "./columns";
 import { parseRowKey, type RowKey } from "../core/rowKeys";
-import type { Cells } from "./values";
+import type { Cells } from "./cells";
 
 export interface ExpectedRow {
     /** The row key as written, e.g. `Logical_Switch node2`. */

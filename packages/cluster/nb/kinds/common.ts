@@ -13,10 +13,10 @@ import { copyPresent, normalizeFields, replacePaths, validateFields, type Fields
  * Version of the input/output shape. Stored with every resource: the engine runs the newest
  * provider code against state written by older code, which looks at this to read it correctly.
  * 1: `rows[key]` = table and managed columns. 2: plus `rows[key].uuid`, the row's UUID, which
- * claims the row before its tags do (../claims); state of version 1 is read by tags alone and
- * gains the UUIDs on its next update. 3: `rows` keyed by the row's OVN name (../rowNames), each
+ * claims the row before its tags do (../core/claims); state of version 1 is read by tags alone and
+ * gains the UUIDs on its next update. 3: `rows` keyed by the row's OVN name (../core/rowNames), each
  * row carrying its stable `key`. 4: of each declared row only its UUID and the columns that differ
- * from the declaration, with the `declared` digest beside them (../record, which reads them all).
+ * from the declaration, with the `declared` digest beside them (../core/record, which reads them all).
  */
 export const NB_SCHEMA_VERSION = "4";
 export const KNOWN_VERSIONS: readonly string[] = ["1", "2", "3", "4"];

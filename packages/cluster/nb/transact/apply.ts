@@ -8,7 +8,7 @@ import { withoutKey } from "./session";
 import { describeBlocked } from "./blockedRows";
 import type { Recorded } from "../core/claims";
 import { commit } from "./commit";
-import { errorText } from "./errors";
+import { errorText } from "./nbErrors";
 import { createFresh, rememberForeign } from "./freshCreate";
 import type { NbConnection, NbKind } from "../kinds/common";
 import { liveStates } from "../core/liveState";

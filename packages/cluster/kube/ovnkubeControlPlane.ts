@@ -12,12 +12,12 @@
 // directories are mounted.
 import type { KubeModel } from "../model/types";
 import { onNodes, ovnkubeDaemonSet } from "./daemonset";
-import { ETC_OPENVSWITCH, mounts, OVNKUBE_LOG, volumes } from "./host-paths";
-import { CLUSTER_MANAGER, CONTROL_PLANE, CONTROL_PLANE_LABEL, MASTER, OS_LABEL } from "./names";
-import { clusterManagerArgs, masterArgs, masterEnv, OVNKUBE, usesOvnSsl } from "./ovnkube-args";
-import { NODE_PLAN_HASH_ANNOTATION, nodePlanHash } from "./node-annotations";
+import { ETC_OPENVSWITCH, mounts, OVNKUBE_LOG, volumes } from "./hostPaths";
+import { CLUSTER_MANAGER, CONTROL_PLANE, CONTROL_PLANE_LABEL, MASTER, OS_LABEL } from "./objectNames";
+import { clusterManagerArgs, masterArgs, masterEnv, OVNKUBE, usesOvnSsl } from "./ovnkubeArgs";
+import { NODE_PLAN_HASH_ANNOTATION, nodePlanHash } from "./nodeAnnotations";
 import { serviceAccountName } from "./rbac";
-import type { DaemonSet } from "./types";
+import type { DaemonSet } from "./objectTypes";
 
 export function ovnkubeControlPlane(model: KubeModel): DaemonSet {
     const hostDirs = [OVNKUBE_LOG, ...(usesOvnSsl(model) ? [ETC_OPENVSWITCH] : [])];

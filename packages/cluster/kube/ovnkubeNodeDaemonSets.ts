@@ -7,11 +7,11 @@
 // path) with a privileged container (veths, routes, OVS ports, iptables, sysctls).
 import type { KubeModel, OvnkubeNodeGroup } from "../model/types";
 import { onNodes, ovnkubeDaemonSet } from "./daemonset";
-import { bootstrapKubeconfigDirs, CNI_BIN, CNI_CONF, ETC_OPENVSWITCH, HOST_ROOT, mounts, NETNS, OVN_RUN, OVNKUBE_LOG, OVNKUBE_RUN, OVS_RUN, volumes } from "./host-paths";
-import { CONTROLLER, NODE, OS_LABEL } from "./names";
+import { bootstrapKubeconfigDirs, CNI_BIN, CNI_CONF, ETC_OPENVSWITCH, HOST_ROOT, mounts, NETNS, OVN_RUN, OVNKUBE_LOG, OVNKUBE_RUN, OVS_RUN, volumes } from "./hostPaths";
+import { CONTROLLER, NODE, OS_LABEL } from "./objectNames";
 import { serviceAccountName } from "./rbac";
-import { nodeArgs, nodeEnv, OVNKUBE } from "./ovnkube-args";
-import type { Container, DaemonSet } from "./types";
+import { nodeArgs, nodeEnv, OVNKUBE } from "./ovnkubeArgs";
+import type { Container, DaemonSet } from "./objectTypes";
 
 /** The CNI shim as ovn-kubernetes images ship it, and its name for the kubelet. */
 export const CNI_SHIM_IN_IMAGE = "/usr/libexec/cni/ovn-k8s-cni-overlay";

@@ -5,8 +5,8 @@
 // everything else on the Node it derives from these and from the host.
 import { createHash } from "node:crypto";
 import type { KubeModel, OvnkubeNodeModel } from "../model/types";
-import { DEFAULT_NETWORK, NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, ZONE_LABEL } from "./names";
-import type { NodePatch } from "./types";
+import { DEFAULT_NETWORK, NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, ZONE_LABEL } from "./objectNames";
+import type { NodePatch } from "./objectTypes";
 
 /**
  * How the patches are applied (server-side apply). One fixed field manager, so a renamed resource

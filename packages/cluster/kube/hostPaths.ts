@@ -9,7 +9,7 @@
 //   locations; here the OVN client files are the chassis layer's, in /etc/openvswitch.
 // - /var/lib/cni/networks: host-local IPAM state of early releases; v1.0.0 allocates from the node
 //   subnet in the master.
-import type { HostPathVolume, VolumeMount } from "./types";
+import type { HostPathVolume, VolumeMount } from "./objectTypes";
 
 export interface HostDir {
     name: string;

@@ -3,8 +3,8 @@
 // svc_cidr); the variable names are those ovnkube's image and DaemonSets have always used.
 import { createHash } from "crypto";
 import type { KubeModel } from "../model/types";
-import { COMMON_LABELS, CONFIG_MAP } from "./names";
-import type { ConfigMap, EnvVar } from "./types";
+import { COMMON_LABELS, CONFIG_MAP } from "./objectNames";
+import type { ConfigMap, EnvVar } from "./objectTypes";
 
 export interface ConfigEnv {
     /** Key in ovn-config. */

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { kubeManifests } from "../../packages/cluster/kube/manifests";
-import { asPulumiNodePatch, NODE_PLAN_APPLY, nodePlanPatch } from "../../packages/cluster/kube/node-annotations";
+import { asPulumiNodePatch, NODE_PLAN_APPLY, nodePlanPatch } from "../../packages/cluster/kube/nodeAnnotations";
 import { interconnectModel, kubeModel } from "./fixture";
 
 describe("Node plan patches", () => {

@@ -4,7 +4,7 @@
 import { PATTERNS, type Pattern } from "../values";
 import { MAX_OVNKUBE_NODE_ID, MIN_OVNKUBE_NODE_ID } from "../model/addressPlan";
 import type { KubeModel } from "../model/types";
-import { CONFIG_ENV } from "./config-map";
+import { CONFIG_ENV } from "./configMap";
 
 /**
  * Keys that would carry credentials. A ConfigMap is readable by anyone who may read the namespace,

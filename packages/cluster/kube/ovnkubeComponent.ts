@@ -8,7 +8,7 @@ import { kubeManifests, type KubeManifests } from "./manifests";
 import { loadCrds } from "./crds";
 import { webhookConfigurations, webhookSecret } from "./identity";
 import { WebhookCertificate } from "./webhookCertificate";
-import { asPulumiNodePatch } from "./node-annotations";
+import { asPulumiNodePatch } from "./nodeAnnotations";
 
 export interface OvnkubeArgs {
     /** The Kubernetes part of the cluster model. */

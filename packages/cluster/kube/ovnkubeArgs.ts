@@ -11,10 +11,10 @@
 // before exec: they reach ovnkube as single arguments and never pass through a shell. Values that
 // are per DaemonSet (the node group's gateway) are literal arguments.
 import type { KubeModel, OvnkubeNodeGroup } from "../model/types";
-import { configEnv, hasConfigEnv } from "./config-map";
-import { NODE_CERT_DIR, OVN_CLIENT_SSL, OVNKUBE_LOG } from "./host-paths";
-import { HOST_NETWORK_NAMESPACE } from "./names";
-import type { EnvVar } from "./types";
+import { configEnv, hasConfigEnv } from "./configMap";
+import { NODE_CERT_DIR, OVN_CLIENT_SSL, OVNKUBE_LOG } from "./hostPaths";
+import { HOST_NETWORK_NAMESPACE } from "./objectNames";
+import type { EnvVar } from "./objectTypes";
 
 /** Set from the pod's spec.nodeName: ovnkube's identity, its node's switch and (interconnect) its zone. */
 export const NODE_NAME_ENV = "K8S_NODE";
