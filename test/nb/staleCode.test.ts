@@ -28,8 +28,8 @@ function projectWithPackageCopy(dir: string): string {
     }
     const pkg = path.join(modules, scope, name);
     fs.mkdirSync(pkg, { recursive: true });
-    fs.copyFileSync(path.join(PROJECT_ROOT, "components", "package.json"), path.join(pkg, "package.json"));
-    fs.cpSync(path.join(PROJECT_ROOT, "components", "dist"), path.join(pkg, "dist"), { recursive: true });
+    fs.copyFileSync(path.join(PROJECT_ROOT, "packages", "cluster", "package.json"), path.join(pkg, "package.json"));
+    fs.cpSync(path.join(PROJECT_ROOT, "packages", "cluster", "dist"), path.join(pkg, "dist"), { recursive: true });
     return pkg;
 }
 
