@@ -19,7 +19,7 @@ export const CNI_SHIM_NAME = "ovn-k8s-cni-overlay";
 /** Written by ovnkube -init-node once the node is wired; the kubelet then reports the node ready. */
 export const CNI_CONF_FILE = "10-ovn-kubernetes.conf";
 
-/** What the ovnkube-node container shares with the host (see host-paths.ts for each, and for what is left out). */
+/** What the ovnkube-node container shares with the host (see ./hostPaths.ts for each, and for what is left out). */
 export const NODE_HOST_DIRS = [OVNKUBE_RUN, OVNKUBE_LOG, CNI_CONF, NETNS, OVS_RUN, OVN_RUN, ETC_OPENVSWITCH, HOST_ROOT] as const;
 
 /**

@@ -37,7 +37,7 @@ export interface NbConnection {
     socket: string;
     /**
      * Clustered NB: every member (the first is `ssh`/`socket` again). Calls go to the current
-     * leader and follow it when it changes (../session). Absent with one central.
+     * leader and follow it when it changes (../transact/session). Absent with one central.
      */
     members?: NbMember[];
 }

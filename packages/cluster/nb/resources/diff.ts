@@ -4,7 +4,7 @@
 //   the old rows first (names are unique indexes, and the new rows would be found by the same tags);
 // - rows: the rows the new inputs ask for against the rows last recorded, which after a refresh
 //   are the live rows, so drift made by hand shows here and the next update repairs it; and a
-//   record whose `declared` digest is not what this code declares for the same inputs (./record).
+//   record whose `declared` digest is not what this code declares for the same inputs (../core/record).
 import { UNKNOWN, valueAt } from "../core/check";
 import type { NbKind } from "../kinds/common";
 import { normalizeCommon } from "../kinds/common";

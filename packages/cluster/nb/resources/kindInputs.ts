@@ -1,5 +1,5 @@
 // Inputs in, checked and normalized inputs out (provider `check`), and the outputs a resource
-// records: its inputs plus the group id and the record of the rows it owns (./record).
+// records: its inputs plus the group id and the record of the rows it owns (../core/record).
 import { checkCommon, checker, type Failure } from "../core/check";
 import { KNOWN_VERSIONS, normalizeCommon, type NbKind } from "../kinds/common";
 import { declaredDigest, recordRows } from "../core/record";

@@ -1,5 +1,5 @@
 // The dynamic provider of an NB resource kind. What the engine stores in state is only a one-line
-// stub (../dynamic/stub) that runs this code from the installed package; the code itself is ordinary.
+// stub (../../dynamic/stub) that runs this code from the installed package; the code itself is ordinary.
 import type * as pulumi from "@pulumi/pulumi";
 import { adoptGroup } from "../transact/adopt";
 import { applyGroup, describe, readGroup, removeGroup } from "../transact/apply";
@@ -36,7 +36,7 @@ export function nbProviderImplementation(kind: NbKind): pulumi.dynamic.ResourceP
             throw await describe(kind, group, err, props.nb);
         }
     };
-    // The row UUIDs a state records (./record), read with the rows its own inputs declare.
+    // The row UUIDs a state records (../core/record), read with the rows its own inputs declare.
     const recordedOf = (props: Record<string, any>): Recorded => recordedRows(recordedStates(props.rows, kind.rows(props as never)));
     // `own`: the rows of the state this call starts from (none on create), claimed by UUID first.
     const applyInputs = async (inputs: Record<string, any>, own: Recorded | undefined) => {
@@ -47,7 +47,7 @@ export function nbProviderImplementation(kind: NbKind): pulumi.dynamic.ResourceP
         return { group, outs: outputsOf(kind, inputs, group, rows) };
     };
     // Import: no recorded state, only the declared inputs. The group is found by its tags, or by
-    // the names ovn-kubernetes gives its rows when nobody tagged them (./adopt); the inputs are
+    // the names ovn-kubernetes gives its rows when nobody tagged them (../transact/adopt); the inputs are
     // returned too, as the engine needs them for an imported resource.
     const importGroup = async (id: string, raw: Record<string, any>) => {
         const { inputs, failures } = checkInputs(kind, raw);

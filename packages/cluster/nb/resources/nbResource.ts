@@ -70,7 +70,7 @@ export abstract class NbResource extends PackageResource {
     declare readonly version: pulumi.Output<string>;
     /** The pulumi-group tag of its rows, e.g. `node/kube-minion1`. */
     declare readonly group: pulumi.Output<string>;
-    /** By OVN name, each row's UUID and the managed columns that differ from the declaration (after refresh: as found in NB); see ./record. */
+    /** By OVN name, each row's UUID and the managed columns that differ from the declaration (after refresh: as found in NB); see ../core/record. */
     declare readonly rows: pulumi.Output<Record<string, RowRecord | RowState>>;
 
     protected constructor(

@@ -1,11 +1,11 @@
 // Import of a group nobody recorded: the rows ovn-kubernetes' own tools made (the seeds'
 // `ovn-k8s-overlay master-init / minion-init / gateway-init`, one ovn-nbctl command at a time)
-// carry no ownership tags, so they are found by the names those tools give them (./rowNames):
+// carry no ownership tags, so they are found by the names those tools give them (../core/rowNames):
 // switches, routers and ports by name, a NAT row or static route by its router and the columns
 // that tell it apart there, a load balancer by the external_ids key that marks it. One read-only
 // transaction. Rows tagged by any owner are never taken (they are someone's, or found by tags
 // instead); a name held by several untagged rows is an error naming them. The result records
-// each row's UUID, so the next update claims exactly these rows (./claims) and writes the tags.
+// each row's UUID, so the next update claims exactly these rows (../core/claims) and writes the tags.
 // Pure apart from the one read.
 import type { OvsdbTransactor } from "../../ovsdb/client";
 import { map, mapToRecord, uuidText, uuidTexts, type Row } from "../../ovsdb/encoding";

@@ -7,7 +7,7 @@
 //   by `mutate`, so keys and members written by others (ovnkube, operators) stay.
 // - rows no longer wanted: roots are deleted; non-root rows are removed from whatever set holds
 //   them (`mutate … where <column> includes <uuid>`), which deletes them.
-// - rows claimed twice (./claims): nothing at all; the apply fails naming every UUID.
+// - rows claimed twice (../core/claims): nothing at all; the apply fails naming every UUID.
 // - guards (./guards): a wait (timeout 0) that every own row the transaction changes still has
 //   the values the decision read, that no row has claimed a key being inserted, and that each
 //   row of another group we attach to or refer to still exists; if any changed since the
