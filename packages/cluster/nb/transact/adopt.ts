@@ -13,19 +13,19 @@ import { select, where, type SelectOp } from "../../ovsdb/operations";
 import { knownRows, projectRow } from "../core/liveState";
 import type { RowSpec, RowState } from "../core/rows";
 import type { LiveRow } from "../core/snapshot";
-import { NB_DB } from "../core/tables";
+import { NB_DB, parentOf } from "../core/tables";
 import { TAG_OWNER } from "../core/tags";
 
 /** The select that finds a spec's row by its ovn-kubernetes name, and the router that must hold it (NAT, routes). */
-function lookup(spec: RowSpec): { op: SelectOp; router?: { name: string; column: "nat" | "static_routes" } } {
+function lookup(spec: RowSpec): { op: SelectOp; router?: { name: string; column: string } } {
     const id = spec.identity;
     switch (id.table) {
         case "NAT":
-            return { op: select("NAT", [where("type", "==", id.type), where("logical_ip", "==", id.logicalIp)]), router: { name: id.router, column: "nat" } };
+            return { op: select("NAT", [where("type", "==", id.type), where("logical_ip", "==", id.logicalIp)]), router: { name: id.router, column: parentOf("NAT")!.column } };
         case "Logical_Router_Static_Route":
             return {
                 op: select(id.table, [where("ip_prefix", "==", id.ipPrefix), where("nexthop", "==", id.nexthop)]),
-                router: { name: id.router, column: "static_routes" },
+                router: { name: id.router, column: parentOf(id.table)!.column },
             };
         case "Load_Balancer":
             return { op: select(id.table, [where("external_ids", "includes", map({ [id.externalId[0]]: id.externalId[1] }))]) };
@@ -38,7 +38,7 @@ function lookup(spec: RowSpec): { op: SelectOp; router?: { name: string; column:
 export async function findByNames(session: OvsdbTransactor, specs: readonly RowSpec[]): Promise<Record<string, LiveRow>> {
     const lookups = specs.map(lookup);
     const routers = [...new Set(lookups.flatMap((l) => (l.router ? [l.router.name] : [])))];
-    const ops = [...lookups.map((l) => l.op), ...routers.map((name) => select("Logical_Router", [where("name", "==", name)], ["_uuid", "nat", "static_routes"]))];
+    const ops = [...lookups.map((l) => l.op), ...routers.map((name) => select("Logical_Router", [where("name", "==", name)], ["_uuid", parentOf("NAT")!.column, parentOf("Logical_Router_Static_Route")!.column]))];
     const results = await session.transact(NB_DB, ops);
     const held: Record<string, Row[]> = {};
     routers.forEach((name, i) => (held[name] = results[lookups.length + i].rows));
