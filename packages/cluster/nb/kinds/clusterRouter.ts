@@ -6,7 +6,7 @@ import * as names from "../../model/names";
 import { rowSpec, type RowRef, type RowSpec } from "../core/rows";
 import type { NbTable } from "../core/tables";
 import { clusterGroup } from "../core/tags";
-import { defineKind, type ExpectedRows } from "./common";
+import { defineKind, expectedCells, type ExpectedRows } from "./common";
 import { address, object, ovnName, type ValueOf } from "./fields";
 
 export const CLUSTER_ROUTER_INPUTS = {
@@ -59,12 +59,8 @@ export function clusterRouterRows(owner: string, r: ClusterRouterNb): RowSpec[] 
  * manager's address for the node-id.
  */
 function ovnkubeClusterRows(model: ClusterModel, node?: OvnkubeNodeModel): ExpectedRows {
-    const r = model.clusterRouter;
-    const rows: ExpectedRows = {
-        [`Logical_Router ${r.name}`]: { name: r.name },
-        [`Logical_Switch ${r.joinSwitch}`]: { name: r.joinSwitch },
-        [`Logical_Router_Port ${r.joinPort}`]: { networks: r.joinAddress.cidr, mac: r.joinAddress.mac },
-    };
+    const { router, joinSwitch, routerJoinPort } = CLUSTER_ROWS;
+    const rows = expectedCells(clusterRouterRows("", model.clusterRouter), { [router.key]: ["name"], [joinSwitch.key]: ["name"], [routerJoinPort.key]: ["networks", "mac"] });
     if (!node?.transit) return rows;
     return {
         ...rows,

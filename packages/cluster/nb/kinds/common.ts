@@ -74,6 +74,21 @@ export interface KindInstance {
  */
 export type ExpectedRows = Record<string, Record<string, string>>;
 
+/**
+ * Cells of some of a kind's own rows, as an expectation states them: `paths` gives, by row key,
+ * the column paths (`networks`, `other_config:subnet`) to take; a one-element set is its atom.
+ */
+export function expectedCells(specs: readonly RowSpec[], paths: Readonly<Record<string, readonly string[]>>): ExpectedRows {
+    const cell = (spec: RowSpec, path: string): string => {
+        const [column, key] = path.split(":");
+        const value = key === undefined ? spec.columns[column] : spec.maps[column]?.[key];
+        if (typeof value === "string") return value;
+        if (Array.isArray(value) && value.length === 1) return value[0];
+        throw new Error(`internal: ${spec.name} has no single value at ${path}`);
+    };
+    return Object.fromEntries(specs.filter((s) => paths[s.key] !== undefined).map((s) => [s.name, Object.fromEntries(paths[s.key].map((p) => [p, cell(s, p)]))]));
+}
+
 export interface KindSpec<F extends Fields, P> {
     /** Resource type name, also the first word of error messages. */
     type: string;

@@ -120,7 +120,11 @@ export function gatewayRouterRows(owner: string, i: Pick<GatewayRouterInputs, "s
     ];
 }
 
-/** ovnkube mode: every node's gateway router, bound to its chassis, joined at base + node-id, SNAT to the gateway bridge's address. */
+/**
+ * ovnkube mode: every node's gateway router, bound to its chassis, joined at base + node-id, SNAT
+ * to the gateway bridge's address. Built from the ovnkube node, not from this kind's rows: ovnkube
+ * gives every node a gateway router, also nodes with no gateway in the stack.
+ */
 function ovnkubeGatewayRows(model: ClusterModel, node: Pick<OvnkubeNodeModel, "name" | "gatewayRouterJoin" | "gatewayIp">, systemId: string): ExpectedRows {
     const router = names.gatewayRouter(node.name);
     return {

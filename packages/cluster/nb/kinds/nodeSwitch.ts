@@ -6,7 +6,7 @@ import type { NodeNetworkModel } from "../../model/types";
 import { rowSpec, type RowRef, type RowSpec } from "../core/rows";
 import { nodeGroup } from "../core/tags";
 import { clusterRow } from "./clusterRouter";
-import { defineKind, type ExpectedRows } from "./common";
+import { defineKind, expectedCells, type ExpectedRows } from "./common";
 import { address, network, object, ovnName, text, type ValueOf } from "./fields";
 
 export const NODE_SWITCH_INPUTS = {
@@ -59,10 +59,7 @@ export function nodeSwitchRows(owner: string, n: NodeSwitchNb): RowSpec[] {
 
 /** ovnkube mode: ovnkube builds the node's switch from the node-subnets annotation, subnet and router port as planned. */
 function ovnkubeNodeSwitchRows(network: NodeNetworkModel): ExpectedRows {
-    return {
-        [`Logical_Switch ${network.switchName}`]: { "other_config:subnet": network.subnet },
-        [`Logical_Router_Port ${network.routerPort}`]: { networks: network.router.cidr, mac: network.router.mac },
-    };
+    return expectedCells(nodeSwitchRows("", network), { [NODE_ROWS.switch]: ["other_config:subnet"], [NODE_ROWS.routerPort]: ["networks", "mac"] });
 }
 
 export const nodeSwitchKind = defineKind({
