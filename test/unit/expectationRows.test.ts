@@ -6,6 +6,8 @@ import { validateConfig } from "../../packages/cluster/config/validate";
 import { buildClusterModel } from "../../packages/cluster/model/cluster";
 import { checkExpectation } from "../../packages/cluster/nb/expectation/expectationInputs";
 import { NB_KINDS } from "../../packages/cluster/nb/kinds";
+import { expectedCells } from "../../packages/cluster/nb/kinds/common";
+import { NODE_ROWS, nodeSwitchRows } from "../../packages/cluster/nb/kinds/nodeSwitch";
 import { fromInt, macFromIp, toInt } from "../../packages/cluster/values";
 import { stackConfig } from "../support/configs";
 
@@ -49,4 +51,14 @@ test("interconnect: each zone's end of the transit switch at the cluster manager
         "Logical_Router_Port rtots-worker-0": { networks: `${transitIp}/16`, mac: macFromIp(transitIp) },
     });
     for (const n of model.kube.nodes) assert.deepEqual(ClusterRouter.ovnkube(model, n), ClusterRouter.ovnkube(model), n.name);
+});
+
+test("a kind's projection takes cells from its own rows: named as the rows are, a one-element set as its atom; a set of several is refused", () => {
+    const network = model.nodeNetworks.find((n) => n.node === "worker-0")!;
+    const specs = nodeSwitchRows("o/s", network);
+    assert.deepEqual(expectedCells(specs, { [NODE_ROWS.mgmtPort]: ["addresses", "type"] }), {
+        "Logical_Switch_Port k8s-worker-0": { addresses: `${network.mgmt.mac} ${network.mgmt.ip}`, type: "" },
+    });
+    const twoNetworks = specs.map((s) => (s.key === NODE_ROWS.routerPort ? { ...s, columns: { ...s.columns, networks: ["10.0.0.1/24", "10.0.1.1/24"] } } : s));
+    assert.throws(() => expectedCells(twoNetworks, { [NODE_ROWS.routerPort]: ["networks"] }), /Logical_Router_Port rtos-worker-0 has no single value at networks/);
 });
