@@ -1,7 +1,8 @@
-// Generates components/nb/schema.gen.ts from the OVN Northbound schema that Debian's OVN packages
-// install: every table with its columns typed as the row builders write them (a scalar as its
-// atom, an optional or set column as an array, a map as a record, a reference as NbRef<table>),
-// and the schema's name, version and checksum. Written by hand because no npm library turns an
+// Generates packages/cluster/nb/core/schema.gen.ts from the OVN Northbound schema that Debian's OVN
+// packages install: every table with its columns typed as the row builders write them (a scalar as
+// its atom, an optional or set column as an array, a map as a record, a reference as NbRef<table>),
+// each table's columns by kind, the strong-reference columns that hold non-root rows, and the
+// schema's name, version and checksum. Written by hand because no npm library turns an
 // OVSDB schema (RFC 7047 §3.2) into TypeScript types.
 //
 //   npm run gen:nb-schema [-- --schema PATH] [--check]
@@ -11,7 +12,7 @@ import { readFileSync, writeFileSync } from "fs";
 import * as path from "path";
 
 export const DEFAULT_SCHEMA = "/usr/share/ovn/ovn-nb.ovsschema";
-export const OUTPUT = path.join(__dirname, "..", "packages", "cluster", "nb", "schema.gen.ts");
+export const OUTPUT = path.join(__dirname, "..", "packages", "cluster", "nb", "core", "schema.gen.ts");
 
 type BaseType = string | { type: string; enum?: unknown; refTable?: string; refType?: string };
 interface ColumnType {
@@ -35,6 +36,31 @@ function atomType(base: BaseType): string {
     if (Array.isArray(base.enum) && base.enum[0] === "set") return (base.enum[1] as unknown[]).map((v) => JSON.stringify(v)).join(" | ");
     if (base.enum !== undefined) return JSON.stringify(base.enum);
     return ATOMS[base.type];
+}
+
+const isRef = (base: BaseType | undefined) => typeof base === "object" && base.refTable !== undefined;
+
+/** A column's kind: a reference to rows (key or value), a map, or plain (an atom or a set of atoms). */
+function columnKind(type: string | ColumnType): "refs" | "maps" | "plain" {
+    if (typeof type === "string") return "plain";
+    if (isRef(type.key) || isRef(type.value)) return "refs";
+    return type.value === undefined ? "plain" : "maps";
+}
+
+/** Every strong reference from a column of one table to a non-root table: who holds that table's rows. */
+function parents(schema: Schema, tables: string[]): Record<string, { table: string; column: string }[]> {
+    const out: Record<string, { table: string; column: string }[]> = {};
+    for (const table of tables) {
+        const columns = schema.tables[table].columns;
+        for (const column of Object.keys(columns).sort()) {
+            const type = columns[column].type;
+            if (typeof type === "string" || typeof type.key === "string" || type.key.refTable === undefined) continue;
+            const child = type.key.refTable;
+            if ((type.key.refType ?? "strong") !== "strong" || schema.tables[child].isRoot === true) continue;
+            (out[child] ??= []).push({ table, column });
+        }
+    }
+    return Object.fromEntries(Object.keys(out).sort().map((t) => [t, out[t]]));
 }
 
 function columnType(type: string | ColumnType): string {
@@ -73,6 +99,23 @@ export function generate(schemaText: string, source = DEFAULT_SCHEMA): string {
         lines.push("    };");
     }
     lines.push("}", "", "export type NbSchemaTable = keyof NbSchema;", "", `export const NB_ROOT_TABLES: readonly NbSchemaTable[] = ${JSON.stringify(tables.filter((t) => schema.tables[t].isRoot === true))};`, "");
+    lines.push(
+        "/** Each table's columns by kind: plain (an atom or a set of atoms), maps, and references to rows. */",
+        "export const NB_COLUMNS: Record<NbSchemaTable, { plain: readonly string[]; maps: readonly string[]; refs: readonly string[] }> = {",
+    );
+    for (const table of tables) {
+        const columns = schema.tables[table].columns;
+        const of = (kind: string) => JSON.stringify(Object.keys(columns).sort().filter((c) => columnKind(columns[c].type) === kind));
+        lines.push(`    ${table}: { plain: ${of("plain")}, maps: ${of("maps")}, refs: ${of("refs")} },`);
+    }
+    lines.push(
+        "};",
+        "",
+        "/** Per non-root table: the strong-reference columns that hold its rows (OVSDB deletes a row no such column holds). */",
+        "export const NB_PARENTS: Partial<Record<NbSchemaTable, readonly { table: NbSchemaTable; column: string }[]>> = {",
+    );
+    for (const [child, holders] of Object.entries(parents(schema, tables))) lines.push(`    ${child}: [${holders.map((h) => `{ table: ${JSON.stringify(h.table)}, column: ${JSON.stringify(h.column)} }`).join(", ")}],`);
+    lines.push("};", "");
     return lines.join("\n");
 }
 

@@ -1,5 +1,6 @@
-// The repository's import rules: a package is entered only through its package entries, and no
-// module imports itself round a circle. `npm run lint:imports` prints what breaks them and exits 1.
+// The repository's import rules: a package is entered only through its package entries, no module
+// imports itself round a circle, and inside a layered folder (LAYERS) no import runs upwards.
+// `npm run lint:imports` prints what breaks them and exits 1.
 //
 // Packages are the folders with a package.json below packages/ and policy/; the repository root
 // (index.ts, bench/, tools/, examples/) is one more. test/ holds white-box tests of every package
@@ -70,6 +71,50 @@ export async function importCycles(dirs: string[], root = REPO): Promise<string[
     return result.circular();
 }
 
+/**
+ * Folders split into layers, lowest first: a module imports only from its own layer and lower ones.
+ * Modules directly in the folder (its index) sit above every layer.
+ */
+export const LAYERS: Record<string, readonly string[]> = {
+    "packages/cluster/nb": ["core", "kinds", "transact", "resources", "expectation"],
+};
+
+export interface LayerBreak {
+    file: string;
+    specifier: string;
+    /** Why: the importing and the imported layer, or the folder that is in no layer. */
+    reason: string;
+}
+
+/** Imports that run from a lower layer to a higher one, and modules in a subfolder that is in no layer. */
+export function layerBreaks(root = REPO, layers = LAYERS): LayerBreak[] {
+    const breaks: LayerBreak[] = [];
+    for (const [dir, order] of Object.entries(layers)) {
+        const base = path.join(root, dir);
+        const layerOf = (file: string): string => {
+            const parts = path.relative(base, file).split(path.sep);
+            return parts.length === 1 ? "" : parts[0];
+        };
+        const rank = (layer: string) => (layer === "" ? order.length : order.indexOf(layer));
+        for (const file of tsFiles(base)) {
+            const own = layerOf(file);
+            const at = path.relative(root, file);
+            if (rank(own) < 0) {
+                breaks.push({ file: at, specifier: "", reason: `${dir}/${own} is in none of the layers ${order.join(" < ")}` });
+                continue;
+            }
+            for (const m of fs.readFileSync(file, "utf8").matchAll(IMPORT)) {
+                const resolved = path.resolve(path.dirname(file), m[1]);
+                const target = fs.existsSync(path.join(resolved, "index.ts")) ? path.join(resolved, "index.ts") : resolved;
+                if (!target.startsWith(base + path.sep)) continue;
+                const theirs = layerOf(target);
+                if (rank(theirs) > rank(own)) breaks.push({ file: at, specifier: m[1], reason: `${own || "(top)"} imports ${theirs || "(top)"}, which lies above it (${order.join(" < ")})` });
+            }
+        }
+    }
+    return breaks;
+}
+
 /** What `npm run lint:imports` checks: every package and the root's own code. */
 export const CHECKED_DIRS = ["packages", "policy", "bench", "tools", "index.ts"];
 
@@ -78,8 +123,10 @@ async function main(): Promise<void> {
     for (const c of crossing) console.log(`${c.file}: "${c.specifier}" reaches into ${c.target}; import it through its package's entry`);
     const cycles = await importCycles(CHECKED_DIRS);
     for (const c of cycles) console.log(`import circle: ${[...c, c[0]].join(" > ")}`);
-    console.log(`${crossing.length} relative imports cross a package, ${cycles.length} import circles`);
-    process.exitCode = crossing.length + cycles.length === 0 ? 0 : 1;
+    const breaks = layerBreaks();
+    for (const b of breaks) console.log(`${b.file}: "${b.specifier}": ${b.reason}`);
+    console.log(`${crossing.length} relative imports cross a package, ${cycles.length} import circles, ${breaks.length} imports against a layer order`);
+    process.exitCode = crossing.length + cycles.length + breaks.length === 0 ? 0 : 1;
 }
 
 if (require.main === module) void main();

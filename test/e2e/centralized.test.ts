@@ -17,7 +17,7 @@ import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
-import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../../packages/cluster/kube/names";
+import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../../packages/cluster/kube/objectNames";
 import { releaseOf } from "../../packages/cluster/kube/releases";
 import { gatewayRouter, routerToJoin, TRANSIT_SWITCH } from "../../packages/cluster/model/names";
 import type { ClusterModel } from "../../packages/cluster/model/types";

@@ -19,7 +19,7 @@ import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
-import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, ZONE_LABEL } from "../../packages/cluster/kube/names";
+import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, ZONE_LABEL } from "../../packages/cluster/kube/objectNames";
 import { parseNetwork, subnetAt } from "../../packages/cluster/values";
 import { gatewayRouter, routerToJoin, routerToTransit, TRANSIT_SWITCH } from "../../packages/cluster/model/names";
 import type { ClusterModel } from "../../packages/cluster/model/types";

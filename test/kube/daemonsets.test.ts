@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { kubeManifests } from "../../packages/cluster/kube/manifests";
-import { remoteHost } from "../../packages/cluster/kube/ovnkube-args";
-import type { Container, DaemonSet } from "../../packages/cluster/kube/types";
+import { remoteHost } from "../../packages/cluster/kube/ovnkubeArgs";
+import type { Container, DaemonSet } from "../../packages/cluster/kube/objectTypes";
 import type { KubeModel } from "../../packages/cluster/model/types";
 import { bothArchitectures, interconnectModel, kubeModel, oneGroupModel } from "./fixture";
 import { affinityNodes, flag, hasFlag as has, main } from "./inspect";

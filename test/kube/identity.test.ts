@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { NODE_WEBHOOK, POD_WEBHOOK, webhookConfigurations, webhookSecret, webhookUrl } from "../../packages/cluster/kube/identity";
 import { kubeManifests, manifestList } from "../../packages/cluster/kube/manifests";
-import type { DaemonSet, SecretVolume } from "../../packages/cluster/kube/types";
+import type { DaemonSet, SecretVolume } from "../../packages/cluster/kube/objectTypes";
 import type { KubeModel } from "../../packages/cluster/model/types";
 import { IDENTITY, interconnectModel, kubeModel } from "./fixture";
 import { affinityNodes, expandedCommand, flag, hasFlag, main } from "./inspect";

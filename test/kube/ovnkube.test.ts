@@ -73,7 +73,7 @@ const dependsOn = new Map<string, pulumi.Input<pulumi.Input<pulumi.Resource>[]> 
 const secretOutputs = new Map<string, string[] | undefined>();
 const names = new Map<pulumi.Resource, string>();
 
-type OvnkubeModule = typeof import("../../packages/cluster/kube/ovnkube");
+type OvnkubeModule = typeof import("../../packages/cluster/kube/ovnkubeComponent");
 let Ovnkube: OvnkubeModule["Ovnkube"];
 
 const value = <T>(o: pulumi.Output<T>): Promise<T> => new Promise((resolve) => o.apply(resolve));
@@ -127,7 +127,7 @@ before(async () => {
         "test",
         false,
     );
-    ({ Ovnkube } = await import("../../packages/cluster/kube/ovnkube"));
+    ({ Ovnkube } = await import("../../packages/cluster/kube/ovnkubeComponent"));
 });
 
 describe("Ovnkube with a kubeconfig (centralized)", () => {

@@ -2,8 +2,8 @@
 // and the private key is never quoted.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { UNKNOWN } from "../../packages/cluster/nb/check";
-import { checkInputs } from "../../packages/cluster/nb/inputs";
+import { UNKNOWN } from "../../packages/cluster/nb/core/check";
+import { checkInputs } from "../../packages/cluster/nb/resources/kindInputs";
 import { clusterRouterKind } from "../../packages/cluster/nb/kinds/clusterRouter";
 import { NB_SCHEMA_VERSION } from "../../packages/cluster/nb/kinds/common";
 import { gatewayRouterKind } from "../../packages/cluster/nb/kinds/gatewayRouter";

@@ -2,9 +2,9 @@
 // naming the row (the provider then records nothing), a failed guard names the row it guarded.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { committedRows, concurrentChange } from "../../packages/cluster/nb/commit";
-import type { Step } from "../../packages/cluster/nb/guards";
-import { unclaimed } from "../../packages/cluster/nb/guards";
+import { committedRows, concurrentChange } from "../../packages/cluster/nb/transact/commit";
+import type { Step } from "../../packages/cluster/nb/transact/guards";
+import { unclaimed } from "../../packages/cluster/nb/transact/guards";
 import { uuid } from "../../packages/cluster/ovsdb/encoding";
 import { deleteRows, insert, mutate, update, where } from "../../packages/cluster/ovsdb/operations";
 

@@ -4,7 +4,7 @@
 // stack does not own survive all of it.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { nbResourceOptions } from "../../packages/cluster/nb/resource";
+import { nbResourceOptions } from "../../packages/cluster/nb/resources/nbResource";
 import { isSecretValue } from "../../packages/lab/offline/sdk";
 import { destroy, refresh, rowStates, up, type Tracked } from "./support/engine";
 import { startDevTopology, type DevTopology } from "./support/devTopology";

@@ -10,7 +10,7 @@ import { after, before, describe, it } from "node:test";
 import { serializeFunction } from "@pulumi/pulumi/runtime/closure/serializeClosure";
 import { PACKAGE_NAME, PROVIDER_CONTRACT, PROVIDERS_ENTRY } from "../../packages/cluster/dynamic/contract";
 import { clusterRouterKind } from "../../packages/cluster/nb/kinds/clusterRouter";
-import { nbProviderImplementation } from "../../packages/cluster/nb/provider";
+import { nbProviderImplementation } from "../../packages/cluster/nb/resources/nbProvider";
 import { destroy, refresh, up, type Tracked } from "./support/engine";
 import { startDevTopology, type DevTopology } from "./support/devTopology";
 import { devModel, findColumn, type NbEnv } from "./support/env";

@@ -7,7 +7,7 @@ import { destroyGuardProvider } from "../../packages/cluster/guard/destroyGuard"
 import { membershipRefusal } from "../../packages/cluster/hosts/centralMembership";
 import { validateConfig } from "../../packages/cluster/plan/validate";
 import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
-import { checkInputs } from "../../packages/cluster/nb/inputs";
+import { checkInputs } from "../../packages/cluster/nb/resources/kindInputs";
 import { clusterRouterKind } from "../../packages/cluster/nb/kinds/clusterRouter";
 import { isWritable, readServerDatabase } from "../../packages/cluster/ovsdb/serverDatabase";
 import { nbConnection } from "../../packages/cluster/program/connections";

@@ -3,14 +3,14 @@
 // expected cells, the difference lines, the settle loop and diff.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { UNKNOWN } from "../../packages/cluster/nb/check";
-import { checkExpectation, DEFAULT_SETTLE } from "../../packages/cluster/nb/expectation/inputs";
+import { UNKNOWN } from "../../packages/cluster/nb/core/check";
+import { checkExpectation, DEFAULT_SETTLE } from "../../packages/cluster/nb/expectation/expectationInputs";
 import { mismatches, mismatchLine, notRealised, observe } from "../../packages/cluster/nb/expectation/observe";
 import { settle } from "../../packages/cluster/nb/expectation/observeNb";
-import { expectationProvider } from "../../packages/cluster/nb/expectation/provider";
+import { expectationProvider } from "../../packages/cluster/nb/expectation/expectationProvider";
 import { matchRows, parseExpectation, readPlan } from "../../packages/cluster/nb/expectation/reading";
-import { parseRowKey } from "../../packages/cluster/nb/expectation/rowKeys";
-import { NO_KEY, NO_ROW, type Cells } from "../../packages/cluster/nb/expectation/values";
+import { parseRowKey } from "../../packages/cluster/nb/core/rowKeys";
+import { NO_KEY, NO_ROW, type Cells } from "../../packages/cluster/nb/expectation/cells";
 import { devModel } from "../nb/support/env";
 import { TEST_KEY } from "../nb/support/inputs";
 
@@ -80,7 +80,7 @@ describe("check", () => {
     const CASES: [string, (i: any) => void, string, RegExp][] = [
         ["a map column without a key", (i) => (i.rows["Logical_Switch node2"] = { other_config: "x" }), 'rows["Logical_Switch node2"]["other_config"]', /map column: name one key, as "other_config:<key>"/],
         ["a key on a plain column", (i) => (i.rows["Logical_Router_Port rtoj-GR_node2"]["networks:x"] = "y"), 'rows["Logical_Router_Port rtoj-GR_node2"]["networks:x"]', /networks is not a map column of Logical_Router_Port/],
-        ["a column the table does not have", (i) => (i.rows["Logical_Switch node2"].subnet = "x"), 'rows["Logical_Switch node2"]["subnet"]', /Logical_Switch has no column "subnet" that can be expected; one of: name, other_config:<key>, external_ids:<key>/],
+        ["a column the table does not have", (i) => (i.rows["Logical_Switch node2"].subnet = "x"), 'rows["Logical_Switch node2"]["subnet"]', /Logical_Switch has no column "subnet" that can be expected; one of: name, external_ids:<key>, other_config:<key>/],
         ["a reference column", (i) => (i.rows["Logical_Router GR_node2"].nat = []), 'rows["Logical_Router GR_node2"]["nat"]', /has no column "nat"/],
         ["a map key with a quote", (i) => (i.rows["Logical_Switch node2"]['other_config:"x"'] = "y"), `rows["Logical_Switch node2"]["other_config:\\"x\\""]`, /the key after "other_config:" must be/],
         ["a number as value", (i) => (i.rows["Logical_Router_Port rtoj-GR_node2"].mac = 5), 'rows["Logical_Router_Port rtoj-GR_node2"]["mac"]', /must be a string or a list of strings/],

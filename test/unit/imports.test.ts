@@ -5,11 +5,37 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { CHECKED_DIRS, crossingImports, importCycles } from "../../tools/lintImports";
+import { CHECKED_DIRS, crossingImports, importCycles, layerBreaks } from "../../tools/lintImports";
 
 test("no relative import crosses a package and no module imports itself round a circle", async () => {
     assert.deepEqual(crossingImports(), []);
     assert.deepEqual(await importCycles(CHECKED_DIRS), []);
+});
+
+test("inside nb/ no import runs from a lower layer to a higher one", () => {
+    assert.deepEqual(layerBreaks(), []);
+});
+
+test("an import against the layer order, and a folder in no layer, are each named", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "layers-"));
+    const write = (file: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        fs.writeFileSync(path.join(root, file), text);
+    };
+    try {
+        write("nb/core/rows.ts", 'import { k } from "../kinds";\nexport const rows = k;\n');
+        write("nb/kinds/index.ts", 'import { rows } from "../core/rows";\nexport const k = rows;\n');
+        write("nb/kinds/a.ts", 'import { top } from "../index";\nexport const a = top;\n');
+        write("nb/index.ts", 'export { k as top } from "./kinds";\n');
+        write("nb/misc/b.ts", "export const b = 1;\n");
+        assert.deepEqual(layerBreaks(root, { nb: ["core", "kinds"] }), [
+            { file: "nb/core/rows.ts", specifier: "../kinds", reason: "core imports kinds, which lies above it (core < kinds)" },
+            { file: "nb/kinds/a.ts", specifier: "../index", reason: "kinds imports (top), which lies above it (core < kinds)" },
+            { file: "nb/misc/b.ts", specifier: "", reason: "nb/misc is in none of the layers core < kinds" },
+        ]);
+    } finally {
+        fs.rmSync(root, { recursive: true, force: true });
+    }
 });
 
 test("a crossing import and a circle are each named; test/ may reach into a package", async () => {

@@ -20,9 +20,9 @@ import {
     packagesScript,
     zoneScript,
 } from "../../packages/cluster/hosts/scripts";
-import { validateKubeModel } from "../../packages/cluster/kube/validate";
+import { validateKubeModel } from "../../packages/cluster/kube/checkKubeModel";
 import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
-import { checkInputs } from "../../packages/cluster/nb/inputs";
+import { checkInputs } from "../../packages/cluster/nb/resources/kindInputs";
 import { clusterRouterKind } from "../../packages/cluster/nb/kinds/clusterRouter";
 import { gatewayRouterKind } from "../../packages/cluster/nb/kinds/gatewayRouter";
 import { nodeSwitchKind } from "../../packages/cluster/nb/kinds/nodeSwitch";

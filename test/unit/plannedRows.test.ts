@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseColumnPath } from "../../packages/cluster/nb/expectation/columns";
-import { parseRowKey } from "../../packages/cluster/nb/expectation/rowKeys";
-import { canonicalCell } from "../../packages/cluster/nb/expectation/values";
-import { refId, sameValue, type RowSpec } from "../../packages/cluster/nb/rows";
-import { TAG_GROUP } from "../../packages/cluster/nb/tags";
+import { parseRowKey } from "../../packages/cluster/nb/core/rowKeys";
+import { canonicalCell } from "../../packages/cluster/nb/expectation/cells";
+import { refId, sameValue, type RowSpec } from "../../packages/cluster/nb/core/rows";
+import { TAG_GROUP } from "../../packages/cluster/nb/core/tags";
 import { desiredNorthbound } from "../../packages/cluster/render/northbound";
 import { plannedNbRows } from "../../packages/cluster/status/plannedRows";
 import { largePulumiStack, modelOf, stackFile } from "../../packages/cli/pictures/examples";

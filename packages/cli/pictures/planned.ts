@@ -3,16 +3,17 @@
 // routers with their join and SNAT addresses and the external networks behind them. Above
 // COLLAPSE_ABOVE nodes, nodes are drawn in groups of GROUP_SIZE, one line each, so that 50 nodes
 // still read at a glance and every node is still named.
-import type { ClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
+import type { ClusterModel, OvnkubeNodeModel } from "@ovn-kubernetes-as-code/cluster/model";
 import * as names from "@ovn-kubernetes-as-code/cluster/model";
 import { plannedGateways, plannedGatewayRows, type PlannedGateway } from "@ovn-kubernetes-as-code/cluster/status";
-import { clusterRouterRows, nodeSwitchRows, transitRows } from "@ovn-kubernetes-as-code/cluster/topology";
+import { NB_KINDS } from "@ovn-kubernetes-as-code/cluster/nb";
 import { rowKey, type Box, type Line, type Link, type Picture } from "./picture";
 
 export const COLLAPSE_ABOVE = 8;
 export const GROUP_SIZE = 25;
 
 const keys = (zone: string | undefined, rows: object) => Object.keys(rows).map((r) => rowKey(zone, r));
+const { ClusterRouter, NodeSwitch } = NB_KINDS;
 
 interface NodePlan {
     name: string;
@@ -30,6 +31,10 @@ interface NodePlan {
 function nodePlans(model: ClusterModel): NodePlan[] {
     const interconnect = model.architecture === "interconnect";
     const gateways = plannedGateways(model);
+    // A zone's transit port: what the node adds to the cluster router's projection.
+    const routerRows = ClusterRouter.ovnkube(model);
+    const transitKeys = (zone: string | undefined, node: OvnkubeNodeModel) =>
+        keys(zone, ClusterRouter.ovnkube(model, node)).filter((k) => !keys(zone, routerRows).includes(k) && !k.endsWith(`Logical_Switch ${names.TRANSIT_SWITCH}`));
     return model.nodeNetworks.map((network) => {
         const zone = interconnect ? network.node : undefined;
         const gateway = gateways.find((g) => g.name === network.node);
@@ -40,9 +45,9 @@ function nodePlans(model: ClusterModel): NodePlan[] {
             zone,
             gateway,
             transit: kube?.transit?.cidr,
-            switchRows: keys(zone, nodeSwitchRows(network)),
+            switchRows: keys(zone, NodeSwitch.ovnkube(network)),
             gatewayRows: gateway ? keys(zone, plannedGatewayRows(model, gateway)) : [],
-            transitRows: kube && interconnect ? keys(zone, transitRows(kube)).filter((k) => !k.endsWith(`Logical_Switch ${names.TRANSIT_SWITCH}`)) : [],
+            transitRows: kube && interconnect ? transitKeys(zone, kube) : [],
         };
     });
 }
@@ -95,7 +100,7 @@ export function plannedPicture(model: ClusterModel, stack: string): Picture {
     const r = model.clusterRouter;
     const subtitle = `${model.writer === "pulumi" ? "Pulumi mode" : `ovnkube mode (ovn-kubernetes ${model.kube.version})`}, ${model.architecture}, cluster ${model.clusterSubnet}, ${nodes.length} nodes`;
     const title = `${stack}: planned topology`;
-    const routerRows = (zone?: string) => keys(zone, clusterRouterRows(model)).filter((k) => !k.endsWith(`Logical_Switch ${r.joinSwitch}`));
+    const routerRows = (zone?: string) => keys(zone, ClusterRouter.ovnkube(model)).filter((k) => !k.endsWith(`Logical_Switch ${r.joinSwitch}`));
     const joinRows = (zone?: string) => [rowKey(zone, `Logical_Switch ${r.joinSwitch}`)];
 
     if (!interconnect) {

@@ -23,7 +23,7 @@ import { providerStub } from "../dynamic/stub";
 import { PackageResource } from "../dynamic/resource";
 import type { ClusterModel } from "../model/types";
 import { NB_KIND_LIST } from "../nb/kinds";
-import { nbConnectionInput, type NbConnectionArgs } from "../nb/resource";
+import { nbConnectionInput, type NbConnectionArgs } from "../nb/resources/nbResource";
 import { ovnkubeNodesRemovedBy, removalBlockers, removedBy, type GuardedHost, type GuardScope, type OvnkubeNodeRecord, type OwnedGroup } from "./blockers";
 import { hostRenames, renameRefusal } from "./renames";
 import { centralShrinkRefusal } from "../hosts/centralMembership";

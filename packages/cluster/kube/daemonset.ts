@@ -2,9 +2,9 @@
 // settings every network daemon needs, placement on named nodes, and the rollout on ovn-config
 // changes.
 import type { KubeModel } from "../model/types";
-import { configHash } from "./config-map";
-import { APP_LABEL, COMMON_LABELS } from "./names";
-import type { DaemonSet, NodeAffinity, PodSpec } from "./types";
+import { configHash } from "./configMap";
+import { APP_LABEL, COMMON_LABELS } from "./objectNames";
+import type { DaemonSet, NodeAffinity, PodSpec } from "./objectTypes";
 
 /** Annotation on the pod templates carrying the digest of ovn-config. */
 export const CONFIG_HASH_ANNOTATION = "checksum/ovn-config";

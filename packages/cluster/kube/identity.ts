@@ -6,11 +6,11 @@
 // the program's (./webhookCertificate.ts): the Ovnkube component adds it to the Secret and the
 // webhooks (`caBundle`) built here.
 import type { KubeModel } from "../model/types";
-import { configEnv } from "./config-map";
+import { configEnv } from "./configMap";
 import { onNodes, ovnkubeDaemonSet } from "./daemonset";
-import { COMMON_LABELS, CONTROL_PLANE_LABEL, OS_LABEL } from "./names";
-import { NODE_IP_ENV } from "./ovnkube-args";
-import type { ClusterRole, ClusterRoleBinding, DaemonSet, Role, RoleBinding, ServiceAccount, TlsSecret, ValidatingWebhookConfiguration } from "./types";
+import { COMMON_LABELS, CONTROL_PLANE_LABEL, OS_LABEL } from "./objectNames";
+import { NODE_IP_ENV } from "./ovnkubeArgs";
+import type { ClusterRole, ClusterRoleBinding, DaemonSet, Role, RoleBinding, ServiceAccount, TlsSecret, ValidatingWebhookConfiguration } from "./objectTypes";
 
 export const IDENTITY = "ovnkube-identity";
 /** Every node's certificate user is in this group (GC/csrapprover/approver.go). */

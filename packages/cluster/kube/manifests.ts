@@ -1,11 +1,11 @@
 // Every Kubernetes object of ovn-kubernetes as plain data: a pure function of the model's `kube`
 // part. The Ovnkube component creates exactly these; tests and renderers read them directly.
 import type { KubeModel } from "../model/types";
-import { configMap } from "./config-map";
+import { configMap } from "./configMap";
 import { hostNetworkNamespace, namespace } from "./namespace";
-import { ovnkubeControlPlane } from "./ovnkube-control-plane";
-import { nodePlanPatches } from "./node-annotations";
-import { ovnkubeNodes } from "./ovnkube-node";
+import { ovnkubeControlPlane } from "./ovnkubeControlPlane";
+import { nodePlanPatches } from "./nodeAnnotations";
+import { ovnkubeNodes } from "./ovnkubeNodeDaemonSets";
 import { clusterRole, clusterRoleBinding, leaderElectionRole, leaderElectionRoleBinding, serviceAccount, serviceAccountName, type OvnkubeRole } from "./rbac";
 import { identityClusterRole, identityClusterRoleBinding, identityDaemonSet, identityRole, identityRoleBinding, identityServiceAccount } from "./identity";
 import type {
@@ -19,8 +19,8 @@ import type {
     Role,
     RoleBinding,
     ServiceAccount,
-} from "./types";
-import { validateKubeModel } from "./validate";
+} from "./objectTypes";
+import { validateKubeModel } from "./checkKubeModel";
 
 /** What each of ovnkube's identities runs as and may do. */
 export interface RoleManifests {

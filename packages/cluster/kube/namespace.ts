@@ -1,8 +1,8 @@
 // The namespace ovn-kubernetes lives in, and the namespace that stands for host-network traffic in
 // network policies.
 import type { KubeModel } from "../model/types";
-import { COMMON_LABELS, HOST_NETWORK_NAMESPACE } from "./names";
-import type { Namespace } from "./types";
+import { COMMON_LABELS, HOST_NETWORK_NAMESPACE } from "./objectNames";
+import type { Namespace } from "./objectTypes";
 
 export function namespace(model: KubeModel): Namespace {
     return {

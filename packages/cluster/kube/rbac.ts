@@ -9,9 +9,9 @@
 // With node identities (./identity.ts, the default) the node role is the group `system:ovn-nodes`'s,
 // every node's own certificate user, and grants it the CSRs it renews that certificate with.
 import type { KubeModel } from "../model/types";
-import { CLUSTER_MANAGER, COMMON_LABELS, MASTER, MASTER_LEADER_LOCK, NODE, RBAC_NAME } from "./names";
+import { CLUSTER_MANAGER, COMMON_LABELS, MASTER, MASTER_LEADER_LOCK, NODE, RBAC_NAME } from "./objectNames";
 import { OVN_NODES_GROUP } from "./identity";
-import type { ClusterRole, ClusterRoleBinding, GroupSubject, PolicyRule, Role, RoleBinding, ServiceAccount, ServiceAccountSubject } from "./types";
+import type { ClusterRole, ClusterRoleBinding, GroupSubject, PolicyRule, Role, RoleBinding, ServiceAccount, ServiceAccountSubject } from "./objectTypes";
 
 const READ = ["get", "list", "watch"];
 const WRITE_STATUS = ["patch", "update"];

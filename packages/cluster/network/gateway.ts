@@ -6,8 +6,8 @@ import * as pulumi from "@pulumi/pulumi";
 import type { DatapathType } from "../config/types";
 import { GatewayFlows, GatewayHost, type HostConnection } from "../hosts";
 import type { GatewayModel } from "../model/types";
-import { GatewayRouter } from "../nb/gatewayRouter";
-import type { NbResourceArgs } from "../nb/resource";
+import { GatewayRouter } from "../nb/resources/gatewayRouterResource";
+import type { NbResourceArgs } from "../nb/resources/nbResource";
 
 export interface GatewayArgs extends Pick<NbResourceArgs, "nb" | "owner"> {
     gateway: GatewayModel;

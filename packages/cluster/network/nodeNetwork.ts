@@ -4,8 +4,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ManagementPort, type HostConnection } from "../hosts";
 import type { NodeNetworkModel } from "../model/types";
-import { NodeSwitch } from "../nb/nodeSwitch";
-import type { NbResourceArgs } from "../nb/resource";
+import { NodeSwitch } from "../nb/resources/nodeSwitchResource";
+import type { NbResourceArgs } from "../nb/resources/nbResource";
 
 export interface NodeNetworkArgs extends Pick<NbResourceArgs, "nb" | "owner"> {
     network: NodeNetworkModel;

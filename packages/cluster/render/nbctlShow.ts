@@ -1,8 +1,8 @@
 // A text view of desired NB rows shaped like `ovn-nbctl show`: switches with their ports, routers
 // with their ports, NAT and static routes. Rows are linked by their parent references, so the
 // view shows exactly what the row builders produce.
-import { refId, type RowSpec } from "../nb/rows";
-import { TAG_GROUP } from "../nb/tags";
+import { refId, type RowSpec } from "../nb/core/rows";
+import { TAG_GROUP } from "../nb/core/tags";
 import type { NbGroup } from "./northbound";
 
 const str = (v: string | string[] | undefined) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);

@@ -4,7 +4,7 @@
 // shown as placeholders.
 import { NB_KIND_LIST } from "../nb/kinds";
 import { normalizeCommon } from "../nb/kinds/common";
-import type { RowSpec } from "../nb/rows";
+import type { RowSpec } from "../nb/core/rows";
 import type { ClusterModel } from "../model/types";
 
 export interface NbGroup {

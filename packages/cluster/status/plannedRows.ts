@@ -1,11 +1,13 @@
 // The Northbound rows the plan expects, per database, for comparing a live cluster with its plan
-// (`npm run status -- --svg`). The same row builders as the ovnkube-mode expectations
-// (../topology/expectations), for both writers: in Pulumi mode the project's own rows carry the
+// (`npm run status -- --svg`). The NB kinds' ovnkube-mode projections (../nb/kinds), for both writers: in Pulumi mode the project's own rows carry the
 // same names and addresses. Pure. The gateway routers' chassis binding is left out: it needs each
 // host's system-id, which only the host knows.
 import type { ClusterModel, IfAddress } from "../model/types";
 import * as names from "../model/names";
-import { clusterRouterRows, gatewayRouterRows, nodeSwitchRows, transitRows, type ExpectedRows } from "../topology/expectations";
+import { NB_KINDS } from "../nb/kinds";
+import type { ExpectedRows } from "../nb/kinds/common";
+
+const { ClusterRouter, NodeSwitch, GatewayRouter } = NB_KINDS;
 
 /** A node's gateway router as planned: every node's in ovnkube mode, the gateway nodes' in Pulumi mode. */
 export interface PlannedGateway {
@@ -29,7 +31,7 @@ export function plannedGateways(model: ClusterModel): PlannedGateway[] {
 /** The rows of one gateway router, less its chassis binding (present or not is still compared). */
 export function plannedGatewayRows(model: ClusterModel, gateway: PlannedGateway): ExpectedRows {
     const router = names.gatewayRouter(gateway.name);
-    return { ...gatewayRouterRows(model, gateway, ""), [`Logical_Router ${router}`]: { name: router } };
+    return { ...GatewayRouter.ovnkube(model, gateway, ""), [`Logical_Router ${router}`]: { name: router } };
 }
 
 /** One Northbound database and the rows the plan puts in it. */
@@ -50,9 +52,9 @@ export function plannedNbRows(model: ClusterModel): NbRows[] {
     if (model.architecture === "interconnect")
         return model.kube.nodes.map((node) => {
             const network = model.nodeNetworks.find((n) => n.node === node.name)!;
-            return { host: node.name, zone: node.name, rows: { ...clusterRouterRows(model), ...nodeSwitchRows(network), ...transitRows(node), ...gatewayRows(node.name) } };
+            return { host: node.name, zone: node.name, rows: { ...ClusterRouter.ovnkube(model, node), ...NodeSwitch.ovnkube(network), ...gatewayRows(node.name) } };
         });
-    const rows: ExpectedRows = { ...clusterRouterRows(model) };
-    for (const network of model.nodeNetworks) Object.assign(rows, nodeSwitchRows(network), gatewayRows(network.node));
+    const rows: ExpectedRows = { ...ClusterRouter.ovnkube(model) };
+    for (const network of model.nodeNetworks) Object.assign(rows, NodeSwitch.ovnkube(network), gatewayRows(network.node));
     return [{ host: model.central!.host, rows }];
 }

@@ -8,10 +8,10 @@ import * as pulumi from "@pulumi/pulumi";
 import { GatewayHost } from "../hosts";
 import { hostCommand } from "../hosts/command";
 import { ovnkubeNodeCleanupScript } from "../hosts/scripts/ovnkubeNode";
-import { Ovnkube } from "../kube/ovnkube";
+import { Ovnkube } from "../kube/ovnkubeComponent";
 import { NorthboundExpectation } from "../nb/expectation";
+import { NB_KINDS } from "../nb/kinds";
 import { hostOf, type TopologyContext } from "./context";
-import { clusterRouterRows, gatewayRouterRows, nodeSwitchRows, transitRows } from "./expectations";
 import type { NbConnection } from "../nb/kinds/common";
 import type { OvnkubeNodeModel } from "../model/types";
 
@@ -40,19 +40,21 @@ export function ovnkubeTopology(t: TopologyContext, args: OvnkubeTopologyArgs): 
 
     const expect = (subject: string, nb: NbConnection, rows: pulumi.Input<Record<string, Record<string, string>>>) =>
         new NorthboundExpectation(`${name}-expect-${subject.replace("/", "-")}`, { nb, subject, rows }, { parent: t.parent, dependsOn: [ovnkube] });
-    const gatewayRows = (node: OvnkubeNodeModel) => t.chassis.get(node.name)!.systemId.apply((systemId) => gatewayRouterRows(model, node, systemId));
+    // Each kind's projection (NB_KINDS[…].ovnkube) says what ovnkube writes in place of its rows.
+    const { ClusterRouter, NodeSwitch, GatewayRouter } = NB_KINDS;
+    const gatewayRows = (node: OvnkubeNodeModel) => t.chassis.get(node.name)!.systemId.apply((systemId) => GatewayRouter.ovnkube(model, node, systemId));
     if (model.architecture === "interconnect") {
         // Every zone's NB holds its own node's rows, the cluster router and the transit switch.
         for (const node of model.kube.nodes) {
             const network = model.nodeNetworks.find((n) => n.node === node.name)!;
-            const rows = gatewayRows(node).apply((gateway) => ({ ...clusterRouterRows(model), ...nodeSwitchRows(network), ...transitRows(node), ...gateway }));
+            const rows = gatewayRows(node).apply((gateway) => ({ ...ClusterRouter.ovnkube(model, node), ...NodeSwitch.ovnkube(network), ...gateway }));
             expect(`zone/${node.name}`, t.nb(node.name), rows);
         }
         return ovnkube;
     }
     const nb = t.nb(model.central!.host);
-    expect("cluster", nb, clusterRouterRows(model));
-    for (const network of model.nodeNetworks) expect(`node/${network.node}`, nb, nodeSwitchRows(network));
+    expect("cluster", nb, ClusterRouter.ovnkube(model));
+    for (const network of model.nodeNetworks) expect(`node/${network.node}`, nb, NodeSwitch.ovnkube(network));
     for (const node of model.kube.nodes) expect(`gateway/${node.name}`, nb, gatewayRows(node));
     return ovnkube;
 }

@@ -1,7 +1,7 @@
 // Pulumi mode (Kubernetes disabled): the project's providers write the whole topology, as the
 // seeds' master-init / minion-init / gateway-init did: NB cluster router → per node the switch
 // and the management port's host side → per gateway the NIC's bridge, the gateway router, flows.
-import { ClusterRouter } from "../nb/clusterRouter";
+import { ClusterRouter } from "../nb/resources/clusterRouterResource";
 import { Gateway } from "../network/gateway";
 import { NodeNetwork } from "../network/nodeNetwork";
 import { centralHostsOf, hostOf, type TopologyContext } from "./context";

@@ -7,7 +7,7 @@ import { readStackFile } from "../../../packages/cluster/config/stackFile";
 import { validateConfig } from "../../../packages/cluster/plan/validate";
 import { buildClusterModel } from "../../../packages/cluster/model/clusterModel";
 import type { ClusterModel } from "../../../packages/cluster/model/types";
-import { closeNbSessions } from "../../../packages/cluster/nb/session";
+import { closeNbSessions } from "../../../packages/cluster/nb/transact/session";
 import { closeSshPool } from "../../../packages/cluster/ssh/pool";
 import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack, type LocalCluster } from "../../../packages/lab/localcluster";
 import type { OfflineOptions } from "../../../packages/lab/offline/api";

@@ -4,7 +4,7 @@
 // up. Returns what the test asserts: the outcome, the probes, what ovnkube had given the Node before
 // the plan reached it, and the Node's annotations once ovnkube's pods all run again.
 import type { KubeModel } from "../../../packages/cluster/model/types";
-import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../../../packages/cluster/kube/names";
+import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../../../packages/cluster/kube/objectNames";
 import { restartKubelet } from "../../../packages/lab/localcluster/kubelet";
 import { podRef, removeDemoWorkloads, startDemoPod, type KubePod } from "../../../packages/lab/localcluster/kubeWorkloads";
 import type { LocalPod } from "../../../packages/lab/localcluster";

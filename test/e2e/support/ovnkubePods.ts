@@ -1,7 +1,7 @@
 // What the API server says of ovnkube and the nodes: which ovnkube pods run where (each owned by
 // one of the program's DaemonSets), and whether every node is Ready.
 import { IDENTITY } from "../../../packages/cluster/kube/identity";
-import { CONTROL_PLANE, MASTER } from "../../../packages/cluster/kube/names";
+import { CONTROL_PLANE, MASTER } from "../../../packages/cluster/kube/objectNames";
 import type { KubeModel } from "../../../packages/cluster/model/types";
 import { pollUntil, type KubeClient, type KubeObject } from "../../../packages/lab/kubeclient";
 

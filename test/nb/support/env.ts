@@ -7,7 +7,7 @@ import { validateConfig } from "../../../packages/cluster/plan/validate";
 import { buildClusterModel } from "../../../packages/cluster/model/clusterModel";
 import type { ClusterModel } from "../../../packages/cluster/model/types";
 import type { SshTarget } from "../../../packages/cluster/ssh/target";
-import { closeNbSessions } from "../../../packages/cluster/nb/session";
+import { closeNbSessions } from "../../../packages/cluster/nb/transact/session";
 import { closeOvsdbPool } from "../../../packages/cluster/ssh/ovsdbPool";
 import { closeSshPool } from "../../../packages/cluster/ssh/pool";
 import { startNbServer, type NbServer } from "../../support/nbServer";

@@ -1,5 +1,5 @@
 // Checked inputs of the three kinds for the dev stack, as `check` returns them (for pure tests).
-import { checkInputs } from "../../../packages/cluster/nb/inputs";
+import { checkInputs } from "../../../packages/cluster/nb/resources/kindInputs";
 import { clusterRouterKind } from "../../../packages/cluster/nb/kinds/clusterRouter";
 import { gatewayRouterKind } from "../../../packages/cluster/nb/kinds/gatewayRouter";
 import { nodeSwitchKind } from "../../../packages/cluster/nb/kinds/nodeSwitch";

@@ -3,7 +3,7 @@ import type { KubeModel } from "../../model/types";
 import { checked } from "./checked";
 import { bashScript, type HostScript } from "./shell";
 
-/** Where ovnkube-node writes the CNI configuration and the shim is installed (../../kube/host-paths). */
+/** Where ovnkube-node writes the CNI configuration and the shim is installed (../../kube/hostPaths). */
 export const OVNKUBE_CNI_FILES = { conf: "/etc/cni/net.d/10-ovn-kubernetes.conf", shim: "/opt/cni/bin/ovn-k8s-cni-overlay" } as const;
 
 /** Where the record of the host's nftables tables before ovnkube-node ran is kept (persistent, root-only directory). */

@@ -1,26 +1,10 @@
 // The column paths an expectation may name: a plain column (`networks`, `mac`, `addresses`) or
-// one key of a map column (`other_config:subnet`, `options:chassis`). Reference columns (ports,
-// nat, load_balancer, …) are left out: they hold row UUIDs, which no plan can know; expect the
-// referenced rows themselves instead. The lists are the OVN Northbound schema's (7.0, OVN 23.03;
-// later schemas keep these columns), so a misspelt column is refused before NB is asked.
-import type { ExpectTable } from "./rowKeys";
-
-interface TableColumns {
-    plain: readonly string[];
-    maps: readonly string[];
-}
-
-const COLUMNS: Record<ExpectTable, TableColumns> = {
-    Logical_Switch: { plain: ["name"], maps: ["other_config", "external_ids"] },
-    Logical_Switch_Port: {
-        plain: ["name", "type", "addresses", "dynamic_addresses", "port_security", "parent_name", "tag_request", "tag", "up", "enabled"],
-        maps: ["options", "external_ids"],
-    },
-    Logical_Router: { plain: ["name", "enabled"], maps: ["options", "external_ids"] },
-    Logical_Router_Port: { plain: ["name", "mac", "networks", "peer", "enabled", "ipv6_prefix"], maps: ["options", "ipv6_ra_configs", "external_ids"] },
-    Logical_Router_Static_Route: { plain: ["ip_prefix", "nexthop", "policy", "output_port", "route_table"], maps: ["options", "external_ids"] },
-    NAT: { plain: ["type", "external_ip", "logical_ip", "external_mac", "logical_port", "external_port_range"], maps: ["options", "external_ids"] },
-};
+// one key of a map column (`other_config:subnet`, `options:chassis`), as the OVN schema
+// (../core/schema.gen) has them, so a misspelt column is refused before NB is asked. Reference
+// columns (ports, nat, load_balancer, …) are left out: they hold row UUIDs, which no plan can
+// know; expect the referenced rows themselves instead.
+import type { ExpectTable } from "../core/rowKeys";
+import { NB_COLUMNS } from "../core/schema.gen";
 
 export interface ColumnPath {
     column: string;
@@ -32,7 +16,7 @@ const MAP_KEY = /^[A-Za-z0-9_][A-Za-z0-9_.:/-]{0,199}$/;
 
 /** Parses `column` or `column:key` for a table; throws an Error saying what is allowed. */
 export function parseColumnPath(table: ExpectTable, path: string): ColumnPath {
-    const { plain, maps } = COLUMNS[table];
+    const { plain, maps } = NB_COLUMNS[table];
     const colon = path.indexOf(":");
     const column = colon < 0 ? path : path.slice(0, colon);
     if (colon < 0 && plain.includes(column)) return { column };

@@ -1,9 +1,9 @@
 // Live rows projected onto exactly the expected rows and columns, and where they differ from the
 // plan. Pure: the caller reads NB (./reading) and decides what a difference means.
 import type { Row } from "../../ovsdb/encoding";
-import { sameValue } from "../rows";
+import { sameValue } from "../core/rows";
 import type { ExpectedRow } from "./reading";
-import { liveCell, NO_ROW, severalRows, type Cell, type Cells } from "./values";
+import { liveCell, NO_ROW, severalRows, type Cell, type Cells } from "./cells";
 
 /** The observed value of every expected column; markers when the row is missing or ambiguous. */
 export function observe(rows: readonly ExpectedRow[], found: Readonly<Record<string, Row[]>>): Cells {

@@ -1,13 +1,13 @@
 // The effects of an expectation: read its rows from NB (one read-only transaction through the
 // NB session every NB resource uses) and, for create/update, read again until they are as planned
 // or the settle time is over. Nothing here ever writes to NB.
-import { withNb } from "../session";
-import { NB_DB } from "../tables";
+import { withNb } from "../transact/session";
+import { NB_DB } from "../core/tables";
 import type { NbConnection } from "../kinds/common";
-import type { Settle } from "./inputs";
+import type { Settle } from "./expectationInputs";
 import { mismatches, observe, type Mismatch } from "./observe";
 import { matchRows, parseExpectation, readPlan } from "./reading";
-import type { Cells } from "./values";
+import type { Cells } from "./cells";
 
 /** The observed value of every expected row and column, as NB holds it now. */
 export async function observeNb(nb: NbConnection, expected: Cells): Promise<Cells> {

@@ -6,8 +6,9 @@
 import { setAtoms, uuidText, type Row } from "../../ovsdb/encoding";
 import { select, where, type SelectOp, type SelectResult } from "../../ovsdb/operations";
 import { columnsOf, parseColumnPath, type ColumnPath } from "./columns";
-import { parseRowKey, type RowKey } from "./rowKeys";
-import type { Cells } from "./values";
+import { parseRowKey, type RowKey } from "../core/rowKeys";
+import { parentOf } from "../core/tables";
+import type { Cells } from "./cells";
 
 export interface ExpectedRow {
     /** The row key as written, e.g. `Logical_Switch node2`. */
@@ -35,7 +36,7 @@ export interface ReadPlan {
 }
 
 /** The router's set column that holds a keyed child row. */
-const holder = (key: RowKey) => (key.table === "NAT" ? "nat" : key.table === "Logical_Router_Static_Route" ? "static_routes" : undefined);
+const holder = (key: RowKey) => (key.table === "NAT" || key.table === "Logical_Router_Static_Route" ? parentOf(key.table)!.column : undefined);
 
 function rowSelect(row: ExpectedRow): SelectOp {
     const columns = columnsOf(Object.values(row.paths));

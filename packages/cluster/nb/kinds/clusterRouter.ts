@@ -1,10 +1,12 @@
 // The ClusterRouter kind (master-init): the distributed cluster router, the join switch with the
 // router's port pair, and the cluster TCP/UDP load balancers that every node switch carries.
 // Input `router`: the NB part of the model's ClusterRouterModel.
-import { rowSpec, type RowRef, type RowSpec } from "../rows";
-import type { NbTable } from "../tables";
-import { clusterGroup } from "../tags";
-import { defineKind } from "./common";
+import type { ClusterModel, OvnkubeNodeModel } from "../../model/types";
+import * as names from "../../model/names";
+import { rowSpec, type RowRef, type RowSpec } from "../core/rows";
+import type { NbTable } from "../core/tables";
+import { clusterGroup } from "../core/tags";
+import { defineKind, expectedCells, type ExpectedRows } from "./common";
 import { address, object, ovnName, type ValueOf } from "./fields";
 
 export const CLUSTER_ROUTER_INPUTS = {
@@ -51,6 +53,22 @@ export function clusterRouterRows(owner: string, r: ClusterRouterNb): RowSpec[] 
     ];
 }
 
+/**
+ * ovnkube mode: ovnkube-cluster-manager's cluster router and join switch, at the planned join
+ * address; with interconnect, the node's zone end of the transit switch, at the cluster
+ * manager's address for the node-id.
+ */
+function ovnkubeClusterRows(model: ClusterModel, node?: OvnkubeNodeModel): ExpectedRows {
+    const { router, joinSwitch, routerJoinPort } = CLUSTER_ROWS;
+    const rows = expectedCells(clusterRouterRows("", model.clusterRouter), { [router.key]: ["name"], [joinSwitch.key]: ["name"], [routerJoinPort.key]: ["networks", "mac"] });
+    if (!node?.transit) return rows;
+    return {
+        ...rows,
+        [`Logical_Switch ${names.TRANSIT_SWITCH}`]: { name: names.TRANSIT_SWITCH },
+        [`Logical_Router_Port ${names.routerToTransit(node.name)}`]: { networks: node.transit.cidr, mac: node.transit.mac },
+    };
+}
+
 export const clusterRouterKind = defineKind({
     type: "ClusterRouter",
     inputs: CLUSTER_ROUTER_INPUTS,
@@ -58,4 +76,5 @@ export const clusterRouterKind = defineKind({
     group: (inputs) => clusterGroup(inputs.router.name),
     rows: (owner, inputs) => clusterRouterRows(owner, inputs.router),
     instances: (model) => [{ name: model.clusterRouter.name, inputs: { router: model.clusterRouter }, placeholders: {} }],
+    ovnkube: ovnkubeClusterRows,
 });

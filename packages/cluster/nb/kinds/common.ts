@@ -4,19 +4,19 @@
 import type { ClusterModel } from "../../model/types";
 import type { SshTarget } from "../../ssh/target";
 import { NB_SOCKET } from "../../ssh/ovsdbChannel";
-import { UNKNOWN, type Checker } from "../check";
-import type { RowSpec } from "../rows";
-import type { NbTable } from "../tables";
+import { UNKNOWN, type Checker } from "../core/check";
+import type { RowSpec } from "../core/rows";
+import type { NbTable } from "../core/tables";
 import { copyPresent, normalizeFields, replacePaths, validateFields, type Fields, type ValueOf } from "./fields";
 
 /**
  * Version of the input/output shape. Stored with every resource: the engine runs the newest
  * provider code against state written by older code, which looks at this to read it correctly.
  * 1: `rows[key]` = table and managed columns. 2: plus `rows[key].uuid`, the row's UUID, which
- * claims the row before its tags do (../claims); state of version 1 is read by tags alone and
- * gains the UUIDs on its next update. 3: `rows` keyed by the row's OVN name (../rowNames), each
+ * claims the row before its tags do (../core/claims); state of version 1 is read by tags alone and
+ * gains the UUIDs on its next update. 3: `rows` keyed by the row's OVN name (../core/rowNames), each
  * row carrying its stable `key`. 4: of each declared row only its UUID and the columns that differ
- * from the declaration, with the `declared` digest beside them (../record, which reads them all).
+ * from the declaration, with the `declared` digest beside them (../core/record, which reads them all).
  */
 export const NB_SCHEMA_VERSION = "4";
 export const KNOWN_VERSIONS: readonly string[] = ["1", "2", "3", "4"];
@@ -37,7 +37,7 @@ export interface NbConnection {
     socket: string;
     /**
      * Clustered NB: every member (the first is `ssh`/`socket` again). Calls go to the current
-     * leader and follow it when it changes (../session). Absent with one central.
+     * leader and follow it when it changes (../transact/session). Absent with one central.
      */
     members?: NbMember[];
 }
@@ -68,7 +68,28 @@ export interface KindInstance {
 }
 
 /** What a kind module declares: its field list, its rows and where its instances come from. */
-export interface KindSpec<F extends Fields> {
+/**
+ * ovnkube mode: what the plan expects of the rows ovnkube writes in place of a kind's, as
+ * NorthboundExpectation rows (row key → column path → cell). Pure: values come from the model.
+ */
+export type ExpectedRows = Record<string, Record<string, string>>;
+
+/**
+ * Cells of some of a kind's own rows, as an expectation states them: `paths` gives, by row key,
+ * the column paths (`networks`, `other_config:subnet`) to take; a one-element set is its atom.
+ */
+export function expectedCells(specs: readonly RowSpec[], paths: Readonly<Record<string, readonly string[]>>): ExpectedRows {
+    const cell = (spec: RowSpec, path: string): string => {
+        const [column, key] = path.split(":");
+        const value = key === undefined ? spec.columns[column] : spec.maps[column]?.[key];
+        if (typeof value === "string") return value;
+        if (Array.isArray(value) && value.length === 1) return value[0];
+        throw new Error(`internal: ${spec.name} has no single value at ${path}`);
+    };
+    return Object.fromEntries(specs.filter((s) => paths[s.key] !== undefined).map((s) => [s.name, Object.fromEntries(paths[s.key].map((p) => [p, cell(s, p)]))]));
+}
+
+export interface KindSpec<F extends Fields, P> {
     /** Resource type name, also the first word of error messages. */
     type: string;
     /** The kind's own inputs (besides nb, owner, version), each declared once. */
@@ -81,6 +102,8 @@ export interface KindSpec<F extends Fields> {
     rows(owner: string, inputs: ValueOf<F>): RowSpec[];
     /** Its instances in a cluster model. */
     instances(model: ClusterModel): KindInstance[];
+    /** Its ovnkube-mode projection (ExpectedRows): the same rows as ovnkube writes them. */
+    ovnkube: P;
 }
 
 export interface NbKind<I extends CommonInputs = any> {
@@ -101,8 +124,9 @@ export interface NbKind<I extends CommonInputs = any> {
 /** Connection and owner: a change means other rows, or rows in another database. */
 const COMMON_REPLACE = ["owner", "nb.ssh.host", "nb.ssh.port", "nb.socket"];
 
-export function defineKind<F extends Fields>(spec: KindSpec<F>): NbKind<CommonInputs & ValueOf<F>> {
+export function defineKind<F extends Fields, P>(spec: KindSpec<F, P>): NbKind<CommonInputs & ValueOf<F>> & { ovnkube: P } {
     return {
+        ovnkube: spec.ovnkube,
         type: spec.type,
         properties: Object.keys(spec.inputs),
         replaceOn: [...COMMON_REPLACE, ...replacePaths(spec.inputs)],

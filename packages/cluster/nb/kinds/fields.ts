@@ -4,7 +4,7 @@
 // replaces the resource (replacePaths). Pure; plain data and functions only (providers are
 // serialized).
 import { contains, parseNetwork, type PatternName } from "../../values";
-import { UNKNOWN, type Checker } from "../check";
+import { UNKNOWN, type Checker } from "../core/check";
 
 /** One input field; T is the type the kind's row builder sees. */
 export interface Field<T> {

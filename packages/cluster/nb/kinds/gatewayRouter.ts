@@ -5,12 +5,14 @@
 // the cluster router (its ECMP member of 0.0.0.0/0 and its rampout src-ip routes).
 // Inputs `gateway` (the NB part of GatewayModel), `systemId` of the node's chassis and
 // `macAddress` of its NIC (both known only once the host is set up).
+import type { ClusterModel, OvnkubeNodeModel } from "../../model/types";
+import * as names from "../../model/names";
 import { containsIp, networkOf, PATTERNS } from "../../values";
-import { rowSpec, type RowRef, type RowSpec } from "../rows";
-import type { NbTable } from "../tables";
-import { gatewayGroup } from "../tags";
+import { rowSpec, type RowRef, type RowSpec } from "../core/rows";
+import type { NbTable } from "../core/tables";
+import { gatewayGroup } from "../core/tags";
 import { clusterRow } from "./clusterRouter";
-import { defineKind } from "./common";
+import { defineKind, type ExpectedRows } from "./common";
 import { address, ipv4, mac, network, networks, object, ovnName, text, type ValueOf } from "./fields";
 
 export const GATEWAY_ROUTER_INPUTS = {
@@ -118,6 +120,20 @@ export function gatewayRouterRows(owner: string, i: Pick<GatewayRouterInputs, "s
     ];
 }
 
+/**
+ * ovnkube mode: every node's gateway router, bound to its chassis, joined at base + node-id, SNAT
+ * to the gateway bridge's address. Built from the ovnkube node, not from this kind's rows: ovnkube
+ * gives every node a gateway router, also nodes with no gateway in the stack.
+ */
+function ovnkubeGatewayRows(model: ClusterModel, node: Pick<OvnkubeNodeModel, "name" | "gatewayRouterJoin" | "gatewayIp">, systemId: string): ExpectedRows {
+    const router = names.gatewayRouter(node.name);
+    return {
+        [`Logical_Router ${router}`]: { "options:chassis": systemId },
+        [`Logical_Router_Port ${names.routerToJoin(router)}`]: { networks: node.gatewayRouterJoin.cidr, mac: node.gatewayRouterJoin.mac },
+        [`NAT ${router} snat ${model.clusterSubnet}`]: { external_ip: node.gatewayIp },
+    };
+}
+
 export const gatewayRouterKind = defineKind({
     type: "GatewayRouter",
     inputs: GATEWAY_ROUTER_INPUTS,
@@ -138,4 +154,5 @@ export const gatewayRouterKind = defineKind({
             inputs: { gateway: g },
             placeholders: { systemId: `<system-id of ${g.node}>`, macAddress: `<MAC of ${g.interface} on ${g.node}>` },
         })),
+    ovnkube: ovnkubeGatewayRows,
 });

@@ -2,10 +2,11 @@
 // port rtos-<node> on the cluster router with the peer stor-<node>, the management port
 // k8s-<node>, and the cluster load balancers attached to the switch.
 // Input `network`: the NB part of the model's NodeNetworkModel.
-import { rowSpec, type RowRef, type RowSpec } from "../rows";
-import { nodeGroup } from "../tags";
+import type { NodeNetworkModel } from "../../model/types";
+import { rowSpec, type RowRef, type RowSpec } from "../core/rows";
+import { nodeGroup } from "../core/tags";
 import { clusterRow } from "./clusterRouter";
-import { defineKind } from "./common";
+import { defineKind, expectedCells, type ExpectedRows } from "./common";
 import { address, network, object, ovnName, text, type ValueOf } from "./fields";
 
 export const NODE_SWITCH_INPUTS = {
@@ -56,6 +57,11 @@ export function nodeSwitchRows(owner: string, n: NodeSwitchNb): RowSpec[] {
     ];
 }
 
+/** ovnkube mode: ovnkube builds the node's switch from the node-subnets annotation, subnet and router port as planned. */
+function ovnkubeNodeSwitchRows(network: NodeNetworkModel): ExpectedRows {
+    return expectedCells(nodeSwitchRows("", network), { [NODE_ROWS.switch]: ["other_config:subnet"], [NODE_ROWS.routerPort]: ["networks", "mac"] });
+}
+
 export const nodeSwitchKind = defineKind({
     type: "NodeSwitch",
     inputs: NODE_SWITCH_INPUTS,
@@ -67,4 +73,5 @@ export const nodeSwitchKind = defineKind({
     group: (inputs) => nodeGroup(inputs.network.node),
     rows: (owner, inputs) => nodeSwitchRows(owner, inputs.network),
     instances: (model) => model.nodeNetworks.map((n) => ({ name: n.node, inputs: { network: n }, placeholders: {} })),
+    ovnkube: ovnkubeNodeSwitchRows,
 });

@@ -2,7 +2,7 @@
 // sanitising into a DNS-1123 name would be one object where two are meant (the second DaemonSet
 // would replace the first's pods), and a namespace the stack creates twice would be deleted with
 // either. A pure check over the built model.
-import { HOST_NETWORK_NAMESPACE } from "../../kube/names";
+import { HOST_NETWORK_NAMESPACE } from "../../kube/objectNames";
 import type { ClusterModel } from "../../model/types";
 import type { Problem } from "../../config/problem";
 import type { StackConfig } from "../../config/types";

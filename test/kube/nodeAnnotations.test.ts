@@ -1,0 +1,60 @@
+// The Node patches that feed ovnkube the plan: exactly the two annotations, in the encoding
+// ovnkube writes itself, with interconnect the zone label, and the server-side apply options
+// @pulumi/kubernetes reads.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { kubeManifests } from "../../packages/cluster/kube/manifests";
+import { asPulumiNodePatch, NODE_PLAN_APPLY, nodePlanPatch } from "../../packages/cluster/kube/nodeAnnotations";
+import { interconnectModel, kubeModel } from "./fixture";
+
+describe("Node plan patches", () => {
+    const { nodePlans } = kubeManifests(kubeModel());
+
+    it("patch every planned node, in the model's order", () => {
+        assert.deepEqual(nodePlans.map((p) => p.metadata.name), ["master-0", "master-1", "worker-0", "worker-1"]);
+    });
+
+    it("carry only node-subnets as ovnkube's list form and node-id as a decimal string", () => {
+        assert.deepEqual(nodePlans[2], {
+            apiVersion: "v1",
+            kind: "Node",
+            metadata: {
+                name: "worker-0",
+                annotations: {
+                    // Byte for byte what ovnkube's json.Marshal of map[string][]string gives, so its
+                    // cluster manager finds its own encoding and does not rewrite the annotation.
+                    "k8s.ovn.org/node-subnets": '{"default":["10.128.2.0/23"]}',
+                    "k8s.ovn.org/node-id": "3",
+                },
+            },
+        });
+    });
+
+    it("interconnect: also label each Node with its zone, its own name, as upstream's docs have operators do", () => {
+        const patches = kubeManifests(interconnectModel()).nodePlans;
+        assert.deepEqual(patches.map((p) => p.metadata.labels), patches.map((p) => ({ "k8s.ovn.org/zone-name": p.metadata.name })));
+        // The annotations are the same as centralized.
+        assert.deepEqual(patches.map((p) => p.metadata.annotations), nodePlans.map((p) => p.metadata.annotations));
+        assert.deepEqual(nodePlanPatch(kubeModel().nodes[0], "interconnect").metadata.labels, { "k8s.ovn.org/zone-name": "master-0" });
+        assert.equal(nodePlanPatch(kubeModel().nodes[0], "centralized").metadata.labels, undefined);
+    });
+
+    it("follow the model's plan", () => {
+        const node = { ...kubeModel().nodes[0], subnet: "10.130.4.0/23", nodeId: 4711 };
+        assert.deepEqual(nodePlanPatch(node).metadata.annotations, {
+            "k8s.ovn.org/node-subnets": '{"default":["10.130.4.0/23"]}',
+            "k8s.ovn.org/node-id": "4711",
+        });
+    });
+
+    it("are applied by one named field manager, forced over ovnkube's own writes", () => {
+        assert.deepEqual(NODE_PLAN_APPLY, { fieldManager: "ovn-kubernetes-node-plan", force: true });
+        const body = asPulumiNodePatch(nodePlans[0]);
+        assert.equal(body.metadata.annotations["pulumi.com/patchFieldManager"], "ovn-kubernetes-node-plan");
+        assert.equal(body.metadata.annotations["pulumi.com/patchForce"], "true");
+        assert.equal(body.metadata.annotations["k8s.ovn.org/node-id"], "2");
+        assert.equal(body.metadata.name, "master-0");
+        // The plain body is left as it was.
+        assert.equal(Object.keys(nodePlans[0].metadata.annotations).length, 2);
+    });
+});
