@@ -138,7 +138,7 @@ function everyLayerAccepts(cfg: StackConfig): void {
         if (host.chassis) chassisScript(host, { nbAddress: model.nbAddress, sbAddress: model.sbAddress });
         const tunnel = host.chassis?.tunnelBridge;
         if (tunnel) {
-            const nic = { node: host.name, hostAddresses: "move" as const, role: "tunnel" as const, ...tunnel };
+            const nic = { node: host.name, mode: "shared" as const, role: "tunnel" as const, ...tunnel };
             nicMoveScript(nic, host.datapathType);
             nicMoveConfirmScript(nic, "none", `ovn-${host.name}-tunnel-move`);
         }

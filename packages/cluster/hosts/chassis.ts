@@ -2,6 +2,7 @@
 // ovn-controller. Starts Open vSwitch first. Outputs the persistent system-id.
 import * as pulumi from "@pulumi/pulumi";
 import type { remote } from "@pulumi/command";
+import { GatewayMode } from "../config/types";
 import type { HostModel } from "../model/types";
 import { hostCommand, secretStdin, sslSecrets, type HostConnection, type OvsdbSsl } from "./command";
 import { chassisNeedsK8sSecrets, chassisNeedsSsl, chassisScript, parseSystemId } from "./scripts/chassisScript";
@@ -51,7 +52,7 @@ export class Chassis extends pulumi.ComponentResource {
         if (tunnel) {
             // The tunnel address and routes follow the NIC onto the bridge, confirmed by a new
             // login before ovn-controller starts.
-            const nic: NicBridge = { node: args.host.name, ...tunnel, hostAddresses: "move", role: "tunnel" };
+            const nic: NicBridge = { node: args.host.name, ...tunnel, mode: GatewayMode.shared, role: "tunnel" };
             const triggers = [tunnel.interface, tunnel.bridge, args.host.datapathType];
             const moved = nicMoveCommands(this, `${name}-tunnel-bridge`, nic, args.host.datapathType, args.connection, triggers, [this.ovs]);
             this.tunnelBridge = moved.move;

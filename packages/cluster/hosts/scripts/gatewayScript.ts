@@ -1,7 +1,7 @@
 // The host side of a gateway: its NIC on its OVS bridge (./nicMove.ts; shared: the host's
 // addresses follow the NIC, dedicated: the NIC leaves the host stack) and, in shared mode, the
 // conntrack flows that let the host and the gateway router share that NIC.
-import type { DatapathType } from "../../config/types";
+import { GatewayMode, type DatapathType } from "../../config/types";
 import type { GatewayModel } from "../../model/types";
 import { checked, checkedInt } from "./checked";
 import { bashScript, type HostScript } from "./shell";
@@ -24,16 +24,7 @@ export function localnetPatchPort(uplinkPort: string): string {
 
 /** The gateway's NIC as a NIC move sees it. */
 export function gatewayNic(gateway: Pick<GatewayModel, "node" | "mode" | "interface" | "bridge">): NicBridge {
-    if (gateway.mode !== "shared" && gateway.mode !== "dedicated") {
-        throw new Error(`hosts: gateways[${gateway.node}].mode must be shared or dedicated, got ${JSON.stringify(gateway.mode)}`);
-    }
-    return {
-        node: gateway.node,
-        interface: gateway.interface,
-        bridge: gateway.bridge,
-        hostAddresses: gateway.mode === "shared" ? "move" : "release",
-        role: "gateway",
-    };
+    return { node: gateway.node, interface: gateway.interface, bridge: gateway.bridge, mode: gateway.mode, role: "gateway" };
 }
 
 export const gatewayBridgeScript = (gateway: GatewayModel, datapathType: DatapathType, moveResource?: string): HostScript =>
@@ -43,7 +34,7 @@ export const gatewayConfirmScript = (gateway: GatewayModel, token: string, moveR
 
 export function gatewayFlowsScript(gateway: GatewayModel): HostScript {
     const { node, field, vars } = nicVars(gatewayNic(gateway));
-    if (vars.mode !== "shared") throw new Error(`hosts: ${field("mode")} must be shared for gateway flows (dedicated NICs need none)`);
+    if (vars.mode !== GatewayMode.shared) throw new Error(`hosts: ${field("mode")} must be shared for gateway flows (dedicated NICs need none)`);
     const create = {
         bridge: vars.bridge,
         nic: vars.nic,

@@ -2,7 +2,7 @@
 // a new SSH login confirms it (bash/nic-move.sh). Used for a gateway's NIC (./gateway.ts) and for
 // the userspace datapath's tunnel NIC (../chassis.ts): the move knows NICs and bridges, not why.
 import { BRIDGE_OWNER_KEY, INTEGRATION_BRIDGE } from "../../model/names";
-import type { DatapathType } from "../../config/types";
+import { GatewayMode, valuesOf, type DatapathType } from "../../config/types";
 import { PATTERNS, checked, checkedInt } from "./checked";
 import { bashScript, lastStdoutLine, type HostScript } from "./shell";
 import { BOOT_BODIES, BOOT_ENTRY, HOST_NETWORK_DIR, bootVars } from "./boot";
@@ -13,10 +13,11 @@ export interface NicBridge {
     interface: string;
     bridge: string;
     /**
-     * `move`: the host's addresses and routes follow the NIC onto the bridge (a shared gateway, the
-     * tunnel NIC); `release`: the NIC leaves the host's IP stack (a dedicated gateway).
+     * `shared`: the host's addresses and routes follow the NIC onto the bridge (a shared gateway, the
+     * tunnel NIC); `dedicated`: the NIC leaves the host's IP stack (a dedicated gateway). The same
+     * words reach the bash scripts and the hosts' boot records.
      */
-    hostAddresses: "move" | "release";
+    mode: GatewayMode;
     /** What the NIC is for: names it in errors and in the script's purpose line. */
     role: "gateway" | "tunnel";
 }
@@ -69,20 +70,16 @@ export function parseConfirmToken(stdout: string): string {
     return token;
 }
 
-/** The NIC and bridge, checked; `mode` is the bash scripts' and boot records' word for hostAddresses. */
+/** The NIC, bridge and mode, checked. */
 export function nicVars(nic: NicBridge) {
     const node = checked(`${nic.role}.node`, nic.node, "nodeName");
     const field = (key: string) => `${fieldOf(nic)}.${key}`;
-    if (nic.hostAddresses !== "move" && nic.hostAddresses !== "release") {
-        throw new Error(`hosts: ${field("hostAddresses")} must be move or release, got ${JSON.stringify(nic.hostAddresses)}`);
-    }
+    if (!valuesOf(GatewayMode).includes(nic.mode)) throw new Error(`hosts: ${field("mode")} must be one of ${valuesOf(GatewayMode).join(", ")}, got ${JSON.stringify(nic.mode)}`);
     const name = checked(field("interface"), nic.interface, "ifname");
     const bridge = checked(field("bridge"), nic.bridge, "ifname");
     if (name === bridge) throw new Error(`hosts: ${field("bridge")} must differ from ${field("interface")} (${name})`);
     if (bridge === INTEGRATION_BRIDGE || name === INTEGRATION_BRIDGE) throw new Error(`hosts: ${field(bridge === INTEGRATION_BRIDGE ? "bridge" : "interface")} must not be ${INTEGRATION_BRIDGE}, OVN's integration bridge`);
-    // Hosts already hold boot records that say shared/dedicated: the words stay.
-    const mode = nic.hostAddresses === "move" ? "shared" : "dedicated";
-    return { node, field, vars: { mode, nic: name, bridge } };
+    return { node, field, vars: { mode: nic.mode, nic: name, bridge } };
 }
 
 /** The move's variables, the same for create, delete and confirm (bash/nic-move.sh). */
