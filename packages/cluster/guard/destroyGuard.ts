@@ -21,6 +21,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { providerStub } from "../dynamic/stub";
 import { PackageResource } from "../dynamic/resource";
+import { sshKeyOf, sshKeyProps, type SshKeyInput } from "../dynamic/providerConfig";
 import type { ClusterModel } from "../model/types";
 import { NB_KIND_LIST } from "../nb/kinds";
 import { nbConnectionInput, type NbConnectionArgs } from "../nb/resources/nbResource";
@@ -46,9 +47,10 @@ export interface DestroyGuardArgs {
     ovnkubeNodes?: pulumi.Input<OvnkubeNodeRecord[]>;
     /** ovnkube mode's release and architecture: neither goes back nor changes architecture in place. */
     ovnkube?: RecordedRelease;
-    /** Kept a secret whatever is passed. */
-    privateKey: pulumi.Input<string>;
 }
+
+/** The guard's arguments: the stack's scope and its SSH key, named by its config key (the state then holds none) or carried as a secret. */
+export type DestroyGuardInputs = DestroyGuardArgs & SshKeyInput;
 
 /** The NB groups the stack's resources own: none in ovnkube mode, where ovnkube writes NB. */
 export function ownedGroups(model: ClusterModel): OwnedGroup[] {
@@ -68,11 +70,13 @@ export function refusalText(what: string, blockers: readonly string[]): string {
 }
 
 /** The change from `olds` to `news` (a destroy when `news` lists nothing), refused with every blocker. */
-export async function checkRemoval(olds: GuardScope, news: Pick<GuardScope, "groups" | "hosts" | "nb" | "ovnkubeNodes" | "privateKey">): Promise<void> {
+export async function checkRemoval(olds: GuardScope, news: Pick<GuardScope, "groups" | "hosts" | "nb" | "ovnkubeNodes" | "privateKey" | "privateKeyConfig">): Promise<void> {
     const removing = { ...removedBy(olds, news), ovnkubeNodes: ovnkubeNodesRemovedBy(olds, news) };
     if (removing.groups.length === 0 && removing.hosts.length === 0 && removing.ovnkubeNodes.names.length === 0) return;
     // Reached with the new connection and key: a key rotated in the same `up` is the one that works.
-    const blockers = await removalBlockers({ ...olds, nb: news.nb ?? olds.nb, privateKey: news.privateKey ?? olds.privateKey }, removing);
+    // State written before the key was named carries the key itself: sshKeyOf reads either.
+    const keyed = news.privateKey !== undefined || news.privateKeyConfig !== undefined ? news : olds;
+    const blockers = await removalBlockers({ ...olds, nb: news.nb ?? olds.nb, privateKey: sshKeyOf(keyed) }, removing);
     if (blockers.length === 0) return;
     const destroy = news.groups.length === 0 && news.hosts.length === 0;
     const nodes = removing.ovnkubeNodes.names.filter((n) => !removing.hosts.some((h) => h.name === n)).map((n) => `node ${n}`);
@@ -92,7 +96,7 @@ export const destroyGuardProvider: pulumi.dynamic.ResourceProvider = {
         const release = releaseChangeRefusal(olds.ovnkube, news.ovnkube);
         if (release) throw new Error(release);
         await checkRemoval(olds, news);
-        const keys = ["nb", "owner", "groups", "hosts", "centrals", "ovnkube", "ovnkubeNodes", "privateKey"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+        const keys = ["nb", "owner", "groups", "hosts", "centrals", "ovnkube", "ovnkubeNodes", "privateKey", "privateKeyConfig"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
         return { changes: keys.length > 0 };
     },
     async update(_id: string, _olds: any, news: any) {
@@ -106,17 +110,21 @@ export const destroyGuardProvider: pulumi.dynamic.ResourceProvider = {
     },
 };
 
-/** The guards' inputs as registered: connection and key kept secret whatever is passed. */
-export function guardProps(args: DestroyGuardArgs) {
-    return { ...args, nb: args.nb === undefined ? undefined : nbConnectionInput(args.nb), privateKey: pulumi.secret(args.privateKey) };
+/** The guards' inputs as registered: a carried key kept secret, the connection secret when it carries one. */
+export function guardProps(args: DestroyGuardInputs) {
+    const { privateKey: _key, privateKeyConfig: _config, ...scope } = args as DestroyGuardArgs & { privateKey?: unknown; privateKeyConfig?: unknown };
+    return { ...scope, nb: args.nb === undefined ? undefined : nbConnectionInput(args.nb), ...sshKeyProps(args).props };
 }
 
-export const guardOptions = (opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => ({ ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nb", "privateKey"] });
+export const guardOptions = (args: SshKeyInput, opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => ({
+    ...opts,
+    additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nb", ...sshKeyProps(args).secretOutputs],
+});
 
 const provider = providerStub(MODULE, TYPE, destroyGuardProvider);
 
 export class DestroyGuard extends PackageResource {
-    constructor(name: string, args: DestroyGuardArgs, opts?: pulumi.CustomResourceOptions) {
-        super(provider, name, guardProps(args), guardOptions(opts));
+    constructor(name: string, args: DestroyGuardInputs, opts?: pulumi.CustomResourceOptions) {
+        super(provider, name, guardProps(args), guardOptions(args, opts));
     }
 }
