@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { rememberProviderConfig } from "../../packages/cluster/dynamic/providerConfig";
 import { destroyGuardProvider } from "../../packages/cluster/guard/destroyGuard";
+import { recordHosts, sharedSsh } from "../../packages/cluster/guard/record";
 import { nicHandoverProvider } from "../../packages/cluster/hosts/nicHandoverCheck";
 import { closeSshPool } from "../../packages/cluster/ssh/pool";
 import { GatewayMode } from "../../packages/cluster/config/types";
@@ -57,13 +58,15 @@ test("a handover check or guard recorded with the key itself moves to the named 
     assert.deepEqual(moved, { changes: true }, "no replaces: the engine updates it");
 });
 
-test("a guard refusing a removal names the host it cannot reach, with the configured key or the recorded one, never the key", async () => {
+test("a guard refusing a removal names the host it cannot reach, with the configured key or the recorded one, never the key, from either record", async () => {
     configured = sshd.privateKey;
     const silent = { name: "node9", ssh: target(await freeLoopbackPort()) };
     const live = { name: "node1", ssh: target() };
     const olds = { owner: "o/s", groups: [], hosts: [live, silent], centrals: ["node1"], privateKeyConfig: KEY_CONFIG };
     const news = { ...olds, hosts: [live] };
-    for (const recorded of [olds, { ...olds, privateKeyConfig: undefined, privateKey: sshd.privateKey }]) {
+    const shared = sharedSsh(olds.hosts);
+    const compact = { ...olds, sshShared: shared, hosts: recordHosts(olds.hosts, shared) };
+    for (const recorded of [olds, compact, { ...olds, privateKeyConfig: undefined, privateKey: sshd.privateKey }]) {
         await assert.rejects(destroyGuardProvider.diff!("o/s", recorded, news), (err: Error) => {
             assert.match(err.message, /^removing host node9 stopped before deleting anything: 1 blocker\(s\):\n {2}- host node9: .*ECONNREFUSED/);
             assert.ok(!err.message.includes(secretLine()));

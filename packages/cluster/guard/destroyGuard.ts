@@ -29,6 +29,7 @@ import { ovnkubeNodesRemovedBy, removalBlockers, removedBy, type GuardedHost, ty
 import { hostRenames, renameRefusal } from "./renames";
 import { centralShrinkRefusal } from "../hosts/centralMembership";
 import { releaseChangeRefusal, type RecordedRelease } from "./releaseChanges";
+import { expandRecord, recordHosts, recordOvnkubeNodes, sharedSsh, type RecordedScope } from "./record";
 
 const MODULE = "ovn-kubernetes";
 const TYPE = "DestroyGuard";
@@ -60,6 +61,9 @@ export function ownedGroups(model: ClusterModel): OwnedGroup[] {
 
 const EVERYTHING = { groups: [], hosts: [] };
 
+/** A guard's inputs or outputs as stored. */
+type GuardRecord = Omit<GuardScope, "hosts" | "ovnkubeNodes"> & RecordedScope;
+
 /** Why a change stops, with every blocker and what to do; `what` is the change (a destroy, a removal). */
 export function refusalText(what: string, blockers: readonly string[]): string {
     return (
@@ -88,15 +92,19 @@ export const destroyGuardProvider: pulumi.dynamic.ResourceProvider = {
     async create(inputs: any) {
         return { id: inputs.owner, outs: inputs };
     },
-    async diff(_id: string, olds: any, news: any) {
+    async diff(_id: string, recordedOlds: any, recordedNews: any) {
+        const [olds, news] = [expandRecord<GuardRecord>(recordedOlds), expandRecord<GuardRecord>(recordedNews)];
         const renames = hostRenames(olds.hosts, news.hosts);
         if (renames.length > 0) throw new Error(renameRefusal(renames));
-        const shrink = centralShrinkRefusal(olds.centrals, news.centrals ?? []);
+        const shrink = centralShrinkRefusal(recordedOlds.centrals, recordedNews.centrals ?? []);
         if (shrink) throw new Error(shrink);
-        const release = releaseChangeRefusal(olds.ovnkube, news.ovnkube);
+        const release = releaseChangeRefusal(recordedOlds.ovnkube, recordedNews.ovnkube);
         if (release) throw new Error(release);
         await checkRemoval(olds, news);
-        const keys = ["nb", "owner", "groups", "hosts", "centrals", "ovnkube", "ovnkubeNodes", "privateKey", "privateKeyConfig"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+        // The records compared as stored: one written before `sshShared` differs, so it is rewritten (an update).
+        const keys = ["nb", "owner", "groups", "sshShared", "hosts", "centrals", "ovnkube", "ovnkubeNodes", "privateKey", "privateKeyConfig"].filter(
+            (k) => JSON.stringify(recordedOlds[k]) !== JSON.stringify(recordedNews[k]),
+        );
         return { changes: keys.length > 0 };
     },
     async update(_id: string, _olds: any, news: any) {
@@ -106,14 +114,27 @@ export const destroyGuardProvider: pulumi.dynamic.ResourceProvider = {
         return { id, props };
     },
     async delete(_id: string, props: any) {
-        await checkRemoval(props, { ...props, ...EVERYTHING });
+        const recorded = expandRecord<GuardRecord>(props);
+        await checkRemoval(recorded, { ...recorded, ...EVERYTHING });
     },
 };
 
-/** The guards' inputs as registered: a carried key kept secret, the connection secret when it carries one. */
+/**
+ * The guards' inputs as registered: hosts and ovnkube nodes as ./record keeps them, a carried key
+ * kept secret, the connection secret when it carries one.
+ */
 export function guardProps(args: DestroyGuardInputs) {
     const { privateKey: _key, privateKeyConfig: _config, ...scope } = args as DestroyGuardArgs & { privateKey?: unknown; privateKeyConfig?: unknown };
-    return { ...scope, nb: args.nb === undefined ? undefined : nbConnectionInput(args.nb), ...sshKeyProps(args).props };
+    const keyConfig = "privateKeyConfig" in args ? args.privateKeyConfig : undefined;
+    const shared = sharedSsh(args.hosts);
+    return {
+        ...scope,
+        nb: args.nb === undefined ? undefined : nbConnectionInput(args.nb),
+        ...(shared ? { sshShared: shared } : {}),
+        hosts: recordHosts(args.hosts, shared),
+        ovnkubeNodes: args.ovnkubeNodes === undefined ? undefined : pulumi.output(args.ovnkubeNodes).apply((nodes) => recordOvnkubeNodes(nodes, args.hosts, shared, keyConfig)),
+        ...sshKeyProps(args).props,
+    };
 }
 
 export const guardOptions = (args: SshKeyInput, opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => ({
