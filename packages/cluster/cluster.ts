@@ -92,7 +92,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const tunnelIps = () => Object.fromEntries(chassisHosts.map((h) => [h.name, h.chassis!.encapIp]));
         const encapGate =
             model.writer === "pulumi" && centralHost
-                ? [new TunnelTypeCheck(`${name}-tunnel-type`, { ssh: centralHost.ssh, privateKey, encapType: model.encapType, tunnelIps: tunnelIps() }, { parent: this, dependsOn: hostReady(centralHost) })]
+                ? [new TunnelTypeCheck(`${name}-tunnel-type`, { ssh: centralHost.ssh, ...nbKey, encapType: model.encapType, tunnelIps: tunnelIps() }, { parent: this, dependsOn: hostReady(centralHost) })]
                 : [];
         // The overlay MTU must leave room for the tunnel on every chassis: checked before any command reaches it.
         for (const host of chassisHosts) {

@@ -92,6 +92,10 @@ export async function assertProgramTree(STACK: ExampleStack) {
         assert.equal("privateKey" in check.inputs, false);
     }
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelTypeCheck"), writes(1));
+    for (const check of resources.filter((r) => r.type === "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelTypeCheck")) {
+        assert.equal(check.inputs.privateKeyConfig, KEY_CONFIG, "the key named, not held");
+        assert.equal("privateKey" in check.inputs, false);
+    }
     // One tunnel MTU check per chassis host, before any command reaches it.
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelMtuCheck"), chassis.length);
     for (const check of resources.filter((r) => r.type === "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelMtuCheck")) {

@@ -1,4 +1,4 @@
-// The NIC handover check and the guards name the SSH key's config entry instead of holding the
+// The NIC handover check, the tunnel type check and the guards name the SSH key's config entry instead of holding the
 // key: their providers read it from their configuration and log in to a real sshd with it (this
 // machine's own, so no script bundle is installed there and the check's script is not found); a key
 // that is not configured is an error naming the config key; state written when they held the key
@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { rememberProviderConfig } from "../../packages/cluster/dynamic/providerConfig";
+import { tunnelTypeCheckProvider } from "../../packages/cluster/compat/tunnelTypeCheck";
 import { destroyGuardProvider } from "../../packages/cluster/guard/destroyGuard";
 import { recordHosts, sharedSsh } from "../../packages/cluster/guard/record";
 import { nicHandoverProvider } from "../../packages/cluster/hosts/nicHandoverCheck";
@@ -49,7 +50,9 @@ test("the handover check logs in with the key its configuration holds, and names
     });
 });
 
-test("a handover check or guard recorded with the key itself moves to the named key as an update", async () => {
+test("a handover check, tunnel type check or guard recorded with the key itself moves to the named key as an update", async () => {
+    const tunnels = { ssh: target(), encapType: "geneve", tunnelIps: { node1: "10.0.0.1" } };
+    assert.deepEqual(await tunnelTypeCheckProvider.diff!("tunnel-type", { ...tunnels, privateKey: sshd.privateKey }, { ...tunnels, privateKeyConfig: KEY_CONFIG }), { changes: true });
     const check = { ssh: target(), nic };
     assert.deepEqual(await nicHandoverProvider.diff!("node1/ovnkac-none0", { ...check, privateKey: sshd.privateKey }, { ...check, privateKeyConfig: KEY_CONFIG }), { changes: true });
     assert.deepEqual(await nicHandoverProvider.diff!("node1/ovnkac-none0", { ...check, privateKeyConfig: KEY_CONFIG }, { ...check, privateKeyConfig: KEY_CONFIG }), { changes: false });
