@@ -20,7 +20,7 @@ import { kubernetesTarget } from "./program/kubernetesTarget";
 import { HostKeyCheck } from "./ssh/hostKeyCheck";
 import { nbConnection, sshConnection } from "./program/connections";
 import { ChangeGuard } from "./guard/changeGuard";
-import { DestroyGuard, ownedGroups, type DestroyGuardArgs } from "./guard/destroyGuard";
+import { DestroyGuard, ownedGroups, type DestroyGuardInputs } from "./guard/destroyGuard";
 
 /**
  * ovn-kubernetes overlay networking on a set of hosts: OVS and OVN on every host, the Northbound
@@ -56,7 +56,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const owner = args.owner ?? `${pulumi.getProject()}/${pulumi.getStack()}`;
         // Interconnect: each node's own NB, on its host; else the central's (every member's).
         const nbOf = (node: string) => (centralHost ? nbConnection(centralHost, nbKey, centralHostsOf(model)) : nbConnection(hostOf(model, node), nbKey));
-        const guardArgs: DestroyGuardArgs = {
+        const guardArgs: DestroyGuardInputs = {
             nb: model.writer === "pulumi" && centralHost ? nbConnection(centralHost, nbKey) : undefined,
             owner,
             groups: ownedGroups(model),
@@ -65,7 +65,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             ...(model.writer === "ovnkube"
                 ? { ovnkube: { version: model.kube.version, architecture: model.architecture }, ovnkubeNodes: model.kube.nodes.map((n) => ({ name: n.name, nb: nbOf(n.name) })) }
                 : {}),
-            privateKey,
+            ...nbKey,
         };
         // First, and everything waits for it (through the host key checks): an `up` that renames a
         // node, or removes one that still has pods, is refused before anything is touched.
@@ -92,7 +92,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const tunnelIps = () => Object.fromEntries(chassisHosts.map((h) => [h.name, h.chassis!.encapIp]));
         const encapGate =
             model.writer === "pulumi" && centralHost
-                ? [new TunnelTypeCheck(`${name}-tunnel-type`, { ssh: centralHost.ssh, privateKey, encapType: model.encapType, tunnelIps: tunnelIps() }, { parent: this, dependsOn: hostReady(centralHost) })]
+                ? [new TunnelTypeCheck(`${name}-tunnel-type`, { ssh: centralHost.ssh, ...nbKey, encapType: model.encapType, tunnelIps: tunnelIps() }, { parent: this, dependsOn: hostReady(centralHost) })]
                 : [];
         // The overlay MTU must leave room for the tunnel on every chassis: checked before any command reaches it.
         for (const host of chassisHosts) {
@@ -155,6 +155,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
                     k8sApiToken: model.kube.secureApi ? secrets.k8sApiToken : undefined,
                     k8sCaCertificate: model.kube.secureApi ? secrets.k8sCaCertificate : undefined,
                     ssl,
+                    ...nbKey,
                 },
                 { parent: this, dependsOn: [...hostReady(host), databases.get(host.name)!] },
             );
@@ -167,6 +168,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             model,
             owner,
             connection: (h) => connection.get(h)!,
+            ...nbKey,
             chassis,
             databases: [...new Set(databases.values())],
             hostKeys,

@@ -7,30 +7,31 @@ import type { SshTarget } from "../ssh/target";
 import { exec } from "../ssh/exec";
 import { parseEncaps, READ_ENCAPS_SCRIPT, tunnelTypeRefusal } from "./tunnelType";
 import { preflightProvider } from "../dynamic/preflight";
+import { sshKeyOf, sshKeyProps, type SshKeyInput } from "../dynamic/providerConfig";
 import { providerStub } from "../dynamic/stub";
 import { PackageResource } from "../dynamic/resource";
 
-export interface TunnelTypeCheckArgs {
+export type TunnelTypeCheckArgs = {
     /** How to reach the central, where the Southbound runs. */
     ssh: SshTarget;
-    /** Kept a secret whatever is passed. */
-    privateKey: pulumi.Input<string>;
     encapType: string;
     /** Each node's tunnel IP (ovn-encap-ip), by node name. */
     tunnelIps: Record<string, string>;
-}
+} & SshKeyInput;
 
 async function refusal(inputs: any): Promise<string | undefined> {
-    const r = await exec(inputs.ssh, inputs.privateKey, READ_ENCAPS_SCRIPT);
+    const r = await exec(inputs.ssh, sshKeyOf(inputs), READ_ENCAPS_SCRIPT);
     return r.code === 0 ? tunnelTypeRefusal(inputs.encapType, inputs.tunnelIps, parseEncaps(r.stdout)) : undefined;
 }
 
-export const tunnelTypeCheckProvider = preflightProvider({ property: "encapType", keys: ["ssh", "encapType", "tunnelIps"], id: () => "tunnel-type", refusal });
+export const tunnelTypeCheckProvider = preflightProvider({ property: "encapType", keys: ["ssh", "privateKeyConfig", "encapType", "tunnelIps"], id: () => "tunnel-type", refusal });
 
 const provider = providerStub("ovn-kubernetes", "TunnelTypeCheck", tunnelTypeCheckProvider);
 
 export class TunnelTypeCheck extends PackageResource {
     constructor(name: string, args: TunnelTypeCheckArgs, opts?: pulumi.CustomResourceOptions) {
-        super(provider, name, { ...args, privateKey: pulumi.secret(args.privateKey) }, { ...opts, additionalSecretOutputs: ["privateKey"] });
+        const { ssh, encapType, tunnelIps } = args;
+        const key = sshKeyProps(args);
+        super(provider, name, { ssh, encapType, tunnelIps, ...key.props }, { ...opts, additionalSecretOutputs: key.secretOutputs });
     }
 }

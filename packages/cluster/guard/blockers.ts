@@ -101,7 +101,10 @@ export interface GuardScope {
     hosts: readonly GuardedHost[];
     /** ovnkube mode: every node and the NB where ovnkube keeps it. */
     ovnkubeNodes?: readonly OvnkubeNodeRecord[];
-    privateKey: string;
+    /** The SSH key, in state written before the guard named its config key. */
+    privateKey?: string;
+    /** The stack config key of the SSH key, which the provider reads from its configuration. */
+    privateKeyConfig?: string;
 }
 
 const groupKey = (g: OwnedGroup) => `${g.type} ${g.group}`;
@@ -172,7 +175,7 @@ export async function hostBlockers(hosts: readonly GuardedHost[], privateKey: st
  * reached, since its delete scripts run there.
  */
 export async function removalBlockers(
-    scope: GuardScope,
+    scope: GuardScope & { privateKey: string },
     removing: { groups: readonly OwnedGroup[]; hosts: readonly GuardedHost[]; ovnkubeNodes?: ReturnType<typeof ovnkubeNodesRemovedBy> },
 ): Promise<string[]> {
     const nb =

@@ -8,7 +8,7 @@
 // not for a rename, whose new resources are created as they register.
 // Its delete checks nothing: a destroy deletes it last, after the central (and NB) are gone.
 import * as pulumi from "@pulumi/pulumi";
-import { destroyGuardProvider, guardOptions, guardProps, type DestroyGuardArgs } from "./destroyGuard";
+import { destroyGuardProvider, guardOptions, guardProps, type DestroyGuardInputs } from "./destroyGuard";
 import { providerStub } from "../dynamic/stub";
 import { PackageResource } from "../dynamic/resource";
 
@@ -22,7 +22,7 @@ export const changeGuardProvider: pulumi.dynamic.ResourceProvider = {
 const provider = providerStub("ovn-kubernetes", "ChangeGuard", changeGuardProvider);
 
 export class ChangeGuard extends PackageResource {
-    constructor(name: string, args: DestroyGuardArgs, opts?: pulumi.CustomResourceOptions) {
-        super(provider, name, guardProps(args), guardOptions(opts));
+    constructor(name: string, args: DestroyGuardInputs, opts?: pulumi.CustomResourceOptions) {
+        super(provider, name, guardProps(args), guardOptions(args, opts));
     }
 }

@@ -21,6 +21,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { providerStub } from "../dynamic/stub";
 import { PackageResource } from "../dynamic/resource";
+import { sshKeyOf, sshKeyProps, type SshKeyInput } from "../dynamic/providerConfig";
 import type { ClusterModel } from "../model/types";
 import { NB_KIND_LIST } from "../nb/kinds";
 import { nbConnectionInput, type NbConnectionArgs } from "../nb/resources/nbResource";
@@ -28,6 +29,7 @@ import { ovnkubeNodesRemovedBy, removalBlockers, removedBy, type GuardedHost, ty
 import { hostRenames, renameRefusal } from "./renames";
 import { centralShrinkRefusal } from "../hosts/centralMembership";
 import { releaseChangeRefusal, type RecordedRelease } from "./releaseChanges";
+import { expandRecord, recordHosts, recordOvnkubeNodes, sharedSsh, type RecordedScope } from "./record";
 
 const MODULE = "ovn-kubernetes";
 const TYPE = "DestroyGuard";
@@ -46,9 +48,10 @@ export interface DestroyGuardArgs {
     ovnkubeNodes?: pulumi.Input<OvnkubeNodeRecord[]>;
     /** ovnkube mode's release and architecture: neither goes back nor changes architecture in place. */
     ovnkube?: RecordedRelease;
-    /** Kept a secret whatever is passed. */
-    privateKey: pulumi.Input<string>;
 }
+
+/** The guard's arguments: the stack's scope and its SSH key, named by its config key (the state then holds none) or carried as a secret. */
+export type DestroyGuardInputs = DestroyGuardArgs & SshKeyInput;
 
 /** The NB groups the stack's resources own: none in ovnkube mode, where ovnkube writes NB. */
 export function ownedGroups(model: ClusterModel): OwnedGroup[] {
@@ -57,6 +60,9 @@ export function ownedGroups(model: ClusterModel): OwnedGroup[] {
 }
 
 const EVERYTHING = { groups: [], hosts: [] };
+
+/** A guard's inputs or outputs as stored. */
+type GuardRecord = Omit<GuardScope, "hosts" | "ovnkubeNodes"> & RecordedScope;
 
 /** Why a change stops, with every blocker and what to do; `what` is the change (a destroy, a removal). */
 export function refusalText(what: string, blockers: readonly string[]): string {
@@ -68,11 +74,13 @@ export function refusalText(what: string, blockers: readonly string[]): string {
 }
 
 /** The change from `olds` to `news` (a destroy when `news` lists nothing), refused with every blocker. */
-export async function checkRemoval(olds: GuardScope, news: Pick<GuardScope, "groups" | "hosts" | "nb" | "ovnkubeNodes" | "privateKey">): Promise<void> {
+export async function checkRemoval(olds: GuardScope, news: Pick<GuardScope, "groups" | "hosts" | "nb" | "ovnkubeNodes" | "privateKey" | "privateKeyConfig">): Promise<void> {
     const removing = { ...removedBy(olds, news), ovnkubeNodes: ovnkubeNodesRemovedBy(olds, news) };
     if (removing.groups.length === 0 && removing.hosts.length === 0 && removing.ovnkubeNodes.names.length === 0) return;
     // Reached with the new connection and key: a key rotated in the same `up` is the one that works.
-    const blockers = await removalBlockers({ ...olds, nb: news.nb ?? olds.nb, privateKey: news.privateKey ?? olds.privateKey }, removing);
+    // State written before the key was named carries the key itself: sshKeyOf reads either.
+    const keyed = news.privateKey !== undefined || news.privateKeyConfig !== undefined ? news : olds;
+    const blockers = await removalBlockers({ ...olds, nb: news.nb ?? olds.nb, privateKey: sshKeyOf(keyed) }, removing);
     if (blockers.length === 0) return;
     const destroy = news.groups.length === 0 && news.hosts.length === 0;
     const nodes = removing.ovnkubeNodes.names.filter((n) => !removing.hosts.some((h) => h.name === n)).map((n) => `node ${n}`);
@@ -84,15 +92,19 @@ export const destroyGuardProvider: pulumi.dynamic.ResourceProvider = {
     async create(inputs: any) {
         return { id: inputs.owner, outs: inputs };
     },
-    async diff(_id: string, olds: any, news: any) {
+    async diff(_id: string, recordedOlds: any, recordedNews: any) {
+        const [olds, news] = [expandRecord<GuardRecord>(recordedOlds), expandRecord<GuardRecord>(recordedNews)];
         const renames = hostRenames(olds.hosts, news.hosts);
         if (renames.length > 0) throw new Error(renameRefusal(renames));
-        const shrink = centralShrinkRefusal(olds.centrals, news.centrals ?? []);
+        const shrink = centralShrinkRefusal(recordedOlds.centrals, recordedNews.centrals ?? []);
         if (shrink) throw new Error(shrink);
-        const release = releaseChangeRefusal(olds.ovnkube, news.ovnkube);
+        const release = releaseChangeRefusal(recordedOlds.ovnkube, recordedNews.ovnkube);
         if (release) throw new Error(release);
         await checkRemoval(olds, news);
-        const keys = ["nb", "owner", "groups", "hosts", "centrals", "ovnkube", "ovnkubeNodes", "privateKey"].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+        // The records compared as stored: one written before `sshShared` differs, so it is rewritten (an update).
+        const keys = ["nb", "owner", "groups", "sshShared", "hosts", "centrals", "ovnkube", "ovnkubeNodes", "privateKey", "privateKeyConfig"].filter(
+            (k) => JSON.stringify(recordedOlds[k]) !== JSON.stringify(recordedNews[k]),
+        );
         return { changes: keys.length > 0 };
     },
     async update(_id: string, _olds: any, news: any) {
@@ -102,21 +114,38 @@ export const destroyGuardProvider: pulumi.dynamic.ResourceProvider = {
         return { id, props };
     },
     async delete(_id: string, props: any) {
-        await checkRemoval(props, { ...props, ...EVERYTHING });
+        const recorded = expandRecord<GuardRecord>(props);
+        await checkRemoval(recorded, { ...recorded, ...EVERYTHING });
     },
 };
 
-/** The guards' inputs as registered: connection and key kept secret whatever is passed. */
-export function guardProps(args: DestroyGuardArgs) {
-    return { ...args, nb: args.nb === undefined ? undefined : nbConnectionInput(args.nb), privateKey: pulumi.secret(args.privateKey) };
+/**
+ * The guards' inputs as registered: hosts and ovnkube nodes as ./record keeps them, a carried key
+ * kept secret, the connection secret when it carries one.
+ */
+export function guardProps(args: DestroyGuardInputs) {
+    const { privateKey: _key, privateKeyConfig: _config, ...scope } = args as DestroyGuardArgs & { privateKey?: unknown; privateKeyConfig?: unknown };
+    const keyConfig = "privateKeyConfig" in args ? args.privateKeyConfig : undefined;
+    const shared = sharedSsh(args.hosts);
+    return {
+        ...scope,
+        nb: args.nb === undefined ? undefined : nbConnectionInput(args.nb),
+        ...(shared ? { sshShared: shared } : {}),
+        hosts: recordHosts(args.hosts, shared),
+        ovnkubeNodes: args.ovnkubeNodes === undefined ? undefined : pulumi.output(args.ovnkubeNodes).apply((nodes) => recordOvnkubeNodes(nodes, args.hosts, shared, keyConfig)),
+        ...sshKeyProps(args).props,
+    };
 }
 
-export const guardOptions = (opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => ({ ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nb", "privateKey"] });
+export const guardOptions = (args: SshKeyInput, opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => ({
+    ...opts,
+    additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nb", ...sshKeyProps(args).secretOutputs],
+});
 
 const provider = providerStub(MODULE, TYPE, destroyGuardProvider);
 
 export class DestroyGuard extends PackageResource {
-    constructor(name: string, args: DestroyGuardArgs, opts?: pulumi.CustomResourceOptions) {
-        super(provider, name, guardProps(args), guardOptions(opts));
+    constructor(name: string, args: DestroyGuardInputs, opts?: pulumi.CustomResourceOptions) {
+        super(provider, name, guardProps(args), guardOptions(args, opts));
     }
 }

@@ -22,6 +22,8 @@ export interface ChassisArgs {
     k8sCaCertificate?: pulumi.Input<string>;
     /** Required when sbAddress is ssl:…: ovn-controller's client key, certificate and CA (secrets). */
     ssl?: OvsdbSsl;
+    /** The SSH key's stack config key, for the checks whose provider logs in (./nicHandoverCheck). */
+    privateKeyConfig?: string;
 }
 
 export class Chassis extends pulumi.ComponentResource {
@@ -54,7 +56,7 @@ export class Chassis extends pulumi.ComponentResource {
             // login before ovn-controller starts.
             const nic: NicBridge = { node: args.host.name, ...tunnel, mode: GatewayMode.shared, role: "tunnel" };
             const triggers = [tunnel.interface, tunnel.bridge, args.host.datapathType];
-            const moved = nicMoveCommands(this, `${name}-tunnel-bridge`, nic, args.host.datapathType, args.connection, triggers, [this.ovs]);
+            const moved = nicMoveCommands(this, `${name}-tunnel-bridge`, nic, args.host.datapathType, args.connection, triggers, [this.ovs], args.privateKeyConfig);
             this.tunnelBridge = moved.move;
             this.tunnelBridgeConfirm = moved.confirm;
         }

@@ -21,6 +21,7 @@ export interface NicMove {
 
 /**
  * The move command is named `name`, its confirmation `<name>-confirm`, both children of `parent`.
+ * `privateKeyConfig`: the SSH key's stack config key, for the handover check (./nicHandoverCheck).
  * `triggers`: what makes another setup (another NIC, bridge, mode or datapath), replaced delete-first (./command.ts).
  */
 export function nicMoveCommands(
@@ -31,8 +32,9 @@ export function nicMoveCommands(
     connection: HostConnection,
     triggers: unknown[],
     dependsOn: pulumi.Resource[] = [],
+    privateKeyConfig?: string,
 ): NicMove {
-    const handover = new NicHandoverCheck(`${name}-handover`, { connection, nic }, { parent, dependsOn });
+    const handover = new NicHandoverCheck(`${name}-handover`, { connection, nic, privateKeyConfig }, { parent, dependsOn });
     const move = hostCommand(
         parent,
         name,

@@ -14,6 +14,8 @@ export interface TopologyContext {
     /** `<project>/<stack>`: the pulumi-owner tag of NB rows. */
     owner: string;
     connection(host: string): HostConnection;
+    /** The SSH key's stack config key, which the package's providers log in with. */
+    privateKeyConfig: string;
     /** Chassis by host name. */
     chassis: ReadonlyMap<string, Chassis>;
     /** The OVN databases every topology waits for: the central, or every zone (interconnect). */
