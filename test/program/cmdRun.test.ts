@@ -7,6 +7,7 @@ import { test } from "node:test";
 import { runProgram } from "../../packages/lab/offline/runProgram";
 import { ROOT } from "../support/configs";
 import { engineConfig } from "../support/engineConfig";
+import { commandPrivateKey } from "../../packages/cluster/ssh/commandKey";
 import { dropSecrets, TEST_SECRETS } from "../support/pulumiMocks";
 
 const preview = (stack: string, edit?: (raw: Record<string, any>) => void) =>
@@ -34,10 +35,11 @@ test("cmd/run: the dev stack compiles with the project's TypeScript settings and
     });
     assert.equal(stackOutputs.nbAddress, "tcp:10.0.0.10:6641");
     // Secrets cross the wire only inside secret wrappers (which the engine encrypts in state).
-    const needle = TEST_SECRETS.sshPrivateKey.split("\n")[1];
+    // The commands carry the key in the short form pulumi-command reads (ssh/commandKey).
+    const wireKey = commandPrivateKey(TEST_SECRETS.sshPrivateKey).split("\n")[1];
     const withoutSecrets = JSON.stringify(r.monitor.registrations.map((x) => dropSecrets(x.inputs)));
-    assert.ok(JSON.stringify(r.monitor.registrations).includes(needle), "the key should reach the engine, wrapped");
-    assert.ok(!withoutSecrets.includes(needle), "private key outside a secret wrapper");
+    assert.ok(JSON.stringify(r.monitor.registrations).includes(wireKey), "the key should reach the engine, wrapped");
+    for (const needle of [wireKey, TEST_SECRETS.sshPrivateKey.split("\n")[1]]) assert.ok(!withoutSecrets.includes(needle), "private key outside a secret wrapper");
 });
 
 test("cmd/run: invalid config stops the program with the path, before any resource", async () => {

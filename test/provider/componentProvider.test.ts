@@ -15,6 +15,7 @@ import { SECRET_SIG, SIG_KEY } from "../../packages/lab/offline/sdk";
 import { runProgram } from "../../packages/lab/offline/runProgram";
 import { ROOT, stackConfig } from "../support/configs";
 import { engineConfig } from "../support/engineConfig";
+import { commandPrivateKey } from "../../packages/cluster/ssh/commandKey";
 import { dropSecrets, TEST_SECRETS, withLabCrdMirror } from "../support/pulumiMocks";
 import { COMPONENT_TYPE, PROVIDER_NAME, startComponentHost, type ComponentHost } from "./support/componentHost";
 import { allProperties, refType, undeclared, type PackageSchema } from "./support/schemaPaths";
@@ -89,11 +90,15 @@ for (const { stack, writer } of STACKS)
         assert.equal(built.state!.topologyWriter, writer);
         for (const key of ["nodeSubnets", "nbAddress", "sbAddress", "kubernetesServer"]) assert.deepEqual(built.state![key], exported[key], key);
         // Secrets reach the engine only inside secret wrappers.
-        assert.ok(JSON.stringify(built.monitor.registrations).includes(TEST_SECRETS.sshPrivateKey.split("\n")[1]), "the key should reach the engine, wrapped");
+        // The commands carry the SSH key in the short form pulumi-command reads (ssh/commandKey).
+        const wireKey = commandPrivateKey(TEST_SECRETS.sshPrivateKey).split("\n")[1];
+        assert.ok(JSON.stringify(built.monitor.registrations).includes(wireKey), "the key should reach the engine, wrapped");
         for (const key of SECRET_KEYS.filter((k) => raw[k] !== undefined)) {
-            const needle = TEST_SECRETS[key].split("\n").find((l) => l.length > 20 && !l.startsWith("-----"))!;
-            assert.ok(!JSON.stringify(built.monitor.registrations.map((r) => dropSecrets(r.inputs))).includes(needle), `${key} outside a secret wrapper`);
-            assert.ok(!JSON.stringify(built.state).includes(needle), `${key} in the component's outputs`);
+            const needles = [TEST_SECRETS[key].split("\n").find((l) => l.length > 20 && !l.startsWith("-----"))!, ...(key === "sshPrivateKey" ? [wireKey] : [])];
+            for (const needle of needles) {
+                assert.ok(!JSON.stringify(built.monitor.registrations.map((r) => dropSecrets(r.inputs))).includes(needle), `${key} outside a secret wrapper`);
+                assert.ok(!JSON.stringify(built.state).includes(needle), `${key} in the component's outputs`);
+            }
         }
     });
 
