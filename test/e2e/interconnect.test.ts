@@ -19,7 +19,7 @@ import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
-import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, ZONE_LABEL } from "../../packages/cluster/kube/objectNames";
+import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, NODE_TRANSIT_ANNOTATION, ZONE_LABEL } from "../../packages/cluster/kube/objectNames";
 import { parseNetwork, subnetAt } from "../../packages/cluster/values";
 import { gatewayRouter, routerToJoin, routerToTransit, TRANSIT_SWITCH } from "../../packages/cluster/model/names";
 import type { ClusterModel } from "../../packages/cluster/model/types";
@@ -143,7 +143,7 @@ test("bring-up from bare hosts to up: a zone per node, ovnkube 1.3 from the prog
         const live = await lab.admin.get({ apiVersion: "v1", kind: "Node", name: node.name });
         assert.equal(live.metadata.labels?.[ZONE_LABEL], node.name);
         assert.equal(live.metadata.annotations?.[NODE_ID_ANNOTATION], String(node.nodeId), `${node.name} keeps its planned node-id`);
-        assert.deepEqual(JSON.parse(live.metadata.annotations?.["k8s.ovn.org/node-transit-switch-port-ifaddr"] ?? "{}"), { ipv4: node.transit!.cidr });
+        assert.deepEqual(JSON.parse(live.metadata.annotations?.[NODE_TRANSIT_ANNOTATION] ?? "{}"), { ipv4: node.transit!.cidr });
         const zone = node.name;
         assert.equal((await nbctl(zone, ["get", "NB_Global", ".", "name"])).replace(/^"(.*)"$/, "$1"), zone);
         assert.equal(await nbGet(zone, "Logical_Switch", node.name, "other_config:subnet"), node.subnet, `switch ${node.name}`);
@@ -337,7 +337,7 @@ test("node3 joins again while the cluster runs: the cluster manager restarts for
     assert.deepEqual(added.traffic.map((t) => t.lost), [0, 0], "pods on the untouched nodes lost no probe");
     assert.equal(added.annotations[NODE_ID_ANNOTATION], String(plan.nodeId), `${goes} has its planned node-id`);
     assert.deepEqual(JSON.parse(added.annotations[NODE_SUBNETS_ANNOTATION]), { default: [plan.subnet] });
-    assert.deepEqual(JSON.parse(added.annotations["k8s.ovn.org/node-transit-switch-port-ifaddr"]), { ipv4: plan.transit!.cidr });
+    assert.deepEqual(JSON.parse(added.annotations[NODE_TRANSIT_ANNOTATION]), { ipv4: plan.transit!.cidr });
     // Its zone holds its own rows; every other zone sees it at its planned transit address.
     assert.equal(await nbGet(goes, "Logical_Switch", goes, "other_config:subnet"), plan.subnet);
     for (const zone of ["node1", "node2"]) assert.deepEqual(await nbGet(zone, "Logical_Switch_Port", `tstor-${goes}`, "addresses"), [`${plan.transit!.mac} ${plan.transit!.cidr}`], zone);

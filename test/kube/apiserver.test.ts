@@ -319,12 +319,13 @@ test("the Node plan and zone label land beside the kubelet's and are restored ov
         const live = await admin.get(nodeRef(n.name));
         assert.equal(annotations(live)["k8s.ovn.org/node-subnets"], JSON.stringify({ default: [n.subnet] }), n.name);
         assert.equal(annotations(live)["k8s.ovn.org/node-id"], String(n.nodeId));
+        assert.equal(annotations(live)["k8s.ovn.org/node-transit-switch-port-ifaddr"], JSON.stringify({ ipv4: n.transit!.cidr }));
         assert.equal(live.metadata.labels?.["k8s.ovn.org/zone-name"], n.name);
         assert.equal(annotations(live)["node.alpha.kubernetes.io/ttl"], "0", "the kubelet's annotation stays");
         assert.equal(live.metadata.labels?.["kubernetes.io/hostname"], n.name);
         const owned = (live.metadata.managedFields as Array<{ manager: string; fieldsV1: unknown }>).find((f) => f.manager === NODE_PLAN_APPLY.fieldManager);
         assert.deepEqual(owned?.fieldsV1, {
-            "f:metadata": { "f:annotations": { "f:k8s.ovn.org/node-id": {}, "f:k8s.ovn.org/node-subnets": {} }, "f:labels": { "f:k8s.ovn.org/zone-name": {} } },
+            "f:metadata": { "f:annotations": { "f:k8s.ovn.org/node-id": {}, "f:k8s.ovn.org/node-subnets": {}, "f:k8s.ovn.org/node-transit-switch-port-ifaddr": {} }, "f:labels": { "f:k8s.ovn.org/zone-name": {} } },
         });
     }
 

@@ -1,5 +1,5 @@
-// The Node patches that feed ovnkube the plan: exactly the two annotations, in the encoding
-// ovnkube writes itself, with interconnect the zone label, and the server-side apply options
+// The Node patches that feed ovnkube the plan: node-subnets and node-id in the encoding ovnkube
+// writes itself, with interconnect the transit address and the zone label, and the apply options
 // @pulumi/kubernetes reads.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -33,8 +33,14 @@ describe("Node plan patches", () => {
     it("interconnect: also label each Node with its zone, its own name, as upstream's docs have operators do", () => {
         const patches = kubeManifests(interconnectModel()).nodePlans;
         assert.deepEqual(patches.map((p) => p.metadata.labels), patches.map((p) => ({ "k8s.ovn.org/zone-name": p.metadata.name })));
-        // The annotations are the same as centralized.
-        assert.deepEqual(patches.map((p) => p.metadata.annotations), nodePlans.map((p) => p.metadata.annotations));
+        // The annotations are centralized's plus the transit address, base + node-id, in the form
+        // ovnkube writes it: subnet, id and transit address change in one update.
+        const model = interconnectModel();
+        assert.deepEqual(
+            patches.map((p) => p.metadata.annotations),
+            model.nodes.map((n) => ({ "k8s.ovn.org/node-subnets": JSON.stringify({ default: [n.subnet] }), "k8s.ovn.org/node-id": String(n.nodeId), "k8s.ovn.org/node-transit-switch-port-ifaddr": JSON.stringify({ ipv4: n.transit!.cidr }) })),
+        );
+        assert.deepEqual(JSON.parse(patches[0].metadata.annotations["k8s.ovn.org/node-transit-switch-port-ifaddr"]), { ipv4: "100.88.0.2/16" });
         assert.deepEqual(nodePlanPatch(kubeModel().nodes[0], "interconnect").metadata.labels, { "k8s.ovn.org/zone-name": "master-0" });
         assert.equal(nodePlanPatch(kubeModel().nodes[0], "centralized").metadata.labels, undefined);
     });

@@ -5,7 +5,7 @@
 // everything else on the Node it derives from these and from the host.
 import { createHash } from "node:crypto";
 import type { KubeModel, OvnkubeNodeModel } from "../model/types";
-import { DEFAULT_NETWORK, NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, ZONE_LABEL } from "./objectNames";
+import { DEFAULT_NETWORK, NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, NODE_TRANSIT_ANNOTATION, ZONE_LABEL } from "./objectNames";
 import type { NodePatch } from "./objectTypes";
 
 /**
@@ -21,10 +21,15 @@ export const NODE_PLAN_APPLY = { fieldManager: "ovn-kubernetes-node-plan", force
  * network name to a list (the list form, so ovnkube finds its own encoding and never rewrites it),
  * node-id as a decimal string.
  */
-export function nodePlanAnnotations(node: OvnkubeNodeModel): Record<string, string> {
+export function nodePlanAnnotations(node: OvnkubeNodeModel, architecture: KubeModel["architecture"]): Record<string, string> {
     return {
         [NODE_SUBNETS_ANNOTATION]: JSON.stringify({ [DEFAULT_NETWORK]: [node.subnet] }),
         [NODE_ID_ANNOTATION]: String(node.nodeId),
+        // Interconnect: the transit address changes in the same update as the subnet and id. Other
+        // zones route a remote node's subnets via its transit address and never delete a route whose
+        // next hop changed (zone_ic_handler.go:653-673 at v1.3.0), so a node seen with its planned
+        // subnet but an old transit address would keep a dead ECMP path to it.
+        ...(architecture === "interconnect" && node.transit ? { [NODE_TRANSIT_ANNOTATION]: JSON.stringify({ ipv4: node.transit.cidr }) } : {}),
     };
 }
 
@@ -34,7 +39,7 @@ export function nodePlanAnnotations(node: OvnkubeNodeModel): Record<string, stri
  */
 export function nodePlanPatch(node: OvnkubeNodeModel, architecture: KubeModel["architecture"] = "centralized"): NodePatch {
     const labels = architecture === "interconnect" ? { labels: { [ZONE_LABEL]: node.name } } : {};
-    return { apiVersion: "v1", kind: "Node", metadata: { name: node.name, ...labels, annotations: nodePlanAnnotations(node) } };
+    return { apiVersion: "v1", kind: "Node", metadata: { name: node.name, ...labels, annotations: nodePlanAnnotations(node, architecture) } };
 }
 
 /** One patch per planned node, in the model's order. */

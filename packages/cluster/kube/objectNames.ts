@@ -37,6 +37,7 @@ export const APP_LABEL = "app";
  */
 export const NODE_SUBNETS_ANNOTATION = "k8s.ovn.org/node-subnets";
 export const NODE_ID_ANNOTATION = "k8s.ovn.org/node-id";
+export const NODE_TRANSIT_ANNOTATION = "k8s.ovn.org/node-transit-switch-port-ifaddr";
 /** ovnkube's name for the cluster's default network in per-network annotations. */
 export const DEFAULT_NETWORK = "default";
 
