@@ -9,6 +9,7 @@ import { Discovery, groupVersionPath, type ApiResource } from "./discovery";
 import { isNotFound } from "./errors";
 import { loadKubeconfig, parseKubeconfig, type KubeconfigOptions, type KubeCredentials } from "./kubeconfig";
 import { pollUntil } from "./poll";
+import { podExec, podLogs, type ExecResult, type PodRefArgs } from "./podStreams";
 import { createTransport, type RequestOptions, type Transport } from "./transport";
 
 export interface ObjectMeta {
@@ -215,6 +216,16 @@ export class KubeClient {
         } catch (e) {
             throw new Error(`${(e as Error).message}${last ? `; it is ${finalizingState(last)}` : ""}`);
         }
+    }
+
+    /** Runs argv in a pod's container through the API server and its kubelet, as `kubectl exec` does. */
+    exec(pod: PodRefArgs, argv: readonly string[], timeoutMs?: number): Promise<ExecResult> {
+        return podExec(this.transport, pod, argv, timeoutMs);
+    }
+
+    /** A container's log through the API server and its kubelet, as `kubectl logs` reads it. */
+    logs(pod: PodRefArgs): Promise<string> {
+        return podLogs(this.transport, pod);
     }
 
     /** Closes kept-alive connections (the process can also just exit: idle sockets do not hold it). */

@@ -10,3 +10,4 @@ export { pollUntil } from "./poll";
 export type { PollOptions } from "./poll";
 export type { ApiResource } from "./discovery";
 export type { Transport, RequestOptions } from "./transport";
+export type { ExecResult, PodRefArgs } from "./podStreams";

@@ -2,11 +2,13 @@
 // only in the Authorization header; it never appears in an error, a log line or a URL.
 import * as http from "node:http";
 import * as https from "node:https";
+import WebSocket from "ws";
 import { KubeApiError, type KubeStatus } from "./errors";
 import type { KubeCredentials } from "./kubeconfig";
 
 export interface RequestOptions {
-    query?: Record<string, string | number | boolean | undefined>;
+    /** An array value repeats the parameter (exec's `command`). */
+    query?: Record<string, string | number | boolean | readonly string[] | undefined>;
     /** Sent as JSON (every Kubernetes patch type, also apply-patch+yaml, accepts JSON text). */
     body?: unknown;
     contentType?: string;
@@ -19,6 +21,8 @@ export interface Transport {
     request<T = unknown>(method: string, path: string, opts?: RequestOptions): Promise<T>;
     /** The same for endpoints that answer plain text (/readyz, /livez). */
     requestText(method: string, path: string, opts?: RequestOptions): Promise<string>;
+    /** A WebSocket to a streaming subresource (exec), with the same credentials, offering `protocols`. */
+    openWebSocket(path: string, protocols: readonly string[], opts?: Pick<RequestOptions, "query">): WebSocket;
     /** The server's URL, for messages. */
     readonly server: string;
     /** Closes kept-alive connections. */
@@ -27,7 +31,10 @@ export interface Transport {
 
 function queryString(query: RequestOptions["query"]): string {
     const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v));
+    for (const [k, v] of Object.entries(query ?? {})) {
+        if (Array.isArray(v)) for (const item of v) params.append(k, item);
+        else if (v !== undefined) params.set(k, String(v));
+    }
     const s = params.toString();
     return s ? `?${s}` : "";
 }
@@ -102,5 +109,17 @@ export function createTransport(creds: KubeCredentials): Transport {
         }
     }
 
-    return { request, requestText: send, server: creds.server, close: () => agent.destroy() };
+    function openWebSocket(path: string, protocols: readonly string[], opts: Pick<RequestOptions, "query"> = {}): WebSocket {
+        const wsUrl = new URL(basePath + path + queryString(opts.query), creds.server);
+        wsUrl.protocol = secure ? "wss:" : "ws:";
+        return new WebSocket(wsUrl, [...protocols], {
+            headers: creds.token ? { Authorization: `Bearer ${creds.token}` } : {},
+            ca: creds.caPem,
+            cert: creds.certPem,
+            key: creds.keyPem,
+            rejectUnauthorized: !creds.insecureSkipTlsVerify,
+        });
+    }
+
+    return { request, requestText: send, openWebSocket, server: creds.server, close: () => agent.destroy() };
 }
