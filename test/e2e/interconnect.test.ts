@@ -1,6 +1,7 @@
 // End to end in ovnkube mode with ovn-kubernetes 1.3 in its interconnect architecture, on real
-// parts only: 3 Debian unstable hosts (OVN 26.03, OVS 4.0), a Kubernetes v1.36 control plane and
-// kubelet stand-ins, the real ovnkube v1.3.0, and the real program applied by the offline engine.
+// parts only: 3 Debian unstable hosts (OVN 26.03, OVS 4.0), a Kubernetes v1.36 control plane, the
+// upstream kubelet v1.36.2 with containerd on every host running ovnkube v1.3.0 from the release's
+// image under the reference the manifests name, and the real program applied by the offline engine.
 // It proves that the program takes bare hosts to a working cluster of one zone per node whose
 // topology ovnkube realised from the project's plan; that a Deployment's pods, placed by the
 // scheduler, get their node's planned addresses through ovnkube's CNI path and reach each other, a
@@ -114,7 +115,7 @@ after(async () => {
 test("bring-up from bare hosts to up: a zone per node, ovnkube 1.3 from the program's DaemonSets realising the plan in every zone", async () => {
     let bare: string[] = ["not looked at"];
     const up = await phase("bring-up and first up", () =>
-        bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", workDir: path.join(work, "main") }, async (l) => {
+        bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", kubelet: "real", workDir: path.join(work, "main") }, async (l) => {
             bare = ovsOvnDaemons(l.cluster);
             for (const h of l.cluster.hosts) bareHosts.set(h.name, await snapshotHost(l.cluster, h.name));
         }),
@@ -130,8 +131,8 @@ test("bring-up from bare hosts to up: a zone per node, ovnkube 1.3 from the prog
     const running = await waitOvnkubePodsRunning(lab.admin, model.kube, 120_000);
     assert.deepEqual(running.map((p) => p.placement), plannedOvnkubePods(model.kube));
     assert.ok(running.some((p) => p.placement.startsWith(`${controlPlaneOf(model.kube)}@`)));
-    // The stand-ins run them as processes on their hosts: one ovnkube per pod (ovnkube-identity is
-    // its own binary); each zone its own NB, SB and northd.
+    // Their containers share the host's network namespace (hostNetwork): one ovnkube per pod
+    // (ovnkube-identity is its own binary); each zone its own NB, SB and northd.
     const ovnkubePods = running.filter((p) => !p.placement.startsWith(`${IDENTITY}@`));
     assert.deepEqual(processesNamed(lab.cluster, ["ovnkube"]), ovnkubePods.map((p) => `${p.placement.split("@")[1]}: ovnkube`).sort());
     assert.deepEqual(processesNamed(lab.cluster, ["ovn-northd"]), zones().map((z) => `${z}: ovn-northd`));

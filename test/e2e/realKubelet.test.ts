@@ -4,7 +4,7 @@
 // What only a real kubelet does: an exec into a demo pod (the API server streams it through the
 // node's kubelet, over the WebSocket protocol kubectl exec speaks) pings a pod on another node, the
 // logs of ovnkube-node are read from its kubelet as kubectl logs reads them, and a pod's memory
-// limit is in its cgroup.
+// limit is in its cgroup. And the workloads every ovnkube-mode test proves run on it as well.
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +17,7 @@ import { deploymentManifest, DEMO_APP_LABEL } from "../../packages/lab/localclus
 import { nodeCgroupRoot } from "../../packages/lab/localcluster/node/cgroups";
 import { WORKLOAD_IMAGE } from "../../packages/lab/localcluster/node/images";
 import { bringUpOvnkubeLab, type OvnkubeLab } from "./support/ovnkubeLab";
+import { proveWorkloads } from "./support/workloadProof";
 import { phase } from "./support/phase";
 
 const ID = "kubreal";
@@ -101,4 +102,9 @@ test("a pod with a memory limit gets it in its cgroup", async () => {
     assert.equal(Number((await exec(pod.name, "cat", "/sys/fs/cgroup/memory/memory.limit_in_bytes")).trim()), MEMORY_LIMIT_BYTES);
     const podCgroup = path.join("/sys/fs/cgroup/memory", nodeCgroupRoot(ID, pod.node), "kubepods", "burstable", `pod${pod.uid}`, "memory.limit_in_bytes");
     assert.equal(Number(fs.readFileSync(podCgroup, "utf8").trim()), MEMORY_LIMIT_BYTES);
+});
+
+test("the workloads the other ovnkube tests prove run on it: planned addresses, every pair pings, TCP, a ClusterIP Service, SNAT", async () => {
+    const pods = await proveWorkloads(lab, lab.model, { spread: "spread", server: "server" }, lab.cluster.hosts.map((h) => h.name));
+    assert.equal(pods.length, lab.cluster.hosts.length + 1);
 });

@@ -1,9 +1,10 @@
 // The lab's own workloads on an ovnkube cluster, through the Kubernetes API as a user runs them:
 // Deployments whose pods the scheduler spreads one per node, Pods pinned to a node (spec.nodeName,
 // so no scheduling decision moves them), a ClusterIP Service in front of some, and the lab's way
-// into a pod's network namespace, which the kubelet stand-in records in the host
-// (<rootDir>/pods/<uid>/sandbox.json). The manifests and the reading
-// of a Pod's status are pure; the rest talks to the API server or enters the hosts.
+// into a pod's network namespace: the kubelet stand-in records it in the host
+// (<rootDir>/pods/<uid>/sandbox.json), the real kubelet's containerd names it cni-<uuid>
+// (./node/podNetwork). The manifests and the reading of a Pod's status are pure; the rest talks to
+// the API server or enters the hosts.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { KubeClient, pollUntil, type KubeObject } from "../kubeclient";
@@ -12,6 +13,8 @@ import { loadOptions } from "./kubelet/options";
 import { inHost } from "./kubelet/hostfs";
 import { recordedSandboxes, POD_IFNAME, type SandboxRecord } from "./kubelet/sandbox";
 import { enterableHost } from "./exec";
+import { findPodNetwork } from "./node/podNetwork";
+import { WORKLOAD_IMAGE } from "./node/images";
 import { txChecksumOff } from "./links";
 import { clusterNames } from "./names";
 import { hostSideInterfaces, keepKernelOffPort, releaseGonePorts } from "./podPorts";
@@ -29,6 +32,11 @@ import { PATTERNS } from "@ovn-kubernetes-as-code/cluster/values";
 export const DEMO_IMAGE = "docker.io/library/debian:sid-slim";
 export const DEMO_NAMESPACE = "default";
 
+/** The image the demo's pods name: the real kubelet runs the lab's workload image (busybox), the stand-in the host's root. */
+export function demoImage(lab: Pick<KubernetesLab, "nodes">): string {
+    return lab.nodes.length > 0 ? WORKLOAD_IMAGE : DEMO_IMAGE;
+}
+
 
 function checkName(what: string, value: string): string {
     if (!PATTERNS.nodeName.re.test(value)) throw new Error(`${what} ${JSON.stringify(value)} is not a DNS-1123 label (lower-case letters, digits and '-', at most 63)`);
@@ -43,6 +51,8 @@ export interface DemoPodSpec {
     command: string[];
     labels?: Record<string, string>;
     namespace?: string;
+    /** Default DEMO_IMAGE. */
+    image?: string;
 }
 
 /** A Pod bound to its node, one container running `command`. Pure. */
@@ -57,7 +67,7 @@ export function podManifest(spec: DemoPodSpec): KubeObject {
             nodeName: checkName("node name", spec.node),
             // The demo's processes keep no state worth a graceful stop: removal stays quick.
             terminationGracePeriodSeconds: 1,
-            containers: [{ name: "main", image: DEMO_IMAGE, command: spec.command }],
+            containers: [{ name: "main", image: spec.image ?? DEMO_IMAGE, command: spec.command }],
         },
     };
 }
@@ -167,7 +177,7 @@ export async function waitPodRunning(client: KubeClient, namespace: string, name
     );
 }
 
-/** The sandbox the node's kubelet recorded for the pod (uid), read from its root directory in the host. */
+/** The sandbox the node's kubelet stand-in recorded for the pod (uid), read from its root directory in the host. */
 export function podSandbox(cluster: LocalCluster, lab: KubernetesLab, node: string, uid: string): SandboxRecord {
     const kubelet = lab.kubelets.find((k) => k.nodeName === node);
     if (!kubelet) throw new Error(`no kubelet stand-in runs for node ${node} of local cluster ${cluster.id}`);
@@ -178,9 +188,22 @@ export function podSandbox(cluster: LocalCluster, lab: KubernetesLab, node: stri
     return found.record;
 }
 
+/** The pod's network namespace in its host and the host ends of its interfaces, from whichever kubelet runs it. */
+async function podNetwork(cluster: LocalCluster, lab: KubernetesLab, pod: { namespace: string; name: string } & RunningPodStatus): Promise<{ netnsPath: string; hostIfnames: string[] }> {
+    if (lab.nodes.some((n) => n.nodeName === pod.node)) {
+        const { netnsPath, hostIfname } = await findPodNetwork(enterableHost(cluster, pod.node), pod.ip);
+        return { netnsPath, hostIfnames: [hostIfname] };
+    }
+    const sandbox = podSandbox(cluster, lab, pod.node, pod.uid);
+    if (!sandbox.podIPs.includes(pod.ip)) {
+        throw new Error(`pod ${pod.namespace}/${pod.name} reports ${pod.ip}, but its CNI result on ${pod.node} gave ${sandbox.podIPs.join(", ") || "no address"}`);
+    }
+    return { netnsPath: sandbox.netnsPath, hostIfnames: hostSideInterfaces(sandbox.result) };
+}
+
 /**
- * Runs argv in the pod as `kubectl exec` would: in the host's mount namespace (the stand-in's
- * containers see the host's files) and the pod's network namespace.
+ * Runs argv in the pod's network namespace with the host's files (the host's tools, whichever
+ * image the pod runs): what the lab's checks need of a pod, its address as the network sees it.
  */
 export function kubePodExec(pod: KubePod, argv: readonly string[], opts?: RunOptions): Promise<RunResult> {
     return run(["nsenter", "-t", String(pod.holderPid), "-m", "-u", "--", "nsenter", `--net=${pod.netnsPath}`, "--", ...argv], opts);
@@ -208,14 +231,14 @@ const IPROUTE2_NETNS_DIR = "/run/netns";
 const labNetnsName = (cluster: LocalCluster, pod: KubePod) => clusterNames(cluster.id).podNetns(pod.node, pod.namespace, pod.name);
 
 /**
- * Creates the Pod, waits for it to run, finds its sandbox, turns off transmit checksum offload
+ * Creates the Pod (in the lab's demo image unless told), waits for it to run, finds its network namespace, turns off transmit checksum offload
  * on its eth0 (the lab's datapath is userspace OVS, which forwards packets whose checksums the
  * kernel left to the NIC: without this, ping works but TCP segments arrive with bad checksums
  * and are dropped), keeps the host's kernel off the veth's host end (./podPorts) and exposes its
  * namespace to the lab's checks.
  */
 export async function startDemoPod(client: KubeClient, cluster: LocalCluster, lab: KubernetesLab, spec: DemoPodSpec, timeoutMs = 90_000): Promise<KubePod> {
-    const manifest = podManifest(spec);
+    const manifest = podManifest({ image: demoImage(lab), ...spec });
     const namespace = manifest.metadata.namespace!;
     await client.create(manifest);
     return attachDemoPod(cluster, lab, namespace, spec.name, await waitPodRunning(client, namespace, spec.name, timeoutMs));
@@ -223,14 +246,11 @@ export async function startDemoPod(client: KubeClient, cluster: LocalCluster, la
 
 /** A running pod made ready for the lab's checks (see startDemoPod). */
 async function attachDemoPod(cluster: LocalCluster, lab: KubernetesLab, namespace: string, name: string, running: RunningPodStatus): Promise<KubePod> {
-    const sandbox = podSandbox(cluster, lab, running.node, running.uid);
-    if (!sandbox.podIPs.includes(running.ip)) {
-        throw new Error(`pod ${namespace}/${name} reports ${running.ip}, but its CNI result on ${running.node} gave ${sandbox.podIPs.join(", ") || "no address"}`);
-    }
-    const pod: KubePod = { ...running, namespace, name, netnsPath: sandbox.netnsPath, holderPid: enterableHost(cluster, running.node).holderPid };
+    const network = await podNetwork(cluster, lab, { ...running, namespace, name });
+    const pod: KubePod = { ...running, namespace, name, netnsPath: network.netnsPath, holderPid: enterableHost(cluster, running.node).holderPid };
     await exposePodNetns(cluster, pod);
     await txChecksumOff(POD_IFNAME, labNetnsName(cluster, pod));
-    for (const ifname of hostSideInterfaces(sandbox.result)) await keepKernelOffPort(cluster, pod.node, ifname);
+    for (const ifname of network.hostIfnames) await keepKernelOffPort(cluster, pod.node, ifname);
     return pod;
 }
 
@@ -239,7 +259,7 @@ async function attachDemoPod(cluster: LocalCluster, lab: KubernetesLab, namespac
  * scheduler, one per node), and makes each ready for the lab's checks; sorted by node.
  */
 export async function startDemoDeployment(client: KubeClient, cluster: LocalCluster, lab: KubernetesLab, spec: DemoDeploymentSpec, timeoutMs = 120_000): Promise<KubePod[]> {
-    const manifest = deploymentManifest(spec);
+    const manifest = deploymentManifest({ image: demoImage(lab), ...spec });
     const namespace = manifest.metadata.namespace!;
     await client.create(manifest);
     const running = await pollUntil(

@@ -10,15 +10,15 @@ import { startControlPlane, type ControlPlane } from "./kube";
 import { labBinaries } from "./kube/labBinaries";
 import { KUBERNETES_RELEASE } from "./labReleases";
 import { DEFAULT_OVN_KUBERNETES_RELEASE, OVN_KUBERNETES_RELEASES, checkOvnKubernetesRelease, imagePath, ovnKubernetesLabImage, ovnKubernetesLabRelease, type OvnKubernetesRelease } from "./labReleases";
-import { kubeletOptionsForHost, startKubelet, type RunningKubelet } from "./kubelet";
+import { kubeletOptionsForHost, restartKubelet, startKubelet, stopKubelet, type RunningKubelet } from "./kubelet";
 import { down } from "./down";
 import { DEFAULT_ID, stateDir } from "./names";
 import { LOCAL_DEFAULTS } from "./stackFile";
-import { DEFAULT_OS, hasOwnRoot, hostOs, saveCluster, type LocalCluster, type LocalHost } from "./state";
+import { DEFAULT_OS, findHost, hasOwnRoot, hostOs, saveCluster, type LocalCluster, type LocalHost } from "./state";
 import { inHost } from "./kubelet/hostfs";
 import { up, type UpOptions } from "./up";
 import { labNodeImages } from "./node/images";
-import { startRealNode, type RealNode } from "./node/start";
+import { restartRealKubelet, startRealNode, stopRealKubelet, type RealNode } from "./node/start";
 
 /** Which kubelet the hosts run: the stand-in, or the upstream kubelet with containerd (Debian unstable hosts). */
 export const KUBELET_KINDS = ["stand-in", "real"] as const;
@@ -214,4 +214,34 @@ export async function upWithKubernetes(opts: KubernetesUpOptions): Promise<{ clu
         await down(id).catch(() => undefined);
         throw e;
     }
+}
+
+/**
+ * Takes `node` out of service as an operator does before `kubectl delete node`: its kubelet and the
+ * containers it ran stopped, whichever kubelet the host runs.
+ */
+export async function stopNodeKubelet(cluster: LocalCluster, lab: KubernetesLab, node: string): Promise<void> {
+    const real = lab.nodes.find((n) => n.nodeName === node);
+    if (real) return stopRealKubelet(findHost(cluster, node), real);
+    const standIn = lab.kubelets.find((k) => k.nodeName === node);
+    if (!standIn) throw new Error(`no kubelet runs for node ${node} of local cluster ${cluster.id}`);
+    await stopKubelet(standIn);
+}
+
+/** Starts the kubelet of `node` again (it registers its Node anew if it was deleted), and records it in `lab`. */
+export async function restartNodeKubelet(cluster: LocalCluster, lab: KubernetesLab, node: string): Promise<void> {
+    const host = findHost(cluster, node);
+    const real = lab.nodes.findIndex((n) => n.nodeName === node);
+    if (real >= 0) {
+        const admin = KubeClient.fromKubeconfig(lab.controlPlane.adminKubeconfig.content);
+        try {
+            lab.nodes[real] = await restartRealKubelet(host, lab.nodes[real], admin);
+        } finally {
+            admin.close();
+        }
+        return;
+    }
+    const standIn = lab.kubelets.findIndex((k) => k.nodeName === node);
+    if (standIn < 0) throw new Error(`no kubelet runs for node ${node} of local cluster ${cluster.id}`);
+    lab.kubelets[standIn] = await restartKubelet(lab.kubelets[standIn], host.netns);
 }

@@ -5,7 +5,7 @@
 // the plan reached it, and the Node's annotations once ovnkube's pods all run again.
 import type { KubeModel } from "../../../packages/cluster/model/types";
 import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../../../packages/cluster/kube/objectNames";
-import { restartKubelet } from "../../../packages/lab/localcluster/kubelet";
+import { restartNodeKubelet } from "../../../packages/lab/localcluster/kubernetes";
 import { podRef, removeDemoWorkloads, startDemoPod, type KubePod } from "../../../packages/lab/localcluster/kubeWorkloads";
 import type { LocalPod } from "../../../packages/lab/localcluster";
 import { pollUntil } from "../../../packages/lab/kubeclient";
@@ -33,8 +33,7 @@ export async function addOvnkubeNode(lab: OvnkubeLab, to: KubeModel, node: strin
     let traffic: Promise<Traffic[]> | undefined;
     const stopProbes = () => (traffic ??= Promise.all(probes.map((p) => p.stop())));
     try {
-        const at = lab.kubernetes.kubelets.findIndex((k) => k.nodeName === node);
-        lab.kubernetes.kubelets[at] = await restartKubelet(lab.kubernetes.kubelets[at], lab.cluster.hosts.find((h) => h.name === node)!.netns);
+        await restartNodeKubelet(lab.cluster, lab.kubernetes, node);
         const idAndSubnet = async () => {
             const a = (await lab.admin.get({ apiVersion: "v1", kind: "Node", name: node })).metadata.annotations ?? {};
             return a[NODE_ID_ANNOTATION] && a[NODE_SUBNETS_ANNOTATION] ? { [NODE_ID_ANNOTATION]: a[NODE_ID_ANNOTATION], [NODE_SUBNETS_ANNOTATION]: a[NODE_SUBNETS_ANNOTATION] } : undefined;

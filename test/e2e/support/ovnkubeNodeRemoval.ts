@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { ovnkubeNodeRows } from "../../../packages/cluster/guard/blockers";
 import type { ClusterModel } from "../../../packages/cluster/model/types";
 import { hostExec, type LocalPod } from "../../../packages/lab/localcluster";
-import { stopKubelet } from "../../../packages/lab/localcluster/kubelet";
+import { stopNodeKubelet } from "../../../packages/lab/localcluster/kubernetes";
 import { podRef, removeDemoWorkloads, startDemoPod, type KubePod } from "../../../packages/lab/localcluster/kubeWorkloads";
 import { pollUntil } from "../../../packages/lab/kubeclient";
 import { apply, preview, type OperationResult } from "../../../packages/lab/offline/api";
@@ -86,8 +86,7 @@ export async function removeOvnkubeNode(lab: OvnkubeLab, model: ClusterModel, no
 
     // The operator's steps: drain, stop the kubelet and its containers, delete the Node.
     await removeDemoWorkloads(lab.admin, lab.cluster, [leaving], []);
-    const kubelet = lab.kubernetes.kubelets.find((k) => k.nodeName === node)!;
-    await stopKubelet(kubelet);
+    await stopNodeKubelet(lab.cluster, lab.kubernetes, node);
     await lab.admin.delete({ apiVersion: "v1", kind: "Node", name: node });
     // ovnkube lets the node go: the rows the guard looks for leave every NB that stays.
     for (const host of stayingDatabases(model, node)) await waitOvnkubeLetGo(lab, host, node);

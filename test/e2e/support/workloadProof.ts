@@ -91,7 +91,8 @@ export async function proveWorkloads(lab: OvnkubeLab, model: ClusterModel, names
     const [server] = await startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, {
         name: names.server,
         replicas: 1,
-        command: ["/bin/sh", "-c", `while true; do echo "$0" | nc -N -l ${SERVER_PORT}; done`, GREETING],
+        // busybox's nc closes once its input ends; busybox is in the lab's workload image and the Debian roots the stand-in runs pods on.
+        command: ["/bin/sh", "-c", `while true; do echo "$0" | busybox nc -l -p ${SERVER_PORT}; done`, GREETING],
     });
     const pods = [...spread, server];
     const client = spread.find((p) => p.node !== server.node)!;

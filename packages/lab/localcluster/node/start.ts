@@ -9,7 +9,8 @@ import * as path from "node:path";
 import { pollUntil, type KubeClient } from "../../kubeclient";
 import { deadDaemon, logTail, withoutProxy } from "../kube/daemon";
 import { hostArgv } from "../exec";
-import { check } from "../run";
+import { isLiveProcess } from "../namespaces";
+import { check, run } from "../run";
 import type { LocalHost } from "../state";
 import { createCgroupRoot, mountCgroupsArgv, nodeCgroupRoot } from "./cgroups";
 import { CLUSTER_CA, CONTAINERD_CONFIG, CONTAINERD_SOCKET, containerdConfig, KUBELET_CONFIG, kubeletArgv, kubeletConfig } from "./config";
@@ -38,6 +39,8 @@ export interface RealNode {
     nodeName: string;
     containerd: { pid: number; log: string };
     kubelet: { pid: number; log: string };
+    /** How its kubelet was started, to start it again after a stop. */
+    kubeletArgv: string[];
 }
 
 function writeInHost(host: LocalHost, file: string, text: string, mode = 0o644): void {
@@ -89,15 +92,44 @@ export async function startRealNode(opts: RealNodeOptions): Promise<RealNode> {
         await check(hostArgv(host, ["ctr", "--address", CONTAINERD_SOCKET, "-n", "k8s.io", "images", "import", archive]), { timeoutMs });
     }
 
-    const kubelet = { pid: 0, log: path.join(opts.logDir, "kubelet.log") };
-    kubelet.pid = startInHost(host, kubeletArgv({ bin: opts.kubeletBin, nodeName: host.name, nodeIp: host.ip, kubeconfig: opts.kubeconfig }), kubelet.log);
-    await pollUntil(() => nodeRegistered(opts.admin, host.name), {
+    const argv = kubeletArgv({ bin: opts.kubeletBin, nodeName: host.name, nodeIp: host.ip, kubeconfig: opts.kubeconfig });
+    return startKubelet(host, { nodeName: host.name, containerd, kubelet: { pid: 0, log: path.join(opts.logDir, "kubelet.log") }, kubeletArgv: argv }, opts.admin, timeoutMs);
+}
+
+/** Starts the node's kubelet (again) and waits until it has registered its Node. */
+async function startKubelet(host: LocalHost, node: RealNode, admin: KubeClient, timeoutMs: number): Promise<RealNode> {
+    const kubelet = { pid: startInHost(host, node.kubeletArgv, node.kubelet.log), log: node.kubelet.log };
+    await pollUntil(() => nodeRegistered(admin, host.name), {
         timeoutMs,
         intervalMs: 500,
         what: `the kubelet of ${host.name} to register its Node (log: ${kubelet.log})`,
-        giveUp: () => deadDaemon({ containerd, kubelet }),
+        giveUp: () => deadDaemon({ containerd: node.containerd, kubelet }),
     }).catch((e) => {
         throw new Error(`${(e as Error).message}\n${logTail(kubelet.log)}`);
     });
-    return { nodeName: host.name, containerd, kubelet };
+    return { ...node, kubelet };
+}
+
+const ctr = (host: LocalHost, ...args: string[]) => hostArgv(host, ["ctr", "--address", CONTAINERD_SOCKET, "-n", "k8s.io", ...args]);
+
+/**
+ * Takes the node out of service as an operator does before deleting its Node: the kubelet stopped,
+ * then every container it ran killed (containerd stays, as the runtime does on a node whose
+ * kubelet is down; the kubelet does not stop its containers on the way out).
+ */
+export async function stopRealKubelet(host: LocalHost, node: RealNode, timeoutMs = 30_000): Promise<void> {
+    try {
+        process.kill(node.kubelet.pid, "SIGTERM");
+    } catch {
+        // already gone
+    }
+    await pollUntil(async () => (isLiveProcess(node.kubelet.pid) ? undefined : true), { timeoutMs, intervalMs: 100, what: `the kubelet of ${node.nodeName} to exit` });
+    const running = async () => (await check(ctr(host, "tasks", "ls"))).split("\n").filter((l) => /\sRUNNING\s*$/.test(l)).map((l) => l.split(/\s+/)[0]);
+    for (const task of await running()) await run(ctr(host, "tasks", "kill", "--all", "--signal", "SIGKILL", task));
+    await pollUntil(async () => ((await running()).length === 0 ? true : undefined), { timeoutMs, intervalMs: 250, what: `the containers of ${node.nodeName} to stop` });
+}
+
+/** Starts a stopped kubelet again, as a host coming back does: it registers its Node anew if it was deleted meanwhile. */
+export function restartRealKubelet(host: LocalHost, node: RealNode, admin: KubeClient, timeoutMs = 180_000): Promise<RealNode> {
+    return startKubelet(host, node, admin, timeoutMs);
 }
