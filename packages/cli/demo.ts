@@ -56,7 +56,7 @@ const DEMO_SERVICE = "demo-b";
 async function bringUp(hosts: number, ovnkubeMode: boolean): Promise<{ cluster: LocalCluster; kube?: KubernetesLab; stackFile: string }> {
     step(
         ovnkubeMode
-            ? `local cluster: ${hosts} Debian unstable hosts (own roots, own sshd) and a Kubernetes v1.36 control plane with a kubelet stand-in per host`
+            ? `local cluster: ${hosts} Debian unstable hosts (own roots, own sshd) and a Kubernetes v1.36 control plane, the upstream kubelet and containerd on every host`
             : `local cluster: ${hosts} bare Debian 12 hosts (network namespaces with their own sshd)`,
     );
     await down(STACK);

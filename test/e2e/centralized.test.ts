@@ -31,6 +31,7 @@ import { processesNamed, ovsOvnDaemons } from "./support/hostDaemons";
 import { snapshotHost, type HostSnapshot } from "./support/hostSnapshot";
 import { upgradeUnderProbes } from "./support/ovnkubeUpgrade";
 import { readNbLog, writerReport, type NbWriter } from "./support/nbTransactionLog";
+import { pullReleaseImage } from "../../packages/lab/localcluster/kubernetes";
 import { assertUpAndRefreshChangeNothing, bringUpOvnkubeLab, writeLabStack, withoutHost, type OvnkubeLab } from "./support/ovnkubeLab";
 import { controlPlaneOf, plannedOvnkubePods, recreateOvnkubePods, waitNodesReady, waitOvnkubePodsRunning, ovnkubeImages } from "./support/ovnkubePods";
 import { phase } from "./support/phase";
@@ -87,7 +88,7 @@ after(async () => {
 
 test("bring-up on 1.2 with three centrals: raft NB and SB of 3, ovnkube-master and every ovnkube-node running, the central NB as planned", async () => {
     const up = await phase("bring-up and first up (1.2, centralized)", () =>
-        bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", workDir: work, release: "1.2" }, async (l) => {
+        bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", kubelet: "real", workDir: work, release: "1.2" }, async (l) => {
             writeLabStack(l, l.offline.stackFile!, { ovnkube: { version: "1.2", architecture: "centralized" }, centrals: CENTRALS });
             l.model = buildClusterModel(validateConfig(readStackFile(l.offline.stackFile!)));
             assert.deepEqual(ovsOvnDaemons(l.cluster), [], "the hosts are bare");
@@ -130,6 +131,8 @@ test("1.2 → 1.3 in one up: preview names what rolls, probes between pods on tw
     pods.push(...spread);
     await assertPodsPing(lab, spread);
 
+    // No registry here: the nodes get 1.3's image before the up that names it.
+    await phase("1.3's image on the nodes", () => pullReleaseImage(lab.cluster, lab.kubernetes, "1.3"));
     writeLabStack(lab, lab.offline.stackFile!, STACK_13);
     const to13 = buildClusterModel(validateConfig(readStackFile(lab.offline.stackFile!)));
     const seen = await phase("preview 1.2 → 1.3", () => preview(lab.offline));

@@ -17,6 +17,7 @@ import { startDemoDeployment, type KubePod } from "../../packages/lab/localclust
 import { assertPodsPing } from "./support/workloadProof";
 import { apply, preview, type OperationResult } from "../../packages/lab/offline/api";
 import { phase } from "./support/phase";
+import { pullReleaseImage } from "../../packages/lab/localcluster/kubernetes";
 import { bringUpOvnkubeLab, writeLabStack, type OvnkubeLab } from "./support/ovnkubeLab";
 import { ovnkubePodsOf, waitOvnkubePodsRunning, ovnkubeImages } from "./support/ovnkubePods";
 import { upgradeUnderProbes } from "./support/ovnkubeUpgrade";
@@ -50,7 +51,7 @@ after(async () => {
 });
 
 test("1.2 → 1.3 in one up: preview names what rolls, the pods keep their addresses and reach each other, the new release runs", async () => {
-    const up = await phase("bring-up and up on 1.2", () => bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", workDir: work, release: "1.2" }));
+    const up = await phase("bring-up and up on 1.2", () => bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", kubelet: "real", workDir: work, release: "1.2" }));
     lab = up.lab;
     assert.equal(up.first.ok, true, up.first.error);
     assert.equal(lab.model.kube.version, "1.2");
@@ -60,6 +61,8 @@ test("1.2 → 1.3 in one up: preview names what rolls, the pods keep their addre
     const pods = await phase("workloads", () => startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, { name: SPREAD, replicas: HOSTS, command: ["sleep", "infinity"] }));
     await assertPodsPing(lab, pods);
 
+    // No registry here: the nodes get 1.3's image before the up that names it.
+    await phase("1.3's image on the nodes", () => pullReleaseImage(lab.cluster, lab.kubernetes, "1.3"));
     const stackFile = writeLabStack(lab, lab.offline.stackFile!, { ovnkube: { version: "1.3" } });
     const to13 = buildClusterModel(validateConfig(readStackFile(stackFile)));
 

@@ -1,5 +1,5 @@
 // Debian unstable ("sid") hosts with Kubernetes v1.36.2 and ovn-kubernetes v1.3.0's binaries, as
-// `up --os debian-sid --kubernetes --ovn-kubernetes 1.3` makes them: each host on its own overlay
+// `up --os debian-sid --kubernetes --ovn-kubernetes 1.3 --kubelet stand-in` makes them: each host on its own overlay
 // of the cached Debian unstable base, reached over its own sshd; apt-get installs OVN 26.03 and
 // Open vSwitch 4.0 there from the base's local repository (Northbound schema new enough for
 // ovnkube 1.2 and 1.3); the kubelet stand-ins register v1.36.2 Nodes and run a pod shaped like
@@ -37,7 +37,7 @@ const seconds = (since: number) => Math.round((Date.now() - since) / 100) / 10;
 before(async () => {
     await down(ID); // whatever an aborted earlier run left
     const started = Date.now();
-    ({ cluster, kubernetes: lab } = await upWithKubernetes({ id: ID, hosts: 2, os: "debian-sid", ovnKubernetes: "1.3", log: () => undefined }));
+    ({ cluster, kubernetes: lab } = await upWithKubernetes({ id: ID, hosts: 2, os: "debian-sid", ovnKubernetes: "1.3", kubelet: "stand-in", log: () => undefined }));
     upSeconds = seconds(started);
     admin = KubeClient.fromKubeconfig(lab.controlPlane.adminKubeconfig.content);
 });

@@ -23,13 +23,13 @@ const USAGE = `usage: localcluster <command> [options]
                                   once, about 1 min) and get OVS/OVN from the stack's package step
               --lab-dir DIR       a directory every host sees read-only at /opt/ovn-kubernetes-lab
               --kubernetes        also a Kubernetes control plane (${KUBERNETES_VERSION}, lab binaries) and a
-                                  kubelet stand-in per host; the stack file then runs in ovnkube mode
+                                  kubelet per host; the stack file then runs in ovnkube mode
               --ovn-kubernetes R  with --kubernetes: the release whose binaries the hosts get,
                                   ${OVN_KUBERNETES_RELEASES.join(", ")} (default ${DEFAULT_OVN_KUBERNETES_RELEASE}); both need OVN
                                   25.09+ (--os debian-sid)
-              --kubelet K         with --kubernetes: ${KUBELET_KINDS.join(" or ")} (default stand-in); real runs
-                                  the upstream kubelet ${KUBERNETES_VERSION} with containerd on --os debian-sid
-                                  hosts, with images built here (about 1 min once, cached)
+              --kubelet K         with --kubernetes: ${KUBELET_KINDS.join(" or ")} (default real on --os debian-sid,
+                                  else stand-in); real runs the upstream kubelet ${KUBERNETES_VERSION} with
+                                  containerd, with images built here (about 1 min once, cached)
               --subnet CIDR       underlay (default 172.31.<n>.0/24 derived from the id)
               --stack-file PATH   where to write the stack (default stacks/Pulumi.local.yaml,
                                   or stacks/Pulumi.local-<id>.yaml for another id)

@@ -18,11 +18,20 @@ import { DEFAULT_OS, findHost, hasOwnRoot, hostOs, saveCluster, type LocalCluste
 import { inHost } from "./kubelet/hostfs";
 import { up, type UpOptions } from "./up";
 import { labNodeImages } from "./node/images";
-import { restartRealKubelet, startRealNode, stopRealKubelet, type RealNode } from "./node/start";
+import { importImages, restartRealKubelet, startRealNode, stopRealKubelet, type RealNode } from "./node/start";
 
 /** Which kubelet the hosts run: the stand-in, or the upstream kubelet with containerd (Debian unstable hosts). */
 export const KUBELET_KINDS = ["stand-in", "real"] as const;
 export type KubeletKind = (typeof KUBELET_KINDS)[number];
+
+/**
+ * The kubelet hosts of `os` run unless told: the upstream one where containerd is in the host's
+ * root (Debian unstable), the stand-in elsewhere (Debian 12 hosts share this machine's root, the
+ * Debian 13 base has no container runtime).
+ */
+export function defaultKubeletKind(os: string | undefined): KubeletKind {
+    return os === "debian-sid" ? "real" : "stand-in";
+}
 
 /** Throws unless `kind` is a kubelet the lab has. */
 export function checkKubeletKind(kind: string): KubeletKind {
@@ -40,6 +49,9 @@ const NODE_BIN_DIR = "bin";
 const OCI_DIR = "oci";
 
 /** Hard-links `source` to `target` when on the same filesystem, else copies it. */
+/** Where cluster `id` keeps its lab directory on this machine. */
+const labDirOf = (id: string) => path.join(stateDir(id), "lab");
+
 function linkOrCopy(source: string, target: string, mode: number): void {
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.rmSync(target, { force: true });
@@ -64,7 +76,7 @@ export function labImageDir(release: OvnKubernetesRelease): string {
  * since they bind-mount it.
  */
 export async function prepareLabDir(id: string, release: OvnKubernetesRelease, kubelet: KubeletKind = "stand-in", log?: (line: string) => void): Promise<{ dir: string; node?: RealNodeFiles }> {
-    const dir = path.join(stateDir(id), "lab");
+    const dir = labDirOf(id);
     for (const r of OVN_KUBERNETES_RELEASES) await prepareImage(dir, r);
     return { dir, node: kubelet === "real" ? await prepareNodeFiles(dir, release, log) : undefined };
 }
@@ -83,12 +95,27 @@ async function prepareNodeFiles(dir: string, release: OvnKubernetesRelease, log?
     const kubelet = await labBinaries(["kubelet"], KUBERNETES_RELEASE);
     const kubeletBin = path.posix.join(LAB_DIR_MOUNT, NODE_BIN_DIR, "kubelet");
     linkOrCopy(kubelet.kubelet, path.join(dir, NODE_BIN_DIR, "kubelet"), 0o755);
-    const imageArchives = (await labNodeImages([release], log)).map((image) => {
+    return { kubeletBin, imageArchives: await linkNodeImages(dir, release, log) };
+}
+
+/** The node images for `release`, built when missing, linked into the lab directory; their paths as the hosts see them. */
+async function linkNodeImages(dir: string, release: OvnKubernetesRelease, log?: (line: string) => void): Promise<string[]> {
+    return (await labNodeImages([release], log)).map((image) => {
         const name = path.basename(image.archive);
         linkOrCopy(image.archive, path.join(dir, OCI_DIR, name), 0o644);
         return path.posix.join(LAB_DIR_MOUNT, OCI_DIR, name);
     });
-    return { kubeletBin, imageArchives };
+}
+
+/**
+ * Puts the image of `release` on every node of the real kubelet, as a node pulls it when a pod
+ * first names it: the lab has no registry, so an upgrade's image is imported before the up that
+ * names it. The stand-ins need nothing: they run the lab directory's files of every release.
+ */
+export async function pullReleaseImage(cluster: LocalCluster, lab: KubernetesLab, release: OvnKubernetesRelease, log?: (line: string) => void): Promise<void> {
+    if (lab.nodes.length === 0) return;
+    const archives = await linkNodeImages(labDirOf(cluster.id), release, log);
+    await Promise.all(lab.nodes.map((n) => importImages(findHost(cluster, n.nodeName), archives)));
 }
 
 async function prepareImage(dir: string, release: OvnKubernetesRelease): Promise<void> {
@@ -183,7 +210,7 @@ export interface KubernetesUpOptions extends Omit<UpOptions, "labDir"> {
     ovnKubernetes?: OvnKubernetesRelease;
     /** The image reference the stand-ins map to the release's files (default ovnKubernetesLabImage of the release). */
     ovnkubeImage?: string;
-    /** Which kubelet the hosts run (default the stand-in). */
+    /** Which kubelet the hosts run (default defaultKubeletKind of the hosts' os). */
     kubelet?: KubeletKind;
     log?: (line: string) => void;
 }
@@ -195,7 +222,7 @@ export interface KubernetesUpOptions extends Omit<UpOptions, "labDir"> {
 export async function upWithKubernetes(opts: KubernetesUpOptions): Promise<{ cluster: LocalCluster; kubernetes: KubernetesLab }> {
     const id = opts.id ?? DEFAULT_ID;
     const release = checkOvnKubernetesRelease(opts.ovnKubernetes ?? DEFAULT_OVN_KUBERNETES_RELEASE);
-    const kubelet = checkKubeletKind(opts.kubelet ?? "stand-in");
+    const kubelet = checkKubeletKind(opts.kubelet ?? defaultKubeletKind(opts.os));
     if (kubelet === "real" && opts.os !== "debian-sid") throw new Error(`kubelet "real" runs on Debian unstable hosts (os "debian-sid"), not os ${JSON.stringify(opts.os ?? DEFAULT_OS)}`);
     const lab = await prepareLabDir(id, release, kubelet, opts.log);
     const cluster = await up({ ...opts, labDir: lab.dir });

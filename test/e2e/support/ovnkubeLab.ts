@@ -1,4 +1,4 @@
-// An ovnkube-mode lab: local hosts with their Kubernetes (control plane and kubelet stand-ins),
+// An ovnkube-mode lab: local hosts with their Kubernetes (control plane and kubelets),
 // an ovnkube-mode stack file for them, and the offline engine's options; then the first apply,
 // timed. `bringUpOvnkubeLab` is what the end-to-end test and a benchmark share: its timings are
 // the bring-up (hosts and Kubernetes) and the apply (packages, OVS/OVN, ovnkube, until ovnkube has
@@ -24,7 +24,7 @@ export interface OvnkubeLabOptions {
     workDir: string;
     /** The ovn-kubernetes release the stack starts with (default the lab's). */
     release?: OvnKubernetesRelease;
-    /** Which kubelet the hosts run (default the stand-in). */
+    /** Which kubelet the hosts run (default the real one on Debian unstable hosts). */
     kubelet?: KubeletKind;
     log?: (line: string) => void;
 }

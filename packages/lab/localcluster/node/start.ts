@@ -88,12 +88,15 @@ export async function startRealNode(opts: RealNodeOptions): Promise<RealNode> {
         what: `containerd on ${host.name} (log: ${containerd.log})`,
         giveUp: () => deadDaemon({ containerd }),
     });
-    for (const archive of opts.imageArchives) {
-        await check(hostArgv(host, ["ctr", "--address", CONTAINERD_SOCKET, "-n", "k8s.io", "images", "import", archive]), { timeoutMs });
-    }
+    await importImages(host, opts.imageArchives, timeoutMs);
 
     const argv = kubeletArgv({ bin: opts.kubeletBin, nodeName: host.name, nodeIp: host.ip, kubeconfig: opts.kubeconfig });
     return startKubelet(host, { nodeName: host.name, containerd, kubelet: { pid: 0, log: path.join(opts.logDir, "kubelet.log") }, kubeletArgv: argv }, opts.admin, timeoutMs);
+}
+
+/** Imports OCI archives (paths as the host sees them) into the node's containerd, where the kubelet looks for images. */
+export async function importImages(host: LocalHost, archives: readonly string[], timeoutMs = 180_000): Promise<void> {
+    for (const archive of archives) await check(hostArgv(host, ["ctr", "--address", CONTAINERD_SOCKET, "-n", "k8s.io", "images", "import", archive]), { timeoutMs });
 }
 
 /** Starts the node's kubelet (again) and waits until it has registered its Node. */
