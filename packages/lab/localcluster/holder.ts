@@ -30,7 +30,13 @@ export const PRIVATE_DIRS = [
     // The project's own: the hosts' script bundles and command logs.
     BUNDLE_ROOT,
     COMMAND_LOG_DIR,
+    // root's home, as a fresh Debian host has it: this machine's holds its operator's shell
+    // start-up files, which bash runs for every command an SSH session starts.
+    "/root",
 ] as const;
+
+/** What Debian's base-files puts in root's home at install. */
+const ROOT_DOT_FILES: Record<string, string> = { ".bashrc": "/usr/share/base-files/dot.bashrc", ".profile": "/usr/share/base-files/dot.profile" };
 
 /** The project's directories among PRIVATE_DIRS: made on this machine when missing (no package makes them). */
 const PROJECT_DIRS = [BUNDLE_ROOT, COMMAND_LOG_DIR];
@@ -77,6 +83,10 @@ export function prepareHostDirs(hostDir: string, hostname: string, hostsFile: st
     for (const dir of PRIVATE_DIRS) {
         const mine = path.join(hostDir, dir);
         fs.mkdirSync(mine, { recursive: true });
+        if (dir === "/root") {
+            fs.chmodSync(mine, 0o700);
+            for (const [name, source] of Object.entries(ROOT_DOT_FILES)) if (fs.existsSync(source)) fs.copyFileSync(source, path.join(mine, name));
+        }
         if (!dir.startsWith("/etc/")) continue;
         for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
             if (entry.isSymbolicLink()) {
