@@ -8,9 +8,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import madge from "madge";
+import { repoFiles } from "./repoFiles";
 
 export const REPO = path.resolve(__dirname, "..");
-const SKIP = new Set(["node_modules", "dist", ".git", ".local", "scratch"]);
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["'](\.{1,2}\/[^"']*)["']/g;
 
 export interface CrossingImport {
@@ -19,15 +19,7 @@ export interface CrossingImport {
     target: string;
 }
 
-function tsFiles(dir: string, out: string[] = []): string[] {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-        if (SKIP.has(e.name)) continue;
-        const f = path.join(dir, e.name);
-        if (e.isDirectory()) tsFiles(f, out);
-        else if (e.name.endsWith(".ts")) out.push(f);
-    }
-    return out;
-}
+const tsFiles = (dir: string) => repoFiles(dir, ".ts");
 
 /** Every package root under `root`: a folder with a package.json, nearest first. */
 function packageRoots(root: string): string[] {

@@ -4,21 +4,13 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
+import { repoFiles } from "../../tools/repoFiles";
 
 const ROOT = path.resolve(__dirname, "../..");
-const SKIP = new Set(["node_modules", "dist", ".git", ".local", "scratch"]);
 const LINK = /\[[^\]]*\]\(([^)\s]+)\)/g;
 const README_LIMIT = 160;
 
-function markdownFiles(dir: string, out: string[] = []): string[] {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-        if (SKIP.has(e.name)) continue;
-        const f = path.join(dir, e.name);
-        if (e.isDirectory()) markdownFiles(f, out);
-        else if (e.name.endsWith(".md")) out.push(f);
-    }
-    return out;
-}
+const markdownFiles = (dir: string) => repoFiles(dir, ".md");
 
 /** Markdown without its fenced code blocks (no headings there). */
 const unfenced = (text: string) => text.replace(/^```[\s\S]*?^```/gm, "");
