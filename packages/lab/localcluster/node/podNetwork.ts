@@ -5,9 +5,9 @@
 import type { LocalHost } from "../state";
 import { hostArgv } from "../exec";
 import { run } from "../run";
+import { POD_IFNAME } from "../kubelet/sandbox";
 
 const CNI_NETNS_DIR = "/var/run/netns";
-const POD_IFNAME = "eth0";
 
 export interface PodNetwork {
     /** The namespace's path in the host. */
