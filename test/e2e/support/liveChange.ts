@@ -34,7 +34,8 @@ export function continuousPing(cluster: LocalCluster, from: LocalPod, ip: string
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
-    const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+    // "close", not "exit": the summary ping prints on SIGINT may still be in the pipe when it exits.
+    const exited = new Promise<void>((resolve) => child.on("close", () => resolve()));
     return {
         async stop() {
             child.kill("SIGINT");
