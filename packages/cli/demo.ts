@@ -97,8 +97,8 @@ async function kubernetesPods(cluster: LocalCluster, kube: KubernetesLab) {
     const client = KubeClient.fromKubeconfig(kube.controlPlane.adminKubeconfig.content);
     try {
         const command = ["sleep", "infinity"];
-        const spread = await startDemoDeployment(client, cluster, kube, { name: DEMO_DEPLOYMENTS[0], replicas: cluster.hosts.length, command });
-        const [server] = await startDemoDeployment(client, cluster, kube, { name: DEMO_SERVICE, replicas: 1, command });
+        const spread = await startDemoDeployment(client, cluster, { name: DEMO_DEPLOYMENTS[0], replicas: cluster.hosts.length, command });
+        const [server] = await startDemoDeployment(client, cluster, { name: DEMO_SERVICE, replicas: 1, command });
         const serviceIp = await createClusterIpService(client, { name: DEMO_SERVICE, selector: { [DEMO_APP_LABEL]: DEMO_SERVICE }, port: CHECK_PORT, targetPort: CHECK_PORT });
         const first = spread.find((p) => p.node !== server.node)!;
         const pods = [first, server, ...spread.filter((p) => p !== first)];

@@ -1,6 +1,6 @@
 // End to end in ovnkube mode with the centralized architecture, on real parts only: 4 Debian
 // unstable hosts (OVN 26.03, OVS 4.0), the first three of them the cluster's centrals (Northbound
-// and Southbound as raft clusters of 3), a Kubernetes v1.36 control plane with kubelet stand-ins,
+// and Southbound as raft clusters of 3), a Kubernetes v1.36 control plane with the upstream kubelet,
 // and ovn-kubernetes' ovnkube-master and ovnkube-node from the program's DaemonSets. It proves that
 // the program takes bare hosts to a cluster on ovn-kubernetes 1.2 whose central NB ovnkube built
 // from the project's plan; that 1.2 → 1.3 is one up that preview describes, under probes between
@@ -88,7 +88,7 @@ after(async () => {
 
 test("bring-up on 1.2 with three centrals: raft NB and SB of 3, ovnkube-master and every ovnkube-node running, the central NB as planned", async () => {
     const up = await phase("bring-up and first up (1.2, centralized)", () =>
-        bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", kubelet: "real", workDir: work, release: "1.2" }, async (l) => {
+        bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", workDir: work, release: "1.2" }, async (l) => {
             writeLabStack(l, l.offline.stackFile!, { ovnkube: { version: "1.2", architecture: "centralized" }, centrals: CENTRALS });
             l.model = buildClusterModel(validateConfig(readStackFile(l.offline.stackFile!)));
             assert.deepEqual(ovsOvnDaemons(l.cluster), [], "the hosts are bare");
@@ -127,7 +127,7 @@ test("bring-up on 1.2 with three centrals: raft NB and SB of 3, ovnkube-master a
 
 test("1.2 → 1.3 in one up: preview names what rolls, probes between pods on two nodes lose nothing, the pods keep their addresses", async () => {
     requireLab();
-    const spread = await phase("workloads on 1.2", () => startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, { name: SPREAD, replicas: podNodes().length, command: ["sleep", "infinity"] }));
+    const spread = await phase("workloads on 1.2", () => startDemoDeployment(lab.admin, lab.cluster, { name: SPREAD, replicas: podNodes().length, command: ["sleep", "infinity"] }));
     pods.push(...spread);
     await assertPodsPing(lab, spread);
 
@@ -196,7 +196,7 @@ test("the NB leader killed while ovnkube runs: pods created afterwards get addre
     const successor = await electedAmong(centrals(), "nb", survivors);
     console.log(`NB leader ${victim} killed; ${successor} leads`);
 
-    const late = await phase("pods after the leader change", () => startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, { name: LATE, replicas: podNodes().length, command: ["sleep", "infinity"] }));
+    const late = await phase("pods after the leader change", () => startDemoDeployment(lab.admin, lab.cluster, { name: LATE, replicas: podNodes().length, command: ["sleep", "infinity"] }));
     await assertPlannedAddresses(lab, model, late);
     await assertPodsPing(lab, [...late, ...pods]);
 

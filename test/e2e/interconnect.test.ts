@@ -26,7 +26,7 @@ import { gatewayRouter, routerToJoin, routerToTransit, TRANSIT_SWITCH } from "..
 import type { ClusterModel } from "../../packages/cluster/model/types";
 import { down, hostExec } from "../../packages/lab/localcluster";
 import { enterableHost } from "../../packages/lab/localcluster/exec";
-import { inHost } from "../../packages/lab/localcluster/kubelet/hostfs";
+import { inHost } from "../../packages/lab/localcluster/hostfs";
 import { removeDemoWorkloads, type KubePod } from "../../packages/lab/localcluster/kubeWorkloads";
 import { proveJoinedNode, proveWorkloads } from "./support/workloadProof";
 import { X509Certificate } from "node:crypto";
@@ -115,7 +115,7 @@ after(async () => {
 test("bring-up from bare hosts to up: a zone per node, ovnkube 1.3 from the program's DaemonSets realising the plan in every zone", async () => {
     let bare: string[] = ["not looked at"];
     const up = await phase("bring-up and first up", () =>
-        bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", kubelet: "real", workDir: path.join(work, "main") }, async (l) => {
+        bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", workDir: path.join(work, "main") }, async (l) => {
             bare = ovsOvnDaemons(l.cluster);
             for (const h of l.cluster.hosts) bareHosts.set(h.name, await snapshotHost(l.cluster, h.name));
         }),

@@ -44,7 +44,7 @@ async function exec(pod: string, ...argv: string[]): Promise<string> {
 
 before(async () => {
     await phase("bring-up and apply", async () => {
-        const { lab: l, first } = await bringUpOvnkubeLab({ id: ID, hosts: 3, os: "debian-sid", kubelet: "real", workDir });
+        const { lab: l, first } = await bringUpOvnkubeLab({ id: ID, hosts: 3, os: "debian-sid", workDir });
         lab = l;
         assert.equal(first.ok, true, first.error);
     });

@@ -51,14 +51,14 @@ after(async () => {
 });
 
 test("1.2 → 1.3 in one up: preview names what rolls, the pods keep their addresses and reach each other, the new release runs", async () => {
-    const up = await phase("bring-up and up on 1.2", () => bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", kubelet: "real", workDir: work, release: "1.2" }));
+    const up = await phase("bring-up and up on 1.2", () => bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", workDir: work, release: "1.2" }));
     lab = up.lab;
     assert.equal(up.first.ok, true, up.first.error);
     assert.equal(lab.model.kube.version, "1.2");
     await waitOvnkubePodsRunning(lab.admin, lab.model.kube, 120_000);
     assert.deepEqual(await runningImages(), [releaseOf("1.2").image]);
 
-    const pods = await phase("workloads", () => startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, { name: SPREAD, replicas: HOSTS, command: ["sleep", "infinity"] }));
+    const pods = await phase("workloads", () => startDemoDeployment(lab.admin, lab.cluster, { name: SPREAD, replicas: HOSTS, command: ["sleep", "infinity"] }));
     await assertPodsPing(lab, pods);
 
     // No registry here: the nodes get 1.3's image before the up that names it.

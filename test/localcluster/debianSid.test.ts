@@ -1,24 +1,24 @@
-// Debian unstable ("sid") hosts with Kubernetes v1.36.2 and ovn-kubernetes v1.3.0's binaries, as
-// `up --os debian-sid --kubernetes --ovn-kubernetes 1.3 --kubelet stand-in` makes them: each host on its own overlay
+// Debian unstable ("sid") hosts with Kubernetes v1.36.2 and ovn-kubernetes v1.3.0's image, as
+// `up --os debian-sid --kubernetes --ovn-kubernetes 1.3` makes them: each host on its own overlay
 // of the cached Debian unstable base, reached over its own sshd; apt-get installs OVN 26.03 and
 // Open vSwitch 4.0 there from the base's local repository (Northbound schema new enough for
-// ovnkube 1.2 and 1.3); the kubelet stand-ins register v1.36.2 Nodes and run a pod shaped like
+// ovnkube 1.2 and 1.3); the upstream kubelets register v1.36.2 Nodes and run a pod shaped like
 // ovnkube's node pod (init container, two containers, exec readiness probe) from the release's
-// image files; the API server calls an admission webhook served by a hostNetwork pod on a host's
-// address; `down` leaves nothing. The first run on a machine builds the base (about 1 min).
+// image, imported under the reference the manifests name; `down` leaves nothing. The first run on
+// a machine builds the base and the images (about 2 min).
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
-import { KubeApiError, KubeClient, pollUntil, type KubeObject } from "../../packages/lab/kubeclient";
+import type { IPod as Pod } from "kubernetes-models/v1/Pod";
+import type { IPodSpec as PodSpec } from "kubernetes-models/v1/PodSpec";
+import type { INode as Node } from "kubernetes-models/v1/Node";
+import { KubeClient, pollUntil, type KubeObject } from "../../packages/lab/kubeclient";
 import { down, loadCluster } from "../../packages/lab/localcluster";
 import type { LocalCluster } from "../../packages/lab/localcluster";
 import { DEBIAN13_BASE, DEBIAN_SID_BASE, baseDir } from "../../packages/lab/localcluster/debianBase";
-import { LAB_DIR_MOUNT, inHostRoot } from "../../packages/lab/localcluster/holder";
-import { controlPlaneLayout } from "../../packages/lab/localcluster/kube";
-import { issueCert, readCa } from "../../packages/lab/localcluster/kube/pki";
-import { labImageDir, upWithKubernetes, type KubernetesLab } from "../../packages/lab/localcluster/kubernetes";
-import type { Node, Pod, PodSpec } from "../../packages/lab/localcluster/kubelet/types";
+import { inHostRoot } from "../../packages/lab/localcluster/holder";
+import { upWithKubernetes, type KubernetesLab } from "../../packages/lab/localcluster/kubernetes";
 import { ovnKubernetesLabImage } from "../../packages/lab/localcluster/labReleases";
 import { checkOwnRootHosts } from "./ownRootHosts";
 import { runOk, runScript } from "../hosts/support/remote";
@@ -37,7 +37,7 @@ const seconds = (since: number) => Math.round((Date.now() - since) / 100) / 10;
 before(async () => {
     await down(ID); // whatever an aborted earlier run left
     const started = Date.now();
-    ({ cluster, kubernetes: lab } = await upWithKubernetes({ id: ID, hosts: 2, os: "debian-sid", ovnKubernetes: "1.3", kubelet: "stand-in", log: () => undefined }));
+    ({ cluster, kubernetes: lab } = await upWithKubernetes({ id: ID, hosts: 2, os: "debian-sid", ovnKubernetes: "1.3", log: () => undefined }));
     upSeconds = seconds(started);
     admin = KubeClient.fromKubeconfig(lab.controlPlane.adminKubeconfig.content);
 });
@@ -74,9 +74,9 @@ async function waitForPod(name: string, what: string, ok: (p: Pod) => boolean, t
     }
 }
 
-/** A hostNetwork pod bound to `node` (as a DaemonSet's pod is once scheduled), run by that host's kubelet. */
+/** A hostNetwork pod bound to `node` (as a DaemonSet's pod is once scheduled), run by that host's kubelet; its `sleep` ignores TERM, so a short grace. */
 async function createHostNetworkPod(name: string, node: string, spec: Omit<PodSpec, "nodeName" | "hostNetwork">): Promise<void> {
-    await admin.create({ apiVersion: "v1", kind: "Pod", metadata: { name, namespace: NS }, spec: { nodeName: node, hostNetwork: true, ...spec } } as KubeObject);
+    await admin.create({ apiVersion: "v1", kind: "Pod", metadata: { name, namespace: NS }, spec: { nodeName: node, hostNetwork: true, terminationGracePeriodSeconds: 1, ...spec } } as KubeObject);
 }
 
 const isReady = (p: Pod) => p.status?.phase === "Running" && p.status.conditions?.some((c) => c.type === "Ready" && c.status === "True") === true;
@@ -128,27 +128,20 @@ test("apt-get installs OVN 26.03 and Open vSwitch 4.0 from the base's local repo
     assert.equal(fs.existsSync(path.join(central.base!, "usr/bin/ovs-vsctl")), false, "the base stays without OVS");
 });
 
-test("Kubernetes v1.36.2 with the binaries of ovn-kubernetes v1.3.0 where its image has them, recorded in cluster.json", async () => {
+test("Kubernetes v1.36.2 with the upstream kubelet and containerd on every host, ovn-kubernetes 1.3's image imported under its reference, recorded in cluster.json", async () => {
     assert.equal((await admin.getPath<{ gitVersion: string }>("/version")).gitVersion, "v1.36.2");
     const nodes = (await admin.list("v1", "Node")) as unknown as Node[];
     assert.deepEqual(nodes.map((n) => n.metadata!.name).sort(), ["node1", "node2"]);
     for (const n of nodes) {
         assert.equal(n.status!.nodeInfo!.kubeletVersion, "v1.36.2");
+        assert.match(n.status!.nodeInfo!.containerRuntimeVersion, /^containerd:\/\/2\./);
         assert.match(n.status!.nodeInfo!.osImage, /^Debian GNU\/Linux \w+\/sid$/);
     }
-    const imageDir = labImageDir("1.3");
-    assert.equal(imageDir, `${LAB_DIR_MOUNT}/images/ovn-kubernetes-v1.3.0`);
-    assert.deepEqual(loadCluster(ID).ovnKubernetes, { release: "1.3", image: IMAGE, imageDir, kubelet: "stand-in" });
+    assert.deepEqual(loadCluster(ID).ovnKubernetes, { release: "1.3", image: IMAGE, kubelet: true });
+    assert.deepEqual(lab.registrations, []);
     for (const h of cluster.hosts) {
-        const out = await overSsh(h.name, [
-            `cd ${imageDir}`,
-            "usr/bin/ovnkube --version | head -1",
-            "usr/bin/ovn-kube-util --version | head -1",
-            "usr/libexec/cni/ovn-k8s-cni-overlay --version | head -1",
-            "test -x usr/bin/ovnkube-identity && echo identity",
-        ].join(" && "));
-        assert.deepEqual(out.trim().split("\n"), ["Version: 1.3.0", "Version: 1.3.0", "Version: 1.3.0", "identity"]);
-        assert.match((await runScript(cluster, h.name, `touch ${imageDir}/x`)).stderr, /Read-only file system/);
+        const images = (await overSsh(h.name, "ctr -n k8s.io images ls -q")).trim().split("\n");
+        assert.ok(images.includes(IMAGE), `${h.name} has ${images.join(", ")}`);
     }
 });
 
@@ -183,98 +176,10 @@ test("a pod shaped like ovnkube's node pod (init container, two containers, exec
     await admin.waitUntilGone({ apiVersion: "v1", kind: "Pod", namespace: NS, name: "twocontainers" }, 40_000);
 });
 
-/** The webhook server: answers every AdmissionReview with a denial naming the host. */
-const WEBHOOK_SERVER = `
-const fs = require("node:fs");
-const https = require("node:https");
-const [dir, host] = process.argv.slice(2);
-https.createServer({ cert: fs.readFileSync(dir + "/tls.crt"), key: fs.readFileSync(dir + "/tls.key") }, (req, res) => {
-    let body = "";
-    req.on("data", (d) => (body += d));
-    req.on("end", () => {
-        if (req.method !== "POST") return res.writeHead(200).end("ok");
-        const review = JSON.parse(body);
-        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({
-            apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview",
-            response: { uid: review.request.uid, allowed: false, status: { code: 403, message: "denied by the lab webhook on " + host } },
-        }));
-    });
-}).listen(9443, () => console.log("listening on 9443"));
-`;
-
-test("the API server calls an admission webhook served by a hostNetwork pod at https://<host ip>:9443", async () => {
-    const [host] = cluster.hosts;
-    // The server's program (this machine's node) and script, in the lab directory every host sees.
-    const tools = path.join(cluster.dir, "lab", "webhook");
-    fs.mkdirSync(tools, { recursive: true });
-    fs.copyFileSync(process.execPath, path.join(tools, "node"));
-    fs.chmodSync(path.join(tools, "node"), 0o755);
-    fs.writeFileSync(path.join(tools, "server.js"), WEBHOOK_SERVER);
-    // Its serving certificate for the host's address, from the cluster CA, as a Secret.
-    const layout = controlPlaneLayout(ID);
-    const cert = await issueCert(readCa(layout.pkiDir), layout.pkiDir, "lab-webhook", { commonName: "lab-webhook", ipAddresses: [host.ip], usage: "server" });
-    const b64 = (s: string) => Buffer.from(s).toString("base64");
-    await admin.create({ apiVersion: "v1", kind: "Secret", metadata: { name: "lab-webhook", namespace: NS }, type: "kubernetes.io/tls", data: { "tls.crt": b64(cert.certPem), "tls.key": b64(cert.keyPem) } } as KubeObject);
-    await createHostNetworkPod("webhook", host.name, {
-        volumes: [{ name: "tls", secret: { secretName: "lab-webhook" } }],
-        containers: [
-            {
-                name: "webhook",
-                image: IMAGE,
-                command: [`${LAB_DIR_MOUNT}/webhook/node`, `${LAB_DIR_MOUNT}/webhook/server.js`, "/tls", host.name],
-                volumeMounts: [{ name: "tls", mountPath: "/tls", readOnly: true }],
-                readinessProbe: { httpGet: { scheme: "HTTPS", port: 9443, path: "/healthz" }, periodSeconds: 1 },
-            },
-        ],
-    });
-    await waitForPod("webhook", "Ready", isReady);
-
-    const webhookRef = { apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingWebhookConfiguration", name: "lab-webhook" };
-    await admin.create({
-        apiVersion: webhookRef.apiVersion,
-        kind: webhookRef.kind,
-        metadata: { name: webhookRef.name },
-        webhooks: [
-            {
-                name: "lab-webhook.example.com",
-                clientConfig: { url: `https://${host.ip}:9443/validate`, caBundle: b64(lab.controlPlane.caPem) },
-                rules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"], scope: "Namespaced" }],
-                objectSelector: { matchLabels: { "lab-webhook": "judge" } },
-                admissionReviewVersions: ["v1"],
-                sideEffects: "None",
-                failurePolicy: "Fail",
-                timeoutSeconds: 10,
-            },
-        ],
-    } as unknown as KubeObject);
-    try {
-        const judged = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "judged", namespace: NS, labels: { "lab-webhook": "judge" } }, data: { a: "b" } };
-        // The configuration takes a moment to reach the API server's admission chain.
-        const refusal = await pollUntil(
-            async () => {
-                try {
-                    await admin.create(judged as KubeObject);
-                    await admin.delete({ apiVersion: "v1", kind: "ConfigMap", namespace: NS, name: "judged" });
-                    return undefined;
-                } catch (e) {
-                    return e;
-                }
-            },
-            { timeoutMs: 30_000, intervalMs: 500, what: "the API server to consult the webhook" },
-        );
-        assert.ok(refusal instanceof KubeApiError, String(refusal));
-        assert.match(refusal.message, new RegExp(`admission webhook "lab-webhook.example.com" denied the request: denied by the lab webhook on ${host.name}`));
-        // Objects the webhook does not select pass.
-        await admin.create({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "unjudged", namespace: NS }, data: { a: "b" } } as KubeObject);
-    } finally {
-        await admin.delete(webhookRef);
-    }
-});
-
-test("down ends every process (hosts, control plane, kubelets, pods) and removes every namespace, link, mount and directory; the base stays cached", async () => {
+test("down ends every process (hosts, control plane, containerd, kubelets, pods) and removes every namespace, link, mount and directory; the base stays cached", async () => {
     const { netns } = leftovers(ID);
     const marks: ProcessMark[] = [...processesIn(netns), ...cluster.hosts.flatMap((h) => markOf(h.holderPid))];
-    assert.ok(marks.length >= 10, `holders, sshds, kubelets, the webhook and the control plane: ${marks.length}`);
+    assert.ok(marks.length >= 10, `holders, sshds, containerd, kubelets and the control plane: ${marks.length}`);
     await down(ID);
     assert.deepEqual(stillRunning(marks), []);
     assert.deepEqual(leftovers(ID), { netns: [], links: [], mounts: [] });

@@ -108,7 +108,7 @@ test("ovnkube mode: interconnect unless told, no node central, the cluster's rel
     const cluster: LocalCluster = {
         ...base,
         hosts: base.hosts.map((h, i) => ({ ...h, hostKeyLine: keys[i] })),
-        ovnKubernetes: { release: "1.3", image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3", imageDir: "/lab/images/ovn-kubernetes-v1.3.0" },
+        ovnKubernetes: { release: "1.3", image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3", kubelet: true },
     };
     const kubernetes = { apiServerUrl: "https://172.31.40.2:6443", kubeconfig: "apiVersion: v1\nkind: Config\n" };
     const valid = (c: ReturnType<typeof localStackConfig>) => validateConfig({ ...c, sshPrivateKey: SECRET_PRESENT, kubeconfig: SECRET_PRESENT } as never);

@@ -4,5 +4,5 @@ export { CHECK_PORT, formatReport, overlayReport } from "../localcluster/checks"
 export { removePulumiDemoPods, startPulumiDemoPods } from "../localcluster/demoPods";
 export { loadControlPlane } from "../localcluster/kube";
 export { DEMO_APP_LABEL, DEMO_NAMESPACE, createClusterIpService, podRef, removeDemoWorkloads, startDemoDeployment } from "../localcluster/kubeWorkloads";
-export { KubeletKind, KubernetesLab, upWithKubernetes } from "../localcluster/kubernetes";
+export { KubernetesLab, upWithKubernetes } from "../localcluster/kubernetes";
 export { OvnKubernetesRelease } from "../localcluster/labReleases";

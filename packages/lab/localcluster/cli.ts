@@ -1,6 +1,6 @@
 // Command line of the local cluster:
 //   node --import tsx localcluster/cli.ts up [N] [--id ID] [--os debian12|debian13|debian-sid]
-//                                           [--kubernetes [--ovn-kubernetes 1.3|1.2] [--kubelet stand-in|real] | --lab-dir DIR] [--subnet CIDR]
+//                                           [--kubernetes [--ovn-kubernetes 1.3|1.2] | --lab-dir DIR] [--subnet CIDR]
 //                                           [--stack-file PATH | --no-stack-file] [--centrals N]
 //   node --import tsx localcluster/cli.ts status [--id ID] [--json]
 //   node --import tsx localcluster/cli.ts down [--id ID]
@@ -12,7 +12,7 @@ import { defaultStackPath, LOCAL_LAB_PASSPHRASE, writeLocalStack } from "./stack
 import { status } from "./status";
 import { formatStatus } from "./table";
 import { up } from "./up";
-import { checkKubeletKind, KUBELET_KINDS, upWithKubernetes } from "./kubernetes";
+import { upWithKubernetes } from "./kubernetes";
 import { DEFAULT_OVN_KUBERNETES_RELEASE, KUBERNETES_VERSION, OVN_KUBERNETES_RELEASES, checkOvnKubernetesRelease } from "./labReleases";
 
 const USAGE = `usage: localcluster <command> [options]
@@ -22,14 +22,14 @@ const USAGE = `usage: localcluster <command> [options]
                                   their own root (an overlay of a Debian 13 / unstable base built
                                   once, about 1 min) and get OVS/OVN from the stack's package step
               --lab-dir DIR       a directory every host sees read-only at /opt/ovn-kubernetes-lab
-              --kubernetes        also a Kubernetes control plane (${KUBERNETES_VERSION}, lab binaries) and a
-                                  kubelet per host; the stack file then runs in ovnkube mode
+              --kubernetes        also a Kubernetes control plane (${KUBERNETES_VERSION}, lab binaries) and a Node
+                                  per host; the stack file then runs in ovnkube mode. debian-sid
+                                  hosts run the upstream kubelet ${KUBERNETES_VERSION} with containerd and images
+                                  built here (about 1 min once, cached); debian12 and debian13
+                                  hosts lack containerd 2 and only register their Node
               --ovn-kubernetes R  with --kubernetes: the release whose binaries the hosts get,
                                   ${OVN_KUBERNETES_RELEASES.join(", ")} (default ${DEFAULT_OVN_KUBERNETES_RELEASE}); both need OVN
                                   25.09+ (--os debian-sid)
-              --kubelet K         with --kubernetes: ${KUBELET_KINDS.join(" or ")} (default real on --os debian-sid,
-                                  else stand-in); real runs the upstream kubelet ${KUBERNETES_VERSION} with
-                                  containerd, with images built here (about 1 min once, cached)
               --subnet CIDR       underlay (default 172.31.<n>.0/24 derived from the id)
               --stack-file PATH   where to write the stack (default stacks/Pulumi.local.yaml,
                                   or stacks/Pulumi.local-<id>.yaml for another id)
@@ -61,7 +61,6 @@ async function main(argv: string[]): Promise<number> {
             "lab-dir": { type: "string" },
             kubernetes: { type: "boolean", default: false },
             "ovn-kubernetes": { type: "string" },
-            kubelet: { type: "string" },
             "stack-file": { type: "string" },
             "no-stack-file": { type: "boolean", default: false },
             centrals: { type: "string", default: "1" },
@@ -83,11 +82,9 @@ async function main(argv: string[]): Promise<number> {
             if (values.kubernetes && values["lab-dir"]) throw new UsageError("--kubernetes brings its own lab directory: leave out --lab-dir");
             if (values["ovn-kubernetes"] !== undefined && !values.kubernetes) throw new UsageError("--ovn-kubernetes goes with --kubernetes");
             const ovnKubernetes = values["ovn-kubernetes"] === undefined ? undefined : usage(() => checkOvnKubernetesRelease(values["ovn-kubernetes"]!));
-            if (values.kubelet !== undefined && !values.kubernetes) throw new UsageError("--kubelet goes with --kubernetes");
-            const kubelet = values.kubelet === undefined ? undefined : usage(() => checkKubeletKind(values.kubelet!));
             const hostOptions = { id, hosts: rest[0] ? Number(rest[0]) : undefined, subnet: values.subnet, os: values.os as HostOs /* checked by up, which names the choices */ };
             const { cluster, kubernetes } = values.kubernetes
-                ? await upWithKubernetes({ ...hostOptions, ovnKubernetes, kubelet })
+                ? await upWithKubernetes({ ...hostOptions, ovnKubernetes })
                 : { cluster: await up({ ...hostOptions, labDir: values["lab-dir"] }), kubernetes: undefined };
             const seconds = ((Date.now() - started) / 1000).toFixed(1);
             console.log(formatStatus(await status(id)));
@@ -96,9 +93,9 @@ async function main(argv: string[]): Promise<number> {
             console.log(`hosts run ${values.os}${h.base ? ` on their own root (overlay of ${h.base}); a host's files: /proc/<holder>/root/<path>` : ""}`);
             if (kubernetes) {
                 const o = cluster.ovnKubernetes!;
-                console.log(o.kubelet === "real"
+                console.log(o.kubelet
                     ? `ovn-kubernetes ${o.release}: kubelet ${KUBERNETES_VERSION} and containerd on every host, ${o.image} imported there`
-                    : `ovn-kubernetes ${o.release}: the kubelets run ${o.image} from ${o.imageDir} (in every host)`);
+                    : `ovn-kubernetes ${o.release}: every host registered as a Node, with no kubelet (${values.os} lacks containerd 2): ovnkube cannot run here`);
                 console.log(`kubectl: KUBECONFIG=${kubernetes.controlPlane.adminKubeconfig.path} kubectl get nodes`);
             }
             if (!values["no-stack-file"]) {

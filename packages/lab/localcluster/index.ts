@@ -19,7 +19,7 @@ export type { LocalStackOptions } from "./stackFile";
 export type { LocalCluster, LocalHost, HostOs, OwnRootOs } from "./state";
 export { LAB_DIR_MOUNT, inHostRoot } from "./holder";
 export { ensureDebianBase, DEBIAN_BASES } from "./debianBase";
-export { upWithKubernetes, startKubernetes, prepareLabDir, labImageDir, KUBELET_KINDS, type KubeletKind } from "./kubernetes";
+export { upWithKubernetes, startKubernetes, prepareLabDir, runsKubelet } from "./kubernetes";
 export type { KubernetesLab, KubernetesUpOptions, StartKubernetesOptions } from "./kubernetes";
 export { labCrdDir, ovnKubernetesLabImage, OVN_KUBERNETES_RELEASES, DEFAULT_OVN_KUBERNETES_RELEASE, KUBERNETES_VERSION, LAB_BIN_ENV, LAB_CRDS_ENV } from "./labReleases";
 export type { OvnKubernetesRelease } from "./labReleases";
@@ -28,7 +28,6 @@ export { startPod, stopPod } from "./workloads";
 export {
     startDemoPod,
     waitPodRunning,
-    podSandbox,
     kubePodExec,
     exposePodNetns,
     podRef,

@@ -1,42 +1,27 @@
 // The lab's own workloads on an ovnkube cluster, through the Kubernetes API as a user runs them:
 // Deployments whose pods the scheduler spreads one per node, Pods pinned to a node (spec.nodeName,
 // so no scheduling decision moves them), a ClusterIP Service in front of some, and the lab's way
-// into a pod's network namespace: the kubelet stand-in records it in the host
-// (<rootDir>/pods/<uid>/sandbox.json), the real kubelet's containerd names it cni-<uuid>
-// (./node/podNetwork). The manifests and the reading of a Pod's status are pure; the rest talks to
+// into a pod's network namespace, which containerd names cni-<uuid> (./node/podNetwork). The manifests and the reading of a Pod's status are pure; the rest talks to
 // the API server or enters the hosts.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { KubeClient, pollUntil, type KubeObject } from "../kubeclient";
-import type { KubernetesLab } from "./kubernetes";
-import { loadOptions } from "./kubelet/options";
-import { inHost } from "./kubelet/hostfs";
-import { recordedSandboxes, POD_IFNAME, type SandboxRecord } from "./kubelet/sandbox";
+import { inHost } from "./hostfs";
 import { enterableHost } from "./exec";
-import { findPodNetwork } from "./node/podNetwork";
+import { findPodNetwork, POD_IFNAME } from "./node/podNetwork";
 import { WORKLOAD_IMAGE } from "./node/images";
 import { txChecksumOff } from "./links";
 import { clusterNames } from "./names";
-import { hostSideInterfaces, keepKernelOffPort, releaseGonePorts } from "./podPorts";
+import { keepKernelOffPort, releaseGonePorts } from "./podPorts";
 import { deleteNetns, netnsInode } from "./namespaces";
 import type { PodRef } from "./pods";
 import { check, run, type RunOptions, type RunResult } from "./run";
 import type { LocalCluster } from "./state";
 import { PATTERNS } from "@ovn-kubernetes-as-code/cluster/values";
 
-/**
- * The stand-in runs no image: a container's files are its host's Debian root (unstable for
- * ovnkube mode), so the image named is that distribution's (what a real node would pull to get
- * the same `sleep` and `nc`).
- */
-export const DEMO_IMAGE = "docker.io/library/debian:sid-slim";
+/** The image the demo's pods run unless told: the lab's workload image (busybox's sh, ping, nc). */
+export const DEMO_IMAGE = WORKLOAD_IMAGE;
 export const DEMO_NAMESPACE = "default";
-
-/** The image the demo's pods name: the real kubelet runs the lab's workload image (busybox), the stand-in the host's root. */
-export function demoImage(lab: Pick<KubernetesLab, "nodes">): string {
-    return lab.nodes.length > 0 ? WORKLOAD_IMAGE : DEMO_IMAGE;
-}
-
 
 function checkName(what: string, value: string): string {
     if (!PATTERNS.nodeName.re.test(value)) throw new Error(`${what} ${JSON.stringify(value)} is not a DNS-1123 label (lower-case letters, digits and '-', at most 63)`);
@@ -47,7 +32,7 @@ export interface DemoPodSpec {
     name: string;
     /** The node it runs on (spec.nodeName). */
     node: string;
-    /** The container's command (the stand-in has no image entrypoint to fall back on). */
+    /** The container's command. */
     command: string[];
     labels?: Record<string, string>;
     namespace?: string;
@@ -77,7 +62,7 @@ export interface DemoDeploymentSpec {
     replicas: number;
     command: string[];
     namespace?: string;
-    /** Default DEMO_IMAGE; a real kubelet runs the lab's workload image (node/images.ts WORKLOAD_IMAGE). */
+    /** Default DEMO_IMAGE. */
     image?: string;
     /** A memory limit for the container, e.g. `48Mi`. */
     memoryLimit?: string;
@@ -154,7 +139,7 @@ export function runningPodStatus(pod: KubeObject): RunningPodStatus | { waiting:
 export interface KubePod extends RunningPodStatus {
     namespace: string;
     name: string;
-    /** The namespace as a path in the host (CNI_NETNS), from the kubelet's sandbox record. */
+    /** The namespace as a path in the host (CNI_NETNS). */
     netnsPath: string;
     /** The host's holder process: the way into the host's mount namespace, where netnsPath exists. */
     holderPid: number;
@@ -177,29 +162,6 @@ export async function waitPodRunning(client: KubeClient, namespace: string, name
     );
 }
 
-/** The sandbox the node's kubelet stand-in recorded for the pod (uid), read from its root directory in the host. */
-export function podSandbox(cluster: LocalCluster, lab: KubernetesLab, node: string, uid: string): SandboxRecord {
-    const kubelet = lab.kubelets.find((k) => k.nodeName === node);
-    if (!kubelet) throw new Error(`no kubelet stand-in runs for node ${node} of local cluster ${cluster.id}`);
-    const { rootDir } = loadOptions(kubelet.optionsFile);
-    const host = enterableHost(cluster, node);
-    const found = recordedSandboxes(host.holderPid, rootDir).find((s) => s.uid === uid);
-    if (!found) throw new Error(`the kubelet of ${node} has no sandbox for pod uid ${uid} under ${path.posix.join(rootDir, "pods")}: is the pod bound to ${node} and running?`);
-    return found.record;
-}
-
-/** The pod's network namespace in its host and the host ends of its interfaces, from whichever kubelet runs it. */
-async function podNetwork(cluster: LocalCluster, lab: KubernetesLab, pod: { namespace: string; name: string } & RunningPodStatus): Promise<{ netnsPath: string; hostIfnames: string[] }> {
-    if (lab.nodes.some((n) => n.nodeName === pod.node)) {
-        const { netnsPath, hostIfname } = await findPodNetwork(enterableHost(cluster, pod.node), pod.ip);
-        return { netnsPath, hostIfnames: [hostIfname] };
-    }
-    const sandbox = podSandbox(cluster, lab, pod.node, pod.uid);
-    if (!sandbox.podIPs.includes(pod.ip)) {
-        throw new Error(`pod ${pod.namespace}/${pod.name} reports ${pod.ip}, but its CNI result on ${pod.node} gave ${sandbox.podIPs.join(", ") || "no address"}`);
-    }
-    return { netnsPath: sandbox.netnsPath, hostIfnames: hostSideInterfaces(sandbox.result) };
-}
 
 /**
  * Runs argv in the pod's network namespace with the host's files (the host's tools, whichever
@@ -237,20 +199,21 @@ const labNetnsName = (cluster: LocalCluster, pod: KubePod) => clusterNames(clust
  * and are dropped), keeps the host's kernel off the veth's host end (./podPorts) and exposes its
  * namespace to the lab's checks.
  */
-export async function startDemoPod(client: KubeClient, cluster: LocalCluster, lab: KubernetesLab, spec: DemoPodSpec, timeoutMs = 90_000): Promise<KubePod> {
-    const manifest = podManifest({ image: demoImage(lab), ...spec });
+export async function startDemoPod(client: KubeClient, cluster: LocalCluster, spec: DemoPodSpec, timeoutMs = 90_000): Promise<KubePod> {
+    const manifest = podManifest(spec);
     const namespace = manifest.metadata.namespace!;
     await client.create(manifest);
-    return attachDemoPod(cluster, lab, namespace, spec.name, await waitPodRunning(client, namespace, spec.name, timeoutMs));
+    return attachDemoPod(cluster, namespace, spec.name, await waitPodRunning(client, namespace, spec.name, timeoutMs));
 }
 
 /** A running pod made ready for the lab's checks (see startDemoPod). */
-async function attachDemoPod(cluster: LocalCluster, lab: KubernetesLab, namespace: string, name: string, running: RunningPodStatus): Promise<KubePod> {
-    const network = await podNetwork(cluster, lab, { ...running, namespace, name });
-    const pod: KubePod = { ...running, namespace, name, netnsPath: network.netnsPath, holderPid: enterableHost(cluster, running.node).holderPid };
+async function attachDemoPod(cluster: LocalCluster, namespace: string, name: string, running: RunningPodStatus): Promise<KubePod> {
+    const host = enterableHost(cluster, running.node);
+    const { netnsPath, hostIfname } = await findPodNetwork(host, running.ip);
+    const pod: KubePod = { ...running, namespace, name, netnsPath, holderPid: host.holderPid };
     await exposePodNetns(cluster, pod);
     await txChecksumOff(POD_IFNAME, labNetnsName(cluster, pod));
-    for (const ifname of network.hostIfnames) await keepKernelOffPort(cluster, pod.node, ifname);
+    await keepKernelOffPort(cluster, pod.node, hostIfname);
     return pod;
 }
 
@@ -258,8 +221,8 @@ async function attachDemoPod(cluster: LocalCluster, lab: KubernetesLab, namespac
  * Creates the Deployment, waits until all its replicas run with an address (placed by the
  * scheduler, one per node), and makes each ready for the lab's checks; sorted by node.
  */
-export async function startDemoDeployment(client: KubeClient, cluster: LocalCluster, lab: KubernetesLab, spec: DemoDeploymentSpec, timeoutMs = 120_000): Promise<KubePod[]> {
-    const manifest = deploymentManifest({ image: demoImage(lab), ...spec });
+export async function startDemoDeployment(client: KubeClient, cluster: LocalCluster, spec: DemoDeploymentSpec, timeoutMs = 120_000): Promise<KubePod[]> {
+    const manifest = deploymentManifest(spec);
     const namespace = manifest.metadata.namespace!;
     await client.create(manifest);
     const running = await pollUntil(
@@ -272,7 +235,7 @@ export async function startDemoDeployment(client: KubeClient, cluster: LocalClus
         },
         { timeoutMs, intervalMs: 500, what: `deployment ${namespace}/${spec.name}'s ${spec.replicas} pods to run with an address` },
     );
-    const pods = await Promise.all(running.map((p) => attachDemoPod(cluster, lab, namespace, p.name, p.status)));
+    const pods = await Promise.all(running.map((p) => attachDemoPod(cluster, namespace, p.name, p.status)));
     return pods.sort((a, b) => a.node.localeCompare(b.node));
 }
 

@@ -1,7 +1,8 @@
-// The local cluster's Kubernetes: the control plane (./kube), the files of an ovn-kubernetes
-// release's image for every host, and per host either a kubelet stand-in (./kubelet) or the
-// upstream kubelet with containerd (./node, `kubelet: "real"`). `up --kubernetes` runs these in
-// order; the program then deploys ovnkube through the API server and the kubelets run its pods.
+// The local cluster's Kubernetes: the control plane (./kube) and per host the upstream kubelet
+// with containerd and the lab's images (./node) on Debian unstable hosts, or only its Node
+// registered (./registration) on Debian 12 and 13 hosts, which cannot run kubelet v1.36.
+// `up --kubernetes` runs these in order; the program then deploys ovnkube through the API server
+// and the kubelets run its pods.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { buildKubeconfig, KubeClient } from "../kubeclient";
@@ -9,49 +10,33 @@ import { LAB_DIR_MOUNT } from "./holder";
 import { startControlPlane, type ControlPlane } from "./kube";
 import { labBinaries } from "./kube/labBinaries";
 import { KUBERNETES_RELEASE } from "./labReleases";
-import { DEFAULT_OVN_KUBERNETES_RELEASE, OVN_KUBERNETES_RELEASES, checkOvnKubernetesRelease, imagePath, ovnKubernetesLabImage, ovnKubernetesLabRelease, type OvnKubernetesRelease } from "./labReleases";
-import { kubeletOptionsForHost, restartKubelet, startKubelet, stopKubelet, type RunningKubelet } from "./kubelet";
+import { DEFAULT_OVN_KUBERNETES_RELEASE, checkOvnKubernetesRelease, ovnKubernetesLabImage, type OvnKubernetesRelease } from "./labReleases";
+import { startRegistration, type RunningRegistration } from "./registration";
 import { down } from "./down";
 import { DEFAULT_ID, stateDir } from "./names";
 import { LOCAL_DEFAULTS } from "./stackFile";
-import { DEFAULT_OS, findHost, hasOwnRoot, hostOs, saveCluster, type LocalCluster, type LocalHost } from "./state";
-import { inHost } from "./kubelet/hostfs";
+import { findHost, hasOwnRoot, hostOs, saveCluster, type LocalCluster, type LocalHost } from "./state";
+import { inHost } from "./hostfs";
 import { up, type UpOptions } from "./up";
 import { labNodeImages } from "./node/images";
 import { importImages, restartRealKubelet, startRealNode, stopRealKubelet, type RealNode } from "./node/start";
 
-/** Which kubelet the hosts run: the stand-in, or the upstream kubelet with containerd (Debian unstable hosts). */
-export const KUBELET_KINDS = ["stand-in", "real"] as const;
-export type KubeletKind = (typeof KUBELET_KINDS)[number];
-
-/**
- * The kubelet hosts of `os` run unless told: the upstream one where containerd is in the host's
- * root (Debian unstable), the stand-in elsewhere (Debian 12 hosts share this machine's root, the
- * Debian 13 base has no container runtime).
- */
-export function defaultKubeletKind(os: string | undefined): KubeletKind {
-    return os === "debian-sid" ? "real" : "stand-in";
-}
-
-/** Throws unless `kind` is a kubelet the lab has. */
-export function checkKubeletKind(kind: string): KubeletKind {
-    if (!(KUBELET_KINDS as readonly string[]).includes(kind)) throw new Error(`unknown kubelet ${JSON.stringify(kind)}: use ${KUBELET_KINDS.join(" or ")}`);
-    return kind as KubeletKind;
+/** Whether hosts of `os` run the upstream kubelet: only Debian unstable has containerd 2, which kubelet v1.36 needs. */
+export function runsKubelet(os: string | undefined): boolean {
+    return os === "debian-sid";
 }
 
 /** kubeadm's label for control-plane nodes; a kubelet's own --node-labels may not set it. */
 const CONTROL_PLANE_LABEL = "node-role.kubernetes.io/control-plane";
 
-/** The lab directory's folder of images: one directory per ovn-kubernetes release. */
-const IMAGES_DIR = "images";
 /** The lab directory's folders of the real kubelet's binary and the OCI archives its containerd imports. */
 const NODE_BIN_DIR = "bin";
 const OCI_DIR = "oci";
 
-/** Hard-links `source` to `target` when on the same filesystem, else copies it. */
 /** Where cluster `id` keeps its lab directory on this machine. */
 const labDirOf = (id: string) => path.join(stateDir(id), "lab");
 
+/** Hard-links `source` to `target` when on the same filesystem, else copies it. */
 function linkOrCopy(source: string, target: string, mode: number): void {
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.rmSync(target, { force: true });
@@ -63,22 +48,15 @@ function linkOrCopy(source: string, target: string, mode: number): void {
     }
 }
 
-/** Where a host sees the files of `release`'s image (its lab directory is mounted at LAB_DIR_MOUNT). */
-export function labImageDir(release: OvnKubernetesRelease): string {
-    return path.posix.join(LAB_DIR_MOUNT, IMAGES_DIR, ovnKubernetesLabRelease(release).name);
-}
-
 /**
- * The lab directory of cluster `id` with the image files of every release (/usr/bin/ovnkube …,
- * /usr/libexec/cni/ovn-k8s-cni-overlay, as the upstream image has them), each in a directory of
- * its own, hard-linked from the machine-wide cache when it is on the same filesystem (else
- * copied): a cluster can be upgraded from one release to the next. Made before the hosts start,
- * since they bind-mount it.
+ * The lab directory of cluster `id`: the kubelet's binary and the images of `release` for hosts
+ * that run the kubelet, nothing for hosts that only register. Made before the hosts start, since
+ * they bind-mount it.
  */
-export async function prepareLabDir(id: string, release: OvnKubernetesRelease, kubelet: KubeletKind = "stand-in", log?: (line: string) => void): Promise<{ dir: string; node?: RealNodeFiles }> {
+export async function prepareLabDir(id: string, release: OvnKubernetesRelease, kubelet: boolean, log?: (line: string) => void): Promise<{ dir: string; node?: RealNodeFiles }> {
     const dir = labDirOf(id);
-    for (const r of OVN_KUBERNETES_RELEASES) await prepareImage(dir, r);
-    return { dir, node: kubelet === "real" ? await prepareNodeFiles(dir, release, log) : undefined };
+    fs.mkdirSync(dir, { recursive: true });
+    return { dir, node: kubelet ? await prepareNodeFiles(dir, release, log) : undefined };
 }
 
 /** The real kubelet's files as the hosts see them. */
@@ -110,7 +88,7 @@ async function linkNodeImages(dir: string, release: OvnKubernetesRelease, log?: 
 /**
  * Puts the image of `release` on every node of the real kubelet, as a node pulls it when a pod
  * first names it: the lab has no registry, so an upgrade's image is imported before the up that
- * names it. The stand-ins need nothing: they run the lab directory's files of every release.
+ * names it.
  */
 export async function pullReleaseImage(cluster: LocalCluster, lab: KubernetesLab, release: OvnKubernetesRelease, log?: (line: string) => void): Promise<void> {
     if (lab.nodes.length === 0) return;
@@ -118,35 +96,19 @@ export async function pullReleaseImage(cluster: LocalCluster, lab: KubernetesLab
     await Promise.all(lab.nodes.map((n) => importImages(findHost(cluster, n.nodeName), archives)));
 }
 
-async function prepareImage(dir: string, release: OvnKubernetesRelease): Promise<void> {
-    const r = ovnKubernetesLabRelease(release);
-    const bins = await labBinaries(r.binaries, r);
-    const imageDir = path.join(dir, path.relative(LAB_DIR_MOUNT, labImageDir(release)));
-    for (const name of r.binaries) linkOrCopy(bins[name], path.join(imageDir, imagePath(name)), 0o755);
-}
-
-/** Every release's image reference, mapped to its files: the stand-ins run whichever a pod names. */
-export function labImages(): Record<string, string> {
-    return Object.fromEntries(OVN_KUBERNETES_RELEASES.map((r) => [ovnKubernetesLabImage(r), labImageDir(r)]));
-}
-
 export interface KubernetesLab {
     controlPlane: ControlPlane;
-    /** The stand-ins (none when the hosts run the real kubelet). */
-    kubelets: RunningKubelet[];
-    /** The real kubelets with their containerd (none with stand-ins). */
+    /** The kubelets with their containerd (Debian unstable hosts). */
     nodes: RealNode[];
+    /** The registration agents of hosts that run no kubelet (Debian 12 and 13). */
+    registrations: RunningRegistration[];
 }
 
 export interface StartKubernetesOptions {
     serviceSubnet: string;
-    /** The ovnkube image the stack runs: the stand-ins run the files in `imageDir` for it. */
-    ovnkubeImage: string;
-    /** The image's files as the hosts see them (labImageDir). */
-    imageDir: string;
     /** Hosts labelled as control-plane nodes (where ovnkube-master may run); default the first. */
     controlPlaneNodes?: string[];
-    /** The real kubelet's files in the lab directory; the stand-ins run when absent. */
+    /** The kubelet's files in the lab directory; when absent, the hosts only register their Node. */
     realNode?: RealNodeFiles;
     log?: (line: string) => void;
 }
@@ -157,8 +119,8 @@ export const KUBELET_CLIENT_PEM = "/var/lib/kubelet/pki/kubelet-client-current.p
 
 /**
  * The kubelet's credentials where kubeadm puts them, in the host's own root: its kubeconfig naming
- * the client certificate and key file, both root-only. The stand-in itself reads its copy from this
- * machine; this one is the host's, for what runs on it (ovnkube-node's certificate request).
+ * the client certificate and key file, both root-only: the kubelet's, and what runs on the host
+ * (ovnkube-node's certificate request).
  */
 function installKubeletCredentials(host: LocalHost, server: string, caPem: string, credentials: { user: string; certPem: string; keyPem: string }): void {
     const inRoot = (p: string) => inHost(host.holderPid, p);
@@ -170,21 +132,21 @@ function installKubeletCredentials(host: LocalHost, server: string, caPem: strin
     write(KUBELET_KUBECONFIG, buildKubeconfig({ server, caPem, user: credentials.user, credentials: { certKeyFile: KUBELET_CLIENT_PEM } }));
 }
 
-/** Starts the control plane and a kubelet per host; the hosts must have been made with the lab directory. */
+/** Starts the control plane and a kubelet (or a registration) per host; the hosts must have been made with the lab directory. */
 export async function startKubernetes(cluster: LocalCluster, opts: StartKubernetesOptions): Promise<KubernetesLab> {
     const log = opts.log ?? ((line: string) => console.log(line));
     const controlPlane = await startControlPlane(cluster, { serviceSubnet: opts.serviceSubnet, log });
     const admin = KubeClient.fromKubeconfig(controlPlane.adminKubeconfig.content);
     try {
-        const kubelets: RunningKubelet[] = [];
+        const registrations: RunningRegistration[] = [];
         const nodes: RealNode[] = [];
-        log(`${opts.realNode ? "kubelet v1.36.2 and containerd" : "kubelet stand-ins"}: starting on ${cluster.hosts.map((h) => h.name).join(", ")}`);
+        log(`${opts.realNode ? "kubelet v1.36.2 and containerd" : "Node registration (no kubelet)"}: starting on ${cluster.hosts.map((h) => h.name).join(", ")}`);
         await Promise.all(
             cluster.hosts.map(async (h) => {
                 const credentials = await controlPlane.nodeCredentials(h.name);
                 if (hasOwnRoot(hostOs(h))) installKubeletCredentials(h, controlPlane.apiServerUrl, controlPlane.caPem, credentials);
                 if (!opts.realNode) {
-                    kubelets.push(await startKubelet(kubeletOptionsForHost(cluster, h, credentials.kubeconfigPath, { images: { ...labImages(), [opts.ovnkubeImage]: opts.imageDir } })));
+                    registrations.push(await startRegistration(cluster, h, credentials.kubeconfigPath));
                     return;
                 }
                 if (!hasOwnRoot(hostOs(h))) throw new Error(`host ${h.name} runs on this machine's root (${hostOs(h)}): the real kubelet needs Debian unstable hosts`);
@@ -198,7 +160,7 @@ export async function startKubernetes(cluster: LocalCluster, opts: StartKubernet
         for (const node of opts.controlPlaneNodes ?? [cluster.hosts[0].name])
             await admin.patch({ apiVersion: "v1", kind: "Node", name: node }, { metadata: { labels: { [CONTROL_PLANE_LABEL]: "" } } }, "merge");
         log(`kubernetes: API server ${controlPlane.apiServerUrl}, ${cluster.hosts.length} nodes registered; admin kubeconfig ${controlPlane.adminKubeconfig.path}`);
-        return { controlPlane, kubelets, nodes };
+        return { controlPlane, nodes, registrations };
     } finally {
         admin.close();
     }
@@ -208,10 +170,6 @@ export interface KubernetesUpOptions extends Omit<UpOptions, "labDir"> {
     serviceSubnet?: string;
     /** The ovn-kubernetes release whose binaries the hosts get (default DEFAULT_OVN_KUBERNETES_RELEASE). */
     ovnKubernetes?: OvnKubernetesRelease;
-    /** The image reference the stand-ins map to the release's files (default ovnKubernetesLabImage of the release). */
-    ovnkubeImage?: string;
-    /** Which kubelet the hosts run (default defaultKubeletKind of the hosts' os). */
-    kubelet?: KubeletKind;
     log?: (line: string) => void;
 }
 
@@ -222,17 +180,13 @@ export interface KubernetesUpOptions extends Omit<UpOptions, "labDir"> {
 export async function upWithKubernetes(opts: KubernetesUpOptions): Promise<{ cluster: LocalCluster; kubernetes: KubernetesLab }> {
     const id = opts.id ?? DEFAULT_ID;
     const release = checkOvnKubernetesRelease(opts.ovnKubernetes ?? DEFAULT_OVN_KUBERNETES_RELEASE);
-    const kubelet = checkKubeletKind(opts.kubelet ?? defaultKubeletKind(opts.os));
-    if (kubelet === "real" && opts.os !== "debian-sid") throw new Error(`kubelet "real" runs on Debian unstable hosts (os "debian-sid"), not os ${JSON.stringify(opts.os ?? DEFAULT_OS)}`);
-    const lab = await prepareLabDir(id, release, kubelet, opts.log);
+    const lab = await prepareLabDir(id, release, runsKubelet(opts.os), opts.log);
     const cluster = await up({ ...opts, labDir: lab.dir });
     try {
-        cluster.ovnKubernetes = { release, image: opts.ovnkubeImage ?? ovnKubernetesLabImage(release), imageDir: labImageDir(release), kubelet };
+        cluster.ovnKubernetes = { release, image: ovnKubernetesLabImage(release), kubelet: lab.node !== undefined };
         saveCluster(cluster);
         const kubernetes = await startKubernetes(cluster, {
             serviceSubnet: opts.serviceSubnet ?? LOCAL_DEFAULTS.serviceSubnet,
-            ovnkubeImage: cluster.ovnKubernetes.image,
-            imageDir: cluster.ovnKubernetes.imageDir,
             realNode: lab.node,
             log: opts.log,
         });
@@ -245,30 +199,25 @@ export async function upWithKubernetes(opts: KubernetesUpOptions): Promise<{ clu
 
 /**
  * Takes `node` out of service as an operator does before `kubectl delete node`: its kubelet and the
- * containers it ran stopped, whichever kubelet the host runs.
+ * containers it ran stopped.
  */
 export async function stopNodeKubelet(cluster: LocalCluster, lab: KubernetesLab, node: string): Promise<void> {
+    await stopRealKubelet(findHost(cluster, node), kubeletOf(cluster, lab, node));
+}
+
+function kubeletOf(cluster: LocalCluster, lab: KubernetesLab, node: string): RealNode {
     const real = lab.nodes.find((n) => n.nodeName === node);
-    if (real) return stopRealKubelet(findHost(cluster, node), real);
-    const standIn = lab.kubelets.find((k) => k.nodeName === node);
-    if (!standIn) throw new Error(`no kubelet runs for node ${node} of local cluster ${cluster.id}`);
-    await stopKubelet(standIn);
+    if (!real) throw new Error(`no kubelet runs for node ${node} of local cluster ${cluster.id}`);
+    return real;
 }
 
 /** Starts the kubelet of `node` again (it registers its Node anew if it was deleted), and records it in `lab`. */
 export async function restartNodeKubelet(cluster: LocalCluster, lab: KubernetesLab, node: string): Promise<void> {
-    const host = findHost(cluster, node);
-    const real = lab.nodes.findIndex((n) => n.nodeName === node);
-    if (real >= 0) {
-        const admin = KubeClient.fromKubeconfig(lab.controlPlane.adminKubeconfig.content);
-        try {
-            lab.nodes[real] = await restartRealKubelet(host, lab.nodes[real], admin);
-        } finally {
-            admin.close();
-        }
-        return;
+    const real = kubeletOf(cluster, lab, node);
+    const admin = KubeClient.fromKubeconfig(lab.controlPlane.adminKubeconfig.content);
+    try {
+        lab.nodes[lab.nodes.indexOf(real)] = await restartRealKubelet(findHost(cluster, node), real, admin);
+    } finally {
+        admin.close();
     }
-    const standIn = lab.kubelets.findIndex((k) => k.nodeName === node);
-    if (standIn < 0) throw new Error(`no kubelet runs for node ${node} of local cluster ${cluster.id}`);
-    lab.kubelets[standIn] = await restartKubelet(lab.kubelets[standIn], host.netns);
 }

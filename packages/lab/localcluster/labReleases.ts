@@ -29,7 +29,7 @@ export interface LabRelease {
     upstream: string;
 }
 
-/** The Kubernetes of the control plane; the kubelet stand-in reports the same version. */
+/** The Kubernetes of the control plane and the kubelets; hosts that only register report the same version. */
 export const KUBERNETES_VERSION = "v1.36.2";
 
 export const KUBERNETES_RELEASE: LabRelease = {

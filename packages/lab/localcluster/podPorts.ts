@@ -10,12 +10,6 @@ import type { LocalCluster } from "./state";
 
 const IFNAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,14}$/;
 
-/** The host-side interfaces of a CNI result (those without a `sandbox`). Pure. */
-export function hostSideInterfaces(result: unknown): string[] {
-    const interfaces = (result as { interfaces?: Array<{ name?: unknown; sandbox?: unknown }> } | undefined)?.interfaces ?? [];
-    return interfaces.filter((i) => !i.sandbox && typeof i.name === "string" && IFNAME.test(i.name)).map((i) => i.name as string);
-}
-
 /** Drops, at the kernel's ingress hook, every packet of the interface in the host (idempotent). */
 export async function keepKernelOffPort(cluster: LocalCluster, node: string, ifname: string): Promise<void> {
     if (!IFNAME.test(ifname)) throw new Error(`${JSON.stringify(ifname)} is not an interface name`);

@@ -72,12 +72,10 @@ export interface LocalCluster {
     /** Clusters with Kubernetes (`up --kubernetes`): the ovn-kubernetes release in the lab directory. */
     ovnKubernetes?: {
         release: OvnKubernetesRelease;
-        /** The image reference the kubelet stand-ins map to the release's files. */
+        /** The release's image reference, as the program's manifests name it. */
         image: string;
-        /** Where the hosts see those files. */
-        imageDir: string;
-        /** The kubelet the hosts run (absent in clusters made before the real kubelet existed: the stand-in). */
-        kubelet?: "stand-in" | "real";
+        /** Whether the hosts run the kubelet (Debian unstable), or only register their Node. */
+        kubelet: boolean;
     };
 }
 

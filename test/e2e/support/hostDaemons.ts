@@ -1,5 +1,5 @@
 // Which daemons run on the local cluster's hosts, found from /proc (a process is on a host when
-// it sits in that host's network namespace, as the stand-in's hostNetwork pods do): bare hosts
+// it sits in that host's network namespace, as hostNetwork pods' containers do): bare hosts
 // run no OVS or OVN daemon; a host of an ovnkube cluster runs one ovnkube per ovnkube pod.
 import * as fs from "node:fs";
 import type { LocalCluster } from "../../../packages/lab/localcluster";

@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { enterableHost } from "../../../packages/lab/localcluster/exec";
-import { inHost } from "../../../packages/lab/localcluster/kubelet/hostfs";
+import { inHost } from "../../../packages/lab/localcluster/hostfs";
 import type { LocalCluster } from "../../../packages/lab/localcluster";
 
 export interface NbTransaction {

@@ -13,7 +13,7 @@ import { KubeClient } from "../../../packages/lab/kubeclient";
 import { down, LOCAL_LAB_PASSPHRASE, writeLocalStack, type HostOs, type LocalCluster } from "../../../packages/lab/localcluster";
 import type { LocalStackOptions } from "../../../packages/lab/localcluster/stackFile";
 import type { OvnKubernetesRelease } from "../../../packages/lab/localcluster/labReleases";
-import { upWithKubernetes, type KubeletKind, type KubernetesLab } from "../../../packages/lab/localcluster/kubernetes";
+import { upWithKubernetes, type KubernetesLab } from "../../../packages/lab/localcluster/kubernetes";
 import { apply, refresh, type OfflineOptions, type OperationResult } from "../../../packages/lab/offline/api";
 
 export interface OvnkubeLabOptions {
@@ -24,8 +24,6 @@ export interface OvnkubeLabOptions {
     workDir: string;
     /** The ovn-kubernetes release the stack starts with (default the lab's). */
     release?: OvnKubernetesRelease;
-    /** Which kubelet the hosts run (default the real one on Debian unstable hosts). */
-    kubelet?: KubeletKind;
     log?: (line: string) => void;
 }
 
@@ -53,7 +51,7 @@ export function writeLabStack(lab: Pick<OvnkubeLab, "cluster" | "kubernetes">, f
 /** Hosts, their Kubernetes and an ovnkube-mode stack file; nothing applied yet. */
 export async function startOvnkubeLab(opts: OvnkubeLabOptions): Promise<OvnkubeLab> {
     await down(opts.id);
-    const { cluster, kubernetes } = await upWithKubernetes({ id: opts.id, hosts: opts.hosts, os: opts.os, ovnKubernetes: opts.release, kubelet: opts.kubelet, log: opts.log ?? (() => undefined) });
+    const { cluster, kubernetes } = await upWithKubernetes({ id: opts.id, hosts: opts.hosts, os: opts.os, ovnKubernetes: opts.release, log: opts.log ?? (() => undefined) });
     const stack = `local-${opts.id}`;
     const stackFile = writeLabStack({ cluster, kubernetes }, path.join(opts.workDir, `Pulumi.${stack}.yaml`));
     return {

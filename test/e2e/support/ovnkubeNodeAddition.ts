@@ -28,7 +28,7 @@ const asLocal = (p: KubePod): LocalPod => ({ ...podRef(p), ifaceId: p.name }) as
 
 /** Adds `node` (a host of the lab whose kubelet was stopped and whose Node was deleted); `restack` writes the stack with it, `to` is its plan. */
 export async function addOvnkubeNode(lab: OvnkubeLab, to: KubeModel, node: string, untouched: [string, string], restack: () => void): Promise<NodeAddition> {
-    const stay = await Promise.all(untouched.map((n, i) => startDemoPod(lab.admin, lab.cluster, lab.kubernetes, { name: `stay-${i}`, node: n, command: ["sleep", "infinity"] })));
+    const stay = await Promise.all(untouched.map((n, i) => startDemoPod(lab.admin, lab.cluster, { name: `stay-${i}`, node: n, command: ["sleep", "infinity"] })));
     const probes = [continuousPing(lab.cluster, asLocal(stay[0]), stay[1].ip), continuousPing(lab.cluster, asLocal(stay[1]), stay[0].ip)];
     let traffic: Promise<Traffic[]> | undefined;
     const stopProbes = () => (traffic ??= Promise.all(probes.map((p) => p.stop())));

@@ -78,8 +78,8 @@ async function waitOvnkubeLetGo(lab: OvnkubeLab, host: string, node: string): Pr
  * stack without it. `untouched` are two other nodes that carry the probing pods.
  */
 export async function removeOvnkubeNode(lab: OvnkubeLab, model: ClusterModel, node: string, untouched: [string, string], restack: () => void): Promise<NodeRemoval> {
-    const stay = await Promise.all(untouched.map((n, i) => startDemoPod(lab.admin, lab.cluster, lab.kubernetes, { name: `stay-${i}`, node: n, command: ["sleep", "infinity"] })));
-    const leaving = await startDemoPod(lab.admin, lab.cluster, lab.kubernetes, { name: "leaving", node, command: ["sleep", "infinity"] });
+    const stay = await Promise.all(untouched.map((n, i) => startDemoPod(lab.admin, lab.cluster, { name: `stay-${i}`, node: n, command: ["sleep", "infinity"] })));
+    const leaving = await startDemoPod(lab.admin, lab.cluster, { name: "leaving", node, command: ["sleep", "infinity"] });
     const needles = await needlesOf(lab, node);
     restack();
     const refused = await preview(lab.offline);

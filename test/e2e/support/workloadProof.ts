@@ -67,7 +67,7 @@ export async function awaitPodsReach(lab: OvnkubeLab, model: ClusterModel, pods:
 
 /** One pod on each of `nodes` (a node that has just joined among them): planned addresses, and they reach each other; the pods go whatever the outcome. */
 export async function proveJoinedNode(lab: OvnkubeLab, model: ClusterModel, nodes: readonly string[]): Promise<void> {
-    const fresh = await Promise.all(nodes.map((node, i) => startDemoPod(lab.admin, lab.cluster, lab.kubernetes, { name: `joined-${i}`, node, command: ["sleep", "infinity"] })));
+    const fresh = await Promise.all(nodes.map((node, i) => startDemoPod(lab.admin, lab.cluster, { name: `joined-${i}`, node, command: ["sleep", "infinity"] })));
     try {
         await assertPlannedAddresses(lab, model, fresh);
         await awaitPodsReach(lab, model, fresh);
@@ -86,12 +86,12 @@ async function clusterRoutes(lab: OvnkubeLab, model: ClusterModel): Promise<stri
 
 /** Starts the spread and server Deployments on `nodes` and proves their network; returns [spread pods..., server]. */
 export async function proveWorkloads(lab: OvnkubeLab, model: ClusterModel, names: WorkloadNames, nodes: readonly string[]): Promise<KubePod[]> {
-    const spread = await startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, { name: names.spread, replicas: nodes.length, command: ["sleep", "infinity"] });
+    const spread = await startDemoDeployment(lab.admin, lab.cluster, { name: names.spread, replicas: nodes.length, command: ["sleep", "infinity"] });
     assert.deepEqual(spread.map((p) => p.node), [...nodes], "the scheduler put one pod on every node that runs pods");
-    const [server] = await startDemoDeployment(lab.admin, lab.cluster, lab.kubernetes, {
+    const [server] = await startDemoDeployment(lab.admin, lab.cluster, {
         name: names.server,
         replicas: 1,
-        // busybox's nc closes once its input ends; busybox is in the lab's workload image and the Debian roots the stand-in runs pods on.
+        // busybox's nc (the lab's workload image) closes once its input ends.
         command: ["/bin/sh", "-c", `while true; do echo "$0" | busybox nc -l -p ${SERVER_PORT}; done`, GREETING],
     });
     const pods = [...spread, server];

@@ -1,7 +1,7 @@
 // A real Kubernetes control plane for a local cluster: etcd, kube-apiserver,
 // kube-controller-manager and kube-scheduler (the lab's v1.36.2 builds), in a network namespace
 // of their own on the cluster's underlay, with a CA-based PKI, Node,RBAC authorization and the
-// NodeRestriction admission plugin, so that the program under test and a kubelet stand-in meet
+// NodeRestriction admission plugin, so that the program under test and the kubelets meet
 // the API server exactly as on a real cluster.
 import * as fs from "node:fs";
 import { KubeClient, isNotFound, pollUntil } from "../../kubeclient";

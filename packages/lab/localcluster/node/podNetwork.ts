@@ -5,7 +5,9 @@
 import type { LocalHost } from "../state";
 import { hostArgv } from "../exec";
 import { run } from "../run";
-import { POD_IFNAME } from "../kubelet/sandbox";
+
+/** The pod's interface, as the kubelet names it in every CNI call (CNI_IFNAME). */
+export const POD_IFNAME = "eth0";
 
 const CNI_NETNS_DIR = "/var/run/netns";
 

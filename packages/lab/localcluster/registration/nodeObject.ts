@@ -1,13 +1,14 @@
 // The Node object a kubelet registers, its status and its Lease (pkg/kubelet/kubelet_node_status.go
-// initialNode and the nodestatus setters; pkg/kubelet/nodelease). Pure.
+// initialNode and the nodestatus setters; pkg/kubelet/nodelease), as a host that runs no container
+// runtime reports them: never Ready. Pure.
 import { KUBERNETES_VERSION } from "../labReleases";
 import { microTime } from "./time";
 import type { Lease, Node, NodeCondition } from "./types";
 
 /** The version of the Kubernetes API this kubelet speaks: the lab's control plane. */
 export const KUBELET_VERSION = KUBERNETES_VERSION;
-/** What the node reports as its runtime (`<name>://<version>`): processes started by this kubelet. */
-export const RUNTIME_VERSION = "localcluster-process://0.1.0";
+/** What the node reports as its runtime (`<name>://<version>`): none. */
+export const RUNTIME_VERSION = "none://0.0.0";
 /** The kubelet's defaults: lease of 40 s renewed every 10 s, status every 10 s. */
 export const LEASE_DURATION_SECONDS = 40;
 export const HEARTBEAT_INTERVAL_MS = 10_000;
@@ -77,7 +78,7 @@ export function nodeLabels(id: NodeIdentity, facts: NodeFacts): Record<string, s
  * status before the create). A Node without a Ready condition would have the node lifecycle
  * controller take off the not-ready taint admission put on, until the first heartbeat.
  */
-export function initialNode(id: NodeIdentity, facts: NodeFacts, net: NetworkReadiness, now: string): Node {
+export function initialNode(id: NodeIdentity, facts: NodeFacts, now: string): Node {
     return {
         apiVersion: "v1",
         kind: "Node",
@@ -87,33 +88,28 @@ export function initialNode(id: NodeIdentity, facts: NodeFacts, net: NetworkRead
             annotations: { "volumes.kubernetes.io/controller-managed-attach-detach": "true" },
         },
         spec: {},
-        ...nodeStatusPatch(id, facts, net, [], now),
+        ...nodeStatusPatch(id, facts, [], now),
     };
 }
 
-export type NetworkReadiness = { ready: true } | { ready: false; message: string };
+/**
+ * The kubelet's words when its runtime does not answer. These hosts have none: kubelet v1.36 needs
+ * containerd 2, which Debian 12 and 13 do not ship, so their Node is registered and kept, never Ready.
+ */
+export const NO_RUNTIME_MESSAGE = "container runtime is down: this host registers its Node only (kubelet v1.36 needs containerd 2, which Debian 12 and 13 lack)";
 
-/** The text a kubelet puts in Ready=False when the runtime's network is not ready. */
-export function networkNotReadyMessage(pluginMessage: string): string {
-    return `container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:${pluginMessage}`;
-}
-
-function conditions(net: NetworkReadiness): Array<Omit<NodeCondition, "lastHeartbeatTime" | "lastTransitionTime">> {
-    return [
-        { type: "MemoryPressure", status: "False", reason: "KubeletHasSufficientMemory", message: "kubelet has sufficient memory available" },
-        { type: "DiskPressure", status: "False", reason: "KubeletHasNoDiskPressure", message: "kubelet has no disk pressure" },
-        { type: "PIDPressure", status: "False", reason: "KubeletHasSufficientPID", message: "kubelet has sufficient PID available" },
-        net.ready
-            ? { type: "Ready", status: "True", reason: "KubeletReady", message: "kubelet is posting ready status" }
-            : { type: "Ready", status: "False", reason: "KubeletNotReady", message: networkNotReadyMessage(net.message) },
-    ];
-}
+const CONDITIONS: ReadonlyArray<Omit<NodeCondition, "lastHeartbeatTime" | "lastTransitionTime">> = [
+    { type: "MemoryPressure", status: "False", reason: "KubeletHasSufficientMemory", message: "kubelet has sufficient memory available" },
+    { type: "DiskPressure", status: "False", reason: "KubeletHasNoDiskPressure", message: "kubelet has no disk pressure" },
+    { type: "PIDPressure", status: "False", reason: "KubeletHasSufficientPID", message: "kubelet has sufficient PID available" },
+    { type: "Ready", status: "False", reason: "KubeletNotReady", message: NO_RUNTIME_MESSAGE },
+];
 
 /** The status patch of one heartbeat; a condition keeps its transition time while its status holds. */
-export function nodeStatusPatch(id: NodeIdentity, facts: NodeFacts, net: NetworkReadiness, old: readonly NodeCondition[], now: string): { status: Node["status"] } {
+export function nodeStatusPatch(id: NodeIdentity, facts: NodeFacts, old: readonly NodeCondition[], now: string): { status: Node["status"] } {
     return {
         status: {
-            conditions: conditions(net).map((c) => {
+            conditions: CONDITIONS.map((c) => {
                 const prev = old.find((o) => o.type === c.type);
                 return { ...c, lastHeartbeatTime: now, lastTransitionTime: prev && prev.status === c.status ? prev.lastTransitionTime : now };
             }),

@@ -1,11 +1,11 @@
-// The node side of the kubelet: registration of the Node, a status heartbeat every 10 s (Ready
-// follows the host's CNI configuration) and the Lease in kube-node-lease renewed as often, which
-// is what the node lifecycle controller watches to keep the node's not-ready taint off.
+// What a kubelet does for its Node, and all this agent does: registration, a status heartbeat
+// every 10 s and the Lease in kube-node-lease renewed as often, which the node lifecycle
+// controller watches to tell a live node from a lost one.
 import * as os from "node:os";
 import { isConflict } from "../../kubeclient";
-import { KubeletApi } from "./api";
-import { inHost, readTextOr } from "./hostfs";
-import { HEARTBEAT_INTERVAL_MS, NetworkReadiness, NodeFacts, NodeIdentity, initialNode, nodeLabels, nodeLease, nodeStatusPatch } from "./nodeObject";
+import { NodeApi } from "./api";
+import { inHost, readTextOr } from "../hostfs";
+import { HEARTBEAT_INTERVAL_MS, NodeFacts, NodeIdentity, initialNode, nodeLabels, nodeLease, nodeStatusPatch } from "./nodeObject";
 import { apiTime } from "./time";
 import type { Node } from "./types";
 
@@ -33,17 +33,16 @@ export class NodeAgent {
     private node?: Node;
 
     constructor(
-        private readonly api: KubeletApi,
+        private readonly api: NodeApi,
         private readonly id: NodeIdentity,
         private readonly facts: NodeFacts,
-        private readonly network: () => NetworkReadiness,
         private readonly log: (line: string) => void,
     ) {}
 
     /** Creates the Node (or takes over an existing one, refreshing the labels this kubelet sets), then reports status once. */
     async register(): Promise<Node> {
         try {
-            this.node = await this.api.createNode(initialNode(this.id, this.facts, this.network(), apiTime(new Date())));
+            this.node = await this.api.createNode(initialNode(this.id, this.facts, apiTime(new Date())));
             this.log(`node ${this.id.name} registered`);
         } catch (e) {
             // 409 AlreadyExists: a Node of this name is there (an earlier run of this kubelet).
@@ -67,7 +66,7 @@ export class NodeAgent {
     private async heartbeat(): Promise<void> {
         const now = new Date();
         const old = this.node?.status?.conditions ?? [];
-        this.node = await this.api.patchNodeStatus(this.id.name, nodeStatusPatch(this.id, this.facts, this.network(), old, apiTime(now)));
+        this.node = await this.api.patchNodeStatus(this.id.name, nodeStatusPatch(this.id, this.facts, old, apiTime(now)));
         await this.renewLease(now);
     }
 

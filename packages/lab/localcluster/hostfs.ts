@@ -49,36 +49,6 @@ export function inHost(holderPid: number, p: string): string {
     return path.posix.join(root, ...resolved);
 }
 
-/** Creates a directory (and its parents) in the host. */
-export function mkdirInHost(holderPid: number, dir: string, mode = 0o755): void {
-    fs.mkdirSync(inHost(holderPid, dir), { recursive: true, mode });
-}
-
-/** Writes a file in the host atomically (temporary file, then rename): readers never see half of it. */
-export function writeFileInHost(holderPid: number, file: string, data: string | Buffer, mode = 0o644): void {
-    mkdirInHost(holderPid, path.posix.dirname(file));
-    const target = inHost(holderPid, file);
-    const tmp = `${target}.tmp-${process.pid}`;
-    fs.writeFileSync(tmp, data, { mode });
-    fs.chmodSync(tmp, mode);
-    fs.renameSync(tmp, target);
-}
-
-/** Regular files below a host directory, as paths relative to it (sorted; symlinks kept as files). */
-export function filesInHost(holderPid: number, dir: string): string[] {
-    const base = inHost(holderPid, dir);
-    const out: string[] = [];
-    const walk = (rel: string) => {
-        for (const e of fs.readdirSync(path.posix.join(base, rel), { withFileTypes: true })) {
-            const r = rel ? `${rel}/${e.name}` : e.name;
-            if (e.isDirectory()) walk(r);
-            else out.push(r);
-        }
-    };
-    walk("");
-    return out.sort();
-}
-
 /** A file's text, or `fallback` when it cannot be read (not there yet, gone). */
 export function readTextOr(file: string, fallback = ""): string {
     try {
