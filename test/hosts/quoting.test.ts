@@ -44,14 +44,16 @@ test("shellQuote refuses NUL, which no bash variable can hold", () => {
     assert.throws(() => shellQuote("a\0b"), /NUL/);
 });
 
-test("bashScript: variables are assigned quoted before any body line, strict mode first", () => {
-    const script = bashScript("probe", { value: NASTY[0], other: "x" }, ["common"]);
-    const lines = script.split("\n");
-    assert.equal(lines[0], "set -euo pipefail");
-    assert.ok(lines.includes(`value=${shellQuote(NASTY[0])}`));
+test("bashScript: variables are assigned quoted before the one line that runs the bundle; the bundle's constants and common functions stay out", () => {
+    const script = bashScript({ value: NASTY[0], other: "x" }, ["ovs-start"]);
+    const lines = script.trimEnd().split("\n");
+    assert.deepEqual(lines.slice(0, 2), [`value=${shellQuote(NASTY[0])}`, "other='x'"]);
+    assert.match(lines[2], /^\. \/usr\/local\/lib\/ovn-kubernetes-as-code\/[0-9a-f]{16}\/run\.sh ovs-start$/);
     assert.ok(!/set -x|set -o xtrace/.test(script));
-    assert.throws(() => bashScript("probe", { "bad-name": "x" }, []), /bad script variable name/);
-    assert.throws(() => bashScript("two\nlines", {}, []), /one line/);
+    assert.throws(() => bashScript({ "bad-name": "x" }, ["ovs-start"]), /bad script variable name/);
+    assert.throws(() => bashScript({}, ["common", "ovs-start"]), /run\.sh reads common before every command's bodies/);
+    assert.throws(() => bashScript({ boot_dir: "/tmp" }, ["boot-entry"]), /boot_dir is a constant of the bundle/);
+    assert.throws(() => bashScript({}, []), /at least one body/);
 });
 
 /** A script that reads secret lines from stdin with the shipped functions, then runs `tail`. */

@@ -45,9 +45,10 @@ test("every generated script passes bash -n and shellcheck -s bash, as the progr
     assert.deepEqual(problems, []);
 });
 
-test("every script is strict bash without tracing", () => {
+test("every script runs as strict bash without tracing: run.sh sets strict mode before any body", () => {
+    assert.match(bashBody("run"), /^(#.*\n)+set -euo pipefail\nexport LC_ALL=C\n/);
     for (const [name, text] of texts) {
-        assert.match(text, /^set -euo pipefail\nexport LC_ALL=C\n/, name);
+        assert.match(inlineCommand(text), /^#!\/usr\/bin\/env bash\nset -euo pipefail\nexport LC_ALL=C\n/, name);
         assert.doesNotMatch(text, /set -[a-z]*x|xtrace/, name);
     }
 });

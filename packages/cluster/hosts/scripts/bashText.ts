@@ -28,8 +28,7 @@ export function bashBody(name: string): string {
 // Strict mode and a fixed locale (`ip`/`ovs-vsctl` output is parsed, and `read -N` must count bytes).
 export const STRICT = ["set -euo pipefail", "export LC_ALL=C"];
 
-export function assignments(purpose: string, vars: ScriptVars): string[] {
-    if (/[\x00-\x1f\x7f]/.test(purpose)) throw new Error(`hosts: script purpose must be one line: ${JSON.stringify(purpose)}`);
+export function assignments(vars: ScriptVars): string[] {
     return Object.entries(vars).map(([name, value]) => {
         if (!VAR_NAME.test(name)) throw new Error(`hosts: bad script variable name ${JSON.stringify(name)}`);
         return `${name}=${shellQuote(value)}`;
@@ -41,5 +40,6 @@ export function assignments(purpose: string, vars: ScriptVars): string[] {
  * any bundle (the boot program, the bundle's own installer).
  */
 export function bashProgram(purpose: string, vars: ScriptVars, bodyNames: string[]): string {
-    return ["#!/usr/bin/env bash", `# ${purpose}`, ...STRICT, ...assignments(purpose, vars), ...bodyNames.map((name) => bashBody(name).trim()), ""].join("\n");
+    if (/[\x00-\x1f\x7f]/.test(purpose)) throw new Error(`hosts: a program's purpose must be one line: ${JSON.stringify(purpose)}`);
+    return ["#!/usr/bin/env bash", `# ${purpose}`, ...STRICT, ...assignments(vars), ...bodyNames.map((name) => bashBody(name).trim()), ""].join("\n");
 }

@@ -51,10 +51,10 @@ export function bootProgram(): string {
 /** The boot program's file in the script bundle (./bundle), from which the boot entry installs it. */
 export const BOOT_PROGRAM_FILE = "boot-program";
 
-/** The variables of scripts that record or remove a piece and install or remove the boot entry. */
+/** The names the scripts that record or remove a piece and install or remove the boot entry read: constants of the bundle (./bundle). */
 export function bootVars(): ScriptVars {
     return { boot_dir: HOST_NETWORK_DIR, boot_entry: BOOT_ENTRY, boot_program_path: BOOT_PROGRAM_PATH };
 }
 
-/** The bodies those scripts include (after "common"). */
+/** The bodies those scripts include. */
 export const BOOT_BODIES = ["boot-pieces", "boot-entry"] as const;

@@ -6,14 +6,25 @@
 import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { BOOT_PROGRAM_FILE, bootProgram } from "./boot";
-import { bashBody, bashProgram } from "./bashText";
+import { BOOT_PROGRAM_FILE, bootProgram, bootVars } from "./boot";
+import { assignments, bashBody, bashProgram, type ScriptVars } from "./bashText";
 
 /** Where bundles live on a host: one directory per bundle, named by its id. */
 export const BUNDLE_ROOT = "/usr/local/lib/ovn-kubernetes-as-code";
 
 /** Where host commands keep what they print besides their result (./bash/run.sh writes there). */
 export const COMMAND_LOG_DIR = "/var/log/ovn-kubernetes-as-code";
+
+/**
+ * Values the bodies read that are the same on every host and in every stack: assigned once, in the
+ * bundle's CONSTANTS_FILE, which run.sh reads before a command's bodies, instead of in every
+ * command's text.
+ */
+export const BUNDLE_CONSTANTS: ScriptVars = bootVars();
+const CONSTANTS_FILE = "constants.sh";
+
+/** The functions every body may use (bash/common.sh): run.sh reads them after the constants. */
+export const COMMON_BODY = "common";
 
 /** The manifest: `sha256sum` lines of every other file; its own digest is the bundle's. */
 const MANIFEST = "SHA256SUMS";
@@ -38,6 +49,7 @@ export function scriptBundle(): ScriptBundle {
     const files: Record<string, string> = {};
     for (const file of readdirSync(join(__dirname, "bash")).filter((f) => f.endsWith(".sh")).sort()) files[file] = bashBody(file.slice(0, -3));
     files[BOOT_PROGRAM_FILE] = bootProgram();
+    files[CONSTANTS_FILE] = ["# The bundle's constants (BUNDLE_CONSTANTS), read by run.sh before a command's bodies.", ...assignments(BUNDLE_CONSTANTS), ""].join("\n");
     const manifest = Object.keys(files)
         .sort()
         .map((f) => `${sha256(files[f])}  ${f}\n`)

@@ -32,8 +32,8 @@ export function centralScript(central: CentralModel, os: OsFamily = "debian"): H
         ssl: central.ssl ? "yes" : "no",
     };
     return {
-        create: bashScript(`OVN central on ${central.host}`, vars, ["common", "ovn-ctl", "secrets", "central-create"]),
-        delete: bashScript(`OVN central on ${central.host}: close listeners`, {}, ["common", "central-delete"]),
+        create: bashScript(vars, ["ovn-ctl", "secrets", "central-create"]),
+        delete: bashScript({}, ["central-delete"]),
     };
 }
 
@@ -63,7 +63,7 @@ export function centralMemberScript(central: CentralModel, member: string): Host
     };
     const host = checked(`central.cluster.members[${index}].host`, member, "nodeName");
     return {
-        create: bashScript(`OVN central member ${host}`, vars, ["common", "ovn-ctl", "secrets", "central-cluster-create"]),
-        delete: bashScript(`OVN central member ${host}: leave the cluster`, {}, ["common", "ovn-ctl", "central-cluster-delete"]),
+        create: bashScript(vars, ["ovn-ctl", "secrets", "central-cluster-create"]),
+        delete: bashScript({}, ["ovn-ctl", "central-cluster-delete"]),
     };
 }

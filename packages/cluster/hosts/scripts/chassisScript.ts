@@ -34,8 +34,8 @@ export function chassisScript(host: HostModel, addresses: ChassisAddresses): Hos
         datapath_type: checked(field("datapathType"), host.datapathType, "datapathType"),
     };
     return {
-        create: bashScript(`OVN chassis ${name}`, vars, ["common", "ovn-ctl", "secrets", "chassis-create"]),
-        delete: bashScript(`OVN chassis ${name}: leave OVN`, { controller_unit: vars.controller_unit }, ["common", "ovn-ctl", "chassis-delete"]),
+        create: bashScript(vars, ["ovn-ctl", "secrets", "chassis-create"]),
+        delete: bashScript({ controller_unit: vars.controller_unit }, ["ovn-ctl", "chassis-delete"]),
     };
 }
 

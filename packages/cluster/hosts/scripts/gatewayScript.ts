@@ -6,7 +6,7 @@ import type { GatewayModel } from "../../model/types";
 import { checked, checkedInt } from "./checked";
 import { bashScript, type HostScript } from "./shell";
 import { nicMoveConfirmScript, nicMoveScript, nicVars, type NicBridge } from "./nicMoveScript";
-import { BOOT_BODIES, bootVars } from "./boot";
+import { BOOT_BODIES } from "./boot";
 
 /**
  * Conntrack zone of the shared-gateway flows: the one ovn-kubernetes' shared gateway uses on
@@ -44,7 +44,7 @@ export function gatewayFlowsScript(gateway: GatewayModel): HostScript {
     };
     // OpenFlow rules are not in OVS's database: the boot entry installs them again (./boot.ts).
     return {
-        create: bashScript(`gateway flows on ${vars.bridge} of ${node}`, { ...create, ...bootVars() }, ["common", ...BOOT_BODIES, "gateway-flows", "gateway-flows-create"]),
-        delete: bashScript(`gateway flows on ${vars.bridge} of ${node}: back to NORMAL`, { bridge: vars.bridge, ...bootVars() }, ["common", ...BOOT_BODIES, "gateway-flows-delete"]),
+        create: bashScript(create, [...BOOT_BODIES, "gateway-flows", "gateway-flows-create"]),
+        delete: bashScript({ bridge: vars.bridge }, [...BOOT_BODIES, "gateway-flows-delete"]),
     };
 }

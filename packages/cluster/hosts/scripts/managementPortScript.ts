@@ -2,7 +2,7 @@
 import type { NodeNetworkModel } from "../../model/types";
 import { checked, checkedInt } from "./checked";
 import { bashScript, type HostScript } from "./shell";
-import { BOOT_BODIES, bootVars } from "./boot";
+import { BOOT_BODIES } from "./boot";
 
 export function managementPortScript(network: NodeNetworkModel): HostScript {
     const node = checked("network.node", network.node, "nodeName");
@@ -19,7 +19,7 @@ export function managementPortScript(network: NodeNetworkModel): HostScript {
     };
     // Its addresses and route come back after a reboot through the boot entry (./boot.ts).
     return {
-        create: bashScript(`management port ${mgmtIf} of ${node}`, { ...vars, ...bootVars() }, ["common", ...BOOT_BODIES, "boot-mgmt-port", "mgmt-port-create"]),
-        delete: bashScript(`management port ${mgmtIf} of ${node}: remove`, { mgmt_if: mgmtIf, ...bootVars() }, ["common", ...BOOT_BODIES, "mgmt-port-delete"]),
+        create: bashScript(vars, [...BOOT_BODIES, "boot-mgmt-port", "mgmt-port-create"]),
+        delete: bashScript({ mgmt_if: mgmtIf }, [...BOOT_BODIES, "mgmt-port-delete"]),
     };
 }

@@ -5,7 +5,7 @@ import { BRIDGE_OWNER_KEY, INTEGRATION_BRIDGE } from "../../model/names";
 import { GatewayMode, valuesOf, type DatapathType } from "../../config/types";
 import { PATTERNS, checked, checkedInt } from "./checked";
 import { bashScript, lastStdoutLine, type HostScript } from "./shell";
-import { BOOT_BODIES, BOOT_ENTRY, HOST_NETWORK_DIR, bootVars } from "./boot";
+import { BOOT_BODIES } from "./boot";
 
 export interface NicBridge {
     /** The host (node name) whose NIC moves. */
@@ -93,7 +93,6 @@ function moveVars(nic: NicBridge, moveResource: string) {
         claim_key: BRIDGE_CLAIM_KEY,
         state_dir: HOST_STATE_DIR,
         confirm_seconds: checkedInt("MOVE_CONFIRM_SECONDS", MOVE_CONFIRM_SECONDS, 1, 600),
-        boot_dir: HOST_NETWORK_DIR,
     };
     return { node, field, vars, common };
 }
@@ -107,13 +106,11 @@ export const defaultMoveResource = (nic: Pick<NicBridge, "node" | "interface">):
  */
 export function nicMoveScript(nic: NicBridge, datapathType: DatapathType, moveResource = defaultMoveResource(nic)): HostScript {
     const { node, field, vars, common } = moveVars(nic, moveResource);
-    const create = { ...common, datapath_type: checked(field("datapathType"), datapathType, "datapathType"), boot_entry: BOOT_ENTRY };
-    // The purpose line is part of the command's text: a gateway's stays as it always was.
-    const what = nic.role === "gateway" ? `gateway ${vars.mode} ${vars.nic} on ${vars.bridge} of ${node}` : `tunnel NIC ${vars.nic} on ${vars.bridge} of ${node}`;
-    const moveBodies = ["common", "ip-move", "boot-pieces", "boot-nic", "nic-move-state", "nic-move"];
+    const create = { ...common, datapath_type: checked(field("datapathType"), datapathType, "datapathType") };
+    const moveBodies = ["ip-move", "boot-pieces", "boot-nic", "nic-move-state", "nic-move"];
     return {
-        create: bashScript(what, create, [...moveBodies, "boot-distro-config", "gateway-bridge-create"]),
-        delete: bashScript(`${what}: undo`, { ...common, ...bootVars() }, [...moveBodies, "boot-entry", "gateway-bridge-delete"]),
+        create: bashScript(create, [...moveBodies, "boot-distro-config", "gateway-bridge-create"]),
+        delete: bashScript(common, [...moveBodies, "boot-entry", "gateway-bridge-delete"]),
     };
 }
 
@@ -124,7 +121,7 @@ export function nicMoveScript(nic: NicBridge, datapathType: DatapathType, moveRe
  */
 export function nicHandoverScript(nic: NicBridge): string {
     const { node, vars } = nicVars(nic);
-    return bashScript(`${nic.role} ${vars.nic} of ${node}: handed over by the distribution's network configuration?`, { nic: vars.nic, bridge: vars.bridge, boot_entry: BOOT_ENTRY }, ["common", "boot-distro-config", "nic-handover-check"]);
+    return bashScript({ nic: vars.nic, bridge: vars.bridge }, ["boot-distro-config", "nic-handover-check"]);
 }
 
 /**
@@ -140,7 +137,6 @@ export function nicMoveConfirmScript(nic: NicBridge, token: string, moveResource
         state_dir: common.state_dir,
         token: token === "none" ? token : checked(field("confirm token"), token, "uuid"),
         move_resource: common.claim,
-        ...bootVars(),
     };
-    return bashScript(`confirm the move of ${vars.nic} onto ${vars.bridge} of ${node}`, confirm, ["common", "nic-move-state", ...BOOT_BODIES, "gateway-confirm"]);
+    return bashScript(confirm, ["nic-move-state", ...BOOT_BODIES, "gateway-confirm"]);
 }

@@ -19,7 +19,7 @@ export function ovnkubeNodeCleanupScript(node: string, kube: Pick<KubeModel, "ma
     };
     const name = checked("node", node, "nodeName");
     return {
-        create: bashScript(`ovnkube-node on ${name}: record the host before it runs`, { tables_before: TABLES_BEFORE }, ["common", "ovnkube-node-record"]),
-        delete: bashScript(`ovnkube-node on ${name}: remove its host state`, vars, ["common", "ovnkube-node-cleanup"]),
+        create: bashScript({ tables_before: TABLES_BEFORE }, ["ovnkube-node-record"]),
+        delete: bashScript(vars, ["ovnkube-node-cleanup"]),
     };
 }

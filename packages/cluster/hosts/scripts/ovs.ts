@@ -12,5 +12,5 @@ export function ovsStartScript(host: Pick<HostModel, "name" | "os" | "datapathTy
         ovs_unit: os === "debian" ? "openvswitch-switch" : "openvswitch",
         datapath_type: checked(`hosts[${host.name}].datapathType`, host.datapathType, "datapathType"),
     };
-    return { create: bashScript(`Open vSwitch daemons on ${host.name}`, vars, ["common", "ovs-start"]) };
+    return { create: bashScript(vars, ["ovs-start"]) };
 }

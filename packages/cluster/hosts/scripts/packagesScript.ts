@@ -17,7 +17,7 @@ export function pinnedVersion(pkg: string, packages: PackagesConfig): string | u
 export function packagesScript(host: HostModel, packages: PackagesConfig): HostScript {
     checked("host.name", host.name, "nodeName");
     if (packages.skip) {
-        return { create: bashScript(`packages of ${host.name}: skipped by config, only checked`, {}, ["common", "packages-skip"]) };
+        return { create: bashScript({}, ["packages-skip"]) };
     }
     const os = checked(`hosts[${host.name}].os`, host.os, "osFamily");
     const names = host.packages.map((pkg, i) => checked(`hosts[${host.name}].packages[${i}]`, pkg, "packageName"));
@@ -39,5 +39,5 @@ export function packagesScript(host: HostModel, packages: PackagesConfig): HostS
             vars.apt_components = checked("packages.repository.apt.components", repo.apt.components, "aptComponents");
         }
     }
-    return { create: bashScript(`packages of ${host.name}`, vars, ["common", "packages-install"]) };
+    return { create: bashScript(vars, ["packages-install"]) };
 }

@@ -15,7 +15,7 @@ export function zoneScript(zone: string, os: OsFamily = "debian"): HostScript {
         northd_backoff_ms: NORTHD_BACKOFF_MS,
     };
     return {
-        create: bashScript(`OVN zone ${vars.zone}`, vars, ["common", "ovn-ctl", "zone-create"]),
-        delete: bashScript(`OVN zone ${vars.zone}: stop what the project started`, { central_unit: vars.central_unit }, ["common", "ovn-ctl", "zone-delete"]),
+        create: bashScript(vars, ["ovn-ctl", "zone-create"]),
+        delete: bashScript({ central_unit: vars.central_unit }, ["ovn-ctl", "zone-delete"]),
     };
 }
