@@ -1,6 +1,6 @@
 // The NIC handover check, the tunnel type check and the guards name the SSH key's config entry instead of holding the
 // key: their providers read it from their configuration and log in to a real sshd with it (this
-// machine's own, so no script bundle is installed there and the check's script is not found); a key
+// machine's own: the handover check's program reads this machine's network configuration); a key
 // that is not configured is an error naming the config key; state written when they held the key
 // itself is still read, and moving it to the named key is an update, never a replacement.
 import assert from "node:assert/strict";
@@ -36,11 +36,10 @@ test("the handover check logs in with the key its configuration holds, and names
     configured = sshd.privateKey;
     const logins = await sshd.acceptedLogins();
     const inputs = { ssh: target(), nic, privateKeyConfig: KEY_CONFIG };
-    // This machine has no script bundle installed: the refusal is what the logged-in shell said.
+    // The check is a whole program, not a command of the script bundle (none is installed here): it
+    // runs, and nothing of this machine's network configuration names the NIC.
     const checked = await nicHandoverProvider.check!({}, inputs);
-    assert.equal(checked.failures?.length, 1);
-    assert.equal(checked.failures![0].property, "nic");
-    assert.match(checked.failures![0].reason, /ovn-kubernetes-as-code\/[0-9a-f]{16}\/run\.sh: No such file or directory/);
+    assert.deepEqual(checked.failures ?? [], []);
     assert.ok((await sshd.acceptedLogins()) > logins, "logged in with the configured key");
     configured = undefined;
     closeSshPool();

@@ -4,8 +4,8 @@
 import { BRIDGE_OWNER_KEY, INTEGRATION_BRIDGE } from "../../model/names";
 import { GatewayMode, valuesOf, type DatapathType } from "../../config/types";
 import { PATTERNS, checked, checkedInt } from "./checked";
-import { bashScript, lastStdoutLine, type HostScript } from "./shell";
-import { BOOT_BODIES } from "./boot";
+import { bashProgram, bashScript, lastStdoutLine, type HostScript } from "./shell";
+import { BOOT_BODIES, bootVars } from "./boot";
 
 export interface NicBridge {
     /** The host (node name) whose NIC moves. */
@@ -118,10 +118,12 @@ export function nicMoveScript(nic: NicBridge, datapathType: DatapathType, moveRe
  * Read-only: fails, naming the file and the fix, while the distribution's own network
  * configuration would configure the NIC at boot (bash/boot-distro-config.sh). The move's create
  * refuses the same; this runs at every preview, before anything is changed (../nicHandoverCheck).
+ * A whole program, not a bundle command: a preview runs it before the up that installs a new
+ * package's bundle, and it is not kept in state.
  */
 export function nicHandoverScript(nic: NicBridge): string {
     const { node, vars } = nicVars(nic);
-    return bashScript({ nic: vars.nic, bridge: vars.bridge }, ["boot-distro-config", "nic-handover-check"]);
+    return bashProgram(`${nic.role} ${vars.nic} of ${node}: handed over by the distribution's network configuration?`, { nic: vars.nic, bridge: vars.bridge, ...bootVars() }, ["common", "boot-distro-config", "nic-handover-check"]);
 }
 
 /**
