@@ -6,7 +6,8 @@ import * as scripts from "../../packages/cluster/hosts/scripts";
 import type { HostScript } from "../../packages/cluster/hosts/scripts";
 import { lintScript, runLocal } from "./support/bash";
 import { bashBody, inlineCommand } from "../../packages/cluster/hosts/scripts/shell";
-import { COMMAND_LOG_DIR } from "../../packages/cluster/hosts/scripts/bundle";
+import { BUNDLE_ROOT, COMMAND_LOG_DIR } from "../../packages/cluster/hosts/scripts/bundle";
+import { GatewayMode } from "../../packages/cluster/config/types";
 import { SECRETS, centralModel, clusteredCentralModel, gatewayModel, hostModel, nodeNetworkModel, packagesConfigs, rhelHost } from "./fixtures";
 
 const tcp = { nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642" };
@@ -50,6 +51,15 @@ test("every script runs as strict bash without tracing: run.sh sets strict mode 
     for (const [name, text] of texts) {
         assert.match(inlineCommand(text), /^#!\/usr\/bin\/env bash\nset -euo pipefail\nexport LC_ALL=C\n/, name);
         assert.doesNotMatch(text, /set -[a-z]*x|xtrace/, name);
+    }
+});
+
+test("the NIC handover check's program stands alone: a preview runs it before the up that installs a new bundle", () => {
+    for (const role of ["tunnel", "gateway"] as const) {
+        const program = scripts.nicHandoverScript({ node: "node1", interface: "eth0", bridge: "breth0", mode: GatewayMode.shared, role });
+        assert.ok(!program.includes(BUNDLE_ROOT), "it names no bundle");
+        assert.equal(runLocal(["bash", "-n"], program).code, 0);
+        assert.deepEqual(lintScript(program), []);
     }
 });
 

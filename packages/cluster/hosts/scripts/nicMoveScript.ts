@@ -5,7 +5,7 @@ import { BRIDGE_OWNER_KEY, INTEGRATION_BRIDGE } from "../../model/names";
 import { GatewayMode, valuesOf, type DatapathType } from "../../config/types";
 import { PATTERNS, checked, checkedInt } from "./checked";
 import { bashProgram, bashScript, lastStdoutLine, type HostScript } from "./shell";
-import { BOOT_BODIES, bootVars } from "./boot";
+import { BOOT_BODIES, BOOT_ENTRY } from "./boot";
 
 export interface NicBridge {
     /** The host (node name) whose NIC moves. */
@@ -18,7 +18,7 @@ export interface NicBridge {
      * words reach the bash scripts and the hosts' boot records.
      */
     mode: GatewayMode;
-    /** What the NIC is for: names it in errors and in the script's purpose line. */
+    /** What the NIC is for: names it in errors and in the handover check. */
     role: "gateway" | "tunnel";
 }
 
@@ -123,7 +123,7 @@ export function nicMoveScript(nic: NicBridge, datapathType: DatapathType, moveRe
  */
 export function nicHandoverScript(nic: NicBridge): string {
     const { node, vars } = nicVars(nic);
-    return bashProgram(`${nic.role} ${vars.nic} of ${node}: handed over by the distribution's network configuration?`, { nic: vars.nic, bridge: vars.bridge, ...bootVars() }, ["common", "boot-distro-config", "nic-handover-check"]);
+    return bashProgram(`${nic.role} ${vars.nic} of ${node}: handed over by the distribution's network configuration?`, { nic: vars.nic, bridge: vars.bridge, boot_entry: BOOT_ENTRY }, ["common", "boot-distro-config", "nic-handover-check"]);
 }
 
 /**
