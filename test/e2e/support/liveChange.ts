@@ -24,9 +24,16 @@ export interface Traffic {
     lost: number;
 }
 
+/** A reply line of ping's output, with its sequence number. */
+const REPLY = /icmp_seq=(\d+) ttl=/g;
+
 /**
  * `ping -i 0.05` from pod `from` to `ip`, until stopped. Loss is counted by sequence number: every
- * probe sent and never answered, except the last one when it was still in flight at the stop.
+ * probe sent and never answered, up to the last answered one. ping prints its summary on SIGINT
+ * without waiting for the probes still in flight, and with a round trip longer than the interval
+ * (a loaded machine) there are several; so the stop first waits, bounded, for a reply sent after it
+ * was asked for, which proves the path still works at the end. Without one, every unanswered
+ * probe counts, the last ones too.
  */
 export function continuousPing(cluster: LocalCluster, from: LocalPod, ip: string): { stop(): Promise<Traffic> } {
     const netns = clusterNames(cluster.id).podNetns(from.node, from.namespace, from.pod);
@@ -36,16 +43,20 @@ export function continuousPing(cluster: LocalCluster, from: LocalPod, ip: string
     child.stderr.on("data", (d) => (out += d));
     // "close", not "exit": the summary ping prints on SIGINT may still be in the pipe when it exits.
     const exited = new Promise<void>((resolve) => child.on("close", () => resolve()));
+    const replies = (text: string) => [...text.matchAll(REPLY)].map((m) => Number(m[1]));
     return {
         async stop() {
+            const asked = out.length;
+            const fresh = await pollUntil(async () => (replies(out.slice(asked)).length > 0 ? true : undefined), { timeoutMs: 5000, intervalMs: 50, what: "a reply after the stop" }).catch(() => false);
             child.kill("SIGINT");
             await exited;
             const summary = /(\d+) packets transmitted, (\d+) received/.exec(out);
             if (!summary) throw new Error(`ping from ${from.ifaceId} to ${ip} printed no summary:\n${out.slice(-2000)}`);
             const sent = Number(summary[1]);
-            const answered = new Set([...out.matchAll(/icmp_seq=(\d+) ttl=/g)].map((m) => Number(m[1])));
+            const answered = new Set(replies(out));
+            const end = fresh ? Math.max(...answered) : sent;
             let lost = 0;
-            for (let seq = 1; seq <= sent; seq++) if (!answered.has(seq) && seq !== sent) lost++;
+            for (let seq = 1; seq <= end; seq++) if (!answered.has(seq)) lost++;
             return { sent, lost };
         },
     };
