@@ -12,6 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { generateKeyPairSync } from "node:crypto";
+import { PROJECT, pulumiCheckpoint, pulumiJson, RESOURCE_DEPTH } from "./pulumiCheckpoint";
 
 const kB = (b: number) => `${(b / 1024).toFixed(1)} KB`;
 const MB = (b: number) => `${(b / 1024 / 1024).toFixed(2)} MB`;
@@ -42,8 +43,7 @@ async function child(stack: string, nodes: number, out: string): Promise<void> {
     spawnSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path.join(out, "key")]);
     TEST_SECRETS.sshPrivateKey = fs.readFileSync(path.join(out, "key"), "utf8");
     const { ROOT } = await import("../test/support/configs");
-    const { saveState } = await import("@ovn-kubernetes-as-code/lab/offline");
-    const { Keyring } = await import("@ovn-kubernetes-as-code/lab/offline");
+    const { saveState, Keyring } = await import("@ovn-kubernetes-as-code/lab/offline");
     const raw = readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`)) as Record<string, any>;
     const given = raw.nodes as Array<Record<string, any>>;
     const plainGiven = given.find((n) => !n.roles.includes("gateway") && !n.roles.includes("central") && n.roles.includes("node")) ?? given[given.length - 1];
@@ -58,16 +58,20 @@ async function child(stack: string, nodes: number, out: string): Promise<void> {
     }
     // Room for 500 /24 node subnets (the stacks' /16 holds 256).
     const { resources } = await runProgramUnderMocks(stack, { nodes: list.slice(0, Math.max(nodes, 1)), clusterSubnet: "10.128.0.0/9" });
-    const state = { version: 1, project: "ovn-kubernetes", stack, updated: "", outputs: {}, resources: [] as any[] };
+    // Sealed as the offline engine seals secrets (the ciphertext Pulumi's passphrase provider writes).
+    const sealedFile = path.join(out, "sealed.json");
+    const flat = { version: 1, project: PROJECT, stack, updated: "", outputs: {}, resources: [] as any[] };
     for (const r of resources) {
         const outputs = { ...r.inputs };
         if (r.type === "command:remote:Command") Object.assign(outputs, { stdout: "3f1e4d5c-0b6a-4e8f-9a7d-2c1b0e9f8a76\n", stderr: "log /var/log/ovn-kubernetes-as-code/chassis-create.log\n" });
-        state.resources.push({ urn: `urn:pulumi:${stack}::ovn-kubernetes::${r.type}::${r.name}`, type: r.type, name: r.name, parent: r.parent ?? "", custom: true, id: `${r.name}-id`, inputs: r.inputs, outputs, dependencies: [] });
+        flat.resources.push({ urn: r.registration!.urn, type: r.type, name: r.name, parent: "", custom: true, inputs: r.inputs, outputs, dependencies: [] });
     }
+    saveState(sealedFile, flat as any, new Keyring("state-bench", stack));
+    const sealed = JSON.parse(fs.readFileSync(sealedFile, "utf8")).resources;
+    const checkpoint = pulumiCheckpoint(stack, ROOT, resources, sealed);
     const file = path.join(out, "state.json");
-    saveState(file, state as any, new Keyring("state-bench", stack));
-    const saved = JSON.parse(fs.readFileSync(file, "utf8"));
-    const rows = saved.resources.map((r: any) => ({ kind: kindOf(r.type), bytes: JSON.stringify(r).length }));
+    fs.writeFileSync(file, pulumiJson(checkpoint));
+    const rows = checkpoint.checkpoint.latest.resources.map((r: any) => ({ kind: kindOf(r.type), bytes: 4 * RESOURCE_DEPTH + pulumiJson(r, RESOURCE_DEPTH).length + 2 }));
     if (process.env.STATE_BENCH_DUMP) fs.copyFileSync(file, process.env.STATE_BENCH_DUMP);
     fs.writeFileSync(path.join(out, "rows.json"), JSON.stringify({ nodes: list.length, total: fs.statSync(file).size, rows }));
 }

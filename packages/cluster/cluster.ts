@@ -171,6 +171,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             ...nbKey,
             chassis,
             databases: [...new Set(databases.values())],
+            databasesOf: (h) => databases.get(h)!,
             hostKeys,
             nb: nbOf,
         };

@@ -20,6 +20,19 @@ export interface Recorded {
     parent?: string;
     /** The outputs it asked the engine to keep secret (`additionalSecretOutputs`). */
     secretOutputs?: string[];
+    /** What the engine keeps of the registration beside the properties (URNs as the mock monitor made them). */
+    registration?: {
+        custom: boolean;
+        urn: string;
+        parentUrn: string;
+        dependencies: string[];
+        propertyDependencies: Record<string, string[]>;
+        provider: string;
+        additionalSecretOutputs: string[];
+        replaceOnChanges: string[];
+        /** Where the program registered it (`project:///file#line,column`), as the SDK reports it. */
+        sourcePosition?: string;
+    };
 }
 
 export const WEBHOOK_CERTIFICATE = "pulumi-nodejs:dynamic/ovn-kubernetes:WebhookCertificate";
@@ -68,10 +81,12 @@ export async function runProgramUnderMocks(stack: string, overrides: Record<stri
     const resources: Recorded[] = [];
     const parents = new Map<string, string>();
     const secretOutputs = new Map<string, string[]>();
+    const registrations = new Map<string, NonNullable<Recorded["registration"]>>();
     await pulumi.runtime.setMocks(
         {
             async newResource(args: pulumi.runtime.MockResourceArgs) {
-                resources.push({ type: args.type, name: args.name, inputs: args.inputs, parent: parents.get(args.name), secretOutputs: secretOutputs.get(args.name) });
+                const registration = registrations.get(`${args.type}::${args.name}`);
+                resources.push({ type: args.type, name: args.name, inputs: args.inputs, parent: parents.get(args.name), secretOutputs: secretOutputs.get(args.name), registration });
                 return { id: `${args.name}-id`, state: await programState(args) };
             },
             call: (args: pulumi.runtime.MockCallArgs) => args.inputs,
@@ -87,7 +102,21 @@ export async function runProgramUnderMocks(stack: string, overrides: Record<stri
     monitor.registerResource = (req: any, cb: unknown) => {
         if (req.getParent()) parents.set(req.getName(), req.getParent().split("::").pop());
         secretOutputs.set(req.getName(), req.getAdditionalsecretoutputsList());
-        return register(req, cb);
+        const propertyDependencies: Record<string, string[]> = {};
+        req.getPropertydependenciesMap().forEach((deps: any, key: string) => (propertyDependencies[key] = deps.getUrnsList()));
+        const position = req.getSourceposition?.();
+        const registration = {
+            custom: req.getCustom(),
+            urn: "",
+            additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+            replaceOnChanges: req.getReplaceonchangesList(),
+            sourcePosition: position ? `${position.getUri()}#${position.getLine()},${position.getColumn()}` : undefined,
+            parentUrn: req.getParent(), dependencies: req.getDependenciesList(), propertyDependencies, provider: req.getProvider() };
+        registrations.set(`${req.getType()}::${req.getName()}`, registration);
+        return register(req, (err: unknown, resp: any) => {
+            if (resp) registration.urn = resp.getUrn();
+            (cb as (e: unknown, r: unknown) => void)(err, resp);
+        });
     };
     const program = await import("../../index");
     // Registrations go out asynchronously (a dynamic resource first serializes its provider):

@@ -38,6 +38,8 @@ export class Ovnkube extends pulumi.ComponentResource {
     public readonly crds: pulumi.Output<string[]>;
     /** The explicit provider built from `kubeconfig`, if one was given. */
     public readonly provider?: k8s.Provider;
+    /** The DaemonSets, created after everything else of the component. */
+    public readonly workloads: pulumi.Resource[];
 
     constructor(name: string, args: OvnkubeArgs, opts?: pulumi.ComponentResourceOptions) {
         // Built first: an invalid model throws here, before anything is registered.
@@ -103,6 +105,7 @@ export class Ovnkube extends pulumi.ComponentResource {
             (ds) => new k8s.apps.v1.DaemonSet(daemonSetResourceName(name, ds.metadata.name), ds, child(ready([...roles.node, ...(identity ?? []), controlPlane]))),
         );
 
+        this.workloads = [controlPlane, ...nodes];
         this.namespace = ns.metadata.name;
         this.controlPlaneDaemonSet = controlPlane.metadata.name;
         this.nodeDaemonSets = pulumi.all(nodes.map((ds) => ds.metadata.name));

@@ -20,6 +20,8 @@ export interface TopologyContext {
     chassis: ReadonlyMap<string, Chassis>;
     /** The OVN databases every topology waits for: the central, or every zone (interconnect). */
     databases: pulumi.Resource[];
+    /** The databases a host's chassis uses: the central, or (interconnect) its own zone. */
+    databasesOf(host: string): pulumi.Resource;
     hostKeys: ReadonlyMap<string, HostKeyCheck>;
     /**
      * The NB holding a node's rows: the central's (every member's), or with interconnect the node's

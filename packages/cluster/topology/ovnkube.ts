@@ -30,16 +30,19 @@ export function ovnkubeTopology(t: TopologyContext, args: OvnkubeTopologyArgs): 
             ),
     );
     // Created before ovnkube, so deleted after it: once its pods have gone, each node's host state
-    // that ovnkube-node made is removed, before the chassis, zone and bridges are undone.
+    // that ovnkube-node made is removed, before its chassis, databases and bridge are undone. Only
+    // its own: a dependency on every node's would grow each node's state with the cluster.
     const cleanups = model.kube.nodes.map((node) =>
         hostCommand(t.parent, `${name}-${node.name}-ovnkube-node-cleanup`, ovnkubeNodeCleanupScript(node.name, model.kube), { connection: t.connection(node.name) }, {
-            dependsOn: [...t.databases, t.chassis.get(node.name)!, ...bridges],
+            dependsOn: [t.databasesOf(node.name), t.chassis.get(node.name)!, ...bridges.filter((_, i) => model.gateways[i].node === node.name)],
         }),
     );
     const ovnkube = new Ovnkube(`${name}-ovnkube`, { model: model.kube, kubeconfig: args.kubeconfig }, { parent: t.parent, dependsOn: [...t.databases, ...t.chassis.values(), ...bridges, ...cleanups] });
 
+    // After the workloads, which come after every node's plan: depending on the component itself
+    // would name each of its children in every expectation's state, the cluster's size each time.
     const expect = (subject: string, nb: NbConnection, rows: pulumi.Input<Record<string, Record<string, string>>>) =>
-        new NorthboundExpectation(`${name}-expect-${subject.replace("/", "-")}`, { nb, subject, rows }, { parent: t.parent, dependsOn: [ovnkube] });
+        new NorthboundExpectation(`${name}-expect-${subject.replace("/", "-")}`, { nb, subject, rows }, { parent: t.parent, dependsOn: ovnkube.workloads });
     // Each kind's projection (NB_KINDS[…].ovnkube) says what ovnkube writes in place of its rows.
     const { ClusterRouter, NodeSwitch, GatewayRouter } = NB_KINDS;
     const gatewayRows = (node: OvnkubeNodeModel) => t.chassis.get(node.name)!.systemId.apply((systemId) => GatewayRouter.ovnkube(model, node, systemId));
