@@ -3,7 +3,10 @@
 // package step is skipped), Pulumi mode, built once by the offline engine, then each operation
 // timed on the unchanged stack, the best of RUNS (a shared machine's load only adds time). The
 // least-squares slope over the sizes is the cost of one more host; the 500-host figure
-// extrapolates it. Labs are heavy: run nothing else meanwhile.
+// extrapolates it. Beside the wall time, the CPU time of the engine's side (this process and its
+// children: the program, the provider hosts) and of the rest of the machine (the lab's hosts:
+// sshd, shells, OVS), which here share 2 cores and on real hosts each run on their own.
+// Labs are heavy: run nothing else meanwhile.
 //
 //   node --import tsx bench/scale.ts [N ...] [--lab ID]     (default 3 10 20, lab benchscl)
 import * as fs from "node:fs";
@@ -19,14 +22,35 @@ const RUNS = 3;
 const OPERATIONS = ["preview", "no-op up", "refresh"] as const;
 type Operation = (typeof OPERATIONS)[number];
 
-async function timed(what: string, run: () => Promise<OperationResult>, runs = 1): Promise<number> {
-    let best = Infinity;
+const TICKS_PER_SECOND = 100;
+/** CPU seconds of this process and its reaped children: the engine, the program and the provider hosts. */
+function engineCpu(): number {
+    const f = fs.readFileSync("/proc/self/stat", "utf8");
+    const fields = f.slice(f.lastIndexOf(")") + 2).split(" ");
+    return fields.slice(11, 15).reduce((a, x) => a + Number(x), 0) / TICKS_PER_SECOND;
+}
+/** CPU seconds the whole machine has spent, every core (/proc/stat: all but idle and iowait). */
+function machineCpu(): number {
+    const [, ...ticks] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
+    return (ticks.reduce((a, x) => a + x, 0) - ticks[3] - ticks[4]) / TICKS_PER_SECOND;
+}
+
+/** Wall seconds, and CPU seconds of the engine's side and of the rest (the hosts' sshd, shells, OVS): the best run's. */
+interface Timing {
+    wall: number;
+    engine: number;
+    hosts: number;
+}
+
+async function timed(what: string, run: () => Promise<OperationResult>, runs = 1): Promise<Timing> {
+    let best: Timing = { wall: Infinity, engine: 0, hosts: 0 };
     for (let i = 0; i < runs; i++) {
-        const started = process.hrtime.bigint();
+        const [started, engine0, machine0] = [process.hrtime.bigint(), engineCpu(), machineCpu()];
         const r = await run();
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        const wall = Number(process.hrtime.bigint() - started) / 1e9;
         if (!r.ok) throw new Error(`${what}: ${r.error}`);
-        best = Math.min(best, seconds);
+        const engine = engineCpu() - engine0;
+        if (wall < best.wall) best = { wall, engine, hosts: Math.max(0, machineCpu() - machine0 - engine) };
     }
     return best;
 }
@@ -40,7 +64,7 @@ function fit(points: Array<[number, number]>): { slope: number; at: (x: number) 
     return { slope, at: (x) => my + slope * (x - mx) };
 }
 
-async function measure(hosts: number): Promise<Record<Operation, number>> {
+async function measure(hosts: number): Promise<Record<Operation, Timing>> {
     await down(ID);
     const cluster = await up({ id: ID, hosts });
     const work = fs.mkdtempSync(path.join(os.tmpdir(), "bench-scale-"));
@@ -49,7 +73,7 @@ async function measure(hosts: number): Promise<Record<Operation, number>> {
         const stackFile = writeLocalStack(cluster, path.join(work, `Pulumi.${stack}.yaml`), { passphrase: LOCAL_LAB_PASSPHRASE });
         const opts: OfflineOptions = { stack, stackFile, localDir: work, passphrase: LOCAL_LAB_PASSPHRASE };
         const first = await timed(`first up of ${hosts} hosts`, () => apply(opts));
-        console.log(`  ${hosts} hosts: first up ${first.toFixed(1)} s`);
+        console.log(`  ${hosts} hosts: first up ${first.wall.toFixed(1)} s`);
         const noChange = async (r: OperationResult) => {
             const changed = r.ops.filter((o) => o.op !== "same");
             if (changed.length) throw new Error(`not a no-op: ${changed.map((o) => `${o.op} ${o.name}`).join(", ")}`);
@@ -60,7 +84,7 @@ async function measure(hosts: number): Promise<Record<Operation, number>> {
             "no-op up": await timed("no-op up", async () => noChange(await apply(opts)), RUNS),
             refresh: await timed("refresh", () => refresh(opts), RUNS),
         };
-        console.log(`  ${hosts} hosts: ${OPERATIONS.map((o) => `${o} ${out[o].toFixed(2)} s`).join(", ")}`);
+        console.log(`  ${hosts} hosts: ${OPERATIONS.map((o) => `${o} ${out[o].wall.toFixed(2)} s (CPU: engine ${out[o].engine.toFixed(2)} s, hosts ${out[o].hosts.toFixed(2)} s)`).join(", ")}`);
         return out;
     } finally {
         await down(ID);
@@ -71,12 +95,16 @@ async function measure(hosts: number): Promise<Record<Operation, number>> {
 async function main(): Promise<void> {
     const sizes = process.argv.slice(2).filter((a, i) => i + 2 !== labAt && i + 2 !== labAt + 1).map(Number);
     const list = sizes.length ? sizes : [3, 10, 20];
-    const results = new Map<number, Record<Operation, number>>();
+    const results = new Map<number, Record<Operation, Timing>>();
     for (const n of list) results.set(n, await measure(n));
     console.log(`per added host (least squares over ${list.join(", ")} hosts, best of ${RUNS} runs), and 500 hosts extrapolated:`);
+    const slope = (o: Operation, k: keyof Timing) => fit(list.map((n) => [n, results.get(n)![o][k]]));
     for (const o of OPERATIONS) {
-        const line = fit(list.map((n) => [n, results.get(n)![o]]));
-        console.log(`  ${o.padEnd(9)} ${line.slope.toFixed(3)} s per host; 500 hosts ≈ ${line.at(500).toFixed(0)} s`);
+        const wall = slope(o, "wall");
+        console.log(
+            `  ${o.padEnd(9)} ${wall.slope.toFixed(3)} s per host; 500 hosts ≈ ${wall.at(500).toFixed(0)} s` +
+                ` (CPU per host: engine ${slope(o, "engine").slope.toFixed(3)} s, the lab's hosts ${slope(o, "hosts").slope.toFixed(3)} s)`,
+        );
     }
 }
 
