@@ -17,7 +17,6 @@ import type { ClusterModel, HostModel } from "./model/types";
 import { centralHostOf, centralHostsOf, hostOf, type TopologyContext } from "./topology/context";
 import { logConfigWarnings, sshPrivateKeyConfig } from "./program/readConfig";
 import { kubernetesTarget } from "./program/kubernetesTarget";
-import { HostKeyCheck } from "./ssh/hostKeyCheck";
 import { nbConnection, sshConnection } from "./program/connections";
 import { ChangeGuard } from "./guard/changeGuard";
 import { DestroyGuard, ownedGroups, type DestroyGuardInputs } from "./guard/destroyGuard";
@@ -67,27 +66,28 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
                 : {}),
             ...nbKey,
         };
-        // First, and everything waits for it (through the host key checks): an `up` that renames a
+        // First, and everything waits for it (through the hosts' script bundles): an `up` that renames a
         // node, or removes one that still has pods, is refused before anything is touched.
         const changeGuard = new ChangeGuard(`${name}-change-guard`, guardArgs, { parent: this });
         const child = { parent: this, dependsOn: [changeGuard] };
 
-        // Every host is checked against its pinned key before any command reaches it.
-        const hostKeys = new Map<string, HostKeyCheck>();
+        // Every host's gate: its script bundle, whose check refuses a host that does not present its
+        // pinned key before any command reaches it, and which every command of the host runs from
+        // (the connection depends on it: every command is created after it and deleted before it).
+        const bundles = new Map<string, ScriptBundle>();
         const connection = new Map<string, pulumi.Output<ReturnType<typeof sshConnection>>>();
         const ready = new Map<string, pulumi.Resource[]>();
         for (const host of model.hosts) {
-            hostKeys.set(host.name, new HostKeyCheck(`${name}-${host.name}-hostkey`, { ssh: host.ssh, ...nbKey }, child));
-            // The host's script bundle, which its commands run: the connection depends on it, so
-            // every command is created after it and deleted before it.
-            const bundle = new ScriptBundle(`${name}-${host.name}-scripts`, { ssh: host.ssh, ...nbKey }, { parent: this, dependsOn: [hostKeys.get(host.name)!] });
+            const bundle = new ScriptBundle(`${name}-${host.name}-scripts`, { ssh: host.ssh, ...nbKey }, child);
+            bundles.set(host.name, bundle);
             connection.set(host.name, pulumi.secret(pulumi.all([privateKey, bundle.digest]).apply(([key]) => sshConnection(host, key))));
-            ready.set(host.name, [hostKeys.get(host.name)!]);
+            ready.set(host.name, [bundle]);
         }
         // A snapshot: a resource must not depend on what is pushed after it (itself included).
         const hostReady = (host: HostModel) => [...ready.get(host.name)!];
         // Pulumi mode writes the chassis' encap type: a running cluster's cannot change (compat/tunnelType.ts).
-        // Judged first: an up it refuses takes no step, the MTU checks below included.
+        // Judged before the MTU checks below and every host command (only script bundles may be
+        // installed first): an up it refuses changes nothing else.
         const chassisHosts = model.hosts.filter((h) => h.chassis);
         const tunnelIps = () => Object.fromEntries(chassisHosts.map((h) => [h.name, h.chassis!.encapIp]));
         const encapGate =
@@ -172,7 +172,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             chassis,
             databases: [...new Set(databases.values())],
             databasesOf: (h) => databases.get(h)!,
-            hostKeys,
+            bundles,
             nb: nbOf,
         };
         // Each mode's writers load only when the stack uses that mode: ovnkube mode pulls in

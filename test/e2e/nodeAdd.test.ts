@@ -32,12 +32,12 @@ test("up with node2 appended creates only node2's resources, moves nothing of th
     const done = await steps.upWithTraffic();
     assert.equal(done.result.ok, true, done.result.error);
     // The guards learn the longer lists; everything else is a create of node2's, one for each of
-    // its resources in the state now, among them its host key check, chassis, switch and management port.
+    // its resources in the state now, among them its script bundle, chassis, switch and management port.
     const { mine: created, others } = nodeSteps(done.result, CHANGED, "create");
     t.diagnostic(`created: ${created.join(" ")}`);
     assert.deepEqual(others, BOOKKEEPING_UPDATES);
     assert.deepEqual(created.sort(), stateNames(steps.lab).filter((n) => isNodeResource(n, CHANGED)).sort());
-    for (const part of ["hostkey", "chassis", "switch", "mgmt"]) assert.ok(created.some((n) => n.includes(part)), `no ${part} created: ${created.join(", ")}`);
+    for (const part of ["scripts", "chassis", "switch", "mgmt"]) assert.ok(created.some((n) => n.includes(part)), `no ${part} created: ${created.join(", ")}`);
 
     const network = model.nodeNetworks.find((n) => n.node === CHANGED)!;
     const chassis = await chassisOf(steps.lab, CHANGED);

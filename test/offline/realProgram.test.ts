@@ -43,7 +43,7 @@ test("up builds the cluster: host scripts ran, the Northbound topology exists, o
     assert.ok(r.counts.created >= 20, `created ${r.counts.created}`);
     assert.equal(r.ops.filter((o) => o.op !== "create").length, 0);
     const types = new Set(r.ops.map((o) => o.type));
-    for (const t of ["command:remote:Command", "pulumi-nodejs:dynamic/ssh:HostKeyCheck", "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch"]) assert.ok(types.has(t), t);
+    for (const t of ["command:remote:Command", "pulumi-nodejs:dynamic/hosts:ScriptBundle", "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch"]) assert.ok(types.has(t), t);
     const names = await switches();
     for (const name of ["join", "node1", "node2"]) assert.ok(names.includes(name), `switch ${name} in ${names.join(", ")}`);
     const systemIds = r.outputs.systemIds as Record<string, string>;

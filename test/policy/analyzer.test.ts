@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
 import { TUNNEL_MTU_CHECK_TYPE } from "../../packages/cluster/compat/tunnelMtuCheck";
 import { CHANGE_GUARD_TYPE } from "../../packages/cluster/guard/changeGuard";
-import { HOST_KEY_CHECK_TYPE } from "../../packages/cluster/ssh/hostKeyCheck";
+import { SCRIPT_BUNDLE_TYPE } from "../../packages/cluster/hosts/scriptBundle";
 import { POLICIES } from "../../policy/rules";
 import { ROOT } from "../support/configs";
 
@@ -74,9 +74,9 @@ test("Analyze: the configured underlay MTU and enforcement level reach the rule;
     assert.deepEqual(mtu, [{ policy: "mtu-fits-tunnel", level: pb.EnforcementLevel.ADVISORY, message: mtu[0].message }]);
     assert.match(mtu[0].message, /node worker-0: mtu 1400 \+ 58 bytes of geneve = 1458 exceeds the underlay MTU 1450/);
     const ssh = { host: "10.0.0.11", port: 22, user: "root", insecureIgnoreHostKey: true };
-    const keys = diagnostics(await analyze("dev", HOST_KEY_CHECK_TYPE, "ovn-worker-0-hostkey", { ssh }));
+    const keys = diagnostics(await analyze("dev", SCRIPT_BUNDLE_TYPE, "ovn-worker-0-scripts", { ssh }));
     assert.deepEqual(keys.map((d: any) => [d.policy, d.level]), [["host-keys-verified", pb.EnforcementLevel.MANDATORY]]);
-    assert.deepEqual(diagnostics(await analyze("dev", HOST_KEY_CHECK_TYPE, "ovn-worker-0-hostkey", { ssh: { ...ssh, insecureIgnoreHostKey: false } })), []);
+    assert.deepEqual(diagnostics(await analyze("dev", SCRIPT_BUNDLE_TYPE, "ovn-worker-0-scripts", { ssh: { ...ssh, insecureIgnoreHostKey: false } })), []);
 });
 
 test("Analyze: plain TCP in a stack tagged production fails, in an untagged staging stack passes", async () => {

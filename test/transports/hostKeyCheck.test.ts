@@ -1,12 +1,13 @@
 // The host-key gate in front of @pulumi/command: the probe reads the real sshd's key, and the
-// provider's check (run at every preview and update) refuses a host whose key is not the pin.
+// script bundle's check (run at every preview and update) refuses a host whose key is not the pin.
 // With the SSH key's config entry named, the check logs in through the connection pool, which the
 // host's other checks then reuse.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { rememberProviderConfig } from "../../packages/cluster/dynamic/providerConfig";
 import { exec } from "../../packages/cluster/ssh/exec";
-import { hostKeyProvider, probeHostKey } from "../../packages/cluster/ssh/hostKeyCheck";
+import { scriptBundleProvider } from "../../packages/cluster/hosts/scriptBundle";
+import { probeHostKey } from "../../packages/cluster/ssh/hostKeyCheck";
 import { closeSshPool, sshPoolStats } from "../../packages/cluster/ssh/pool";
 import { startSshd } from "../support/sshd";
 
@@ -26,24 +27,24 @@ test("the probe sees the fingerprint ssh-keygen reports, without logging in", as
 
 test("check accepts the pinned key (as a key line or a fingerprint)", async () => {
     for (const pin of [sshd.hostKeyLine, sshd.hostKeyFingerprint]) {
-        const r = await hostKeyProvider.check!({}, { ssh: target(pin) });
+        const r = await scriptBundleProvider.check!({}, { ssh: target(pin) });
         assert.deepEqual(r.failures ?? [], [], pin);
     }
 });
 
 test("check refuses a wrong or missing pin, naming host, port and the presented key", async () => {
     const wrong = "SHA256:" + "A".repeat(43);
-    const r = await hostKeyProvider.check!({}, { ssh: target(wrong) });
+    const r = await scriptBundleProvider.check!({}, { ssh: target(wrong) });
     assert.equal(r.failures?.length, 1);
     assert.equal(r.failures![0].property, "ssh");
     assert.match(r.failures![0].reason, new RegExp(`host key mismatch for 127\\.0\\.0\\.1:${sshd.port}: it presented ${sshd.hostKeyFingerprint.replace(/[+/]/g, "\\$&")}`));
-    const missing = await hostKeyProvider.check!({}, { ssh: target() });
+    const missing = await scriptBundleProvider.check!({}, { ssh: target() });
     assert.match(missing.failures![0].reason, /no host key pinned/);
 });
 
 test("check reports an unreachable host as a failure of the ssh property", async () => {
     await sshd.stop();
-    const r = await hostKeyProvider.check!({}, { ssh: target(sshd.hostKeyLine) });
+    const r = await scriptBundleProvider.check!({}, { ssh: target(sshd.hostKeyLine) });
     assert.match(r.failures![0].reason, /SSH to 127\.0\.0\.1:\d+: .*ECONNREFUSED/);
     await sshd.start();
 });
@@ -55,7 +56,7 @@ test("with the key's config entry named, check logs in once through the pool and
     closeSshPool();
     const connects = sshPoolStats().connects;
     const logins = await sshd.acceptedLogins();
-    const r = await hostKeyProvider.check!({}, { ssh: target(sshd.hostKeyLine), privateKeyConfig: KEY_CONFIG });
+    const r = await scriptBundleProvider.check!({}, { ssh: target(sshd.hostKeyLine), privateKeyConfig: KEY_CONFIG });
     assert.deepEqual(r.failures ?? [], []);
     const afterCheck = { connects: sshPoolStats().connects - connects, logins: (await sshd.acceptedLogins()) - logins };
     assert.deepEqual(afterCheck, { connects: 1, logins: 1 }, "the check logged in through the pool");
@@ -66,9 +67,9 @@ test("with the key's config entry named, check logs in once through the pool and
 test("with the key named, a wrong pin is refused in the probe's words before any login; a key not configured falls back to the probe", async () => {
     closeSshPool();
     const logins = await sshd.acceptedLogins();
-    const wrong = await hostKeyProvider.check!({}, { ssh: target("SHA256:" + "A".repeat(43)), privateKeyConfig: KEY_CONFIG });
+    const wrong = await scriptBundleProvider.check!({}, { ssh: target("SHA256:" + "A".repeat(43)), privateKeyConfig: KEY_CONFIG });
     assert.match(wrong.failures![0].reason, new RegExp(`host key mismatch for 127\\.0\\.0\\.1:${sshd.port}: it presented ${sshd.hostKeyFingerprint.replace(/[+/]/g, "\\$&")}`));
-    const unset = await hostKeyProvider.check!({}, { ssh: target(sshd.hostKeyLine), privateKeyConfig: "ovn-kubernetes:notSet" });
+    const unset = await scriptBundleProvider.check!({}, { ssh: target(sshd.hostKeyLine), privateKeyConfig: "ovn-kubernetes:notSet" });
     assert.deepEqual(unset.failures ?? [], []);
     assert.equal(await sshd.acceptedLogins(), logins);
 });

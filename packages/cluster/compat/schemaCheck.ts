@@ -51,7 +51,7 @@ export const schemaCheckProvider: pulumi.dynamic.ResourceProvider = {
         try {
             found = await readSchemas(news);
         } catch {
-            // Unreachable now: HostKeyCheck reports that host; create decides once it is reachable.
+            // Unreachable now: the host's script bundle reports it; create decides once it is reachable.
             return { inputs: news };
         }
         const refusal = found && schemaRefusal(news.version, found);

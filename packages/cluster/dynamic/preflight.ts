@@ -1,6 +1,6 @@
 // The provider of a check that refuses at preview: `check`, which the engine runs at every preview
 // and up before any step, asks `refusal` (which reads a host over SSH) and fails naming `property`.
-// A host that cannot be reached now passes `check` (HostKeyCheck reports it); create and update
+// A host that cannot be reached now passes `check` (its script bundle reports it); create and update
 // ask again (a lost connection up to ATTEMPTS times) and refuse with the same words once it can.
 import type * as pulumi from "@pulumi/pulumi";
 

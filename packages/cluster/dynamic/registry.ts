@@ -15,7 +15,7 @@ const writtenBeforeStubs = (olds: Record<string, unknown>) => typeof olds.__prov
  * Such state keeps running its own copy for refresh and delete until the resource is updated, and
  * the engine sees no change while the inputs are the same; so its diff reports a change, and the
  * next `up` updates the resource (reapplying the same rows), which stores the stub. A provider
- * without update (HostKeyCheck) keeps its copy until it is replaced: an update would drop its outputs.
+ * without update keeps its copy until it is replaced: an update would drop its outputs.
  */
 function storingStubs(impl: pulumi.dynamic.ResourceProvider): pulumi.dynamic.ResourceProvider {
     const diff = impl.diff;

@@ -1,6 +1,5 @@
 // The `@ovn-kubernetes-as-code/cluster/ssh` entry: what other packages may use of ssh/.
 export { hostKeyAlgorithms, hostKeyRefusal, parseHostKeyLine, sshFingerprint } from "../ssh/hostKey";
-export { HOST_KEY_CHECK_TYPE } from "../ssh/hostKeyCheck";
 export { openOvsdbOverSsh } from "../ssh/ovsdbChannel";
 export { closeOvsdbPool } from "../ssh/ovsdbPool";
 export { closeSshPool } from "../ssh/pool";

@@ -1,10 +1,9 @@
 // What both topology writers get from the cluster component: the model, the hosts' connections,
 // and the host components every topology builds on.
 import type * as pulumi from "@pulumi/pulumi";
-import type { Chassis, HostConnection } from "../hosts";
+import type { Chassis, HostConnection, ScriptBundle } from "../hosts";
 import type { ClusterModel, HostModel } from "../model/types";
 import type { NbConnection } from "../nb/kinds/common";
-import type { HostKeyCheck } from "../ssh/hostKeyCheck";
 
 export interface TopologyContext {
     /** The cluster component's name: children are named `<name>-…`. */
@@ -22,7 +21,8 @@ export interface TopologyContext {
     databases: pulumi.Resource[];
     /** The databases a host's chassis uses: the central, or (interconnect) its own zone. */
     databasesOf(host: string): pulumi.Resource;
-    hostKeys: ReadonlyMap<string, HostKeyCheck>;
+    /** Each host's gate and scripts (../hosts/scriptBundle), by host name. */
+    bundles: ReadonlyMap<string, ScriptBundle>;
     /**
      * The NB holding a node's rows: the central's (every member's), or with interconnect the node's
      * own zone. The SSH key is named by its stack config key, never carried.

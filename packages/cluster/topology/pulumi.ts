@@ -10,7 +10,7 @@ export function pulumiTopology(t: TopologyContext): void {
     const { model, name, owner } = t;
     // Pulumi mode always has a central: one NB holds every node's rows.
     const nb = t.nb(centralHostsOf(model)[0].name);
-    const nbReady = [...t.databases, ...centralHostsOf(model).map((h) => t.hostKeys.get(h.name)!)];
+    const nbReady = [...t.databases, ...centralHostsOf(model).map((h) => t.bundles.get(h.name)!)];
     const clusterRouter = new ClusterRouter(`${name}-cluster-router`, { nb, owner, router: model.clusterRouter }, { parent: t.parent, dependsOn: nbReady });
 
     for (const network of model.nodeNetworks) {

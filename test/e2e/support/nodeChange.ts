@@ -41,7 +41,7 @@ export function ok(r: OperationResult, what: string): OperationResult {
     return r;
 }
 
-/** A resource of the node's: named `ovn-<node>` or `ovn-<node>-…` (its host key check, chassis, node network...). */
+/** A resource of the node's: named `ovn-<node>` or `ovn-<node>-…` (its script bundle, chassis, node network...). */
 export const isNodeResource = (name: string, node: string) => name === `ovn-${node}` || name.startsWith(`ovn-${node}-`);
 
 /**
