@@ -11,7 +11,6 @@ import { clusterInputs } from "./program/clusterInputs";
 export type { OvnKubernetesClusterArgs };
 import { Central, Chassis, HostPackages, ScriptBundle, Zone } from "./hosts";
 import { OvnkubeSchemaCheck } from "./compat/schemaCheck";
-import { TunnelMtuCheck } from "./compat/tunnelMtuCheck";
 import { TunnelTypeCheck } from "./compat/tunnelTypeCheck";
 import type { ClusterModel, HostModel } from "./model/types";
 import { centralHostOf, centralHostsOf, hostOf, type TopologyContext } from "./topology/context";
@@ -72,13 +71,15 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const child = { parent: this, dependsOn: [changeGuard] };
 
         // Every host's gate: its script bundle, whose check refuses a host that does not present its
-        // pinned key before any command reaches it, and which every command of the host runs from
-        // (the connection depends on it: every command is created after it and deleted before it).
+        // pinned key, or a chassis whose tunnel device cannot carry the overlay MTU, before any
+        // command reaches it, and which every command of the host runs from (the connection
+        // depends on it: every command is created after it and deleted before it).
         const bundles = new Map<string, ScriptBundle>();
         const connection = new Map<string, pulumi.Output<ReturnType<typeof sshConnection>>>();
         const ready = new Map<string, pulumi.Resource[]>();
         for (const host of model.hosts) {
-            const bundle = new ScriptBundle(`${name}-${host.name}-scripts`, { ssh: host.ssh, ...nbKey }, child);
+            const tunnel = host.chassis ? { tunnel: { node: host.name, mtu: model.mtu, encapType: model.encapType, tunnelIp: host.chassis.encapIp } } : {};
+            const bundle = new ScriptBundle(`${name}-${host.name}-scripts`, { ssh: host.ssh, ...nbKey, ...tunnel }, child);
             bundles.set(host.name, bundle);
             connection.set(host.name, pulumi.secret(pulumi.all([privateKey, bundle.digest]).apply(([key]) => sshConnection(host, key))));
             ready.set(host.name, [bundle]);
@@ -86,19 +87,15 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         // A snapshot: a resource must not depend on what is pushed after it (itself included).
         const hostReady = (host: HostModel) => [...ready.get(host.name)!];
         // Pulumi mode writes the chassis' encap type: a running cluster's cannot change (compat/tunnelType.ts).
-        // Judged before the MTU checks below and every host command (only script bundles may be
-        // installed first): an up it refuses changes nothing else.
+        // Judged before every chassis' command (only script bundles may be installed first): an up
+        // it refuses changes nothing else.
         const chassisHosts = model.hosts.filter((h) => h.chassis);
         const tunnelIps = () => Object.fromEntries(chassisHosts.map((h) => [h.name, h.chassis!.encapIp]));
         const encapGate =
             model.writer === "pulumi" && centralHost
                 ? [new TunnelTypeCheck(`${name}-tunnel-type`, { ssh: centralHost.ssh, ...nbKey, encapType: model.encapType, tunnelIps: tunnelIps() }, { parent: this, dependsOn: hostReady(centralHost) })]
                 : [];
-        // The overlay MTU must leave room for the tunnel on every chassis: checked before any command reaches it.
-        for (const host of chassisHosts) {
-            const plan = { node: host.name, mtu: model.mtu, encapType: model.encapType, tunnelIp: host.chassis!.encapIp };
-            ready.get(host.name)!.push(new TunnelMtuCheck(`${name}-${host.name}-tunnel-mtu`, { ...plan, ssh: host.ssh, ...nbKey }, { parent: this, dependsOn: [...hostReady(host), ...encapGate] }));
-        }
+        for (const host of chassisHosts) ready.get(host.name)!.push(...encapGate);
 
         if (!model.packages.skip)
             for (const host of model.hosts) {

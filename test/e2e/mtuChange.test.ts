@@ -56,7 +56,7 @@ test(`mtu ${NEW_MTU + 1}, one byte more than the underlay carries: preview and u
             const failed = r.ops.filter((x) => x.error !== undefined && !x.error.includes("cancelled after an earlier failure"));
             assert.ok(failed.length >= 1, r.error);
             for (const x of failed) {
-                const h = lab.model.hosts.find((host) => x.name === `ovn-${host.name}-tunnel-mtu`);
+                const h = lab.model.hosts.find((host) => x.name === `ovn-${host.name}-scripts`);
                 assert.ok(h, `${x.name} failed: ${x.error}`);
                 assert.match(x.error!, new RegExp(`mtu ${NEW_MTU + 1} does not fit ${h.name}'s underlay: geneve adds ${GENEVE_OVERHEAD} bytes`));
                 assert.match(x.error!, new RegExp(`its tunnel address ${h.chassis!.encapIp.replace(/\./g, "\\.")}\\), whose MTU is ${UNDERLAY_MTU}`));
@@ -78,7 +78,7 @@ test(`mtu 1400 → ${NEW_MTU} under traffic: every management port takes it, no 
     const changed = o.result.ops.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name}`);
     t.diagnostic(`up ${o.seconds.toFixed(1)} s; pods ${o.traffic.map((x) => `${x.lost}/${x.sent}`).join(", ")} lost; ${changed.join("; ")}`);
     assert.deepEqual(changed.filter((c) => !c.startsWith("update ")), [], "updated in place, nothing created, replaced or deleted");
-    assert.deepEqual(changed.filter((c) => !/-mgmt-port$|-tunnel-mtu$/.test(c)), [], "only the management ports change (and the MTU checks run again)");
+    assert.deepEqual(changed.filter((c) => !/-mgmt-port$|-scripts$/.test(c)), [], "only the management ports change (and the script bundles check the MTU again)");
     for (const x of o.traffic) assert.equal(x.lost, 0, `${x.lost} of ${x.sent} probes lost`);
     assert.deepEqual(await mgmtMtus(), expectMtus(NEW_MTU));
     assert.deepEqual(sortedLines(await hostOut(lab.cluster, "node1", ["ovn-sbctl", "--bare", "--columns=name", "list", "Chassis"])), sbBefore);

@@ -7,7 +7,6 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
-import { TUNNEL_MTU_CHECK_TYPE } from "../../packages/cluster/compat/tunnelMtuCheck";
 import { CHANGE_GUARD_TYPE } from "../../packages/cluster/guard/changeGuard";
 import { SCRIPT_BUNDLE_TYPE } from "../../packages/cluster/hosts/scriptBundle";
 import { POLICIES } from "../../policy/rules";
@@ -70,7 +69,7 @@ test("GetAnalyzerInfo lists every rule, mandatory, with its configuration schema
 
 test("Analyze: the configured underlay MTU and enforcement level reach the rule; an unverified host key is mandatory", async () => {
     await configure({ "mtu-fits-tunnel": { level: pb.EnforcementLevel.ADVISORY, properties: { underlayMtu: 1450 } } });
-    const mtu = diagnostics(await analyze("dev", TUNNEL_MTU_CHECK_TYPE, "ovn-worker-0-tunnel-mtu", { node: "worker-0", mtu: 1400, encapType: "geneve", tunnelIp: "10.0.0.11" }));
+    const mtu = diagnostics(await analyze("dev", SCRIPT_BUNDLE_TYPE, "ovn-worker-0-scripts", { tunnel: { node: "worker-0", mtu: 1400, encapType: "geneve", tunnelIp: "10.0.0.11" } }));
     assert.deepEqual(mtu, [{ policy: "mtu-fits-tunnel", level: pb.EnforcementLevel.ADVISORY, message: mtu[0].message }]);
     assert.match(mtu[0].message, /node worker-0: mtu 1400 \+ 58 bytes of geneve = 1458 exceeds the underlay MTU 1450/);
     const ssh = { host: "10.0.0.11", port: 22, user: "root", insecureIgnoreHostKey: true };

@@ -74,7 +74,7 @@ test("identity-webhook-on: ovnkube without ovnkube-identity fails once, naming o
 
 test("mtu-fits-tunnel: 1480 + Geneve's 58 bytes fails on every chassis; a 9000-byte underlay passes it", async () => {
     const vs = of(await runPolicies(POLICIES, broken, base), "mtu-fits-tunnel");
-    assert.deepEqual(vs.map((v) => v.resource), K8S_NODES.map((n) => `ovn-${n}-tunnel-mtu`));
+    assert.deepEqual(vs.map((v) => v.resource), K8S_NODES.map((n) => `ovn-${n}-scripts`));
     assert.match(vs[0].message, /node master-0: mtu 1480 \+ 58 bytes of geneve = 1538 exceeds the underlay MTU 1500; set mtu to at most 1442/);
     const jumbo = { ...base, config: { ...base.config, "mtu-fits-tunnel": { underlayMtu: 9000 } } };
     assert.deepEqual(of(await runPolicies(POLICIES, broken, jumbo), "mtu-fits-tunnel"), []);

@@ -97,16 +97,13 @@ export async function assertProgramTree(STACK: ExampleStack) {
         assert.equal(check.inputs.privateKeyConfig, KEY_CONFIG, "the key named, not held");
         assert.equal("privateKey" in check.inputs, false);
     }
-    // One tunnel MTU check per chassis host, before any command reaches it.
-    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelMtuCheck"), chassis.length);
-    for (const check of resources.filter((r) => r.type === "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelMtuCheck")) {
-        assert.equal(check.inputs.mtu, model.mtu);
-        assert.equal(check.inputs.privateKeyConfig, KEY_CONFIG, "the key named, not held");
-        assert.equal("privateKey" in check.inputs, false);
-    }
-    // One script bundle per host, its key named by the config key.
+    // One script bundle per host, its key named by the config key; a chassis' carries its tunnel's
+    // plan, whose MTU it checks before any command reaches the host.
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelMtuCheck"), 0);
     const bundles = resources.filter((r) => r.type === "pulumi-nodejs:dynamic/hosts:ScriptBundle");
     assert.deepEqual(bundles.map((b) => b.name).sort(), nodes.map((n) => `ovn-${n.name}-scripts`).sort());
+    assert.deepEqual(bundles.filter((b) => b.inputs.tunnel !== undefined).map((b) => b.inputs.tunnel.node).sort(), chassis.map((n) => n.name).sort());
+    for (const b of bundles.filter((b) => b.inputs.tunnel !== undefined)) assert.equal(b.inputs.tunnel.mtu, model.mtu);
     for (const b of bundles) {
         assert.equal(b.inputs.privateKeyConfig, KEY_CONFIG);
         assert.match(b.inputs.digest, /^[0-9a-f]{64}$/);

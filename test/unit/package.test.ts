@@ -27,7 +27,7 @@ test("the package's name is the one the stubs require, and it resolves through n
 test("the providers entry serves every dynamic resource type of the package, under this contract only", async () => {
     // The built entry, as the provider host loads it.
     const providers = require(require.resolve(PROVIDERS_ENTRY, { paths: [ROOT] }));
-    const tokens = ["ovn-nb:ClusterRouter", "ovn-nb:NodeSwitch", "ovn-nb:GatewayRouter", "ovn-nb:NorthboundExpectation", "ovn-kubernetes:DestroyGuard", "ovn-kubernetes:OvnkubeSchemaCheck", "ovn-kubernetes:WebhookCertificate", "hosts:ScriptBundle", "ssh:HostKeyCheck"];
+    const tokens = ["ovn-nb:ClusterRouter", "ovn-nb:NodeSwitch", "ovn-nb:GatewayRouter", "ovn-nb:NorthboundExpectation", "ovn-kubernetes:DestroyGuard", "ovn-kubernetes:OvnkubeSchemaCheck", "ovn-kubernetes:WebhookCertificate", "hosts:ScriptBundle", "ssh:HostKeyCheck", "ovn-kubernetes:TunnelMtuCheck"];
     for (const token of tokens) {
         const p = providers.installedProvider(token, PROVIDER_CONTRACT, manifest.version);
         assert.ok(Object.keys(p).length > 0 && Object.values(p).every((f) => typeof f === "function"), token);

@@ -35,6 +35,20 @@ export function registerProvider(token: string, impl: pulumi.dynamic.ResourcePro
     providers[token] = { ...storingStubs(impl), configure: rememberProviderConfig };
 }
 
+/**
+ * Keeps serving a type this package no longer creates, for stacks that still hold resources of it
+ * until their next `up` deletes them: deleting one touches nothing, reading one (refresh) keeps
+ * what it recorded. `instead` says what does its work now.
+ */
+export function retireProvider(token: string, instead: string, read?: pulumi.dynamic.ResourceProvider["read"]): void {
+    registerProvider(token, {
+        async create() {
+            throw new Error(`${token} is no longer created: ${instead}`);
+        },
+        read: read ?? (async (id, props) => ({ id, props })),
+    });
+}
+
 /** What a stub calls: the implementation of `token`, if the stub's contract is the one this package speaks. */
 export function installedProvider(token: string, contract: number, writtenBy: string): pulumi.dynamic.ResourceProvider {
     if (contract !== PROVIDER_CONTRACT) {

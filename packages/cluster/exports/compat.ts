@@ -1,3 +1,2 @@
 // The `@ovn-kubernetes-as-code/cluster/compat` entry: what other packages may use of compat/.
 export { tunnelOverhead } from "../compat/tunnelMtu";
-export { TUNNEL_MTU_CHECK_TYPE } from "../compat/tunnelMtuCheck";

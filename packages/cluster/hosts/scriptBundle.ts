@@ -1,10 +1,12 @@
 // ScriptBundle: the gate of one host and its scripts. Its `check`, which the engine runs at every
 // preview and up before the host's first step, refuses a host whose SSH key is not the pinned one
-// (../ssh/hostKeyCheck). Its create installs this package's host script bundle (./scripts/bundle)
-// once; every host command of that host depends on it and runs its bodies from there. Its state
-// holds the host, the name of the stack config key of the SSH key (never the key), the bundle's
-// digest (not the bundle: the provider reads the files from the installed package) and the
-// fingerprint the host presented. A new digest replaces it, created
+// (../ssh/hostKeyCheck) and, on a chassis, an overlay MTU its tunnel device cannot carry
+// (../compat/tunnelMtuCheck); its create and update ask again before anything is installed. Its
+// create installs this package's host script bundle (./scripts/bundle) once; every host command of
+// that host depends on it and runs its bodies from there. Its state holds the host, the name of the
+// stack config key of the SSH key (never the key), the tunnel's plan, the bundle's digest (not the
+// bundle: the provider reads the files from the installed package) and the fingerprint the host
+// presented. A new digest replaces it, created
 // first: the new bundle lands beside the old one, the host's commands are updated to call it,
 // and the old bundle's delete, which the engine runs after every step of the up, removes the old
 // directory. A host command depends on its host's bundle, so its delete runs before that removal.
@@ -16,37 +18,63 @@ import { SshError, SshHostKeyError } from "../ssh/errors";
 import { exec } from "../ssh/exec";
 import { checkHostKey, presentedKey, probeHostKey } from "../ssh/hostKeyCheck";
 import type { SshTarget } from "../ssh/target";
+import type { TunnelMtuPlan } from "../compat/tunnelMtu";
+import { tunnelMtuRefusalOn } from "../compat/tunnelMtuCheck";
 import { bundleInstallCommand, bundleRemoveCommand, bundleStdin, scriptBundle } from "./scripts/bundle";
 
 export interface ScriptBundleArgs {
     ssh: SshTarget;
     /** The stack config key (`<namespace>:<name>`) whose value is the SSH private key. */
     privateKeyConfig: string;
+    /** A chassis host's tunnel: the overlay MTU must fit the device carrying its address. */
+    tunnel?: TunnelMtuPlan;
 }
 
-/** Install and remove are idempotent: a connection lost mid-run (a pooled one the host's network change cut) is tried again. */
+/**
+ * Reads, install and remove are idempotent: a connection lost mid-run (a pooled one the host's
+ * network change cut) is tried again; a wrong host key is not.
+ */
 const ATTEMPTS = 3;
 const RETRY_MS = 1000;
 
-async function run(inputs: any, command: string, stdin?: string): Promise<void> {
-    let r: Awaited<ReturnType<typeof exec>>;
+async function retried<T>(f: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
         try {
-            r = await exec(inputs.ssh, sshKeyOf(inputs), command, { stdin });
-            break;
+            return await f();
         } catch (err) {
             if (!(err instanceof SshError) || err instanceof SshHostKeyError || attempt >= ATTEMPTS) throw err;
             await new Promise((done) => setTimeout(done, RETRY_MS));
         }
     }
+}
+
+async function run(inputs: any, command: string, stdin?: string): Promise<void> {
+    const r = await retried(() => exec(inputs.ssh, sshKeyOf(inputs), command, { stdin }));
     if (r.code !== 0) throw new Error(`script bundle ${String(inputs.digest).slice(0, 16)} on ${inputs.ssh.host}: exited ${r.code}: ${r.stderr.trim().split("\n").slice(-5).join("\n")}`);
 }
 
-/** Installs the bundle; the outputs: the inputs and the fingerprint the host presented (public information). */
+/** Why the host must not be touched, by input: its key, then its tunnel's MTU. */
+async function refusals(inputs: any): Promise<pulumi.dynamic.CheckFailure[]> {
+    const key = await checkHostKey(inputs);
+    if (key.length > 0 || inputs.tunnel === undefined) return key;
+    try {
+        const why = await tunnelMtuRefusalOn(inputs.ssh, sshKeyOf(inputs), inputs.tunnel);
+        return why ? [{ property: "tunnel", reason: why }] : [];
+    } catch {
+        // Not readable now (no key configured yet, a login refused): create and update ask again.
+        return [];
+    }
+}
+
+/** Installs the bundle once the tunnel's MTU fits; the outputs: the inputs and the fingerprint the host presented (public information). */
 async function install(inputs: any): Promise<Record<string, unknown>> {
     const bundle = scriptBundle();
     // The state asks for a bundle this package does not ship: only this package's can be installed.
     if (inputs.digest !== bundle.digest) throw new Error(`digest: this package ships script bundle ${bundle.digest}, not ${inputs.digest}`);
+    if (inputs.tunnel !== undefined) {
+        const why = await retried(() => tunnelMtuRefusalOn(inputs.ssh, sshKeyOf(inputs), inputs.tunnel));
+        if (why) throw new Error(why);
+    }
     await run(inputs, bundleInstallCommand(bundle.digest), bundleStdin(bundle));
     // The pooled login the install made: no second handshake.
     return { ...inputs, fingerprint: await presentedKey(inputs) };
@@ -54,17 +82,17 @@ async function install(inputs: any): Promise<Record<string, unknown>> {
 
 export const scriptBundleProvider: pulumi.dynamic.ResourceProvider = {
     async check(_olds: any, news: any) {
-        return { inputs: news, failures: await checkHostKey(news) };
+        return { inputs: news, failures: await refusals(news) };
     },
     async create(inputs: any) {
         return { id: `${inputs.ssh.host}:${inputs.ssh.port}/${inputs.digest.slice(0, 16)}`, outs: await install(inputs) };
     },
     async diff(_id: string, olds: any, news: any) {
         const replaces = olds.digest !== news.digest ? ["digest"] : [];
-        const changes = replaces.length > 0 || JSON.stringify(olds.ssh) !== JSON.stringify(news.ssh) || olds.privateKeyConfig !== news.privateKeyConfig;
+        const changes = replaces.length > 0 || ["ssh", "privateKeyConfig", "tunnel"].some((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
         return { changes, replaces };
     },
-    // Another address, user or key: the same bundle, installed again if it is not there.
+    // Another address, user, key or tunnel plan: the MTU asked again, the same bundle installed again if it is not there.
     async update(_id: string, _olds: any, news: any) {
         return { outs: await install(news) };
     },

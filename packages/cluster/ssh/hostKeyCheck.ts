@@ -10,7 +10,7 @@
 // another reason than the key, a probe stops after the key exchange: no credentials are needed to
 // see the key.
 import * as pulumi from "@pulumi/pulumi";
-import { registerProvider } from "../dynamic/registry";
+import { retireProvider } from "../dynamic/registry";
 import { sshKeyOf } from "../dynamic/providerConfig";
 import type { SshTarget } from "./target";
 import { SshHostKeyError } from "./errors";
@@ -79,13 +79,7 @@ export async function checkHostKey(inputs: { ssh: SshTarget; privateKeyConfig?: 
     }
 }
 
-// A stack written when the check was a resource of its own keeps those until its next `up` deletes
-// them: deleting one touches nothing, refreshing one reads the key again.
-registerProvider("ssh:HostKeyCheck", {
-    async create() {
-        throw new Error("ssh:HostKeyCheck is no longer created: each host's script bundle checks its key");
-    },
-    async read(id: string, props: any) {
-        return { id, props: { ...props, fingerprint: await probeHostKey(props.ssh) } };
-    },
-});
+retireProvider("ssh:HostKeyCheck", "each host's script bundle checks its key", async (id: string, props: any) => ({
+    id,
+    props: { ...props, fingerprint: await probeHostKey(props.ssh) },
+}));
