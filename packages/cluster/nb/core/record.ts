@@ -43,6 +43,13 @@ export function recordRows(specs: readonly RowSpec[], states: Record<string, Row
     return out;
 }
 
+/** The record of rows that hold what `specs` declare (what an apply leaves), from row key → UUID: recordRows of their states, without comparing them. */
+export function appliedRecord(specs: readonly RowSpec[], uuids: Readonly<Record<string, string>>): Record<string, RowRecord> {
+    const out: Record<string, RowRecord> = {};
+    for (const spec of specs) out[spec.name] = uuids[spec.key] === undefined ? {} : { uuid: uuids[spec.key] };
+    return out;
+}
+
 /** Digest of the rows `specs` declare, recorded as `declared` beside the record. */
 export const declaredDigest = (specs: readonly RowSpec[]): string => createHash("sha256").update(JSON.stringify(specStates(specs))).digest("hex").slice(0, 16);
 

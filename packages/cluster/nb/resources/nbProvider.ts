@@ -5,7 +5,7 @@ import { adoptGroup } from "../transact/adopt";
 import { applyGroup, describe, readGroup, removeGroup } from "../transact/apply";
 import { recordedRows, type Recorded } from "../core/claims";
 import { diffNb } from "./diff";
-import { checkInputs, outputsOf } from "./kindInputs";
+import { appliedOutputs, checkInputs, outputsOf } from "./kindInputs";
 import { KNOWN_VERSIONS, type NbKind } from "../kinds/common";
 import { recordedStates } from "../core/record";
 import { NB_MODULE } from "./nbResource";
@@ -43,8 +43,8 @@ export function nbProviderImplementation(kind: NbKind): pulumi.dynamic.ResourceP
         requireKnownVersion(kind, inputs);
         const group = kind.group(inputs);
         const at = { database: databaseOf(inputs.nb), create: own === undefined };
-        const rows = await run(inputs, group, () => withNb(inputs.nb, (nb) => applyGroup(kind, nb, at, inputs.owner, group, kind.rows(inputs), own ?? {})));
-        return { group, outs: outputsOf(kind, inputs, group, rows) };
+        const uuids = await run(inputs, group, () => withNb(inputs.nb, (nb) => applyGroup(kind, nb, at, inputs.owner, group, kind.rows(inputs), own ?? {})));
+        return { group, outs: appliedOutputs(kind, inputs, group, uuids) };
     };
     // Import: no recorded state, only the declared inputs. The group is found by its tags, or by
     // the names ovn-kubernetes gives its rows when nobody tagged them (../transact/adopt); the inputs are

@@ -2,7 +2,7 @@
 // recorded and by tag) in one read-only transaction, then (for create/update/delete) apply the
 // reconciler's steps as ONE guarded transaction (./guards, ./commit). Create and update are the
 // same thing: a create that finds rows of its group (a crash after the commit, an earlier run)
-// adopts them instead of adding a second copy. The state returned holds every row's UUID.
+// adopts them instead of adding a second copy. It returns every row's UUID.
 import type { OvsdbTransactor } from "../../ovsdb/client";
 import { withoutKey } from "./session";
 import { describeBlocked } from "./blockedRows";
@@ -13,7 +13,7 @@ import { createFresh, rememberForeign } from "./freshCreate";
 import type { NbConnection, NbKind } from "../kinds/common";
 import { liveStates } from "../core/liveState";
 import { ForeignChildrenError, reconcile, type ReconcilePlan } from "./reconcile";
-import { specStates, type RowSpec, type RowState } from "../core/rows";
+import type { RowSpec, RowState } from "../core/rows";
 import { attachmentChecks, foreignRefs, parseAttachment, parseSnapshot, snapshotOps, type ReadPlan, type Snapshot } from "../core/snapshot";
 import { NB_DB } from "../core/tables";
 
@@ -26,7 +26,7 @@ function readPlan(kind: NbKind, owner: string, group: string, specs: readonly Ro
 }
 
 /**
- * Makes NB hold exactly `specs` for the group; returns the state applied. `database` names the NB
+ * Makes NB hold exactly `specs` for the group; returns row key → UUID of each. `database` names the NB
  * (SSH target and socket) for the remembered UUIDs of other groups' rows; `create` first tries
  * the one-round-trip path for a new group (./freshCreate). `recorded`: the rows the state holds.
  */
@@ -38,9 +38,9 @@ export async function applyGroup(
     group: string,
     specs: RowSpec[],
     recorded: Recorded,
-): Promise<Record<string, RowState>> {
+): Promise<Record<string, string>> {
     const created = at.create ? await createFresh(kind, session, at.database, owner, group, specs) : undefined;
-    if (created) return specStates(specs, created);
+    if (created) return created;
     const snapshot = await snapshotOf(session, readPlan(kind, owner, group, specs, recorded));
     rememberForeign(at.database, owner, snapshot);
     // Only when rows of the group exist already (update, adoption): are they still where they belong?
@@ -48,7 +48,7 @@ export async function applyGroup(
     if (checks.length > 0) snapshot.attached = parseAttachment(checks, await session.transact(NB_DB, checks.map((c) => c.op)));
     const plan = reconcileOrExplain(owner, group, specs, snapshot, session);
     const inserted = await commit(session, plan.steps);
-    return specStates(specs, { ...plan.kept, ...inserted });
+    return { ...plan.kept, ...inserted };
 }
 
 /** The live state of the group's rows in the shape of `specs`' state, or undefined when none exists. */
