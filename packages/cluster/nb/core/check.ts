@@ -13,10 +13,20 @@ export interface Failure {
     reason: string;
 }
 
+/**
+ * Each path's parts, split once: every resource checked reads the same few paths. A plain object,
+ * not a Map: state written before the provider stubs runs a serialized copy of this code.
+ */
+const pathParts: Record<string, readonly string[]> = {};
+
+function partsOf(path: string): readonly string[] {
+    if (!Object.prototype.hasOwnProperty.call(pathParts, path)) pathParts[path] = (path.includes("[") ? path.replace(/\[(\d+)\]/g, ".$1") : path).split(".");
+    return pathParts[path];
+}
+
 export function valueAt(obj: unknown, path: string): unknown {
     let v = obj;
-    // Most paths have no index: no regular expression for them (it runs for every field checked).
-    for (const part of (path.includes("[") ? path.replace(/\[(\d+)\]/g, ".$1") : path).split(".")) {
+    for (const part of partsOf(path)) {
         if (v === UNKNOWN) return UNKNOWN;
         v = typeof v === "object" && v !== null ? (v as Record<string, unknown>)[part] : undefined;
     }
