@@ -23,9 +23,12 @@ export interface ReadPlan {
 /** The rows of other groups that `specs` refer to (parents and reference-set members), once each. */
 export function foreignRefs(group: string, specs: readonly RowSpec[]): RowRef[] {
     const found: Record<string, RowRef> = {};
+    const add = (ref: RowRef) => {
+        if (ref.group !== group) found[refId(ref)] = ref;
+    };
     for (const spec of specs) {
-        const refs = [...(spec.parent ? [spec.parent] : []), ...Object.values(spec.refs).flat()];
-        for (const ref of refs) if (ref.group !== group) found[refId(ref)] = ref;
+        if (spec.parent) add(spec.parent);
+        for (const refs of Object.values(spec.refs)) refs.forEach(add);
     }
     return Object.values(found);
 }
