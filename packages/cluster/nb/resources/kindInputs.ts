@@ -5,8 +5,10 @@ import { KNOWN_VERSIONS, normalizeCommon, type NbKind } from "../kinds/common";
 import { appliedRecord, declaredDigest, recordRows, type RowRecord } from "../core/record";
 import type { RowSpec, RowState } from "../core/rows";
 
+const normalized = (kind: NbKind, inputs: Record<string, any>) => ({ ...normalizeCommon(inputs), ...kind.normalize(inputs) });
+
 export function checkInputs(kind: NbKind, news: Record<string, any>): { inputs: Record<string, any>; failures: Failure[] } {
-    const inputs: Record<string, any> = { ...normalizeCommon(news), ...kind.normalize(news) };
+    const inputs: Record<string, any> = normalized(kind, news);
     const c = checker(inputs);
     for (const property of ["nb", "owner", ...kind.properties]) c.present(property);
     checkCommon(c, inputs, KNOWN_VERSIONS);
@@ -14,16 +16,22 @@ export function checkInputs(kind: NbKind, news: Record<string, any>): { inputs: 
     return { inputs, failures: c.failures };
 }
 
-/** Inputs (normalized) plus group, the rows' record and its digest; a JSON round trip drops any undefined (Structs reject it). */
-function outputsWith(kind: NbKind, inputs: Record<string, any>, group: string, record: (specs: RowSpec[]) => Record<string, RowRecord | RowState>): Record<string, any> {
-    const normalized = { ...normalizeCommon(inputs), ...kind.normalize(inputs) };
-    const specs = kind.rows(normalized as never);
-    return JSON.parse(JSON.stringify({ ...normalized, group, rows: record(specs), declared: declaredDigest(specs) }));
+/** Inputs (normalized) plus group, the rows' record and the digest of `specs`; a JSON round trip drops any undefined (Structs reject it). */
+function outputsWith(inputs: Record<string, unknown>, group: string, specs: readonly RowSpec[], record: Record<string, RowRecord | RowState>): Record<string, any> {
+    return JSON.parse(JSON.stringify({ ...inputs, group, rows: record, declared: declaredDigest(specs) }));
 }
 
 /** The outputs recording `rows`, the group's live rows (read, import). */
-export const outputsOf = (kind: NbKind, inputs: Record<string, any>, group: string, rows: Record<string, RowState>) => outputsWith(kind, inputs, group, (specs) => recordRows(specs, rows));
+export function outputsOf(kind: NbKind, inputs: Record<string, any>, group: string, rows: Record<string, RowState>): Record<string, any> {
+    const props = normalized(kind, inputs);
+    const specs = kind.rows(props as never);
+    return outputsWith(props, group, specs, recordRows(specs, rows));
+}
 
-/** The outputs after an apply, which leaves every declared row as declared: `uuids`, row key → UUID. */
-export const appliedOutputs = (kind: NbKind, inputs: Record<string, any>, group: string, uuids: Record<string, string>) =>
-    outputsWith(kind, inputs, group, (specs) => appliedRecord(specs, uuids));
+/**
+ * The outputs after an apply of `specs`, the rows of `inputs` (checked, so normalizing them again
+ * changes none of their rows), which leaves every row as declared: `uuids`, row key → UUID.
+ */
+export function appliedOutputs(kind: NbKind, inputs: Record<string, any>, group: string, specs: readonly RowSpec[], uuids: Record<string, string>): Record<string, any> {
+    return outputsWith(normalized(kind, inputs), group, specs, appliedRecord(specs, uuids));
+}

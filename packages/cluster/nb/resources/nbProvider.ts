@@ -42,9 +42,10 @@ export function nbProviderImplementation(kind: NbKind): pulumi.dynamic.ResourceP
     const applyInputs = async (inputs: Record<string, any>, own: Recorded | undefined) => {
         requireKnownVersion(kind, inputs);
         const group = kind.group(inputs);
+        const specs = kind.rows(inputs);
         const at = { database: databaseOf(inputs.nb), create: own === undefined };
-        const uuids = await run(inputs, group, () => withNb(inputs.nb, (nb) => applyGroup(kind, nb, at, inputs.owner, group, kind.rows(inputs), own ?? {})));
-        return { group, outs: appliedOutputs(kind, inputs, group, uuids) };
+        const uuids = await run(inputs, group, () => withNb(inputs.nb, (nb) => applyGroup(kind, nb, at, inputs.owner, group, specs, own ?? {})));
+        return { group, outs: appliedOutputs(kind, inputs, group, specs, uuids) };
     };
     // Import: no recorded state, only the declared inputs. The group is found by its tags, or by
     // the names ovn-kubernetes gives its rows when nobody tagged them (../transact/adopt); the inputs are
