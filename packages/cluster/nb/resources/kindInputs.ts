@@ -16,21 +16,22 @@ export function checkInputs(kind: NbKind, news: Record<string, any>): { inputs: 
     return { inputs, failures: c.failures };
 }
 
-/** Inputs (normalized) plus group, the rows' record and the digest of `specs`; a JSON round trip drops any undefined (Structs reject it). */
+/** Inputs (normalized) plus group, the rows' record and the digest of `specs`. */
 function outputsWith(inputs: Record<string, unknown>, group: string, specs: readonly RowSpec[], record: Record<string, RowRecord | RowState>): Record<string, any> {
-    return JSON.parse(JSON.stringify({ ...inputs, group, rows: record, declared: declaredDigest(specs) }));
+    return { ...inputs, group, rows: record, declared: declaredDigest(specs) };
 }
 
-/** The outputs recording `rows`, the group's live rows (read, import). */
+/** The outputs recording `rows`, the group's live rows (read, import); a JSON round trip drops any undefined (Structs reject it). */
 export function outputsOf(kind: NbKind, inputs: Record<string, any>, group: string, rows: Record<string, RowState>): Record<string, any> {
     const props = normalized(kind, inputs);
     const specs = kind.rows(props as never);
-    return outputsWith(props, group, specs, recordRows(specs, rows));
+    return JSON.parse(JSON.stringify(outputsWith(props, group, specs, recordRows(specs, rows))));
 }
 
 /**
  * The outputs after an apply of `specs`, the rows of `inputs` (checked, so normalizing them again
- * changes none of their rows), which leaves every row as declared: `uuids`, row key → UUID.
+ * changes none of their rows), which leaves every row as declared: `uuids`, row key → UUID. No
+ * JSON round trip: checked inputs, the row names and UUIDs hold no undefined.
  */
 export function appliedOutputs(kind: NbKind, inputs: Record<string, any>, group: string, specs: readonly RowSpec[], uuids: Record<string, string>): Record<string, any> {
     return outputsWith(normalized(kind, inputs), group, specs, appliedRecord(specs, uuids));
