@@ -56,6 +56,8 @@ export class OvsdbClient implements OvsdbTransactor {
     private readonly splitter = new JsonValueSplitter();
     private readonly decoder = new StringDecoder("utf8");
     private readonly pending: Record<string, PendingCall> = {};
+    /** Messages not yet written: written together once per turn of the event loop (over SSH each write is a packet). */
+    private outgoing: string[] = [];
     private nextId = 1;
     private closeReason?: string;
 
@@ -100,8 +102,24 @@ export class OvsdbClient implements OvsdbTransactor {
             const wasIdle = Object.keys(this.pending).length === 0;
             this.pending[String(id)] = { method, resolve, reject };
             if (wasIdle) this.onBusy?.(true);
-            this.stream.write(JSON.stringify({ method, params, id }));
+            this.send(JSON.stringify({ method, params, id }));
         });
+    }
+
+    /**
+     * Queues a message. Concurrent calls start from separate socket reads, so they are gathered
+     * until the loop has handled every read at hand (setImmediate), not only the current tick.
+     */
+    private send(text: string): void {
+        this.outgoing.push(text);
+        if (this.outgoing.length === 1) setImmediate(() => this.flush());
+    }
+
+    private flush(): void {
+        const text = this.outgoing.join("");
+        this.outgoing = [];
+        // Closed meanwhile: every pending call has been rejected already.
+        if (this.closeReason === undefined) this.stream.write(text);
     }
 
     close(): void {
