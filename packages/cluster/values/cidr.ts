@@ -9,14 +9,10 @@ export interface Cidr4 {
     text: string;
 }
 
-const bytesToInt = (b: readonly number[]) => ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0;
-
 export function toInt(ip: string): number {
-    return bytesToInt(ipaddr.IPv4.parse(ip).toByteArray());
+    const b = ipaddr.IPv4.parse(ip).toByteArray();
+    return ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0;
 }
-
-/** The netmask of a prefix length as an unsigned 32-bit integer (a shift by 32 would be a shift by 0). */
-const maskOf = (prefix: number) => (prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0);
 
 export function fromInt(n: number): string {
     return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join(".");
@@ -28,21 +24,16 @@ export function size(prefix: number): number {
 
 /** Parses `a.b.c.d/len`; throws a message (without a path) when it is not an IPv4 CIDR. */
 export function parseCidr(text: string): Cidr4 {
-    let parsed: [ipaddr.IPv4, number];
-    try {
-        parsed = ipaddr.IPv4.parseCIDR(text);
-    } catch {
-        throw new Error(`"${text}" is not an IPv4 CIDR`);
-    }
-    return { base: bytesToInt(parsed[0].toByteArray()), prefix: parsed[1], text };
+    if (!ipaddr.IPv4.isValidCIDR(text)) throw new Error(`"${text}" is not an IPv4 CIDR`);
+    const [addr, prefix] = ipaddr.IPv4.parseCIDR(text);
+    return { base: toInt(addr.toString()), prefix, text };
 }
 
 /** Parses a CIDR that must name a network (host bits zero), e.g. 10.128.0.0/14. */
 export function parseNetwork(text: string): Cidr4 {
     const c = parseCidr(text);
-    // Parsed once: this runs for every network checked.
-    const network = (c.base & maskOf(c.prefix)) >>> 0;
-    if (network !== c.base) throw new Error(`"${text}" is not a network address (did you mean ${fromInt(network)}/${c.prefix}?)`);
+    const network = ipaddr.IPv4.networkAddressFromCIDR(text).toString();
+    if (toInt(network) !== c.base) throw new Error(`"${text}" is not a network address (did you mean ${network}/${c.prefix}?)`);
     return c;
 }
 
@@ -61,7 +52,7 @@ export function contains(outer: Cidr4, inner: Cidr4): boolean {
 }
 
 export function containsIp(net: Cidr4, ip: string): boolean {
-    return ((toInt(ip) ^ net.base) & maskOf(net.prefix)) === 0;
+    return ipaddr.IPv4.parse(ip).match(ipaddr.IPv4.parse(fromInt(net.base)), net.prefix);
 }
 
 export function overlaps(a: Cidr4, b: Cidr4): boolean {
