@@ -4,7 +4,9 @@
 // Each program runs under the SDK's mocks in its own process (test/support/pulumiMocks); a
 // resource's outputs are its inputs plus, for a host command, what its script prints on success
 // (its result line and the line naming its log). The SSH key is a real ed25519 key. Secrets sealed as the checkpoint keeps them
-// (offline/state.ts). NB outputs add the rows' UUIDs to this (measured by bench/nbState.ts).
+// (offline/state.ts); the file laid out as Pulumi's file backend writes it, with what the engine
+// records of each registration (./pulumiCheckpoint). NB outputs add the rows' UUIDs to this
+// (measured by bench/nbState.ts).
 //
 //   node --import tsx bench/state.ts [N ...]     (default 3 100 500)
 import { spawnSync } from "node:child_process";
