@@ -10,6 +10,7 @@ import { clusterInputs } from "./program/clusterInputs";
 
 export type { OvnKubernetesClusterArgs };
 import { Central, Chassis, HostPackages, ScriptBundle, Zone } from "./hosts";
+import { nicMovesOf } from "./hosts/nicMove";
 import { OvnkubeSchemaCheck } from "./compat/schemaCheck";
 import { TunnelTypeCheck } from "./compat/tunnelTypeCheck";
 import type { ClusterModel, HostModel } from "./model/types";
@@ -70,32 +71,36 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const changeGuard = new ChangeGuard(`${name}-change-guard`, guardArgs, { parent: this });
         const child = { parent: this, dependsOn: [changeGuard] };
 
+        // Pulumi mode writes the chassis' encap type: a running cluster's cannot change
+        // (compat/tunnelType.ts). Judged before every host's bundle, whose tunnel plan names the
+        // encap type: an up it refuses takes no step. Its login to the central checks the pinned
+        // key before authenticating, as the bundle's check does.
+        const chassisHosts = model.hosts.filter((h) => h.chassis);
+        const tunnelIps = () => Object.fromEntries(chassisHosts.map((h) => [h.name, h.chassis!.encapIp]));
+        const encapGate =
+            model.writer === "pulumi" && centralHost
+                ? [new TunnelTypeCheck(`${name}-tunnel-type`, { ssh: centralHost.ssh, ...nbKey, encapType: model.encapType, tunnelIps: tunnelIps() }, child)]
+                : [];
+
         // Every host's gate: its script bundle, whose check refuses a host that does not present its
-        // pinned key, or a chassis whose tunnel device cannot carry the overlay MTU, before any
-        // command reaches it, and which every command of the host runs from (the connection
-        // depends on it: every command is created after it and deleted before it).
+        // pinned key, a chassis whose tunnel device cannot carry the overlay MTU, or a NIC about to
+        // move that the distribution still configures, before any command reaches it; every
+        // command of the host runs from it (the connection depends on it: every command is created
+        // after it and deleted before it).
         const bundles = new Map<string, ScriptBundle>();
         const connection = new Map<string, pulumi.Output<ReturnType<typeof sshConnection>>>();
         const ready = new Map<string, pulumi.Resource[]>();
         for (const host of model.hosts) {
             const tunnel = host.chassis ? { tunnel: { node: host.name, mtu: model.mtu, encapType: model.encapType, tunnelIp: host.chassis.encapIp } } : {};
-            const bundle = new ScriptBundle(`${name}-${host.name}-scripts`, { ssh: host.ssh, ...nbKey, ...tunnel }, child);
+            const moves = nicMovesOf(host, model.gateways);
+            const nics = moves.length > 0 ? { nics: moves } : {};
+            const bundle = new ScriptBundle(`${name}-${host.name}-scripts`, { ssh: host.ssh, ...nbKey, ...tunnel, ...nics }, { parent: this, dependsOn: [changeGuard, ...encapGate] });
             bundles.set(host.name, bundle);
             connection.set(host.name, pulumi.secret(pulumi.all([privateKey, bundle.digest]).apply(([key]) => sshConnection(host, key))));
             ready.set(host.name, [bundle]);
         }
         // A snapshot: a resource must not depend on what is pushed after it (itself included).
         const hostReady = (host: HostModel) => [...ready.get(host.name)!];
-        // Pulumi mode writes the chassis' encap type: a running cluster's cannot change (compat/tunnelType.ts).
-        // Judged before every chassis' command (only script bundles may be installed first): an up
-        // it refuses changes nothing else.
-        const chassisHosts = model.hosts.filter((h) => h.chassis);
-        const tunnelIps = () => Object.fromEntries(chassisHosts.map((h) => [h.name, h.chassis!.encapIp]));
-        const encapGate =
-            model.writer === "pulumi" && centralHost
-                ? [new TunnelTypeCheck(`${name}-tunnel-type`, { ssh: centralHost.ssh, ...nbKey, encapType: model.encapType, tunnelIps: tunnelIps() }, { parent: this, dependsOn: hostReady(centralHost) })]
-                : [];
-        for (const host of chassisHosts) ready.get(host.name)!.push(...encapGate);
 
         if (!model.packages.skip)
             for (const host of model.hosts) {
@@ -115,7 +120,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const databases = new Map<string, pulumi.Resource>();
         let central: Central | undefined;
         if (model.central && centralHost) {
-            const centralReady = [...model.hosts.filter((h) => h.isCentral).flatMap(hostReady), ...schemaChecked(centralHost), ...encapGate];
+            const centralReady = [...model.hosts.filter((h) => h.isCentral).flatMap(hostReady), ...schemaChecked(centralHost)];
             central = new Central(
                 `${name}-central`,
                 {
@@ -152,7 +157,6 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
                     k8sApiToken: model.kube.secureApi ? secrets.k8sApiToken : undefined,
                     k8sCaCertificate: model.kube.secureApi ? secrets.k8sCaCertificate : undefined,
                     ssl,
-                    ...nbKey,
                 },
                 { parent: this, dependsOn: [...hostReady(host), databases.get(host.name)!] },
             );

@@ -49,7 +49,7 @@ test("a NIC the distribution still configures: preview and up refuse, naming the
             assert.match(r.error ?? "", /eth0 is configured by this host's own network configuration/);
             assert.match(r.error ?? "", /\/etc\/network\/interfaces:2:iface eth0 inet dhcp/);
             assert.match(r.error ?? "", /'iface eth0 inet manual'/);
-            assert.deepEqual(r.ops.filter((x) => x.error !== undefined).map((x) => x.name), [`ovn-${GW}-gateway-host-bridge-handover`], "the check refused");
+            assert.deepEqual(r.ops.filter((x) => x.error !== undefined).map((x) => x.name), [`ovn-${GW}-scripts`], "the host's bundle refused");
             assert.deepEqual(r.ops.filter((x) => x.op !== "same" && x.error === undefined).map((x) => `${x.op} ${x.name}`), [], "no step taken");
         }
     } finally {

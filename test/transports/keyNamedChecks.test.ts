@@ -1,5 +1,5 @@
-// The NIC handover check, the tunnel type check and the guards name the SSH key's config entry instead of holding the
-// key: their providers read it from their configuration and log in to a real sshd with it (this
+// The script bundle (its NIC handover check), the tunnel type check and the guards name the SSH key's config entry
+// instead of holding the key: their providers read it from their configuration and log in to a real sshd with it (this
 // machine's own: the handover check's program reads this machine's network configuration); a key
 // that is not configured is an error naming the config key; state written when they held the key
 // itself is still read, and moving it to the named key is an update, never a replacement.
@@ -9,7 +9,8 @@ import { rememberProviderConfig } from "../../packages/cluster/dynamic/providerC
 import { tunnelTypeCheckProvider } from "../../packages/cluster/compat/tunnelTypeCheck";
 import { destroyGuardProvider } from "../../packages/cluster/guard/destroyGuard";
 import { recordHosts, sharedSsh } from "../../packages/cluster/guard/record";
-import { nicHandoverProvider } from "../../packages/cluster/hosts/nicHandoverCheck";
+import { scriptBundleProvider } from "../../packages/cluster/hosts/scriptBundle";
+import { scriptBundle } from "../../packages/cluster/hosts/scripts/bundle";
 import { closeSshPool } from "../../packages/cluster/ssh/pool";
 import { GatewayMode } from "../../packages/cluster/config/types";
 import { freeLoopbackPort } from "../support/nbServer";
@@ -32,29 +33,26 @@ const target = (port = sshd.port) => ({ host: "127.0.0.1", port, user: "root", h
 const nic = { node: "node1", interface: "ovnkac-none0", bridge: "br-none0", mode: GatewayMode.shared, role: "tunnel" as const };
 const secretLine = () => sshd.privateKey.split("\n")[1];
 
-test("the handover check logs in with the key its configuration holds, and names the config key when it holds none", async () => {
+test("the bundle's handover check logs in with the key its configuration holds, and names the config key when it holds none", async () => {
     configured = sshd.privateKey;
     const logins = await sshd.acceptedLogins();
-    const inputs = { ssh: target(), nic, privateKeyConfig: KEY_CONFIG };
+    const inputs = { ssh: target(), nics: [nic], privateKeyConfig: KEY_CONFIG, digest: scriptBundle().digest };
     // The check is a whole program, not a command of the script bundle (none is installed here): it
     // runs, and nothing of this machine's network configuration names the NIC.
-    const checked = await nicHandoverProvider.check!({}, inputs);
+    const checked = await scriptBundleProvider.check!({}, inputs);
     assert.deepEqual(checked.failures ?? [], []);
     assert.ok((await sshd.acceptedLogins()) > logins, "logged in with the configured key");
     configured = undefined;
     closeSshPool();
-    await assert.rejects(nicHandoverProvider.create!(inputs), (err: Error) => {
+    await assert.rejects(scriptBundleProvider.create!(inputs), (err: Error) => {
         assert.match(err.message, /^privateKeyConfig: the provider's configuration has no ovn-kubernetes:sshPrivateKey, the SSH key this resource logs in with/);
         return true;
     });
 });
 
-test("a handover check, tunnel type check or guard recorded with the key itself moves to the named key as an update", async () => {
+test("a tunnel type check or guard recorded with the key itself moves to the named key as an update", async () => {
     const tunnels = { ssh: target(), encapType: "geneve", tunnelIps: { node1: "10.0.0.1" } };
     assert.deepEqual(await tunnelTypeCheckProvider.diff!("tunnel-type", { ...tunnels, privateKey: sshd.privateKey }, { ...tunnels, privateKeyConfig: KEY_CONFIG }), { changes: true });
-    const check = { ssh: target(), nic };
-    assert.deepEqual(await nicHandoverProvider.diff!("node1/ovnkac-none0", { ...check, privateKey: sshd.privateKey }, { ...check, privateKeyConfig: KEY_CONFIG }), { changes: true });
-    assert.deepEqual(await nicHandoverProvider.diff!("node1/ovnkac-none0", { ...check, privateKeyConfig: KEY_CONFIG }, { ...check, privateKeyConfig: KEY_CONFIG }), { changes: false });
     const scope = { owner: "o/s", groups: [], hosts: [{ name: "node1", ssh: target() }], centrals: ["node1"] };
     const moved = await destroyGuardProvider.diff!("o/s", { ...scope, privateKey: sshd.privateKey }, { ...scope, privateKeyConfig: KEY_CONFIG });
     assert.deepEqual(moved, { changes: true }, "no replaces: the engine updates it");

@@ -2,13 +2,11 @@
 // ovn-controller. Starts Open vSwitch first. Outputs the persistent system-id.
 import * as pulumi from "@pulumi/pulumi";
 import type { remote } from "@pulumi/command";
-import { GatewayMode } from "../config/types";
 import type { HostModel } from "../model/types";
 import { hostCommand, secretStdin, sslSecrets, type HostConnection, type OvsdbSsl } from "./command";
 import { chassisNeedsK8sSecrets, chassisNeedsSsl, chassisScript, parseSystemId } from "./scripts/chassisScript";
 import { ovsStartScript } from "./scripts/ovs";
-import { nicMoveCommands } from "./nicMove";
-import type { NicBridge } from "./scripts/nicMoveScript";
+import { nicMoveCommands, tunnelNic } from "./nicMove";
 
 export interface ChassisArgs {
     host: HostModel;
@@ -22,8 +20,6 @@ export interface ChassisArgs {
     k8sCaCertificate?: pulumi.Input<string>;
     /** Required when sbAddress is ssl:…: ovn-controller's client key, certificate and CA (secrets). */
     ssl?: OvsdbSsl;
-    /** The SSH key's stack config key, for the checks whose provider logs in (./nicHandoverCheck). */
-    privateKeyConfig?: string;
 }
 
 export class Chassis extends pulumi.ComponentResource {
@@ -50,13 +46,12 @@ export class Chassis extends pulumi.ComponentResource {
             ...(ssl ? sslSecrets(args.ssl) : {}),
         });
         this.ovs = hostCommand(this, `${name}-ovs`, ovsStartScript(args.host), { connection: args.connection });
-        const tunnel = args.host.chassis?.tunnelBridge;
-        if (tunnel) {
+        const nic = tunnelNic(args.host);
+        if (nic) {
             // The tunnel address and routes follow the NIC onto the bridge, confirmed by a new
             // login before ovn-controller starts.
-            const nic: NicBridge = { node: args.host.name, ...tunnel, mode: GatewayMode.shared, role: "tunnel" };
-            const triggers = [tunnel.interface, tunnel.bridge, args.host.datapathType];
-            const moved = nicMoveCommands(this, `${name}-tunnel-bridge`, nic, args.host.datapathType, args.connection, triggers, [this.ovs], args.privateKeyConfig);
+            const triggers = [nic.interface, nic.bridge, args.host.datapathType];
+            const moved = nicMoveCommands(this, `${name}-tunnel-bridge`, nic, args.host.datapathType, args.connection, triggers, [this.ovs]);
             this.tunnelBridge = moved.move;
             this.tunnelBridgeConfirm = moved.confirm;
         }

@@ -14,8 +14,6 @@ export interface GatewayHostArgs {
     connection: HostConnection;
     /** The host's datapath type (HostModel.datapathType): the bridge must match br-int's. */
     datapathType: DatapathType;
-    /** The SSH key's stack config key, for the handover check (./nicHandoverCheck). */
-    privateKeyConfig?: string;
 }
 
 export class GatewayHost extends pulumi.ComponentResource {
@@ -29,7 +27,7 @@ export class GatewayHost extends pulumi.ComponentResource {
         super("ovn-kubernetes:hosts:GatewayHost", name, {}, opts);
         const { gateway, datapathType } = args;
         const triggers = [gateway.mode, gateway.interface, gateway.bridge, datapathType];
-        const moved = nicMoveCommands(this, `${name}-bridge`, gatewayNic(gateway), datapathType, args.connection, triggers, [], args.privateKeyConfig);
+        const moved = nicMoveCommands(this, `${name}-bridge`, gatewayNic(gateway), datapathType, args.connection, triggers);
         this.bridge = moved.move;
         this.confirm = moved.confirm;
         this.macAddress = moved.macAddress;

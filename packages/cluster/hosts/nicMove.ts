@@ -2,13 +2,26 @@
 // the move, and then its confirmation from a NEW SSH login to the same address, which can only
 // succeed over the moved path. The move undoes itself unless that confirmation comes in time
 // (scripts/bash/nic-move.sh), so a move that cuts the host off heals without anyone logging in.
-// Before the move, a check refuses at preview a NIC the distribution still configures (./nicHandoverCheck).
+// Before the move, the host's script bundle refuses at preview a NIC the distribution still
+// configures (./nicHandoverCheck): nicMovesOf says which NICs a host moves.
 import * as pulumi from "@pulumi/pulumi";
 import type { remote } from "@pulumi/command";
-import type { DatapathType } from "../config/types";
+import { GatewayMode, type DatapathType } from "../config/types";
+import type { GatewayModel, HostModel } from "../model/types";
 import { hostCommand, type HostConnection } from "./command";
-import { NicHandoverCheck } from "./nicHandoverCheck";
+import { gatewayNic } from "./scripts/gatewayScript";
 import { nicMoveConfirmScript, nicMoveScript, parseConfirmToken, parseNicMac, type NicBridge } from "./scripts/nicMoveScript";
+
+/** The userspace datapath's tunnel NIC of a host, moved onto its bridge with the host's addresses. */
+export function tunnelNic(host: HostModel): NicBridge | undefined {
+    const tunnel = host.chassis?.tunnelBridge;
+    return tunnel && { node: host.name, ...tunnel, mode: GatewayMode.shared, role: "tunnel" };
+}
+
+/** Every NIC a host moves onto an OVS bridge: its tunnel NIC and its gateways' NICs. */
+export function nicMovesOf(host: HostModel, gateways: readonly GatewayModel[]): NicBridge[] {
+    return [tunnelNic(host), ...gateways.filter((g) => g.node === host.name).map(gatewayNic)].filter((n): n is NicBridge => n !== undefined);
+}
 
 export interface NicMove {
     /** Moves the NIC (create) and moves it back (delete). */
@@ -21,7 +34,6 @@ export interface NicMove {
 
 /**
  * The move command is named `name`, its confirmation `<name>-confirm`, both children of `parent`.
- * `privateKeyConfig`: the SSH key's stack config key, for the handover check (./nicHandoverCheck).
  * `triggers`: what makes another setup (another NIC, bridge, mode or datapath), replaced delete-first (./command.ts).
  */
 export function nicMoveCommands(
@@ -32,16 +44,8 @@ export function nicMoveCommands(
     connection: HostConnection,
     triggers: unknown[],
     dependsOn: pulumi.Resource[] = [],
-    privateKeyConfig?: string,
 ): NicMove {
-    const handover = new NicHandoverCheck(`${name}-handover`, { connection, nic, privateKeyConfig }, { parent, dependsOn });
-    const move = hostCommand(
-        parent,
-        name,
-        nicMoveScript(nic, datapathType, name),
-        { connection, triggers },
-        { dependsOn: [handover, ...dependsOn] },
-    );
+    const move = hostCommand(parent, name, nicMoveScript(nic, datapathType, name), { connection, triggers }, { dependsOn });
     // Validated now, before any command exists; the token only later.
     nicMoveConfirmScript(nic, "none", name);
     const confirm = hostCommand(

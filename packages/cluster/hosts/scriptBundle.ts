@@ -1,10 +1,12 @@
 // ScriptBundle: the gate of one host and its scripts. Its `check`, which the engine runs at every
 // preview and up before the host's first step, refuses a host whose SSH key is not the pinned one
-// (../ssh/hostKeyCheck) and, on a chassis, an overlay MTU its tunnel device cannot carry
-// (../compat/tunnelMtuCheck); its create and update ask again before anything is installed. Its
+// (../ssh/hostKeyCheck), on a chassis an overlay MTU its tunnel device cannot carry
+// (../compat/tunnelMtuCheck), and a NIC about to move onto an OVS bridge that the distribution
+// still configures (./nicHandoverCheck); its create and update ask again before anything is
+// installed. Its
 // create installs this package's host script bundle (./scripts/bundle) once; every host command of
 // that host depends on it and runs its bodies from there. Its state holds the host, the name of the
-// stack config key of the SSH key (never the key), the tunnel's plan, the bundle's digest (not the
+// stack config key of the SSH key (never the key), the tunnel's plan, the NICs it moves, the bundle's digest (not the
 // bundle: the provider reads the files from the installed package) and the fingerprint the host
 // presented. A new digest replaces it, created
 // first: the new bundle lands beside the old one, the host's commands are updated to call it,
@@ -20,6 +22,8 @@ import { checkHostKey, presentedKey, probeHostKey } from "../ssh/hostKeyCheck";
 import type { SshTarget } from "../ssh/target";
 import type { TunnelMtuPlan } from "../compat/tunnelMtu";
 import { tunnelMtuRefusalOn } from "../compat/tunnelMtuCheck";
+import { nicHandoverRefusal } from "./nicHandoverCheck";
+import type { NicBridge } from "./scripts/nicMoveScript";
 import { bundleInstallCommand, bundleRemoveCommand, bundleStdin, scriptBundle } from "./scripts/bundle";
 
 export interface ScriptBundleArgs {
@@ -28,6 +32,8 @@ export interface ScriptBundleArgs {
     privateKeyConfig: string;
     /** A chassis host's tunnel: the overlay MTU must fit the device carrying its address. */
     tunnel?: TunnelMtuPlan;
+    /** The NICs the host moves onto OVS bridges (./nicMove, nicMovesOf). */
+    nics?: NicBridge[];
 }
 
 /**
@@ -53,26 +59,40 @@ async function run(inputs: any, command: string, stdin?: string): Promise<void> 
     if (r.code !== 0) throw new Error(`script bundle ${String(inputs.digest).slice(0, 16)} on ${inputs.ssh.host}: exited ${r.code}: ${r.stderr.trim().split("\n").slice(-5).join("\n")}`);
 }
 
-/** Why the host must not be touched, by input: its key, then its tunnel's MTU. */
-async function refusals(inputs: any): Promise<pulumi.dynamic.CheckFailure[]> {
-    const key = await checkHostKey(inputs);
-    if (key.length > 0 || inputs.tunnel === undefined) return key;
-    try {
-        const why = await tunnelMtuRefusalOn(inputs.ssh, sshKeyOf(inputs), inputs.tunnel);
-        return why ? [{ property: "tunnel", reason: why }] : [];
-    } catch {
-        // Not readable now (no key configured yet, a login refused): create and update ask again.
-        return [];
-    }
+/** The host's reads beyond its key, each the input it judges and why it refuses (undefined: it does not). */
+function hostReads(inputs: any): Array<{ property: string; read: () => Promise<string | undefined> }> {
+    const key = () => sshKeyOf(inputs);
+    return [
+        ...(inputs.tunnel === undefined ? [] : [{ property: "tunnel", read: () => tunnelMtuRefusalOn(inputs.ssh, key(), inputs.tunnel) }]),
+        ...((inputs.nics ?? []) as NicBridge[]).map((nic) => ({ property: "nics", read: () => nicHandoverRefusal(inputs.ssh, key(), nic) })),
+    ];
 }
 
-/** Installs the bundle once the tunnel's MTU fits; the outputs: the inputs and the fingerprint the host presented (public information). */
+/** Why the host must not be touched, by input: its key, then what the host reads say. */
+async function refusals(inputs: any): Promise<pulumi.dynamic.CheckFailure[]> {
+    const key = await checkHostKey(inputs);
+    if (key.length > 0) return key;
+    const found = await Promise.all(
+        hostReads(inputs).map(async ({ property, read }) => {
+            try {
+                const reason = await read();
+                return reason === undefined ? [] : [{ property, reason }];
+            } catch {
+                // Not readable now (no key configured yet, a login refused): create and update ask again.
+                return [];
+            }
+        }),
+    );
+    return found.flat();
+}
+
+/** Installs the bundle once every host read passes; the outputs: the inputs and the fingerprint the host presented (public information). */
 async function install(inputs: any): Promise<Record<string, unknown>> {
     const bundle = scriptBundle();
     // The state asks for a bundle this package does not ship: only this package's can be installed.
     if (inputs.digest !== bundle.digest) throw new Error(`digest: this package ships script bundle ${bundle.digest}, not ${inputs.digest}`);
-    if (inputs.tunnel !== undefined) {
-        const why = await retried(() => tunnelMtuRefusalOn(inputs.ssh, sshKeyOf(inputs), inputs.tunnel));
+    for (const { read } of hostReads(inputs)) {
+        const why = await retried(read);
         if (why) throw new Error(why);
     }
     await run(inputs, bundleInstallCommand(bundle.digest), bundleStdin(bundle));
@@ -89,10 +109,10 @@ export const scriptBundleProvider: pulumi.dynamic.ResourceProvider = {
     },
     async diff(_id: string, olds: any, news: any) {
         const replaces = olds.digest !== news.digest ? ["digest"] : [];
-        const changes = replaces.length > 0 || ["ssh", "privateKeyConfig", "tunnel"].some((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+        const changes = replaces.length > 0 || ["ssh", "privateKeyConfig", "tunnel", "nics"].some((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
         return { changes, replaces };
     },
-    // Another address, user, key or tunnel plan: the MTU asked again, the same bundle installed again if it is not there.
+    // Another address, user, key, tunnel plan or NIC: the host read again, the same bundle installed again if it is not there.
     async update(_id: string, _olds: any, news: any) {
         return { outs: await install(news) };
     },

@@ -16,8 +16,6 @@ export interface GatewayArgs extends Pick<NbResourceArgs, "nb" | "owner"> {
     connection: HostConnection;
     /** system-id of the node's chassis. */
     systemId: pulumi.Input<string>;
-    /** The SSH key's stack config key, for the handover check (../hosts/nicHandoverCheck). */
-    privateKeyConfig?: string;
 }
 
 export class Gateway extends pulumi.ComponentResource {
@@ -29,7 +27,7 @@ export class Gateway extends pulumi.ComponentResource {
     constructor(name: string, args: GatewayArgs, opts?: pulumi.ComponentResourceOptions) {
         super("ovn-kubernetes:network:Gateway", name, {}, opts);
         const { gateway, connection } = args;
-        this.host = new GatewayHost(`${name}-host`, { gateway, connection, datapathType: args.datapathType, privateKeyConfig: args.privateKeyConfig }, { parent: this });
+        this.host = new GatewayHost(`${name}-host`, { gateway, connection, datapathType: args.datapathType }, { parent: this });
         this.router = new GatewayRouter(
             `${name}-router`,
             { nb: args.nb, owner: args.owner, gateway, systemId: args.systemId, macAddress: this.host.macAddress },

@@ -25,7 +25,7 @@ export function ovnkubeTopology(t: TopologyContext, args: OvnkubeTopologyArgs): 
         (gateway) =>
             new GatewayHost(
                 `${name}-${gateway.node}-gateway-bridge`,
-                { gateway, connection: t.connection(gateway.node), datapathType: hostOf(model, gateway.node).datapathType, privateKeyConfig: t.privateKeyConfig },
+                { gateway, connection: t.connection(gateway.node), datapathType: hostOf(model, gateway.node).datapathType },
                 { parent: t.parent, dependsOn: [t.chassis.get(gateway.node)!] },
             ),
     );

@@ -23,7 +23,7 @@ export function pulumiTopology(t: TopologyContext): void {
     for (const gateway of model.gateways) {
         new Gateway(
             `${name}-${gateway.node}-gateway`,
-            { gateway, nb, owner, connection: t.connection(gateway.node), systemId: t.chassis.get(gateway.node)!.systemId, datapathType: hostOf(model, gateway.node).datapathType, privateKeyConfig: t.privateKeyConfig },
+            { gateway, nb, owner, connection: t.connection(gateway.node), systemId: t.chassis.get(gateway.node)!.systemId, datapathType: hostOf(model, gateway.node).datapathType },
             { parent: t.parent, dependsOn: [clusterRouter, t.chassis.get(gateway.node)!] },
         );
     }
