@@ -26,6 +26,7 @@ import { gatewayHosts, scaleModel } from "../test/nb/support/scale";
 import { registerUnderMocks } from "../test/nb/support/serializedProviders";
 import { startSshd } from "../test/support/sshd";
 import { cpuProfileArgs, profileClockUs, topEntries } from "./cpuProfile";
+import { processCpu } from "./procCpu";
 import { singleTransaction } from "./floor";
 import { nbServerPool, rowCounts } from "./nbServers";
 import { groups } from "./topology";
@@ -39,13 +40,8 @@ const TARGET = 2;
 const NOOP_TARGET = 1.3;
 
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
-/** CPU seconds (user + system) a process has used so far, from /proc. */
-function cpuSeconds(pid: number): number {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
-const TICKS_PER_SECOND = 100;
+/** CPU seconds (user + system) a process has used so far. */
+const cpuSeconds = (pid: number): number => processCpu(pid).own;
 const stats = (xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b);
     return { min: s[0], median: s[Math.floor(s.length / 2)], max: s[s.length - 1] };

@@ -15,6 +15,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack } from "@ovn-kubernetes-as-code/lab/localcluster";
 import { apply, refresh, type OfflineOptions, type OperationResult } from "@ovn-kubernetes-as-code/lab/offline";
+import { machineCpu, processCpu } from "./procCpu";
 
 /** The lab's id (its subnets derive from it): --lab ID, else benchscl. */
 const labAt = process.argv.indexOf("--lab");
@@ -22,22 +23,6 @@ const ID = labAt >= 0 ? process.argv[labAt + 1] : "benchscl";
 const RUNS = 3;
 const OPERATIONS = ["preview", "no-op up", "refresh"] as const;
 type Operation = (typeof OPERATIONS)[number];
-
-const TICKS_PER_SECOND = 100;
-/**
- * CPU seconds of this process (the offline engine, standing in for the Pulumi CLI) and of its
- * reaped children (the program and the provider hosts, which every operation starts and stops).
- */
-function ownCpu(): { engine: number; program: number } {
-    const f = fs.readFileSync("/proc/self/stat", "utf8");
-    const [utime, stime, cutime, cstime] = f.slice(f.lastIndexOf(")") + 2).split(" ").slice(11, 15).map(Number);
-    return { engine: (utime + stime) / TICKS_PER_SECOND, program: (cutime + cstime) / TICKS_PER_SECOND };
-}
-/** CPU seconds the whole machine has spent, every core (/proc/stat: all but idle and iowait). */
-function machineCpu(): number {
-    const [, ...ticks] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
-    return (ticks.reduce((a, x) => a + x, 0) - ticks[3] - ticks[4]) / TICKS_PER_SECOND;
-}
 
 /** The best run's wall seconds, and its CPU seconds: the engine's, the program's and providers', and the rest (the lab's hosts: sshd, shells, OVS). */
 interface Timing {
@@ -50,12 +35,14 @@ interface Timing {
 async function timed(what: string, run: () => Promise<OperationResult>, runs = 1): Promise<Timing> {
     let best: Timing = { wall: Infinity, engine: 0, program: 0, hosts: 0 };
     for (let i = 0; i < runs; i++) {
-        const [started, own0, machine0] = [process.hrtime.bigint(), ownCpu(), machineCpu()];
+        const [started, own0, machine0] = [process.hrtime.bigint(), processCpu("self"), machineCpu()];
         const r = await run();
         const wall = Number(process.hrtime.bigint() - started) / 1e9;
         if (!r.ok) throw new Error(`${what}: ${r.error}`);
-        const own = ownCpu();
-        const [engine, program] = [own.engine - own0.engine, own.program - own0.program];
+        // This process is the offline engine (in place of the Pulumi CLI); its reaped children are
+        // the program and the provider hosts, which every operation starts and stops.
+        const own = processCpu("self");
+        const [engine, program] = [own.own - own0.own, own.children - own0.children];
         if (wall < best.wall) best = { wall, engine, program, hosts: Math.max(0, machineCpu() - machine0 - engine - program) };
     }
     return best;

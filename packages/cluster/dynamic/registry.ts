@@ -40,12 +40,14 @@ export function registerProvider(token: string, impl: pulumi.dynamic.ResourcePro
  * until their next `up` deletes them: deleting one touches nothing, reading one (refresh) keeps
  * what it recorded. `instead` says what does its work now.
  */
-export function retireProvider(token: string, instead: string, read?: pulumi.dynamic.ResourceProvider["read"]): void {
+export function retireProvider(token: string, instead: string): void {
     registerProvider(token, {
         async create() {
             throw new Error(`${token} is no longer created: ${instead}`);
         },
-        read: read ?? (async (id, props) => ({ id, props })),
+        async read(id, props) {
+            return { id, props };
+        },
     });
 }
 

@@ -79,7 +79,4 @@ export async function checkHostKey(inputs: { ssh: SshTarget; privateKeyConfig?: 
     }
 }
 
-retireProvider("ssh:HostKeyCheck", "each host's script bundle checks its key", async (id: string, props: any) => ({
-    id,
-    props: { ...props, fingerprint: await probeHostKey(props.ssh) },
-}));
+retireProvider("ssh:HostKeyCheck", "each host's script bundle checks its key");
