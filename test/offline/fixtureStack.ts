@@ -21,6 +21,7 @@ export interface FixtureValues {
     deleteFirst?: boolean;
     failing?: boolean;
     extra?: boolean;
+    extraIn?: "group";
     value?: string;
     invalidDaemonSet?: boolean;
     /** Pin this instead of the server's real key. */
@@ -66,6 +67,7 @@ export async function startFixture(): Promise<Fixture> {
         if (v.deleteFirst !== undefined) config[p("deleteFirst")] = v.deleteFirst;
         if (v.failing !== undefined) config[p("failing")] = v.failing;
         if (v.extra !== undefined) config[p("extra")] = v.extra;
+        if (v.extraIn !== undefined) config[p("extraIn")] = v.extraIn;
         if (v.value !== undefined) config[p("value")] = v.value;
         if (v.invalidDaemonSet !== undefined) config[p("invalidDaemonSet")] = v.invalidDaemonSet;
         fs.writeFileSync(stackFile, YAML.stringify({ encryptionsalt: secrets.encryptionSalt, config }));

@@ -165,6 +165,28 @@ test("a changed ConfigMap and dynamic value are updated in place", async () => {
     assert.equal(hostFile("dynamic.txt"), "two");
 });
 
+test("a resource moved into a component and back, with an alias to where it was, keeps its state and runs nothing", async () => {
+    const settings = { extra: true, note: "x", trigger: "3", deleteFirst: true, value: "two" } as const;
+    const logLength = f.opsLog().length;
+    const record = () => (JSON.parse(stateText()).resources as { urn: string; parent: string; id?: string }[]).find((x) => x.urn.endsWith("::extra"))!;
+    const before = record();
+
+    const into = await up({ ...settings, extraIn: "group" });
+    assert.deepEqual(ops(into), ["create group"]);
+    const moved = record();
+    assert.equal(moved.urn, "urn:pulumi:test::offline-fixture::fixture:index:Group$command:remote:Command::extra");
+    assert.equal(moved.parent, "urn:pulumi:test::offline-fixture::fixture:index:Group::group");
+    assert.equal(moved.id, before.id);
+    assert.equal((JSON.parse(stateText()).resources as { urn: string }[]).filter((x) => x.urn.endsWith("::extra")).length, 1);
+
+    const back = await up(settings);
+    assert.deepEqual(ops(back), ["delete group"]);
+    assert.equal(record().urn, before.urn);
+    assert.equal(record().id, before.id);
+    assert.equal(f.opsLog().length, logLength, "no create or delete script ran");
+    assert.deepEqual(ops(await up(settings)), []);
+});
+
 test("removing a resource from the program deletes it after the program finishes", async () => {
     const r = await up({ note: "x", trigger: "3", deleteFirst: true, value: "two" });
     assert.deepEqual(ops(r), ["delete extra"]);

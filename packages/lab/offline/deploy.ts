@@ -3,7 +3,10 @@
 // (create the new one first and delete the old one after everything else, or delete first when
 // deleteBeforeReplace is asked for). Resources in the state that the program no longer registers
 // are deleted after a successful run, last registered first. A failed run deletes nothing and keeps
-// what it did not reach, so the next `up` converges.
+// what it did not reach, so the next `up` converges. A registration not in the state under its URN
+// is sought under its aliases (./aliases); found there, it is the same resource under a new URN,
+// and the state's references to the old URN follow it.
+import { aliasUrns } from "./aliases";
 import { runProgram } from "./runProgram";
 import type { Registration, RegisterResult } from "./monitor";
 import type { Operation } from "./operation";
@@ -39,12 +42,34 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
     const toDeleteLater: StateResource[] = previous.filter((r) => r.pendingDelete);
     const ops: ResourceOp[] = [];
     let failure: string | undefined;
+    /** Old URN → the URN of this run's registration found under it by an alias, and back. */
+    const movedTo = new Map<string, string>();
+    const movedFrom = new Map<string, string>();
+    const scope = { stack: op.stack, project: op.project.name, aliasedFrom: (urn: string) => movedFrom.get(urn) };
 
-    const snapshot = (): StateResource[] => [
-        ...next,
-        ...[...olds.values()].filter((r) => !settled.has(r.urn)),
-        ...toDeleteLater.map((r) => ({ ...r, pendingDelete: true })),
-    ];
+    const follow = (urn: string) => movedTo.get(urn) ?? urn;
+    const withMoves = (r: StateResource): StateResource =>
+        movedTo.size === 0 ? r : { ...r, parent: follow(r.parent), dependencies: r.dependencies.map(follow) };
+    const snapshot = (): StateResource[] =>
+        [...next, ...[...olds.values()].filter((r) => !settled.has(r.urn)), ...toDeleteLater.map((r) => ({ ...r, pendingDelete: true }))].map(withMoves);
+
+    /** The registration's old state: under its URN, else under the first of its aliases the state holds. */
+    function oldOf(reg: Registration): StateResource | undefined {
+        const own = olds.get(reg.urn);
+        if (own || (reg.aliases.length === 0 && !movedFrom.has(reg.parent))) return own;
+        for (const alias of aliasUrns(reg, reg.aliases, scope)) {
+            const old = olds.get(alias);
+            if (!old || alias === reg.urn) continue;
+            const claimant = movedTo.get(alias) ?? (registered.has(alias) ? alias : undefined);
+            if (claimant) throw new Error(`Duplicate resource alias '${alias}' applied to resource with URN '${reg.urn}' conflicting with resource with URN '${claimant}'`);
+            movedTo.set(alias, reg.urn);
+            movedFrom.set(reg.urn, alias);
+            registered.add(alias);
+            settled.add(alias);
+            return old;
+        }
+        return undefined;
+    }
     const persist = (outputs = state.outputs) => {
         if (!dryRun) op.save({ ...state, outputs, resources: snapshot() });
     };
@@ -62,11 +87,13 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
         profile.reached(reg.type === "pulumi:pulumi:Stack" ? "program: SDK loaded, stack registered" : "program: loaded, first resource registered");
         redactor.add(secretStrings(reg.inputs));
         redactor.addPublic(plainStrings(reg.inputs));
-        const old = olds.get(reg.urn);
         const t0 = Date.now();
         let kind: OpKind = "create";
         let keys: string[] = [];
         try {
+            const found = oldOf(reg);
+            // Diffed and updated under its new URN, as the engine does; deleted under the one it had.
+            const old = found && found.urn !== reg.urn ? { ...found, urn: reg.urn } : found;
             const h = handlers.for(reg.type, reg.custom);
             const inputs = await h.check(reg, old);
             let id: string | undefined;
@@ -88,12 +115,12 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
                     const deleteFirst = reg.deleteBeforeReplaceSet ? reg.deleteBeforeReplace : d.deleteBeforeReplace;
                     if (!dryRun) {
                         if (deleteFirst) {
-                            await h.delete(old);
+                            await h.delete(found!);
                             settled.add(reg.urn);
                             persist();
                         }
                         ({ id, outputs } = await h.create(reg, inputs));
-                        if (!deleteFirst) toDeleteLater.push(old);
+                        if (!deleteFirst) toDeleteLater.push(found!);
                     }
                 } else {
                     kind = "update";
@@ -107,7 +134,7 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
             settled.add(reg.urn);
             // As the engine's snapshot manager: a step that changed nothing leaves the checkpoint
             // as it is (the old record stands for it), so a no-op run writes the state once, at the end.
-            if (kind !== "same") persist();
+            if (kind !== "same" || movedFrom.has(reg.urn)) persist();
             report({ op: kind, urn: reg.urn, type: reg.type, name: reg.name, keys, ms: Date.now() - t0 });
             if (reg.custom) profile.reached("steps: first custom resource done");
             // A preview has no IDs for what it would create; the SDK treats "" as unknown.

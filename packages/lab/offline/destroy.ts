@@ -20,6 +20,7 @@ const destroyRegistration = (r: StateResource): Registration => ({
     name: r.name,
     parent: r.parent,
     custom: r.custom,
+    aliases: [],
     inputs: { ...r.inputs, groups: [], hosts: [] },
     dependencies: r.dependencies,
     provider: r.provider ?? "",

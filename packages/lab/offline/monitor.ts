@@ -2,6 +2,7 @@
 // SDK's program runner (`@pulumi/pulumi/cmd/run`) to run index.ts exactly as under `pulumi up`.
 // Registration is delegated to a handler, which decides what "creating" a resource means
 // (recording it for a preview, or carrying it out for the offline apply).
+import { urnFor, type AliasSpec } from "./urn";
 import { emptyPb, enginePb, engineGrpc, grpc, resourceGrpc, resourcePb, structPb } from "./sdk";
 
 export interface Registration {
@@ -21,6 +22,8 @@ export interface Registration {
     replaceOnChanges: string[];
     /** Output names to keep secret even when their inputs were not (resource option additionalSecretOutputs). */
     additionalSecretOutputs: string[];
+    /** Where the resource may have been before (resource option aliases), as the SDK sent them. */
+    aliases: AliasSpec[];
 }
 
 export interface RegisterResult {
@@ -48,11 +51,10 @@ export interface MonitorServer {
 
 const SEVERITY = ["debug", "info", "warning", "error"] as const;
 
-export function urnFor(stack: string, project: string, parentUrn: string, type: string, name: string): string {
-    // A child's URN type is its parent's type chain plus its own; the root stack is not in the chain.
-    const parentType = parentUrn ? parentUrn.split("::")[2] : "";
-    const chain = !parentType || parentType === "pulumi:pulumi:Stack" ? type : `${parentType}$${type}`;
-    return `urn:pulumi:${stack}::${project}::${chain}::${name}`;
+function aliasSpec(a: any): AliasSpec {
+    if (a.hasUrn()) return { urn: a.getUrn() };
+    const s = a.getSpec();
+    return { name: s.getName(), type: s.getType(), stack: s.getStack(), project: s.getProject(), parentUrn: s.getParenturn(), noParent: s.getNoparent() };
 }
 
 function unimplemented(_call: unknown, cb: (e: unknown) => void) {
@@ -89,6 +91,7 @@ export async function startMonitor(opts: { stack: string; project: string; regis
                 deleteBeforeReplaceSet: req.getDeletebeforereplacedefined(),
                 replaceOnChanges: req.getReplaceonchangesList(),
                 additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+                aliases: req.getAliasesList().map(aliasSpec),
             };
             registrations.push(reg);
             try {
