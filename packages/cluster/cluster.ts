@@ -105,7 +105,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         if (!model.packages.skip)
             for (const host of model.hosts) {
                 const pkgs = new HostPackages(`${name}-${host.name}-packages`, { host, packages: model.packages, connection: connection.get(host.name)! }, { parent: this, dependsOn: hostReady(host) });
-                ready.get(host.name)!.push(pkgs);
+                ready.get(host.name)!.push(pkgs.install);
             }
 
         const ssl = model.central?.ssl
@@ -142,7 +142,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         for (const host of model.hosts.filter((h) => h.zone))
             databases.set(
                 host.name,
-                new Zone(`${name}-${host.name}-zone`, { zone: host.zone!, connection: connection.get(host.name)!, os: host.os }, { parent: this, dependsOn: [...hostReady(host), ...schemaChecked(host)] }),
+                new Zone(`${name}-${host.name}-zone`, { zone: host.zone!, connection: connection.get(host.name)!, os: host.os }, { parent: this, dependsOn: [...hostReady(host), ...schemaChecked(host)] }).databases,
             );
 
         const chassis = new Map<string, Chassis>();

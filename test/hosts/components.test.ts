@@ -1,5 +1,5 @@
-// The host components under Pulumi's mock runtime: which remote.Command children they create,
-// under which names and parents, with what scripts, and that connection and stdin stay secret.
+// The host parts and components under Pulumi's mock runtime: which remote.Command resources they
+// create, under which names and parents, with what scripts, and that connection and stdin stay secret.
 // Mocks first, then the components are imported dynamically (the SDK's documented order).
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
@@ -51,10 +51,13 @@ async function unwrap<T>(value: pulumi.Input<T>): Promise<{ value: T; secret: bo
 
 const connection = pulumi.output({ host: "10.0.0.11", port: 22, user: "root", privateKey: pulumi.secret("-----BEGIN OPENSSH PRIVATE KEY-----SECRETKEY") });
 
-/** The remote.Command children of a component: names, parent (by URN), inputs. */
-async function commandsOf(component: pulumi.ComponentResource): Promise<Array<{ name: string; command: import("@pulumi/command").remote.Command; urn: string }>> {
-    const urn = await unwrap(component.urn);
-    const children = Object.values(component).filter((v): v is import("@pulumi/command").remote.Command => v instanceof (require("@pulumi/command").remote.Command));
+/** What a node's parts are children of, as in the cluster. */
+const cluster = new pulumi.ComponentResource("ovn-kubernetes:index:OvnKubernetesCluster", "ovn");
+
+/** The remote.Command resources a part or component holds: names, parent (by URN: the component itself, or the parts' parent), inputs. */
+async function commandsOf(holder: object, parent: pulumi.Resource = holder as pulumi.Resource): Promise<Array<{ name: string; command: import("@pulumi/command").remote.Command; urn: string }>> {
+    const urn = await unwrap(parent.urn);
+    const children = Object.values(holder).filter((v): v is import("@pulumi/command").remote.Command => v instanceof (require("@pulumi/command").remote.Command));
     const result = [];
     for (const command of children) {
         const childUrn = (await unwrap(command.urn)).value;
@@ -72,8 +75,8 @@ async function assertSecretConnection(command: import("@pulumi/command").remote.
 }
 
 test("HostPackages: one install command, re-run on version change", async () => {
-    const p = new hosts.HostPackages("node1-packages", { host: hostModel(), packages: { ovnVersion: "23.03.1-1" }, connection });
-    const cmds = await commandsOf(p);
+    const p = new hosts.HostPackages("node1-packages", { host: hostModel(), packages: { ovnVersion: "23.03.1-1" }, connection }, { parent: cluster });
+    const cmds = await commandsOf(p, cluster);
     assert.deepEqual(cmds.map((c) => c.name), ["node1-packages-install"]);
     await assertSecretConnection(cmds[0].command);
     const triggers = await unwrap(cmds[0].command.triggers);
@@ -110,8 +113,8 @@ test("Chassis: OVS then controller; system-id from the last stdout line; k8s sec
         connection,
         k8sApiToken: pulumi.secret(SECRETS.token),
         k8sCaCertificate: pulumi.secret(SECRETS.ca),
-    });
-    const cmds = await commandsOf(ch);
+    }, { parent: cluster });
+    const cmds = await commandsOf(ch, cluster);
     assert.deepEqual(cmds.map((x) => x.name).sort(), ["rhel1-chassis-controller", "rhel1-chassis-ovs"]);
     const controller = ch.controller;
     const stdin = await unwrap(controller.stdin);
@@ -121,19 +124,19 @@ test("Chassis: OVS then controller; system-id from the last stdout line; k8s sec
     assert.equal((await unwrap(ch.systemId)).value, "0f6c5a52-5c57-4a8b-9d5e-3e0c1f6b2a11");
     await assertSecretConnection(controller);
     assert.throws(
-        () => new hosts.Chassis("no-token", { host: rhelHost(), nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642", connection }),
+        () => new hosts.Chassis("no-token", { host: rhelHost(), nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642", connection }, { parent: cluster }),
         /k8sApiToken and k8sCaCertificate are required/,
     );
 });
 
 test("Chassis over plain http and tcp needs no stdin at all", async () => {
-    const ch = new hosts.Chassis("node1-chassis", { host: hostModel(), nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642", connection });
+    const ch = new hosts.Chassis("node1-chassis", { host: hostModel(), nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642", connection }, { parent: cluster });
     assert.equal((await unwrap(ch.controller.stdin)).value, undefined);
 });
 
 test("ManagementPort: one command, replaced (delete first) when the interface is renamed", async () => {
-    const m = new hosts.ManagementPort("node1-mgmt", { network: nodeNetworkModel(), connection });
-    const cmds = await commandsOf(m);
+    const m = new hosts.ManagementPort("node1-mgmt", { network: nodeNetworkModel(), connection }, { parent: cluster });
+    const cmds = await commandsOf(m, cluster);
     assert.deepEqual(cmds.map((x) => x.name), ["node1-mgmt-mgmt-port"]);
     assert.deepEqual((await unwrap(m.port.triggers)).value, ["k8s-node1"]);
     assert.match((await unwrap(m.port.delete)).value!, /^mgmt_if='k8s-node1'$/m);
@@ -162,7 +165,9 @@ test("the engine sees every component token and only secret connections and stdi
     const g = new hosts.GatewayHost("tok-gw", { gateway: gatewayModel("dedicated"), connection, datapathType: "system" });
     assert.match((await unwrap(g.urn)).value, /::ovn-kubernetes:hosts:GatewayHost::tok-gw$/);
     const types = new Set(created.map((c) => c.type));
-    for (const t of ["HostPackages", "Central", "Chassis", "ManagementPort", "GatewayHost", "GatewayFlows"]) assert.ok(types.has(`ovn-kubernetes:hosts:${t}`), t);
+    for (const t of ["Central", "GatewayHost", "GatewayFlows"]) assert.ok(types.has(`ovn-kubernetes:hosts:${t}`), t);
+    // A node's parts register no component of their own: their commands are the cluster's children.
+    for (const t of ["HostPackages", "Chassis", "ManagementPort", "Zone"]) assert.ok(!types.has(`ovn-kubernetes:hosts:${t}`), t);
     const commands = created.filter((c) => c.type === "command:remote:Command");
     assert.ok(commands.length >= 10);
     for (const c of commands) {
@@ -175,6 +180,23 @@ test("the engine sees every component token and only secret connections and stdi
 });
 
 test("bad models fail at construction, before any command exists", () => {
-    assert.throws(() => new hosts.ManagementPort("bad", { network: nodeNetworkModel({ mgmtInterface: "k8s-$(id)" }), connection }), /mgmtInterface/);
+    assert.throws(() => new hosts.ManagementPort("bad", { network: nodeNetworkModel({ mgmtInterface: "k8s-$(id)" }), connection }, { parent: cluster }), /mgmtInterface/);
     assert.throws(() => new hosts.GatewayHost("bad", { gateway: gatewayModel("shared", { interface: "eth0;id" }), connection, datapathType: "netdev" }), /interface/);
+});
+
+test("a part's resources are the cluster's children, wait for what the part waits for, and alias the component they sat in", async () => {
+    const { Part } = await import("../../packages/cluster/hosts/part");
+    const before = new pulumi.ComponentResource("test:index:Before", "before");
+    const part = new Part("ovn-kubernetes:hosts:Chassis", "ovn-node1-chassis", { parent: cluster, dependsOn: [before] });
+    const opts = part.child({ dependsOn: [cluster] });
+    assert.equal(opts.parent, cluster);
+    assert.deepEqual(opts.dependsOn, [before, cluster]);
+    const alias = (opts.aliases as Array<{ parent: pulumi.Output<string> }>)[0];
+    assert.equal((await unwrap(alias.parent)).value, "urn:pulumi:stack::project::ovn-kubernetes:index:OvnKubernetesCluster$ovn-kubernetes:hosts:Chassis::ovn-node1-chassis");
+    // A part that sat inside another: its former URN is under that one's.
+    const inner = new Part("ovn-kubernetes:hosts:ManagementPort", "ovn-node1-mgmt", new Part("ovn-kubernetes:network:NodeNetwork", "ovn-node1", { parent: cluster }).inner());
+    assert.equal(
+        (await unwrap(inner.formerUrn)).value,
+        "urn:pulumi:stack::project::ovn-kubernetes:index:OvnKubernetesCluster$ovn-kubernetes:network:NodeNetwork$ovn-kubernetes:hosts:ManagementPort::ovn-node1-mgmt",
+    );
 });

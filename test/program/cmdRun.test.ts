@@ -26,7 +26,7 @@ test("cmd/run: the dev stack compiles with the project's TypeScript settings and
     const types = r.monitor.registrations.map((x) => x.type);
     assert.ok(types.includes("pulumi:pulumi:Stack"));
     assert.equal(types.filter((t) => t === "ovn-kubernetes:index:OvnKubernetesCluster").length, 1);
-    assert.equal(types.filter((t) => t === "ovn-kubernetes:network:NodeNetwork").length, 3);
+    assert.equal(types.filter((t) => t === "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch").length, 3);
     const stackOutputs = r.monitor.outputs.get(r.monitor.rootUrn())!;
     assert.deepEqual(stackOutputs.nodeSubnets, {
         "kube-master": "192.168.1.0/24",

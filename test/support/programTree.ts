@@ -64,8 +64,15 @@ export async function assertProgramTree(STACK: ExampleStack) {
     assert.equal(count(resources, "ovn-kubernetes:index:OvnKubernetesCluster"), 1);
     // Each host's script bundle checks its key: no check of its own.
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ssh:HostKeyCheck"), 0);
-    assert.equal(count(resources, "ovn-kubernetes:hosts:HostPackages"), nodes.length);
-    assert.equal(count(resources, "ovn-kubernetes:hosts:Chassis"), chassis.length);
+    // A node's parts (packages, zone, chassis, network, management port) are no components: their
+    // resources are the cluster's own children, named after the part.
+    for (const part of ["hosts:HostPackages", "hosts:Zone", "hosts:Chassis", "network:NodeNetwork", "hosts:ManagementPort"]) assert.equal(count(resources, `ovn-kubernetes:${part}`), 0, part);
+    const commandsNamed = (suffix: string) => resources.filter((r) => r.type === "command:remote:Command" && r.name.endsWith(suffix));
+    const clusterUrn = resources.find((r) => r.type === "ovn-kubernetes:index:OvnKubernetesCluster")!.registration!.urn;
+    for (const suffix of ["-packages-install", "-zone-databases", "-chassis-ovs", "-chassis-controller", "-mgmt-port"])
+        for (const c of commandsNamed(suffix)) assert.equal(c.registration!.parentUrn, clusterUrn, `${c.name}: a child of the cluster`);
+    assert.equal(commandsNamed("-packages-install").length, nodes.length);
+    assert.equal(commandsNamed("-chassis-controller").length, chassis.length);
     const model = buildClusterModel(validateConfig(stackYaml));
     // Pulumi mode writes the topology; in ovnkube mode ovnkube does, and the project feeds it.
     const pulumiMode = model.writer === "pulumi";
@@ -76,11 +83,10 @@ export async function assertProgramTree(STACK: ExampleStack) {
     const interconnect = model.architecture === "interconnect";
     assert.equal(interconnect, !pulumiMode && (stackYaml.ovnkube?.architecture ?? "interconnect") === "interconnect");
     assert.equal(count(resources, "ovn-kubernetes:hosts:Central"), interconnect ? 0 : 1);
-    assert.equal(count(resources, "ovn-kubernetes:hosts:Zone"), interconnect ? k8sNodes.length : 0);
+    assert.equal(commandsNamed("-zone-databases").length, interconnect ? k8sNodes.length : 0);
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:ClusterRouter"), writes(1));
-    assert.equal(count(resources, "ovn-kubernetes:network:NodeNetwork"), writes(k8sNodes.length));
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch"), writes(k8sNodes.length));
-    assert.equal(count(resources, "ovn-kubernetes:hosts:ManagementPort"), writes(k8sNodes.length));
+    assert.equal(commandsNamed("-mgmt-port").length, writes(k8sNodes.length));
     assert.equal(count(resources, "ovn-kubernetes:network:Gateway"), writes(gateways.length));
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:GatewayRouter"), writes(gateways.length));
     assert.equal(count(resources, "ovn-kubernetes:hosts:GatewayFlows"), writes(shared.length));
@@ -165,9 +171,8 @@ export async function assertProgramTree(STACK: ExampleStack) {
     // Names derive from the component's name and the node; parents follow the tree.
     if (pulumiMode) {
         for (const n of k8sNodes) {
-            assert.equal(parentName(named(resources, `ovn-${n.name}`)), "ovn");
-            assert.equal(parentName(named(resources, `ovn-${n.name}-switch`)), `ovn-${n.name}`);
-            assert.equal(parentName(named(resources, `ovn-${n.name}-mgmt`)), `ovn-${n.name}`);
+            assert.equal(parentName(named(resources, `ovn-${n.name}-switch`)), "ovn");
+            assert.equal(parentName(named(resources, `ovn-${n.name}-mgmt-mgmt-port`)), "ovn");
         }
         for (const g of gateways) {
             assert.equal(parentName(named(resources, `ovn-${g.name}-gateway`)), "ovn");
@@ -188,7 +193,6 @@ export async function assertProgramTree(STACK: ExampleStack) {
         }
         if (interconnect) {
             for (const n of k8sNodes) {
-                assert.equal(parentName(named(resources, `ovn-${n.name}-zone`)), "ovn");
                 const schema = named(resources, `ovn-${n.name}-ovnkube-schema`);
                 assert.equal(parentName(schema), "ovn");
                 assert.equal(schema.inputs.host, n.name);
@@ -203,7 +207,6 @@ export async function assertProgramTree(STACK: ExampleStack) {
             for (const n of k8sNodes) for (const e of [`ovn-expect-node-${n.name}`, `ovn-expect-gateway-${n.name}`]) assert.equal(parentName(named(resources, e)), "ovn");
         }
     }
-    for (const n of chassis) assert.equal(parentName(named(resources, `ovn-${n.name}-chassis`)), "ovn");
     if (!interconnect) assert.equal(parentName(named(resources, "ovn-central")), "ovn");
 
     // Outputs.

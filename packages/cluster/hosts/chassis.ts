@@ -7,6 +7,7 @@ import { hostCommand, secretStdin, sslSecrets, type HostConnection, type OvsdbSs
 import { chassisNeedsK8sSecrets, chassisNeedsSsl, chassisScript, parseSystemId } from "./scripts/chassisScript";
 import { ovsStartScript } from "./scripts/ovs";
 import { nicMoveCommands, tunnelNic } from "./nicMove";
+import { Part, type PartOptions } from "./part";
 
 export interface ChassisArgs {
     host: HostModel;
@@ -22,7 +23,7 @@ export interface ChassisArgs {
     ssl?: OvsdbSsl;
 }
 
-export class Chassis extends pulumi.ComponentResource {
+export class Chassis {
     readonly ovs: remote.Command;
     readonly controller: remote.Command;
     /** Userspace datapath only: the tunnel NIC on its OVS bridge. */
@@ -31,8 +32,8 @@ export class Chassis extends pulumi.ComponentResource {
     /** external_ids:system-id: the chassis name in the SB, what gateway routers are pinned to. */
     readonly systemId: pulumi.Output<string>;
 
-    constructor(name: string, args: ChassisArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("ovn-kubernetes:hosts:Chassis", name, {}, opts);
+    constructor(name: string, args: ChassisArgs, opts: PartOptions) {
+        const part = new Part("ovn-kubernetes:hosts:Chassis", name, opts);
         const addresses = { nbAddress: args.nbAddress, sbAddress: args.sbAddress };
         const script = chassisScript(args.host, addresses);
         const k8s = chassisNeedsK8sSecrets(args.host);
@@ -45,18 +46,17 @@ export class Chassis extends pulumi.ComponentResource {
             ...(k8s ? { "k8s-api-token": args.k8sApiToken, "k8s-ca-certificate": args.k8sCaCertificate } : {}),
             ...(ssl ? sslSecrets(args.ssl) : {}),
         });
-        this.ovs = hostCommand(this, `${name}-ovs`, ovsStartScript(args.host), { connection: args.connection });
+        this.ovs = hostCommand(part, `${name}-ovs`, ovsStartScript(args.host), { connection: args.connection });
         const nic = tunnelNic(args.host);
         if (nic) {
             // The tunnel address and routes follow the NIC onto the bridge, confirmed by a new
             // login before ovn-controller starts.
             const triggers = [nic.interface, nic.bridge, args.host.datapathType];
-            const moved = nicMoveCommands(this, `${name}-tunnel-bridge`, nic, args.host.datapathType, args.connection, triggers, [this.ovs]);
+            const moved = nicMoveCommands(part, `${name}-tunnel-bridge`, nic, args.host.datapathType, args.connection, triggers, [this.ovs]);
             this.tunnelBridge = moved.move;
             this.tunnelBridgeConfirm = moved.confirm;
         }
-        this.controller = hostCommand(this, `${name}-controller`, script, { connection: args.connection, stdin }, { dependsOn: [this.tunnelBridgeConfirm ?? this.ovs] });
+        this.controller = hostCommand(part, `${name}-controller`, script, { connection: args.connection, stdin }, { dependsOn: [this.tunnelBridgeConfirm ?? this.ovs] });
         this.systemId = this.controller.stdout.apply(parseSystemId);
-        this.registerOutputs({ ovs: this.ovs, controller: this.controller, systemId: this.systemId });
     }
 }

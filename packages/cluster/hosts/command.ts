@@ -27,6 +27,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { remote } from "@pulumi/command";
 import type { HostScript } from "./scripts/shell";
 import { encodeSecretLines, type SecretName } from "./scripts/secrets";
+import { Part, type ChildOptions } from "./part";
 
 /** How @pulumi/command reaches a host. The whole object is made a Pulumi secret. */
 export type HostConnection = pulumi.Input<{
@@ -50,15 +51,16 @@ export interface HostCommandArgs {
 }
 
 /**
- * A remote.Command child running `script` (create; update = create again; delete). A command with
- * a delete is always replaced delete-first (see above); asking otherwise is refused.
+ * A remote.Command running `script` (create; update = create again; delete), a child of `parent`
+ * or one of a part's resources. A command with a delete is always replaced delete-first (see
+ * above); asking otherwise is refused.
  */
 export function hostCommand(
-    parent: pulumi.Resource,
+    parent: pulumi.Resource | Part,
     name: string,
     script: HostScript | HostScriptInput,
     args: HostCommandArgs,
-    opts: pulumi.CustomResourceOptions = {},
+    opts: ChildOptions = {},
 ): remote.Command {
     const undoes = script.delete !== undefined;
     if (undoes && opts.deleteBeforeReplace === false)
@@ -73,7 +75,7 @@ export function hostCommand(
             stdin: args.stdin,
             triggers: args.triggers,
         },
-        { ...opts, deleteBeforeReplace: undoes || opts.deleteBeforeReplace, parent },
+        parent instanceof Part ? parent.child({ ...opts, deleteBeforeReplace: undoes || opts.deleteBeforeReplace }) : { ...opts, deleteBeforeReplace: undoes || opts.deleteBeforeReplace, parent },
     );
 }
 

@@ -1,5 +1,6 @@
-// Host-side components: packages, Open vSwitch, OVN central and chassis, management ports and
-// gateways, each a ComponentResource of remote.Command children running generated bash.
+// The host side: packages, Open vSwitch, OVN central and chassis, management ports and gateways,
+// each a set of remote.Command resources running the host's script bundle. A node's parts
+// (./part) are the cluster's children; the central and each gateway's host side are components.
 export { HostPackages, type HostPackagesArgs } from "./packages";
 export { Central, type CentralArgs } from "./central";
 export { Zone, type ZoneArgs } from "./zone";

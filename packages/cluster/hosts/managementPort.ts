@@ -4,6 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { remote } from "@pulumi/command";
 import type { NodeNetworkModel } from "../model/types";
 import { hostCommand, type HostConnection } from "./command";
+import { Part, type PartOptions } from "./part";
 import { managementPortScript } from "./scripts/managementPortScript";
 
 export interface ManagementPortArgs {
@@ -11,15 +12,15 @@ export interface ManagementPortArgs {
     connection: HostConnection;
 }
 
-export class ManagementPort extends pulumi.ComponentResource {
+export class ManagementPort {
     readonly port: remote.Command;
     readonly interfaceName: pulumi.Output<string>;
 
-    constructor(name: string, args: ManagementPortArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("ovn-kubernetes:hosts:ManagementPort", name, {}, opts);
+    constructor(name: string, args: ManagementPortArgs, opts: PartOptions) {
+        const part = new Part("ovn-kubernetes:hosts:ManagementPort", name, opts);
         const { network } = args;
         this.port = hostCommand(
-            this,
+            part,
             `${name}-mgmt-port`,
             managementPortScript(network),
             // A renamed interface is a different port: remove the old one before creating the new,
@@ -27,6 +28,5 @@ export class ManagementPort extends pulumi.ComponentResource {
             { connection: args.connection, triggers: [network.mgmtInterface] },
         );
         this.interfaceName = pulumi.output(network.mgmtInterface);
-        this.registerOutputs({ port: this.port, interfaceName: this.interfaceName });
     }
 }

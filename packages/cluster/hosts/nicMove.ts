@@ -5,6 +5,7 @@
 // Before the move, the host's script bundle refuses at preview a NIC the distribution still
 // configures (./nicHandoverCheck): nicMovesOf says which NICs a host moves.
 import * as pulumi from "@pulumi/pulumi";
+import type { Part } from "./part";
 import type { remote } from "@pulumi/command";
 import { GatewayMode, type DatapathType } from "../config/types";
 import type { GatewayModel, HostModel } from "../model/types";
@@ -37,7 +38,7 @@ export interface NicMove {
  * `triggers`: what makes another setup (another NIC, bridge, mode or datapath), replaced delete-first (./command.ts).
  */
 export function nicMoveCommands(
-    parent: pulumi.Resource,
+    parent: pulumi.Resource | Part,
     name: string,
     nic: NicBridge,
     datapathType: DatapathType,

@@ -3,6 +3,7 @@
 // internal interface of that management port with its address and route to the cluster.
 import * as pulumi from "@pulumi/pulumi";
 import { ManagementPort, type HostConnection } from "../hosts";
+import { Part, type PartOptions } from "../hosts/part";
 import type { NodeNetworkModel } from "../model/types";
 import { NodeSwitch } from "../nb/resources/nodeSwitchResource";
 import type { NbResourceArgs } from "../nb/resources/nbResource";
@@ -13,17 +14,16 @@ export interface NodeNetworkArgs extends Pick<NbResourceArgs, "nb" | "owner"> {
     connection: HostConnection;
 }
 
-export class NodeNetwork extends pulumi.ComponentResource {
+export class NodeNetwork {
     readonly switch: NodeSwitch;
     readonly managementPort: ManagementPort;
     readonly subnet: pulumi.Output<string>;
 
-    constructor(name: string, args: NodeNetworkArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("ovn-kubernetes:network:NodeNetwork", name, {}, opts);
-        this.switch = new NodeSwitch(`${name}-switch`, { nb: args.nb, owner: args.owner, network: args.network }, { parent: this });
+    constructor(name: string, args: NodeNetworkArgs, opts: PartOptions) {
+        const part = new Part("ovn-kubernetes:network:NodeNetwork", name, opts);
+        this.switch = new NodeSwitch(`${name}-switch`, { nb: args.nb, owner: args.owner, network: args.network }, part.child());
         // The host side needs no NB row to exist: ovn-controller binds the interface when both are there.
-        this.managementPort = new ManagementPort(`${name}-mgmt`, { network: args.network, connection: args.connection }, { parent: this });
+        this.managementPort = new ManagementPort(`${name}-mgmt`, { network: args.network, connection: args.connection }, part.inner());
         this.subnet = pulumi.output(args.network.subnet);
-        this.registerOutputs({ subnet: this.subnet });
     }
 }

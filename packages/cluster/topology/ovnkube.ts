@@ -26,7 +26,7 @@ export function ovnkubeTopology(t: TopologyContext, args: OvnkubeTopologyArgs): 
             new GatewayHost(
                 `${name}-${gateway.node}-gateway-bridge`,
                 { gateway, connection: t.connection(gateway.node), datapathType: hostOf(model, gateway.node).datapathType },
-                { parent: t.parent, dependsOn: [t.chassis.get(gateway.node)!] },
+                { parent: t.parent, dependsOn: [t.chassis.get(gateway.node)!.controller] },
             ),
     );
     // Created before ovnkube, so deleted after it: once its pods have gone, each node's host state
@@ -34,10 +34,10 @@ export function ovnkubeTopology(t: TopologyContext, args: OvnkubeTopologyArgs): 
     // its own: a dependency on every node's would grow each node's state with the cluster.
     const cleanups = model.kube.nodes.map((node) =>
         hostCommand(t.parent, `${name}-${node.name}-ovnkube-node-cleanup`, ovnkubeNodeCleanupScript(node.name, model.kube), { connection: t.connection(node.name) }, {
-            dependsOn: [t.databasesOf(node.name), t.chassis.get(node.name)!, ...bridges.filter((_, i) => model.gateways[i].node === node.name)],
+            dependsOn: [t.databasesOf(node.name), t.chassis.get(node.name)!.controller, ...bridges.filter((_, i) => model.gateways[i].node === node.name)],
         }),
     );
-    const ovnkube = new Ovnkube(`${name}-ovnkube`, { model: model.kube, kubeconfig: args.kubeconfig }, { parent: t.parent, dependsOn: [...t.databases, ...t.chassis.values(), ...bridges, ...cleanups] });
+    const ovnkube = new Ovnkube(`${name}-ovnkube`, { model: model.kube, kubeconfig: args.kubeconfig }, { parent: t.parent, dependsOn: [...t.databases, ...[...t.chassis.values()].map((c) => c.controller), ...bridges, ...cleanups] });
 
     // After the workloads, which come after every node's plan: depending on the component itself
     // would name each of its children in every expectation's state, the cluster's size each time.

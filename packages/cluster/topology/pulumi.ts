@@ -17,14 +17,14 @@ export function pulumiTopology(t: TopologyContext): void {
         new NodeNetwork(
             `${name}-${network.node}`,
             { network, nb, owner, connection: t.connection(network.node) },
-            { parent: t.parent, dependsOn: [clusterRouter, t.chassis.get(network.node)!] },
+            { parent: t.parent, dependsOn: [clusterRouter, t.chassis.get(network.node)!.controller] },
         );
     }
     for (const gateway of model.gateways) {
         new Gateway(
             `${name}-${gateway.node}-gateway`,
             { gateway, nb, owner, connection: t.connection(gateway.node), systemId: t.chassis.get(gateway.node)!.systemId, datapathType: hostOf(model, gateway.node).datapathType },
-            { parent: t.parent, dependsOn: [clusterRouter, t.chassis.get(gateway.node)!] },
+            { parent: t.parent, dependsOn: [clusterRouter, t.chassis.get(gateway.node)!.controller] },
         );
     }
 }
