@@ -64,7 +64,8 @@ async function child(stack: string, nodes: number, out: string): Promise<void> {
     const sealedFile = path.join(out, "sealed.json");
     const flat = { version: 1, project: PROJECT, stack, updated: "", outputs: {}, resources: [] as any[] };
     for (const r of resources) {
-        const outputs = { ...r.inputs };
+        // A component's outputs are what it registered (none until it does), a custom resource's its inputs and more.
+        const outputs = r.registration?.custom === false ? { ...(r.registration.outputs ?? {}) } : { ...r.inputs };
         if (r.type === "command:remote:Command") Object.assign(outputs, { stdout: "3f1e4d5c-0b6a-4e8f-9a7d-2c1b0e9f8a76\n", stderr: "log /var/log/ovn-kubernetes-as-code/chassis-create.log\n" });
         flat.resources.push({ urn: r.registration!.urn, type: r.type, name: r.name, parent: "", custom: true, inputs: r.inputs, outputs, dependencies: [] });
     }

@@ -138,10 +138,10 @@ describe("Ovnkube with a kubeconfig (centralized)", () => {
         await settle(component);
     });
 
-    it("registers itself with its type token and the model, without the kubeconfig", () => {
+    it("registers itself with its type token and no inputs: neither the model nor the kubeconfig", () => {
         const self = byName("k");
         assert.equal(self.type, COMPONENT);
-        assert.equal(self.inputs.model.namespace, "ovn-kubernetes");
+        assert.deepEqual(self.inputs, {});
         assert.ok(!JSON.stringify(self.inputs).includes("s3cr3t-token"));
     });
 

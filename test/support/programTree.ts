@@ -69,7 +69,7 @@ export async function assertProgramTree(STACK: ExampleStack) {
     for (const part of ["hosts:HostPackages", "hosts:Zone", "hosts:Chassis", "network:NodeNetwork", "hosts:ManagementPort"]) assert.equal(count(resources, `ovn-kubernetes:${part}`), 0, part);
     const commandsNamed = (suffix: string) => resources.filter((r) => r.type === "command:remote:Command" && r.name.endsWith(suffix));
     const clusterUrn = resources.find((r) => r.type === "ovn-kubernetes:index:OvnKubernetesCluster")!.registration!.urn;
-    for (const suffix of ["-packages-install", "-zone-databases", "-chassis-ovs", "-chassis-controller", "-mgmt-port"])
+    for (const suffix of ["-packages-install", "-zone-databases", "-chassis-tunnel-bridge", "-chassis-controller", "-mgmt-port"])
         for (const c of commandsNamed(suffix)) assert.equal(c.registration!.parentUrn, clusterUrn, `${c.name}: a child of the cluster`);
     assert.equal(commandsNamed("-packages-install").length, nodes.length);
     assert.equal(commandsNamed("-chassis-controller").length, chassis.length);

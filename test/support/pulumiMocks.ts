@@ -32,6 +32,8 @@ export interface Recorded {
         replaceOnChanges: string[];
         /** Where the program registered it (`project:///file#line,column`), as the SDK reports it. */
         sourcePosition?: string;
+        /** A component's outputs, as it registered them (registerOutputs). */
+        outputs?: Record<string, unknown>;
     };
 }
 
@@ -117,6 +119,12 @@ export async function runProgramUnderMocks(stack: string, overrides: Record<stri
             if (resp) registration.urn = resp.getUrn();
             (cb as (e: unknown, r: unknown) => void)(err, resp);
         });
+    };
+    const registerOutputs = monitor.registerResourceOutputs.bind(monitor);
+    monitor.registerResourceOutputs = (req: any, cb: unknown) => {
+        const registration = [...registrations.values()].find((r) => r.urn === req.getUrn());
+        if (registration) registration.outputs = req.getOutputs()?.toJavaScript() ?? {};
+        return registerOutputs(req, cb);
     };
     const program = await import("../../index");
     // Registrations go out asynchronously (a dynamic resource first serializes its provider):

@@ -1,11 +1,12 @@
 // Chassis: one host's OVN settings (external_ids of the local Open_vSwitch row) and
-// ovn-controller. Starts Open vSwitch first. Outputs the persistent system-id.
+// ovn-controller. Its first command starts Open vSwitch first: the tunnel NIC's move on the
+// userspace datapath, else the controller's. Outputs the persistent system-id.
 import * as pulumi from "@pulumi/pulumi";
 import type { remote } from "@pulumi/command";
 import type { HostModel } from "../model/types";
 import { hostCommand, secretStdin, sslSecrets, type HostConnection, type OvsdbSsl } from "./command";
 import { chassisNeedsK8sSecrets, chassisNeedsSsl, chassisScript, parseSystemId } from "./scripts/chassisScript";
-import { ovsStartScript } from "./scripts/ovs";
+import { ovsStart } from "./scripts/ovs";
 import { nicMoveCommands, tunnelNic } from "./nicMove";
 import { Part, type PartOptions } from "./part";
 
@@ -24,7 +25,6 @@ export interface ChassisArgs {
 }
 
 export class Chassis {
-    readonly ovs: remote.Command;
     readonly controller: remote.Command;
     /** Userspace datapath only: the tunnel NIC on its OVS bridge. */
     readonly tunnelBridge?: remote.Command;
@@ -35,7 +35,6 @@ export class Chassis {
     constructor(name: string, args: ChassisArgs, opts: PartOptions) {
         const part = new Part("ovn-kubernetes:hosts:Chassis", name, opts);
         const addresses = { nbAddress: args.nbAddress, sbAddress: args.sbAddress };
-        const script = chassisScript(args.host, addresses);
         const k8s = chassisNeedsK8sSecrets(args.host);
         if (k8s && (args.k8sApiToken === undefined || args.k8sCaCertificate === undefined)) {
             throw new Error(`${name}: k8sApiToken and k8sCaCertificate are required for ${args.host.chassis?.k8sApiServer}`);
@@ -46,17 +45,19 @@ export class Chassis {
             ...(k8s ? { "k8s-api-token": args.k8sApiToken, "k8s-ca-certificate": args.k8sCaCertificate } : {}),
             ...(ssl ? sslSecrets(args.ssl) : {}),
         });
-        this.ovs = hostCommand(part, `${name}-ovs`, ovsStartScript(args.host), { connection: args.connection });
+        const ovs = ovsStart(args.host);
         const nic = tunnelNic(args.host);
+        // Generated (and so validated) before any command exists: bad input fails the preview.
+        const script = chassisScript(args.host, addresses, nic ? undefined : ovs);
         if (nic) {
             // The tunnel address and routes follow the NIC onto the bridge, confirmed by a new
             // login before ovn-controller starts.
             const triggers = [nic.interface, nic.bridge, args.host.datapathType];
-            const moved = nicMoveCommands(part, `${name}-tunnel-bridge`, nic, args.host.datapathType, args.connection, triggers, [this.ovs]);
+            const moved = nicMoveCommands(part, `${name}-tunnel-bridge`, nic, args.host.datapathType, args.connection, triggers, [], ovs);
             this.tunnelBridge = moved.move;
             this.tunnelBridgeConfirm = moved.confirm;
         }
-        this.controller = hostCommand(part, `${name}-controller`, script, { connection: args.connection, stdin }, { dependsOn: [this.tunnelBridgeConfirm ?? this.ovs] });
+        this.controller = hostCommand(part, `${name}-controller`, script, { connection: args.connection, stdin }, this.tunnelBridgeConfirm ? { dependsOn: [this.tunnelBridgeConfirm] } : {});
         this.systemId = this.controller.stdout.apply(parseSystemId);
     }
 }

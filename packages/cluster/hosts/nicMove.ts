@@ -12,6 +12,7 @@ import type { GatewayModel, HostModel } from "../model/types";
 import { hostCommand, type HostConnection } from "./command";
 import { gatewayNic } from "./scripts/gatewayScript";
 import { nicMoveConfirmScript, nicMoveScript, parseConfirmToken, parseNicMac, type NicBridge } from "./scripts/nicMoveScript";
+import type { OvsStart } from "./scripts/ovs";
 
 /** The userspace datapath's tunnel NIC of a host, moved onto its bridge with the host's addresses. */
 export function tunnelNic(host: HostModel): NicBridge | undefined {
@@ -45,8 +46,9 @@ export function nicMoveCommands(
     connection: HostConnection,
     triggers: unknown[],
     dependsOn: pulumi.Resource[] = [],
+    ovs?: OvsStart,
 ): NicMove {
-    const move = hostCommand(parent, name, nicMoveScript(nic, datapathType, name), { connection, triggers }, { dependsOn });
+    const move = hostCommand(parent, name, nicMoveScript(nic, datapathType, name, ovs), { connection, triggers }, { dependsOn });
     // Validated now, before any command exists; the token only later.
     nicMoveConfirmScript(nic, "none", name);
     const confirm = hostCommand(

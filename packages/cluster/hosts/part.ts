@@ -29,9 +29,13 @@ export class Part {
         this.formerUrn = pulumi.createUrn(name, type, options.formerParent ?? options.parent);
     }
 
-    /** The options of one of the part's resources. */
+    /**
+     * The options of one of the part's resources. Its `dependsOn` names resources of the part
+     * itself, which wait for the part's dependencies: listing those again would only lengthen
+     * its record. A resource that waits for none of the part waits for the part's dependencies.
+     */
     child(opts: ChildOptions = {}): pulumi.CustomResourceOptions {
-        const dependsOn = [...(this.options.dependsOn ?? []), ...(opts.dependsOn ?? [])];
+        const dependsOn = opts.dependsOn?.length ? opts.dependsOn : this.options.dependsOn ?? [];
         return { ...opts, parent: this.options.parent, ...(dependsOn.length > 0 ? { dependsOn } : {}), aliases: [{ parent: this.formerUrn }] };
     }
 

@@ -44,9 +44,9 @@ export class Ovnkube extends pulumi.ComponentResource {
     constructor(name: string, args: OvnkubeArgs, opts?: pulumi.ComponentResourceOptions) {
         // Built first: an invalid model throws here, before anything is registered.
         const m = kubeManifests(args.model);
-        // Only the non-secret model is recorded as the component's inputs: a kubeconfig passed
-        // as a plain string would otherwise land in the state in clear text.
-        super(OVNKUBE_TYPE, name, { model: args.model }, opts);
+        // No inputs recorded: the model would cost the checkpoint about 1 KB per node, twice, and its
+        // objects hold it already; a kubeconfig passed as a plain string would land there in clear text.
+        super(OVNKUBE_TYPE, name, {}, opts);
 
         if (args.kubeconfig !== undefined) {
             this.provider = new k8s.Provider(

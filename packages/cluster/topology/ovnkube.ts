@@ -37,7 +37,16 @@ export function ovnkubeTopology(t: TopologyContext, args: OvnkubeTopologyArgs): 
             dependsOn: [t.databasesOf(node.name), t.chassis.get(node.name)!.controller, ...bridges.filter((_, i) => model.gateways[i].node === node.name)],
         }),
     );
-    const ovnkube = new Ovnkube(`${name}-ovnkube`, { model: model.kube, kubeconfig: args.kubeconfig }, { parent: t.parent, dependsOn: [...t.databases, ...[...t.chassis.values()].map((c) => c.controller), ...bridges, ...cleanups] });
+    // A node's cleanup comes after its databases, chassis and bridge: waiting for the cleanups
+    // waits for those, one dependency per node in the component's record instead of four. Only
+    // hosts that run no ovnkube-node (no cleanup) are waited for one by one.
+    const nodes = new Set(model.kube.nodes.map((n) => n.name));
+    const elsewhere = [
+        ...[...t.chassis].filter(([host]) => !nodes.has(host)).map(([, c]) => c.controller),
+        ...bridges.filter((_, i) => !nodes.has(model.gateways[i].node)),
+        ...(cleanups.length === 0 ? t.databases : []),
+    ];
+    const ovnkube = new Ovnkube(`${name}-ovnkube`, { model: model.kube, kubeconfig: args.kubeconfig }, { parent: t.parent, dependsOn: [...cleanups, ...elsewhere] });
 
     // After the workloads, which come after every node's plan: depending on the component itself
     // would name each of its children in every expectation's state, the cluster's size each time.

@@ -1,6 +1,7 @@
 // A chassis: the local Open_vSwitch row's OVN settings and ovn-controller.
 import type { HostModel } from "../../model/types";
 import { checked } from "./checked";
+import { afterOvsStart, type OvsStart } from "./ovs";
 import { bashScript, lastStdoutLine, type HostScript } from "./shell";
 
 export interface ChassisAddresses {
@@ -15,7 +16,8 @@ export function parseSystemId(stdout: string): string {
     return checked("chassis script stdout (system-id)", lastStdoutLine(stdout), "ovnName");
 }
 
-export function chassisScript(host: HostModel, addresses: ChassisAddresses): HostScript {
+/** `ovs`: Open vSwitch is started first, in the same command (the chassis' first). */
+export function chassisScript(host: HostModel, addresses: ChassisAddresses, ovs?: OvsStart): HostScript {
     const name = checked("host.name", host.name, "nodeName");
     const field = (key: string) => `hosts[${name}].${key}`;
     const chassis = host.chassis;
@@ -34,7 +36,7 @@ export function chassisScript(host: HostModel, addresses: ChassisAddresses): Hos
         datapath_type: checked(field("datapathType"), host.datapathType, "datapathType"),
     };
     return {
-        create: bashScript(vars, ["ovn-ctl", "secrets", "chassis-create"]),
+        create: bashScript(...afterOvsStart(ovs, vars, ["ovn-ctl", "secrets", "chassis-create"])),
         delete: bashScript({ controller_unit: vars.controller_unit }, ["ovn-ctl", "chassis-delete"]),
     };
 }

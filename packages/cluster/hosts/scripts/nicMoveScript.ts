@@ -4,6 +4,7 @@
 import { BRIDGE_OWNER_KEY, INTEGRATION_BRIDGE } from "../../model/names";
 import { GatewayMode, valuesOf, type DatapathType } from "../../config/types";
 import { PATTERNS, checked, checkedInt } from "./checked";
+import { afterOvsStart, type OvsStart } from "./ovs";
 import { bashProgram, bashScript, lastStdoutLine, type HostScript } from "./shell";
 import { BOOT_BODIES, BOOT_ENTRY } from "./boot";
 
@@ -102,14 +103,15 @@ export const defaultMoveResource = (nic: Pick<NicBridge, "node" | "interface">):
 
 /**
  * Moves the NIC onto its bridge (create) and back (delete). `moveResource`: the resource running
- * the move, its claim on the bridge (BRIDGE_CLAIM_KEY).
+ * the move, its claim on the bridge (BRIDGE_CLAIM_KEY). `ovs`: Open vSwitch is started first, in
+ * the same create (a chassis' tunnel NIC, moved by its first command).
  */
-export function nicMoveScript(nic: NicBridge, datapathType: DatapathType, moveResource = defaultMoveResource(nic)): HostScript {
+export function nicMoveScript(nic: NicBridge, datapathType: DatapathType, moveResource = defaultMoveResource(nic), ovs?: OvsStart): HostScript {
     const { node, field, vars, common } = moveVars(nic, moveResource);
     const create = { ...common, datapath_type: checked(field("datapathType"), datapathType, "datapathType") };
     const moveBodies = ["ip-move", "boot-pieces", "boot-nic", "nic-move-state", "nic-move"];
     return {
-        create: bashScript(create, [...moveBodies, "boot-distro-config", "gateway-bridge-create"]),
+        create: bashScript(...afterOvsStart(ovs, create, [...moveBodies, "boot-distro-config", "gateway-bridge-create"])),
         delete: bashScript(common, [...moveBodies, "boot-entry", "gateway-bridge-delete"]),
     };
 }

@@ -1,14 +1,13 @@
 # Inputs: ovs_unit (systemd unit), datapath_type (system|netdev).
-# Start ovsdb-server and ovs-vswitchd unless both already answer. Without systemd, `ovs-ctl start`
+# Start ovsdb-server and ovs-vswitchd unless both already answer (then go on: the bodies after this
+# one in the same command still run). Without systemd, `ovs-ctl start`
 # would load the openvswitch kernel module, which a userspace-only (netdev) host does not have:
 # there ovsdb-server comes from `ovs-ctl --no-ovs-vswitchd` and ovs-vswitchd is started directly.
 ovs_running() { ovs-vsctl --timeout=2 show && ovs-appctl -t ovs-vswitchd version; }
 
 if ovs_running >/dev/null 2>&1; then
     log "Open vSwitch already running"
-    exit 0
-fi
-if has_systemd; then
+elif has_systemd; then
     systemctl enable --now "$ovs_unit" >&2
 else
     ovs_ctl=/usr/share/openvswitch/scripts/ovs-ctl
