@@ -2,8 +2,8 @@
 // name and the resources it made, each a child of the cluster itself. These parts were components
 // once; a component adds a record to the checkpoint and a registration to every run, once per part
 // and node (docs/state-size.md). Each resource keeps an alias to the component it sat in, so a
-// stack written then moves to this shape with nothing created, replaced or deleted, and waits for
-// what that component waited for (the SDK made a child wait for its parent's dependencies).
+// stack written then moves to this shape with no step on any host (only the components' records
+// go), and waits for what that component waited for (a child waited for its parent's registration).
 import * as pulumi from "@pulumi/pulumi";
 
 export interface PartOptions {
