@@ -65,6 +65,7 @@ export function hostCommand(
     const undoes = script.delete !== undefined;
     if (undoes && opts.deleteBeforeReplace === false)
         throw new Error(`${name}: a host command with a delete script is replaced delete-first, or its old delete would undo the new create on the same host`);
+    const own = { ...opts, deleteBeforeReplace: undoes || opts.deleteBeforeReplace };
     return new remote.Command(
         name,
         {
@@ -75,7 +76,7 @@ export function hostCommand(
             stdin: args.stdin,
             triggers: args.triggers,
         },
-        parent instanceof Part ? parent.child({ ...opts, deleteBeforeReplace: undoes || opts.deleteBeforeReplace }) : { ...opts, deleteBeforeReplace: undoes || opts.deleteBeforeReplace, parent },
+        parent instanceof Part ? parent.child(own) : { ...own, parent },
     );
 }
 

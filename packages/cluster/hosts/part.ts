@@ -40,7 +40,7 @@ export class Part {
     }
 
     /** The options of a part that sat inside this one. */
-    inner(dependsOn: pulumi.Resource[] = []): PartOptions {
-        return { parent: this.options.parent, dependsOn: [...(this.options.dependsOn ?? []), ...dependsOn], formerParent: this.formerUrn };
+    inner(): PartOptions {
+        return { ...this.options, formerParent: this.formerUrn };
     }
 }

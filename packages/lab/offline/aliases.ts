@@ -29,7 +29,7 @@ function collapse(reg: { name: string; type: string; parent: string }, alias: Al
 /** A child's URN under its parent's old URN; a name that began with the parent's name begins with the old one. */
 function inherited(childType: string, childName: string, parentName: string, parentAlias: string, scope: AliasScope): string {
     const name = childName.startsWith(parentName) ? nameOf(parentAlias) + childName.slice(parentName.length) : childName;
-    return `urn:pulumi:${scope.stack}::${scope.project}::${typeChainOf(parentAlias)}$${childType}::${name}`;
+    return urnFor(scope.stack, scope.project, parentAlias, childType, name);
 }
 
 /** Every URN the registration may have had, in the engine's order, without repeats. */
