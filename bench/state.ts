@@ -75,7 +75,8 @@ async function child(stack: string, nodes: number, out: string): Promise<void> {
     const file = path.join(out, "state.json");
     fs.writeFileSync(file, pulumiJson(checkpoint));
     const rows = checkpoint.checkpoint.latest.resources.map((r: any) => ({ kind: kindOf(r.type), bytes: 4 * RESOURCE_DEPTH + pulumiJson(r, RESOURCE_DEPTH).length + 2 }));
-    if (process.env.STATE_BENCH_DUMP) fs.copyFileSync(file, process.env.STATE_BENCH_DUMP);
+    // STATE_BENCH_DUMP=DIR keeps each checkpoint there as <stack>-<nodes>.json.
+    if (process.env.STATE_BENCH_DUMP) fs.copyFileSync(file, path.join(process.env.STATE_BENCH_DUMP, `${stack}-${nodes}.json`));
     fs.writeFileSync(path.join(out, "rows.json"), JSON.stringify({ nodes: list.length, total: fs.statSync(file).size, rows }));
 }
 

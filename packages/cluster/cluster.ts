@@ -9,7 +9,8 @@ import type { OvnKubernetesClusterArgs } from "./clusterArgs";
 import { clusterInputs } from "./program/clusterInputs";
 
 export type { OvnKubernetesClusterArgs };
-import { Central, Chassis, HostPackages, ScriptBundle, Zone } from "./hosts";
+import { Central, Chassis, ScriptBundle, Zone } from "./hosts";
+import { packagesScript } from "./hosts/scripts/packagesScript";
 import { nicMovesOf } from "./hosts/nicMove";
 import { OvnkubeSchemaCheck } from "./compat/schemaCheck";
 import { TunnelTypeCheck } from "./compat/tunnelTypeCheck";
@@ -66,6 +67,8 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
                 : {}),
             ...nbKey,
         };
+        // Each host's package step, generated (and so validated) before anything is registered.
+        const packageSteps = new Map(model.packages.skip ? [] : model.hosts.map((h) => [h.name, packagesScript(h, model.packages).create]));
         // First, and everything waits for it (through the hosts' script bundles): an `up` that renames a
         // node, or removes one that still has pods, is refused before anything is touched.
         const changeGuard = new ChangeGuard(`${name}-change-guard`, guardArgs, { parent: this });
@@ -84,29 +87,22 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
 
         // Every host's gate: its script bundle, whose check refuses a host that does not present its
         // pinned key, a chassis whose tunnel device cannot carry the overlay MTU, or a NIC about to
-        // move that the distribution still configures, before any command reaches it; every
-        // command of the host runs from it (the connection depends on it: every command is created
-        // after it and deleted before it).
+        // move that the distribution still configures, before any command reaches it; it then
+        // installs the host's packages; every command of the host runs from it (the connection
+        // depends on it: every command is created after it and deleted before it).
         const bundles = new Map<string, ScriptBundle>();
         const connection = new Map<string, pulumi.Output<ReturnType<typeof sshConnection>>>();
-        const ready = new Map<string, pulumi.Resource[]>();
         for (const host of model.hosts) {
             const tunnel = host.chassis ? { tunnel: { node: host.name, mtu: model.mtu, encapType: model.encapType, tunnelIp: host.chassis.encapIp } } : {};
             const moves = nicMovesOf(host, model.gateways);
             const nics = moves.length > 0 ? { nics: moves } : {};
-            const bundle = new ScriptBundle(`${name}-${host.name}-scripts`, { ssh: host.ssh, ...nbKey, ...tunnel, ...nics }, { parent: this, dependsOn: [changeGuard, ...encapGate] });
+            const packages = packageSteps.has(host.name) ? { packages: packageSteps.get(host.name) } : {};
+            const bundle = new ScriptBundle(`${name}-${host.name}-scripts`, { ssh: host.ssh, ...nbKey, ...tunnel, ...nics, ...packages }, { parent: this, dependsOn: [changeGuard, ...encapGate] });
             bundles.set(host.name, bundle);
             connection.set(host.name, pulumi.secret(pulumi.all([privateKey, bundle.digest]).apply(([key]) => sshConnection(host, key))));
-            ready.set(host.name, [bundle]);
         }
-        // A snapshot: a resource must not depend on what is pushed after it (itself included).
-        const hostReady = (host: HostModel) => [...ready.get(host.name)!];
-
-        if (!model.packages.skip)
-            for (const host of model.hosts) {
-                const pkgs = new HostPackages(`${name}-${host.name}-packages`, { host, packages: model.packages, connection: connection.get(host.name)! }, { parent: this, dependsOn: hostReady(host) });
-                ready.get(host.name)!.push(pkgs.install);
-            }
+        // What a host's first resources wait for: its gate, with its packages installed.
+        const hostReady = (host: HostModel): pulumi.Resource[] => [bundles.get(host.name)!];
 
         const ssl = model.central?.ssl
             ? { privateKey: secrets.ovnSslPrivateKey!, certificate: secrets.ovnSslCertificate!, caCertificate: secrets.ovnSslCaCertificate! }

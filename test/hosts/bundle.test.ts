@@ -1,10 +1,16 @@
 // The script bundle on a real host: commands run their bodies from the installed bundle, keep
 // only one line per stream in their output (the rest goes to a log file on the host), and a
 // command recorded by an older package (another bundle digest) still runs that package's code,
-// beside the new bundle, until its bundle is removed.
+// beside the new bundle, until its bundle is removed. The ScriptBundle resource's provider
+// installs the bundle and runs the host's package step from it.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import * as fs from "node:fs";
 import { after, before, test } from "node:test";
+import { rememberProviderConfig } from "../../packages/cluster/dynamic/providerConfig";
+import { scriptBundleProvider } from "../../packages/cluster/hosts/scriptBundle";
+import { closeSshPool } from "../../packages/cluster/ssh/pool";
+import { hostModel } from "./fixtures";
 import { down } from "../../packages/lab/localcluster";
 import type { LocalCluster } from "../../packages/lab/localcluster";
 import * as scripts from "../../packages/cluster/hosts/scripts";
@@ -36,6 +42,7 @@ before(async () => {
     await runOk(lab, H, scripts.ovsStartScript(labHost(lab.hosts[0])).create);
 });
 after(async () => {
+    closeSshPool();
     await down(ID);
 });
 
@@ -93,4 +100,42 @@ test("a bundle that does not match its digest is refused and nothing is installe
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /does not match its digest/);
     assert.equal((await inHost(lab, H, `ls -A ${BUNDLE_ROOT}`)).trim(), bundle.id, "no directory and no leftover");
+});
+
+test("the bundle's provider runs the host's package step from the bundle it installed; a failed step in a create leaves no bundle, another pin is an update that runs it again", async () => {
+    const KEY_CONFIG = "ovn-kubernetes:sshPrivateKey";
+    const key = fs.readFileSync(lab.privateKeyPath, "utf8");
+    await rememberProviderConfig({ config: { get: (k: string) => (k === KEY_CONFIG ? key : undefined) } } as never);
+    const host = lab.hosts[0];
+    const base = { ssh: { host: host.ip, port: host.sshPort, user: "root", hostKey: host.hostKeyLine }, privateKeyConfig: KEY_CONFIG, digest: scriptBundle().digest };
+    const step = (over: Parameters<typeof hostModel>[0], pins: Parameters<typeof scripts.packagesScript>[1] = {}) =>
+        scripts.packagesScript(hostModel({ name: H, packages: ["openvswitch-switch"], ...over }), pins).create;
+    const log = () => inHost(lab, H, "cat /var/log/ovn-kubernetes-as-code/packages-install.log");
+    const bundleThere = async () => (await inHost(lab, H, `ls -A ${BUNDLE_ROOT}`)).trim().split("\n").includes(scriptBundle().id);
+    await runOk(lab, H, bundleRemoveCommand(scriptBundle().digest));
+
+    // A step that fails (an RPM host's step on this Debian host: no dnf) fails the create naming the host, and takes the bundle away again.
+    await assert.rejects(scriptBundleProvider.create!({ ...base, packages: step({ os: "rhel" }) }), (err: Error) => {
+        assert.match(err.message, new RegExp(`^packages on ${host.ip.replace(/\./g, "\\.")}: exited 127`));
+        assert.ok(!err.message.includes(key.split("\n")[1]), "no key in the error");
+        return true;
+    });
+    assert.equal(await bundleThere(), false, "no bundle left that no resource records");
+
+    const created = await scriptBundleProvider.create!({ ...base, packages: step({}) });
+    assert.equal(await bundleThere(), true);
+    assert.equal(created.outs.packages, step({}));
+    assert.match(await log(), /packages already installed: openvswitch-switch\n/);
+
+    // Another pin: an update, not a replace, that runs the step again with the new pin.
+    const version = (await inHost(lab, H, "dpkg-query -W -f='${Version}' openvswitch-switch")).trim();
+    const pinned = { ...base, packages: step({}, { openvswitchVersion: version }) };
+    assert.deepEqual(await scriptBundleProvider.diff!(created.id, created.outs, pinned), { changes: true, replaces: [] });
+    await scriptBundleProvider.update!(created.id, created.outs, pinned);
+    assert.match(await log(), new RegExp(`packages already installed: openvswitch-switch=${version.replace(/[.+]/g, "\\$&")}\n`));
+    assert.deepEqual(await scriptBundleProvider.diff!(created.id, { ...pinned, fingerprint: created.outs.fingerprint }, pinned), { changes: false, replaces: [] });
+
+    await scriptBundleProvider.delete!(created.id, created.outs);
+    assert.equal(await bundleThere(), false);
+    await runOk(lab, H, bundleInstallCommand(scriptBundle().digest), bundleStdin(scriptBundle()));
 });

@@ -74,16 +74,6 @@ async function assertSecretConnection(command: import("@pulumi/command").remote.
     assert.equal(c.secret, true, "connection must be secret");
 }
 
-test("HostPackages: one install command, re-run on version change", async () => {
-    const p = new hosts.HostPackages("node1-packages", { host: hostModel(), packages: { ovnVersion: "23.03.1-1" }, connection }, { parent: cluster });
-    const cmds = await commandsOf(p, cluster);
-    assert.deepEqual(cmds.map((c) => c.name), ["node1-packages-install"]);
-    await assertSecretConnection(cmds[0].command);
-    const triggers = await unwrap(cmds[0].command.triggers);
-    assert.ok(JSON.stringify(triggers.value).includes("23.03.1-1"));
-    assert.match((await unwrap(cmds[0].command.create)).value!, /ovn-host=23\.03\.1-1/);
-});
-
 test("Central over ssl: OVS first, then databases with the SSL material as secret stdin", async () => {
     const c = new hosts.Central("central", {
         central: centralModel(true),
@@ -169,10 +159,10 @@ test("the engine sees every component token and only secret connections and stdi
     const types = new Set(created.map((c) => c.type));
     for (const t of ["Central", "GatewayHost", "GatewayFlows"]) assert.ok(types.has(`ovn-kubernetes:hosts:${t}`), t);
     // A node's parts register no component of their own: their commands are the cluster's children.
-    for (const t of ["HostPackages", "Chassis", "ManagementPort", "Zone"]) assert.ok(!types.has(`ovn-kubernetes:hosts:${t}`), t);
+    for (const t of ["Chassis", "ManagementPort", "Zone"]) assert.ok(!types.has(`ovn-kubernetes:hosts:${t}`), t);
     const commands = created.filter((c) => c.type === "command:remote:Command");
     const names = commands.map((c) => c.name);
-    for (const name of ["node1-packages-install", "central-databases", "rhel1-chassis-controller", "node1-mgmt-mgmt-port", "node1-gw-bridge", "node1-gw-flows-flows"]) assert.ok(names.includes(name), `${name} in ${names.join(" ")}`);
+    for (const name of ["central-databases", "rhel1-chassis-controller", "node1-mgmt-mgmt-port", "node1-gw-bridge", "node1-gw-flows-flows"]) assert.ok(names.includes(name), `${name} in ${names.join(" ")}`);
     for (const c of commands) {
         // Serialized secrets keep their signature on the way to the engine (state stores them encrypted).
         const sig = pulumi.runtime.specialSigKey;

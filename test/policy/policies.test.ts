@@ -109,6 +109,6 @@ test("api-server-over-https: an http API server fails in production on ovn-confi
 
 test("host-packages-pinned: unpinned packages fail in production on every host, naming the packages", async () => {
     const vs = of(await runPolicies(POLICIES, broken, base), "host-packages-pinned");
-    assert.deepEqual(vs.map((v) => v.resource).sort(), prodConfig.nodes.map((n) => `ovn-${n.name}-packages-install`).sort());
-    assert.match(vs.find((v) => v.resource === `ovn-${prodConfig.nodes[0].name}-packages-install`)!.message, /openvswitch-common, openvswitch-switch, ovn-common, ovn-central not pinned/);
+    assert.deepEqual(vs.map((v) => v.resource).sort(), prodConfig.nodes.map((n) => `ovn-${n.name}-scripts`).sort());
+    assert.match(vs.find((v) => v.resource === `ovn-${prodConfig.nodes[0].name}-scripts`)!.message, /openvswitch-common, openvswitch-switch, ovn-common, ovn-central not pinned/);
 });

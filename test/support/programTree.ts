@@ -67,11 +67,12 @@ export async function assertProgramTree(STACK: ExampleStack) {
     // A node's parts (packages, zone, chassis, network, management port) are no components: their
     // resources are the cluster's own children, named after the part.
     for (const part of ["hosts:HostPackages", "hosts:Zone", "hosts:Chassis", "network:NodeNetwork", "hosts:ManagementPort"]) assert.equal(count(resources, `ovn-kubernetes:${part}`), 0, part);
+    // Each host's packages come with its script bundle (below): no command of their own.
+    assert.equal(resources.filter((r) => r.name.endsWith("-packages-install")).length, 0);
     const commandsNamed = (suffix: string) => resources.filter((r) => r.type === "command:remote:Command" && r.name.endsWith(suffix));
     const clusterUrn = resources.find((r) => r.type === "ovn-kubernetes:index:OvnKubernetesCluster")!.registration!.urn;
-    for (const suffix of ["-packages-install", "-zone-databases", "-chassis-tunnel-bridge", "-chassis-controller", "-mgmt-port"])
+    for (const suffix of ["-zone-databases", "-chassis-tunnel-bridge", "-chassis-controller", "-mgmt-port"])
         for (const c of commandsNamed(suffix)) assert.equal(c.registration!.parentUrn, clusterUrn, `${c.name}: a child of the cluster`);
-    assert.equal(commandsNamed("-packages-install").length, nodes.length);
     assert.equal(commandsNamed("-chassis-controller").length, chassis.length);
     const model = buildClusterModel(validateConfig(stackYaml));
     // Pulumi mode writes the topology; in ovnkube mode ovnkube does, and the project feeds it.
@@ -113,6 +114,14 @@ export async function assertProgramTree(STACK: ExampleStack) {
     for (const b of bundles) {
         assert.equal(b.inputs.privateKeyConfig, KEY_CONFIG);
         assert.match(b.inputs.digest, /^[0-9a-f]{64}$/);
+        // The host's package step, run from the bundle: the host's own packages at the stack's pins.
+        const host = model.hosts.find((h) => `ovn-${h.name}-scripts` === b.name)!;
+        if (model.packages.skip) assert.equal(b.inputs.packages, undefined);
+        else {
+            assert.match(b.inputs.packages, new RegExp(`^\\. /usr/local/lib/ovn-kubernetes-as-code/${b.inputs.digest.slice(0, 16)}/run\\.sh packages-install$`, "m"));
+            const wanted = /^wanted='([^']*)'$/m.exec(b.inputs.packages)![1].split(" ");
+            assert.deepEqual(wanted.map((w) => w.split("=")[0]), host.packages);
+        }
     }
     // Every NIC move's NIC in its host's bundle, whose check refuses a NIC the distribution still
     // configures: the userspace tunnel NICs and the gateways' NICs.

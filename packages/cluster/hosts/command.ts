@@ -11,8 +11,8 @@
 // A replace (a trigger changed) runs a new create and an old delete on the same host. Created
 // first, the old delete would undo what the new create just set up, since both act on the same
 // host objects; so every command with a delete is replaced delete-first, one rule for all:
-// - packages (HostPackages) and OVS start (Central; a chassis starts it in its first command): no
-//   delete, nothing to undo, so the order does not matter; the new create simply runs.
+// - OVS start (Central; a chassis starts it in its first command): no delete, nothing to undo, so
+//   the order does not matter; the new create simply runs.
 // - central databases: delete closes the NB/SB listeners; created first, the new listeners would be
 //   closed by the old delete. Delete-first: chassis and ovnkube reconnect after a short gap.
 // - chassis (ovn-controller): delete stops ovn-controller and removes the OVN keys, the ones the new

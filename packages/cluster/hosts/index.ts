@@ -1,7 +1,7 @@
-// The host side: packages, Open vSwitch, OVN central and chassis, management ports and gateways,
-// each a set of remote.Command resources running the host's script bundle. A node's parts
-// (./part) are the cluster's children; the central and each gateway's host side are components.
-export { HostPackages, type HostPackagesArgs } from "./packages";
+// The host side: Open vSwitch, OVN central and chassis, management ports and gateways, each a set
+// of remote.Command resources running the host's script bundle, which also installs the host's
+// packages (./scriptBundle). A node's parts (./part) are the cluster's children; the central and
+// each gateway's host side are components.
 export { Central, type CentralArgs } from "./central";
 export { Zone, type ZoneArgs } from "./zone";
 export { Chassis, type ChassisArgs } from "./chassis";

@@ -1,17 +1,20 @@
-// ScriptBundle: the gate of one host and its scripts. Its `check`, which the engine runs at every
-// preview and up before the host's first step, refuses a host whose SSH key is not the pinned one
-// (../ssh/hostKeyCheck), on a chassis an overlay MTU its tunnel device cannot carry
-// (../compat/tunnelMtuCheck), and a NIC about to move onto an OVS bridge that the distribution
-// still configures (./nicHandoverCheck); its create and update ask again before anything is
-// installed. Its
-// create installs this package's host script bundle (./scripts/bundle) once; every host command of
-// that host depends on it and runs its bodies from there. Its state holds the host, the name of the
-// stack config key of the SSH key (never the key), the tunnel's plan, the NICs it moves, the bundle's digest (not the
-// bundle: the provider reads the files from the installed package) and the fingerprint the host
-// presented. A new digest replaces it, created
-// first: the new bundle lands beside the old one, the host's commands are updated to call it,
-// and the old bundle's delete, which the engine runs after every step of the up, removes the old
-// directory. A host command depends on its host's bundle, so its delete runs before that removal.
+// ScriptBundle: the gate of one host, its distribution packages and its scripts. Its `check`,
+// which the engine runs at every preview and up before the host's first step, refuses a host whose
+// SSH key is not the pinned one (../ssh/hostKeyCheck), on a chassis an overlay MTU its tunnel
+// device cannot carry (../compat/tunnelMtuCheck), and a NIC about to move onto an OVS bridge that
+// the distribution still configures (./nicHandoverCheck); its create and update ask again before
+// anything is installed. Its create installs this package's host script bundle (./scripts/bundle)
+// once, then runs the host's package step from it (./scripts/packagesScript: what is missing or at
+// another version than the pinned one); every host command of that host depends on it and runs
+// its bodies from there. The package step has no undo (removing Open vSwitch could cut the host
+// off its own network), so it needs no resource of its own: another pin or repository is an
+// update that runs it again. Its state holds the host, the name of the stack config key of the SSH
+// key (never the key), the tunnel's plan, the NICs it moves, the package step, the bundle's digest
+// (not the bundle: the provider reads the files from the installed package) and the fingerprint
+// the host presented. A new digest replaces it, created first: the new bundle lands beside the old
+// one, the host's commands are updated to call it, and the old bundle's delete, which the engine
+// runs after every step of the up, removes the old directory. A host command depends on its host's
+// bundle, so its delete runs before that removal.
 import * as pulumi from "@pulumi/pulumi";
 import { sshKeyOf } from "../dynamic/providerConfig";
 import { providerStub } from "../dynamic/stub";
@@ -34,6 +37,8 @@ export interface ScriptBundleArgs {
     tunnel?: TunnelMtuPlan;
     /** The NICs the host moves onto OVS bridges (./nicMove, nicMovesOf). */
     nics?: NicBridge[];
+    /** The host's package step, a command of the bundle (./scripts/packagesScript); none when the hosts bring their own packages. */
+    packages?: string;
 }
 
 /**
@@ -86,8 +91,21 @@ async function refusals(inputs: any): Promise<pulumi.dynamic.CheckFailure[]> {
     return found.flat();
 }
 
-/** Installs the bundle once every host read passes; the outputs: the inputs and the fingerprint the host presented (public information). */
-async function install(inputs: any): Promise<Record<string, unknown>> {
+/**
+ * The package step, once: an install cut off mid-way may still hold the package manager's lock, so
+ * it is not tried again here; the next up runs it again.
+ */
+async function installPackages(inputs: any): Promise<void> {
+    const r = await exec(inputs.ssh, sshKeyOf(inputs), inputs.packages);
+    if (r.code !== 0) throw new Error(`packages on ${inputs.ssh.host}: exited ${r.code}: ${r.stderr.trim().split("\n").slice(-5).join("\n")}`);
+}
+
+/**
+ * Installs the bundle, then the packages, once every host read passes; the outputs: the inputs and
+ * the fingerprint the host presented (public information). `created`: a failed package step
+ * removes the bundle again, which no resource then records.
+ */
+async function install(inputs: any, created: boolean): Promise<Record<string, unknown>> {
     const bundle = scriptBundle();
     // The state asks for a bundle this package does not ship: only this package's can be installed.
     if (inputs.digest !== bundle.digest) throw new Error(`digest: this package ships script bundle ${bundle.digest}, not ${inputs.digest}`);
@@ -96,6 +114,14 @@ async function install(inputs: any): Promise<Record<string, unknown>> {
         if (why) throw new Error(why);
     }
     await run(inputs, bundleInstallCommand(bundle.digest), bundleStdin(bundle));
+    if (inputs.packages !== undefined) {
+        try {
+            await installPackages(inputs);
+        } catch (err) {
+            if (created) await run(inputs, bundleRemoveCommand(bundle.digest)).catch(() => undefined);
+            throw err;
+        }
+    }
     // The pooled login the install made: no second handshake.
     return { ...inputs, fingerprint: await presentedKey(inputs) };
 }
@@ -105,16 +131,16 @@ export const scriptBundleProvider: pulumi.dynamic.ResourceProvider = {
         return { inputs: news, failures: await refusals(news) };
     },
     async create(inputs: any) {
-        return { id: `${inputs.ssh.host}:${inputs.ssh.port}/${inputs.digest.slice(0, 16)}`, outs: await install(inputs) };
+        return { id: `${inputs.ssh.host}:${inputs.ssh.port}/${inputs.digest.slice(0, 16)}`, outs: await install(inputs, true) };
     },
     async diff(_id: string, olds: any, news: any) {
         const replaces = olds.digest !== news.digest ? ["digest"] : [];
-        const changes = replaces.length > 0 || ["ssh", "privateKeyConfig", "tunnel", "nics"].some((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+        const changes = replaces.length > 0 || ["ssh", "privateKeyConfig", "tunnel", "nics", "packages"].some((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
         return { changes, replaces };
     },
-    // Another address, user, key, tunnel plan or NIC: the host read again, the same bundle installed again if it is not there.
+    // Another address, user, key, tunnel plan, NIC or package pin: the host read again, the same bundle installed again if it is not there, the package step run again.
     async update(_id: string, _olds: any, news: any) {
-        return { outs: await install(news) };
+        return { outs: await install(news, false) };
     },
     async delete(_id: string, props: any) {
         await run(props, bundleRemoveCommand(props.digest));
