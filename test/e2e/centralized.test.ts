@@ -229,7 +229,7 @@ test("node4 leaves under traffic: refused while it is a Kubernetes Node; once dr
     assert.deepEqual(changed(await apply(lab.offline)), [], "a further up changes nothing");
 });
 
-test("node4 joins again while the cluster runs: the control plane restarts for the plan, the node gets its planned subnet and id, its pods their addresses; untouched pods lose nothing", async () => {
+test("node4 joins again while the cluster runs: the control plane restarts for the plan, the node gets its planned subnet and id, its pods their addresses; untouched pods lose nothing, and the other nodes' ovnkube-node keep running", async () => {
     requireLab();
     writeLabStack(lab, lab.offline.stackFile!, STACK_13);
     const to = buildClusterModel(validateConfig(readStackFile(lab.offline.stackFile!)));
@@ -239,6 +239,7 @@ test("node4 joins again while the cluster runs: the control plane restarts for t
     const plan = model.kube.nodes.find((n) => n.name === GOES)!;
     console.log(`node add up ${added.upSeconds.toFixed(1)} s: ${changed(added.done).join(", ")}; the cluster manager first gave ${JSON.stringify(added.assigned)}; probes ${added.traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
     assert.deepEqual(added.traffic.map((t) => t.lost), [0, 0], "pods on the untouched nodes lost no probe");
+    assert.deepEqual(added.nodePodsReplaced, [], "the untouched nodes' ovnkube-node pods were not restarted");
     assert.equal(added.annotations[NODE_ID_ANNOTATION], String(plan.nodeId), `${GOES} has its planned node-id`);
     assert.deepEqual(JSON.parse(added.annotations[NODE_SUBNETS_ANNOTATION]), { default: [plan.subnet] });
     assert.equal(JSON.parse(await nbctl(["get", "Logical_Switch", GOES, "other_config:subnet"])), plan.subnet);

@@ -326,7 +326,7 @@ test("node3 leaves under traffic: refused while it is a Kubernetes Node; once dr
     assert.deepEqual(changed(await apply(lab.offline)), [], "a further up changes nothing");
 });
 
-test("node3 joins again while the cluster runs: the cluster manager restarts for the plan, the node gets its planned subnet, id and transit address, its own zone, its pods their addresses; untouched pods lose nothing", async () => {
+test("node3 joins again while the cluster runs: the cluster manager restarts for the plan, the node gets its planned subnet, id and transit address, its own zone, its pods their addresses; untouched pods lose nothing, and the other nodes' ovnkube-node keep running", async () => {
     requireLab();
     const goes = "node3";
     writeLabStack(lab, lab.offline.stackFile!);
@@ -336,6 +336,10 @@ test("node3 joins again while the cluster runs: the cluster manager restarts for
     const plan = planOf(goes);
     console.log(`node add up ${added.upSeconds.toFixed(1)} s: ${changed(added.done).join(", ")}; the cluster manager first gave ${JSON.stringify(added.assigned)}; probes ${added.traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
     assert.deepEqual(added.traffic.map((t) => t.lost), [0, 0], "pods on the untouched nodes lost no probe");
+    // Of what ran, only the cluster manager's DaemonSet changed (for the plan): the nodes' ovnkube-node
+    // select their nodes by the plans' label, so the untouched nodes' pods kept running.
+    assert.deepEqual(changed(added.done).filter((c) => !c.startsWith("create ")), ["update ovn-change-guard", "update ovn-destroy-guard", "update ovn-ovnkube-control-plane"]);
+    assert.deepEqual(added.nodePodsReplaced, [], "the untouched nodes' ovnkube-node pods were not restarted");
     assert.equal(added.annotations[NODE_ID_ANNOTATION], String(plan.nodeId), `${goes} has its planned node-id`);
     assert.deepEqual(JSON.parse(added.annotations[NODE_SUBNETS_ANNOTATION]), { default: [plan.subnet] });
     assert.deepEqual(JSON.parse(added.annotations[NODE_TRANSIT_ANNOTATION]), { ipv4: plan.transit!.cidr });

@@ -314,18 +314,22 @@ test("a node's certificate: requested with the kubelet's credentials, approved b
     assert.deepEqual(who.groups.filter((g) => g !== "system:authenticated"), ["system:ovn-nodes"]);
 });
 
-test("the Node plan and zone label land beside the kubelet's and are restored over ovnkube's own write", async () => {
+test("the Node plan, its zone and its node group label land beside the kubelet's and are restored over ovnkube's own write", async () => {
     for (const n of model.nodes) {
         const live = await admin.get(nodeRef(n.name));
         assert.equal(annotations(live)["k8s.ovn.org/node-subnets"], JSON.stringify({ default: [n.subnet] }), n.name);
         assert.equal(annotations(live)["k8s.ovn.org/node-id"], String(n.nodeId));
         assert.equal(annotations(live)["k8s.ovn.org/node-transit-switch-port-ifaddr"], JSON.stringify({ ipv4: n.transit!.cidr }));
         assert.equal(live.metadata.labels?.["k8s.ovn.org/zone-name"], n.name);
+        assert.equal(live.metadata.labels?.["ovn-kubernetes-as-code/ovnkube-node-group"], model.nodeGroups.find((g) => g.nodes.includes(n.name))!.name);
         assert.equal(annotations(live)["node.alpha.kubernetes.io/ttl"], "0", "the kubelet's annotation stays");
         assert.equal(live.metadata.labels?.["kubernetes.io/hostname"], n.name);
         const owned = (live.metadata.managedFields as Array<{ manager: string; fieldsV1: unknown }>).find((f) => f.manager === NODE_PLAN_APPLY.fieldManager);
         assert.deepEqual(owned?.fieldsV1, {
-            "f:metadata": { "f:annotations": { "f:k8s.ovn.org/node-id": {}, "f:k8s.ovn.org/node-subnets": {}, "f:k8s.ovn.org/node-transit-switch-port-ifaddr": {} }, "f:labels": { "f:k8s.ovn.org/zone-name": {} } },
+            "f:metadata": {
+                "f:annotations": { "f:k8s.ovn.org/node-id": {}, "f:k8s.ovn.org/node-subnets": {}, "f:k8s.ovn.org/node-transit-switch-port-ifaddr": {} },
+                "f:labels": { "f:k8s.ovn.org/zone-name": {}, "f:ovn-kubernetes-as-code/ovnkube-node-group": {} },
+            },
         });
     }
 

@@ -9,7 +9,7 @@ import { remoteHost } from "../../packages/cluster/kube/ovnkubeArgs";
 import type { Container, DaemonSet } from "../../packages/cluster/kube/objectTypes";
 import type { KubeModel } from "../../packages/cluster/model/types";
 import { bothArchitectures, interconnectModel, kubeModel, oneGroupModel } from "./fixture";
-import { affinityNodes, flag, hasFlag as has, main } from "./inspect";
+import { affinityNodes, flag, hasFlag as has, main, selectedNodes } from "./inspect";
 
 /** Container path → host path of every hostPath the container mounts. */
 const hostMounts = (ds: DaemonSet, c: Container) =>
@@ -117,15 +117,27 @@ describe("the control plane", () => {
 describe("ovnkube-node: one DaemonSet per node group", () => {
     for (const [architecture, model] of bothArchitectures()) {
         describe(architecture, () => {
-            const { nodes } = kubeManifests(model);
+            const { nodes, nodePlans } = kubeManifests(model);
+            const placedOn = (ds: (typeof nodes)[number]) => selectedNodes(ds, nodePlans);
 
-            it("is named after its group and placed on exactly the group's nodes", () => {
+            it("is named after its group and placed on exactly the group's nodes, by the label their plans carry, not by their names", () => {
                 assert.deepEqual(nodes.map((ds) => ds.metadata.name), ["ovnkube-node-default", "ovnkube-node-breth0-10-19-188-1"]);
-                assert.deepEqual(nodes.map(affinityNodes), [["master-0", "master-1", "worker-1"], ["worker-0"]]);
+                assert.deepEqual(nodes.map(placedOn), [["master-0", "master-1", "worker-1"], ["worker-0"]]);
+                for (const ds of nodes) {
+                    assert.deepEqual(ds.spec.template.spec.nodeSelector, { "kubernetes.io/os": "linux", "ovn-kubernetes-as-code/ovnkube-node-group": ds.metadata.name });
+                    assert.equal(ds.spec.template.spec.affinity, undefined);
+                }
+            });
+
+            it("leaves every node's DaemonSet as it was when a node joins a group: only the new node's plan is new", () => {
+                const joining = { ...model.nodes[3], name: "worker-2", subnet: "10.128.8.0/23", nodeId: 6 };
+                const grown = kubeManifests({ ...model, nodes: [...model.nodes, joining], nodeGroups: model.nodeGroups.map((g, i) => (i === 0 ? { ...g, nodes: [...g.nodes, joining.name] } : g)) });
+                assert.deepEqual(grown.nodes, nodes);
+                assert.deepEqual(selectedNodes(grown.nodes[0], grown.nodePlans), ["master-0", "master-1", "worker-1", "worker-2"]);
             });
 
             it("places every node under exactly one DaemonSet", () => {
-                const placed = nodes.flatMap(affinityNodes);
+                const placed = nodes.flatMap(placedOn);
                 assert.equal(new Set(placed).size, placed.length, `a node under two DaemonSets: ${placed.join(", ")}`);
                 assert.deepEqual([...placed].sort(), model.nodes.map((n) => n.name).sort());
             });
@@ -149,9 +161,9 @@ describe("ovnkube-node: one DaemonSet per node group", () => {
             });
 
             it("keeps the seeds' name when there is a single group", () => {
-                const single = kubeManifests(oneGroupModel({ architecture: model.architecture, config: model.config })).nodes;
-                assert.deepEqual(single.map((ds) => ds.metadata.name), ["ovnkube-node"]);
-                assert.deepEqual(affinityNodes(single[0]), ["master-0", "master-1", "worker-0", "worker-1"]);
+                const single = kubeManifests(oneGroupModel({ architecture: model.architecture, config: model.config }));
+                assert.deepEqual(single.nodes.map((ds) => ds.metadata.name), ["ovnkube-node"]);
+                assert.deepEqual(selectedNodes(single.nodes[0], single.nodePlans), ["master-0", "master-1", "worker-0", "worker-1"]);
             });
         });
     }
@@ -165,7 +177,7 @@ describe("ovnkube-node", () => {
             const c = main(ds);
 
             it("runs on Linux nodes with host network, host PIDs and a privileged container", () => {
-                assert.deepEqual(pod.nodeSelector, { "kubernetes.io/os": "linux" });
+                assert.equal(pod.nodeSelector?.["kubernetes.io/os"], "linux");
                 assert.equal(pod.hostNetwork, true);
                 assert.equal(pod.hostPID, true);
                 assert.equal(c.securityContext.privileged, true);

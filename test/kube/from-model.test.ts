@@ -10,7 +10,7 @@ import { kubeManifests, manifestList } from "../../packages/cluster/kube/manifes
 import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
 import { toInt } from "../../packages/cluster/values";
 import { stackConfig } from "../support/configs";
-import { affinityNodes, flag, main } from "./inspect";
+import { affinityNodes, flag, main, selectedNodes } from "./inspect";
 import { validateObject } from "./schema";
 
 for (const stack of ["prod", "staging"] as const) {
@@ -46,11 +46,11 @@ for (const stack of ["prod", "staging"] as const) {
 
         it("runs one ovnkube-node per node group: the shared gateways on their bridge apart from the rest", () => {
             const k8sNodes = cfg.nodes.filter((n) => n.roles.includes("master") || n.roles.includes("node")).map((n) => n.name);
-            assert.deepEqual(m.nodes.flatMap(affinityNodes).sort(), [...k8sNodes].sort());
+            assert.deepEqual(m.nodes.flatMap((ds) => selectedNodes(ds, m.nodePlans)).sort(), [...k8sNodes].sort());
             const shared = cfg.nodes.filter((n) => n.gateway?.mode === "shared");
             assert.ok(shared.length > 0);
             for (const n of shared) {
-                const ds = m.nodes.find((d) => affinityNodes(d).includes(n.name))!;
+                const ds = m.nodes.find((d) => selectedNodes(d, m.nodePlans).includes(n.name))!;
                 assert.equal(flag(main(ds), "-gateway-interface"), n.gateway!.bridge);
                 assert.equal(flag(main(ds), "-gateway-nexthop"), n.gateway!.defaultGateway);
             }
@@ -67,7 +67,8 @@ for (const stack of ["prod", "staging"] as const) {
                 const id = Number(a["k8s.ovn.org/node-id"]);
                 assert.equal(toInt(model.plan.gatewayJoinIps[name]), join + id, name);
                 // Interconnect: the Node names its zone, itself; and the transit port is the transit base + node-id.
-                assert.deepEqual(plan.metadata.labels, ic ? { "k8s.ovn.org/zone-name": name } : undefined, name);
+                const group = model.kube.nodeGroups.find((g) => g.nodes.includes(name))!.name;
+                assert.deepEqual(plan.metadata.labels, { "ovn-kubernetes-as-code/ovnkube-node-group": group, ...(ic ? { "k8s.ovn.org/zone-name": name } : {}) }, name);
                 const planned = model.kube.nodes.find((n) => n.name === name)!;
                 if (ic) assert.equal(toInt(planned.transit!.ip), toInt(cfg.transitSubnet.split("/")[0]) + id, name);
                 else assert.equal(planned.transit, undefined);

@@ -1,6 +1,6 @@
 // Reading the plain DaemonSets in tests: the main container, a flag's value, the nodes a
 // DaemonSet is held to.
-import type { Container, DaemonSet } from "../../packages/cluster/kube/objectTypes";
+import type { Container, DaemonSet, NodePatch } from "../../packages/cluster/kube/objectTypes";
 
 export const main = (ds: DaemonSet): Container => ds.spec.template.spec.containers[0];
 
@@ -17,6 +17,16 @@ export const hasFlag = (c: Container, name: string) => (c.args ?? []).includes(n
 export function affinityNodes(ds: DaemonSet): string[] {
     const terms = ds.spec.template.spec.affinity?.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms ?? [];
     return terms.flatMap((t) => t.matchFields.filter((f) => f.key === "metadata.name" && f.operator === "In").flatMap((f) => f.values));
+}
+
+/**
+ * The planned nodes whose plans put on them every label the DaemonSet's nodeSelector asks for
+ * (`kubernetes.io/os` aside: the kubelet sets that one, and every node here is Linux).
+ */
+export function selectedNodes(ds: DaemonSet, plans: readonly NodePatch[]): string[] {
+    const wanted = Object.entries(ds.spec.template.spec.nodeSelector ?? {}).filter(([k]) => k !== "kubernetes.io/os");
+    if (wanted.length === 0) throw new Error(`${ds.metadata.name} selects no node by a planned label`);
+    return plans.filter((p) => wanted.every(([k, v]) => p.metadata.labels?.[k] === v)).map((p) => p.metadata.name);
 }
 
 /**

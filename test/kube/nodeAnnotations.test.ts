@@ -1,6 +1,6 @@
 // The Node patches that feed ovnkube the plan: node-subnets and node-id in the encoding ovnkube
-// writes itself, with interconnect the transit address and the zone label, and the apply options
-// @pulumi/kubernetes reads.
+// writes itself, the node group's label, with interconnect the transit address and the zone
+// label, and the apply options @pulumi/kubernetes reads.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { kubeManifests } from "../../packages/cluster/kube/manifests";
@@ -20,6 +20,8 @@ describe("Node plan patches", () => {
             kind: "Node",
             metadata: {
                 name: "worker-0",
+                // The ovnkube-node DaemonSet that selects it.
+                labels: { "ovn-kubernetes-as-code/ovnkube-node-group": "ovnkube-node-breth0-10-19-188-1" },
                 annotations: {
                     // Byte for byte what ovnkube's json.Marshal of map[string][]string gives, so its
                     // cluster manager finds its own encoding and does not rewrite the annotation.
@@ -32,7 +34,10 @@ describe("Node plan patches", () => {
 
     it("interconnect: also label each Node with its zone, its own name, as upstream's docs have operators do", () => {
         const patches = kubeManifests(interconnectModel()).nodePlans;
-        assert.deepEqual(patches.map((p) => p.metadata.labels), patches.map((p) => ({ "k8s.ovn.org/zone-name": p.metadata.name })));
+        assert.deepEqual(
+            patches.map((p) => p.metadata.labels?.["k8s.ovn.org/zone-name"]),
+            patches.map((p) => p.metadata.name),
+        );
         // The annotations are centralized's plus the transit address, base + node-id, in the form
         // ovnkube writes it: subnet, id and transit address change in one update.
         const model = interconnectModel();
@@ -41,13 +46,13 @@ describe("Node plan patches", () => {
             model.nodes.map((n) => ({ "k8s.ovn.org/node-subnets": JSON.stringify({ default: [n.subnet] }), "k8s.ovn.org/node-id": String(n.nodeId), "k8s.ovn.org/node-transit-switch-port-ifaddr": JSON.stringify({ ipv4: n.transit!.cidr }) })),
         );
         assert.deepEqual(JSON.parse(patches[0].metadata.annotations["k8s.ovn.org/node-transit-switch-port-ifaddr"]), { ipv4: "100.88.0.2/16" });
-        assert.deepEqual(nodePlanPatch(kubeModel().nodes[0], "interconnect").metadata.labels, { "k8s.ovn.org/zone-name": "master-0" });
-        assert.equal(nodePlanPatch(kubeModel().nodes[0], "centralized").metadata.labels, undefined);
+        assert.deepEqual(nodePlanPatch(kubeModel().nodes[0], "interconnect", "ovnkube-node").metadata.labels, { "ovn-kubernetes-as-code/ovnkube-node-group": "ovnkube-node", "k8s.ovn.org/zone-name": "master-0" });
+        assert.deepEqual(nodePlanPatch(kubeModel().nodes[0], "centralized", "ovnkube-node").metadata.labels, { "ovn-kubernetes-as-code/ovnkube-node-group": "ovnkube-node" });
     });
 
     it("follow the model's plan", () => {
         const node = { ...kubeModel().nodes[0], subnet: "10.130.4.0/23", nodeId: 4711 };
-        assert.deepEqual(nodePlanPatch(node).metadata.annotations, {
+        assert.deepEqual(nodePlanPatch(node, "centralized", "ovnkube-node").metadata.annotations, {
             "k8s.ovn.org/node-subnets": '{"default":["10.130.4.0/23"]}',
             "k8s.ovn.org/node-id": "4711",
         });

@@ -201,17 +201,19 @@ describe("Ovnkube with a kubeconfig (centralized)", () => {
             "pulumi.com/patchFieldManager": "ovn-kubernetes-node-plan",
             "pulumi.com/patchForce": "true",
         });
-        assert.equal(plan.metadata.labels, undefined, "centralized: no zone label");
+        assert.deepEqual(plan.metadata.labels, { "ovn-kubernetes-as-code/ovnkube-node-group": "ovnkube-node-breth0-10-19-188-1" }, "centralized: no zone label");
         assert.equal(plan.spec, undefined, "only annotations are patched");
     });
 
     it("creates the Nodes' plan, the CRDs, the ConfigMap, accounts and permissions before every DaemonSet", async () => {
         const crds = CRDS.map((c) => `k-${c}`);
         const plans = PLANS.map((p) => `k-${p}`);
-        const nodeDeps = ["k-config", "k-host-network-namespace", "k-node-service-account", "k-node-cluster-role-binding", ...plans, ...crds];
+        // The nodes' DaemonSets come after every plan through the control plane's: not listing the plans again.
+        const nodeDeps = ["k-config", "k-host-network-namespace", "k-node-service-account", "k-node-cluster-role-binding", "k-master", ...crds];
         for (const ds of NODE_DAEMON_SETS.map((d) => `k-${d}`)) {
             const d = await deps(ds);
             for (const needed of nodeDeps) assert.ok(d.includes(needed), `${ds} after ${needed}`);
+            for (const plan of plans) assert.ok(!d.includes(plan), `${ds} lists ${plan}`);
         }
         const master = await deps("k-master");
         for (const needed of ["k-config", "k-host-network-namespace", "k-control-plane-service-account", "k-control-plane-cluster-role-binding", "k-role-binding", ...plans, ...crds]) {
@@ -316,10 +318,11 @@ describe("Ovnkube with interconnect", () => {
         assert.ok(!("OvnNorth" in data) && !("OvnSouth" in data));
     });
 
-    it("labels each Node with its zone beside the plan", () => {
+    it("labels each Node with its zone and its ovnkube-node DaemonSet beside the plan", () => {
         for (const p of PLANS) {
             const node = p.replace(/-plan$/, "");
-            assert.deepEqual(byName(`i-${p}`).inputs.metadata.labels, { "k8s.ovn.org/zone-name": node });
+            const group = node === "worker-0" ? "ovnkube-node-breth0-10-19-188-1" : "ovnkube-node-default";
+            assert.deepEqual(byName(`i-${p}`).inputs.metadata.labels, { "ovn-kubernetes-as-code/ovnkube-node-group": group, "k8s.ovn.org/zone-name": node });
         }
     });
 });

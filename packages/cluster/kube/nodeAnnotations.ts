@@ -5,7 +5,7 @@
 // everything else on the Node it derives from these and from the host.
 import { createHash } from "node:crypto";
 import type { KubeModel, OvnkubeNodeModel } from "../model/types";
-import { DEFAULT_NETWORK, NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, NODE_TRANSIT_ANNOTATION, ZONE_LABEL } from "./objectNames";
+import { DEFAULT_NETWORK, NODE_GROUP_LABEL, NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, NODE_TRANSIT_ANNOTATION, ZONE_LABEL } from "./objectNames";
 import type { NodePatch } from "./objectTypes";
 
 /**
@@ -34,17 +34,23 @@ export function nodePlanAnnotations(node: OvnkubeNodeModel, architecture: KubeMo
 }
 
 /**
- * With interconnect the Node also carries its zone as the label upstream's docs ask for
- * (ovnkube.sh reads it to pick `--zone`; the project passes the same name directly).
+ * The Node carries its node group (the ovnkube-node DaemonSet that selects it) and, with
+ * interconnect, its zone as the label upstream's docs ask for (ovnkube.sh reads it to pick
+ * `--zone`; the project passes the same name directly).
  */
-export function nodePlanPatch(node: OvnkubeNodeModel, architecture: KubeModel["architecture"] = "centralized"): NodePatch {
-    const labels = architecture === "interconnect" ? { labels: { [ZONE_LABEL]: node.name } } : {};
-    return { apiVersion: "v1", kind: "Node", metadata: { name: node.name, ...labels, annotations: nodePlanAnnotations(node, architecture) } };
+export function nodePlanPatch(node: OvnkubeNodeModel, architecture: KubeModel["architecture"], group: string): NodePatch {
+    const labels = { [NODE_GROUP_LABEL]: group, ...(architecture === "interconnect" ? { [ZONE_LABEL]: node.name } : {}) };
+    return { apiVersion: "v1", kind: "Node", metadata: { name: node.name, labels, annotations: nodePlanAnnotations(node, architecture) } };
 }
 
 /** One patch per planned node, in the model's order. */
 export function nodePlanPatches(model: KubeModel): NodePatch[] {
-    return model.nodes.map((node) => nodePlanPatch(node, model.architecture));
+    const groupOf = new Map(model.nodeGroups.flatMap((g) => g.nodes.map((n) => [n, g.name])));
+    return model.nodes.map((node) => {
+        const group = groupOf.get(node.name);
+        if (group === undefined) throw new Error(`kubernetes: node ${node.name} is in no ovnkube-node group`);
+        return nodePlanPatch(node, model.architecture, group);
+    });
 }
 
 /**

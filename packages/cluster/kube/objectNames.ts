@@ -14,6 +14,12 @@ export const CONTROLLER = "ovnkube-controller";
 /** Every Node's zone (interconnect): its own name, as upstream's docs have operators label it. */
 export const ZONE_LABEL = "k8s.ovn.org/zone-name";
 /**
+ * Every planned Node's ovnkube-node DaemonSet (its node group), put there by the node's plan; each
+ * DaemonSet selects its nodes by it. A node that joins or leaves then changes its own Node, not the
+ * pod template of every node's ovnkube-node, which would restart it on every node.
+ */
+export const NODE_GROUP_LABEL = "ovn-kubernetes-as-code/ovnkube-node-group";
+/**
  * The namespace that stands for host-network traffic in network policies, as upstream's manifests
  * create it: the master keeps the nodes' management and join addresses in its address set, so a
  * policy admitting that namespace (or all namespaces) admits traffic from the nodes.

@@ -93,14 +93,16 @@ export class Ovnkube extends pulumi.ComponentResource {
 
         // Pods started before their ConfigMap, account, permissions or CRDs exist fail and back
         // off; waiting for them makes the first rollout clean.
-        const ready = (more: pulumi.Resource[]) => crds.apply((c) => [config, ...plans, hostNetworkNs, ...c, ...more]);
+        const ready = (more: pulumi.Resource[]) => crds.apply((c) => [config, hostNetworkNs, ...c, ...more]);
         const controlPlane = new k8s.apps.v1.DaemonSet(
             daemonSetResourceName(name, m.controlPlane.metadata.name),
             m.controlPlane,
-            child(ready([...roles["control-plane"], roleBinding])),
+            child(ready([...plans, ...roles["control-plane"], roleBinding])),
         );
         // The nodes after the control plane, as upstream upgrades: an update rolls the cluster
-        // manager to the new release before any node's controller.
+        // manager to the new release before any node's controller. They come after every plan
+        // through it (listing the plans again would cost the checkpoint a URN per node per
+        // DaemonSet), and a node's pod only once its own plan put the group label on its Node.
         const nodes = m.nodes.map(
             (ds) => new k8s.apps.v1.DaemonSet(daemonSetResourceName(name, ds.metadata.name), ds, child(ready([...roles.node, ...(identity ?? []), controlPlane]))),
         );

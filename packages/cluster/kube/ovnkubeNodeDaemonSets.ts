@@ -1,14 +1,15 @@
 // DaemonSets ovnkube-node: `ovnkube -init-node` on every node, masters included, one DaemonSet per
-// node group of the model (nodes that take the same gateway flags), each held to its group's nodes;
+// node group of the model (nodes that take the same gateway flags), each held to its group's nodes
+// by the label of their plans (./nodeAnnotations);
 // with interconnect the same process also runs the zone's network controller
 // (`-init-ovnkube-controller`), which writes the node's own NB. It wires the node to its logical
 // switch, runs its shared gateway and serves CNI ADD/DEL for the pods there, so it runs in the
 // host's network and PID namespaces (CNI requests may name pods' network namespaces by /proc/<pid>
 // path) with a privileged container (veths, routes, OVS ports, iptables, sysctls).
 import type { KubeModel, OvnkubeNodeGroup } from "../model/types";
-import { onNodes, ovnkubeDaemonSet } from "./daemonset";
+import { ovnkubeDaemonSet } from "./daemonset";
 import { bootstrapKubeconfigDirs, CNI_BIN, CNI_CONF, ETC_OPENVSWITCH, HOST_ROOT, mounts, NETNS, OVN_RUN, OVNKUBE_LOG, OVNKUBE_RUN, OVS_RUN, volumes } from "./hostPaths";
-import { CONTROLLER, NODE, OS_LABEL } from "./objectNames";
+import { CONTROLLER, NODE, NODE_GROUP_LABEL, OS_LABEL } from "./objectNames";
 import { serviceAccountName } from "./rbac";
 import { nodeArgs, nodeEnv, OVNKUBE } from "./ovnkubeArgs";
 import type { Container, DaemonSet } from "./objectTypes";
@@ -68,9 +69,9 @@ export function ovnkubeNode(model: KubeModel, group: OvnkubeNodeGroup): DaemonSe
         hostPID: true,
         // Per-node agent without which no pod on the node gets a network.
         priorityClassName: "system-node-critical",
-        nodeSelector: { [OS_LABEL]: "linux" },
-        // Exactly the group's nodes: the groups are disjoint, so every node runs one ovnkube-node.
-        affinity: { nodeAffinity: onNodes(group.nodes) },
+        // Exactly the group's nodes, by the label their plans carry: the groups are disjoint, so
+        // every node runs one ovnkube-node, and only once its plan is on its Node.
+        nodeSelector: { [OS_LABEL]: "linux", [NODE_GROUP_LABEL]: group.name },
         initContainers: [installCniShim(model)],
         containers: [ovnkube],
         volumes: volumes([...hostDirs, CNI_BIN]),

@@ -2,7 +2,8 @@
 // pods on two nodes it does not touch: its kubelet registers the Node while ovnkube runs (the
 // cluster manager gives it an id and a subnet at once), then the stack lists it and one `up` sets it
 // up. Returns what the test asserts: the outcome, the probes, what ovnkube had given the Node before
-// the plan reached it, and the Node's annotations once ovnkube's pods all run again.
+// the plan reached it, the Node's annotations once ovnkube's pods all run again, and which
+// ovnkube-node pods of the untouched nodes were replaced meanwhile.
 import type { KubeModel } from "../../../packages/cluster/model/types";
 import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../../../packages/cluster/kube/objectNames";
 import { restartNodeKubelet } from "../../../packages/lab/localcluster/kubernetes";
@@ -22,6 +23,8 @@ export interface NodeAddition {
     assigned: Record<string, string>;
     /** The Node's ovn-kubernetes annotations once every ovnkube pod of the new plan runs. */
     annotations: Record<string, string>;
+    /** `<DaemonSet>@<node>` of the untouched nodes' ovnkube-node pods that are not the ones that ran before the up. */
+    nodePodsReplaced: string[];
 }
 
 const asLocal = (p: KubePod): LocalPod => ({ ...podRef(p), ifaceId: p.name }) as LocalPod;
@@ -47,11 +50,14 @@ export async function addOvnkubeNode(lab: OvnkubeLab, to: KubeModel, node: strin
         const upSeconds = (Date.now() - started) / 1000;
         // The control plane restarted for the new plan; every planned pod runs, the new node's too.
         const controlPlane = old.filter((p) => p.placement.startsWith(`${controlPlaneOf(to)}@`));
-        if (done.ok) await waitOvnkubePodsRunning(lab.admin, to, 180_000, new Set(controlPlane.map((p) => p.uid)));
+        const running = done.ok ? await waitOvnkubePodsRunning(lab.admin, to, 180_000, new Set(controlPlane.map((p) => p.uid))) : [];
+        const groups = new Set(to.nodeGroups.map((g) => g.name));
+        const nodePods = old.filter((p) => groups.has(p.placement.split("@")[0]) && untouched.includes(p.placement.split("@")[1]));
+        const nodePodsReplaced = nodePods.filter((p) => !running.some((r) => r.uid === p.uid)).map((p) => p.placement);
         const annotations = Object.fromEntries(
             Object.entries((await lab.admin.get({ apiVersion: "v1", kind: "Node", name: node })).metadata.annotations ?? {}).filter(([k]) => k.startsWith("k8s.ovn.org/")),
         );
-        return { done, upSeconds, traffic: await stopProbes(), assigned, annotations };
+        return { done, upSeconds, traffic: await stopProbes(), assigned, annotations, nodePodsReplaced };
     } finally {
         await stopProbes().catch(() => undefined);
         await removeDemoWorkloads(lab.admin, lab.cluster, stay, []);
