@@ -12,7 +12,6 @@ export type { OvnKubernetesClusterArgs };
 import { Central, Chassis, ScriptBundle, Zone } from "./hosts";
 import { packagesScript } from "./hosts/scripts/packagesScript";
 import { nicMovesOf } from "./hosts/nicMove";
-import { OvnkubeSchemaCheck } from "./compat/schemaCheck";
 import { TunnelTypeCheck } from "./compat/tunnelTypeCheck";
 import type { ClusterModel, HostModel } from "./model/types";
 import { centralHostOf, centralHostsOf, hostOf, type TopologyContext } from "./topology/context";
@@ -86,10 +85,11 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
                 : [];
 
         // Every host's gate: its script bundle, whose check refuses a host that does not present its
-        // pinned key, a chassis whose tunnel device cannot carry the overlay MTU, or a NIC about to
-        // move that the distribution still configures, before any command reaches it; it then
-        // installs the host's packages; every command of the host runs from it (the connection
-        // depends on it: every command is created after it and deleted before it).
+        // pinned key, a chassis whose tunnel device cannot carry the overlay MTU, a NIC about to
+        // move that the distribution still configures, or databases too old for ovnkube, before any
+        // command reaches it; it then installs the host's packages; every command of the host runs
+        // from it (the connection depends on it: every command is created after it and deleted
+        // before it).
         const bundles = new Map<string, ScriptBundle>();
         const connection = new Map<string, pulumi.Output<ReturnType<typeof sshConnection>>>();
         for (const host of model.hosts) {
@@ -97,7 +97,10 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
             const moves = nicMovesOf(host, model.gateways);
             const nics = moves.length > 0 ? { nics: moves } : {};
             const packages = packageSteps.has(host.name) ? { packages: packageSteps.get(host.name) } : {};
-            const bundle = new ScriptBundle(`${name}-${host.name}-scripts`, { ssh: host.ssh, ...nbKey, ...tunnel, ...nics, ...packages }, { parent: this, dependsOn: [changeGuard, ...encapGate] });
+            // ovnkube refuses databases older than its models: found out before any database is touched.
+            const servesOvnkube = model.writer === "ovnkube" && (host.zone !== undefined || host.name === centralHost?.name);
+            const schemas = servesOvnkube ? { ovnkubeDatabases: { node: host.name, version: model.kube.version } } : {};
+            const bundle = new ScriptBundle(`${name}-${host.name}-scripts`, { ssh: host.ssh, ...nbKey, ...tunnel, ...nics, ...packages, ...schemas }, { parent: this, dependsOn: [changeGuard, ...encapGate] });
             bundles.set(host.name, bundle);
             connection.set(host.name, pulumi.secret(pulumi.all([privateKey, bundle.digest]).apply(([key]) => sshConnection(host, key))));
         }
@@ -107,16 +110,11 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const ssl = model.central?.ssl
             ? { privateKey: secrets.ovnSslPrivateKey!, certificate: secrets.ovnSslCertificate!, caCertificate: secrets.ovnSslCaCertificate! }
             : undefined;
-        // ovnkube refuses databases older than its models: find out before any database is touched.
-        const schemaChecked = (host: HostModel): pulumi.Resource[] =>
-            model.writer === "ovnkube"
-                ? [new OvnkubeSchemaCheck(`${name}-${host.zone ? `${host.name}-` : ""}ovnkube-schema`, { host: host.name, ssh: host.ssh, ...nbKey, version: model.kube.version }, { parent: this, dependsOn: hostReady(host) })]
-                : [];
         // Where each chassis' databases are: the central(s), or (interconnect) its own zone.
         const databases = new Map<string, pulumi.Resource>();
         let central: Central | undefined;
         if (model.central && centralHost) {
-            const centralReady = [...model.hosts.filter((h) => h.isCentral).flatMap(hostReady), ...schemaChecked(centralHost)];
+            const centralReady = model.hosts.filter((h) => h.isCentral).flatMap(hostReady);
             central = new Central(
                 `${name}-central`,
                 {
@@ -138,7 +136,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         for (const host of model.hosts.filter((h) => h.zone))
             databases.set(
                 host.name,
-                new Zone(`${name}-${host.name}-zone`, { zone: host.zone!, connection: connection.get(host.name)!, os: host.os }, { parent: this, dependsOn: [...hostReady(host), ...schemaChecked(host)] }).databases,
+                new Zone(`${name}-${host.name}-zone`, { zone: host.zone!, connection: connection.get(host.name)!, os: host.os }, { parent: this, dependsOn: hostReady(host) }).databases,
             );
 
         const chassis = new Map<string, Chassis>();

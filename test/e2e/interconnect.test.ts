@@ -370,7 +370,7 @@ test("ovn-kubernetes 1.3 on Debian 13 (OVN 25.03) is refused at preview, before 
         assert.equal(r.ok, false);
         assert.match(r.error ?? "", /OVN_Northbound 7\.11\.0 \(needs 7\.12\.0\)/);
         assert.match(r.error ?? "", /OVN 25\.09 or newer/);
-        assert.deepEqual(r.ops.filter((o) => o.error).map((o) => o.name), ["ovn-node1-ovnkube-schema"]);
+        assert.deepEqual(r.ops.filter((o) => o.error).map((o) => o.name), ["ovn-node1-scripts"]);
 
         assert.equal(fs.existsSync(path.join(oldWork, "state", `${old.offline.stack}.json`)), false, "preview wrote a state");
         assert.deepEqual(ovsOvnDaemons(old.cluster), []);

@@ -92,13 +92,12 @@ export async function assertProgramTree(STACK: ExampleStack) {
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:GatewayRouter"), writes(gateways.length));
     assert.equal(count(resources, "ovn-kubernetes:hosts:GatewayFlows"), writes(shared.length));
     assert.equal(count(resources, "ovn-kubernetes:hosts:GatewayHost"), pulumiMode ? gateways.length : shared.length);
-    // The schema check runs where ovnkube's databases are: the central, or every zone.
-    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:OvnkubeSchemaCheck"), feeds(interconnect ? k8sNodes.length : 1));
-    for (const check of resources.filter((r) => r.type === "pulumi-nodejs:dynamic/ovn-kubernetes:OvnkubeSchemaCheck")) {
-        assert.equal(check.inputs.version, model.kube.version);
-        assert.equal(check.inputs.privateKeyConfig, KEY_CONFIG, "the key named, not held");
-        assert.equal("privateKey" in check.inputs, false);
-    }
+    // The schema check runs where ovnkube's databases are (the central, or every zone), in that host's script bundle.
+    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:OvnkubeSchemaCheck"), 0);
+    const schemaChecked = resources.filter((r) => r.type === "pulumi-nodejs:dynamic/hosts:ScriptBundle" && r.inputs.ovnkubeDatabases !== undefined);
+    const databaseHosts = pulumiMode ? [] : interconnect ? k8sNodes.map((n) => n.name) : [model.central!.host];
+    assert.deepEqual(schemaChecked.map((b) => b.inputs.ovnkubeDatabases.node).sort(), [...databaseHosts].sort());
+    for (const b of schemaChecked) assert.deepEqual(b.inputs.ovnkubeDatabases, { node: b.name.replace(/^ovn-(.*)-scripts$/, "$1"), version: model.kube.version });
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelTypeCheck"), writes(1));
     for (const check of resources.filter((r) => r.type === "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelTypeCheck")) {
         assert.equal(check.inputs.privateKeyConfig, KEY_CONFIG, "the key named, not held");
@@ -202,9 +201,6 @@ export async function assertProgramTree(STACK: ExampleStack) {
         }
         if (interconnect) {
             for (const n of k8sNodes) {
-                const schema = named(resources, `ovn-${n.name}-ovnkube-schema`);
-                assert.equal(parentName(schema), "ovn");
-                assert.equal(schema.inputs.host, n.name);
                 // Each zone's rows are expected in that zone's own NB, on its own host.
                 const expectation = named(resources, `ovn-expect-zone-${n.name}`);
                 assert.equal(parentName(expectation), "ovn");
@@ -212,7 +208,6 @@ export async function assertProgramTree(STACK: ExampleStack) {
                 assert.equal(expectation.inputs.nb.members, undefined);
             }
         } else {
-            assert.equal(parentName(named(resources, "ovn-ovnkube-schema")), "ovn");
             for (const n of k8sNodes) for (const e of [`ovn-expect-node-${n.name}`, `ovn-expect-gateway-${n.name}`]) assert.equal(parentName(named(resources, e)), "ovn");
         }
     }

@@ -1,10 +1,14 @@
 // The compatibility gate of ovnkube mode: the versions are read on the databases' host itself over
 // a real sshd (this machine's Debian 12 OVN 23.03 stands for an old host), compared with what the
-// release's models need, and an old host is refused at check, naming both versions and the fix.
+// release's models need, and an old host is refused by its script bundle at check, naming both
+// versions and the fix, and again at create before anything is installed.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { compareVersions, parseSchemas, schemaRefusal } from "../../packages/cluster/compat/ovnkubeSchema";
-import { schemaCheckProvider } from "../../packages/cluster/compat/schemaCheck";
+import { verifySchemasOn } from "../../packages/cluster/compat/schemaCheck";
+import { rememberProviderConfig } from "../../packages/cluster/dynamic/providerConfig";
+import { scriptBundleProvider } from "../../packages/cluster/hosts/scriptBundle";
+import { scriptBundle } from "../../packages/cluster/hosts/scripts/bundle";
 import { closeSshPool } from "../../packages/cluster/ssh/pool";
 import { run } from "../../packages/lab/localcluster/run";
 import { startSshd, type TestSshd } from "../support/sshd";
@@ -40,23 +44,31 @@ describe("ovnkube schema requirements (pure)", () => {
     });
 });
 
-describe("OvnkubeSchemaCheck against a host over SSH", () => {
+describe("the schema check of a script bundle against a host over SSH", () => {
+    const KEY_CONFIG = "ovn-kubernetes:sshPrivateKey";
     let sshd: TestSshd;
-    before(async () => (sshd = await startSshd()));
+    before(async () => {
+        sshd = await startSshd();
+        await rememberProviderConfig({ config: { get: (k: string) => (k === KEY_CONFIG ? sshd.privateKey : undefined) } } as never);
+    });
     after(async () => {
         closeSshPool();
         await sshd?.cleanup();
     });
-    const inputs = () => ({ host: "central1", ssh: sshd.target(), privateKey: sshd.privateKey, version: "1.3" as const });
+    const databases = { node: "central1", version: "1.3" as const };
+    const inputs = () => ({ ssh: { ...sshd.target(), hostKey: sshd.hostKeyLine }, privateKeyConfig: KEY_CONFIG, digest: scriptBundle().digest, ovnkubeDatabases: databases });
 
-    it("refuses at check this machine's installed OVN (read from its schema files), with the versions found there", async () => {
+    it("refuses at check this machine's installed OVN (read from its schema files), with the versions found there, and at create before installing anything", async () => {
         const local = await run(["ovsdb-tool", "schema-version", "/usr/share/ovn/ovn-nb.ovsschema"]);
         const nb = local.stdout.trim();
         assert.ok(compareVersions(nb, "7.12.0") < 0, `this test needs an OVN older than 25.09 installed here, found NB ${nb}`);
-        const r = await schemaCheckProvider.check!({}, inputs());
+        const r = await scriptBundleProvider.check!({}, inputs());
         assert.equal(r.failures?.length, 1);
-        assert.equal(r.failures![0].property, "version");
-        assert.match(r.failures![0].reason, new RegExp(`has installed OVN_Northbound ${nb.replace(/\./g, "\\.")} \\(needs 7\\.12\\.0\\)`));
-        await assert.rejects(schemaCheckProvider.create!(inputs()), /ovn-kubernetes 1\.3 cannot use the OVN databases of central1/);
+        assert.equal(r.failures![0].property, "ovnkubeDatabases");
+        assert.match(r.failures![0].reason, new RegExp(`^ovn-kubernetes 1\\.3 cannot use the OVN databases of central1: it has installed OVN_Northbound ${nb.replace(/\./g, "\\.")} \\(needs 7\\.12\\.0\\)`));
+        await assert.rejects(scriptBundleProvider.create!(inputs()), /ovn-kubernetes 1\.3 cannot use the OVN databases of central1/);
+        // After a package step, the same: what is installed decides.
+        await assert.rejects(verifySchemasOn(inputs().ssh, sshd.privateKey, databases), /ovn-kubernetes 1\.3 cannot use the OVN databases of central1: it has installed/);
+        await assert.rejects(verifySchemasOn(inputs().ssh, sshd.privateKey, { node: "central1", version: "1.2" }), /OVN_Northbound \S+ \(needs 7\.12\.0\)/, "1.2 needs OVN 25.09 as well");
     });
 });

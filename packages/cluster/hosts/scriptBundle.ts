@@ -1,9 +1,10 @@
 // ScriptBundle: the gate of one host, its distribution packages and its scripts. Its `check`,
 // which the engine runs at every preview and up before the host's first step, refuses a host whose
 // SSH key is not the pinned one (../ssh/hostKeyCheck), on a chassis an overlay MTU its tunnel
-// device cannot carry (../compat/tunnelMtuCheck), and a NIC about to move onto an OVS bridge that
-// the distribution still configures (./nicHandoverCheck); its create and update ask again before
-// anything is installed. Its create installs this package's host script bundle (./scripts/bundle)
+// device cannot carry (../compat/tunnelMtuCheck), a NIC about to move onto an OVS bridge that the
+// distribution still configures (./nicHandoverCheck), and on a host that serves ovnkube's
+// databases an OVN too old for the release (../compat/schemaCheck); its create and update ask
+// again before anything is installed, and once more of the schemas after the package step. Its create installs this package's host script bundle (./scripts/bundle)
 // once, then runs the host's package step from it (./scripts/packagesScript: what is missing or at
 // another version than the pinned one); every host command of that host depends on it and runs
 // its bodies from there. The package step has no undo (removing Open vSwitch could cut the host
@@ -25,6 +26,7 @@ import { checkHostKey, presentedKey, probeHostKey } from "../ssh/hostKeyCheck";
 import type { SshTarget } from "../ssh/target";
 import type { TunnelMtuPlan } from "../compat/tunnelMtu";
 import { tunnelMtuRefusalOn } from "../compat/tunnelMtuCheck";
+import { schemaRefusalOn, verifySchemasOn, type OvnkubeDatabases } from "../compat/schemaCheck";
 import { nicHandoverRefusal } from "./nicHandoverCheck";
 import type { NicBridge } from "./scripts/nicMoveScript";
 import { bundleInstallCommand, bundleRemoveCommand, bundleStdin, scriptBundle } from "./scripts/bundle";
@@ -39,6 +41,8 @@ export interface ScriptBundleArgs {
     nics?: NicBridge[];
     /** The host's package step, a command of the bundle (./scripts/packagesScript); none when the hosts bring their own packages. */
     packages?: string;
+    /** ovnkube mode, on the host that serves ovnkube's databases: the release their schemas must serve. */
+    ovnkubeDatabases?: OvnkubeDatabases;
 }
 
 /**
@@ -70,6 +74,7 @@ function hostReads(inputs: any): Array<{ property: string; read: () => Promise<s
     return [
         ...(inputs.tunnel === undefined ? [] : [{ property: "tunnel", read: () => tunnelMtuRefusalOn(inputs.ssh, key(), inputs.tunnel) }]),
         ...((inputs.nics ?? []) as NicBridge[]).map((nic) => ({ property: "nics", read: () => nicHandoverRefusal(inputs.ssh, key(), nic) })),
+        ...(inputs.ovnkubeDatabases === undefined ? [] : [{ property: "ovnkubeDatabases", read: () => schemaRefusalOn(inputs.ssh, key(), inputs.ovnkubeDatabases) }]),
     ];
 }
 
@@ -101,9 +106,10 @@ async function installPackages(inputs: any): Promise<void> {
 }
 
 /**
- * Installs the bundle, then the packages, once every host read passes; the outputs: the inputs and
- * the fingerprint the host presented (public information). `created`: a failed package step
- * removes the bundle again, which no resource then records.
+ * Installs the bundle, then the packages, once every host read passes, and checks the schemas the
+ * packages brought; the outputs: the inputs and the fingerprint the host presented (public
+ * information). `created`: a failed package step or schema check removes the bundle again, which
+ * no resource then records.
  */
 async function install(inputs: any, created: boolean): Promise<Record<string, unknown>> {
     const bundle = scriptBundle();
@@ -114,13 +120,12 @@ async function install(inputs: any, created: boolean): Promise<Record<string, un
         if (why) throw new Error(why);
     }
     await run(inputs, bundleInstallCommand(bundle.digest), bundleStdin(bundle));
-    if (inputs.packages !== undefined) {
-        try {
-            await installPackages(inputs);
-        } catch (err) {
-            if (created) await run(inputs, bundleRemoveCommand(bundle.digest)).catch(() => undefined);
-            throw err;
-        }
+    try {
+        if (inputs.packages !== undefined) await installPackages(inputs);
+        if (inputs.ovnkubeDatabases !== undefined) await verifySchemasOn(inputs.ssh, sshKeyOf(inputs), inputs.ovnkubeDatabases);
+    } catch (err) {
+        if (created) await run(inputs, bundleRemoveCommand(bundle.digest)).catch(() => undefined);
+        throw err;
     }
     // The pooled login the install made: no second handshake.
     return { ...inputs, fingerprint: await presentedKey(inputs) };
@@ -135,10 +140,10 @@ export const scriptBundleProvider: pulumi.dynamic.ResourceProvider = {
     },
     async diff(_id: string, olds: any, news: any) {
         const replaces = olds.digest !== news.digest ? ["digest"] : [];
-        const changes = replaces.length > 0 || ["ssh", "privateKeyConfig", "tunnel", "nics", "packages"].some((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+        const changes = replaces.length > 0 || ["ssh", "privateKeyConfig", "tunnel", "nics", "packages", "ovnkubeDatabases"].some((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
         return { changes, replaces };
     },
-    // Another address, user, key, tunnel plan, NIC or package pin: the host read again, the same bundle installed again if it is not there, the package step run again.
+    // Another address, user, key, tunnel plan, NIC, package pin or ovnkube release: the host read again, the same bundle installed again if it is not there, the package step run again.
     async update(_id: string, _olds: any, news: any) {
         return { outs: await install(news, false) };
     },
