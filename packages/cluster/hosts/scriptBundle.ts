@@ -4,18 +4,19 @@
 // device cannot carry (../compat/tunnelMtuCheck), a NIC about to move onto an OVS bridge that the
 // distribution still configures (./nicHandoverCheck), and on a host that serves ovnkube's
 // databases an OVN too old for the release (../compat/schemaCheck); its create and update ask
-// again before anything is installed, and once more of the schemas after the package step. Its create installs this package's host script bundle (./scripts/bundle)
-// once, then runs the host's package step from it (./scripts/packagesScript: what is missing or at
-// another version than the pinned one); every host command of that host depends on it and runs
-// its bodies from there. The package step has no undo (removing Open vSwitch could cut the host
-// off its own network), so it needs no resource of its own: another pin or repository is an
-// update that runs it again. Its state holds the host, the name of the stack config key of the SSH
-// key (never the key), the tunnel's plan, the NICs it moves, the package step, the bundle's digest
-// (not the bundle: the provider reads the files from the installed package) and the fingerprint
-// the host presented. A new digest replaces it, created first: the new bundle lands beside the old
-// one, the host's commands are updated to call it, and the old bundle's delete, which the engine
-// runs after every step of the up, removes the old directory. A host command depends on its host's
-// bundle, so its delete runs before that removal.
+// again before anything is installed, and once more of the schemas after the package step.
+// Its create installs this package's host script bundle (./scripts/bundle) once, then runs the
+// host's package step from it (./scripts/packagesScript: what is missing or at another version
+// than the pinned one); every host command of that host depends on it and runs its bodies from
+// there. The package step has no undo (removing Open vSwitch could cut the host off its own
+// network), so it needs no resource of its own: another pin or repository is an update that runs
+// it again. Its state holds the host, the name of the stack config key of the SSH key (never the
+// key), the tunnel's plan, the NICs it moves, the package step, the ovnkube release its databases
+// must serve, the bundle's digest (not the bundle: the provider reads the files from the installed
+// package) and the fingerprint the host presented. A new digest replaces it, created first: the
+// new bundle lands beside the old one, the host's commands are updated to call it, and the old
+// bundle's delete, which the engine runs after every step of the up, removes the old directory. A
+// host command depends on its host's bundle, so its delete runs before that removal.
 import * as pulumi from "@pulumi/pulumi";
 import { sshKeyOf } from "../dynamic/providerConfig";
 import { providerStub } from "../dynamic/stub";

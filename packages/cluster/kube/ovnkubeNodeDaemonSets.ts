@@ -1,11 +1,11 @@
 // DaemonSets ovnkube-node: `ovnkube -init-node` on every node, masters included, one DaemonSet per
 // node group of the model (nodes that take the same gateway flags), each held to its group's nodes
-// by the label of their plans (./nodeAnnotations);
-// with interconnect the same process also runs the zone's network controller
-// (`-init-ovnkube-controller`), which writes the node's own NB. It wires the node to its logical
-// switch, runs its shared gateway and serves CNI ADD/DEL for the pods there, so it runs in the
-// host's network and PID namespaces (CNI requests may name pods' network namespaces by /proc/<pid>
-// path) with a privileged container (veths, routes, OVS ports, iptables, sysctls).
+// by the label of their plans (./nodeAnnotations); with interconnect the same process also runs
+// the zone's network controller (`-init-ovnkube-controller`), which writes the node's own NB. It
+// wires the node to its logical switch, runs its shared gateway and serves CNI ADD/DEL for the
+// pods there, so it runs in the host's network and PID namespaces (CNI requests may name pods'
+// network namespaces by /proc/<pid> path) with a privileged container (veths, routes, OVS ports,
+// iptables, sysctls).
 import type { KubeModel, OvnkubeNodeGroup } from "../model/types";
 import { ovnkubeDaemonSet } from "./daemonset";
 import { bootstrapKubeconfigDirs, CNI_BIN, CNI_CONF, ETC_OPENVSWITCH, HOST_ROOT, mounts, NETNS, OVN_RUN, OVNKUBE_LOG, OVNKUBE_RUN, OVS_RUN, volumes } from "./hostPaths";
