@@ -64,9 +64,15 @@ async function retried<T>(f: () => Promise<T>): Promise<T> {
     }
 }
 
-async function run(inputs: any, command: string, stdin?: string): Promise<void> {
-    const r = await retried(() => exec(inputs.ssh, sshKeyOf(inputs), command, { stdin }));
-    if (r.code !== 0) throw new Error(`script bundle ${String(inputs.digest).slice(0, 16)} on ${inputs.ssh.host}: exited ${r.code}: ${r.stderr.trim().split("\n").slice(-5).join("\n")}`);
+/**
+ * Runs `command` on the host, tried again on a lost connection unless `once`; a non-zero exit fails
+ * naming `what` (by default the bundle) and the host, with the last lines of its stderr.
+ */
+async function run(inputs: any, command: string, options: { stdin?: string; what?: string; once?: boolean } = {}): Promise<void> {
+    const attempt = () => exec(inputs.ssh, sshKeyOf(inputs), command, { stdin: options.stdin });
+    const r = await (options.once ? attempt() : retried(attempt));
+    const what = options.what ?? `script bundle ${String(inputs.digest).slice(0, 16)}`;
+    if (r.code !== 0) throw new Error(`${what} on ${inputs.ssh.host}: exited ${r.code}: ${r.stderr.trim().split("\n").slice(-5).join("\n")}`);
 }
 
 /** The host's reads beyond its key, each the input it judges and why it refuses (undefined: it does not). */
@@ -98,15 +104,6 @@ async function refusals(inputs: any): Promise<pulumi.dynamic.CheckFailure[]> {
 }
 
 /**
- * The package step, once: an install cut off mid-way may still hold the package manager's lock, so
- * it is not tried again here; the next up runs it again.
- */
-async function installPackages(inputs: any): Promise<void> {
-    const r = await exec(inputs.ssh, sshKeyOf(inputs), inputs.packages);
-    if (r.code !== 0) throw new Error(`packages on ${inputs.ssh.host}: exited ${r.code}: ${r.stderr.trim().split("\n").slice(-5).join("\n")}`);
-}
-
-/**
  * Installs the bundle, then the packages, once every host read passes, and checks the schemas the
  * packages brought; the outputs: the inputs and the fingerprint the host presented (public
  * information). `created`: a failed package step or schema check removes the bundle again, which
@@ -120,9 +117,10 @@ async function install(inputs: any, created: boolean): Promise<Record<string, un
         const why = await retried(read);
         if (why) throw new Error(why);
     }
-    await run(inputs, bundleInstallCommand(bundle.digest), bundleStdin(bundle));
+    await run(inputs, bundleInstallCommand(bundle.digest), { stdin: bundleStdin(bundle) });
     try {
-        if (inputs.packages !== undefined) await installPackages(inputs);
+        // Once: an install cut off mid-way may still hold the package manager's lock; the next up runs it again.
+        if (inputs.packages !== undefined) await run(inputs, inputs.packages, { what: "packages", once: true });
         if (inputs.ovnkubeDatabases !== undefined) await verifySchemasOn(inputs.ssh, sshKeyOf(inputs), inputs.ovnkubeDatabases);
     } catch (err) {
         if (created) await run(inputs, bundleRemoveCommand(bundle.digest)).catch(() => undefined);
