@@ -6,10 +6,13 @@
 // (its result line and the line naming its log). The SSH key is a real ed25519 key. Secrets sealed as the checkpoint keeps them
 // (offline/state.ts); the file laid out as Pulumi's file backend writes it, with what the engine
 // records of each registration (./pulumiCheckpoint). NB outputs add the rows' UUIDs to this
-// (measured by bench/nbState.ts).
+// (measured by bench/nbState.ts). It also prints the file gzip-compressed, as the file backend writes
+// it with PULUMI_DIY_BACKEND_GZIP=true (pulumi sdk/go/common/env/env.go, DIYBackendGzip), and what a
+// first up writes in all: that backend writes the whole file again at every step.
 //
 //   node --import tsx bench/state.ts [N ...]     (default 3 100 500)
 import { spawnSync } from "node:child_process";
+import { gzipSync } from "node:zlib";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -18,6 +21,7 @@ import { PROJECT, pulumiCheckpoint, pulumiJson, RESOURCE_DEPTH } from "./pulumiC
 
 const kB = (b: number) => `${(b / 1024).toFixed(1)} KB`;
 const MB = (b: number) => `${(b / 1024 / 1024).toFixed(2)} MB`;
+const GB = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GB`;
 const MODES = { pulumi: "dev", ovnkube: "staging" } as const;
 
 /** A new ed25519 public key as an OpenSSH line (node:crypto: ssh2's generator writes a malformed key now and then). */
@@ -36,6 +40,19 @@ function kindOf(type: string): string {
     if (type.startsWith("kubernetes:")) return "Kubernetes";
     if (type.startsWith("pulumi:providers:")) return "provider";
     return "component";
+}
+
+/**
+ * What a first up makes a file backend write in all: each create writes the file twice, once with
+ * the operation pending and once with the resource (pulumi pkg/backend/snapshot.go, doCreate and
+ * createSnapshotMutation.End), each time holding every resource created so far (registration order;
+ * the engine's step order differs little in size).
+ */
+function firstUpWrites(total: number, sizes: number[]): number {
+    let written = 0;
+    let file = total - sizes.reduce((a, b) => a + b, 0);
+    for (const size of sizes) written += 2 * (file += size);
+    return written;
 }
 
 async function child(stack: string, nodes: number, out: string): Promise<void> {
@@ -77,7 +94,8 @@ async function child(stack: string, nodes: number, out: string): Promise<void> {
     const rows = checkpoint.checkpoint.latest.resources.map((r: any) => ({ kind: kindOf(r.type), bytes: 4 * RESOURCE_DEPTH + pulumiJson(r, RESOURCE_DEPTH).length + 2 }));
     // STATE_BENCH_DUMP=DIR keeps each checkpoint there as <stack>-<nodes>.json.
     if (process.env.STATE_BENCH_DUMP) fs.copyFileSync(file, path.join(process.env.STATE_BENCH_DUMP, `${stack}-${nodes}.json`));
-    fs.writeFileSync(path.join(out, "rows.json"), JSON.stringify({ nodes: list.length, total: fs.statSync(file).size, rows }));
+    const total = fs.statSync(file).size;
+    fs.writeFileSync(path.join(out, "rows.json"), JSON.stringify({ nodes: list.length, total, gzipped: gzipSync(fs.readFileSync(file)).length, firstUp: firstUpWrites(total, rows.map((r) => r.bytes)), rows }));
 }
 
 function measure(stack: string, nodes: number) {
@@ -85,7 +103,7 @@ function measure(stack: string, nodes: number) {
     try {
         const r = spawnSync(process.execPath, ["--import", "tsx", __filename, "--child", stack, String(nodes), out], { encoding: "utf8", maxBuffer: 1 << 26 });
         if (r.status !== 0) throw new Error(`${stack} at ${nodes} nodes: ${r.stderr}`);
-        return JSON.parse(fs.readFileSync(path.join(out, "rows.json"), "utf8")) as { nodes: number; total: number; rows: Array<{ kind: string; bytes: number }> };
+        return JSON.parse(fs.readFileSync(path.join(out, "rows.json"), "utf8")) as { nodes: number; total: number; gzipped: number; firstUp: number; rows: Array<{ kind: string; bytes: number }> };
     } finally {
         fs.rmSync(out, { recursive: true, force: true });
     }
@@ -106,7 +124,7 @@ function main(): void {
                 byKind.set(r.kind, { count: k.count + 1, bytes: k.bytes + r.bytes });
             }
             const host = ["host command", "script bundle", "check / guard"].reduce((a, k) => a + (byKind.get(k)?.bytes ?? 0), 0);
-            console.log(`${mode} mode, ${m.nodes} nodes: state ${MB(m.total)}; host resources ${kB(host / m.nodes)} per host`);
+            console.log(`${mode} mode, ${m.nodes} nodes: state ${MB(m.total)} (gzip ${MB(m.gzipped)}); host resources ${kB(host / m.nodes)} per host; a first up writes ${GB(m.firstUp)} (gzip about ${GB((m.firstUp * m.gzipped) / m.total)})`);
             for (const [kind, k] of [...byKind].sort((a, b) => b[1].bytes - a[1].bytes))
                 console.log(`  ${kind.padEnd(14)} ${String(k.count).padStart(5)} resources ${kB(k.bytes).padStart(10)}  ${kB(k.bytes / m.nodes).padStart(8)} per host  ${kB(k.bytes / k.count).padStart(8)} each`);
         }
