@@ -90,12 +90,13 @@ async function child(stack: string, nodes: number, out: string): Promise<void> {
     const sealed = JSON.parse(fs.readFileSync(sealedFile, "utf8")).resources;
     const checkpoint = pulumiCheckpoint(stack, ROOT, resources, sealed);
     const file = path.join(out, "state.json");
-    fs.writeFileSync(file, pulumiJson(checkpoint));
+    const text = pulumiJson(checkpoint);
+    fs.writeFileSync(file, text);
     const rows = checkpoint.checkpoint.latest.resources.map((r: any) => ({ kind: kindOf(r.type), bytes: 4 * RESOURCE_DEPTH + pulumiJson(r, RESOURCE_DEPTH).length + 2 }));
     // STATE_BENCH_DUMP=DIR keeps each checkpoint there as <stack>-<nodes>.json.
     if (process.env.STATE_BENCH_DUMP) fs.copyFileSync(file, path.join(process.env.STATE_BENCH_DUMP, `${stack}-${nodes}.json`));
-    const total = fs.statSync(file).size;
-    fs.writeFileSync(path.join(out, "rows.json"), JSON.stringify({ nodes: list.length, total, gzipped: gzipSync(fs.readFileSync(file)).length, firstUp: firstUpWrites(total, rows.map((r) => r.bytes)), rows }));
+    const total = Buffer.byteLength(text);
+    fs.writeFileSync(path.join(out, "rows.json"), JSON.stringify({ nodes: list.length, total, gzipped: gzipSync(text).length, firstUp: firstUpWrites(total, rows.map((r) => r.bytes)), rows }));
 }
 
 function measure(stack: string, nodes: number) {
