@@ -8,10 +8,7 @@ if [ "$(id -u)" -ne 0 ]; then
     echo "run as root: the local cluster creates network namespaces and mounts" >&2
     exit 1
 fi
-if ! command -v node >/dev/null || [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
-    echo "Node.js 20 or later is needed (https://nodejs.org or your distribution's nodejs package)" >&2
-    exit 1
-fi
+source scripts/node.sh
 echo "== OS packages"
 bash scripts/install-os-packages.sh
 echo "== npm dependencies"

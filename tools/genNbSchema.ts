@@ -1,4 +1,4 @@
-// Generates packages/cluster/nb/core/schema.gen.ts from the OVN Northbound schema that Debian's OVN
+// Generates components/nb/core/schema.gen.ts from the OVN Northbound schema that Debian's OVN
 // packages install: every table with its columns typed as the row builders write them (a scalar as
 // its atom, an optional or set column as an array, a map as a record, a reference as NbRef<table>),
 // each table's columns by kind, the strong-reference columns that hold non-root rows, and the
@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from "fs";
 import * as path from "path";
 
 export const DEFAULT_SCHEMA = "/usr/share/ovn/ovn-nb.ovsschema";
-export const OUTPUT = path.join(__dirname, "..", "packages", "cluster", "nb", "core", "schema.gen.ts");
+export const OUTPUT = path.join(__dirname, "..", "components", "nb", "core", "schema.gen.ts");
 
 type BaseType = string | { type: string; enum?: unknown; refTable?: string; refType?: string };
 interface ColumnType {

@@ -2,7 +2,7 @@
 // imports itself round a circle, and inside a layered folder (LAYERS) no import runs upwards.
 // `npm run lint:imports` prints what breaks them and exits 1.
 //
-// Packages are the folders with a package.json below packages/ and policy/; the repository root
+// Packages are the folders with a package.json of components/, lab/, cli/ and policy/; the repository root
 // (index.ts, bench/, tools/, examples/) is one more. test/ holds white-box tests of every package
 // and may import their modules directly.
 import * as fs from "node:fs";
@@ -68,7 +68,7 @@ export async function importCycles(dirs: string[], root = REPO): Promise<string[
  * Modules directly in the folder (its index) sit above every layer.
  */
 export const LAYERS: Record<string, readonly string[]> = {
-    "packages/cluster/nb": ["core", "kinds", "transact", "resources", "expectation"],
+    "components/nb": ["core", "kinds", "transact", "resources", "expectation"],
 };
 
 export interface LayerBreak {
@@ -108,7 +108,7 @@ export function layerBreaks(root = REPO, layers = LAYERS): LayerBreak[] {
 }
 
 /** What `npm run lint:imports` checks: every package and the root's own code. */
-export const CHECKED_DIRS = ["packages", "policy", "bench", "tools", "index.ts"];
+export const CHECKED_DIRS = ["components", "lab", "cli", "policy", "bench", "tools", "index.ts"];
 
 async function main(): Promise<void> {
     const crossing = crossingImports();

@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { after, before, test } from "node:test";
-import { removePulumiDemoPods, startPulumiDemoPods } from "../../packages/lab/localcluster/demoPods";
-import type { LocalPod } from "../../packages/lab/localcluster";
-import { apply, destroy, type OperationResult } from "../../packages/lab/offline/api";
+import { removePulumiDemoPods, startPulumiDemoPods } from "../../lab/localcluster/demoPods";
+import type { LocalPod } from "../../lab/localcluster";
+import { apply, destroy, type OperationResult } from "../../lab/offline/api";
 import { hostOut, sortedLines } from "./support/liveChange";
 import { nodeHostState, ovnRows } from "./support/nodeChange";
 import { bringUpPulumiLab, type PulumiLab } from "./support/pulumiLab";

@@ -8,9 +8,9 @@
 // and up refuse before any step.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import * as scripts from "../../packages/cluster/hosts/scripts";
-import { hostExec } from "../../packages/lab/localcluster";
-import { apply, preview } from "../../packages/lab/offline/api";
+import * as scripts from "../../components/hosts/scripts";
+import { hostExec } from "../../lab/localcluster";
+import { apply, preview } from "../../lab/offline/api";
 import { bringUpLiveLab, editStack, hostOut, PROJECT_KEY, snatProbe, snatSeen, sortedLines, upUnderTraffic } from "./support/liveChange";
 
 const ID = "lbbr";

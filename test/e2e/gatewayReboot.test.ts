@@ -8,9 +8,9 @@
 // learns the shared MAC on the patch port. Pods ping each other again and every SNAT probe passes.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import * as scripts from "../../packages/cluster/hosts/scripts";
-import { hostExec } from "../../packages/lab/localcluster";
-import { formatMatrix, pingMatrix } from "../../packages/lab/localcluster/checks";
+import * as scripts from "../../components/hosts/scripts";
+import { hostExec } from "../../lab/localcluster";
+import { formatMatrix, pingMatrix } from "../../lab/localcluster/checks";
 import { bootHost, powerOff } from "../hosts/support/reboot";
 import { bringUpLiveLab, hostOut, snatSeen as seen, sortedLines } from "./support/liveChange";
 

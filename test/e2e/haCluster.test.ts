@@ -9,13 +9,13 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
-import type { ClusterModel } from "../../packages/cluster/model/types";
-import { nbConnection } from "../../packages/cluster/program/connections";
-import { centralStatus, formatCentralStatus } from "../../packages/cluster/status/centralStatus";
-import { hostExec, podExec, startPod, stopPod, type LocalCluster, type LocalPod } from "../../packages/lab/localcluster";
-import { formatReport, overlayReport } from "../../packages/lab/localcluster/checks";
+import type { ClusterModel } from "../../components/model/types";
+import { nbConnection } from "../../components/program/connections";
+import { centralStatus, formatCentralStatus } from "../../components/status/centralStatus";
+import { hostExec, podExec, startPod, stopPod, type LocalCluster, type LocalPod } from "../../lab/localcluster";
+import { formatReport, overlayReport } from "../../lab/localcluster/checks";
 import YAML from "yaml";
-import { apply, destroy, preview, refresh, type OfflineOptions, type OperationResult } from "../../packages/lab/offline/api";
+import { apply, destroy, preview, refresh, type OfflineOptions, type OperationResult } from "../../lab/offline/api";
 import { applyNodes, expectedRows, sideModel } from "./support/nbApplyUnderFault";
 import { haLab, removeHaLab, type HaLab } from "./support/haLab";
 import { DBS, raftStatus } from "./support/raftStatus";
@@ -215,7 +215,7 @@ test("one central down: up and refresh still work, and pods keep pinging through
     await restartMember(victim);
     // status --svg: the three members, and the live topology drawn from the leader's NB, equal to the plan.
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "ha-status-"));
-    const tool = spawnSync(process.execPath, ["--import", "tsx", "packages/cli/status.ts", options.stackFile!, "--ssh-key", cluster.privateKeyPath, "--svg", "--out", out], { encoding: "utf8", cwd: path.join(__dirname, "../..") });
+    const tool = spawnSync(process.execPath, ["--import", "tsx", "cli/status.ts", options.stackFile!, "--ssh-key", cluster.privateKeyPath, "--svg", "--out", out], { encoding: "utf8", cwd: path.join(__dirname, "../..") });
     console.log(tool.stdout.replace(/^/gm, "# "));
     assert.equal(tool.status, 0, tool.stderr);
     assert.match(tool.stdout, /the live topology: /);

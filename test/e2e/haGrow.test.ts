@@ -4,10 +4,10 @@
 // join, chassis and the NB providers move to the member lists, and pods keep their network.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import type { ClusterModel } from "../../packages/cluster/model/types";
-import { hostExec, startPod, stopPod, type LocalCluster, type LocalPod } from "../../packages/lab/localcluster";
-import { formatReport, overlayReport } from "../../packages/lab/localcluster/checks";
-import { apply, destroy, type OfflineOptions } from "../../packages/lab/offline/api";
+import type { ClusterModel } from "../../components/model/types";
+import { hostExec, startPod, stopPod, type LocalCluster, type LocalPod } from "../../lab/localcluster";
+import { formatReport, overlayReport } from "../../lab/localcluster/checks";
+import { apply, destroy, type OfflineOptions } from "../../lab/offline/api";
 import { haLab, removeHaLab, type HaLab } from "./support/haLab";
 import { raftStatus } from "./support/raftStatus";
 

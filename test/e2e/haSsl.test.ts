@@ -5,9 +5,9 @@
 // plain client gets no answer, a client with the CA's certificate does); every chassis is in the SB.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import type { ClusterModel } from "../../packages/cluster/model/types";
-import { hostExec, LOCAL_LAB_PASSPHRASE, type LocalCluster } from "../../packages/lab/localcluster";
-import { apply, type OfflineOptions } from "../../packages/lab/offline/api";
+import type { ClusterModel } from "../../components/model/types";
+import { hostExec, LOCAL_LAB_PASSPHRASE, type LocalCluster } from "../../lab/localcluster";
+import { apply, type OfflineOptions } from "../../lab/offline/api";
 import { makePki } from "../support/pki";
 import { setStackConfig } from "../support/stackSecrets";
 import { haLab, removeHaLab, type HaLab } from "./support/haLab";

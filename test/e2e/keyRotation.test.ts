@@ -10,10 +10,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import YAML from "yaml";
-import type { ClusterModel } from "../../packages/cluster/model/types";
-import { hostExec, LOCAL_LAB_PASSPHRASE, PassphraseSecrets, type LocalCluster } from "../../packages/lab/localcluster";
-import { formatMatrix, pingMatrix } from "../../packages/lab/localcluster/checks";
-import { apply, refresh, type OfflineOptions, type OperationResult } from "../../packages/lab/offline/api";
+import type { ClusterModel } from "../../components/model/types";
+import { hostExec, LOCAL_LAB_PASSPHRASE, PassphraseSecrets, type LocalCluster } from "../../lab/localcluster";
+import { formatMatrix, pingMatrix } from "../../lab/localcluster/checks";
+import { apply, refresh, type OfflineOptions, type OperationResult } from "../../lab/offline/api";
 import { bringUpPulumiLab, type PulumiLab } from "./support/pulumiLab";
 
 const SSH_KEY = "ovn-kubernetes:sshPrivateKey";

@@ -10,8 +10,8 @@
 // One byte more than the underlay carries is refused at preview, on every node, before any step.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import * as scripts from "../../packages/cluster/hosts/scripts";
-import { apply, preview } from "../../packages/lab/offline/api";
+import * as scripts from "../../components/hosts/scripts";
+import { apply, preview } from "../../lab/offline/api";
 import { bringUpLiveLab, editStack, hostOut, PROJECT_KEY, sortedLines } from "./support/liveChange";
 import { changeMtu, dfPing, GENEVE_OVERHEAD, NEW_MTU, recreatePods, UNDERLAY_MTU, type MtuLab } from "./support/mtuChange";
 

@@ -4,8 +4,8 @@
 // the others. The untouched pods lose no probe.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { ping } from "../../packages/lab/localcluster";
-import { apply } from "../../packages/lab/offline/api";
+import { ping } from "../../lab/localcluster";
+import { apply } from "../../lab/offline/api";
 import { addNodeSteps } from "./support/nodeScenarios";
 import { CHANGED, chassisOf, BOOKKEEPING_UPDATES, isNodeResource, mentionsNode, nodeSteps, ovnRows, splitRows, stateNames, totals, type OvnRows } from "./support/nodeChange";
 

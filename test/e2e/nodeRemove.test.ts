@@ -6,7 +6,7 @@
 // untouched pods lose no probe either time.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { apply, preview } from "../../packages/lab/offline/api";
+import { apply, preview } from "../../lab/offline/api";
 import { removeNodeSteps } from "./support/nodeScenarios";
 import { CHANGED, chassisOf, BOOKKEEPING_UPDATES, isNodeResource, mentionsNode, nodeHostState, nodeSteps, ovnRows, splitRows, stateNames, totals, type NodeLab, type OvnRows } from "./support/nodeChange";
 

@@ -8,8 +8,8 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
-import { ping } from "../../packages/lab/localcluster";
-import { preview } from "../../packages/lab/offline/api";
+import { ping } from "../../lab/localcluster";
+import { preview } from "../../lab/offline/api";
 import { renameNodeSteps } from "./support/nodeScenarios";
 import { CHANGED, chassisOf, nodeHostState, ovnRows, totals, type OvnRows } from "./support/nodeChange";
 
@@ -32,7 +32,7 @@ after(async () => {
 
 test("validate, given the stack file as last applied, warns that the node is renamed and so replaced", () => {
     steps.renameInStack();
-    const r = spawnSync(process.execPath, ["--import", "tsx", "packages/cli/validate.ts", steps.lab.options.stackFile!, "--previous", applied], { cwd: ROOT, encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["--import", "tsx", "cli/validate.ts", steps.lab.options.stackFile!, "--previous", applied], { cwd: ROOT, encoding: "utf8" });
     assert.equal(r.status, 0, r.stderr);
     const ip = steps.lab.cluster.hosts.find((h) => h.name === CHANGED)!.ip;
     assert.ok(r.stderr.includes(`warning: nodes[1].name: "${steps.to}" is node "${CHANGED}" renamed (${ip}:22)`), r.stderr);

@@ -7,7 +7,7 @@
 // geneve, test/support/invalidConfigs.ts.)
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { apply, preview } from "../../packages/lab/offline/api";
+import { apply, preview } from "../../lab/offline/api";
 import { bringUpLiveLab, changeEncapType, editStack, hostOut, PROJECT_KEY, sortedLines } from "./support/liveChange";
 
 const ID = "lbtun";

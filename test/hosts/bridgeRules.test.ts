@@ -4,8 +4,8 @@
 // generator refuses br-int too.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ConfigError, validateConfig } from "../../packages/cluster/plan/validate";
-import * as scripts from "../../packages/cluster/hosts/scripts";
+import { ConfigError, validateConfig } from "../../components/plan/validate";
+import * as scripts from "../../components/hosts/scripts";
 import { stackConfig } from "../support/configs";
 import { gatewayModel } from "./fixtures";
 

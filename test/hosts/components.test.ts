@@ -6,7 +6,7 @@ import { before, test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
 import { SECRETS, centralModel, gatewayModel, hostModel, nodeNetworkModel, rhelHost } from "./fixtures";
 // Pure script text helpers: no Pulumi resource in them.
-import { inlineCommand } from "../../packages/cluster/hosts/scripts/shell";
+import { inlineCommand } from "../../components/hosts/scripts/shell";
 
 interface Created {
     type: string;
@@ -22,7 +22,7 @@ const FAKE_STDOUT: Record<string, string> = {
     "-bridge": "confirm-token 0f6c5a52-5c57-4a8b-9d5e-3e0c1f6b2a11\nc6:05:1d:ca:61:14\n",
 };
 
-let hosts: typeof import("../../packages/cluster/hosts");
+let hosts: typeof import("../../components/hosts");
 
 before(async () => {
     await pulumi.runtime.setMocks(
@@ -38,7 +38,7 @@ before(async () => {
         "stack",
         false,
     );
-    hosts = await import("../../packages/cluster/hosts");
+    hosts = await import("../../components/hosts");
 });
 
 /** Resolve an Output (or plain value) under mocks, with its secretness. */
@@ -178,7 +178,7 @@ test("bad models fail at construction, before any command exists", () => {
 });
 
 test("a part's resources are the cluster's children, wait for what the part waits for, and alias the component they sat in", async () => {
-    const { Part } = await import("../../packages/cluster/hosts/part");
+    const { Part } = await import("../../components/hosts/part");
     const before = new pulumi.ComponentResource("test:index:Before", "before");
     const part = new Part("ovn-kubernetes:hosts:Chassis", "ovn-node1-chassis", { parent: cluster, dependsOn: [before] });
     const opts = part.child();

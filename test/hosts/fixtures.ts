@@ -1,8 +1,8 @@
 // Models for the host-script tests: Debian and RHEL hosts, tcp and ssl centrals, shared and
 // dedicated gateways. Built by hand (not from the config layer) so a test can bend one field.
-import type { PackagesConfig } from "../../packages/cluster/config/types";
-import type { CentralModel, GatewayModel, HostModel, NodeNetworkModel } from "../../packages/cluster/model/types";
-import { nicBridge } from "../../packages/cluster/model/names";
+import type { PackagesConfig } from "../../components/config/types";
+import type { CentralModel, GatewayModel, HostModel, NodeNetworkModel } from "../../components/model/types";
+import { nicBridge } from "../../components/model/names";
 
 export function hostModel(over: Partial<HostModel> = {}): HostModel {
     return {

@@ -4,9 +4,9 @@
 // dedicated NIC (eth1, one end of a veth pair the test makes inside the host).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { down } from "../../packages/lab/localcluster";
-import type { LocalCluster } from "../../packages/lab/localcluster";
-import * as scripts from "../../packages/cluster/hosts/scripts";
+import { down } from "../../lab/localcluster";
+import type { LocalCluster } from "../../lab/localcluster";
+import * as scripts from "../../components/hosts/scripts";
 import { centralModel, gatewayModel } from "./fixtures";
 import { inHost, labHost, ovsdbAddresses, startLab } from "./support/lab";
 import { runOk, runScript } from "./support/remote";

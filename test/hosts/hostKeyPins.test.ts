@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
-import { ConfigError, validateConfig } from "../../packages/cluster/plan/validate";
-import { hostCommand } from "../../packages/cluster/hosts/command";
-import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
-import { sshConnection } from "../../packages/cluster/program/connections";
+import { ConfigError, validateConfig } from "../../components/plan/validate";
+import { hostCommand } from "../../components/hosts/command";
+import { buildClusterModel } from "../../components/model/clusterModel";
+import { sshConnection } from "../../components/program/connections";
 import { stackConfig } from "../support/configs";
 
 /** ssh-keygen's fingerprint of a key line: independent of the code under test. */

@@ -6,10 +6,10 @@
 // SSH address.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { down, shellQuote } from "../../packages/lab/localcluster";
-import type { LocalCluster } from "../../packages/lab/localcluster";
-import { run } from "../../packages/lab/localcluster/run";
-import * as scripts from "../../packages/cluster/hosts/scripts";
+import { down, shellQuote } from "../../lab/localcluster";
+import type { LocalCluster } from "../../lab/localcluster";
+import { run } from "../../lab/localcluster/run";
+import * as scripts from "../../components/hosts/scripts";
 import { gatewayModel } from "./fixtures";
 import { inHost, labHost, startLab } from "./support/lab";
 import { runOk, runScript } from "./support/remote";

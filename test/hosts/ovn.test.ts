@@ -2,9 +2,9 @@
 // management port, each script run over SSH the way remote.Command runs it.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { down } from "../../packages/lab/localcluster";
-import type { LocalCluster } from "../../packages/lab/localcluster";
-import * as scripts from "../../packages/cluster/hosts/scripts";
+import { down } from "../../lab/localcluster";
+import type { LocalCluster } from "../../lab/localcluster";
+import * as scripts from "../../components/hosts/scripts";
 import { SECRETS, centralModel, hostModel, nodeNetworkModel } from "./fixtures";
 import { externalId, inHost, labHost, ovsdbAddresses, startLab } from "./support/lab";
 import { runOk, runScript } from "./support/remote";

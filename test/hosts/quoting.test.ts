@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { bashBody, bashScript, shellQuote } from "../../packages/cluster/hosts/scripts/shell";
-import { encodeSecretLines } from "../../packages/cluster/hosts/scripts/secrets";
+import { bashBody, bashScript, shellQuote } from "../../components/hosts/scripts/shell";
+import { encodeSecretLines } from "../../components/hosts/scripts/secrets";
 import { runLocal } from "./support/bash";
 import { SECRETS } from "./fixtures";
 

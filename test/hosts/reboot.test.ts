@@ -9,10 +9,10 @@
 // is refused before anything changes, and deletes remove their pieces and finally the boot entry.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { down, hostExec, up } from "../../packages/lab/localcluster";
-import type { LocalCluster } from "../../packages/lab/localcluster";
-import { run } from "../../packages/lab/localcluster/run";
-import * as scripts from "../../packages/cluster/hosts/scripts";
+import { down, hostExec, up } from "../../lab/localcluster";
+import type { LocalCluster } from "../../lab/localcluster";
+import { run } from "../../lab/localcluster/run";
+import * as scripts from "../../components/hosts/scripts";
 import { lintScript } from "./support/bash";
 import { centralModel, gatewayModel, hostModel, nodeNetworkModel } from "./fixtures";
 import { inHost, labHost, ovsdbAddresses } from "./support/lab";

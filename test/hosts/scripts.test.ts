@@ -2,12 +2,12 @@
 // no secret, and a model value with shell metacharacters makes the generator throw naming it.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import * as scripts from "../../packages/cluster/hosts/scripts";
-import type { HostScript } from "../../packages/cluster/hosts/scripts";
+import * as scripts from "../../components/hosts/scripts";
+import type { HostScript } from "../../components/hosts/scripts";
 import { lintScript, runLocal } from "./support/bash";
-import { bashBody, inlineCommand } from "../../packages/cluster/hosts/scripts/shell";
-import { BUNDLE_ROOT, COMMAND_LOG_DIR } from "../../packages/cluster/hosts/scripts/bundle";
-import { GatewayMode } from "../../packages/cluster/config/types";
+import { bashBody, inlineCommand } from "../../components/hosts/scripts/shell";
+import { BUNDLE_ROOT, COMMAND_LOG_DIR } from "../../components/hosts/scripts/bundle";
+import { GatewayMode } from "../../components/config/types";
 import { SECRETS, centralModel, clusteredCentralModel, gatewayModel, hostModel, nodeNetworkModel, packagesConfigs, rhelHost } from "./fixtures";
 
 const tcp = { nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642" };

@@ -4,9 +4,9 @@
 // runs over real SSH, then the host's logs are searched.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { down } from "../../packages/lab/localcluster";
-import type { LocalCluster } from "../../packages/lab/localcluster";
-import * as scripts from "../../packages/cluster/hosts/scripts";
+import { down } from "../../lab/localcluster";
+import type { LocalCluster } from "../../lab/localcluster";
+import * as scripts from "../../components/hosts/scripts";
 import { centralModel } from "./fixtures";
 import { sampleCommandLines } from "./support/argvSampler";
 import { externalId, inHost, labHost, ovsdbAddresses, startLab } from "./support/lab";

@@ -3,9 +3,9 @@
 // from stdin, and the way back to tcp removing what SSL left. Certificates made by openssl here.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { down } from "../../packages/lab/localcluster";
-import type { LocalCluster } from "../../packages/lab/localcluster";
-import * as scripts from "../../packages/cluster/hosts/scripts";
+import { down } from "../../lab/localcluster";
+import type { LocalCluster } from "../../lab/localcluster";
+import * as scripts from "../../components/hosts/scripts";
 import { centralModel } from "./fixtures";
 import { makePki, type Pki } from "../support/pki";
 import { inHost, labHost, ovsdbAddresses, startLab } from "./support/lab";

@@ -4,10 +4,10 @@
 // centralized: the master and per node ovnkube-node, both talking to the central's databases.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { kubeManifests } from "../../packages/cluster/kube/manifests";
-import { remoteHost } from "../../packages/cluster/kube/ovnkubeArgs";
-import type { Container, DaemonSet } from "../../packages/cluster/kube/objectTypes";
-import type { KubeModel } from "../../packages/cluster/model/types";
+import { kubeManifests } from "../../components/kube/manifests";
+import { remoteHost } from "../../components/kube/ovnkubeArgs";
+import type { Container, DaemonSet } from "../../components/kube/objectTypes";
+import type { KubeModel } from "../../components/model/types";
 import { bothArchitectures, interconnectModel, kubeModel, oneGroupModel } from "./fixture";
 import { affinityNodes, flag, hasFlag as has, main, selectedNodes } from "./inspect";
 

@@ -4,7 +4,7 @@
 // overridden; `interconnectModel` is the same cluster with a zone per node and node identities on,
 // as the model has them by default; `bothArchitectures` lists the two for tests that hold for
 // each, so that a model with and one without identities are both covered.
-import type { IdentityModel, KubeModel, OvnkubeNodeModel } from "../../packages/cluster/model/types";
+import type { IdentityModel, KubeModel, OvnkubeNodeModel } from "../../components/model/types";
 import { labCrdUrls } from "../support/crdMirror";
 
 const JOIN_BASE = "100.64.0.";

@@ -4,11 +4,11 @@
 // SSL), staging interconnect (a zone per node); both with node identities, on by default.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { validateConfig } from "../../packages/cluster/plan/validate";
-import { webhookConfigurations } from "../../packages/cluster/kube/identity";
-import { kubeManifests, manifestList } from "../../packages/cluster/kube/manifests";
-import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
-import { toInt } from "../../packages/cluster/values";
+import { validateConfig } from "../../components/plan/validate";
+import { webhookConfigurations } from "../../components/kube/identity";
+import { kubeManifests, manifestList } from "../../components/kube/manifests";
+import { buildClusterModel } from "../../components/model/clusterModel";
+import { toInt } from "../../components/values";
 import { stackConfig } from "../support/configs";
 import { affinityNodes, flag, main, selectedNodes } from "./inspect";
 import { validateObject } from "./schema";

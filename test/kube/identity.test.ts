@@ -6,10 +6,10 @@
 // the identity's RBAC: rbac.test.ts; against a real API server: apiserver.test.ts.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { NODE_WEBHOOK, POD_WEBHOOK, webhookConfigurations, webhookSecret, webhookUrl } from "../../packages/cluster/kube/identity";
-import { kubeManifests, manifestList } from "../../packages/cluster/kube/manifests";
-import type { DaemonSet, SecretVolume } from "../../packages/cluster/kube/objectTypes";
-import type { KubeModel } from "../../packages/cluster/model/types";
+import { NODE_WEBHOOK, POD_WEBHOOK, webhookConfigurations, webhookSecret, webhookUrl } from "../../components/kube/identity";
+import { kubeManifests, manifestList } from "../../components/kube/manifests";
+import type { DaemonSet, SecretVolume } from "../../components/kube/objectTypes";
+import type { KubeModel } from "../../components/model/types";
 import { IDENTITY, interconnectModel, kubeModel } from "./fixture";
 import { affinityNodes, expandedCommand, flag, hasFlag, main } from "./inspect";
 import { validateObject } from "./schema";

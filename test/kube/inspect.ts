@@ -1,6 +1,6 @@
 // Reading the plain DaemonSets in tests: the main container, a flag's value, the nodes a
 // DaemonSet is held to.
-import type { Container, DaemonSet, NodePatch } from "../../packages/cluster/kube/objectTypes";
+import type { Container, DaemonSet, NodePatch } from "../../components/kube/objectTypes";
 
 export const main = (ds: DaemonSet): Container => ds.spec.template.spec.containers[0];
 

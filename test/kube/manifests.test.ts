@@ -8,12 +8,12 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
 import { CustomResourceDefinition } from "kubernetes-models/apiextensions.k8s.io/v1/CustomResourceDefinition";
-import { kubeManifests, manifestList, type KubeManifests } from "../../packages/cluster/kube/manifests";
-import { CONFIG_HASH_ANNOTATION } from "../../packages/cluster/kube/daemonset";
-import { NODE_PLAN_HASH_ANNOTATION } from "../../packages/cluster/kube/nodeAnnotations";
-import { loadCrds, parseCrds } from "../../packages/cluster/kube/crds";
-import type { Container, DaemonSet as DaemonSetObject, KubeObject } from "../../packages/cluster/kube/objectTypes";
-import type { KubeModel } from "../../packages/cluster/model/types";
+import { kubeManifests, manifestList, type KubeManifests } from "../../components/kube/manifests";
+import { CONFIG_HASH_ANNOTATION } from "../../components/kube/daemonset";
+import { NODE_PLAN_HASH_ANNOTATION } from "../../components/kube/nodeAnnotations";
+import { loadCrds, parseCrds } from "../../components/kube/crds";
+import type { Container, DaemonSet as DaemonSetObject, KubeObject } from "../../components/kube/objectTypes";
+import type { KubeModel } from "../../components/model/types";
 import { bothArchitectures, interconnectModel, kubeModel } from "./fixture";
 import { validateObject } from "./schema";
 

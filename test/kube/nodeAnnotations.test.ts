@@ -3,8 +3,8 @@
 // label, and the apply options @pulumi/kubernetes reads.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { kubeManifests } from "../../packages/cluster/kube/manifests";
-import { asPulumiNodePatch, NODE_PLAN_APPLY, nodePlanPatch } from "../../packages/cluster/kube/nodeAnnotations";
+import { kubeManifests } from "../../components/kube/manifests";
+import { asPulumiNodePatch, NODE_PLAN_APPLY, nodePlanPatch } from "../../components/kube/nodeAnnotations";
 import { interconnectModel, kubeModel } from "./fixture";
 
 describe("Node plan patches", () => {

@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { before, describe, it } from "node:test";
-import { kubeManifests } from "../../packages/cluster/kube/manifests";
-import { OVNKUBE_VERSIONS, type OvnkubeVersion } from "../../packages/cluster/kube/releases";
-import type { KubeModel } from "../../packages/cluster/model/types";
-import { labBinary } from "../../packages/lab/localcluster/kube/labBinaries";
-import { ovnKubernetesLabRelease } from "../../packages/lab/localcluster/labReleases";
+import { kubeManifests } from "../../components/kube/manifests";
+import { OVNKUBE_VERSIONS, type OvnkubeVersion } from "../../components/kube/releases";
+import type { KubeModel } from "../../components/model/types";
+import { labBinary } from "../../lab/localcluster/kube/labBinaries";
+import { ovnKubernetesLabRelease } from "../../lab/localcluster/labReleases";
 import { bothArchitectures, kubeModel } from "./fixture";
 import { expandedCommand, main } from "./inspect";
 

@@ -8,7 +8,7 @@ import { createPrivateKey, X509Certificate } from "node:crypto";
 import { before, describe, it } from "node:test";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import type { KubeModel } from "../../packages/cluster/model/types";
+import type { KubeModel } from "../../components/model/types";
 import { createdState, WEBHOOK_CERTIFICATE } from "../support/pulumiMocks";
 import { IDENTITY, interconnectModel, kubeModel } from "./fixture";
 import { flag } from "./inspect";
@@ -73,7 +73,7 @@ const dependsOn = new Map<string, pulumi.Input<pulumi.Input<pulumi.Resource>[]> 
 const secretOutputs = new Map<string, string[] | undefined>();
 const names = new Map<pulumi.Resource, string>();
 
-type OvnkubeModule = typeof import("../../packages/cluster/kube/ovnkubeComponent");
+type OvnkubeModule = typeof import("../../components/kube/ovnkubeComponent");
 let Ovnkube: OvnkubeModule["Ovnkube"];
 
 const value = <T>(o: pulumi.Output<T>): Promise<T> => new Promise((resolve) => o.apply(resolve));
@@ -127,7 +127,7 @@ before(async () => {
         "test",
         false,
     );
-    ({ Ovnkube } = await import("../../packages/cluster/kube/ovnkubeComponent"));
+    ({ Ovnkube } = await import("../../components/kube/ovnkubeComponent"));
 });
 
 describe("Ovnkube with a kubeconfig (centralized)", () => {

@@ -7,8 +7,8 @@
 // ovnkube-identity approves those requests for the API server's client signer only.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { kubeManifests } from "../../packages/cluster/kube/manifests";
-import type { GroupSubject, PolicyRule, ServiceAccountSubject } from "../../packages/cluster/kube/objectTypes";
+import { kubeManifests } from "../../components/kube/manifests";
+import type { GroupSubject, PolicyRule, ServiceAccountSubject } from "../../components/kube/objectTypes";
 import { bothArchitectures, interconnectModel, kubeModel } from "./fixture";
 
 /** RBAC's own decision for one request: some rule names the group, resource, verb (and name, if limited). */

@@ -11,7 +11,7 @@ import { Node } from "kubernetes-models/v1/Node";
 import { Secret } from "kubernetes-models/v1/Secret";
 import { ServiceAccount } from "kubernetes-models/v1/ServiceAccount";
 import { ValidatingWebhookConfiguration } from "kubernetes-models/admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration";
-import type { KubeObject, TlsSecret, ValidatingWebhookConfiguration as Webhooks } from "../../packages/cluster/kube/objectTypes";
+import type { KubeObject, TlsSecret, ValidatingWebhookConfiguration as Webhooks } from "../../components/kube/objectTypes";
 
 /** Throws, naming the field, when `obj` breaks its kind's schema. */
 export function validateObject(obj: KubeObject | TlsSecret | Webhooks): void {

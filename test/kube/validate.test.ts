@@ -2,8 +2,8 @@
 // exists, naming the field and the reason.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { kubeManifests } from "../../packages/cluster/kube/manifests";
-import type { KubeModel } from "../../packages/cluster/model/types";
+import { kubeManifests } from "../../components/kube/manifests";
+import type { KubeModel } from "../../components/model/types";
 import { interconnectModel, kubeModel } from "./fixture";
 
 const withConfig = (config: Record<string, string>) => kubeModel({ config: { ...kubeModel().config, ...config } });

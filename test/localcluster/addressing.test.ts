@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { defaultSubnet, planAddresses } from "../../packages/lab/localcluster/addressing";
-import { checkId, clusterNames } from "../../packages/lab/localcluster/names";
+import { defaultSubnet, planAddresses } from "../../lab/localcluster/addressing";
+import { checkId, clusterNames } from "../../lab/localcluster/names";
 
 test("the default underlay is a /24 in 172.31.0.0/16 that depends only on the id", () => {
     assert.equal(defaultSubnet("local"), defaultSubnet("local"));

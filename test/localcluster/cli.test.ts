@@ -7,15 +7,15 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { after, test } from "node:test";
 import YAML from "yaml";
-import { down } from "../../packages/lab/localcluster";
-import { PROJECT_ROOT } from "../../packages/lab/localcluster/names";
+import { down } from "../../lab/localcluster";
+import { PROJECT_ROOT } from "../../lab/localcluster/names";
 import { leftovers } from "./leftovers";
 
 const ID = "lccli";
 
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-        execFile(process.execPath, ["--import", "tsx", "packages/lab/localcluster/cli.ts", ...args], { cwd: PROJECT_ROOT, encoding: "utf8", timeout: 60_000 },
+        execFile(process.execPath, ["--import", "tsx", "lab/localcluster/cli.ts", ...args], { cwd: PROJECT_ROOT, encoding: "utf8", timeout: 60_000 },
             (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }));
     });
 }

@@ -9,18 +9,18 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { after, test } from "node:test";
 import YAML from "yaml";
-import { KubeClient, pollUntil } from "../../packages/lab/kubeclient";
-import { down, LOCAL_LAB_PASSPHRASE } from "../../packages/lab/localcluster";
-import { PROJECT_ROOT, stateDir } from "../../packages/lab/localcluster/names";
-import { PassphraseSecrets } from "../../packages/lab/offline/passphraseSecrets";
-import { NO_RUNTIME_MESSAGE } from "../../packages/lab/localcluster/registration/nodeObject";
+import { KubeClient, pollUntil } from "../../lab/kubeclient";
+import { down, LOCAL_LAB_PASSPHRASE } from "../../lab/localcluster";
+import { PROJECT_ROOT, stateDir } from "../../lab/localcluster/names";
+import { PassphraseSecrets } from "../../lab/offline/passphraseSecrets";
+import { NO_RUNTIME_MESSAGE } from "../../lab/localcluster/registration/nodeObject";
 import { leftovers } from "./leftovers";
 
 const ID = "lcclik8s";
 
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-        execFile(process.execPath, ["--import", "tsx", "packages/lab/localcluster/cli.ts", ...args], { cwd: PROJECT_ROOT, encoding: "utf8", timeout: 300_000, env: { ...process.env, PULUMI_CONFIG_PASSPHRASE: LOCAL_LAB_PASSPHRASE } },
+        execFile(process.execPath, ["--import", "tsx", "lab/localcluster/cli.ts", ...args], { cwd: PROJECT_ROOT, encoding: "utf8", timeout: 300_000, env: { ...process.env, PULUMI_CONFIG_PASSPHRASE: LOCAL_LAB_PASSPHRASE } },
             (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }));
     });
 }

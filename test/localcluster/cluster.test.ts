@@ -8,8 +8,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { Client } from "ssh2";
-import { down, hostExec, loadCluster, status, up } from "../../packages/lab/localcluster";
-import type { LocalCluster } from "../../packages/lab/localcluster";
+import { down, hostExec, loadCluster, status, up } from "../../lab/localcluster";
+import type { LocalCluster } from "../../lab/localcluster";
 import { ProcessMark, leftovers, markOf, processesIn, stillRunning } from "./leftovers";
 
 const ID = "lcup";

@@ -9,11 +9,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { execFileSync } from "node:child_process";
-import { KubeApiError, KubeClient, pollUntil, type KubeObject } from "../../packages/lab/kubeclient";
-import { down, hostExec } from "../../packages/lab/localcluster";
-import type { LocalCluster } from "../../packages/lab/localcluster";
-import { KUBERNETES_VERSION, labBinary, loadControlPlane, LAB_BIN_ENV, LAB_CACHE_ENV, type ControlPlane } from "../../packages/lab/localcluster/kube";
-import { labCrdDir, labSourceDir, LAB_CRDS_ENV, ovnKubernetesLabRelease } from "../../packages/lab/localcluster/labReleases";
+import { KubeApiError, KubeClient, pollUntil, type KubeObject } from "../../lab/kubeclient";
+import { down, hostExec } from "../../lab/localcluster";
+import type { LocalCluster } from "../../lab/localcluster";
+import { KUBERNETES_VERSION, labBinary, loadControlPlane, LAB_BIN_ENV, LAB_CACHE_ENV, type ControlPlane } from "../../lab/localcluster/kube";
+import { labCrdDir, labSourceDir, LAB_CRDS_ENV, ovnKubernetesLabRelease } from "../../lab/localcluster/labReleases";
 import { startKubeLab, type KubeLab } from "../support/kubeControlPlane";
 import { leftovers, processesIn, stillRunning } from "./leftovers";
 

@@ -9,13 +9,13 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
-import * as scripts from "../../packages/cluster/hosts/scripts";
-import { down, localStackConfig, up } from "../../packages/lab/localcluster";
-import type { LocalCluster, LocalHost } from "../../packages/lab/localcluster";
-import { DEBIAN13_BASE, baseDir } from "../../packages/lab/localcluster/debianBase";
-import { LAB_DIR_MOUNT, inHostRoot } from "../../packages/lab/localcluster/holder";
-import { withMachineLock } from "../../packages/lab/localcluster/machineLock";
-import { ownRootLayout } from "../../packages/lab/localcluster/rootfs";
+import * as scripts from "../../components/hosts/scripts";
+import { down, localStackConfig, up } from "../../lab/localcluster";
+import type { LocalCluster, LocalHost } from "../../lab/localcluster";
+import { DEBIAN13_BASE, baseDir } from "../../lab/localcluster/debianBase";
+import { LAB_DIR_MOUNT, inHostRoot } from "../../lab/localcluster/holder";
+import { withMachineLock } from "../../lab/localcluster/machineLock";
+import { ownRootLayout } from "../../lab/localcluster/rootfs";
 import { hostModel } from "../hosts/fixtures";
 import { labHost } from "../hosts/support/lab";
 import { installBundle, runOk, runScript } from "../hosts/support/remote";
@@ -209,7 +209,7 @@ test("builders of the base take turns under the machine lock, which a killed hol
 
         // A process that dies while holding the lock (as a crashed build would) must not keep it.
         const holder = spawn(process.execPath, ["--import", "tsx", "-e",
-            `require(${JSON.stringify(require.resolve("../../packages/lab/localcluster/machineLock"))}).withMachineLock(process.argv[1], () => { console.log("held"); return new Promise(() => {}); })`,
+            `require(${JSON.stringify(require.resolve("../../lab/localcluster/machineLock"))}).withMachineLock(process.argv[1], () => { console.log("held"); return new Promise(() => {}); })`,
             lock], { stdio: ["ignore", "pipe", "inherit"] });
         await new Promise<void>((resolve, reject) => {
             holder.stdout.on("data", (d: Buffer) => d.toString().includes("held") && resolve());

@@ -2,7 +2,7 @@
 // chassis printed it), the report naming the chassis that lacks a peer, and the catch-up line.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatCaughtUp, formatTunnelMesh, remoteIps } from "../../packages/lab/localcluster/overlayReadiness";
+import { formatCaughtUp, formatTunnelMesh, remoteIps } from "../../lab/localcluster/overlayReadiness";
 
 test("remote IPs come from each tunnel port's options; ports without one add nothing", () => {
     const listing = JSON.stringify({

@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { status } from "../../packages/lab/localcluster";
-import type { LocalCluster, OwnRootOs } from "../../packages/lab/localcluster";
-import { inHostRoot } from "../../packages/lab/localcluster/holder";
+import { status } from "../../lab/localcluster";
+import type { LocalCluster, OwnRootOs } from "../../lab/localcluster";
+import { inHostRoot } from "../../lab/localcluster/holder";
 import { runOk } from "../hosts/support/remote";
 
 /** Checks every host of `cluster`; returns, per host, `hostname` and its /etc/os-release and /etc/debian_version as read over SSH. */

@@ -3,8 +3,8 @@
 // switches like a learning switch, which is enough to see the wiring work.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { addPod, down, hostExec, ping, podExec, removePod, up } from "../../packages/lab/localcluster";
-import type { LocalCluster, PodNetwork } from "../../packages/lab/localcluster";
+import { addPod, down, hostExec, ping, podExec, removePod, up } from "../../lab/localcluster";
+import type { LocalCluster, PodNetwork } from "../../lab/localcluster";
 import { leftovers, processesIn, stillRunning } from "./leftovers";
 
 const ID = "lcpod";

@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import { parse } from "yaml";
-import { cgroupMounts, nodeCgroupRoot } from "../../packages/lab/localcluster/node/cgroups";
-import { CLUSTER_CA, containerdConfig, kubeletArgv, kubeletConfig } from "../../packages/lab/localcluster/node/config";
-import { writeOciArchive } from "../../packages/lab/localcluster/node/oci";
+import { cgroupMounts, nodeCgroupRoot } from "../../lab/localcluster/node/cgroups";
+import { CLUSTER_CA, containerdConfig, kubeletArgv, kubeletConfig } from "../../lab/localcluster/node/config";
+import { writeOciArchive } from "../../lab/localcluster/node/oci";
 
 test("containerd keeps OOM scores, uses the lab's pause image and searches the node's CNI directories", () => {
     const toml = containerdConfig("localhost/lab/pause:1", ["/opt/cni/bin", "/usr/lib/cni"]);

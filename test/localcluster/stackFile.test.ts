@@ -4,14 +4,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { after, test } from "node:test";
 import YAML from "yaml";
-import { validateConfig } from "../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
-import { SECRET_PRESENT } from "../../packages/cluster/program/readConfig";
-import { PassphraseSecrets } from "../../packages/lab/offline/passphraseSecrets";
-import { labCrdDir } from "../../packages/lab/localcluster/labReleases";
+import { validateConfig } from "../../components/plan/validate";
+import { buildClusterModel } from "../../components/model/clusterModel";
+import { SECRET_PRESENT } from "../../components/program/readConfig";
+import { PassphraseSecrets } from "../../lab/offline/passphraseSecrets";
+import { labCrdDir } from "../../lab/localcluster/labReleases";
 import { stackConfig } from "../support/configs";
-import { LOCAL_LAB_PASSPHRASE, defaultStackPath, localPassphrase, localStackConfig, writeLocalStack } from "../../packages/lab/localcluster/stackFile";
-import { LocalCluster } from "../../packages/lab/localcluster/state";
+import { LOCAL_LAB_PASSPHRASE, defaultStackPath, localPassphrase, localStackConfig, writeLocalStack } from "../../lab/localcluster/stackFile";
+import { LocalCluster } from "../../lab/localcluster/state";
 
 function fakeCluster(hosts: number, dir: string): LocalCluster {
     const privateKeyPath = path.join(dir, "id_ed25519");

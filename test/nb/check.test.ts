@@ -2,12 +2,12 @@
 // and the private key is never quoted.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { UNKNOWN } from "../../packages/cluster/nb/core/check";
-import { checkInputs } from "../../packages/cluster/nb/resources/kindInputs";
-import { clusterRouterKind } from "../../packages/cluster/nb/kinds/clusterRouter";
-import { NB_SCHEMA_VERSION } from "../../packages/cluster/nb/kinds/common";
-import { gatewayRouterKind } from "../../packages/cluster/nb/kinds/gatewayRouter";
-import { nodeSwitchKind } from "../../packages/cluster/nb/kinds/nodeSwitch";
+import { UNKNOWN } from "../../components/nb/core/check";
+import { checkInputs } from "../../components/nb/resources/kindInputs";
+import { clusterRouterKind } from "../../components/nb/kinds/clusterRouter";
+import { NB_SCHEMA_VERSION } from "../../components/nb/kinds/common";
+import { gatewayRouterKind } from "../../components/nb/kinds/gatewayRouter";
+import { nodeSwitchKind } from "../../components/nb/kinds/nodeSwitch";
 import { devInputs } from "./support/inputs";
 
 const base = devInputs();

@@ -2,11 +2,11 @@
 // naming the row (the provider then records nothing), a failed guard names the row it guarded.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { committedRows, concurrentChange } from "../../packages/cluster/nb/transact/commit";
-import type { Step } from "../../packages/cluster/nb/transact/guards";
-import { unclaimed } from "../../packages/cluster/nb/transact/guards";
-import { uuid } from "../../packages/cluster/ovsdb/encoding";
-import { deleteRows, insert, mutate, update, where } from "../../packages/cluster/ovsdb/operations";
+import { committedRows, concurrentChange } from "../../components/nb/transact/commit";
+import type { Step } from "../../components/nb/transact/guards";
+import { unclaimed } from "../../components/nb/transact/guards";
+import { uuid } from "../../components/ovsdb/encoding";
+import { deleteRows, insert, mutate, update, where } from "../../components/ovsdb/operations";
 
 const U = "6c1f3f2e-6a8d-4c43-9f3c-0e2d6f0a1b2c";
 const port = { table: "Logical_Switch_Port" as const, key: "mgmt-port", name: "k8s-node1", uuid: U };

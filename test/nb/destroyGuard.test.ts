@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
-import { ownedGroups } from "../../packages/cluster/guard/destroyGuard";
+import { ownedGroups } from "../../components/guard/destroyGuard";
 import { freeLoopbackPort } from "../support/nbServer";
 import { destroy, refresh, track, up, type Tracked } from "./support/engine";
 import { devModel, findColumn, OWNER, startEnv, type NbEnv } from "./support/env";
@@ -40,7 +40,7 @@ describe("DestroyGuard: a destroy, and an up that removes a node, check first", 
         env = await startEnv();
         const registered = await registerUnderMocks({ model, owner: OWNER, nb: env.connection(), gatewayHost: {} });
         // The mocks stay in place and keep recording into the same list.
-        const { DestroyGuard } = await import("../../packages/cluster/guard/destroyGuard");
+        const { DestroyGuard } = await import("../../components/guard/destroyGuard");
         const groups = ownedGroups(model).filter((g) => g.group === GROUP || g.type === "ClusterRouter");
         const made = new DestroyGuard("destroy-guard", { nb: env.connection(), owner: OWNER, groups, hosts: [{ name: "central", ssh: env.sshd.target() }], centrals: ["central"], privateKey: env.sshd.privateKey });
         await new Promise<void>((resolve) => pulumi.all([made.urn]).apply(() => resolve()));

@@ -1,12 +1,12 @@
 // The provider's diff, pure: which input paths and row states changed, and which replace.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { UNKNOWN } from "../../packages/cluster/nb/core/check";
-import { diffNb } from "../../packages/cluster/nb/resources/diff";
-import { outputsOf } from "../../packages/cluster/nb/resources/kindInputs";
-import { gatewayRouterKind } from "../../packages/cluster/nb/kinds/gatewayRouter";
-import { nodeSwitchKind } from "../../packages/cluster/nb/kinds/nodeSwitch";
-import { specStates } from "../../packages/cluster/nb/core/rows";
+import { UNKNOWN } from "../../components/nb/core/check";
+import { diffNb } from "../../components/nb/resources/diff";
+import { outputsOf } from "../../components/nb/resources/kindInputs";
+import { gatewayRouterKind } from "../../components/nb/kinds/gatewayRouter";
+import { nodeSwitchKind } from "../../components/nb/kinds/nodeSwitch";
+import { specStates } from "../../components/nb/core/rows";
 import { devInputs } from "./support/inputs";
 
 const { node, gateway } = devInputs();

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { statSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
-import { NO_KEY, NO_ROW } from "../../packages/cluster/nb/expectation";
-import { isSecretValue } from "../../packages/lab/offline/sdk";
+import { NO_KEY, NO_ROW } from "../../components/nb/expectation";
+import { isSecretValue } from "../../lab/offline/sdk";
 import { CheckFailed, refresh, track, up, type Tracked } from "./support/engine";
 import { startEnv, type NbEnv } from "./support/env";
 import { startProviderHost, type ProviderHost } from "./support/providerHost";
@@ -46,7 +46,7 @@ async function registerExpectations(nb: ReturnType<NbEnv["connection"]>): Promis
         "nbtest",
         false,
     );
-    const { NorthboundExpectation } = await import("../../packages/cluster/nb/expectation");
+    const { NorthboundExpectation } = await import("../../components/nb/expectation");
     const resources = Object.entries(EXPECTATIONS).map(([name, e]) => new NorthboundExpectation(name, { nb: pulumi.secret(nb), ...e }));
     await new Promise<void>((resolve) => pulumi.all(resources.map((r) => r.urn)).apply(() => resolve()));
     return registered;

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { clusterCommands, gatewayCommands, nodeCommands, type NbctlCommand } from "../../bench/seedCommands";
-import { resourceId } from "../../packages/cluster/nb/resources/nbProvider";
+import { resourceId } from "../../components/nb/resources/nbProvider";
 import type { NbServer } from "../support/nbServer";
 import { refresh, rowStates, up, track, type Tracked } from "./support/engine";
 import { devModel, GATEWAY_HOST, OWNER, startEnv, type NbEnv } from "./support/env";

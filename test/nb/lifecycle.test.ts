@@ -4,8 +4,8 @@
 // stack does not own survive all of it.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { nbResourceOptions } from "../../packages/cluster/nb/resources/nbResource";
-import { isSecretValue } from "../../packages/lab/offline/sdk";
+import { nbResourceOptions } from "../../components/nb/resources/nbResource";
+import { isSecretValue } from "../../lab/offline/sdk";
 import { destroy, refresh, rowStates, up, type Tracked } from "./support/engine";
 import { startDevTopology, type DevTopology } from "./support/devTopology";
 import { devModel, findColumn, GATEWAY_HOST, KEY_CONFIG, OWNER, type NbEnv } from "./support/env";

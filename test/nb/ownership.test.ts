@@ -4,7 +4,7 @@
 // by hand carries a copy of an owned row's tags.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { NB_SCHEMA_VERSION } from "../../packages/cluster/nb/kinds/common";
+import { NB_SCHEMA_VERSION } from "../../components/nb/kinds/common";
 import { destroy, refresh, rowStates, track, up, type Tracked } from "./support/engine";
 import { devModel, findColumn, OWNER, startEnv, type NbEnv } from "./support/env";
 import { startNbProxy, type NbProxy } from "./support/nbProxy";

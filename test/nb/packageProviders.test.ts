@@ -8,9 +8,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { serializeFunction } from "@pulumi/pulumi/runtime/closure/serializeClosure";
-import { PACKAGE_NAME, PROVIDER_CONTRACT, PROVIDERS_ENTRY } from "../../packages/cluster/dynamic/contract";
-import { clusterRouterKind } from "../../packages/cluster/nb/kinds/clusterRouter";
-import { nbProviderImplementation } from "../../packages/cluster/nb/resources/nbProvider";
+import { PACKAGE_NAME, PROVIDER_CONTRACT, PROVIDERS_ENTRY } from "../../components/dynamic/contract";
+import { clusterRouterKind } from "../../components/nb/kinds/clusterRouter";
+import { nbProviderImplementation } from "../../components/nb/resources/nbProvider";
 import { destroy, refresh, up, type Tracked } from "./support/engine";
 import { startDevTopology, type DevTopology } from "./support/devTopology";
 import { devModel, findColumn, type NbEnv } from "./support/env";
@@ -26,7 +26,7 @@ const STUB_BUDGET = 160;
  */
 const STATE_BUDGET = 9 * 1024;
 const model = devModel();
-const installedVersion = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "packages/cluster/package.json"), "utf8")).version as string;
+const installedVersion = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "components/package.json"), "utf8")).version as string;
 
 describe("NB providers stored as stubs, run from the installed package", () => {
     let env: NbEnv;

@@ -1,12 +1,12 @@
 // The reconciler, pure: desired rows and a live snapshot in, one transaction's operations out.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { clusterRow } from "../../packages/cluster/nb/kinds/clusterRouter";
-import { nodeSwitchRows, type NodeSwitchNb } from "../../packages/cluster/nb/kinds/nodeSwitch";
-import { ForeignChildrenError, reconcile } from "../../packages/cluster/nb/transact/reconcile";
-import { refId } from "../../packages/cluster/nb/core/rows";
-import { nodeGroup } from "../../packages/cluster/nb/core/tags";
-import { map, set, uuid } from "../../packages/cluster/ovsdb/encoding";
+import { clusterRow } from "../../components/nb/kinds/clusterRouter";
+import { nodeSwitchRows, type NodeSwitchNb } from "../../components/nb/kinds/nodeSwitch";
+import { ForeignChildrenError, reconcile } from "../../components/nb/transact/reconcile";
+import { refId } from "../../components/nb/core/rows";
+import { nodeGroup } from "../../components/nb/core/tags";
+import { map, set, uuid } from "../../components/ovsdb/encoding";
 import { devModel } from "./support/env";
 import { fakeUuid, foreignLive, liveFrom } from "./support/fakeLive";
 

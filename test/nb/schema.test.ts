@@ -5,8 +5,8 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { test } from "node:test";
-import { NB_SCHEMA_SOURCE } from "../../packages/cluster/nb/core/schema.gen";
-import { childColumns, childTable, parentOf, type NbTable } from "../../packages/cluster/nb/core/tables";
+import { NB_SCHEMA_SOURCE } from "../../components/nb/core/schema.gen";
+import { childColumns, childTable, parentOf, type NbTable } from "../../components/nb/core/tables";
 import { DEFAULT_SCHEMA, generate, OUTPUT } from "../../tools/genNbSchema";
 import { PROJECT_ROOT } from "./support/providerHost";
 
@@ -48,7 +48,7 @@ test("the reconciler's parent and child columns are the installed schema's", () 
 
 /** Type-checks `lines` as a module beside the row builder, with the project's compiler options; the errors by line. */
 function compileErrors(lines: string[]): Record<number, string> {
-    const dir = path.join(PROJECT_ROOT, "packages/cluster/nb/core");
+    const dir = path.join(PROJECT_ROOT, "components/nb/core");
     const file = path.join(dir, "__columns_check.ts");
     const text = ['import { rowSpec } from "./rows";', ...lines.map((l, i) => `export const r${i} = ${l};`)].join("\n");
     const config = ts.parseJsonConfigFileContent(ts.readConfigFile(path.join(PROJECT_ROOT, "tsconfig.json"), ts.sys.readFile).config, ts.sys, PROJECT_ROOT);

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { PACKAGE_NAME } from "../../packages/cluster/dynamic/contract";
+import { PACKAGE_NAME } from "../../components/dynamic/contract";
 import { destroy, refresh, up, type Tracked } from "./support/engine";
 import { devModel, findColumn } from "./support/env";
 import { startDevTopology, type DevTopology } from "./support/devTopology";
@@ -28,8 +28,8 @@ function projectWithPackageCopy(dir: string): string {
     }
     const pkg = path.join(modules, scope, name);
     fs.mkdirSync(pkg, { recursive: true });
-    fs.copyFileSync(path.join(PROJECT_ROOT, "packages", "cluster", "package.json"), path.join(pkg, "package.json"));
-    fs.cpSync(path.join(PROJECT_ROOT, "packages", "cluster", "dist"), path.join(pkg, "dist"), { recursive: true });
+    fs.copyFileSync(path.join(PROJECT_ROOT, "components", "package.json"), path.join(pkg, "package.json"));
+    fs.cpSync(path.join(PROJECT_ROOT, "components", "dist"), path.join(pkg, "dist"), { recursive: true });
     return pkg;
 }
 

@@ -2,7 +2,7 @@
 // (pulumi pkg/resource/deploy/step_generator.go: collapseAliasToUrn, generateAliases).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { aliasUrns, type AliasScope } from "../../packages/lab/offline/aliases";
+import { aliasUrns, type AliasScope } from "../../lab/offline/aliases";
 
 const STACK_URN = "urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev";
 const spec = (s: Partial<{ name: string; type: string; parentUrn: string; noParent: boolean }>) => ({ name: "", type: "", stack: "", project: "", parentUrn: "", noParent: false, ...s });

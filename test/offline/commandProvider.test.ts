@@ -10,11 +10,11 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
-import { COMMAND_REPLACE_ON, commandHandler } from "../../packages/lab/offline/handlers/command";
-import type { HandlerContext } from "../../packages/lab/offline/handlers/types";
-import type { Registration } from "../../packages/lab/offline/monitor";
-import type { StateResource } from "../../packages/lab/offline/state";
-import type { Props } from "../../packages/lab/offline/values";
+import { COMMAND_REPLACE_ON, commandHandler } from "../../lab/offline/handlers/command";
+import type { HandlerContext } from "../../lab/offline/handlers/types";
+import type { Registration } from "../../lab/offline/monitor";
+import type { StateResource } from "../../lab/offline/state";
+import type { Props } from "../../lab/offline/values";
 import { startSshd, type TestSshd } from "../support/sshd";
 
 const SDK_DIR = path.dirname(require.resolve("@pulumi/command/package.json"));

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
-import { apply, preview } from "../../packages/lab/offline/api";
+import { apply, preview } from "../../lab/offline/api";
 import { startFixture, STDIN_SECRET, type Fixture } from "./fixtureStack";
 
 let f: Fixture;

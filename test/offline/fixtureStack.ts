@@ -6,8 +6,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import YAML from "yaml";
-import { PassphraseSecrets } from "../../packages/lab/offline/passphraseSecrets";
-import type { OfflineOptions } from "../../packages/lab/offline/api";
+import { PassphraseSecrets } from "../../lab/offline/passphraseSecrets";
+import type { OfflineOptions } from "../../lab/offline/api";
 import { startSshd, type TestSshd } from "../support/sshd";
 
 export const FIXTURE_DIR = path.join(__dirname, "fixture");

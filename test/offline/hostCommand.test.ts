@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import YAML from "yaml";
-import { PassphraseSecrets } from "../../packages/lab/offline/passphraseSecrets";
-import { apply, destroy, type OfflineOptions, type OperationResult } from "../../packages/lab/offline/api";
+import { PassphraseSecrets } from "../../lab/offline/passphraseSecrets";
+import { apply, destroy, type OfflineOptions, type OperationResult } from "../../lab/offline/api";
 import { startSshd, type TestSshd } from "../support/sshd";
 
 const PROJECT = "host-command-fixture";

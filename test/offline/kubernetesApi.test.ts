@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import YAML from "yaml";
-import { KubeClient, pollUntil, type KubeObject, type ObjectRef } from "../../packages/lab/kubeclient";
-import { PassphraseSecrets } from "../../packages/lab/offline/passphraseSecrets";
-import { apply, destroy, refresh, type OfflineOptions, type OperationResult } from "../../packages/lab/offline/api";
+import { KubeClient, pollUntil, type KubeObject, type ObjectRef } from "../../lab/kubeclient";
+import { PassphraseSecrets } from "../../lab/offline/passphraseSecrets";
+import { apply, destroy, refresh, type OfflineOptions, type OperationResult } from "../../lab/offline/api";
 import { startKubeLab, type KubeLab } from "../support/kubeControlPlane";
 
 const ID = "offkube";

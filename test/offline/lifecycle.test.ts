@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { promisify } from "node:util";
 import YAML from "yaml";
-import { apply, destroy, preview, refresh, type OperationResult } from "../../packages/lab/offline/api";
+import { apply, destroy, preview, refresh, type OperationResult } from "../../lab/offline/api";
 import { FIXTURE_DIR, PASSPHRASE, startFixture, STDIN_SECRET, type Fixture } from "./fixtureStack";
 
 const run = promisify(execFile);
@@ -37,7 +37,7 @@ const hostFile = (name: string) => fs.readFileSync(path.join(f.hostDir, name), "
 const manifest = () => YAML.parse(fs.readFileSync(path.join(f.work, "test", "manifests", "default_configmap_settings.yaml"), "utf8"));
 const stateText = () => fs.readFileSync(path.join(f.work, "state", "test.json"), "utf8");
 const cli = async (...args: string[]) => {
-    const argv = ["--import", "tsx", path.join(ROOT, "packages", "lab", "offline", "cli.ts"), ...args, "--stack", "test", "--project-dir", FIXTURE_DIR, "--stack-file", f.stackFile, "--local-dir", f.work];
+    const argv = ["--import", "tsx", path.join(ROOT, "lab", "offline", "cli.ts"), ...args, "--stack", "test", "--project-dir", FIXTURE_DIR, "--stack-file", f.stackFile, "--local-dir", f.work];
     const out = await run(process.execPath, argv, { cwd: ROOT, env: { ...process.env, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE } });
     seen.push(out.stdout, out.stderr);
     return out.stdout;

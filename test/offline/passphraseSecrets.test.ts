@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { IncorrectPassphraseError, PassphraseSecrets } from "../../packages/lab/offline/passphraseSecrets";
+import { IncorrectPassphraseError, PassphraseSecrets } from "../../lab/offline/passphraseSecrets";
 
 test("a secret encrypted under a new salt decrypts after reopening the salt with the same passphrase", () => {
     const created = PassphraseSecrets.create("correct horse");

@@ -8,8 +8,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
-import { down, hostExec, LOCAL_LAB_PASSPHRASE, up, writeLocalStack, type LocalCluster } from "../../packages/lab/localcluster";
-import { apply, destroy, refresh, type OfflineOptions, type OperationResult } from "../../packages/lab/offline/api";
+import { down, hostExec, LOCAL_LAB_PASSPHRASE, up, writeLocalStack, type LocalCluster } from "../../lab/localcluster";
+import { apply, destroy, refresh, type OfflineOptions, type OperationResult } from "../../lab/offline/api";
 
 const ID = "offreal";
 const STACK = `local-${ID}`;

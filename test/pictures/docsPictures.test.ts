@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
-import { DOCS_PICTURES } from "../../packages/cli/pictures/docs";
-import { ROOT } from "../../packages/cli/pictures/examples";
+import { DOCS_PICTURES } from "../../cli/pictures/docs";
+import { ROOT } from "../../cli/pictures/examples";
 import { checkSvg } from "../support/svgCheck";
 
 for (const [name, draw] of Object.entries(DOCS_PICTURES)) {

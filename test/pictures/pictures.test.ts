@@ -3,13 +3,13 @@
 // groups; a live reading marks exactly the boxes and node lines that differ from the plan.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ClusterModel } from "../../packages/cluster/model/types";
-import { NO_ROW } from "../../packages/cluster/nb/expectation";
-import { plannedNbRows } from "../../packages/cluster/status/plannedRows";
-import type { NbDifferences } from "../../packages/cluster/status/topologyStatus";
-import { liveTopologySvg, plannedTopologySvg } from "../../packages/cli/pictures";
-import { exampleDifferences, LARGE, largeInterconnectStack, largePulumiStack, modelOf, stackFile } from "../../packages/cli/pictures/examples";
-import { COLLAPSE_ABOVE, GROUP_SIZE } from "../../packages/cli/pictures/planned";
+import type { ClusterModel } from "../../components/model/types";
+import { NO_ROW } from "../../components/nb/expectation";
+import { plannedNbRows } from "../../components/status/plannedRows";
+import type { NbDifferences } from "../../components/status/topologyStatus";
+import { liveTopologySvg, plannedTopologySvg } from "../../cli/pictures";
+import { exampleDifferences, LARGE, largeInterconnectStack, largePulumiStack, modelOf, stackFile } from "../../cli/pictures/examples";
+import { COLLAPSE_ABOVE, GROUP_SIZE } from "../../cli/pictures/planned";
 import { checkSvg } from "../support/svgCheck";
 
 const ORANGE = "#e8710a";

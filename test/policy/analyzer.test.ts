@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
-import { CHANGE_GUARD_TYPE } from "../../packages/cluster/guard/changeGuard";
-import { SCRIPT_BUNDLE_TYPE } from "../../packages/cluster/hosts/scriptBundle";
+import { CHANGE_GUARD_TYPE } from "../../components/guard/changeGuard";
+import { SCRIPT_BUNDLE_TYPE } from "../../components/hosts/scriptBundle";
 import { POLICIES } from "../../policy/rules";
 import { ROOT } from "../support/configs";
 

@@ -3,7 +3,7 @@
 // breaks them all fails each rule with exactly the violations that name what broke it.
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
-import type { Role } from "../../packages/cluster/config/types";
+import type { Role } from "../../components/config/types";
 import { POLICIES } from "../../policy/rules";
 import { imageReference } from "../../policy/rules/images";
 import { stackConfig } from "../support/configs";

@@ -4,10 +4,10 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { test } from "node:test";
-import { runProgram } from "../../packages/lab/offline/runProgram";
+import { runProgram } from "../../lab/offline/runProgram";
 import { ROOT } from "../support/configs";
 import { engineConfig } from "../support/engineConfig";
-import { commandPrivateKey } from "../../packages/cluster/ssh/commandKey";
+import { commandPrivateKey } from "../../components/ssh/commandKey";
 import { dropSecrets, TEST_SECRETS } from "../support/pulumiMocks";
 
 const preview = (stack: string, edit?: (raw: Record<string, any>) => void) =>

@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
-import { SECRET_KEYS } from "../../packages/cluster/config/types";
-import { deployStack } from "../../packages/cluster/program/stack";
+import { SECRET_KEYS } from "../../components/config/types";
+import { deployStack } from "../../components/program/stack";
 import { invalidCase, INVALID } from "../support/invalidConfigs";
 import { programState } from "../support/pulumiMocks";
 

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { ambientServer } from "../../packages/cluster/program/kubernetesTarget";
+import { ambientServer } from "../../components/program/kubernetesTarget";
 import { runProgramUnderMocks, settle } from "../support/pulumiMocks";
 import { kubeconfigFor, TEST_KUBE_SERVER } from "../support/secretMaterial";
 

@@ -3,7 +3,7 @@
 // inside the secret input.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { readStackFile } from "../../packages/cluster/config/stackFile";
+import { readStackFile } from "../../components/config/stackFile";
 import { ROOT } from "../support/configs";
 import { runProgramUnderMocks } from "../support/pulumiMocks";
 

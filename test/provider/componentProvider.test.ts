@@ -9,13 +9,13 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { parse, stringify } from "yaml";
-import { stackConfigSchema } from "../../packages/cluster/config/schema";
-import { SECRET_KEYS } from "../../packages/cluster/config/types";
-import { SECRET_SIG, SIG_KEY } from "../../packages/lab/offline/sdk";
-import { runProgram } from "../../packages/lab/offline/runProgram";
+import { stackConfigSchema } from "../../components/config/schema";
+import { SECRET_KEYS } from "../../components/config/types";
+import { SECRET_SIG, SIG_KEY } from "../../lab/offline/sdk";
+import { runProgram } from "../../lab/offline/runProgram";
 import { ROOT, stackConfig } from "../support/configs";
 import { engineConfig } from "../support/engineConfig";
-import { commandPrivateKey } from "../../packages/cluster/ssh/commandKey";
+import { commandPrivateKey } from "../../components/ssh/commandKey";
 import { dropSecrets, TEST_SECRETS, withLabCrdMirror } from "../support/pulumiMocks";
 import { COMPONENT_TYPE, PROVIDER_NAME, startComponentHost, type ComponentHost } from "./support/componentHost";
 import { allProperties, refType, undeclared, type PackageSchema } from "./support/schemaPaths";
@@ -108,7 +108,7 @@ function validateReport(raw: Record<string, unknown>): { path: string; message: 
     try {
         const file = path.join(dir, "Pulumi.bad.yaml");
         writeFileSync(file, stringify({ config: Object.fromEntries(Object.entries(raw).map(([k, v]) => [`ovn-kubernetes:${k}`, v])) }));
-        const run = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "packages", "cli", "validate.ts"), file, "--json"], { cwd: ROOT, encoding: "utf8" });
+        const run = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "cli", "validate.ts"), file, "--json"], { cwd: ROOT, encoding: "utf8" });
         assert.equal(run.status, 1, run.stderr);
         return JSON.parse(run.stdout).problems;
     } finally {

@@ -1,6 +1,6 @@
 // Valid stack configs for tests, read from the example stacks so tests and examples cannot drift.
 import * as path from "path";
-import { readStackFile } from "../../packages/cluster/config/stackFile";
+import { readStackFile } from "../../components/config/stackFile";
 
 export const ROOT = path.resolve(__dirname, "../..");
 

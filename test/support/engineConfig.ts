@@ -1,8 +1,8 @@
 // An example stack's config as the engine hands it to a program: `ovn-kubernetes:key` → text
 // (structured values as JSON), with the test secrets under the secret keys.
 import * as path from "node:path";
-import { readStackFile } from "../../packages/cluster/config/stackFile";
-import { SECRET_KEYS } from "../../packages/cluster/config/types";
+import { readStackFile } from "../../components/config/stackFile";
+import { SECRET_KEYS } from "../../components/config/types";
 import { ROOT } from "./configs";
 import { TEST_SECRETS } from "./pulumiMocks";
 

@@ -1,8 +1,8 @@
 // Invalid stack configs: a mutation of the dev stack (and of the plain values of its secrets), the
 // config path it must be reported at, and optionally the reason.
 import { generateKeyPairSync } from "node:crypto";
-import type { SecretTexts } from "../../packages/cluster/plan/checks/keyMaterial";
-import { SECRET_KEYS } from "../../packages/cluster/config/types";
+import type { SecretTexts } from "../../components/plan/checks/keyMaterial";
+import { SECRET_KEYS } from "../../components/config/types";
 import { stackConfig } from "./configs";
 import { encryptedSshKey, kubeconfigFor, otherPki, publicLine, rsaKeyPair, testSecretTexts } from "./secretMaterial";
 

@@ -1,9 +1,9 @@
 // A local cluster with its Kubernetes control plane, for tests that need a real API server:
 // whatever an aborted earlier run of the same id left is removed first, and `stop` ends every
 // process of both.
-import { KubeClient } from "../../packages/lab/kubeclient";
-import { down, up, type LocalCluster } from "../../packages/lab/localcluster";
-import { startControlPlane, stopControlPlane, type ControlPlane } from "../../packages/lab/localcluster/kube";
+import { KubeClient } from "../../lab/kubeclient";
+import { down, up, type LocalCluster } from "../../lab/localcluster";
+import { startControlPlane, stopControlPlane, type ControlPlane } from "../../lab/localcluster/kube";
 
 /** The service CIDR of the local stacks (localcluster/stackFile.ts). */
 export const SERVICE_SUBNET = "172.30.0.0/16";

@@ -2,10 +2,10 @@
 // (components per node and role, names, parents), the stack outputs, and secrets kept secret.
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
-import { validateConfig } from "../../packages/cluster/plan/validate";
-import { kubeManifests, manifestList } from "../../packages/cluster/kube/manifests";
-import { releaseOf } from "../../packages/cluster/kube/releases";
-import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
+import { validateConfig } from "../../components/plan/validate";
+import { kubeManifests, manifestList } from "../../components/kube/manifests";
+import { releaseOf } from "../../components/kube/releases";
+import { buildClusterModel } from "../../components/model/clusterModel";
 import { stackConfig, type ExampleStack } from "./configs";
 import { dropSecrets, runProgramUnderMocks, settle, TEST_SECRETS, WEBHOOK_CERTIFICATE, type Recorded } from "./pulumiMocks";
 

@@ -3,11 +3,11 @@
 // gives each test file its own process, which Pulumi's global runtime state needs.
 import * as pulumi from "@pulumi/pulumi";
 import * as path from "path";
-import { readStackFile } from "../../packages/cluster/config/stackFile";
-import { SECRET_KEYS } from "../../packages/cluster/config/types";
-import { DEFAULT_OVNKUBE_VERSION } from "../../packages/cluster/kube/releases";
-import { webhookCertificateProvider } from "../../packages/cluster/kube/webhookCertificate";
-import { isSecretValue } from "../../packages/lab/offline/sdk";
+import { readStackFile } from "../../components/config/stackFile";
+import { SECRET_KEYS } from "../../components/config/types";
+import { DEFAULT_OVNKUBE_VERSION } from "../../components/kube/releases";
+import { webhookCertificateProvider } from "../../components/kube/webhookCertificate";
+import { isSecretValue } from "../../lab/offline/sdk";
 import { ROOT } from "./configs";
 import { labCrdMirror } from "./crdMirror";
 import { testSecretTexts } from "./secretMaterial";

@@ -2,7 +2,7 @@
 // encrypted with the file's own salt (Pulumi's passphrase provider, offline/passphraseSecrets).
 import * as fs from "node:fs";
 import YAML from "yaml";
-import { PassphraseSecrets } from "../../packages/lab/offline/passphraseSecrets";
+import { PassphraseSecrets } from "../../lab/offline/passphraseSecrets";
 
 export function setStackConfig(stackFile: string, passphrase: string, values: { plain?: Record<string, unknown>; secret?: Record<string, string> }): void {
     const doc = YAML.parseDocument(fs.readFileSync(stackFile, "utf8"));

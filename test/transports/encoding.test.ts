@@ -15,7 +15,7 @@ import {
     uuidText,
     uuidTexts,
     type Value,
-} from "../../packages/cluster/ovsdb";
+} from "../../components/ovsdb";
 
 const U1 = "907b1f49-7f6f-4784-9913-43c19257521e";
 const U2 = "5d117e67-a409-4c6e-a006-9bcee56049b2";

@@ -4,11 +4,11 @@
 // host's other checks then reuse.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { rememberProviderConfig } from "../../packages/cluster/dynamic/providerConfig";
-import { exec } from "../../packages/cluster/ssh/exec";
-import { scriptBundleProvider } from "../../packages/cluster/hosts/scriptBundle";
-import { probeHostKey } from "../../packages/cluster/ssh/hostKeyCheck";
-import { closeSshPool, sshPoolStats } from "../../packages/cluster/ssh/pool";
+import { rememberProviderConfig } from "../../components/dynamic/providerConfig";
+import { exec } from "../../components/ssh/exec";
+import { scriptBundleProvider } from "../../components/hosts/scriptBundle";
+import { probeHostKey } from "../../components/ssh/hostKeyCheck";
+import { closeSshPool, sshPoolStats } from "../../components/ssh/pool";
 import { startSshd } from "../support/sshd";
 
 let sshd: Awaited<ReturnType<typeof startSshd>>;

@@ -1,7 +1,7 @@
 // The unframed JSON stream splitter: every split point, strings holding brackets and escapes.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { JsonValueSplitter } from "../../packages/cluster/ovsdb/jsonStream";
+import { JsonValueSplitter } from "../../components/ovsdb/jsonStream";
 
 const messages = [
     { id: 1, result: [{ rows: [{ name: "a}b{c", external_ids: ["map", [["k", "]["]]] }] }], error: null },

@@ -5,14 +5,14 @@
 // itself is still read, and moving it to the named key is an update, never a replacement.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { rememberProviderConfig } from "../../packages/cluster/dynamic/providerConfig";
-import { tunnelTypeCheckProvider } from "../../packages/cluster/compat/tunnelTypeCheck";
-import { destroyGuardProvider } from "../../packages/cluster/guard/destroyGuard";
-import { recordHosts, sharedSsh } from "../../packages/cluster/guard/record";
-import { scriptBundleProvider } from "../../packages/cluster/hosts/scriptBundle";
-import { scriptBundle } from "../../packages/cluster/hosts/scripts/bundle";
-import { closeSshPool } from "../../packages/cluster/ssh/pool";
-import { GatewayMode } from "../../packages/cluster/config/types";
+import { rememberProviderConfig } from "../../components/dynamic/providerConfig";
+import { tunnelTypeCheckProvider } from "../../components/compat/tunnelTypeCheck";
+import { destroyGuardProvider } from "../../components/guard/destroyGuard";
+import { recordHosts, sharedSsh } from "../../components/guard/record";
+import { scriptBundleProvider } from "../../components/hosts/scriptBundle";
+import { scriptBundle } from "../../components/hosts/scripts/bundle";
+import { closeSshPool } from "../../components/ssh/pool";
+import { GatewayMode } from "../../components/config/types";
 import { freeLoopbackPort } from "../support/nbServer";
 import { startSshd } from "../support/sshd";
 

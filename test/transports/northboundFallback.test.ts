@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { insert, map, mapToRecord, namedUuid, OvsdbCommitError, OvsdbRpcError, select, set, uuid, where } from "../../packages/cluster/ovsdb";
-import { closeSshPool, northbound, openOvsdbOverSsh, RemoteOvsdbClient, sshPoolStats } from "../../packages/cluster/ssh";
+import { insert, map, mapToRecord, namedUuid, OvsdbCommitError, OvsdbRpcError, select, set, uuid, where } from "../../components/ovsdb";
+import { closeSshPool, northbound, openOvsdbOverSsh, RemoteOvsdbClient, sshPoolStats } from "../../components/ssh";
 import { startNbServer, type NbServer } from "../support/nbServer";
 import { startSshd, type TestSshd } from "../support/sshd";
 

@@ -16,8 +16,8 @@ import {
     uuidText,
     wait,
     where,
-} from "../../packages/cluster/ovsdb";
-import { closeSshPool, northbound, openOvsdbOverSsh, RemoteOvsdbClient, sshPoolStats } from "../../packages/cluster/ssh";
+} from "../../components/ovsdb";
+import { closeSshPool, northbound, openOvsdbOverSsh, RemoteOvsdbClient, sshPoolStats } from "../../components/ssh";
 import { startNbServer, type NbServer } from "../support/nbServer";
 import { startSshd, type TestSshd } from "../support/sshd";
 

@@ -17,7 +17,7 @@ import {
     set,
     wait,
     where,
-} from "../../packages/cluster/ovsdb";
+} from "../../components/ovsdb";
 
 /** A client whose peer is this test: `sent()` yields what the client wrote, `reply()` answers. */
 function pair() {

@@ -19,7 +19,7 @@ import {
     uuidTexts,
     wait,
     where,
-} from "../../packages/cluster/ovsdb";
+} from "../../components/ovsdb";
 import { startNbServer, waitUntil, type NbServer } from "../support/nbServer";
 
 function connect(to: net.NetConnectOpts, onEcho?: () => void): Promise<OvsdbClient> {

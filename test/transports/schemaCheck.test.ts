@@ -4,13 +4,13 @@
 // versions and the fix, and again at create before anything is installed.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { compareVersions, parseSchemas, schemaRefusal } from "../../packages/cluster/compat/ovnkubeSchema";
-import { verifySchemasOn } from "../../packages/cluster/compat/schemaCheck";
-import { rememberProviderConfig } from "../../packages/cluster/dynamic/providerConfig";
-import { scriptBundleProvider } from "../../packages/cluster/hosts/scriptBundle";
-import { scriptBundle } from "../../packages/cluster/hosts/scripts/bundle";
-import { closeSshPool } from "../../packages/cluster/ssh/pool";
-import { run } from "../../packages/lab/localcluster/run";
+import { compareVersions, parseSchemas, schemaRefusal } from "../../components/compat/ovnkubeSchema";
+import { verifySchemasOn } from "../../components/compat/schemaCheck";
+import { rememberProviderConfig } from "../../components/dynamic/providerConfig";
+import { scriptBundleProvider } from "../../components/hosts/scriptBundle";
+import { scriptBundle } from "../../components/hosts/scripts/bundle";
+import { closeSshPool } from "../../components/ssh/pool";
+import { run } from "../../lab/localcluster/run";
 import { startSshd, type TestSshd } from "../support/sshd";
 
 describe("ovnkube schema requirements (pure)", () => {

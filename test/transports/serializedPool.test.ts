@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
-import { insert, namedUuid, select, set, where } from "../../packages/cluster/ovsdb";
-import type { SshTarget } from "../../packages/cluster/ssh/target";
-import { closeSshPool, northbound, sshPoolStats } from "../../packages/cluster/ssh";
+import { insert, namedUuid, select, set, where } from "../../components/ovsdb";
+import type { SshTarget } from "../../components/ssh/target";
+import { closeSshPool, northbound, sshPoolStats } from "../../components/ssh";
 import { startNbServer, type NbServer } from "../support/nbServer";
 import { startSshd, type TestSshd } from "../support/sshd";
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { closeSshPool, exec, shellCommand, shellQuote, SshError, SshHostKeyError, sshPoolStats } from "../../packages/cluster/ssh";
+import { closeSshPool, exec, shellCommand, shellQuote, SshError, SshHostKeyError, sshPoolStats } from "../../components/ssh";
 import { waitUntil } from "../support/nbServer";
 import { startSshd, type TestSshd } from "../support/sshd";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { planAddresses } from "../../packages/cluster/model/addressPlan";
-import { addressRange, cidrsOverlap, contains, overlaps, parseNetwork } from "../../packages/cluster/values";
+import { planAddresses } from "../../components/model/addressPlan";
+import { addressRange, cidrsOverlap, contains, overlaps, parseNetwork } from "../../components/values";
 
 const names = (n: number, prefix = "node") => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
 

@@ -3,15 +3,15 @@
 // and the NB inputs' member list checked path by path.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { destroyGuardProvider } from "../../packages/cluster/guard/destroyGuard";
-import { membershipRefusal } from "../../packages/cluster/hosts/centralMembership";
-import { validateConfig } from "../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
-import { checkInputs } from "../../packages/cluster/nb/resources/kindInputs";
-import { clusterRouterKind } from "../../packages/cluster/nb/kinds/clusterRouter";
-import { isWritable, readServerDatabase } from "../../packages/cluster/ovsdb/serverDatabase";
-import { nbConnection } from "../../packages/cluster/program/connections";
-import { parseClusterStatus } from "../../packages/cluster/status/clusterStatus";
+import { destroyGuardProvider } from "../../components/guard/destroyGuard";
+import { membershipRefusal } from "../../components/hosts/centralMembership";
+import { validateConfig } from "../../components/plan/validate";
+import { buildClusterModel } from "../../components/model/clusterModel";
+import { checkInputs } from "../../components/nb/resources/kindInputs";
+import { clusterRouterKind } from "../../components/nb/kinds/clusterRouter";
+import { isWritable, readServerDatabase } from "../../components/ovsdb/serverDatabase";
+import { nbConnection } from "../../components/program/connections";
+import { parseClusterStatus } from "../../components/status/clusterStatus";
 import { devInputs } from "../nb/support/inputs";
 import { stackConfig } from "../support/configs";
 

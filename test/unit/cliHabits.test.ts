@@ -8,10 +8,10 @@ import * as path from "node:path";
 import { test } from "node:test";
 import { ROOT } from "../support/configs";
 import { checkSvg } from "../support/svgCheck";
-import { elapsed, withProgress } from "../../packages/cli/terminal/progress";
-import { colourOn, paint } from "../../packages/cli/terminal/style";
+import { elapsed, withProgress } from "../../cli/terminal/progress";
+import { colourOn, paint } from "../../cli/terminal/style";
 
-const cli = (tool: string, ...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", `packages/cli/${tool}.ts`, ...args], { cwd: ROOT, encoding: "utf8" });
+const cli = (tool: string, ...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", `cli/${tool}.ts`, ...args], { cwd: ROOT, encoding: "utf8" });
 const tmp = () => mkdtempSync(path.join(tmpdir(), "cli-"));
 
 function badStack(): string {

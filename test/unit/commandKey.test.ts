@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import { utils } from "ssh2";
-import { commandPrivateKey, ssh2PrivateKey } from "../../packages/cluster/ssh/commandKey";
+import { commandPrivateKey, ssh2PrivateKey } from "../../components/ssh/commandKey";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "command-key-"));
 process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));

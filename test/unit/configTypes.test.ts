@@ -1,5 +1,5 @@
 // The JSON Schema and the config types cannot drift apart: the compiler refuses a key on one side
-// alone, or a value typed differently, and names it (packages/cluster/config/schemaShape.ts). The
+// alone, or a value typed differently, and names it (components/config/schemaShape.ts). The
 // fixtures commit such mismatches; the package's own schema and types compile.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -14,7 +14,7 @@ test("typecheck: a key added to the JSON Schema alone, to the type alone, or typ
     assert.notEqual(tsc.status, 0, "the mismatches compiled");
     const errorsOf = (file: string) => tsc.stdout.split(/\n(?=\S)/).filter((e) => e.startsWith(`test/fixtures/configTypes/${file}(`));
     assert.deepEqual(errorsOf("matching.ts"), [], "the package's schema and types should agree");
-    assert.equal(tsc.stdout.includes("packages/cluster/config/"), false, tsc.stdout);
+    assert.equal(tsc.stdout.includes("components/config/"), false, tsc.stdout);
     const expected: Record<string, string> = {
         "schemaOnly.ts": '"tunnelHeadroom?: number"',
         "typeOnly.ts": '"tunnelHeadroom?: number"',

@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
-import { configFromStackYaml } from "../../packages/cluster/config/stackFile";
-import { ConfigError, validateConfig } from "../../packages/cluster/plan/validate";
-import { configWarnings, renameWarnings } from "../../packages/cluster/config/warnings";
-import { readStackConfig } from "../../packages/cluster/program/readConfig";
+import { configFromStackYaml } from "../../components/config/stackFile";
+import { ConfigError, validateConfig } from "../../components/plan/validate";
+import { configWarnings, renameWarnings } from "../../components/config/warnings";
+import { readStackConfig } from "../../components/program/readConfig";
 import { ROOT, stackConfig } from "../support/configs";
 
 const warningPaths = (raw: Record<string, any>) => configWarnings(validateConfig(raw)).map((w) => w.path);
@@ -42,12 +42,12 @@ test("validate prints warnings on stderr and still exits 0; a lab-only switch ou
     const dir = mkdtempSync(path.join(tmpdir(), "warn-"));
     const file = path.join(dir, "Pulumi.dev.yaml");
     writeFileSync(file, text);
-    const r = spawnSync(process.execPath, ["--import", "tsx", "packages/cli/validate.ts", file], { cwd: ROOT, encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["--import", "tsx", "cli/validate.ts", file], { cwd: ROOT, encoding: "utf8" });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /warning: ovnTransport\.protocol: tcp/);
     const lab = path.join(dir, "Pulumi.lab.yaml");
     writeFileSync(lab, `${text}  ovn-kubernetes:ssh:\n    insecureIgnoreHostKey: true\n`);
-    const refused = spawnSync(process.execPath, ["--import", "tsx", "packages/cli/validate.ts", lab], { cwd: ROOT, encoding: "utf8" });
+    const refused = spawnSync(process.execPath, ["--import", "tsx", "cli/validate.ts", lab], { cwd: ROOT, encoding: "utf8" });
     assert.equal(refused.status, 1, refused.stderr);
     assert.match(refused.stderr, /ssh\.insecureIgnoreHostKey: accepts any host key.*`lab: true`/);
 });
@@ -71,7 +71,7 @@ test("a node renamed since the previous stack file: a warning at its name naming
     const after = path.join(dir, "Pulumi.dev.yaml");
     writeFileSync(before, text);
     writeFileSync(after, text.replace(new RegExp(`name: ${old}$`, "m"), `name: ${old}b`));
-    const r = spawnSync(process.execPath, ["--import", "tsx", "packages/cli/validate.ts", after, "--previous", before], { cwd: ROOT, encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["--import", "tsx", "cli/validate.ts", after, "--previous", before], { cwd: ROOT, encoding: "utf8" });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, new RegExp(`warning: nodes\\[1\\]\\.name: "${old}b" is node "${old}" renamed`));
 });

@@ -3,14 +3,14 @@
 // expected cells, the difference lines, the settle loop and diff.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { UNKNOWN } from "../../packages/cluster/nb/core/check";
-import { checkExpectation, DEFAULT_SETTLE } from "../../packages/cluster/nb/expectation/expectationInputs";
-import { mismatches, mismatchLine, notRealised, observe } from "../../packages/cluster/nb/expectation/observe";
-import { settle } from "../../packages/cluster/nb/expectation/observeNb";
-import { expectationProvider } from "../../packages/cluster/nb/expectation/expectationProvider";
-import { matchRows, parseExpectation, readPlan } from "../../packages/cluster/nb/expectation/reading";
-import { parseRowKey } from "../../packages/cluster/nb/core/rowKeys";
-import { NO_KEY, NO_ROW, type Cells } from "../../packages/cluster/nb/expectation/cells";
+import { UNKNOWN } from "../../components/nb/core/check";
+import { checkExpectation, DEFAULT_SETTLE } from "../../components/nb/expectation/expectationInputs";
+import { mismatches, mismatchLine, notRealised, observe } from "../../components/nb/expectation/observe";
+import { settle } from "../../components/nb/expectation/observeNb";
+import { expectationProvider } from "../../components/nb/expectation/expectationProvider";
+import { matchRows, parseExpectation, readPlan } from "../../components/nb/expectation/reading";
+import { parseRowKey } from "../../components/nb/core/rowKeys";
+import { NO_KEY, NO_ROW, type Cells } from "../../components/nb/expectation/cells";
 import { devModel } from "../nb/support/env";
 import { TEST_KEY } from "../nb/support/inputs";
 

@@ -2,13 +2,13 @@
 // resource accepts, values that are the model's addresses.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { validateConfig } from "../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
-import { checkExpectation } from "../../packages/cluster/nb/expectation/expectationInputs";
-import { NB_KINDS } from "../../packages/cluster/nb/kinds";
-import { expectedCells } from "../../packages/cluster/nb/kinds/common";
-import { NODE_ROWS, nodeSwitchRows } from "../../packages/cluster/nb/kinds/nodeSwitch";
-import { fromInt, macFromIp, toInt } from "../../packages/cluster/values";
+import { validateConfig } from "../../components/plan/validate";
+import { buildClusterModel } from "../../components/model/clusterModel";
+import { checkExpectation } from "../../components/nb/expectation/expectationInputs";
+import { NB_KINDS } from "../../components/nb/kinds";
+import { expectedCells } from "../../components/nb/kinds/common";
+import { NODE_ROWS, nodeSwitchRows } from "../../components/nb/kinds/nodeSwitch";
+import { fromInt, macFromIp, toInt } from "../../components/values";
 import { stackConfig } from "../support/configs";
 
 const { ClusterRouter, NodeSwitch, GatewayRouter } = NB_KINDS;

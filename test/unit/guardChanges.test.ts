@@ -1,8 +1,8 @@
 // What a change to the guards' inputs removes, and which removals are renames in place. Pure.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ovnkubeNodeRows, ovnkubeNodesRemovedBy, removedBy } from "../../packages/cluster/guard/blockers";
-import { hostRenames, renameRefusal } from "../../packages/cluster/guard/renames";
+import { ovnkubeNodeRows, ovnkubeNodesRemovedBy, removedBy } from "../../components/guard/blockers";
+import { hostRenames, renameRefusal } from "../../components/guard/renames";
 
 const host = (name: string, host: string, port = 22) => ({ name, ssh: { host, port, user: "root", insecureIgnoreHostKey: false } });
 const group = (node: string) => ({ type: "NodeSwitch", group: `node/${node}` });

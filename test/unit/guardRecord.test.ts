@@ -5,10 +5,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { destroyGuardProvider } from "../../packages/cluster/guard/destroyGuard";
-import { expandRecord, recordHosts, recordOvnkubeNodes, sharedSsh } from "../../packages/cluster/guard/record";
-import { NB_SOCKET } from "../../packages/cluster/ssh/ovsdbChannel";
-import type { GuardedHost, OvnkubeNodeRecord } from "../../packages/cluster/guard/blockers";
+import { destroyGuardProvider } from "../../components/guard/destroyGuard";
+import { expandRecord, recordHosts, recordOvnkubeNodes, sharedSsh } from "../../components/guard/record";
+import { NB_SOCKET } from "../../components/ssh/ovsdbChannel";
+import type { GuardedHost, OvnkubeNodeRecord } from "../../components/guard/blockers";
 
 const KEY_CONFIG = "ovn-kubernetes:sshPrivateKey";
 const hostKey = (i: number) => `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${String(i).padStart(43, "x")} node${i}`;

@@ -1,7 +1,7 @@
 // Each bad config is rejected with the config path it names; all problems are reported at once.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ConfigError, validateConfig } from "../../packages/cluster/plan/validate";
+import { ConfigError, validateConfig } from "../../components/plan/validate";
 import { stackConfig } from "../support/configs";
 import { invalidCase, INVALID } from "../support/invalidConfigs";
 

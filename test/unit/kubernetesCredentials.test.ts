@@ -2,7 +2,7 @@
 // operator's own kubeconfig points at; never silently to whatever a shell points at.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ConfigError, validateConfig } from "../../packages/cluster/plan/validate";
+import { ConfigError, validateConfig } from "../../components/plan/validate";
 import { stackConfig } from "../support/configs";
 
 test("ovnkube mode: kubeconfig, or kubernetes.useAmbientConfig: true, and not both", () => {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it, test } from "node:test";
-import { validateConfig } from "../../packages/cluster/plan/validate";
-import { macFromIp, toInt } from "../../packages/cluster/values";
-import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
+import { validateConfig } from "../../components/plan/validate";
+import { macFromIp, toInt } from "../../components/values";
+import { buildClusterModel } from "../../components/model/clusterModel";
 import { stackConfig } from "../support/configs";
 
 const dev = () => buildClusterModel(validateConfig(stackConfig("dev")));

@@ -2,9 +2,9 @@
 // labels, status and Lease, never Ready; and the labels a kubelet may not set on itself.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { forbiddenLabelReason, initialNode, nodeLease, nodeStatusPatch, NO_RUNTIME_MESSAGE } from "../../packages/lab/localcluster/registration/nodeObject";
-import { resolveOptions } from "../../packages/lab/localcluster/registration/options";
-import { microTime } from "../../packages/lab/localcluster/registration/time";
+import { forbiddenLabelReason, initialNode, nodeLease, nodeStatusPatch, NO_RUNTIME_MESSAGE } from "../../lab/localcluster/registration/nodeObject";
+import { resolveOptions } from "../../lab/localcluster/registration/options";
+import { microTime } from "../../lab/localcluster/registration/time";
 
 const identity = { name: "node2", internalIP: "172.31.9.12", labels: { "node.kubernetes.io/lab": "yes" }, capacity: { cpu: "2", memory: "1024Ki", pods: "110" } };
 const facts = { machineID: "m", bootID: "b", kernelVersion: "6.1", osImage: "Debian GNU/Linux 13 (trixie)", architecture: "amd64" };

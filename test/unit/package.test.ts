@@ -4,20 +4,20 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
-import { PACKAGE_NAME, PROVIDER_CONTRACT, PROVIDERS_ENTRY } from "../../packages/cluster/dynamic/contract";
+import { PACKAGE_NAME, PROVIDER_CONTRACT, PROVIDERS_ENTRY } from "../../components/dynamic/contract";
 
 const ROOT = path.resolve(__dirname, "../..");
-const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "packages/cluster/package.json"), "utf8"));
+const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "components/package.json"), "utf8"));
 
 test("the package's name is the one the stubs require, and it resolves through node_modules", () => {
     assert.equal(manifest.name, PACKAGE_NAME);
-    const areas = fs.readdirSync(path.join(ROOT, "packages/cluster/exports")).map((f) => `./${f.replace(/\.ts$/, "")}`);
+    const areas = fs.readdirSync(path.join(ROOT, "components/exports")).map((f) => `./${f.replace(/\.ts$/, "")}`);
     assert.deepEqual(Object.keys(manifest.exports).sort(), [".", "./package.json", "./providers", ...areas].sort());
     const resolved = require.resolve(PROVIDERS_ENTRY, { paths: [ROOT] });
-    assert.equal(resolved, path.join(ROOT, "packages/cluster/dist/providers.js"));
+    assert.equal(resolved, path.join(ROOT, "components/dist/providers.js"));
     // Each area entry resolves to its built file, for node and for the compiler alike.
     for (const area of areas) {
-        assert.equal(require.resolve(`${PACKAGE_NAME}/${area.slice(2)}`, { paths: [ROOT] }), path.join(ROOT, `packages/cluster/dist/exports/${area.slice(2)}.js`));
+        assert.equal(require.resolve(`${PACKAGE_NAME}/${area.slice(2)}`, { paths: [ROOT] }), path.join(ROOT, `components/dist/exports/${area.slice(2)}.js`));
         assert.deepEqual(manifest.typesVersions["*"][area.slice(2)], [`dist/exports/${area.slice(2)}.d.ts`]);
     }
     const root = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));

@@ -5,8 +5,8 @@
 // checks. A seeded generator keeps every run the same.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ConfigError, validateConfig } from "../../packages/cluster/plan/validate";
-import type { StackConfig } from "../../packages/cluster/config/types";
+import { ConfigError, validateConfig } from "../../components/plan/validate";
+import type { StackConfig } from "../../components/config/types";
 import {
     centralScript,
     chassisScript,
@@ -19,14 +19,14 @@ import {
     ovsStartScript,
     packagesScript,
     zoneScript,
-} from "../../packages/cluster/hosts/scripts";
-import { validateKubeModel } from "../../packages/cluster/kube/checkKubeModel";
-import { buildClusterModel } from "../../packages/cluster/model/clusterModel";
-import { checkInputs } from "../../packages/cluster/nb/resources/kindInputs";
-import { clusterRouterKind } from "../../packages/cluster/nb/kinds/clusterRouter";
-import { gatewayRouterKind } from "../../packages/cluster/nb/kinds/gatewayRouter";
-import { nodeSwitchKind } from "../../packages/cluster/nb/kinds/nodeSwitch";
-import { nbConnection } from "../../packages/cluster/program/connections";
+} from "../../components/hosts/scripts";
+import { validateKubeModel } from "../../components/kube/checkKubeModel";
+import { buildClusterModel } from "../../components/model/clusterModel";
+import { checkInputs } from "../../components/nb/resources/kindInputs";
+import { clusterRouterKind } from "../../components/nb/kinds/clusterRouter";
+import { gatewayRouterKind } from "../../components/nb/kinds/gatewayRouter";
+import { nodeSwitchKind } from "../../components/nb/kinds/nodeSwitch";
+import { nbConnection } from "../../components/program/connections";
 import { stackConfig, type ExampleStack } from "../support/configs";
 
 const TRIES = 250;

@@ -5,14 +5,14 @@
 // A correct NB therefore shows no difference.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseColumnPath } from "../../packages/cluster/nb/expectation/columns";
-import { parseRowKey } from "../../packages/cluster/nb/core/rowKeys";
-import { canonicalCell } from "../../packages/cluster/nb/expectation/cells";
-import { refId, sameValue, type RowSpec } from "../../packages/cluster/nb/core/rows";
-import { TAG_GROUP } from "../../packages/cluster/nb/core/tags";
-import { desiredNorthbound } from "../../packages/cluster/render/northbound";
-import { plannedNbRows } from "../../packages/cluster/status/plannedRows";
-import { largePulumiStack, modelOf, stackFile } from "../../packages/cli/pictures/examples";
+import { parseColumnPath } from "../../components/nb/expectation/columns";
+import { parseRowKey } from "../../components/nb/core/rowKeys";
+import { canonicalCell } from "../../components/nb/expectation/cells";
+import { refId, sameValue, type RowSpec } from "../../components/nb/core/rows";
+import { TAG_GROUP } from "../../components/nb/core/tags";
+import { desiredNorthbound } from "../../components/render/northbound";
+import { plannedNbRows } from "../../components/status/plannedRows";
+import { largePulumiStack, modelOf, stackFile } from "../../cli/pictures/examples";
 
 function desiredRows(raw: Record<string, unknown>) {
     const model = modelOf(raw);

@@ -2,7 +2,7 @@
 // update and diff do with a refusal, an unreachable host and a connection lost mid-read.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { preflightProvider } from "../../packages/cluster/dynamic/preflight";
+import { preflightProvider } from "../../components/dynamic/preflight";
 
 const inputs = { node: "node2", mtu: 1500 };
 

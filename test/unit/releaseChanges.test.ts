@@ -2,7 +2,7 @@
 // guards' refusal, pure, with what it names.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { releaseChangeRefusal } from "../../packages/cluster/guard/releaseChanges";
+import { releaseChangeRefusal } from "../../components/guard/releaseChanges";
 
 const ic = (version: string) => ({ version, architecture: "interconnect" });
 

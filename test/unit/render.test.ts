@@ -8,7 +8,7 @@ import { parseAllDocuments } from "yaml";
 import { ROOT } from "../support/configs";
 
 const render = (file: string, out: string) =>
-    spawnSync(process.execPath, ["--import", "tsx", "packages/cli/render.ts", file, "--out", out], { cwd: ROOT, encoding: "utf8" });
+    spawnSync(process.execPath, ["--import", "tsx", "cli/render.ts", file, "--out", out], { cwd: ROOT, encoding: "utf8" });
 
 test("render: dev stack (Pulumi mode) → NB rows as JSON and an ovn-nbctl-show view, no Kubernetes objects", () => {
     const out = mkdtempSync(path.join(tmpdir(), "render-"));

@@ -2,7 +2,7 @@
 // adds, where the refusal starts to the byte, what it names, and the read script's input checks.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseTunnelDevice, readTunnelDeviceScript, tunnelMtuRefusal, tunnelOverhead } from "../../packages/cluster/compat/tunnelMtu";
+import { parseTunnelDevice, readTunnelDeviceScript, tunnelMtuRefusal, tunnelOverhead } from "../../components/compat/tunnelMtu";
 
 const plan = (mtu: number, encapType = "geneve") => ({ node: "node2", mtu, encapType, tunnelIp: "10.0.0.12" });
 const eth0 = { device: "eth0", mtu: 1500 };

@@ -2,7 +2,7 @@
 // the nodes registered with which type and why; a new cluster, or nodes not registered yet, pass.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseEncaps, tunnelTypeRefusal } from "../../packages/cluster/compat/tunnelType";
+import { parseEncaps, tunnelTypeRefusal } from "../../components/compat/tunnelType";
 
 const IPS = { node1: "10.0.0.11", node2: "10.0.0.12", node3: "10.0.0.13" };
 const sb = JSON.stringify({ data: [["10.0.0.11", "geneve"], ["10.0.0.12", "geneve"]], headings: ["ip", "type"] });

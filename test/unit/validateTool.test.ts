@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { test } from "node:test";
 import { ROOT } from "../support/configs";
 
-const run = (file: string) => spawnSync(process.execPath, ["--import", "tsx", "packages/cli/validate.ts", file], { cwd: ROOT, encoding: "utf8" });
+const run = (file: string) => spawnSync(process.execPath, ["--import", "tsx", "cli/validate.ts", file], { cwd: ROOT, encoding: "utf8" });
 
 test("validate: a valid stack exits 0 with a one-line summary", () => {
     for (const stack of ["dev", "prod", "staging"]) {

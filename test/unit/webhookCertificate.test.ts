@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import * as tls from "node:tls";
 import { describe, it } from "node:test";
 import * as forge from "node-forge";
-import { issueWebhookCertificate, RENEW_DAYS, VALID_DAYS, webhookCertificateProvider as provider } from "../../packages/cluster/kube/webhookCertificate";
+import { issueWebhookCertificate, RENEW_DAYS, VALID_DAYS, webhookCertificateProvider as provider } from "../../components/kube/webhookCertificate";
 
 const DAY = 86_400_000;
 const HOSTS = ["172.31.40.11", "localhost", "webhook.ovn-kubernetes.example"];

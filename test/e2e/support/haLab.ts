@@ -3,14 +3,14 @@
 import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { readStackFile } from "../../../packages/cluster/config/stackFile";
-import { validateConfig } from "../../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../../packages/cluster/model/clusterModel";
-import type { ClusterModel } from "../../../packages/cluster/model/types";
-import { closeNbSessions } from "../../../packages/cluster/nb/transact/session";
-import { closeSshPool } from "../../../packages/cluster/ssh/pool";
-import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack, type LocalCluster } from "../../../packages/lab/localcluster";
-import type { OfflineOptions } from "../../../packages/lab/offline/api";
+import { readStackFile } from "../../../components/config/stackFile";
+import { validateConfig } from "../../../components/plan/validate";
+import { buildClusterModel } from "../../../components/model/clusterModel";
+import type { ClusterModel } from "../../../components/model/types";
+import { closeNbSessions } from "../../../components/nb/transact/session";
+import { closeSshPool } from "../../../components/ssh/pool";
+import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack, type LocalCluster } from "../../../lab/localcluster";
+import type { OfflineOptions } from "../../../lab/offline/api";
 
 export interface HaLab {
     cluster: LocalCluster;

@@ -2,7 +2,7 @@
 // it sits in that host's network namespace, as hostNetwork pods' containers do): bare hosts
 // run no OVS or OVN daemon; a host of an ovnkube cluster runs one ovnkube per ovnkube pod.
 import * as fs from "node:fs";
-import type { LocalCluster } from "../../../packages/lab/localcluster";
+import type { LocalCluster } from "../../../lab/localcluster";
 import { processesIn, stillRunning } from "../../localcluster/leftovers";
 
 export const OVS_OVN_DAEMONS = ["ovsdb-server", "ovs-vswitchd", "ovn-northd", "ovn-controller"];

@@ -1,7 +1,7 @@
 // What a host looks like to the destroy contract (README "What destroy leaves"): OVS bridges and
 // their ports, addresses, routes, nftables tables, the OVN processes, and the files under
 // /etc/openvswitch and /etc/ovn. Read inside the host; compared before the first up and after destroy.
-import { hostExec, type LocalCluster } from "../../../packages/lab/localcluster";
+import { hostExec, type LocalCluster } from "../../../lab/localcluster";
 
 export interface HostSnapshot {
     bridges: string[];

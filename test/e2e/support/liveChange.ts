@@ -5,15 +5,15 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import YAML from "yaml";
-import { readStackFile } from "../../../packages/cluster/config/stackFile";
-import { validateConfig } from "../../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../../packages/cluster/model/clusterModel";
-import { hostExec, ping, startPod, type HostOs, type LocalCluster, type LocalPod } from "../../../packages/lab/localcluster";
-import { CHECK_PORT, tcpExchange } from "../../../packages/lab/localcluster/checks";
-import { clusterNames } from "../../../packages/lab/localcluster/names";
-import { awaitChassisCaughtUp, formatCaughtUp } from "../../../packages/lab/localcluster/overlayReadiness";
-import { pollUntil } from "../../../packages/lab/kubeclient";
-import { apply, type OperationResult } from "../../../packages/lab/offline/api";
+import { readStackFile } from "../../../components/config/stackFile";
+import { validateConfig } from "../../../components/plan/validate";
+import { buildClusterModel } from "../../../components/model/clusterModel";
+import { hostExec, ping, startPod, type HostOs, type LocalCluster, type LocalPod } from "../../../lab/localcluster";
+import { CHECK_PORT, tcpExchange } from "../../../lab/localcluster/checks";
+import { clusterNames } from "../../../lab/localcluster/names";
+import { awaitChassisCaughtUp, formatCaughtUp } from "../../../lab/localcluster/overlayReadiness";
+import { pollUntil } from "../../../lab/kubeclient";
+import { apply, type OperationResult } from "../../../lab/offline/api";
 import { bringUpPulumiLab, type PulumiLab } from "./pulumiLab";
 
 export const PROJECT_KEY = (key: string) => `ovn-kubernetes:${key}`;

@@ -3,9 +3,9 @@
 // each resource's outcome as the engine would: a create that succeeded is in state, one that
 // failed is created again by the next `up`. A hook runs once after a given number of creates, to
 // fault the databases in the middle of the apply.
-import { clusterRouterKind } from "../../../packages/cluster/nb/kinds/clusterRouter";
-import { nodeSwitchKind } from "../../../packages/cluster/nb/kinds/nodeSwitch";
-import type { ClusterModel } from "../../../packages/cluster/model/types";
+import { clusterRouterKind } from "../../../components/nb/kinds/clusterRouter";
+import { nodeSwitchKind } from "../../../components/nb/kinds/nodeSwitch";
+import type { ClusterModel } from "../../../components/model/types";
 import { loadProviders } from "../../../bench/providers";
 import { resources, type Resource } from "../../../bench/topology";
 import { scaleModel } from "../../nb/support/scale";

@@ -12,9 +12,9 @@
 // what they read extends what they read before (see `extendsLog`), so a compaction would fail loudly.
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import { enterableHost } from "../../../packages/lab/localcluster/exec";
-import { inHost } from "../../../packages/lab/localcluster/hostfs";
-import type { LocalCluster } from "../../../packages/lab/localcluster";
+import { enterableHost } from "../../../lab/localcluster/exec";
+import { inHost } from "../../../lab/localcluster/hostfs";
+import type { LocalCluster } from "../../../lab/localcluster";
 
 export interface NbTransaction {
     /** Position in the log (0 is the schema). */

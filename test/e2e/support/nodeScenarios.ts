@@ -1,9 +1,9 @@
 // The node scenarios step by step, for the tests that assert between the steps and the benchmark
 // modules that time the `up` carrying the change (bench/changes/).
 import type { ChangeFigures } from "../../../bench/changes";
-import type { NodeNetworkModel } from "../../../packages/cluster/model/types";
-import type { LocalPod } from "../../../packages/lab/localcluster";
-import { apply } from "../../../packages/lab/offline/api";
+import type { NodeNetworkModel } from "../../../components/model/types";
+import type { LocalPod } from "../../../lab/localcluster";
+import { apply } from "../../../lab/offline/api";
 import type { ChangeOutcome } from "./liveChange";
 import { CHANGED, editNodes, nodeLab, ok, podOn, totals, upWithTraffic, type NodeLab } from "./nodeChange";
 

@@ -5,16 +5,16 @@
 // realised the plan).
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { readStackFile } from "../../../packages/cluster/config/stackFile";
-import { validateConfig } from "../../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../../packages/cluster/model/clusterModel";
-import type { ClusterModel } from "../../../packages/cluster/model/types";
-import { KubeClient } from "../../../packages/lab/kubeclient";
-import { down, LOCAL_LAB_PASSPHRASE, writeLocalStack, type HostOs, type LocalCluster } from "../../../packages/lab/localcluster";
-import type { LocalStackOptions } from "../../../packages/lab/localcluster/stackFile";
-import type { OvnKubernetesRelease } from "../../../packages/lab/localcluster/labReleases";
-import { upWithKubernetes, type KubernetesLab } from "../../../packages/lab/localcluster/kubernetes";
-import { apply, refresh, type OfflineOptions, type OperationResult } from "../../../packages/lab/offline/api";
+import { readStackFile } from "../../../components/config/stackFile";
+import { validateConfig } from "../../../components/plan/validate";
+import { buildClusterModel } from "../../../components/model/clusterModel";
+import type { ClusterModel } from "../../../components/model/types";
+import { KubeClient } from "../../../lab/kubeclient";
+import { down, LOCAL_LAB_PASSPHRASE, writeLocalStack, type HostOs, type LocalCluster } from "../../../lab/localcluster";
+import type { LocalStackOptions } from "../../../lab/localcluster/stackFile";
+import type { OvnKubernetesRelease } from "../../../lab/localcluster/labReleases";
+import { upWithKubernetes, type KubernetesLab } from "../../../lab/localcluster/kubernetes";
+import { apply, refresh, type OfflineOptions, type OperationResult } from "../../../lab/offline/api";
 
 export interface OvnkubeLabOptions {
     id: string;

@@ -4,13 +4,13 @@
 // up. Returns what the test asserts: the outcome, the probes, what ovnkube had given the Node before
 // the plan reached it, the Node's annotations once ovnkube's pods all run again, and which
 // ovnkube-node pods of the untouched nodes were replaced meanwhile.
-import type { KubeModel } from "../../../packages/cluster/model/types";
-import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../../../packages/cluster/kube/objectNames";
-import { restartNodeKubelet } from "../../../packages/lab/localcluster/kubernetes";
-import { podRef, removeDemoWorkloads, startDemoPod, type KubePod } from "../../../packages/lab/localcluster/kubeWorkloads";
-import type { LocalPod } from "../../../packages/lab/localcluster";
-import { pollUntil } from "../../../packages/lab/kubeclient";
-import { apply, type OperationResult } from "../../../packages/lab/offline/api";
+import type { KubeModel } from "../../../components/model/types";
+import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../../../components/kube/objectNames";
+import { restartNodeKubelet } from "../../../lab/localcluster/kubernetes";
+import { podRef, removeDemoWorkloads, startDemoPod, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
+import type { LocalPod } from "../../../lab/localcluster";
+import { pollUntil } from "../../../lab/kubeclient";
+import { apply, type OperationResult } from "../../../lab/offline/api";
 import { continuousPing, type Traffic } from "./liveChange";
 import type { OvnkubeLab } from "./ovnkubeLab";
 import { controlPlaneOf, ovnkubePodsOf, waitOvnkubePodsRunning } from "./ovnkubePods";

@@ -5,13 +5,13 @@
 // Returns what the test asserts: both outcomes, the probes, and every row still naming the node
 // or its chassis in each database that stays (central or zone, NB and SB).
 import assert from "node:assert/strict";
-import { ovnkubeNodeRows } from "../../../packages/cluster/guard/blockers";
-import type { ClusterModel } from "../../../packages/cluster/model/types";
-import { hostExec, type LocalPod } from "../../../packages/lab/localcluster";
-import { stopNodeKubelet } from "../../../packages/lab/localcluster/kubernetes";
-import { podRef, removeDemoWorkloads, startDemoPod, type KubePod } from "../../../packages/lab/localcluster/kubeWorkloads";
-import { pollUntil } from "../../../packages/lab/kubeclient";
-import { apply, preview, type OperationResult } from "../../../packages/lab/offline/api";
+import { ovnkubeNodeRows } from "../../../components/guard/blockers";
+import type { ClusterModel } from "../../../components/model/types";
+import { hostExec, type LocalPod } from "../../../lab/localcluster";
+import { stopNodeKubelet } from "../../../lab/localcluster/kubernetes";
+import { podRef, removeDemoWorkloads, startDemoPod, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
+import { pollUntil } from "../../../lab/kubeclient";
+import { apply, preview, type OperationResult } from "../../../lab/offline/api";
 import { continuousPing, type Traffic } from "./liveChange";
 import type { OvnkubeLab } from "./ovnkubeLab";
 

@@ -4,12 +4,12 @@
 import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { readStackFile } from "../../../packages/cluster/config/stackFile";
-import { validateConfig } from "../../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../../packages/cluster/model/clusterModel";
-import type { ClusterModel } from "../../../packages/cluster/model/types";
-import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack, type HostOs, type LocalCluster } from "../../../packages/lab/localcluster";
-import type { OfflineOptions } from "../../../packages/lab/offline/api";
+import { readStackFile } from "../../../components/config/stackFile";
+import { validateConfig } from "../../../components/plan/validate";
+import { buildClusterModel } from "../../../components/model/clusterModel";
+import type { ClusterModel } from "../../../components/model/types";
+import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack, type HostOs, type LocalCluster } from "../../../lab/localcluster";
+import type { OfflineOptions } from "../../../lab/offline/api";
 
 export interface PulumiLab {
     cluster: LocalCluster;

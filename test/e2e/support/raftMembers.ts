@@ -1,9 +1,9 @@
 // The central members of a lab as an operator sees them and as a crash treats them: each member's
 // raft view, the leader of a database, and a member's daemons killed and started again.
 import assert from "node:assert/strict";
-import { centralMemberScript } from "../../../packages/cluster/hosts/scripts/centralScript";
-import type { ClusterModel } from "../../../packages/cluster/model/types";
-import { hostExec, type LocalCluster } from "../../../packages/lab/localcluster";
+import { centralMemberScript } from "../../../components/hosts/scripts/centralScript";
+import type { ClusterModel } from "../../../components/model/types";
+import { hostExec, type LocalCluster } from "../../../lab/localcluster";
 import { DBS, raftStatus } from "./raftStatus";
 
 export type Db = keyof typeof DBS;

@@ -1,7 +1,7 @@
 // Reading a central member's raft state on a lab host, as an operator would: `cluster/status`
 // of the member's ovsdb-server (through ovs-appctl on its control socket).
-import { hostExec, type LocalCluster } from "../../../packages/lab/localcluster";
-import { parseClusterStatus, type ClusterStatus } from "../../../packages/cluster/status/clusterStatus";
+import { hostExec, type LocalCluster } from "../../../lab/localcluster";
+import { parseClusterStatus, type ClusterStatus } from "../../../components/status/clusterStatus";
 
 export const DBS = { nb: "OVN_Northbound", sb: "OVN_Southbound" } as const;
 

@@ -4,14 +4,14 @@
 // between pods keeps the client's address; a ClusterIP Service answers; and the outside sees the
 // client's node address (SNAT).
 import assert from "node:assert/strict";
-import { containsIp, parseNetwork } from "../../../packages/cluster/values";
-import type { ClusterModel } from "../../../packages/cluster/model/types";
-import { hostExec, ping, type PodRef } from "../../../packages/lab/localcluster";
-import { CLUSTER_ROUTER } from "../../../packages/cluster/model/names";
-import { awaitChassisCaughtUp, awaitTunnelMesh, formatCaughtUp, formatTunnelMesh } from "../../../packages/lab/localcluster/overlayReadiness";
-import { formatMatrix, pingMatrix, tcpExchange } from "../../../packages/lab/localcluster/checks";
-import { createClusterIpService, kubePodExec, podRef, removeDemoWorkloads, startDemoDeployment, startDemoPod, type KubePod } from "../../../packages/lab/localcluster/kubeWorkloads";
-import { pollUntil } from "../../../packages/lab/kubeclient";
+import { containsIp, parseNetwork } from "../../../components/values";
+import type { ClusterModel } from "../../../components/model/types";
+import { hostExec, ping, type PodRef } from "../../../lab/localcluster";
+import { CLUSTER_ROUTER } from "../../../components/model/names";
+import { awaitChassisCaughtUp, awaitTunnelMesh, formatCaughtUp, formatTunnelMesh } from "../../../lab/localcluster/overlayReadiness";
+import { formatMatrix, pingMatrix, tcpExchange } from "../../../lab/localcluster/checks";
+import { createClusterIpService, kubePodExec, podRef, removeDemoWorkloads, startDemoDeployment, startDemoPod, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
+import { pollUntil } from "../../../lab/kubeclient";
 import type { OvnkubeLab } from "./ovnkubeLab";
 
 const SERVER_PORT = 8080;

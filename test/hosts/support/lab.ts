@@ -1,9 +1,9 @@
 // A local cluster for the real host-script tests: bring up, run commands inside hosts, and
 // model values matching its hosts.
 import assert from "node:assert/strict";
-import { down, hostExec, up } from "../../../packages/lab/localcluster";
-import type { LocalCluster, LocalHost } from "../../../packages/lab/localcluster";
-import type { HostModel } from "../../../packages/cluster/model/types";
+import { down, hostExec, up } from "../../../lab/localcluster";
+import type { LocalCluster, LocalHost } from "../../../lab/localcluster";
+import type { HostModel } from "../../../components/model/types";
 import { hostModel } from "../fixtures";
 import { installBundle } from "./remote";
 

@@ -6,9 +6,9 @@
 // the project's boot entry (its LSB init script: lab hosts have no init system), and
 // ovn-controller, as ovn-host's init script starts it.
 import assert from "node:assert/strict";
-import * as scripts from "../../../packages/cluster/hosts/scripts";
-import type { HostModel } from "../../../packages/cluster/model/types";
-import { hostExec, type LocalCluster } from "../../../packages/lab/localcluster";
+import * as scripts from "../../../components/hosts/scripts";
+import type { HostModel } from "../../../components/model/types";
+import { hostExec, type LocalCluster } from "../../../lab/localcluster";
 import { inHost } from "./lab";
 
 /** The boot entry's LSB init script, as update-rc.d enables it. */

@@ -1,8 +1,8 @@
 // Running generated scripts on local-cluster hosts the way @pulumi/command's remote.Command does:
 // over real SSH (host key pinned), the script text as the exec command, `stdin` piped in.
 import { spawn } from "node:child_process";
-import type { LocalCluster } from "../../../packages/lab/localcluster";
-import { bundleInstallCommand, bundleStdin, scriptBundle } from "../../../packages/cluster/hosts/scripts/bundle";
+import type { LocalCluster } from "../../../lab/localcluster";
+import { bundleInstallCommand, bundleStdin, scriptBundle } from "../../../components/hosts/scripts/bundle";
 
 export interface ScriptRun {
     code: number;

@@ -2,14 +2,14 @@
 // NB connection input that points the resources at them: as the program builds it (the SSH key
 // named by its stack config key, which the provider host is configured with), or carrying the key
 // (state written before, and in-process calls, which have no provider configuration).
-import { readStackFile } from "../../../packages/cluster/config/stackFile";
-import { validateConfig } from "../../../packages/cluster/plan/validate";
-import { buildClusterModel } from "../../../packages/cluster/model/clusterModel";
-import type { ClusterModel } from "../../../packages/cluster/model/types";
-import type { SshTarget } from "../../../packages/cluster/ssh/target";
-import { closeNbSessions } from "../../../packages/cluster/nb/transact/session";
-import { closeOvsdbPool } from "../../../packages/cluster/ssh/ovsdbPool";
-import { closeSshPool } from "../../../packages/cluster/ssh/pool";
+import { readStackFile } from "../../../components/config/stackFile";
+import { validateConfig } from "../../../components/plan/validate";
+import { buildClusterModel } from "../../../components/model/clusterModel";
+import type { ClusterModel } from "../../../components/model/types";
+import type { SshTarget } from "../../../components/ssh/target";
+import { closeNbSessions } from "../../../components/nb/transact/session";
+import { closeOvsdbPool } from "../../../components/ssh/ovsdbPool";
+import { closeSshPool } from "../../../components/ssh/pool";
 import { startNbServer, type NbServer } from "../../support/nbServer";
 import { startSshd, type TestSshd } from "../../support/sshd";
 import { PROJECT_ROOT } from "./providerHost";

@@ -1,9 +1,9 @@
 // Live rows as ovsdb-server would return them for a set of specs (for the pure reconciler tests):
 // every column encoded the server's way, references as UUIDs, children in their parents' sets.
-import { map, set, uuid, type Row } from "../../../packages/cluster/ovsdb/encoding";
-import { refId, type RowSpec } from "../../../packages/cluster/nb/core/rows";
-import type { LiveRow, Snapshot } from "../../../packages/cluster/nb/core/snapshot";
-import { parentOf } from "../../../packages/cluster/nb/core/tables";
+import { map, set, uuid, type Row } from "../../../components/ovsdb/encoding";
+import { refId, type RowSpec } from "../../../components/nb/core/rows";
+import type { LiveRow, Snapshot } from "../../../components/nb/core/snapshot";
+import { parentOf } from "../../../components/nb/core/tables";
 
 let counter = 0;
 export const fakeUuid = () => `00000000-0000-4000-8000-${(++counter).toString(16).padStart(12, "0")}`;

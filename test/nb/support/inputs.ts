@@ -1,8 +1,8 @@
 // Checked inputs of the three kinds for the dev stack, as `check` returns them (for pure tests).
-import { checkInputs } from "../../../packages/cluster/nb/resources/kindInputs";
-import { clusterRouterKind } from "../../../packages/cluster/nb/kinds/clusterRouter";
-import { gatewayRouterKind } from "../../../packages/cluster/nb/kinds/gatewayRouter";
-import { nodeSwitchKind } from "../../../packages/cluster/nb/kinds/nodeSwitch";
+import { checkInputs } from "../../../components/nb/resources/kindInputs";
+import { clusterRouterKind } from "../../../components/nb/kinds/clusterRouter";
+import { gatewayRouterKind } from "../../../components/nb/kinds/gatewayRouter";
+import { nodeSwitchKind } from "../../../components/nb/kinds/nodeSwitch";
 import { devModel, GATEWAY_HOST, OWNER } from "./env";
 
 export const TEST_KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAAtestonly\n-----END OPENSSH PRIVATE KEY-----\n";

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "fs/promises";
 import * as net from "net";
 import { tmpdir } from "os";
 import { join } from "path";
-import { JsonValueSplitter } from "../../../packages/cluster/ovsdb/jsonStream";
+import { JsonValueSplitter } from "../../../components/ovsdb/jsonStream";
 
 export interface NbProxy {
     socket: string;

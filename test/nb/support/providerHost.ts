@@ -4,7 +4,7 @@
 // protobuf Structs. Like the engine with a provider that does not accept secrets, secret wrappers
 // are removed before values are sent.
 import * as path from "path";
-import { grpc, providerGrpc, providerPb, SDK_DIR, structPb, unwrapSecrets } from "../../../packages/lab/offline/sdk";
+import { grpc, providerGrpc, providerPb, SDK_DIR, structPb, unwrapSecrets } from "../../../lab/offline/sdk";
 import { startPluginProcess } from "../../support/pluginProcess";
 
 export const PROJECT_ROOT = path.resolve(__dirname, "../../..");

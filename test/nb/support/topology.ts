@@ -1,7 +1,7 @@
 // Assertions on a live NB with ovn-nbctl (an independent client): the dev topology as the model
 // says it must be, and the foreign rows that must survive every operation.
 import assert from "node:assert/strict";
-import type { ClusterModel, GatewayModel, NodeNetworkModel } from "../../../packages/cluster/model/types";
+import type { ClusterModel, GatewayModel, NodeNetworkModel } from "../../../components/model/types";
 import type { NbServer } from "../../support/nbServer";
 import { findColumn } from "./env";
 

@@ -6,8 +6,8 @@
 // create records `create-<generation>` in ops.log and writes the generation to `state`; delete
 // records `delete-<generation>` and removes `state`: what an old delete would tear down.
 import * as pulumi from "@pulumi/pulumi";
-import { hostCommand } from "../../../packages/cluster/hosts/command";
-import { shellQuote } from "../../../packages/cluster/hosts/scripts/shell";
+import { hostCommand } from "../../../components/hosts/command";
+import { shellQuote } from "../../../components/hosts/scripts/shell";
 
 const config = new pulumi.Config();
 const dir = shellQuote(config.require("dir"));

@@ -3,7 +3,7 @@
 // `kubeconfig`, as the real program creates it; the model is the test model of the kube tests.
 // No hosts are involved, so the offline apply's Kubernetes path is tested on its own.
 import * as pulumi from "@pulumi/pulumi";
-import { Ovnkube } from "../../../packages/cluster/kube/ovnkubeComponent";
+import { Ovnkube } from "../../../components/kube/ovnkubeComponent";
 import { kubeModel } from "../../kube/fixture";
 
 const config = new pulumi.Config();

@@ -3,12 +3,12 @@
 // nodejs), its port on the first stdout line, then GetSchema and Construct over gRPC. Construct
 // registers the component's children with the resource monitor it names: the offline engine's.
 import * as path from "node:path";
-import { startMonitor, type MonitorServer } from "../../../packages/lab/offline/monitor";
-import { grpc, providerGrpc, providerPb, SDK_DIR, structPb } from "../../../packages/lab/offline/sdk";
+import { startMonitor, type MonitorServer } from "../../../lab/offline/monitor";
+import { grpc, providerGrpc, providerPb, SDK_DIR, structPb } from "../../../lab/offline/sdk";
 import { ROOT } from "../../support/configs";
 import { startPluginProcess } from "../../support/pluginProcess";
 
-export const PACKAGE_DIR = path.join(ROOT, "packages", "cluster");
+export const PACKAGE_DIR = path.join(ROOT, "components");
 /** The provider's name as the SDK derives it from the package's npm name (@ovn-kubernetes-as-code/cluster). */
 export const PROVIDER_NAME = "cluster";
 export const COMPONENT_TYPE = `${PROVIDER_NAME}:index:OvnKubernetesCluster`;

@@ -11,7 +11,7 @@ import { NO_ROW } from "@ovn-kubernetes-as-code/cluster/nb";
 import { plannedNbRows } from "@ovn-kubernetes-as-code/cluster/status";
 import type { NbDifferences } from "@ovn-kubernetes-as-code/cluster/status";
 
-export const ROOT = path.resolve(__dirname, "../../..");
+export const ROOT = path.resolve(__dirname, "../..");
 export const LARGE = 50;
 
 export const stackFile = (stack: string) => readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`)) as Record<string, any>;

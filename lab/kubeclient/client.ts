@@ -2,9 +2,8 @@
 // engine need (get, list, create, patch in its three flavours plus server-side apply, delete,
 // bounded waits), over node's https with discovery of resource paths.
 //
-// Why not @kubernetes/client-node: its current 2.x line depends on undici 8, which requires
-// Node >= 22.19, newer than the Node 20 this project supports; and it brings a generated client
-// for every API group when the lab and the offline engine need a handful of REST verbs.
+// Why not @kubernetes/client-node: it brings a generated client for every API group (and undici)
+// when the lab and the offline engine need a handful of REST verbs.
 import { Discovery, groupVersionPath, type ApiResource } from "./discovery";
 import { isNotFound } from "./errors";
 import { loadKubeconfig, parseKubeconfig, type KubeconfigOptions, type KubeCredentials } from "./kubeconfig";

@@ -28,7 +28,7 @@ import { opLine } from "@ovn-kubernetes-as-code/lab/offline";
 import { elapsed, withProgress } from "./terminal/progress";
 import { paint } from "./terminal/style";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "..");
 const STACK = "local";
 
 function step(text: string) {
