@@ -1,4 +1,5 @@
 // The `@ovn-kubernetes-as-code/cluster/kube` entry: what other packages may use of kube/.
+export { CrdObject, parseCrds, readCrdFile } from "../kube/crds";
 export { NODE_WEBHOOK } from "../kube/identity";
 export { kubeManifests, manifestList } from "../kube/manifests";
 export { OVNKUBE_TYPE } from "../kube/ovnkubeComponent";

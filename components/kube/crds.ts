@@ -12,12 +12,12 @@ export interface CrdObject {
     spec: Record<string, unknown>;
 }
 
-/** The text at an http(s) or file URL. */
-async function fetchText(url: string): Promise<string> {
-    if (url.startsWith("file:")) return readFile(fileURLToPath(url), "utf8");
-    const response = await fetch(url);
+/** The bytes at an http(s) or file URL; `signal` can bound an http(s) read. */
+export async function readCrdFile(url: string, signal?: AbortSignal): Promise<Buffer> {
+    if (url.startsWith("file:")) return readFile(fileURLToPath(url));
+    const response = await fetch(url, { signal });
     if (!response.ok) throw new Error(`${url}: ${response.status} ${response.statusText}`);
-    return response.text();
+    return Buffer.from(await response.arrayBuffer());
 }
 
 /** Every CustomResourceDefinition in one file's YAML documents; anything else in it is refused. */
@@ -39,9 +39,12 @@ export function parseCrds(url: string, text: string): CrdObject[] {
 export async function loadCrds(urls: readonly string[]): Promise<CrdObject[]> {
     const texts = await Promise.all(
         urls.map((url) =>
-            fetchText(url).catch((e: Error) => {
-                throw new Error(`cannot read the CRDs at ${url}: ${e.message}; set ovnkube.crdMirror to a directory holding the release's CRD files where the upstream URLs cannot be reached`);
-            }),
+            readCrdFile(url).then(
+                (bytes) => bytes.toString("utf8"),
+                (e: Error) => {
+                    throw new Error(`cannot read the CRDs at ${url}: ${e.message}; set ovnkube.crdMirror to a directory holding the release's CRD files where the upstream URLs cannot be reached`);
+                },
+            ),
         ),
     );
     return texts.flatMap((text, i) => parseCrds(urls[i], text));
