@@ -1,7 +1,8 @@
 // A stack's resources in the shape Pulumi's file backend writes its checkpoint
 // (sdk/go/common/apitype/core.go: VersionedCheckpoint, CheckpointV3, DeploymentV3, ResourceV3,
-// fields in that struct's order, empty ones left out as `omitempty` does) and with its layout
-// (sdk/go/common/encoding/marshal.go: four-space indentation). What the engine adds to a
+// fields in that struct's order, empty ones left out as `omitempty` does) and with either of its
+// layouts: four-space indentation before Pulumi 3.238.0 (sdk/go/common/encoding/marshal.go), minified
+// since (pkg/backend/diy/state.go, compactJSONMarshaler). What the engine adds to a
 // registration is here too: the default provider's reference for a custom resource that names
 // none, and a `created`/`modified` time each.
 import type { Recorded } from "../test/support/pulumiMocks";
@@ -72,8 +73,14 @@ export function pulumiCheckpoint(stack: string, projectDir: string, recorded: Re
     };
 }
 
-/** JSON as Pulumi writes it, indented as if nested `depth` levels deep. */
+/** JSON as Pulumi's file backend wrote it before 3.238.0, indented as if nested `depth` levels deep. */
 export function pulumiJson(value: unknown, depth = 0): string {
     const pad = " ".repeat(4 * depth);
     return JSON.stringify(value, null, 4).split("\n").join(`\n${pad}`) + (depth === 0 ? "\n" : "");
 }
+
+/**
+ * JSON as the file backend writes it since 3.238.0: Go's encoder without HTML escaping, the
+ * trailing newline trimmed (pulumi pkg/backend/diy/state.go, compactJSONMarshaler.Marshal).
+ */
+export const minifiedJson = (value: unknown): string => JSON.stringify(value);

@@ -6,18 +6,21 @@
 // (its result line and the line naming its log). The SSH key is a real ed25519 key. Secrets sealed as the checkpoint keeps them
 // (offline/state.ts); the file laid out as Pulumi's file backend writes it, with what the engine
 // records of each registration (./pulumiCheckpoint). NB outputs add the rows' UUIDs to this
-// (measured by bench/nbState.ts). It also prints the file gzip-compressed, as the file backend writes
-// it with PULUMI_DIY_BACKEND_GZIP=true (pulumi sdk/go/common/env/env.go, DIYBackendGzip), and what a
-// first up writes in all: that backend writes the whole file again at every step.
+// (measured by bench/nbState.ts). Each figure in both layouts: indented, as the file backend wrote
+// it before Pulumi 3.238.0, and minified, as it writes it since; the minified file also compressed
+// as that backend compresses it, gzip with PULUMI_DIY_BACKEND_GZIP=true, zstd with
+// PULUMI_DIY_BACKEND_ZSTD=true (3.224.0 on; pulumi sdk/go/common/env/env.go) at both libraries'
+// default levels. And what a first up writes in all: that backend writes the whole file again at
+// every step.
 //
 //   node --import tsx bench/state.ts [N ...]     (default 3 100 500)
 import { spawnSync } from "node:child_process";
-import { gzipSync } from "node:zlib";
+import { gzipSync, zstdCompressSync } from "node:zlib";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { generateKeyPairSync } from "node:crypto";
-import { PROJECT, pulumiCheckpoint, pulumiJson, RESOURCE_DEPTH } from "./pulumiCheckpoint";
+import { minifiedJson, PROJECT, pulumiCheckpoint, pulumiJson, RESOURCE_DEPTH } from "./pulumiCheckpoint";
 
 const kB = (b: number) => `${(b / 1024).toFixed(1)} KB`;
 const MB = (b: number) => `${(b / 1024 / 1024).toFixed(2)} MB`;
@@ -91,20 +94,45 @@ async function child(stack: string, nodes: number, out: string): Promise<void> {
     const checkpoint = pulumiCheckpoint(stack, ROOT, resources, sealed);
     const file = path.join(out, "state.json");
     const text = pulumiJson(checkpoint);
+    const minified = minifiedJson(checkpoint);
     fs.writeFileSync(file, text);
-    const rows = checkpoint.checkpoint.latest.resources.map((r: any) => ({ kind: kindOf(r.type), bytes: 4 * RESOURCE_DEPTH + pulumiJson(r, RESOURCE_DEPTH).length + 2 }));
+    // A resource's share of the file: indented at its depth and its line's indent, or minified, each with its comma.
+    const rows = checkpoint.checkpoint.latest.resources.map((r: any) => ({
+        kind: kindOf(r.type),
+        bytes: 4 * RESOURCE_DEPTH + Buffer.byteLength(pulumiJson(r, RESOURCE_DEPTH)) + 2,
+        minified: Buffer.byteLength(minifiedJson(r)) + 1,
+    }));
     // STATE_BENCH_DUMP=DIR keeps each checkpoint there as <stack>-<nodes>.json.
     if (process.env.STATE_BENCH_DUMP) fs.copyFileSync(file, path.join(process.env.STATE_BENCH_DUMP, `${stack}-${nodes}.json`));
-    const total = Buffer.byteLength(text);
-    fs.writeFileSync(path.join(out, "rows.json"), JSON.stringify({ nodes: list.length, total, gzipped: gzipSync(text).length, firstUp: firstUpWrites(total, rows.map((r) => r.bytes)), rows }));
+    const layout = (t: string, sizes: number[]) => {
+        const total = Buffer.byteLength(t);
+        return { total, gzipped: gzipSync(t).length, firstUp: firstUpWrites(total, sizes) };
+    };
+    const indented = layout(text, rows.map((r) => r.bytes));
+    const compact = { ...layout(minified, rows.map((r) => r.minified)), zstd: zstdCompressSync(minified).length };
+    fs.writeFileSync(path.join(out, "rows.json"), JSON.stringify({ nodes: list.length, indented, minified: compact, rows }));
 }
 
-function measure(stack: string, nodes: number) {
+interface Layout {
+    total: number;
+    gzipped: number;
+    /** What a first up writes in all. */
+    firstUp: number;
+}
+
+interface Measured {
+    nodes: number;
+    indented: Layout;
+    minified: Layout & { zstd: number };
+    rows: Array<{ kind: string; bytes: number; minified: number }>;
+}
+
+function measure(stack: string, nodes: number): Measured {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "state-bench-"));
     try {
         const r = spawnSync(process.execPath, ["--import", "tsx", __filename, "--child", stack, String(nodes), out], { encoding: "utf8", maxBuffer: 1 << 26 });
         if (r.status !== 0) throw new Error(`${stack} at ${nodes} nodes: ${r.stderr}`);
-        return JSON.parse(fs.readFileSync(path.join(out, "rows.json"), "utf8")) as { nodes: number; total: number; gzipped: number; firstUp: number; rows: Array<{ kind: string; bytes: number }> };
+        return JSON.parse(fs.readFileSync(path.join(out, "rows.json"), "utf8")) as Measured;
     } finally {
         fs.rmSync(out, { recursive: true, force: true });
     }
@@ -119,15 +147,27 @@ function main(): void {
     for (const [mode, stack] of Object.entries(MODES)) {
         for (const n of sizes.length ? sizes : [3, 100, 500]) {
             const m = measure(stack, n);
-            const byKind = new Map<string, { count: number; bytes: number }>();
+            const byKind = new Map<string, { count: number; bytes: number; minified: number }>();
             for (const r of m.rows) {
-                const k = byKind.get(r.kind) ?? { count: 0, bytes: 0 };
-                byKind.set(r.kind, { count: k.count + 1, bytes: k.bytes + r.bytes });
+                const k = byKind.get(r.kind) ?? { count: 0, bytes: 0, minified: 0 };
+                byKind.set(r.kind, { count: k.count + 1, bytes: k.bytes + r.bytes, minified: k.minified + r.minified });
             }
-            const host = ["host command", "script bundle", "check / guard"].reduce((a, k) => a + (byKind.get(k)?.bytes ?? 0), 0);
-            console.log(`${mode} mode, ${m.nodes} nodes: state ${MB(m.total)} (gzip ${MB(m.gzipped)}); host resources ${kB(host / m.nodes)} per host; a first up writes ${GB(m.firstUp)} (gzip about ${GB((m.firstUp * m.gzipped) / m.total)})`);
+            const hostKinds = ["host command", "script bundle", "check / guard"];
+            const host = (field: "bytes" | "minified") => hostKinds.reduce((a, k) => a + (byKind.get(k)?.[field] ?? 0), 0) / m.nodes;
+            const { indented: i, minified: c } = m;
+            console.log(`${mode} mode, ${m.nodes} nodes:`);
+            console.log(`  state          indented ${MB(i.total)} (gzip ${MB(i.gzipped)}); minified ${MB(c.total)} (gzip ${MB(c.gzipped)}, zstd ${MB(c.zstd)})`);
+            console.log(`  host resources indented ${kB(host("bytes"))} per host; minified ${kB(host("minified"))} per host`);
+            console.log(
+                `  a first up     indented ${GB(i.firstUp)} (gzip about ${GB((i.firstUp * i.gzipped) / i.total)}); ` +
+                    `minified ${GB(c.firstUp)} (gzip about ${GB((c.firstUp * c.gzipped) / c.total)}, zstd about ${GB((c.firstUp * c.zstd) / c.total)})`,
+            );
+            console.log(`  ${"kind".padEnd(14)} ${"count".padStart(5)}           ${"indented".padStart(10)}  ${"per host".padStart(8)}  ${"each".padStart(8)}  ${"minified".padStart(10)}  ${"per host".padStart(8)}  ${"each".padStart(8)}`);
             for (const [kind, k] of [...byKind].sort((a, b) => b[1].bytes - a[1].bytes))
-                console.log(`  ${kind.padEnd(14)} ${String(k.count).padStart(5)} resources ${kB(k.bytes).padStart(10)}  ${kB(k.bytes / m.nodes).padStart(8)} per host  ${kB(k.bytes / k.count).padStart(8)} each`);
+                console.log(
+                    `  ${kind.padEnd(14)} ${String(k.count).padStart(5)} resources ${kB(k.bytes).padStart(10)}  ${kB(k.bytes / m.nodes).padStart(8)}  ${kB(k.bytes / k.count).padStart(8)}` +
+                        `  ${kB(k.minified).padStart(10)}  ${kB(k.minified / m.nodes).padStart(8)}  ${kB(k.minified / k.count).padStart(8)}`,
+                );
         }
     }
 }
