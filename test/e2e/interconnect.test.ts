@@ -36,6 +36,7 @@ import { apply, destroy, preview, refresh, type OperationResult } from "../../la
 import { ovsOvnDaemons, processesNamed } from "./support/hostDaemons";
 import { snapshotHost, type HostSnapshot } from "./support/hostSnapshot";
 import { extendsLog, readNbLog, writerReport, type NbLog, type NbWriter } from "./support/nbTransactionLog";
+import { assertExploreCommandsWork } from "./support/exploreCommands";
 import { phase } from "./support/phase";
 import { assertUpAndRefreshChangeNothing, bringUpOvnkubeLab, startOvnkubeLab, writeLabStack, withoutHost, type OvnkubeLab } from "./support/ovnkubeLab";
 import { removeOvnkubeNode } from "./support/ovnkubeNodeRemoval";
@@ -155,6 +156,8 @@ test("bring-up from bare hosts to up: a zone per node, ovnkube 1.3 from the prog
         assert.deepEqual(ports, model.kube.nodes.filter((n) => n.name !== zone).map((n) => `tstor-${n.name}`));
         assert.equal(await nbctl(zone, ["--bare", "--columns=name", "find", "Logical_Switch", `name=${TRANSIT_SWITCH}`]), TRANSIT_SWITCH);
     }
+    // What the demo prints to explore: each zone's databases, inside its node.
+    assert.equal((await assertExploreCommandsWork(ID, model)).length, 2 * HOSTS);
     markNb("bring-up, ovnkube settled");
 });
 
