@@ -24,6 +24,7 @@ import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, NODE_TRANSIT_ANNOTATION, Z
 import { parseNetwork, subnetAt } from "../../components/values";
 import { gatewayRouter, routerToJoin, routerToTransit, TRANSIT_SWITCH } from "../../components/model/names";
 import type { ClusterModel } from "../../components/model/types";
+import { OVNKUBE_ITP_RULE } from "../../components/hosts/scripts/ovnkubeNode";
 import { down, hostExec } from "../../lab/localcluster";
 import { enterableHost } from "../../lab/localcluster/exec";
 import { inHost } from "../../lab/localcluster/hostfs";
@@ -354,12 +355,25 @@ test("node3 joins again while the cluster runs: the cluster manager restarts for
     assert.deepEqual(changed(await apply(lab.offline)), [], "a further up changes nothing");
 });
 
-test("destroy leaves every host as it was before the first up: bridges, ports, addresses, routes, nftables, OVN processes, files", async () => {
+/** ovnkube-node's routing rules on a host (both families), as `ip rule` prints them. */
+async function ovnkubeRules(host: string): Promise<string[]> {
+    const { priority, mark, table } = OVNKUBE_ITP_RULE;
+    const r = await hostExec(lab.cluster, host, ["sh", "-c", "ip -N -4 rule show; ip -N -6 rule show"]);
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout.split("\n").map((l) => l.replace(/\s+/g, " ").trim()).filter((l) => l === `${priority}: from all fwmark ${mark} lookup ${table}`);
+}
+
+test("destroy leaves every host as it was before the first up: bridges, ports, addresses, routes, routing rules, nftables, OVN processes, files", async () => {
     requireLab();
+    // ovnkube-node added its rule for ITP=local services on every host (IPv4 only: the cluster is single-stack).
+    for (const host of lab.cluster.hosts) assert.equal((await ovnkubeRules(host.name)).length, 1, `${host.name}: ovnkube-node's ip rule`);
     const r = await phase("destroy", () => destroy(lab.offline));
     assert.equal(r.ok, true, r.error);
     assert.deepEqual(processesNamed(lab.cluster, ["ovnkube", "ovn-northd", "ovn-controller"]), []);
-    for (const host of lab.cluster.hosts) assert.deepEqual(await snapshotHost(lab.cluster, host.name), bareHosts.get(host.name), host.name);
+    for (const host of lab.cluster.hosts) {
+        assert.deepEqual(await ovnkubeRules(host.name), [], `${host.name}: ovnkube-node's ip rule left`);
+        assert.deepEqual(await snapshotHost(lab.cluster, host.name), bareHosts.get(host.name), host.name);
+    }
 });
 
 test("ovn-kubernetes 1.3 on Debian 13 (OVN 25.03) is refused at preview, before anything changes", async () => {
