@@ -67,11 +67,11 @@ test("the ovnkube-node cleanup removes ovnkube-node's ip rules and its table's r
     const tableRoutes = () => lines(`ip -4 route show table ${table}`);
     const before = await rules();
     const ours = [`ip -4 rule add fwmark ${mark} lookup ${table} prio ${priority}`, `ip -6 rule add fwmark ${mark} lookup ${table} prio ${priority}`];
-    // As ovnkube-node makes them (a dummy stands for its management port), and a user's rules and
+    // As ovnkube-node makes them (a veth stands for its management port), and a user's rules and
     // route that differ from them in one selector each.
     const users = [`ip -4 rule add fwmark ${mark} lookup ${table} prio 31`, `ip -4 rule add fwmark 0x99 lookup ${table} prio ${priority}`, `ip -6 rule add fwmark ${mark} lookup 8 prio ${priority}`];
     await inHost(lab, H, [
-        "ip link add ovn-k8s-mp0 type dummy", "ip link set ovn-k8s-mp0 up",
+        "ip link add ovn-k8s-mp0 type veth peer name ovn-k8s-mp0p", "ip link set ovn-k8s-mp0 up", "ip link set ovn-k8s-mp0p up",
         `ip route add table ${table} 10.96.0.0/16 dev ovn-k8s-mp0`, `ip route add table ${table} 192.0.2.0/24 dev eth0`,
         ...ours, ...users,
     ].join(" && "));
