@@ -17,7 +17,7 @@ import { validateConfig } from "@ovn-kubernetes-as-code/cluster/config";
 import { containsIp, parseNetwork } from "@ovn-kubernetes-as-code/cluster/values";
 import { buildClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
 import { KubeClient } from "@ovn-kubernetes-as-code/lab/kubeclient";
-import { defaultStackPath, down, loadCluster, localPassphrase, up, writeLocalStack, type LocalCluster } from "@ovn-kubernetes-as-code/lab/localcluster";
+import { defaultStackPath, down, exploreCommands, loadCluster, localPassphrase, up, writeLocalStack, type LocalCluster } from "@ovn-kubernetes-as-code/lab/localcluster";
 import { removePulumiDemoPods, startPulumiDemoPods } from "@ovn-kubernetes-as-code/lab/localcluster";
 import { CHECK_PORT, formatReport, overlayReport } from "@ovn-kubernetes-as-code/lab/localcluster";
 import { createClusterIpService, DEMO_APP_LABEL, DEMO_NAMESPACE, podRef, removeDemoWorkloads, startDemoDeployment } from "@ovn-kubernetes-as-code/lab/localcluster";
@@ -163,7 +163,10 @@ async function main(argv: string[]): Promise<number> {
     console.log(formatReport(report));
 
     step(`done in ${elapsed(Date.now() - started)}`);
-    console.log(`  explore:   npm run local -- status   |  ovn-nbctl --db=${model.nbAddress} show   |  ovn-sbctl --db=${model.sbAddress} show`);
+    // The databases are reached inside the hosts that serve them: their sockets are in the hosts' namespaces.
+    const where = model.architecture === "interconnect" ? "every node its own zone's databases" : `the central ${model.central!.host}'s databases`;
+    console.log(`  explore:   npm run local -- status   (${where}:)`);
+    for (const c of exploreCommands(STACK, model)) console.log(`             ${c.line}`);
     if (kube) console.log(`             KUBECONFIG=${kube.controlPlane.adminKubeconfig.path} kubectl get nodes,pods -A -o wide`);
     console.log("  undo:      npm run demo -- --remove-pods, then npm run offline -- destroy --stack local --yes   (or pulumi destroy -s local)");
     console.log("  tear down: npm run local -- down");

@@ -4,10 +4,14 @@
 //                                           [--stack-file PATH | --no-stack-file] [--centrals N]
 //   node --import tsx localcluster/cli.ts status [--id ID] [--json]
 //   node --import tsx localcluster/cli.ts down [--id ID]
+//   node --import tsx localcluster/cli.ts exec [--id ID] HOST -- COMMAND [ARG...]
+import { spawnSync } from "node:child_process";
+import * as os from "node:os";
 import { parseArgs } from "node:util";
+import { enterableHost, hostArgv } from "./exec";
 import { down } from "./down";
 import { DEFAULT_HOSTS, DEFAULT_ID } from "./names";
-import { DEFAULT_OS, HOST_OSES, HostOs } from "./state";
+import { DEFAULT_OS, HOST_OSES, HostOs, loadCluster } from "./state";
 import { defaultStackPath, LOCAL_LAB_PASSPHRASE, writeLocalStack } from "./stackFile";
 import { status } from "./status";
 import { formatStatus } from "./table";
@@ -37,6 +41,9 @@ const USAGE = `usage: localcluster <command> [options]
               --centrals N        the first N hosts are centrals (1, 3 or 5; several: clustered NB/SB)
   status      show hosts, addresses, processes and SSH reachability (--json for JSON)
   down        remove every process, namespace, link and file of the cluster
+  exec HOST -- COMMAND [ARG...]
+              run COMMAND inside HOST (its mount, network and UTS namespaces), as a shell on that
+              machine would, e.g. exec node1 -- ovn-nbctl show; exits with the command's code
 common:       --id ID   cluster id (default "${DEFAULT_ID}"; a-z then up to 7 a-z/0-9)`;
 
 class UsageError extends Error {}
@@ -50,9 +57,20 @@ function usage<T>(check: () => T): T {
     }
 }
 
+/** Runs a command inside a host with this terminal, and returns its exit code (128 + signal when killed). */
+function execInHost(id: string, host: string, command: string[]): number {
+    const [bin, ...args] = hostArgv(enterableHost(loadCluster(id), host), command);
+    const r = spawnSync(bin, args, { stdio: "inherit" });
+    if (r.error) throw r.error;
+    return r.status ?? 128 + (r.signal ? (os.constants.signals[r.signal] ?? 0) : 0);
+}
+
 async function main(argv: string[]): Promise<number> {
+    // Everything after `--` is exec's command, its options included.
+    const dash = argv.indexOf("--");
+    const hostCommand = dash < 0 ? [] : argv.slice(dash + 1);
     const { values, positionals } = parseArgs({
-        args: argv,
+        args: dash < 0 ? argv : argv.slice(0, dash),
         allowPositionals: true,
         options: {
             id: { type: "string", default: DEFAULT_ID },
@@ -74,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
         console.log(USAGE);
         return 0;
     }
+    if (command !== "exec" && dash >= 0) throw new UsageError("only exec takes -- and a command");
     switch (command) {
         case "up": {
             if (rest.length > 1 || (rest[0] !== undefined && !/^\d+$/.test(rest[0]))) throw new UsageError("up takes one optional number of hosts");
@@ -120,6 +139,10 @@ async function main(argv: string[]): Promise<number> {
             const seconds = ((Date.now() - started) / 1000).toFixed(1);
             console.log(`local cluster ${id} down in ${seconds} s: ${r.processes} processes ended, ${r.netns.length} namespaces and ${r.links.length} links removed`);
             return 0;
+        }
+        case "exec": {
+            if (rest.length !== 1 || hostCommand.length === 0) throw new UsageError("exec takes one host, then -- and the command, e.g. exec node1 -- ovn-nbctl show");
+            return execInHost(id, rest[0], hostCommand);
         }
         default:
             throw new UsageError(command ? `unknown command ${JSON.stringify(command)}` : "no command given");

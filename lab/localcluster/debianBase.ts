@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { AptSourceFile, chooseDebianMirror, MIRROR_ENV } from "./aptSources";
 import { downloadIntoLabRepo, indexLabRepo, inRoot, useOnlyLabRepo } from "./labRepo";
 import { withMachineLock } from "./machineLock";
 import { check, describe } from "./run";
@@ -18,7 +19,6 @@ export interface BaseRecipe {
     /** For progress lines: "Debian 13". */
     title: string;
     suite: string;
-    mirror: string;
     /** Packages on top of debootstrap's minbase variant. */
     include: readonly string[];
     /** Packages whose .debs (with dependencies) fill the local apt repository, not installed. */
@@ -55,8 +55,6 @@ const OVS_OVN_PACKAGES = ["openvswitch-switch", "openvswitch-common", "ovn-centr
  */
 const NODE_RUNTIME_PACKAGES = ["containerd", "runc", "busybox-static"] as const;
 
-const DEBIAN_MIRROR = "http://deb.debian.org/debian";
-
 /**
  * The base of each system whose hosts run on their own root. Debian 13 carries OVS 3.5 / OVN 25.03
  * (too old for ovnkube: the refusal tests); Debian unstable OVS 4.0 / OVN 26.03, whose OVN_Northbound 7.18 is what ovnkube
@@ -64,12 +62,11 @@ const DEBIAN_MIRROR = "http://deb.debian.org/debian";
  * here needs python3 (ovs-ctl, ovn-ctl and ovnkube do not; packages that do pull it in).
  */
 export const DEBIAN_BASES: Readonly<Record<OwnRootOs, BaseRecipe>> = {
-    debian13: { name: "debian13", title: "Debian 13", suite: "trixie", mirror: DEBIAN_MIRROR, include: HOST_PACKAGES, repoPackages: OVS_OVN_PACKAGES },
+    debian13: { name: "debian13", title: "Debian 13", suite: "trixie", include: HOST_PACKAGES, repoPackages: OVS_OVN_PACKAGES },
     "debian-sid": {
         name: "debian-sid",
         title: "Debian unstable",
         suite: "sid",
-        mirror: DEBIAN_MIRROR,
         include: [...HOST_PACKAGES, "conntrack", ...NODE_RUNTIME_PACKAGES],
         repoPackages: OVS_OVN_PACKAGES,
     },
@@ -80,6 +77,23 @@ export const DEBIAN_SID_BASE = DEBIAN_BASES["debian-sid"];
 
 /** Machine-wide: the base is the same for every cluster and every checkout of the project. */
 export const CACHE_ROOT = "/var/cache/ovn-kubernetes-lab";
+
+/** apt's source files as apt reads them: sources.list, then sources.list.d's *.list and *.sources in name order. */
+function readAptSources(etcApt: string): AptSourceFile[] {
+    const dir = path.join(etcApt, "sources.list.d");
+    const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /\.(list|sources)$/.test(f)).sort() : [];
+    return [path.join(etcApt, "sources.list"), ...names.map((f) => path.join(dir, f))]
+        .filter((f) => fs.existsSync(f))
+        .map((f) => ({ path: f, text: fs.readFileSync(f, "utf8") }));
+}
+
+/**
+ * The Debian mirror the bases are bootstrapped from: $OVN_K8S_LAB_MIRROR, else the Debian archive
+ * of this machine's apt sources. Not part of the recipe: any mirror serves the same packages.
+ */
+export function labDebianMirror(env: NodeJS.ProcessEnv = process.env, etcApt = "/etc/apt"): string {
+    return chooseDebianMirror(env[MIRROR_ENV], readAptSources(etcApt));
+}
 
 /** Short hash of everything that decides the base's content. Pure. */
 export function recipeHash(recipe: BaseRecipe): string {
@@ -161,13 +175,13 @@ function dropMachineIdentity(root: string): void {
     fs.rmSync(path.join(root, "etc/resolv.conf"), { force: true });
 }
 
-async function build(recipe: BaseRecipe, dir: string, progress: Progress): Promise<void> {
+async function build(recipe: BaseRecipe, mirror: string, dir: string, progress: Progress): Promise<void> {
     const started = Date.now();
     const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
-    progress(`building ${recipe.title} base (1-2 min, cached afterwards) in ${dir}`);
+    progress(`building ${recipe.title} base (1-2 min, cached afterwards) in ${dir} from ${mirror}`);
     // In a private mount namespace: the /proc and /sys debootstrap mounts in the target die with it.
     await runReportingPhases(["unshare", "--mount", "--propagation", "private", "debootstrap", "--variant=minbase",
-        `--include=${recipe.include.join(",")}`, recipe.suite, dir, recipe.mirror], progress, 15 * 60_000);
+        `--include=${recipe.include.join(",")}`, recipe.suite, dir, mirror], progress, 15 * 60_000);
     // debootstrap keeps the .debs it installed; they are not part of the repository.
     await inRoot(dir, ["apt-get", "clean"]);
     progress(`  downloading ${recipe.repoPackages.join(", ")} and their dependencies into the local apt repository (${elapsed()})`);
@@ -203,6 +217,7 @@ export async function ensureDebianBase(recipe: BaseRecipe = DEBIAN13_BASE, opts:
     const progress = opts.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
     const dir = baseDir(recipe, cacheRoot);
     if (fs.existsSync(dir)) return dir;
+    const mirror = labDebianMirror();
     await requireTools(["debootstrap", "unshare", "chroot", "flock"],
         `needed to build the ${recipe.title} base: apt-get install -y debootstrap util-linux coreutils (scripts/install-os-packages.sh installs them)`);
     fs.mkdirSync(cacheRoot, { recursive: true, mode: 0o755 });
@@ -217,7 +232,7 @@ export async function ensureDebianBase(recipe: BaseRecipe = DEBIAN13_BASE, opts:
             await removeTree(path.join(cacheRoot, stale)).catch(() => undefined);
         }
         try {
-            await build(recipe, partial, progress);
+            await build(recipe, mirror, partial, progress);
         } catch (e) {
             await removeTree(partial);
             throw new Error(`building the ${recipe.title} base failed: ${(e as Error).message}`);

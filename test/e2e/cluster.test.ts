@@ -16,6 +16,7 @@ import { desiredNorthbound } from "../../components/render/northbound";
 import { down, hostExec, LOCAL_LAB_PASSPHRASE, ping, startPod, stopPod, up, writeLocalStack, type LocalCluster, type LocalPod } from "../../lab/localcluster";
 import { overlayReport, pingMatrix, formatReport, formatMatrix } from "../../lab/localcluster/checks";
 import { apply, destroy, refresh, type OfflineOptions, type OperationResult } from "../../lab/offline/api";
+import { assertExploreCommandsWork } from "./support/exploreCommands";
 import { leftovers, processesIn, stillRunning, type ProcessMark } from "../localcluster/leftovers";
 
 const ID = "e2e";
@@ -73,6 +74,10 @@ test("apply on bare hosts: chassis registered with their encap IPs, the model's 
     assert.match(nat, new RegExp(`snat\\s+${gw.physical.ip.replace(/\./g, "\\.")}\\s+${model.clusterSubnet.replace(/[./]/g, "\\$&")}`));
     const routes = await sh(central(), ["ovn-nbctl", "lr-route-list", model.clusterRouter.name]);
     assert.match(routes, new RegExp(`0\\.0\\.0\\.0/0\\s+${gw.join.ip.replace(/\./g, "\\.")}`));
+});
+
+test("the demo's explore commands work as printed: NB and SB shown on the central", async () => {
+    assert.deepEqual(await assertExploreCommandsWork(ID, model), [`npm run local -- exec --id ${ID} node1 -- ovn-nbctl show`, `npm run local -- exec --id ${ID} node1 -- ovn-sbctl show`]);
 });
 
 test("every management port answers ping from every node", async () => {

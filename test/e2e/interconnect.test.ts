@@ -24,6 +24,7 @@ import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, NODE_TRANSIT_ANNOTATION, Z
 import { parseNetwork, subnetAt } from "../../components/values";
 import { gatewayRouter, routerToJoin, routerToTransit, TRANSIT_SWITCH } from "../../components/model/names";
 import type { ClusterModel } from "../../components/model/types";
+import { OVNKUBE_ITP_RULE } from "../../components/hosts/scripts/ovnkubeNode";
 import { down, hostExec } from "../../lab/localcluster";
 import { enterableHost } from "../../lab/localcluster/exec";
 import { inHost } from "../../lab/localcluster/hostfs";
@@ -36,6 +37,7 @@ import { apply, destroy, preview, refresh, type OperationResult } from "../../la
 import { ovsOvnDaemons, processesNamed } from "./support/hostDaemons";
 import { snapshotHost, type HostSnapshot } from "./support/hostSnapshot";
 import { extendsLog, readNbLog, writerReport, type NbLog, type NbWriter } from "./support/nbTransactionLog";
+import { assertExploreCommandsWork } from "./support/exploreCommands";
 import { phase } from "./support/phase";
 import { assertUpAndRefreshChangeNothing, bringUpOvnkubeLab, startOvnkubeLab, writeLabStack, withoutHost, type OvnkubeLab } from "./support/ovnkubeLab";
 import { removeOvnkubeNode } from "./support/ovnkubeNodeRemoval";
@@ -155,6 +157,8 @@ test("bring-up from bare hosts to up: a zone per node, ovnkube 1.3 from the prog
         assert.deepEqual(ports, model.kube.nodes.filter((n) => n.name !== zone).map((n) => `tstor-${n.name}`));
         assert.equal(await nbctl(zone, ["--bare", "--columns=name", "find", "Logical_Switch", `name=${TRANSIT_SWITCH}`]), TRANSIT_SWITCH);
     }
+    // What the demo prints to explore: each zone's databases, inside its node.
+    assert.equal((await assertExploreCommandsWork(ID, model)).length, 2 * HOSTS);
     markNb("bring-up, ovnkube settled");
 });
 
@@ -351,12 +355,25 @@ test("node3 joins again while the cluster runs: the cluster manager restarts for
     assert.deepEqual(changed(await apply(lab.offline)), [], "a further up changes nothing");
 });
 
-test("destroy leaves every host as it was before the first up: bridges, ports, addresses, routes, nftables, OVN processes, files", async () => {
+/** ovnkube-node's routing rules on a host (both families), as `ip rule` prints them. */
+async function ovnkubeRules(host: string): Promise<string[]> {
+    const { priority, mark, table } = OVNKUBE_ITP_RULE;
+    const r = await hostExec(lab.cluster, host, ["sh", "-c", "ip -N -4 rule show; ip -N -6 rule show"]);
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout.split("\n").map((l) => l.replace(/\s+/g, " ").trim()).filter((l) => l === `${priority}: from all fwmark ${mark} lookup ${table}`);
+}
+
+test("destroy leaves every host as it was before the first up: bridges, ports, addresses, routes, routing rules, nftables, OVN processes, files", async () => {
     requireLab();
+    // ovnkube-node added its rule for ITP=local services on every host (IPv4 only: the cluster is single-stack).
+    for (const host of lab.cluster.hosts) assert.equal((await ovnkubeRules(host.name)).length, 1, `${host.name}: ovnkube-node's ip rule`);
     const r = await phase("destroy", () => destroy(lab.offline));
     assert.equal(r.ok, true, r.error);
     assert.deepEqual(processesNamed(lab.cluster, ["ovnkube", "ovn-northd", "ovn-controller"]), []);
-    for (const host of lab.cluster.hosts) assert.deepEqual(await snapshotHost(lab.cluster, host.name), bareHosts.get(host.name), host.name);
+    for (const host of lab.cluster.hosts) {
+        assert.deepEqual(await ovnkubeRules(host.name), [], `${host.name}: ovnkube-node's ip rule left`);
+        assert.deepEqual(await snapshotHost(lab.cluster, host.name), bareHosts.get(host.name), host.name);
+    }
 });
 
 test("ovn-kubernetes 1.3 on Debian 13 (OVN 25.03) is refused at preview, before anything changes", async () => {

@@ -14,7 +14,7 @@ import { hostModel } from "./fixtures";
 import { down } from "../../lab/localcluster";
 import type { LocalCluster } from "../../lab/localcluster";
 import * as scripts from "../../components/hosts/scripts";
-import { TABLES_BEFORE } from "../../components/hosts/scripts/ovnkubeNode";
+import { OVNKUBE_ITP_RULE, TABLES_BEFORE } from "../../components/hosts/scripts/ovnkubeNode";
 import { BUNDLE_ROOT, bundleInstallCommand, bundleRemoveCommand, bundleStdin, scriptBundle, type ScriptBundle } from "../../components/hosts/scripts/bundle";
 import { inHost, labHost, ovsdbAddresses, startLab } from "./support/lab";
 import { runOk, runScript } from "./support/remote";
@@ -57,6 +57,50 @@ test("a command's create and delete run from the installed bundle; the output is
     assert.equal(deleted.stderr, "log /var/log/ovn-kubernetes-as-code/ovnkube-node-cleanup.log\n");
     assert.equal((await runScript(lab, H, `test -e ${TABLES_BEFORE}`)).code, 1, "the delete's body ran");
     assert.equal((await inHost(lab, H, "stat -c %a /var/log/ovn-kubernetes-as-code/ovnkube-node-cleanup.log")).trim(), "600");
+});
+
+test("the ovnkube-node cleanup removes ovnkube-node's ip rules and its table's routes through the management port, and no one else's", async () => {
+    const { priority, mark, table } = OVNKUBE_ITP_RULE;
+    const cleanup = scripts.ovnkubeNodeCleanupScript(H, { masqueradeSubnet: "169.254.169.0/29" });
+    const lines = async (cmd: string) => (await inHost(lab, H, cmd)).split("\n").map((l) => l.replace(/\s+/g, " ").trim()).filter(Boolean).sort();
+    const rules = () => lines("ip -N -4 rule show; ip -N -6 rule show | sed 's/^/v6 /'");
+    const tableRoutes = () => lines(`ip -4 route show table ${table}`);
+    const before = await rules();
+    const ours = [`ip -4 rule add fwmark ${mark} lookup ${table} prio ${priority}`, `ip -6 rule add fwmark ${mark} lookup ${table} prio ${priority}`];
+    // As ovnkube-node makes them (a veth stands for its management port), and a user's rules and
+    // route that differ from them in one selector each.
+    const users = [`ip -4 rule add fwmark ${mark} lookup ${table} prio 31`, `ip -4 rule add fwmark 0x99 lookup ${table} prio ${priority}`, `ip -6 rule add fwmark ${mark} lookup 8 prio ${priority}`];
+    await inHost(lab, H, [
+        "ip link add ovn-k8s-mp0 type veth peer name ovn-k8s-mp0p", "ip link set ovn-k8s-mp0 up", "ip link set ovn-k8s-mp0p up",
+        `ip route add table ${table} 10.96.0.0/16 dev ovn-k8s-mp0`, `ip route add table ${table} 192.0.2.0/24 dev eth0`,
+        ...ours, ...users,
+    ].join(" && "));
+    try {
+        assert.equal((await rules()).length, before.length + 5);
+        await runOk(lab, H, cleanup.delete!);
+        assert.deepEqual(await rules(), [...before, `${Number(priority) + 1}: from all fwmark ${mark} lookup ${table}`, `${priority}: from all fwmark 0x99 lookup ${table}`, `v6 ${priority}: from all fwmark ${mark} lookup 8`].sort());
+        assert.deepEqual(await tableRoutes(), ["192.0.2.0/24 dev eth0 scope link"]);
+
+        // A user's rule with the same priority, mark and table and one more selector: the kernel
+        // could delete it for ours, so both stay, and the log says why.
+        await inHost(lab, H, [...ours, `ip -4 rule add from 10.9.0.0/16 fwmark ${mark} lookup ${table} prio ${priority}`].join(" && "));
+        const run = await runOk(lab, H, cleanup.delete!);
+        assert.match(run.log, new RegExp(`left the -4 rules of priority ${priority} with fwmark ${mark}`));
+        const left = await rules();
+        assert.ok(left.includes(`${priority}: from all fwmark ${mark} lookup ${table}`) && left.includes(`${priority}: from 10.9.0.0/16 fwmark ${mark} lookup ${table}`), left.join("\n"));
+        assert.ok(!left.includes(`v6 ${priority}: from all fwmark ${mark} lookup ${table}`), "the IPv6 rule, alone of its kind, went");
+    } finally {
+        await inHost(lab, H, [
+            "ip link del ovn-k8s-mp0 2>/dev/null",
+            `ip route flush table ${table}`,
+            `while ip -4 rule del prio ${priority} fwmark ${mark} 2>/dev/null; do :; done`,
+            `ip -4 rule del prio ${priority} fwmark 0x99 2>/dev/null`,
+            `ip -4 rule del prio ${Number(priority) + 1} 2>/dev/null`,
+            `ip -6 rule del prio ${priority} 2>/dev/null`,
+            "true",
+        ].join("; "));
+    }
+    assert.deepEqual(await rules(), before);
 });
 
 test("a failed run prints its stderr and still names its log", async () => {

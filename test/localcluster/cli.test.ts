@@ -1,5 +1,5 @@
 // The command line as a user runs it: up writes a stack file, status and down report and exit
-// with codes scripts can use.
+// with codes scripts can use; exec runs a command inside a host.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -40,6 +40,14 @@ test("up, status and down from the command line", async () => {
     assert.equal(statusRun.code, 0, statusRun.stderr);
     assert.equal(JSON.parse(statusRun.stdout).healthy, true);
 
+    // exec runs inside the host: its hostname, its address, the command's own options and exit code.
+    const inside = await cli("exec", "--id", ID, "node2", "--", "sh", "-c", 'hostname; ip -o -4 addr show dev eth0 | grep -c "$1"; exit 3', "sh", "172.31.250.12/");
+    assert.equal(inside.code, 3, inside.stderr);
+    assert.equal(inside.stdout, "node2\n1\n");
+    const stranger = await cli("exec", "--id", ID, "node9", "--", "true");
+    assert.equal(stranger.code, 1);
+    assert.match(stranger.stderr, /local cluster lccli has no host "node9" \(hosts: node1, node2\)/);
+
     const downRun = await cli("down", "--id", ID);
     assert.equal(downRun.code, 0, downRun.stderr);
     assert.match(downRun.stdout, /3 namespaces and 4 links removed/);
@@ -58,6 +66,12 @@ test("bad usage exits 2 with the usage text; bad values name the problem", async
     const badId = await cli("status", "--id", "Bad-Id");
     assert.equal(badId.code, 1);
     assert.match(badId.stderr, /invalid local cluster id "Bad-Id"/);
+    const noCommand = await cli("exec", "--id", ID, "node1");
+    assert.equal(noCommand.code, 2);
+    assert.match(noCommand.stderr, /exec takes one host, then -- and the command/);
+    const dashElsewhere = await cli("status", "--id", ID, "--", "true");
+    assert.equal(dashElsewhere.code, 2);
+    assert.match(dashElsewhere.stderr, /only exec takes -- and a command/);
     const badCount = await cli("up", "many", "--id", ID);
     assert.equal(badCount.code, 2);
     assert.deepEqual(leftovers(ID).netns, []);

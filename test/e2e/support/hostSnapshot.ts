@@ -1,12 +1,15 @@
 // What a host looks like to the destroy contract (README "What destroy leaves"): OVS bridges and
-// their ports, addresses, routes, nftables tables, the OVN processes, and the files under
+// their ports, addresses, routes (also of the table ovnkube-node routes services through), routing
+// rules of both families, nftables tables, the OVN processes, and the files under
 // /etc/openvswitch and /etc/ovn. Read inside the host; compared before the first up and after destroy.
+import { OVNKUBE_ITP_RULE } from "../../../components/hosts/scripts/ovnkubeNode";
 import { hostExec, type LocalCluster } from "../../../lab/localcluster";
 
 export interface HostSnapshot {
     bridges: string[];
     addresses: string[];
     routes: string[];
+    rules: string[];
     nftTables: string[];
     ovnProcesses: string[];
     files: string[];
@@ -32,6 +35,9 @@ section addresses
 ip -o addr show | awk '{ print $2, $3, $4 }' | sed 's/@[^ ]*//'
 section routes
 ip -4 route show; ip -6 route show
+ip -4 route show table ${OVNKUBE_ITP_RULE.table} | sed 's/^/table ${OVNKUBE_ITP_RULE.table}: /'; ip -6 route show table ${OVNKUBE_ITP_RULE.table} | sed 's/^/table ${OVNKUBE_ITP_RULE.table}: /'
+section rules
+ip -4 rule show; ip -6 rule show | sed 's/^/v6 /'
 section nftTables
 nft list tables 2>/dev/null || true
 section ovnProcesses
@@ -60,6 +66,7 @@ export async function snapshotHost(cluster: LocalCluster, host: string): Promise
         bridges: sorted("bridges"),
         addresses: sorted("addresses").filter((a) => !LEFT_BY_DESIGN.interfaces.some((i) => a.startsWith(`${i} `))),
         routes: sorted("routes"),
+        rules: sorted("rules"),
         nftTables: sorted("nftTables"),
         ovnProcesses: sorted("ovnProcesses"),
         files: sorted("files").filter((f) => !(LEFT_BY_DESIGN.files as readonly string[]).includes(f)),

@@ -1,4 +1,5 @@
-# Inputs: masquerade_subnet, cni_conf, cni_shim, tables_before (the tables ovnkube-node-record.sh found).
+# Inputs: masquerade_subnet, cni_conf, cni_shim, tables_before (the tables ovnkube-node-record.sh found),
+# itp_rule_priority, itp_mark, itp_table (ovnkube-node's routing rule and table for ITP=local services).
 # What ovnkube-node leaves on a host once its pod has gone: upstream's `ovnkube --cleanup-node`
 # (CleanupClusterNode, go-controller/pkg/node/gateway_init.go at v1.3.0) removes the gateway's
 # nftables table, iptables chains and bridge mappings, but keeps the management port and the
@@ -13,6 +14,24 @@ in_subnet() { # in_subnet IP CIDR: whether an IPv4 address lies in the network
 }
 
 rm -f "$cni_conf" "$cni_shim"
+# ovnkube-node's routing rule and its table's routes through the management port (gone with the
+# port too, removed first so nothing routes there meanwhile). The kernel deletes the first rule
+# that has every selector given, so a rule is deleted only while no other rule of that priority
+# carries the same mark and table with more selectors: never someone else's rule.
+ours="$itp_rule_priority: from all fwmark $itp_mark lookup $itp_table"
+for family in -4 -6; do
+    if ip link show ovn-k8s-mp0 >/dev/null 2>&1; then ip "$family" route flush table "$itp_table" dev ovn-k8s-mp0 2>/dev/null || true; fi
+    alike=$(ip -N "$family" rule show 2>/dev/null | tr -s ' \t' ' ' | sed 's/ $//' |
+        awk -v p="$itp_rule_priority:" -v m="$itp_mark" -v t="$itp_table" '
+            $1 == p { mark = table = 0; for (i = 2; i < NF; i++) { if ($i == "fwmark" && $(i + 1) == m) mark = 1; if ($i == "lookup" && $(i + 1) == t) table = 1 } }
+            $1 == p && mark && table') || true
+    [[ -n $alike ]] || continue
+    if grep -qvxF "$ours" <<<"$alike"; then
+        log "left the $family rules of priority $itp_rule_priority with fwmark $itp_mark: another rule has them with more selectors"
+        continue
+    fi
+    while read -r _; do ip "$family" rule del priority "$itp_rule_priority" fwmark "$itp_mark" lookup "$itp_table" || true; done <<<"$alike"
+done
 localnet_ports() { ovs-vsctl --timeout=10 --bare --columns=name find Port 'external_ids:ovn-localnet-port!=""'; }
 if command -v ovs-vsctl >/dev/null 2>&1 && ovs-vsctl --timeout=5 show >/dev/null 2>&1; then
     ovs-vsctl --timeout=10 --if-exists del-port br-int ovn-k8s-mp0

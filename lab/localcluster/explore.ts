@@ -1,0 +1,31 @@
+// What the demo tells a user to run to look at the cluster: the OVN databases are reached inside
+// the host that runs them (interconnect: every node its own zone's; centralized: the central),
+// where ovn-nbctl and ovn-sbctl find them at their default sockets.
+import type { ClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
+import { DEFAULT_ID } from "./names";
+
+export interface ExploreCommand {
+    host: string;
+    /** The command run inside the host. */
+    argv: string[];
+    /** The same, as a user types it from the project's directory. */
+    line: string;
+}
+
+/** `npm run local -- exec [--id ID] HOST -- ARGV...` (argv words are plain: no quoting needed). */
+export function localExecLine(id: string, host: string, argv: readonly string[]): string {
+    return ["npm run local -- exec", ...(id === DEFAULT_ID ? [] : ["--id", id]), host, "--", ...argv].join(" ");
+}
+
+/** Every host that serves NB and SB, each with `ovn-nbctl show` and `ovn-sbctl show`. */
+export function exploreCommands(id: string, model: Pick<ClusterModel, "architecture" | "central" | "hosts">): ExploreCommand[] {
+    const hosts = model.architecture === "interconnect" ? model.hosts.filter((h) => h.zone).map((h) => h.name) : model.central ? [model.central.host] : [];
+    // A raft member that is not the leader answers reads only when told it may.
+    const leaderOnly = model.central?.cluster ? ["--no-leader-only"] : [];
+    return hosts.flatMap((host) =>
+        ["ovn-nbctl", "ovn-sbctl"].map((tool) => {
+            const argv = [tool, ...leaderOnly, "show"];
+            return { host, argv, line: localExecLine(id, host, argv) };
+        }),
+    );
+}
