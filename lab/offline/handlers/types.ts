@@ -6,6 +6,7 @@ import type { HostKeyPolicy } from "../ssh";
 import type { StateResource } from "../state";
 import type { Props } from "../values";
 import type { Profile } from "../profile";
+import type { PropertyDiffKind } from "../engineDiff";
 
 export interface DiffResult {
     changes: boolean;
@@ -15,6 +16,10 @@ export interface DiffResult {
     replaceKeys: string[];
     /** The provider asks to delete the old resource before creating its replacement. */
     deleteBeforeReplace: boolean;
+    /** The top-level names the engine knows changed, which replaceOnChanges reads (default: keys). */
+    changedKeys?: string[];
+    /** By property path, when the engine has one (./engineDiff). */
+    detailedDiff?: Record<string, PropertyDiffKind>;
 }
 
 export interface Created {
