@@ -1,8 +1,9 @@
 // The offline engine's port of the engine's own diff, ignoreChanges and replaceOnChanges
-// (lab/offline/engineDiff), held to what pulumi/pulumi v3.259.0 does.
+// (lab/offline/engineDiff, lab/offline/propertyPath), held to what pulumi/pulumi v3.259.0 does.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { applyReplaceOnChanges, inputDiff, isReplacement, parsePath, pathContains, pathString, processIgnoreChanges, resolveDiff } from "../../lab/offline/engineDiff";
+import { applyReplaceOnChanges, inputDiff, isReplacement, processIgnoreChanges, resolveDiff } from "../../lab/offline/engineDiff";
+import { parsePath, pathContains, pathString } from "../../lab/offline/propertyPath";
 import { UNKNOWN_VALUE } from "../../lab/offline/sdk";
 import { secret } from "../../lab/offline/values";
 
