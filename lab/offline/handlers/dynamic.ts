@@ -46,7 +46,7 @@ export function dynamicHandler(host: () => Promise<DynamicProviderHost>): Resour
         async read(old) {
             const live = await (await host()).read(old.urn, old.id ?? "", plain(old.outputs), plain(old.inputs));
             if (live.id === "") return undefined;
-            return { id: live.id, outputs: annotateSecrets(live.outputs, old.outputs) };
+            return { id: live.id, outputs: annotateSecrets(live.outputs, old.outputs), ...(live.inputs ? { inputs: annotateSecrets(live.inputs, old.inputs) } : {}) };
         },
     };
 }

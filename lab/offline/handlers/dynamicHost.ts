@@ -84,10 +84,12 @@ export class DynamicProviderHost {
         return res.getProperties()?.toJavaScript() ?? {};
     }
 
-    async read(urn: string, id: string, props: Props, inputs: Props): Promise<{ id: string; outputs: Props }> {
+    /** `inputs` only when the provider returned them (it may, to be diffed against next time). */
+    async read(urn: string, id: string, props: Props, inputs: Props): Promise<{ id: string; outputs: Props; inputs?: Props }> {
         const req = new providerPb.ReadRequest().setUrn(urn).setId(id).setProperties(toStruct(props)).setInputs(toStruct(inputs));
         const res = await this.call("read", req);
-        return { id: res.getId(), outputs: res.getProperties()?.toJavaScript() ?? {} };
+        const returned = res.getInputs()?.toJavaScript();
+        return { id: res.getId(), outputs: res.getProperties()?.toJavaScript() ?? {}, ...(returned ? { inputs: returned } : {}) };
     }
 
     async delete(urn: string, id: string, props: Props): Promise<void> {

@@ -34,8 +34,8 @@ export interface ResourceHandler {
     create(reg: Registration, inputs: Props): Promise<Created>;
     update(old: StateResource, inputs: Props, reg: Registration): Promise<Props>;
     delete(old: StateResource): Promise<void>;
-    /** Live outputs for refresh; undefined when the resource no longer exists. */
-    read(old: StateResource): Promise<{ id?: string; outputs: Props } | undefined>;
+    /** Live outputs for refresh, and inputs when the provider returned them; undefined when the resource no longer exists. */
+    read(old: StateResource): Promise<{ id?: string; outputs: Props; inputs?: Props } | undefined>;
 }
 
 /** What handlers share within one operation. */

@@ -83,6 +83,8 @@ export async function refresh(host: ProviderHost, t: Tracked): Promise<Props | u
         return undefined;
     }
     t.outputs = read.properties;
+    // Inputs the provider returned are recorded, as the engine's refresh step does.
+    if (read.inputs) t.checked = read.inputs;
     return read.properties;
 }
 
