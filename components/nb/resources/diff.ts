@@ -72,7 +72,7 @@ export interface DiffAnswer {
 
 /**
  * The answer to the engine. The SDK's dynamic-provider host forwards only changes, replaces and
- * deleteBeforeReplace (pulumi/pulumi v3.259.0 sdk/nodejs/cmd/dynamic-provider/index.ts:212-233),
+ * deleteBeforeReplace (pulumi/pulumi v3.259.0 sdk/nodejs/cmd/dynamic-provider/index.ts:212-227),
  * so no detailed diff can be handed over; but `changes` left undefined is DIFF_UNKNOWN, on which
  * the engine diffs the old and new inputs itself, ignoreChanges applied, into ChangedKeys and a
  * DetailedDiff by property path (pkg/resource/deploy/step_generator.go:2984-2993) that
