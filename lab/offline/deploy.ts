@@ -7,6 +7,7 @@
 // is sought under its aliases (./aliases); found there, it is the same resource under a new URN,
 // and the state's references to the old URN follow it.
 import { aliasUrns } from "./aliases";
+import { applyReplaceOnChanges, isReplacement, processIgnoreChanges } from "./engineDiff";
 import { runProgram } from "./runProgram";
 import type { Registration, RegisterResult } from "./monitor";
 import type { Operation } from "./operation";
@@ -90,28 +91,29 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
         const t0 = Date.now();
         let kind: OpKind = "create";
         let keys: string[] = [];
+        let detailedDiff: ResourceOp["detailedDiff"];
         try {
             const found = oldOf(reg);
             // Diffed and updated under its new URN, as the engine does; deleted under the one it had.
             const old = found && found.urn !== reg.urn ? { ...found, urn: reg.urn } : found;
             const h = handlers.for(reg.type, reg.custom);
-            const inputs = await h.check(reg, old);
+            // ignoreChanges: the engine sets those paths back to the old inputs before Check.
+            const inputs = await h.check(old ? { ...reg, inputs: processIgnoreChanges(reg.inputs, old.inputs, reg.ignoreChanges).inputs } : reg, old);
             let id: string | undefined;
             let outputs: Props = inputs;
             if (!old) {
                 if (!dryRun) ({ id, outputs } = await h.create(reg, inputs));
             } else {
-                const d = await h.diff(old, inputs, reg);
-                keys = d.keys;
-                // replaceOnChanges names property paths (`triggers[*]`, `spec.x`); an input name is its first segment.
-                const replaceOn = reg.replaceOnChanges.map((path) => path.split(/[.[]/)[0]);
-                const replaceKeys = [...new Set([...d.replaceKeys, ...d.keys.filter((k) => replaceOn.includes(k) || replaceOn.includes("*"))])];
+                const reply = await h.diff(old, inputs, reg);
+                const d = applyReplaceOnChanges({ ...reply, changedKeys: reply.changedKeys ?? reply.keys }, reg.replaceOnChanges);
+                keys = reply.keys;
+                detailedDiff = d.detailedDiff;
                 if (!d.changes) {
                     kind = "same";
                     ({ id, outputs } = old);
-                } else if (replaceKeys.length > 0) {
+                } else if (isReplacement(d)) {
                     kind = "replace";
-                    keys = replaceKeys;
+                    if (d.replaceKeys.length > 0) keys = d.replaceKeys;
                     const deleteFirst = reg.deleteBeforeReplaceSet ? reg.deleteBeforeReplace : d.deleteBeforeReplace;
                     if (!dryRun) {
                         if (deleteFirst) {
@@ -135,7 +137,7 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
             // As the engine's snapshot manager: a step that changed nothing leaves the checkpoint
             // as it is (the old record stands for it), so a no-op run writes the state once, at the end.
             if (kind !== "same" || movedFrom.has(reg.urn)) persist();
-            report({ op: kind, urn: reg.urn, type: reg.type, name: reg.name, keys, ms: Date.now() - t0 });
+            report({ op: kind, urn: reg.urn, type: reg.type, name: reg.name, keys, ...(detailedDiff ? { detailedDiff } : {}), ms: Date.now() - t0 });
             if (reg.custom) profile.reached("steps: first custom resource done");
             // A preview has no IDs for what it would create; the SDK treats "" as unknown.
             return { id: dryRun && (kind === "create" || kind === "replace") ? "" : id, outputs };

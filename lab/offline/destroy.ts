@@ -27,6 +27,7 @@ const destroyRegistration = (r: StateResource): Registration => ({
     deleteBeforeReplace: false,
     deleteBeforeReplaceSet: false,
     replaceOnChanges: [],
+    ignoreChanges: [],
     additionalSecretOutputs: [],
 });
 

@@ -18,8 +18,10 @@ export interface Registration {
     deleteBeforeReplace: boolean;
     /** Whether the program set deleteBeforeReplace at all (an explicit false overrides a provider's request). */
     deleteBeforeReplaceSet: boolean;
-    /** Input names whose change must replace rather than update (resource option replaceOnChanges). */
+    /** Property paths whose change must replace rather than update (resource option replaceOnChanges). */
     replaceOnChanges: string[];
+    /** Property paths whose new values are set back to the old ones (resource option ignoreChanges). */
+    ignoreChanges: string[];
     /** Output names to keep secret even when their inputs were not (resource option additionalSecretOutputs). */
     additionalSecretOutputs: string[];
     /** Where the resource may have been before (resource option aliases), as the SDK sent them. */
@@ -90,6 +92,7 @@ export async function startMonitor(opts: { stack: string; project: string; regis
                 deleteBeforeReplace: req.getDeletebeforereplace(),
                 deleteBeforeReplaceSet: req.getDeletebeforereplacedefined(),
                 replaceOnChanges: req.getReplaceonchangesList(),
+                ignoreChanges: req.getIgnorechangesList(),
                 additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
                 aliases: req.getAliasesList().map(aliasSpec),
             };

@@ -36,7 +36,10 @@ export async function refreshState(op: Operation, dryRun: boolean, onOp: (o: Res
                 // __provider is the provider's code, not state of the resource.
                 const keys = changedKeys(r.outputs, live.outputs, ["__provider"]);
                 if (keys.length > 0) drift.push({ urn: r.urn, type: r.type, name: r.name, change: "changed", keys });
-                kept.push(keys.length > 0 ? { ...r, id: live.id ?? r.id, outputs: live.outputs } : r);
+                // Inputs a provider returned replace the recorded ones, as the engine's refresh step
+                // records them (pulumi/pulumi v3.259.0 pkg/resource/deploy/step.go:1624), so the next diff is against them.
+                const inputs = live.inputs ?? r.inputs;
+                kept.push(keys.length > 0 || inputs !== r.inputs ? { ...r, id: live.id ?? r.id, outputs: live.outputs, inputs } : r);
                 done({ op: keys.length > 0 ? "update" : "same", keys });
             } catch (e) {
                 failure = op.redactor.text(`${r.type} ${r.name}: ${(e as Error).message}`);

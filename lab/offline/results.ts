@@ -2,6 +2,7 @@
 // them, drift found by refresh, and the stack's outputs with secrets masked.
 import type { Props } from "./values";
 import type { ProfileReport } from "./profile";
+import type { PropertyDiffKind } from "./engineDiff";
 
 /** `delete-replaced` is the old half of a create-before-delete replacement (counted as the replace). */
 export type OpKind = "create" | "update" | "replace" | "delete" | "delete-replaced" | "same";
@@ -13,6 +14,8 @@ export interface ResourceOp {
     name: string;
     /** Names of the inputs (or, for refresh, outputs) that differ; never their values. */
     keys: string[];
+    /** The engine's DetailedDiff when it has one: property path → add/delete/update[-replace]; never values. */
+    detailedDiff?: Record<string, PropertyDiffKind>;
     ms: number;
     /** Set when the step failed (secrets redacted). */
     error?: string;

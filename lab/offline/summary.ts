@@ -1,6 +1,6 @@
 // Text the CLI prints, shaped like the Pulumi CLI's: one line per resource that changed
 // (+ create, ~ update, +- replace, - delete), the stack outputs (secrets masked), drift, totals.
-// Only names, types and input names appear here, never values of inputs.
+// Only names, types, input names and property paths appear here, never values of inputs.
 import type { Counts, OperationResult, ResourceOp } from "./results";
 
 const SIGN: Record<ResourceOp["op"], string> = { create: "+ ", update: "~ ", replace: "+-", delete: "- ", "delete-replaced": "--", same: "  " };
@@ -24,7 +24,9 @@ export const heading = (operation: OperationResult["operation"], stack: string, 
 export function opLine(o: ResourceOp, dryRun: boolean): string {
     const [done, planned] = DONE[o.op];
     const status = o.error ? "**failed**" : dryRun ? planned : done;
-    const keys = o.keys.length > 0 ? ` [${o.keys.join(", ")}]` : "";
+    // The property paths of the engine's DetailedDiff when there is one, else the input names.
+    const names = o.detailedDiff ? Object.keys(o.detailedDiff).sort() : o.keys;
+    const keys = names.length > 0 ? ` [${names.join(", ")}]` : "";
     const time = dryRun || o.error ? "" : ` (${(o.ms / 1000).toFixed(1)}s)`;
     return ` ${SIGN[o.op]} ${o.type.padEnd(44)} ${o.name.padEnd(28)} ${status}${keys}${time}`;
 }

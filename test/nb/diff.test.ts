@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { UNKNOWN } from "../../components/nb/core/check";
-import { diffNb } from "../../components/nb/resources/diff";
+import { diffAnswer, diffNb } from "../../components/nb/resources/diff";
 import { outputsOf } from "../../components/nb/resources/kindInputs";
 import { gatewayRouterKind } from "../../components/nb/kinds/gatewayRouter";
 import { nodeSwitchKind } from "../../components/nb/kinds/nodeSwitch";
@@ -16,8 +16,8 @@ const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
 
 describe("diffNb", () => {
     it("reports nothing for the same inputs against the rows they produced", () => {
-        assert.deepEqual(diffNb(nodeSwitchKind, recorded(nodeSwitchKind, node), node), { replaces: [], updates: [] });
-        assert.deepEqual(diffNb(gatewayRouterKind, recorded(gatewayRouterKind, gateway), gateway), { replaces: [], updates: [] });
+        assert.deepEqual(diffNb(nodeSwitchKind, recorded(nodeSwitchKind, node), node), { replaces: [], updates: [], drift: [] });
+        assert.deepEqual(diffNb(gatewayRouterKind, recorded(gatewayRouterKind, gateway), gateway), { replaces: [], updates: [], drift: [] });
     });
 
     it("a new subnet is an in-place update of exactly the columns it touches", () => {
@@ -25,11 +25,8 @@ describe("diffNb", () => {
         Object.assign(news.network, { subnet: "192.168.11.0/24", router: { ip: "192.168.11.1", cidr: "192.168.11.1/24", mac: "0a:58:c0:a8:0b:01" } });
         const d = diffNb(nodeSwitchKind, recorded(nodeSwitchKind, node), news);
         assert.deepEqual(d.replaces, []);
-        assert.deepEqual(d.updates.sort(), [
-            "network.router.cidr",
-            "network.router.ip",
-            "network.router.mac",
-            "network.subnet",
+        assert.deepEqual(d.updates, ["network.router.cidr", "network.router.ip", "network.router.mac", "network.subnet"]);
+        assert.deepEqual(d.drift, [
             "rows.Logical_Router_Port rtos-kube-master.mac",
             "rows.Logical_Router_Port rtos-kube-master.networks",
             "rows.Logical_Switch kube-master.external_ids",
@@ -57,7 +54,7 @@ describe("diffNb", () => {
         const news = clone(node);
         news.nb.privateKey = news.nb.privateKey.replace("testonly", "rotated");
         news.nb.ssh.user = "ovn";
-        assert.deepEqual(diffNb(nodeSwitchKind, recorded(nodeSwitchKind, node), news), { replaces: [], updates: ["nb.privateKey", "nb.ssh.user"] });
+        assert.deepEqual(diffNb(nodeSwitchKind, recorded(nodeSwitchKind, node), news), { replaces: [], updates: ["nb.privateKey", "nb.ssh.user"], drift: [] });
     });
 
     it("drift recorded by refresh (a port gone, a column changed) is an update", () => {
@@ -68,7 +65,8 @@ describe("diffNb", () => {
         olds.rows["Logical_Switch_Port k8s-old@x"] = { table: "Logical_Switch_Port", key: "mgmt-port", columns: { name: "k8s-old" } };
         assert.deepEqual(diffNb(nodeSwitchKind, olds, node), {
             replaces: [],
-            updates: ["rows.Logical_Router_Port rtos-kube-master.mac", "rows.Logical_Switch_Port k8s-kube-master", "rows.Logical_Switch_Port k8s-old@x"],
+            updates: [],
+            drift: ["rows.Logical_Router_Port rtos-kube-master.mac", "rows.Logical_Switch_Port k8s-kube-master", "rows.Logical_Switch_Port k8s-old@x"],
         });
     });
 
@@ -81,14 +79,14 @@ describe("diffNb", () => {
 
     it("a record whose declared rows are not what this code declares for the same inputs is an update", () => {
         const olds = { ...recorded(nodeSwitchKind, node), declared: "0123456789abcdef" };
-        assert.deepEqual(diffNb(nodeSwitchKind, olds, node), { replaces: [], updates: ["declared"] });
+        assert.deepEqual(diffNb(nodeSwitchKind, olds, node), { replaces: [], updates: [], drift: ["declared"] });
     });
 
     it("state of schema version 3 (every row whole, its key inside) reads as the same rows: no change but the version", () => {
         const v3 = { ...recorded(nodeSwitchKind, node), version: "3", declared: undefined, rows: specStates(nodeSwitchKind.rows(node as never)) };
-        assert.deepEqual(diffNb(nodeSwitchKind, v3, node), { replaces: [], updates: ["version"] });
+        assert.deepEqual(diffNb(nodeSwitchKind, v3, node), { replaces: [], updates: ["version"], drift: [] });
         v3.rows["Logical_Router_Port rtos-kube-master"].columns.mac = "0a:00:00:00:00:99";
-        assert.deepEqual(diffNb(nodeSwitchKind, v3, node).updates, ["version", "rows.Logical_Router_Port rtos-kube-master.mac"]);
+        assert.deepEqual(diffNb(nodeSwitchKind, v3, node).drift, ["rows.Logical_Router_Port rtos-kube-master.mac"]);
     });
 
     it("state of schema version 2 (rows keyed by row key, no key inside) reads as the same rows: no change", () => {
@@ -96,15 +94,15 @@ describe("diffNb", () => {
         const whole = specStates(nodeSwitchKind.rows(node as never));
         const legacy = { ...current, version: "2", declared: undefined, rows: Object.fromEntries(Object.values<any>(whole).map(({ key, ...rest }) => [key, rest])) };
         assert.deepEqual(Object.keys(legacy.rows).sort(), ["mgmt-port", "router-port", "switch", "switch-router-port"]);
-        assert.deepEqual(diffNb(nodeSwitchKind, legacy, node), { replaces: [], updates: ["version"] });
+        assert.deepEqual(diffNb(nodeSwitchKind, legacy, node), { replaces: [], updates: ["version"], drift: [] });
         delete legacy.rows["mgmt-port"];
-        assert.deepEqual(diffNb(nodeSwitchKind, legacy, node).updates, ["version", "rows.Logical_Switch_Port k8s-kube-master"]);
+        assert.deepEqual(diffNb(nodeSwitchKind, legacy, node).drift, ["rows.Logical_Switch_Port k8s-kube-master"]);
     });
 
     it("values unknown at preview: systemId is an update, an unknown node name a replacement", () => {
         const news = clone(gateway);
         news.systemId = UNKNOWN;
-        assert.deepEqual(diffNb(gatewayRouterKind, recorded(gatewayRouterKind, gateway), news), { replaces: [], updates: ["systemId"] });
+        assert.deepEqual(diffNb(gatewayRouterKind, recorded(gatewayRouterKind, gateway), news), { replaces: [], updates: ["systemId"], drift: [] });
         news.gateway.node = UNKNOWN;
         assert.deepEqual(diffNb(gatewayRouterKind, recorded(gatewayRouterKind, gateway), news).replaces, ["gateway.node"]);
     });
@@ -116,9 +114,28 @@ describe("diffNb", () => {
         news.gateway.rampoutSubnets = ["192.168.128.0/17"];
         const d = diffNb(gatewayRouterKind, recorded(gatewayRouterKind, gateway), news);
         assert.deepEqual(d.replaces, []);
-        assert.ok(d.updates.includes("rows.Logical_Router GR_kube-minion2.options"));
-        assert.ok(d.updates.includes("rows.Logical_Router_Port rtoe-GR_kube-minion2.mac"));
-        assert.ok(d.updates.includes("rows.Logical_Switch_Port etor-GR_kube-minion2.addresses"));
-        assert.ok(d.updates.includes("rows.Logical_Router_Static_Route ovn_cluster_router 192.168.128.0/17 100.64.103.136"), d.updates.join("\n"));
+        assert.deepEqual(d.updates, ["gateway.rampoutSubnets", "macAddress", "systemId"]);
+        assert.ok(d.drift.includes("rows.Logical_Router GR_kube-minion2.options"));
+        assert.ok(d.drift.includes("rows.Logical_Router_Port rtoe-GR_kube-minion2.mac"));
+        assert.ok(d.drift.includes("rows.Logical_Switch_Port etor-GR_kube-minion2.addresses"));
+        assert.ok(d.drift.includes("rows.Logical_Router_Static_Route ovn_cluster_router 192.168.128.0/17 100.64.103.136"), d.drift.join("\n"));
+    });
+});
+
+describe("diffAnswer: what the engine is told", () => {
+    const none = { replaces: [], updates: [], drift: [] };
+    it("changed inputs leave the diff to the engine (DIFF_UNKNOWN), which names them from the inputs", () => {
+        const answer = diffAnswer({ ...none, updates: ["network.subnet"], drift: ["rows.Logical_Switch kube-master.other_config"] });
+        assert.deepEqual(answer, { changes: undefined, replaces: [], deleteBeforeReplace: false });
+    });
+    it("drift alone is a change: the engine's diff of equal inputs would find none", () => {
+        assert.deepEqual(diffAnswer({ ...none, drift: ["rows.Logical_Router_Port rtos-kube-master.mac"] }), { changes: true, replaces: [], deleteBeforeReplace: false });
+        assert.deepEqual(diffAnswer({ ...none, drift: ["declared"] }).changes, true);
+    });
+    it("a replacement stays the provider's decision, by top-level input, deleting first", () => {
+        assert.deepEqual(diffAnswer({ ...none, replaces: ["network.node", "owner"], updates: ["network.subnet"] }), { changes: true, replaces: ["network", "owner"], deleteBeforeReplace: true });
+    });
+    it("nothing changed is DIFF_NONE", () => {
+        assert.deepEqual(diffAnswer(none), { changes: false, replaces: [], deleteBeforeReplace: false });
     });
 });

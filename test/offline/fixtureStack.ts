@@ -24,6 +24,11 @@ export interface FixtureValues {
     extraIn?: "group";
     value?: string;
     invalidDaemonSet?: boolean;
+    /** Registers "tunables", a dynamic resource that leaves its diff to the engine, with these nested inputs. */
+    settings?: Record<string, unknown>;
+    /** Its ignoreChanges and replaceOnChanges options. */
+    ignore?: string[];
+    replaceOn?: string[];
     /** Pin this instead of the server's real key. */
     hostKey?: string;
 }
@@ -70,6 +75,7 @@ export async function startFixture(): Promise<Fixture> {
         if (v.extraIn !== undefined) config[p("extraIn")] = v.extraIn;
         if (v.value !== undefined) config[p("value")] = v.value;
         if (v.invalidDaemonSet !== undefined) config[p("invalidDaemonSet")] = v.invalidDaemonSet;
+        for (const key of ["settings", "ignore", "replaceOn"] as const) if (v[key] !== undefined) config[p(key)] = v[key];
         fs.writeFileSync(stackFile, YAML.stringify({ encryptionsalt: secrets.encryptionSalt, config }));
     };
     write();

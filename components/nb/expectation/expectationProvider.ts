@@ -7,7 +7,7 @@
 // rows["Logical_Switch node2"]["other_config:subnet"]: "10.128.5.0/24" => "10.128.7.0/24".
 import type * as pulumi from "@pulumi/pulumi";
 import { withoutKey } from "../transact/session";
-import { changedLeaves } from "../resources/diff";
+import { changedLeaves, diffAnswer } from "../resources/diff";
 import { errorText } from "../transact/nbErrors";
 import { checkExpectation, normalizeExpectation, type ExpectationInputs } from "./expectationInputs";
 import { notRealised } from "./observe";
@@ -45,11 +45,12 @@ export function expectationProvider(): pulumi.dynamic.ResourceProvider {
     return {
         check: async (_olds: Props, news: Props) => checkExpectation(news),
         // The recorded outputs hold the observed rows: a drift found by refresh is a change, and
-        // the next up waits for the plan again.
+        // the next up waits for the plan again. Refresh records the observed rows as the inputs
+        // too (read), so every difference here is one between the engine's old and new inputs:
+        // left to the engine's own diff, which names each cell (../resources/diff diffAnswer).
         diff: async (_id: string, olds: Props, news: Props) => {
             const changed = changedLeaves(normalizeExpectation(olds), normalizeExpectation(news));
-            const replaces = changed.filter((p) => p === "subject");
-            return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 };
+            return diffAnswer({ replaces: changed.filter((p) => p === "subject"), updates: changed.filter((p) => p !== "subject"), drift: [] });
         },
         create: async (inputs: Props) => ({ id: inputs.subject, outs: await realise(inputs as ExpectationInputs) }),
         update: async (_id: string, _olds: Props, news: Props) => ({ outs: await realise(news as ExpectationInputs) }),

@@ -1,8 +1,8 @@
-// The exact diff of an NB resource, pure. Two sources of change:
+// The exact diff of an NB resource, pure, and the answer the engine gets. Two sources of change:
 // - inputs: every leaf that differs between the recorded inputs and the new ones; those under a
 //   kind's `replaceOn` paths mean a different set of rows, so the resource is replaced, deleting
 //   the old rows first (names are unique indexes, and the new rows would be found by the same tags);
-// - rows: the rows the new inputs ask for against the rows last recorded, which after a refresh
+// - drift: the rows the new inputs ask for against the rows last recorded, which after a refresh
 //   are the live rows, so drift made by hand shows here and the next update repairs it; and a
 //   record whose `declared` digest is not what this code declares for the same inputs (../core/record).
 import { UNKNOWN, valueAt } from "../core/check";
@@ -14,8 +14,10 @@ import { sameValue, specStates, type RowState } from "../core/rows";
 export interface DiffDetail {
     /** Input paths whose change replaces the resource. */
     replaces: string[];
-    /** Other changed paths: input leaves, and `rows.<key>[.<column>]` for row state. */
+    /** Other changed input leaves. */
     updates: string[];
+    /** Row state that differs while the inputs do not say so: `rows.<key>[.<column>]`, and `declared`. */
+    drift: string[];
 }
 
 function containsUnknown(v: unknown): boolean {
@@ -52,11 +54,36 @@ export function diffNb(kind: NbKind, olds: Record<string, any>, news: Record<str
     const underReplace = (p: string) => kind.replaceOn.some((r) => p === r || p.startsWith(`${r}.`) || r.startsWith(`${p}.`));
     const replaces = kind.replaceOn.filter((r) => !sameValue(valueAt(before, r), valueAt(after, r)) || valueAt(after, r) === UNKNOWN);
     const updates = leaves.filter((p) => !underReplace(p));
+    const drift: string[] = [];
     if (replaces.length === 0 && !containsUnknown(after)) {
         const recordedWith = kind.rows(before as never);
-        const changes = typeof olds.rows === "object" && olds.rows !== null ? rowChanges(recordedStates(olds.rows, recordedWith), specStates(kind.rows(after as never))) : ["rows"];
-        if (olds.declared !== undefined && olds.declared !== declaredDigest(recordedWith)) changes.push("declared");
-        for (const p of changes) if (!updates.includes(p)) updates.push(p);
+        drift.push(...(typeof olds.rows === "object" && olds.rows !== null ? rowChanges(recordedStates(olds.rows, recordedWith), specStates(kind.rows(after as never))) : ["rows"]));
+        if (olds.declared !== undefined && olds.declared !== declaredDigest(recordedWith)) drift.push("declared");
     }
-    return { replaces, updates: [...new Set(updates)] };
+    return { replaces, updates, drift };
+}
+
+/** What a dynamic provider's diff() returns (pulumi.dynamic.DiffResult). */
+export interface DiffAnswer {
+    changes?: boolean;
+    replaces: string[];
+    deleteBeforeReplace: boolean;
+}
+
+/**
+ * The answer to the engine. The SDK's dynamic-provider host forwards only changes, replaces and
+ * deleteBeforeReplace (pulumi/pulumi v3.259.0 sdk/nodejs/cmd/dynamic-provider/index.ts:212-227),
+ * so no detailed diff can be handed over; but `changes` left undefined is DIFF_UNKNOWN, on which
+ * the engine diffs the old and new inputs itself, ignoreChanges applied, into ChangedKeys and a
+ * DetailedDiff by property path (pkg/resource/deploy/step_generator.go:2984-2993) that
+ * replaceOnChanges then reads (applyReplaceOnChanges, :3122). So:
+ * - a replacement found here: DIFF_SOME with its inputs, the decision stays this provider's;
+ * - changed inputs: DIFF_UNKNOWN, the engine finds the same changes in the inputs and names them;
+ * - drift only: DIFF_SOME, as the inputs are equal and the engine's own diff would find nothing;
+ * - nothing: DIFF_NONE.
+ */
+export function diffAnswer({ replaces, updates, drift }: DiffDetail): DiffAnswer {
+    if (replaces.length > 0) return { changes: true, replaces: [...new Set(replaces.map((p) => p.split(".")[0]))], deleteBeforeReplace: true };
+    if (updates.length > 0) return { changes: undefined, replaces: [], deleteBeforeReplace: false };
+    return { changes: drift.length > 0, replaces: [], deleteBeforeReplace: false };
 }

@@ -4,7 +4,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { adoptGroup } from "../transact/adopt";
 import { applyGroup, describe, readGroup, removeGroup } from "../transact/apply";
 import { recordedRows, type Recorded } from "../core/claims";
-import { diffNb } from "./diff";
+import { diffAnswer, diffNb } from "./diff";
 import { appliedOutputs, checkInputs, outputsOf } from "./kindInputs";
 import { KNOWN_VERSIONS, type NbKind } from "../kinds/common";
 import { recordedStates } from "../core/record";
@@ -65,9 +65,7 @@ export function nbProviderImplementation(kind: NbKind): pulumi.dynamic.ResourceP
         check: async (_olds: Record<string, any>, news: Record<string, any>) => checkInputs(kind, news),
         diff: async (_id: string, olds: Record<string, any>, news: Record<string, any>) => {
             requireKnownVersion(kind, olds);
-            const { replaces, updates } = diffNb(kind, olds, news);
-            const top = (paths: string[]) => [...new Set(paths.map((p) => p.split(".")[0]))];
-            return { changes: replaces.length + updates.length > 0, replaces: top(replaces), deleteBeforeReplace: replaces.length > 0 };
+            return diffAnswer(diffNb(kind, olds, news));
         },
         create: async (inputs: Record<string, any>) => {
             const { group, outs } = await applyInputs(inputs, undefined);

@@ -1,14 +1,15 @@
 // pulumi-nodejs:dynamic resources, carried out by the dynamic provider host as the engine does:
-// Check with the old and new inputs, then Create, or Diff against the stored outputs and Update;
+// Check with the old and new inputs, then Create, or Diff against the stored outputs and Update
+// (a DIFF_UNKNOWN answer diffed by the engine's rules, ../engineDiff);
 // Delete and Read with the stored outputs, which keep `__provider` (the code the resource was
 // created with). The host was configured without secret support, so secrets are unwrapped on the
 // way in and the engine re-marks them on the way out.
+import { resolveDiff } from "../engineDiff";
 import { unwrapSecrets } from "../sdk";
 import { annotateSecrets, changedKeys, type Props } from "../values";
 import type { DynamicProviderHost } from "./dynamicHost";
 import type { ResourceHandler } from "./types";
 
-const DIFF_NONE = 1;
 const plain = (p: Props) => unwrapSecrets(p) as Props;
 /** The entries of `from` under the keys of `like`. */
 const pick = (from: Props, like: Props) => Object.fromEntries(Object.keys(like).map((k) => [k, from[k]]));
@@ -23,15 +24,15 @@ export function dynamicHandler(host: () => Promise<DynamicProviderHost>): Resour
             }
             return annotateSecrets(res.inputs, reg.inputs);
         },
-        async diff(old, inputs) {
-            const d = await (await host()).diff(old.urn, old.id ?? "", plain(old.outputs), plain(inputs), plain(old.inputs));
-            if (d.changes === DIFF_NONE) return { changes: false, keys: [], replaceKeys: [], deleteBeforeReplace: false };
-            // Which inputs changed is shown by name; a provider without diff leaves the engine to compare
-            // inputs. Unchanged inputs can still differ from live outputs (after a refresh found drift).
-            const byInputs = changedKeys(old.inputs, inputs);
+        async diff(old, inputs, reg) {
+            const reply = await (await host()).diff(old.urn, old.id ?? "", plain(old.outputs), plain(inputs), plain(old.inputs));
+            const d = resolveDiff(reply, old.inputs, inputs, reg.ignoreChanges);
+            if (!d.changes) return { ...d, keys: [] };
+            // Which inputs changed is shown by name; unchanged inputs can still differ from live
+            // outputs (after a refresh found drift), and then those are named.
+            const byInputs = d.changedKeys.length > 0 ? d.changedKeys : changedKeys(old.inputs, inputs);
             const keys = byInputs.length > 0 ? byInputs : changedKeys(pick(old.outputs, inputs), inputs, ["__provider"]);
-            const changes = d.changes !== 0 || keys.length > 0;
-            return { changes, keys, replaceKeys: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
+            return { ...d, keys };
         },
         async create(reg, inputs) {
             return (await host()).create(reg.urn, plain(inputs));
@@ -45,7 +46,7 @@ export function dynamicHandler(host: () => Promise<DynamicProviderHost>): Resour
         async read(old) {
             const live = await (await host()).read(old.urn, old.id ?? "", plain(old.outputs), plain(old.inputs));
             if (live.id === "") return undefined;
-            return { id: live.id, outputs: annotateSecrets(live.outputs, old.outputs) };
+            return { id: live.id, outputs: annotateSecrets(live.outputs, old.outputs), ...(live.inputs ? { inputs: annotateSecrets(live.inputs, old.inputs) } : {}) };
         },
     };
 }

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
 import { grpc, providerGrpc, providerPb, SDK_DIR, structPb } from "../sdk";
+import type { ProviderDiffReply } from "../engineDiff";
 import { structSafe, type Props } from "../values";
 
 const STDERR_KEEP = 8000;
@@ -14,12 +15,7 @@ export interface CheckResult {
     failures: { property: string; reason: string }[];
 }
 
-export interface ProviderDiff {
-    /** 0 unknown (the provider has no diff), 1 none, 2 some. */
-    changes: number;
-    replaces: string[];
-    deleteBeforeReplace: boolean;
-}
+export type ProviderDiff = ProviderDiffReply;
 
 const toStruct = (p: Props) => structPb.Struct.fromJavaScript(structSafe(p));
 
@@ -88,10 +84,12 @@ export class DynamicProviderHost {
         return res.getProperties()?.toJavaScript() ?? {};
     }
 
-    async read(urn: string, id: string, props: Props, inputs: Props): Promise<{ id: string; outputs: Props }> {
+    /** `inputs` only when the provider returned them (it may, to be diffed against next time). */
+    async read(urn: string, id: string, props: Props, inputs: Props): Promise<{ id: string; outputs: Props; inputs?: Props }> {
         const req = new providerPb.ReadRequest().setUrn(urn).setId(id).setProperties(toStruct(props)).setInputs(toStruct(inputs));
         const res = await this.call("read", req);
-        return { id: res.getId(), outputs: res.getProperties()?.toJavaScript() ?? {} };
+        const returned = res.getInputs()?.toJavaScript();
+        return { id: res.getId(), outputs: res.getProperties()?.toJavaScript() ?? {}, ...(returned ? { inputs: returned } : {}) };
     }
 
     async delete(urn: string, id: string, props: Props): Promise<void> {

@@ -6,6 +6,7 @@ import type { HostKeyPolicy } from "../ssh";
 import type { StateResource } from "../state";
 import type { Props } from "../values";
 import type { Profile } from "../profile";
+import type { PropertyDiffKind } from "../engineDiff";
 
 export interface DiffResult {
     changes: boolean;
@@ -15,6 +16,10 @@ export interface DiffResult {
     replaceKeys: string[];
     /** The provider asks to delete the old resource before creating its replacement. */
     deleteBeforeReplace: boolean;
+    /** The top-level names the engine knows changed, which replaceOnChanges reads (default: keys). */
+    changedKeys?: string[];
+    /** By property path, when the engine has one (./engineDiff). */
+    detailedDiff?: Record<string, PropertyDiffKind>;
 }
 
 export interface Created {
@@ -29,8 +34,8 @@ export interface ResourceHandler {
     create(reg: Registration, inputs: Props): Promise<Created>;
     update(old: StateResource, inputs: Props, reg: Registration): Promise<Props>;
     delete(old: StateResource): Promise<void>;
-    /** Live outputs for refresh; undefined when the resource no longer exists. */
-    read(old: StateResource): Promise<{ id?: string; outputs: Props } | undefined>;
+    /** Live outputs for refresh, and inputs when the provider returned them; undefined when the resource no longer exists. */
+    read(old: StateResource): Promise<{ id?: string; outputs: Props; inputs?: Props } | undefined>;
 }
 
 /** What handlers share within one operation. */

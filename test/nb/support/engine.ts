@@ -3,6 +3,7 @@
 import { kindOf } from "../../../components/nb/kinds";
 import { recordedStates } from "../../../components/nb/core/record";
 import type { RowState } from "../../../components/nb/core/rows";
+import { applyReplaceOnChanges, isReplacement, processIgnoreChanges, resolveDiff, type EngineDiff } from "../../../lab/offline/engineDiff";
 import { unwrapSecrets } from "../../../lab/offline/sdk";
 import type { DiffReply, ProviderHost } from "./providerHost";
 import type { Registered } from "./serializedProviders";
@@ -35,9 +36,21 @@ export function track(r: Registered): Tracked {
     return { urn: `urn:pulumi:nbtest::ovn-kubernetes::${r.type}::${r.name}`, name: r.name, registered: unwrapSecrets(r.inputs) as Props };
 }
 
-/** `news` replaces registered inputs (keeping __provider); returns what the engine decided. */
-export async function up(host: ProviderHost, t: Tracked, news: Props = t.registered): Promise<{ action: "create" | "update" | "replace" | "same"; diff?: DiffReply }> {
-    const checked = await host.check(t.urn, t.checked ?? {}, { ...news, __provider: t.registered.__provider });
+/** Resource options the engine applies to a diff. */
+export interface DiffOptions {
+    ignoreChanges?: string[];
+    replaceOnChanges?: string[];
+}
+
+/**
+ * `news` replaces registered inputs (keeping __provider); returns what the engine decided: the
+ * provider's reply, and the engine's diff after it (a DIFF_UNKNOWN resolved from the inputs,
+ * ignoreChanges and replaceOnChanges applied; lab/offline/engineDiff).
+ */
+export async function up(host: ProviderHost, t: Tracked, news: Props = t.registered, opts: DiffOptions = {}): Promise<{ action: "create" | "update" | "replace" | "same"; diff?: DiffReply; engine?: EngineDiff }> {
+    const given = { ...news, __provider: t.registered.__provider };
+    const ignored = t.checked ? processIgnoreChanges(given, t.checked, opts.ignoreChanges ?? []).inputs : given;
+    const checked = await host.check(t.urn, t.checked ?? {}, ignored);
     if (checked.failures.length > 0) throw new CheckFailed(checked.failures);
     if (t.id === undefined) {
         const created = await host.create(t.urn, checked.inputs);
@@ -45,19 +58,20 @@ export async function up(host: ProviderHost, t: Tracked, news: Props = t.registe
         return { action: "create" };
     }
     const diff = await host.diff(t.urn, t.id, t.outputs!, checked.inputs, t.checked!);
-    if (diff.changes === 1) {
+    const engine = applyReplaceOnChanges(resolveDiff(diff, t.checked!, checked.inputs, opts.ignoreChanges), opts.replaceOnChanges ?? []);
+    if (!engine.changes) {
         t.checked = checked.inputs;
-        return { action: "same", diff };
+        return { action: "same", diff, engine };
     }
-    if (diff.replaces.length > 0) {
+    if (isReplacement(engine)) {
         await host.delete(t.urn, t.id, t.outputs!, t.checked!);
         const created = await host.create(t.urn, checked.inputs);
         Object.assign(t, { id: created.id, outputs: created.properties, checked: checked.inputs });
-        return { action: "replace", diff };
+        return { action: "replace", diff, engine };
     }
     t.outputs = await host.update(t.urn, t.id, t.outputs!, checked.inputs, t.checked!);
     t.checked = checked.inputs;
-    return { action: "update", diff };
+    return { action: "update", diff, engine };
 }
 
 /** Refresh: the provider's view of the live rows replaces the recorded outputs; "" id means gone. */
@@ -69,6 +83,8 @@ export async function refresh(host: ProviderHost, t: Tracked): Promise<Props | u
         return undefined;
     }
     t.outputs = read.properties;
+    // Inputs the provider returned are recorded, as the engine's refresh step does.
+    if (read.inputs) t.checked = read.inputs;
     return read.properties;
 }
 

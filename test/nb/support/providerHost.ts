@@ -4,6 +4,7 @@
 // protobuf Structs. Like the engine with a provider that does not accept secrets, secret wrappers
 // are removed before values are sent.
 import * as path from "path";
+import type { ProviderDiffReply } from "../../../lab/offline/engineDiff";
 import { grpc, providerGrpc, providerPb, SDK_DIR, structPb, unwrapSecrets } from "../../../lab/offline/sdk";
 import { startPluginProcess } from "../../support/pluginProcess";
 
@@ -16,12 +17,7 @@ export interface CheckReply {
     failures: { property: string; reason: string }[];
 }
 
-export interface DiffReply {
-    /** 0 unknown, 1 none, 2 some (pulumirpc.DiffResponse.DiffChanges). */
-    changes: number;
-    replaces: string[];
-    deleteBeforeReplace: boolean;
-}
+export type DiffReply = ProviderDiffReply;
 
 export interface ProviderHost {
     check(urn: string, olds: Props, news: Props): Promise<CheckReply>;
