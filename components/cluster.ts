@@ -5,7 +5,7 @@
 //   → per gateway: shared/dedicated NIC bridge → NB gateway router (needs system-id and NIC MAC) → flows
 //   → ovnkube in Kubernetes.
 import * as pulumi from "@pulumi/pulumi";
-import type { OvnKubernetesClusterArgs } from "./clusterArgs";
+import type { OvnKubernetesClusterArgs } from "./program/clusterArgs";
 import { clusterInputs } from "./program/clusterInputs";
 
 export type { OvnKubernetesClusterArgs };

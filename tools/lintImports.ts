@@ -68,6 +68,14 @@ export async function importCycles(dirs: string[], root = REPO): Promise<string[
  * Modules directly in the folder (its index) sit above every layer.
  */
 export const LAYERS: Record<string, readonly string[]> = {
+    // The product, from plain values and settings, the model built from them, the provider stubs and
+    // the transports (OVSDB, SSH), the Kubernetes objects, validation (which checks names against
+    // them), the NB rows, the checks and host components, up to the topology writers, the program's
+    // steps and what reads a cluster back; cluster.ts, stack.ts and the entries sit on top.
+    components: [
+        "values", "config", "model", "dynamic", "ovsdb", "ssh", "kube", "plan", "nb", "compat", "hosts", "guard",
+        "network", "topology", "program", "render", "status", "exports",
+    ],
     "components/nb": ["core", "kinds", "transact", "resources", "expectation"],
 };
 

@@ -5,7 +5,7 @@
 
 import { PATTERNS, type PatternName } from "../values";
 import { DatapathType, EncapType, GatewayMode, OsFamily, OvnProtocol, Role, valuesOf } from "./types";
-import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION, OVNKUBE_ARCHITECTURES, OVNKUBE_VERSIONS } from "../kube/releases";
+import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION, OVNKUBE_ARCHITECTURES, OVNKUBE_VERSIONS } from "./releases";
 
 /** Upstream's defaults (go-controller/pkg/config/config.go, the chart's values-single-node-zone.yaml). */
 export const DEFAULT_JOIN_SUBNET = "100.64.0.0/16";

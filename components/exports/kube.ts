@@ -2,4 +2,4 @@
 export { NODE_WEBHOOK } from "../kube/identity";
 export { kubeManifests, manifestList } from "../kube/manifests";
 export { OVNKUBE_TYPE } from "../kube/ovnkubeComponent";
-export { DEFAULT_OVNKUBE_VERSION, OVNKUBE_VERSIONS, OvnkubeVersion, releaseOf } from "../kube/releases";
+export { DEFAULT_OVNKUBE_VERSION, OVNKUBE_VERSIONS, OvnkubeVersion, releaseOf } from "../config/releases";

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../../components/kube/objectNames";
-import { releaseOf } from "../../components/kube/releases";
+import { releaseOf } from "../../components/config/releases";
 import { gatewayRouter, routerToJoin, TRANSIT_SWITCH } from "../../components/model/names";
 import type { ClusterModel } from "../../components/model/types";
 import { readStackFile } from "../../components/config/stackFile";

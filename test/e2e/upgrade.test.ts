@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
-import { releaseOf } from "../../components/kube/releases";
+import { releaseOf } from "../../components/config/releases";
 import { down } from "../../lab/localcluster";
 import { startDemoDeployment, type KubePod } from "../../lab/localcluster/kubeWorkloads";
 import { assertPodsPing } from "./support/workloadProof";

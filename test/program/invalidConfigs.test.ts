@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
 import { SECRET_KEYS } from "../../components/config/types";
-import { deployStack } from "../../components/program/stack";
+import { deployStack } from "../../components/stack";
 import { invalidCase, INVALID } from "../support/invalidConfigs";
 import { programState } from "../support/pulumiMocks";
 

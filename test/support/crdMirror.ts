@@ -1,8 +1,8 @@
 // The lab's copy of each ovn-kubernetes release's CRDs (../shared/k8s-lab), as the `ovnkube.crdMirror`
 // a stack names: tests read the CRDs from there and never from upstream's URLs.
 import { pathToFileURL } from "node:url";
-import type { OvnkubeVersion } from "../../components/kube/releases";
-import { releaseOf } from "../../components/kube/releases";
+import type { OvnkubeVersion } from "../../components/config/releases";
+import { releaseOf } from "../../components/config/releases";
 import { crdUrl } from "../../components/model/clusterModel";
 import { labCrdDir } from "../../lab/localcluster/labReleases";
 

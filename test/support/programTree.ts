@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
 import { validateConfig } from "../../components/plan/validate";
 import { kubeManifests, manifestList } from "../../components/kube/manifests";
-import { releaseOf } from "../../components/kube/releases";
+import { releaseOf } from "../../components/config/releases";
 import { buildClusterModel } from "../../components/model/clusterModel";
 import { stackConfig, type ExampleStack } from "./configs";
 import { dropSecrets, runProgramUnderMocks, settle, TEST_SECRETS, WEBHOOK_CERTIFICATE, type Recorded } from "./pulumiMocks";

@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as path from "path";
 import { readStackFile } from "../../components/config/stackFile";
 import { SECRET_KEYS } from "../../components/config/types";
-import { DEFAULT_OVNKUBE_VERSION } from "../../components/kube/releases";
+import { DEFAULT_OVNKUBE_VERSION } from "../../components/config/releases";
 import { webhookCertificateProvider } from "../../components/kube/webhookCertificate";
 import { isSecretValue } from "../../lab/offline/sdk";
 import { ROOT } from "./configs";

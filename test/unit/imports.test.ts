@@ -12,7 +12,7 @@ test("no relative import crosses a package and no module imports itself round a 
     assert.deepEqual(await importCycles(CHECKED_DIRS), []);
 });
 
-test("inside nb/ no import runs from a lower layer to a higher one", () => {
+test("inside components/ and its nb/ no import runs from a lower layer to a higher one", () => {
     assert.deepEqual(layerBreaks(), []);
 });
 

@@ -6,7 +6,7 @@ import { readStackFile } from "../../../components/config/stackFile";
 import { validateConfig } from "../../../components/plan/validate";
 import { buildClusterModel } from "../../../components/model/clusterModel";
 import type { ClusterModel } from "../../../components/model/types";
-import type { SshTarget } from "../../../components/ssh/target";
+import type { SshTarget } from "../../../components/model/sshTarget";
 import { closeNbSessions } from "../../../components/nb/transact/session";
 import { closeOvsdbPool } from "../../../components/ssh/ovsdbPool";
 import { closeSshPool } from "../../../components/ssh/pool";
