@@ -1,5 +1,6 @@
 // The `@ovn-kubernetes-as-code/cluster/config` entry: what other packages may use of config/.
 export { Problem } from "../config/problem";
+export { stackConfigSchema } from "../config/schema";
 export { PROJECT, readStackFile } from "../config/stackFile";
 export { ClusterSettings, NodeConfig, OvnkubeConfigInput, Role, StackConfigInput } from "../config/types";
 export { ConfigError, validateConfig } from "../plan/validate";
