@@ -2,6 +2,7 @@
 export { Problem } from "../config/problem";
 export { stackConfigSchema } from "../config/schema";
 export { PROJECT, readStackFile } from "../config/stackFile";
-export { ClusterSettings, NodeConfig, OvnkubeConfigInput, Role, StackConfigInput } from "../config/types";
+export { ClusterSettings, NodeConfig, OvnkubeConfigInput, Role, SECRET_KEYS, StackConfigInput } from "../config/types";
+export { SecretTexts } from "../plan/checks/keyMaterial";
 export { ConfigError, validateConfig } from "../plan/validate";
 export { configWarnings, renameWarnings } from "../config/warnings";

@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { SECRET_KEYS } from "../../components/config/types";
 import { deployStack } from "../../components/stack";
 import { invalidCase, INVALID } from "../support/invalidConfigs";
-import { programState } from "../support/pulumiMocks";
+import { programState } from "../../lab/harness/pulumiMocks";
 
 /** Sets the engine's config to a stack config: plain keys as text, secrets as secret values. */
 function setEngineConfig(cfg: Record<string, unknown>, texts: Partial<Record<string, string>>): void {
