@@ -5,6 +5,7 @@
 //   node --import tsx bench/changes.ts [scenario ...]
 import * as fs from "fs";
 import * as path from "path";
+import { totals, type ChangeOutcome } from "@ovn-kubernetes-as-code/lab/scenarios";
 
 /** What a scenario module in bench/changes/ exports as `scenario`. */
 export interface ChangeScenario {
@@ -20,6 +21,9 @@ export interface ChangeFigures {
     sent: number;
     lost: number;
 }
+
+/** Figures of the `up` that carried a change. */
+export const figures = (o: ChangeOutcome<never>): ChangeFigures => ({ upSeconds: o.seconds, ...totals(o.traffic) });
 
 async function main() {
     const dir = path.join(__dirname, "changes");

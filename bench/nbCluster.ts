@@ -18,7 +18,7 @@ import { closeSshPool } from "@ovn-kubernetes-as-code/cluster/ssh";
 import { down, hostExec, LOCAL_LAB_PASSPHRASE, up, writeLocalStack, type LocalCluster } from "@ovn-kubernetes-as-code/lab/localcluster";
 import { createAll, loadProviders } from "./providers";
 import { resources } from "./topology";
-import { scaleModel } from "../test/nb/support/scale";
+import { scaleModel } from "@ovn-kubernetes-as-code/lab/harness";
 
 const ID = "habench";
 const OWNER = "ovn-kubernetes/bench";

@@ -5,7 +5,7 @@ import * as net from "net";
 import { NB_DB } from "@ovn-kubernetes-as-code/cluster/nb";
 import { OvsdbClient } from "@ovn-kubernetes-as-code/cluster/ovsdb";
 import { select } from "@ovn-kubernetes-as-code/cluster/ovsdb";
-import { startNbServer, type NbServer } from "../test/support/nbServer";
+import { startNbServer, type NbServer } from "@ovn-kubernetes-as-code/lab/harness";
 
 const TABLES = ["Logical_Switch", "Logical_Switch_Port", "Logical_Router", "Logical_Router_Port", "Logical_Router_Static_Route", "NAT", "Load_Balancer"];
 

@@ -2,19 +2,14 @@
 // stack put in the checkpoint. The resources are registered under the SDK's mocks (inputs and
 // `__provider` as the SDK sends them to the engine), created through the SDK's dynamic-provider host over
 // gRPC against a real NB behind a real sshd (outputs), and measured as a checkpoint stores them,
-// secrets sealed (../test/nb/support/stateSize). Beside each figure, the same state with the whole
+// secrets sealed (lab/harness/stateSize.ts). Beside each figure, the same state with the whole
 // provider serialized by value, as before the stubs.
 //
 //   node --import tsx bench/state.ts [N]     (default 500; the 100-node figure is its first 100 nodes)
 import { serializeFunction } from "@pulumi/pulumi/runtime/closure/serializeClosure";
 import { NB_KIND_LIST } from "@ovn-kubernetes-as-code/cluster/nb";
 import { nbProviderImplementation } from "@ovn-kubernetes-as-code/cluster/nb";
-import { track, up, type Tracked } from "../test/nb/support/engine";
-import { OWNER, startEnv } from "../test/nb/support/env";
-import { startProviderHost } from "../test/nb/support/providerHost";
-import { gatewayHosts, nodeName, scaleModel } from "../test/nb/support/scale";
-import { registerUnderMocks } from "../test/nb/support/serializedProviders";
-import { stateBytes, type StateBytes } from "../test/nb/support/stateSize";
+import { track, up, type Tracked, OWNER, startEnv, startProviderHost, gatewayHosts, nodeName, scaleModel, registerUnderMocks, stateBytes, type StateBytes } from "@ovn-kubernetes-as-code/lab/harness";
 
 const PARALLEL = 16;
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;

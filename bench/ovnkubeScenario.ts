@@ -7,10 +7,7 @@ import * as path from "node:path";
 import type { ChangeFigures } from "./changes";
 import { down } from "@ovn-kubernetes-as-code/lab/localcluster";
 import type { OvnKubernetesRelease } from "@ovn-kubernetes-as-code/lab/localcluster";
-import type { Traffic } from "../test/e2e/support/liveChange";
-import { ok } from "../test/e2e/support/nodeChange";
-import { bringUpOvnkubeLab, type OvnkubeLab } from "../test/e2e/support/ovnkubeLab";
-import { waitOvnkubePodsRunning } from "../test/e2e/support/ovnkubePods";
+import { type Traffic, ok, bringUpOvnkubeLab, type OvnkubeLab, waitOvnkubePodsRunning } from "@ovn-kubernetes-as-code/lab/scenarios";
 
 export async function onOvnkubeLab(id: string, opts: { hosts: number; release?: OvnKubernetesRelease }, run: (lab: OvnkubeLab) => Promise<ChangeFigures>): Promise<ChangeFigures> {
     const work = fs.mkdtempSync(path.join(tmpdir(), `bench-${id}-`));

@@ -4,7 +4,7 @@
 import { execFile } from "child_process";
 import { promisify } from "util";
 import { shellCommand } from "@ovn-kubernetes-as-code/cluster/ssh";
-import type { TestSshd } from "../test/support/sshd";
+import type { TestSshd } from "@ovn-kubernetes-as-code/lab/harness";
 import type { NbctlCommand } from "./seedCommands";
 
 const run = promisify(execFile);

@@ -9,8 +9,7 @@ import * as path from "path";
 import type * as pulumi from "@pulumi/pulumi";
 import { NB_KINDS } from "@ovn-kubernetes-as-code/cluster/nb";
 import { SDK_DIR } from "@ovn-kubernetes-as-code/lab/offline";
-import { devModel } from "../test/nb/support/env";
-import { registerUnderMocks } from "../test/nb/support/serializedProviders";
+import { devModel, registerUnderMocks } from "@ovn-kubernetes-as-code/lab/harness";
 import type { Resource } from "./topology";
 
 type Provider = pulumi.dynamic.ResourceProvider;

@@ -5,7 +5,7 @@
 // since (pkg/backend/diy/state.go, compactJSONMarshaler). What the engine adds to a
 // registration is here too: the default provider's reference for a custom resource that names
 // none, and a `created`/`modified` time each.
-import type { Recorded } from "../test/support/pulumiMocks";
+import type { Recorded } from "@ovn-kubernetes-as-code/lab/harness";
 
 export const PROJECT = "ovn-kubernetes";
 /** A resource's nesting in the file: checkpoint → latest → resources → [i]. */

@@ -1,7 +1,7 @@
 // Whole-stack state benchmark (prints figures, times nothing): what every resource kind the program
 // registers puts in the checkpoint at 3, 100 and 500 nodes, in Pulumi mode (stacks/Pulumi.dev.yaml)
 // and ovnkube mode (stacks/Pulumi.staging.yaml), the extra nodes copies of the stacks' plain node.
-// Each program runs under the SDK's mocks in its own process (test/support/pulumiMocks); a
+// Each program runs under the SDK's mocks in its own process (lab/harness/pulumiMocks.ts); a
 // resource's outputs are its inputs plus, for a host command, what its script prints on success
 // (its result line and the line naming its log). The SSH key is a real ed25519 key. Secrets sealed as the checkpoint keeps them
 // (offline/state.ts); the file laid out as Pulumi's file backend writes it, with what the engine
@@ -60,11 +60,11 @@ function firstUpWrites(total: number, sizes: number[]): number {
 
 async function child(stack: string, nodes: number, out: string): Promise<void> {
     const { readStackFile } = await import("@ovn-kubernetes-as-code/cluster/config");
-    const { runProgramUnderMocks, TEST_SECRETS } = await import("../test/support/pulumiMocks");
+    const { runProgramUnderMocks, TEST_SECRETS } = await import("@ovn-kubernetes-as-code/lab/harness");
     // A real key's size (the test secrets are short): ed25519, OpenSSH format, as users keep it.
     spawnSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path.join(out, "key")]);
     TEST_SECRETS.sshPrivateKey = fs.readFileSync(path.join(out, "key"), "utf8");
-    const { ROOT } = await import("../test/support/configs");
+    const { ROOT } = await import("@ovn-kubernetes-as-code/lab/harness");
     const { saveState, Keyring } = await import("@ovn-kubernetes-as-code/lab/offline");
     const raw = readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`)) as Record<string, any>;
     const given = raw.nodes as Array<Record<string, any>>;

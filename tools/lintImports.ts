@@ -1,5 +1,6 @@
-// The repository's import rules: a package is entered only through its package entries, no module
-// imports itself round a circle, and inside a layered folder (LAYERS) no import runs upwards.
+// The repository's import rules: a package is entered only through its package entries, benchmarks
+// import nothing from test/, no module imports itself round a circle, and inside a layered
+// folder (LAYERS) no import runs upwards.
 // `npm run lint:imports` prints what breaks them and exits 1.
 //
 // Packages are the folders with a package.json of components/, lab/, cli/ and policy/; the repository root
@@ -36,13 +37,15 @@ function packageRoots(root: string): string[] {
     return [...found].sort((a, b) => b.length - a.length);
 }
 
+const inTest = (root: string, file: string) => path.relative(root, file).split(path.sep)[0] === "test";
+
 /** Relative imports whose target lies in another package than the importing file (test/ excepted). */
 export function crossingImports(root = REPO): CrossingImport[] {
     const roots = packageRoots(root);
     const packageOf = (file: string) => roots.find((r) => file === r || file.startsWith(r + path.sep)) ?? root;
     const crossing: CrossingImport[] = [];
     for (const file of tsFiles(root)) {
-        if (path.relative(root, file).split(path.sep)[0] === "test") continue;
+        if (inTest(root, file)) continue;
         const own = packageOf(file);
         for (const m of fs.readFileSync(file, "utf8").matchAll(IMPORT)) {
             const target = path.resolve(path.dirname(file), m[1]);
@@ -50,6 +53,21 @@ export function crossingImports(root = REPO): CrossingImport[] {
         }
     }
     return crossing;
+}
+
+/** Folders whose code must not import test/: what they share with the tests lives in a package. */
+export const NOT_FROM_TEST = ["bench"];
+
+/** Relative imports of test/ from the folders `dirs`. */
+export function testImports(root = REPO, dirs = NOT_FROM_TEST): CrossingImport[] {
+    const found: CrossingImport[] = [];
+    for (const file of dirs.flatMap((d) => tsFiles(path.join(root, d)))) {
+        for (const m of fs.readFileSync(file, "utf8").matchAll(IMPORT)) {
+            const target = path.resolve(path.dirname(file), m[1]);
+            if (inTest(root, target)) found.push({ file: path.relative(root, file), specifier: m[1], target: path.relative(root, target) });
+        }
+    }
+    return found;
 }
 
 /** Import circles among the TypeScript modules under `dirs` (type-only imports count too). */
@@ -68,6 +86,14 @@ export async function importCycles(dirs: string[], root = REPO): Promise<string[
  * Modules directly in the folder (its index) sit above every layer.
  */
 export const LAYERS: Record<string, readonly string[]> = {
+    // The product, from plain values and settings, the model built from them, the provider stubs and
+    // the transports (OVSDB, SSH), the Kubernetes objects, validation (which checks names against
+    // them), the NB rows, the checks and host components, up to the topology writers, the program's
+    // steps and what reads a cluster back; cluster.ts, stack.ts and the entries sit on top.
+    components: [
+        "values", "config", "model", "dynamic", "ovsdb", "ssh", "kube", "plan", "nb", "compat", "hosts", "guard",
+        "network", "topology", "program", "render", "status", "exports",
+    ],
     "components/nb": ["core", "kinds", "transact", "resources", "expectation"],
 };
 
@@ -113,12 +139,16 @@ export const CHECKED_DIRS = ["components", "lab", "cli", "policy", "bench", "too
 async function main(): Promise<void> {
     const crossing = crossingImports();
     for (const c of crossing) console.log(`${c.file}: "${c.specifier}" reaches into ${c.target}; import it through its package's entry`);
+    const fromTest = testImports();
+    for (const t of fromTest) console.log(`${t.file}: "${t.specifier}" imports ${t.target}; benchmarks import nothing from test/`);
     const cycles = await importCycles(CHECKED_DIRS);
     for (const c of cycles) console.log(`import circle: ${[...c, c[0]].join(" > ")}`);
     const breaks = layerBreaks();
     for (const b of breaks) console.log(`${b.file}: "${b.specifier}": ${b.reason}`);
-    console.log(`${crossing.length} relative imports cross a package, ${cycles.length} import circles, ${breaks.length} imports against a layer order`);
-    process.exitCode = crossing.length + cycles.length + breaks.length === 0 ? 0 : 1;
+    console.log(
+        `${crossing.length} relative imports cross a package, ${fromTest.length} import test/ from bench/, ${cycles.length} import circles, ${breaks.length} imports against a layer order`,
+    );
+    process.exitCode = crossing.length + fromTest.length + cycles.length + breaks.length === 0 ? 0 : 1;
 }
 
 if (require.main === module) void main();

@@ -1,7 +1,7 @@
 // Benchmark scenario: the shared gateway moves from node4 to node3 on a live 4-host Pulumi-mode
 // cluster while pods on node1 and node2 ping each other (test/e2e/gatewayMove.test.ts proves it).
 import type { ChangeScenario } from "../changes";
-import { bringUpGatewayLab, changeGateways } from "../../test/e2e/support/gatewayChange";
+import { bringUpGatewayLab, changeGateways } from "@ovn-kubernetes-as-code/lab/scenarios";
 
 export const scenario: ChangeScenario = {
     name: "gateway-move",

@@ -1,8 +1,7 @@
 // Benchmark scenario: the overlay MTU raised from 1400 to 1442 on a live 3-host Pulumi-mode
 // cluster while pods on node1 and node2 ping each other (test/e2e/mtuChange.test.ts proves it).
 import type { ChangeScenario } from "../changes";
-import { bringUpLiveLab } from "../../test/e2e/support/liveChange";
-import { changeMtu, NEW_MTU } from "../../test/e2e/support/mtuChange";
+import { bringUpLiveLab, changeMtu, NEW_MTU } from "@ovn-kubernetes-as-code/lab/scenarios";
 
 export const scenario: ChangeScenario = {
     name: "mtu-change",

@@ -1,8 +1,7 @@
 // Benchmark scenario: node2 appended to a live Pulumi-mode stack (its host already up) while pods
 // on node1 and node3 ping each other (test/e2e/nodeAdd.test.ts proves it).
-import type { ChangeScenario } from "../changes";
-import { addNodeSteps, figures } from "../../test/e2e/support/nodeScenarios";
-import { ok } from "../../test/e2e/support/nodeChange";
+import { figures, type ChangeScenario } from "../changes";
+import { addNodeSteps, ok } from "@ovn-kubernetes-as-code/lab/scenarios";
 
 export const scenario: ChangeScenario = {
     name: "node-add",

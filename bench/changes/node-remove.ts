@@ -1,8 +1,7 @@
 // Benchmark scenario: node2 drained and removed from a live Pulumi-mode stack while pods on node1
 // and node3 ping each other (test/e2e/nodeRemove.test.ts proves it, and the refusal before the drain).
-import type { ChangeScenario } from "../changes";
-import { figures, removeNodeSteps } from "../../test/e2e/support/nodeScenarios";
-import { ok } from "../../test/e2e/support/nodeChange";
+import { figures, type ChangeScenario } from "../changes";
+import { removeNodeSteps, ok } from "@ovn-kubernetes-as-code/lab/scenarios";
 
 export const scenario: ChangeScenario = {
     name: "node-remove",

@@ -4,10 +4,7 @@
 // test/e2e/centralized.test.ts prove both in both architectures). The figures are the addition's.
 import type { ChangeScenario } from "../changes";
 import { onOvnkubeLab, underProbes } from "../ovnkubeScenario";
-import { ok } from "../../test/e2e/support/nodeChange";
-import { withoutHost, writeLabStack } from "../../test/e2e/support/ovnkubeLab";
-import { addOvnkubeNode } from "../../test/e2e/support/ovnkubeNodeAddition";
-import { removeOvnkubeNode } from "../../test/e2e/support/ovnkubeNodeRemoval";
+import { ok, withoutHost, writeLabStack, addOvnkubeNode, removeOvnkubeNode } from "@ovn-kubernetes-as-code/lab/scenarios";
 
 const JOINS = "node3";
 

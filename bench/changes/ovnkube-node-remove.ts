@@ -3,9 +3,7 @@
 // (test/e2e/interconnect.test.ts and test/e2e/centralized.test.ts prove it in both architectures).
 import type { ChangeScenario } from "../changes";
 import { onOvnkubeLab, underProbes } from "../ovnkubeScenario";
-import { ok } from "../../test/e2e/support/nodeChange";
-import { withoutHost, writeLabStack } from "../../test/e2e/support/ovnkubeLab";
-import { removeOvnkubeNode } from "../../test/e2e/support/ovnkubeNodeRemoval";
+import { ok, withoutHost, writeLabStack, removeOvnkubeNode } from "@ovn-kubernetes-as-code/lab/scenarios";
 
 const GOES = "node3";
 

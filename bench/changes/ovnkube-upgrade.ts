@@ -7,9 +7,7 @@ import { readStackFile } from "@ovn-kubernetes-as-code/cluster/config";
 import { validateConfig } from "@ovn-kubernetes-as-code/cluster/config";
 import { buildClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
 import { startDemoDeployment } from "@ovn-kubernetes-as-code/lab/localcluster";
-import { ok } from "../../test/e2e/support/nodeChange";
-import { writeLabStack } from "../../test/e2e/support/ovnkubeLab";
-import { upgradeUnderProbes } from "../../test/e2e/support/ovnkubeUpgrade";
+import { ok, writeLabStack, upgradeUnderProbes } from "@ovn-kubernetes-as-code/lab/scenarios";
 
 export const scenario: ChangeScenario = {
     name: "ovnkube-upgrade",

@@ -2,7 +2,7 @@
 // before touching anything (test/e2e/tunnelType.test.ts proves it); the time is that of the
 // refused up, the loss that of the pods on node1 and node2 meanwhile.
 import type { ChangeScenario } from "../changes";
-import { bringUpLiveLab, changeEncapType } from "../../test/e2e/support/liveChange";
+import { bringUpLiveLab, changeEncapType } from "@ovn-kubernetes-as-code/lab/scenarios";
 
 export const scenario: ChangeScenario = {
     name: "tunnel-type",

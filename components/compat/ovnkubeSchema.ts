@@ -1,8 +1,8 @@
 // Which OVN database schemas an ovnkube release can talk to. ovnkube's OVSDB client (libovsdb)
 // refuses to start when a column of its generated models is missing from the server's schema, so
-// the requirement is the schema its models were generated from (../kube/releases). Pure: the
+// the requirement is the schema its models were generated from (../config/releases). Pure: the
 // check that reads the databases' host is ./schemaCheck.ts.
-import { releaseOf, type OvnkubeVersion } from "../kube/releases";
+import { releaseOf, type OvnkubeVersion } from "../config/releases";
 
 /** OVSDB schema versions are x.y.z (RFC 7047 §3.1). */
 export function compareVersions(a: string, b: string): number {

@@ -4,10 +4,10 @@
 // preview and up, before any command reaches it, by what it serves, has installed or would
 // install (./ovnkubeSchema); once the bundle's package step has run, by what it serves or has
 // installed only.
-import type { SshTarget } from "../ssh/target";
+import type { SshTarget } from "../model/sshTarget";
 import { exec } from "../ssh/exec";
 import { retireProvider } from "../dynamic/registry";
-import type { OvnkubeVersion } from "../kube/releases";
+import type { OvnkubeVersion } from "../config/releases";
 import { parseSchemas, READ_SCHEMAS_SCRIPT, schemaRefusal, type CentralSchemas } from "./ovnkubeSchema";
 
 /** The host that serves ovnkube's databases, named as messages name it, and the release they must be new enough for. */

@@ -3,7 +3,7 @@
 // otherwise large packets between nodes are dropped (OVS does not fragment tunnel packets) while
 // small ones pass, which looks like a healthy cluster until a transfer stalls. Pure:
 // ./tunnelMtuCheck.ts reads each host.
-import { checked } from "../hosts/scripts/checked";
+import { checked } from "../values";
 
 /**
  * What each encapsulation adds around a pod's packet on the IPv4 underlay (tunnel addresses are

@@ -2,7 +2,7 @@
 // every preview and up: an overlay MTU whose tunnel packets would not fit the device carrying the
 // node's tunnel address is refused (./tunnelMtu.ts says why) before any command reaches the host,
 // so a too-large MTU touches no management port.
-import type { SshTarget } from "../ssh/target";
+import type { SshTarget } from "../model/sshTarget";
 import { exec } from "../ssh/exec";
 import { retireProvider } from "../dynamic/registry";
 import { parseTunnelDevice, readTunnelDeviceScript, tunnelMtuRefusal, type TunnelMtuPlan } from "./tunnelMtu";

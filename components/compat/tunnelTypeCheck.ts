@@ -3,7 +3,7 @@
 // before the central and the chassis that depend on it are touched; it reads the Southbound on
 // the central over SSH. A new cluster has no Encap rows yet: nothing to refuse.
 import * as pulumi from "@pulumi/pulumi";
-import type { SshTarget } from "../ssh/target";
+import type { SshTarget } from "../model/sshTarget";
 import { exec } from "../ssh/exec";
 import { parseEncaps, READ_ENCAPS_SCRIPT, tunnelTypeRefusal } from "./tunnelType";
 import { preflightProvider } from "../dynamic/preflight";

@@ -1,11 +1,12 @@
 // JSON Schema of the `ovn-kubernetes:` stack configuration. It documents every field; ajv
 // enforces it and fills defaults. Value patterns come from the shared table
 // (../values), enumerations from ./types; rules that need CIDR arithmetic live in
-// ../plan/checks because JSON Schema cannot express them.
+// ../plan/checks because JSON Schema cannot express them. The descriptions are markdown and make the
+// settings table of docs/configuration.md (`npm run gen:config-docs`), so links are relative to docs/.
 
 import { PATTERNS, type PatternName } from "../values";
 import { DatapathType, EncapType, GatewayMode, OsFamily, OvnProtocol, Role, valuesOf } from "./types";
-import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION, OVNKUBE_ARCHITECTURES, OVNKUBE_VERSIONS } from "../kube/releases";
+import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION, OVNKUBE_ARCHITECTURES, OVNKUBE_VERSIONS } from "./releases";
 
 /** Upstream's defaults (go-controller/pkg/config/config.go, the chart's values-single-node-zone.yaml). */
 export const DEFAULT_JOIN_SUBNET = "100.64.0.0/16";
@@ -19,24 +20,27 @@ const CIDR4 = text("cidr");
 const IFNAME = text("ifname");
 const PORT = { type: "integer", minimum: 1, maximum: 65535 } as const;
 
-const secret = {
-    description: "A Pulumi secret: `pulumi config set --secret`.",
-    oneOf: [
-        { type: "string", minLength: 1 },
-        { type: "object", properties: { secure: { type: "string", minLength: 1 } }, required: ["secure"], additionalProperties: false },
-    ],
-} as const;
+/** A Pulumi secret, given as its text or in the stack file's `secure:` form. */
+const secret = <D extends string>(what: D) =>
+    ({
+        description: `${what}; a Pulumi secret: \`pulumi config set --secret\``,
+        oneOf: [
+            { type: "string", minLength: 1 },
+            { type: "object", properties: { secure: { type: "string", minLength: 1 } }, required: ["secure"], additionalProperties: false },
+        ],
+    }) as const;
 
 const gateway = {
     type: "object",
-    description: "gateway-init of this node.",
+    description:
+        "this node's gateway (gateway-init). In ovnkube mode every node is a gateway: ovnkube-node uses this bridge, else the `netdev` tunnel bridge, else the NIC of its default route",
     properties: {
-        mode: { enum: valuesOf(GatewayMode), description: "dedicated: the NIC belongs to OVN; shared: it is moved onto an OVS bridge" },
+        mode: { enum: valuesOf(GatewayMode), description: "dedicated: the NIC belongs to OVN; shared: it is moved onto an OVS bridge (ovnkube mode: shared only)" },
         interface: { ...IFNAME, description: "the physical NIC" },
         bridge: { ...IFNAME, description: "OVS bridge carrying the NIC (default br<interface>)" },
         physicalIp: { ...CIDR4, description: "the gateway's external address with prefix, e.g. 10.33.74.138/24" },
         defaultGateway: { ...IPV4, description: "next hop of 0.0.0.0/0 out of the gateway router" },
-        rampoutSubnets: { type: "array", items: CIDR4, uniqueItems: true, default: [], description: "cluster CIDRs pinned to this gateway (policy src-ip routes)" },
+        rampoutSubnets: { type: "array", items: CIDR4, uniqueItems: true, default: [], description: "cluster CIDRs pinned to this gateway (policy src-ip routes); Pulumi mode only" },
     },
     required: ["mode", "interface", "physicalIp", "defaultGateway"],
     additionalProperties: false,
@@ -61,10 +65,10 @@ const node = {
             items: { enum: valuesOf(Role) },
             minItems: 1,
             uniqueItems: true,
-            description: "central: OVN NB/SB and northd; master/node: a Kubernetes node with its logical switch; gateway: gateway-init",
+            description: "central (on 1, 3 or 5 nodes): OVN NB/SB and northd; master/node: a Kubernetes node with its logical switch; gateway: gateway-init",
         },
         tunnelIp: { ...IPV4, description: "ovn-encap-ip (default: address when it is an IPv4 address)" },
-        tunnelInterface: { ...IFNAME, description: "NIC holding tunnelIp; moved onto OVS bridge br<NIC> with datapathType netdev" },
+        tunnelInterface: { ...IFNAME, description: "the NIC holding tunnelIp; with datapathType netdev it moves onto OVS bridge br<NIC>" },
         subnet: { ...CIDR4, description: "pinned node subnet (default: allocated from clusterSubnet)" },
         os: { enum: valuesOf(OsFamily), default: "debian", description: "package family" },
         datapathType: { enum: valuesOf(DatapathType), description: "OVS datapath (default: the cluster's datapathType)" },
@@ -91,25 +95,35 @@ export const stackConfigSchema = {
         masqueradeSubnet: {
             ...CIDR4,
             default: DEFAULT_MASQUERADE_SUBNET,
-            description: "ovnkube's host masquerade addresses (link-local, on every node's gateway bridge); ovnkube mode",
+            description: "ovnkube mode: the hosts' masquerade addresses (link-local, on every node's gateway bridge; upstream chart's default)",
         },
-        encapType: { enum: valuesOf(EncapType), default: "geneve", description: "ovn-encap-type" },
-        mtu: { type: "integer", minimum: 576, maximum: 9216, default: 1400, description: "pod and management port MTU" },
+        encapType: { enum: valuesOf(EncapType), default: "geneve", description: "ovn-encap-type (ovnkube mode: `geneve`; `stt` is refused: current OVS has none); fixed once the cluster runs ([changes](day2.md#changes-on-a-running-cluster))" },
+        mtu: { type: "integer", minimum: 576, maximum: 9216, default: 1400, description: "pod and management port MTU; `mtu` + 58 ≤ the underlay MTU with geneve ([changing it](day2.md#changes-on-a-running-cluster))" },
         datapathType: { enum: valuesOf(DatapathType), default: "system", description: "OVS datapath: kernel (system) or userspace (netdev)" },
         apiServer: {
             type: "object",
+            description: "the Kubernetes API server",
             properties: {
-                url: { ...text("apiServerUrl"), description: "http://host:port or https://host[:port]" },
+                url: {
+                    ...text("apiServerUrl"),
+                    description:
+                        "http://host:port or https://host[:port] (ConfigMap `k8s_apiserver`); Pulumi mode writes it to the chassis, and with `https://` needs the secrets `k8sApiToken` and `k8sCaCertificate`",
+                },
             },
             required: ["url"],
             additionalProperties: false,
         },
         ovnTransport: {
             type: "object",
+            description: "how the OVN databases listen and are reached",
             properties: {
-                protocol: { enum: valuesOf(OvnProtocol), default: "tcp" },
-                nbPort: { ...PORT, default: 6641 },
-                sbPort: { ...PORT, default: 6642 },
+                protocol: {
+                    enum: valuesOf(OvnProtocol),
+                    default: "tcp",
+                    description: "`ssl` needs the secrets `ovnSslPrivateKey`, `ovnSslCertificate`, `ovnSslCaCertificate`; with `tcp` NB and SB listen unencrypted (warned about)",
+                },
+                nbPort: { ...PORT, default: 6641, description: "the NB database's port" },
+                sbPort: { ...PORT, default: 6642, description: "the SB database's port" },
                 nbRaftPort: { ...PORT, default: 6643, description: "raft port of the clustered NB between centrals (several centrals only)" },
                 sbRaftPort: { ...PORT, default: 6644, description: "raft port of the clustered SB between centrals (several centrals only)" },
             },
@@ -118,29 +132,33 @@ export const stackConfigSchema = {
         },
         ssh: {
             type: "object",
+            description: "how the hosts are logged in to, unless a node says otherwise",
             properties: {
-                user: { ...text("sshUser"), default: "root" },
-                port: { ...PORT, default: 22 },
-                insecureIgnoreHostKey: { type: "boolean", default: false, description: "accept any host key (labs only)" },
+                user: { ...text("sshUser"), default: "root", description: "SSH user (root: the host scripts use no sudo)" },
+                port: { ...PORT, default: 22, description: "SSH port" },
+                insecureIgnoreHostKey: { type: "boolean", default: false, description: "accept any host key (refused unless `lab: true`)" },
             },
             default: {},
             additionalProperties: false,
         },
         packages: {
             type: "object",
+            description: "what the hosts' package step installs (apt/dnf)",
             properties: {
-                openvswitchVersion: text("packageVersion"),
-                ovnVersion: text("packageVersion"),
+                openvswitchVersion: { ...text("packageVersion"), description: "pinned Open vSwitch version" },
+                ovnVersion: { ...text("packageVersion"), description: "pinned OVN version" },
                 repository: {
                     type: "object",
+                    description: "an extra apt/dnf repository",
                     properties: {
-                        name: text("repoName"),
-                        url: text("repoUrl"),
+                        name: { ...text("repoName"), description: "the repository's name" },
+                        url: { ...text("repoUrl"), description: "the repository's URL" },
                         apt: {
                             type: "object",
+                            description: "apt only: where in the repository",
                             properties: {
-                                suite: text("aptSuite"),
-                                components: text("aptComponents"),
+                                suite: { ...text("aptSuite"), description: "the apt suite" },
+                                components: { ...text("aptComponents"), description: "the apt components" },
                             },
                             required: ["suite", "components"],
                             additionalProperties: false,
@@ -156,13 +174,19 @@ export const stackConfigSchema = {
         },
         kubernetes: {
             type: "object",
+            description: "ovnkube mode or Pulumi mode, see [who writes what](modes.md#two-modes-who-writes-what)",
             properties: {
                 namespace: { ...text("nodeName"), default: "ovn-kubernetes", description: "the namespace of the ovnkube objects; the stack owns it (created and deleted with it)" },
-                enabled: { type: "boolean", default: true, description: "deploy the ovnkube objects" },
+                enabled: {
+                    type: "boolean",
+                    default: true,
+                    description: "ovnkube mode (true: deploy the ovnkube objects) or Pulumi mode (false); ovnkube mode needs the secret `kubeconfig`, or `useAmbientConfig`",
+                },
                 useAmbientConfig: {
                     type: "boolean",
                     default: false,
-                    description: "ovnkube mode without `kubeconfig`: write to the cluster the operator's own kubeconfig points at ($KUBECONFIG or ~/.kube/config, its current context)",
+                    description:
+                        "ovnkube mode without `kubeconfig`: write to the cluster the operator's own kubeconfig points at ($KUBECONFIG or ~/.kube/config, its current context; the stack output `kubernetesServer` names the server)",
                 },
             },
             default: {},
@@ -177,19 +201,19 @@ export const stackConfigSchema = {
             type: "object",
             description: "the ovn-kubernetes release and architecture ovnkube mode deploys",
             properties: {
-                version: { enum: [...OVNKUBE_VERSIONS], default: DEFAULT_OVNKUBE_VERSION, description: "the ovn-kubernetes release line (upstream maintains the two newest)" },
+                version: { enum: [...OVNKUBE_VERSIONS], default: DEFAULT_OVNKUBE_VERSION, description: "the ovn-kubernetes release line (upstream maintains the two newest; [supported versions](#supported-versions))" },
                 architecture: {
                     enum: [...OVNKUBE_ARCHITECTURES],
                     default: DEFAULT_OVNKUBE_ARCHITECTURE,
-                    description: "interconnect: a zone (local NB, SB, northd) per node; centralized: one NB/SB on the central(s), deprecated upstream",
+                    description: "interconnect: a zone (local NB, SB, northd) per node, no `central` role; centralized: one NB/SB on 1, 3 or 5 centrals, deprecated upstream",
                 },
-                image: { ...text("image"), description: "ovnkube container image (default: the release's image)" },
-                crdMirror: { ...text("crdMirror"), description: "read the release's CRD files from this directory instead of upstream (air-gapped clusters)" },
+                image: { ...text("image"), description: "ovnkube container image (default: the release's `ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-<version>`)" },
+                crdMirror: { ...text("crdMirror"), description: "an `https://` or `file:///` directory holding the release's CRD files under their upstream names, read instead of upstream (air-gapped clusters)" },
                 identity: {
                     type: "object",
                     description: "ovnkube-identity: per-node client certificates and the admission webhook holding each node to its own objects",
                     properties: {
-                        enabled: { type: "boolean", default: true },
+                        enabled: { type: "boolean", default: true, description: "node identities and their webhook" },
                         webhookAddress: {
                             ...text("host"),
                             default: "localhost",
@@ -208,13 +232,13 @@ export const stackConfigSchema = {
             default: {},
             additionalProperties: false,
         },
-        sshPrivateKey: secret,
-        k8sApiToken: secret,
-        k8sCaCertificate: secret,
-        ovnSslPrivateKey: secret,
-        ovnSslCertificate: secret,
-        ovnSslCaCertificate: secret,
-        kubeconfig: secret,
+        sshPrivateKey: secret("the SSH private key that logs in to every host"),
+        k8sApiToken: secret("https API servers: the token ovnkube authenticates with"),
+        k8sCaCertificate: secret("https API servers: the CA certificate (PEM) the API server's certificate is checked against"),
+        ovnSslPrivateKey: secret("ovnTransport.protocol ssl: the OVN databases' private key (PEM)"),
+        ovnSslCertificate: secret("ovnTransport.protocol ssl: the OVN databases' certificate (PEM)"),
+        ovnSslCaCertificate: secret("ovnTransport.protocol ssl: the CA certificate (PEM) every OVN peer is checked against"),
+        kubeconfig: secret("ovnkube mode: the kubeconfig of the cluster the Kubernetes objects go to"),
     },
     required: ["nodes", "clusterSubnet", "serviceSubnet", "apiServer", "sshPrivateKey"],
     additionalProperties: false,

@@ -3,7 +3,7 @@
 // with defaults applied. The JSON Schema in ./schema.ts holds the field rules; ./schemaShape.ts
 // makes the compiler refuse a schema and these types that disagree on a key or its type.
 // Enumerations are const objects, the form the component provider's schema inference reads as enums.
-import type { OvnkubeArchitecture, OvnkubeVersion } from "../kube/releases";
+import type { OvnkubeArchitecture, OvnkubeVersion } from "./releases";
 
 /** What a host does in the cluster. */
 export const Role = { central: "central", master: "master", node: "node", gateway: "gateway" } as const;
@@ -146,7 +146,7 @@ export interface OvnkubeConfig {
     version: OvnkubeVersion;
     /** interconnect: a zone (local NB, SB, northd) per node; centralized: one NB/SB on the central(s), deprecated upstream. */
     architecture: OvnkubeArchitecture;
-    /** Default: the release's image (../kube/releases). */
+    /** Default: the release's image (./releases). */
     image: string;
     /** A directory (http(s) or file URL, ending in /) holding the release's CRD files under their upstream names. */
     crdMirror?: string;

@@ -1,2 +1,2 @@
 // The `@ovn-kubernetes-as-code/cluster/compat` entry: what other packages may use of compat/.
-export { tunnelOverhead } from "../compat/tunnelMtu";
+export { TUNNEL_OVERHEAD, tunnelOverhead } from "../compat/tunnelMtu";

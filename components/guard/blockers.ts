@@ -14,7 +14,7 @@
 //   Node is deleted, so a node leaving the stack first would leave them behind. Seen from an NB
 //   that stays: the central's, or another zone's.
 // Provider code: runs from the serialized copy, captures only plain data and functions.
-import type { SshTarget } from "../ssh/target";
+import type { SshTarget } from "../model/sshTarget";
 import { mapToRecord, setAtoms, uuid } from "../ovsdb/encoding";
 import { select, where } from "../ovsdb/operations";
 import type { OvsdbTransactor } from "../ovsdb/client";

@@ -6,7 +6,7 @@
 // the host it is on, its default socket and the guard's own key entry left out. `expandRecord`
 // gives the full scope back; state written before (full targets, no `sshShared`) reads as it is.
 // Pure; provider code (runs from the installed package).
-import type { SshTarget } from "../ssh/target";
+import type { SshTarget } from "../model/sshTarget";
 import { NB_SOCKET } from "../ssh/ovsdbChannel";
 import type { NbConnection, NbMember } from "../nb/kinds/common";
 import type { GuardedHost, OvnkubeNodeRecord } from "./blockers";

@@ -3,7 +3,7 @@
 // its release going back (upstream upgrades forward only; a CRD or annotation of the newer release
 // may not be understood by the older one). The guards record the release and refuse either at
 // preview, naming before and after and what to do. Provider code: plain data and functions only.
-import { OVNKUBE_VERSIONS } from "../kube/releases";
+import { OVNKUBE_VERSIONS } from "../config/releases";
 
 /** What the guards record of ovnkube mode; absent in Pulumi mode (and in state written before it). */
 export interface RecordedRelease {

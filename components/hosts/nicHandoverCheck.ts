@@ -7,7 +7,7 @@
 // (scripts/bash/boot-distro-config.sh) before anything is touched.
 import { retireProvider } from "../dynamic/registry";
 import { exec } from "../ssh/exec";
-import type { SshTarget } from "../ssh/target";
+import type { SshTarget } from "../model/sshTarget";
 import { nicHandoverScript, type NicBridge } from "./scripts/nicMoveScript";
 
 /** What the distribution still configures of the NIC, as the script words it; undefined when nothing; throws when the host cannot be read. */

@@ -24,7 +24,7 @@ import { PackageResource } from "../dynamic/resource";
 import { SshError, SshHostKeyError } from "../ssh/errors";
 import { exec } from "../ssh/exec";
 import { checkHostKey, presentedKey, probeHostKey } from "../ssh/hostKeyCheck";
-import type { SshTarget } from "../ssh/target";
+import type { SshTarget } from "../model/sshTarget";
 import type { TunnelMtuPlan } from "../compat/tunnelMtu";
 import { tunnelMtuRefusalOn } from "../compat/tunnelMtuCheck";
 import { schemaRefusalOn, verifySchemasOn, type OvnkubeDatabases } from "../compat/schemaCheck";

@@ -4,7 +4,7 @@ import type { DatapathType, OsFamily, StackConfig } from "../config/types";
 import { planAddresses, AddressPlan, MAX_OVNKUBE_NODE_ID } from "./addressPlan";
 import { addressAt, macFromIp, parseNetwork, toInt } from "../values";
 import * as names from "./names";
-import { releaseOf } from "../kube/releases";
+import { releaseOf } from "../config/releases";
 import { isChassis, isK8sNode, tunnelBridgeOf } from "./nodes";
 import type { ClusterModel, GatewayModel, HostModel, IfAddress, NodeNetworkModel, OvnkubeNodeGroup, OvnkubeNodeModel, TopologyWriter } from "./types";
 

@@ -1,8 +1,8 @@
 // The desired cluster: a pure function of the validated stack config (see ./cluster.ts).
 // Every name, address and MAC any layer needs is decided here, once.
 import type { DatapathType, EncapType, GatewayMode, OsFamily, PackagesConfig, Role } from "../config/types";
-import type { OvnkubeArchitecture, OvnkubeVersion } from "../kube/releases";
-import type { SshTarget } from "../ssh/target";
+import type { OvnkubeArchitecture, OvnkubeVersion } from "../config/releases";
+import type { SshTarget } from "./sshTarget";
 
 /** An address on an interface: `ip` plain, `cidr` with prefix length, e.g. 10.128.0.1 and 10.128.0.1/24. */
 export interface IfAddress {

@@ -13,7 +13,7 @@ import { semanticProblems } from "./checks/semantic";
 import type { Problem } from "../config/problem";
 import type { SecretTexts } from "./checks/keyMaterial";
 import { kubeNameClashes } from "./checks/kubeNames";
-import { OVNKUBE_VERSIONS, releaseOf } from "../kube/releases";
+import { OVNKUBE_VERSIONS, releaseOf } from "../config/releases";
 import { SECRET_KEYS, type OvnkubeConfig, SecretKey, StackConfig, StackConfigInput } from "../config/types";
 
 export class ConfigError extends Error {

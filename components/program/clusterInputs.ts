@@ -1,7 +1,7 @@
 // The cluster component's arguments split into the settings validation reads and the secrets,
 // which stay Pulumi secrets: validation parses a secret given as text as key material, never quoting it.
 import * as pulumi from "@pulumi/pulumi";
-import type { OvnKubernetesClusterArgs } from "../clusterArgs";
+import type { OvnKubernetesClusterArgs } from "./clusterArgs";
 import { planCluster, type ClusterPlan } from "../plan/validate";
 import type { SecretTexts } from "../plan/checks/keyMaterial";
 import { SECRET_KEYS } from "../config/types";

@@ -4,7 +4,7 @@
 // before logging in: the command provider with `connection.hostKey`, the NB transport with the
 // pin in its SshTarget.
 import type { HostModel } from "../model/types";
-import type { SshTarget } from "../ssh/target";
+import type { SshTarget } from "../model/sshTarget";
 import { commandPrivateKey } from "../ssh/commandKey";
 import { commandHostKey } from "../ssh/hostKey";
 import { NB_SOCKET } from "../ssh/ovsdbChannel";

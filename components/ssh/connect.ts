@@ -4,7 +4,7 @@
 // user@host:port and, for host keys, fingerprints; the private key is redacted from any message.
 import * as net from "net";
 import { Client } from "ssh2";
-import type { SshTarget } from "./target";
+import type { SshTarget } from "../model/sshTarget";
 import { redactKey, SshError, SshHostKeyError } from "./errors";
 import { hostKeyRefusal, sshFingerprint } from "./hostKey";
 import { ssh2PrivateKey } from "./commandKey";

@@ -1,6 +1,6 @@
 // Running a command on a host over the pooled SSH connection.
 import type { ClientChannel } from "ssh2";
-import type { SshTarget } from "./target";
+import type { SshTarget } from "../model/sshTarget";
 import { SshError } from "./errors";
 import { openChannel, sshAddress } from "./pool";
 

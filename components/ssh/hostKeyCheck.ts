@@ -12,7 +12,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { retireProvider } from "../dynamic/registry";
 import { sshKeyOf } from "../dynamic/providerConfig";
-import type { SshTarget } from "./target";
+import type { SshTarget } from "../model/sshTarget";
 import { SshHostKeyError } from "./errors";
 import { acquireSsh } from "./pool";
 import { hostKeyAlgorithms, hostKeyRefusal, isFingerprintPin, parseHostKeyLine, sshFingerprint } from "./hostKey";

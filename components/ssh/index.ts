@@ -7,4 +7,4 @@ export { closeOvsdbPool, northbound, PooledOvsdbClient } from "./ovsdbPool";
 export { acquireSsh, closeSshPool, sshAddress, sshPoolStats, type SshLease } from "./pool";
 export { RemoteOvsdbClient } from "./remoteOvsdbClient";
 export { shellCommand, shellQuote } from "./shellQuote";
-export type { SshTarget } from "./target";
+export type { SshTarget } from "../model/sshTarget";

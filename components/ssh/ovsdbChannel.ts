@@ -6,7 +6,7 @@
 import type { ClientChannel } from "ssh2";
 import { OvsdbClient, type OvsdbTransactor } from "../ovsdb/client";
 import { OvsdbError } from "../ovsdb/errors";
-import type { SshTarget } from "./target";
+import type { SshTarget } from "../model/sshTarget";
 import { SshChannelError } from "./errors";
 import { openChannel, sshAddress, type SshLease } from "./pool";
 import { RemoteOvsdbClient } from "./remoteOvsdbClient";

@@ -6,7 +6,7 @@
 import type { OvsdbTransactor } from "../ovsdb/client";
 import { OvsdbClosedError } from "../ovsdb/errors";
 import type { Operation, ResultsOf } from "../ovsdb/operations";
-import type { SshTarget } from "./target";
+import type { SshTarget } from "../model/sshTarget";
 import { NB_SOCKET, openOvsdbOverSsh, ovsdbRemote, type OvsdbEndpoint } from "./ovsdbChannel";
 import { acquireSsh, sshAddress } from "./pool";
 

@@ -11,7 +11,7 @@
 // never keeps a process (a test, a tool, the provider host) from exiting.
 import type * as net from "net";
 import type { Client } from "ssh2";
-import type { SshTarget } from "./target";
+import type { SshTarget } from "../model/sshTarget";
 import { connectSsh, sshAddress } from "./connect";
 import { redactKey, SshChannelError, SshError, SshHostKeyError } from "./errors";
 import { hostKeyRefusal } from "./hostKey";

@@ -6,7 +6,7 @@ import { OvsdbError, OvsdbRpcError } from "../ovsdb/errors";
 import type { OvsdbTransactor } from "../ovsdb/client";
 import type { Operation, ResultsOf } from "../ovsdb/operations";
 import { checkTransactResults } from "../ovsdb/results";
-import type { SshTarget } from "./target";
+import type { SshTarget } from "../model/sshTarget";
 import { exec, type ExecResult } from "./exec";
 import { sshAddress } from "./pool";
 import { shellQuote } from "./shellQuote";

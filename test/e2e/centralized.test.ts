@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../../components/kube/objectNames";
-import { releaseOf } from "../../components/kube/releases";
+import { releaseOf } from "../../components/config/releases";
 import { gatewayRouter, routerToJoin, TRANSIT_SWITCH } from "../../components/model/names";
 import type { ClusterModel } from "../../components/model/types";
 import { readStackFile } from "../../components/config/stackFile";
@@ -29,14 +29,14 @@ import { removeDemoWorkloads, startDemoDeployment, type KubePod } from "../../la
 import { apply, destroy, preview, refresh, type OperationResult } from "../../lab/offline/api";
 import { processesNamed, ovsOvnDaemons } from "./support/hostDaemons";
 import { snapshotHost, type HostSnapshot } from "./support/hostSnapshot";
-import { upgradeUnderProbes } from "./support/ovnkubeUpgrade";
+import { upgradeUnderProbes } from "../../lab/scenarios/ovnkubeUpgrade";
 import { readNbLog, writerReport, type NbWriter } from "./support/nbTransactionLog";
 import { pullReleaseImage } from "../../lab/localcluster/kubernetes";
-import { assertUpAndRefreshChangeNothing, bringUpOvnkubeLab, writeLabStack, withoutHost, type OvnkubeLab } from "./support/ovnkubeLab";
-import { controlPlaneOf, plannedOvnkubePods, recreateOvnkubePods, waitNodesReady, waitOvnkubePodsRunning, ovnkubeImages } from "./support/ovnkubePods";
+import { assertUpAndRefreshChangeNothing, bringUpOvnkubeLab, writeLabStack, withoutHost, type OvnkubeLab } from "../../lab/scenarios/ovnkubeLab";
+import { controlPlaneOf, plannedOvnkubePods, recreateOvnkubePods, waitNodesReady, waitOvnkubePodsRunning, ovnkubeImages } from "../../lab/scenarios/ovnkubePods";
 import { phase } from "./support/phase";
-import { removeOvnkubeNode } from "./support/ovnkubeNodeRemoval";
-import { addOvnkubeNode } from "./support/ovnkubeNodeAddition";
+import { removeOvnkubeNode } from "../../lab/scenarios/ovnkubeNodeRemoval";
+import { addOvnkubeNode } from "../../lab/scenarios/ovnkubeNodeAddition";
 import { clusterOf, electedAmong, killDaemons, leaderOf, restartMember } from "./support/raftMembers";
 import { assertPlannedAddresses, assertPodsPing, proveJoinedNode, proveWorkloads } from "./support/workloadProof";
 

@@ -9,9 +9,9 @@ import { after, before, test } from "node:test";
 import { removePulumiDemoPods, startPulumiDemoPods } from "../../lab/localcluster/demoPods";
 import type { LocalPod } from "../../lab/localcluster";
 import { apply, destroy, type OperationResult } from "../../lab/offline/api";
-import { hostOut, sortedLines } from "./support/liveChange";
-import { nodeHostState, ovnRows } from "./support/nodeChange";
-import { bringUpPulumiLab, type PulumiLab } from "./support/pulumiLab";
+import { hostOut, sortedLines } from "../../lab/scenarios/liveChange";
+import { nodeHostState, ovnRows } from "../../lab/scenarios/nodeChange";
+import { bringUpPulumiLab, type PulumiLab } from "../../lab/scenarios/pulumiLab";
 
 const ID = "ladest";
 let lab: PulumiLab;

@@ -11,7 +11,7 @@ import { after, before, test } from "node:test";
 import * as scripts from "../../components/hosts/scripts";
 import { hostExec } from "../../lab/localcluster";
 import { apply, preview } from "../../lab/offline/api";
-import { bringUpLiveLab, editStack, hostOut, PROJECT_KEY, snatProbe, snatSeen, sortedLines, upUnderTraffic } from "./support/liveChange";
+import { bringUpLiveLab, editStack, hostOut, PROJECT_KEY, snatProbe, snatSeen, sortedLines, upUnderTraffic } from "../../lab/scenarios/liveChange";
 
 const ID = "lbbr";
 const GW = "node3";

@@ -9,9 +9,9 @@
 // nothing.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { bringUpGatewayLab, changeGateways, defaultRoutes, nbGateways, routesValid, sbGateways, type GatewayLab } from "./support/gatewayChange";
-import { nicSnapshot, snatSeen, type ChangeOutcome } from "./support/liveChange";
-import type { DefaultRoutes } from "./support/gatewayChange";
+import { bringUpGatewayLab, changeGateways, defaultRoutes, nbGateways, routesValid, sbGateways, type GatewayLab } from "../../lab/scenarios/gatewayChange";
+import { nicSnapshot, snatSeen, type ChangeOutcome } from "../../lab/scenarios/liveChange";
+import type { DefaultRoutes } from "../../lab/scenarios/gatewayChange";
 
 const ID = "lbgw";
 let lab: GatewayLab;

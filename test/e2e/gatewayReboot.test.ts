@@ -12,7 +12,7 @@ import * as scripts from "../../components/hosts/scripts";
 import { hostExec } from "../../lab/localcluster";
 import { formatMatrix, pingMatrix } from "../../lab/localcluster/checks";
 import { bootHost, powerOff } from "../hosts/support/reboot";
-import { bringUpLiveLab, hostOut, snatSeen as seen, sortedLines } from "./support/liveChange";
+import { bringUpLiveLab, hostOut, snatSeen as seen, sortedLines } from "../../lab/scenarios/liveChange";
 
 const ID = "lbrbt";
 const GW = "node3";

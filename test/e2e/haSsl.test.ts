@@ -8,7 +8,7 @@ import { after, before, test } from "node:test";
 import type { ClusterModel } from "../../components/model/types";
 import { hostExec, LOCAL_LAB_PASSPHRASE, type LocalCluster } from "../../lab/localcluster";
 import { apply, type OfflineOptions } from "../../lab/offline/api";
-import { makePki } from "../support/pki";
+import { makePki } from "../../lab/harness/pki";
 import { setStackConfig } from "../support/stackSecrets";
 import { haLab, removeHaLab, type HaLab } from "./support/haLab";
 import { DBS, raftStatus } from "./support/raftStatus";

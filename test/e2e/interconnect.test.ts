@@ -39,10 +39,10 @@ import { snapshotHost, type HostSnapshot } from "./support/hostSnapshot";
 import { extendsLog, readNbLog, writerReport, type NbLog, type NbWriter } from "./support/nbTransactionLog";
 import { assertExploreCommandsWork } from "./support/exploreCommands";
 import { phase } from "./support/phase";
-import { assertUpAndRefreshChangeNothing, bringUpOvnkubeLab, startOvnkubeLab, writeLabStack, withoutHost, type OvnkubeLab } from "./support/ovnkubeLab";
-import { removeOvnkubeNode } from "./support/ovnkubeNodeRemoval";
-import { addOvnkubeNode } from "./support/ovnkubeNodeAddition";
-import { controlPlaneOf, plannedOvnkubePods, recreateOvnkubePods, waitNodesReady, waitOvnkubePodsRunning } from "./support/ovnkubePods";
+import { assertUpAndRefreshChangeNothing, bringUpOvnkubeLab, startOvnkubeLab, writeLabStack, withoutHost, type OvnkubeLab } from "../../lab/scenarios/ovnkubeLab";
+import { removeOvnkubeNode } from "../../lab/scenarios/ovnkubeNodeRemoval";
+import { addOvnkubeNode } from "../../lab/scenarios/ovnkubeNodeAddition";
+import { controlPlaneOf, plannedOvnkubePods, recreateOvnkubePods, waitNodesReady, waitOvnkubePodsRunning } from "../../lab/scenarios/ovnkubePods";
 
 const ID = "e2eic";
 const OLD_ID = "e2eold";

@@ -14,7 +14,7 @@ import type { ClusterModel } from "../../components/model/types";
 import { hostExec, LOCAL_LAB_PASSPHRASE, PassphraseSecrets, type LocalCluster } from "../../lab/localcluster";
 import { formatMatrix, pingMatrix } from "../../lab/localcluster/checks";
 import { apply, refresh, type OfflineOptions, type OperationResult } from "../../lab/offline/api";
-import { bringUpPulumiLab, type PulumiLab } from "./support/pulumiLab";
+import { bringUpPulumiLab, type PulumiLab } from "../../lab/scenarios/pulumiLab";
 
 const SSH_KEY = "ovn-kubernetes:sshPrivateKey";
 let lab: PulumiLab | undefined;

@@ -12,8 +12,8 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import * as scripts from "../../components/hosts/scripts";
 import { apply, preview } from "../../lab/offline/api";
-import { bringUpLiveLab, editStack, hostOut, PROJECT_KEY, sortedLines } from "./support/liveChange";
-import { changeMtu, dfPing, GENEVE_OVERHEAD, NEW_MTU, recreatePods, UNDERLAY_MTU, type MtuLab } from "./support/mtuChange";
+import { bringUpLiveLab, editStack, hostOut, PROJECT_KEY, sortedLines } from "../../lab/scenarios/liveChange";
+import { changeMtu, dfPing, GENEVE_OVERHEAD, NEW_MTU, recreatePods, UNDERLAY_MTU, type MtuLab } from "../../lab/scenarios/mtuChange";
 
 const ID = "lbmtu";
 let lab: MtuLab;

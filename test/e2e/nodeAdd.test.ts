@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { ping } from "../../lab/localcluster";
 import { apply } from "../../lab/offline/api";
-import { addNodeSteps } from "./support/nodeScenarios";
-import { CHANGED, chassisOf, BOOKKEEPING_UPDATES, isNodeResource, mentionsNode, nodeSteps, ovnRows, splitRows, stateNames, totals, type OvnRows } from "./support/nodeChange";
+import { addNodeSteps } from "../../lab/scenarios/nodeScenarios";
+import { CHANGED, chassisOf, BOOKKEEPING_UPDATES, isNodeResource, mentionsNode, nodeSteps, ovnRows, splitRows, stateNames, totals, type OvnRows } from "../../lab/scenarios/nodeChange";
 
 const ID = "laadd";
 let steps: Awaited<ReturnType<typeof addNodeSteps>>;

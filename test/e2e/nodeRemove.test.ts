@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { apply, preview } from "../../lab/offline/api";
-import { removeNodeSteps } from "./support/nodeScenarios";
-import { CHANGED, chassisOf, BOOKKEEPING_UPDATES, isNodeResource, mentionsNode, nodeHostState, nodeSteps, ovnRows, splitRows, stateNames, totals, type NodeLab, type OvnRows } from "./support/nodeChange";
+import { removeNodeSteps } from "../../lab/scenarios/nodeScenarios";
+import { CHANGED, chassisOf, BOOKKEEPING_UPDATES, isNodeResource, mentionsNode, nodeHostState, nodeSteps, ovnRows, splitRows, stateNames, totals, type NodeLab, type OvnRows } from "../../lab/scenarios/nodeChange";
 
 const ID = "larm";
 let lab: NodeLab;

@@ -10,8 +10,8 @@ import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { ping } from "../../lab/localcluster";
 import { preview } from "../../lab/offline/api";
-import { renameNodeSteps } from "./support/nodeScenarios";
-import { CHANGED, chassisOf, nodeHostState, ovnRows, totals, type OvnRows } from "./support/nodeChange";
+import { renameNodeSteps } from "../../lab/scenarios/nodeScenarios";
+import { CHANGED, chassisOf, nodeHostState, ovnRows, totals, type OvnRows } from "../../lab/scenarios/nodeChange";
 
 const ID = "laren";
 const ROOT = path.resolve(__dirname, "../..");

@@ -16,7 +16,7 @@ import { KUBERNETES_VERSION } from "../../lab/localcluster/labReleases";
 import { deploymentManifest, DEMO_APP_LABEL } from "../../lab/localcluster/kubeWorkloads";
 import { nodeCgroupRoot } from "../../lab/localcluster/node/cgroups";
 import { WORKLOAD_IMAGE } from "../../lab/localcluster/node/images";
-import { bringUpOvnkubeLab, type OvnkubeLab } from "./support/ovnkubeLab";
+import { bringUpOvnkubeLab, type OvnkubeLab } from "../../lab/scenarios/ovnkubeLab";
 import { proveWorkloads } from "./support/workloadProof";
 import { phase } from "./support/phase";
 

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { apply, preview } from "../../lab/offline/api";
-import { bringUpLiveLab, changeEncapType, editStack, hostOut, PROJECT_KEY, sortedLines } from "./support/liveChange";
+import { bringUpLiveLab, changeEncapType, editStack, hostOut, PROJECT_KEY, sortedLines } from "../../lab/scenarios/liveChange";
 
 const ID = "lbtun";
 let lab: Awaited<ReturnType<typeof bringUpLiveLab>>;

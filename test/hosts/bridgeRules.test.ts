@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ConfigError, validateConfig } from "../../components/plan/validate";
 import * as scripts from "../../components/hosts/scripts";
-import { stackConfig } from "../support/configs";
+import { stackConfig } from "../../lab/harness/configs";
 import { gatewayModel } from "./fixtures";
 
 type Cfg = ReturnType<typeof stackConfig>;

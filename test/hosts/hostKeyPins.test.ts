@@ -13,7 +13,7 @@ import { ConfigError, validateConfig } from "../../components/plan/validate";
 import { hostCommand } from "../../components/hosts/command";
 import { buildClusterModel } from "../../components/model/clusterModel";
 import { sshConnection } from "../../components/program/connections";
-import { stackConfig } from "../support/configs";
+import { stackConfig } from "../../lab/harness/configs";
 
 /** ssh-keygen's fingerprint of a key line: independent of the code under test. */
 function keygenFingerprint(line: string): string {

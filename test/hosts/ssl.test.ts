@@ -7,7 +7,7 @@ import { down } from "../../lab/localcluster";
 import type { LocalCluster } from "../../lab/localcluster";
 import * as scripts from "../../components/hosts/scripts";
 import { centralModel } from "./fixtures";
-import { makePki, type Pki } from "../support/pki";
+import { makePki, type Pki } from "../../lab/harness/pki";
 import { inHost, labHost, ovsdbAddresses, startLab } from "./support/lab";
 import { runOk } from "./support/remote";
 

@@ -5,7 +5,7 @@
 // as the model has them by default; `bothArchitectures` lists the two for tests that hold for
 // each, so that a model with and one without identities are both covered.
 import type { IdentityModel, KubeModel, OvnkubeNodeModel } from "../../components/model/types";
-import { labCrdUrls } from "../support/crdMirror";
+import { labCrdUrls } from "../../lab/harness/crdMirror";
 
 const JOIN_BASE = "100.64.0.";
 const TRANSIT_BASE = "100.88.0.";

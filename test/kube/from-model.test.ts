@@ -9,7 +9,7 @@ import { webhookConfigurations } from "../../components/kube/identity";
 import { kubeManifests, manifestList } from "../../components/kube/manifests";
 import { buildClusterModel } from "../../components/model/clusterModel";
 import { toInt } from "../../components/values";
-import { stackConfig } from "../support/configs";
+import { stackConfig } from "../../lab/harness/configs";
 import { affinityNodes, flag, main, selectedNodes } from "./inspect";
 import { validateObject } from "./schema";
 

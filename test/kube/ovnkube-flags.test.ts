@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { before, describe, it } from "node:test";
 import { kubeManifests } from "../../components/kube/manifests";
-import { OVNKUBE_VERSIONS, type OvnkubeVersion } from "../../components/kube/releases";
+import { OVNKUBE_VERSIONS, type OvnkubeVersion } from "../../components/config/releases";
 import type { KubeModel } from "../../components/model/types";
 import { labBinary } from "../../lab/localcluster/kube/labBinaries";
 import { ovnKubernetesLabRelease } from "../../lab/localcluster/labReleases";

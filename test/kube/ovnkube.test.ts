@@ -9,7 +9,7 @@ import { before, describe, it } from "node:test";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { KubeModel } from "../../components/model/types";
-import { createdState, WEBHOOK_CERTIFICATE } from "../support/pulumiMocks";
+import { createdState, WEBHOOK_CERTIFICATE } from "../../lab/harness/pulumiMocks";
 import { IDENTITY, interconnectModel, kubeModel } from "./fixture";
 import { flag } from "./inspect";
 

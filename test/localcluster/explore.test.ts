@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { buildClusterModel } from "../../components/model/clusterModel";
 import { validateConfig } from "../../components/plan/validate";
 import { exploreCommands } from "../../lab/localcluster/explore";
-import { stackConfig } from "../support/configs";
+import { stackConfig } from "../../lab/harness/configs";
 
 const modelOf = (stack: "dev" | "prod" | "staging", edit: (cfg: Record<string, any>) => void = () => {}) => {
     const cfg = stackConfig(stack);

@@ -9,7 +9,7 @@ import { buildClusterModel } from "../../components/model/clusterModel";
 import { SECRET_PRESENT } from "../../components/program/readConfig";
 import { PassphraseSecrets } from "../../lab/offline/passphraseSecrets";
 import { labCrdDir } from "../../lab/localcluster/labReleases";
-import { stackConfig } from "../support/configs";
+import { stackConfig } from "../../lab/harness/configs";
 import { LOCAL_LAB_PASSPHRASE, defaultStackPath, localPassphrase, localStackConfig, writeLocalStack } from "../../lab/localcluster/stackFile";
 import { LocalCluster } from "../../lab/localcluster/state";
 

@@ -3,11 +3,11 @@
 // holding every rtos- port exactly once, and two gateways each owning one ECMP member.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { destroy, track, up, type Tracked } from "./support/engine";
-import { OWNER, startEnv, type NbEnv } from "./support/env";
-import { startProviderHost, type ProviderHost } from "./support/providerHost";
-import { gatewayHosts, scaleModel } from "./support/scale";
-import { registerUnderMocks } from "./support/serializedProviders";
+import { destroy, track, up, type Tracked } from "../../lab/harness/engine";
+import { OWNER, startEnv, type NbEnv } from "../../lab/harness/env";
+import { startProviderHost, type ProviderHost } from "../../lab/harness/providerHost";
+import { gatewayHosts, scaleModel } from "../../lab/harness/scale";
+import { registerUnderMocks } from "../../lab/harness/serializedProviders";
 import { atoms, entries, listTable, ownedCounts } from "./support/topology";
 
 const NODES = 30;

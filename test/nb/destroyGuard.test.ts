@@ -8,11 +8,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
 import { ownedGroups } from "../../components/guard/destroyGuard";
-import { freeLoopbackPort } from "../support/nbServer";
-import { destroy, refresh, track, up, type Tracked } from "./support/engine";
-import { devModel, findColumn, OWNER, startEnv, type NbEnv } from "./support/env";
-import { startProviderHost, type ProviderHost } from "./support/providerHost";
-import { registerUnderMocks } from "./support/serializedProviders";
+import { freeLoopbackPort } from "../../lab/harness/nbServer";
+import { destroy, refresh, track, up, type Tracked } from "../../lab/harness/engine";
+import { devModel, findColumn, OWNER, startEnv, type NbEnv } from "../../lab/harness/env";
+import { startProviderHost, type ProviderHost } from "../../lab/harness/providerHost";
+import { registerUnderMocks } from "../../lab/harness/serializedProviders";
 
 const model = devModel();
 const n = model.nodeNetworks[0];

@@ -11,10 +11,10 @@ import * as pulumi from "@pulumi/pulumi";
 import { NO_KEY, NO_ROW } from "../../components/nb/expectation";
 import { resolveDiff } from "../../lab/offline/engineDiff";
 import { isSecretValue } from "../../lab/offline/sdk";
-import { CheckFailed, refresh, track, up, type Tracked } from "./support/engine";
-import { startEnv, type NbEnv } from "./support/env";
-import { startProviderHost, type ProviderHost } from "./support/providerHost";
-import type { Registered } from "./support/serializedProviders";
+import { CheckFailed, refresh, track, up, type Tracked } from "../../lab/harness/engine";
+import { startEnv, type NbEnv } from "../../lab/harness/env";
+import { startProviderHost, type ProviderHost } from "../../lab/harness/providerHost";
+import type { Registered } from "../../lab/harness/serializedProviders";
 import { listTable } from "./support/topology";
 
 const SYSTEM_ID = "5c1e1b4f-0d3c-4c5e-9b7e-3d2f1a0b9c8d";

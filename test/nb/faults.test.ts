@@ -3,14 +3,14 @@
 // errors say which resource and what happened (never the key), and re-running converges.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { CheckFailed, track, up, type Tracked } from "./support/engine";
-import { OWNER, startEnv, type NbEnv } from "./support/env";
-import { startProviderHost, type ProviderHost } from "./support/providerHost";
+import { CheckFailed, track, up, type Tracked } from "../../lab/harness/engine";
+import { OWNER, startEnv, type NbEnv } from "../../lab/harness/env";
+import { startProviderHost, type ProviderHost } from "../../lab/harness/providerHost";
 import { startNbProxy, type NbProxy } from "./support/nbProxy";
-import { gatewayHosts, scaleModel } from "./support/scale";
-import { registerUnderMocks } from "./support/serializedProviders";
+import { gatewayHosts, scaleModel } from "../../lab/harness/scale";
+import { registerUnderMocks } from "../../lab/harness/serializedProviders";
 import { atoms, entries, listTable } from "./support/topology";
-import { stackConfig } from "../support/configs";
+import { stackConfig } from "../../lab/harness/configs";
 
 const model = scaleModel(23, 1);
 

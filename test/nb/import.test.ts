@@ -7,11 +7,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { clusterCommands, gatewayCommands, nodeCommands, type NbctlCommand } from "../../bench/seedCommands";
 import { resourceId } from "../../components/nb/resources/nbProvider";
-import type { NbServer } from "../support/nbServer";
-import { refresh, rowStates, up, track, type Tracked } from "./support/engine";
-import { devModel, GATEWAY_HOST, OWNER, startEnv, type NbEnv } from "./support/env";
-import { startProviderHost, type ProviderHost } from "./support/providerHost";
-import { registerUnderMocks } from "./support/serializedProviders";
+import type { NbServer } from "../../lab/harness/nbServer";
+import { refresh, rowStates, up, track, type Tracked } from "../../lab/harness/engine";
+import { devModel, GATEWAY_HOST, OWNER, startEnv, type NbEnv } from "../../lab/harness/env";
+import { startProviderHost, type ProviderHost } from "../../lab/harness/providerHost";
+import { registerUnderMocks } from "../../lab/harness/serializedProviders";
 import { assertClusterRouter, assertGateway, assertNodeNetwork, listTable } from "./support/topology";
 
 const model = devModel();

@@ -6,11 +6,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { nbResourceOptions } from "../../components/nb/resources/nbResource";
 import { isSecretValue } from "../../lab/offline/sdk";
-import { destroy, refresh, rowStates, up, type Tracked } from "./support/engine";
+import { destroy, refresh, rowStates, up, type Tracked } from "../../lab/harness/engine";
 import { startDevTopology, type DevTopology } from "./support/devTopology";
-import { devModel, findColumn, GATEWAY_HOST, KEY_CONFIG, OWNER, type NbEnv } from "./support/env";
-import type { ProviderHost } from "./support/providerHost";
-import type { Registered } from "./support/serializedProviders";
+import { devModel, findColumn, GATEWAY_HOST, KEY_CONFIG, OWNER, type NbEnv } from "../../lab/harness/env";
+import type { ProviderHost } from "../../lab/harness/providerHost";
+import type { Registered } from "../../lab/harness/serializedProviders";
 import { addForeignRows, assertClusterRouter, assertForeignRowsSurvive, assertGateway, assertNodeNetwork, ownedCounts, type ForeignRows } from "./support/topology";
 
 const model = devModel();

@@ -5,11 +5,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { NB_SCHEMA_VERSION } from "../../components/nb/kinds/common";
-import { destroy, refresh, rowStates, track, up, type Tracked } from "./support/engine";
-import { devModel, findColumn, OWNER, startEnv, type NbEnv } from "./support/env";
+import { destroy, refresh, rowStates, track, up, type Tracked } from "../../lab/harness/engine";
+import { devModel, findColumn, OWNER, startEnv, type NbEnv } from "../../lab/harness/env";
 import { startNbProxy, type NbProxy } from "./support/nbProxy";
-import { startProviderHost, type ProviderHost } from "./support/providerHost";
-import { registerUnderMocks } from "./support/serializedProviders";
+import { startProviderHost, type ProviderHost } from "../../lab/harness/providerHost";
+import { registerUnderMocks } from "../../lab/harness/serializedProviders";
 import { assertNodeNetwork } from "./support/topology";
 
 const model = devModel();

@@ -11,12 +11,12 @@ import { serializeFunction } from "@pulumi/pulumi/runtime/closure/serializeClosu
 import { PACKAGE_NAME, PROVIDER_CONTRACT, PROVIDERS_ENTRY } from "../../components/dynamic/contract";
 import { clusterRouterKind } from "../../components/nb/kinds/clusterRouter";
 import { nbProviderImplementation } from "../../components/nb/resources/nbProvider";
-import { destroy, refresh, up, type Tracked } from "./support/engine";
+import { destroy, refresh, up, type Tracked } from "../../lab/harness/engine";
 import { startDevTopology, type DevTopology } from "./support/devTopology";
-import { devModel, findColumn, type NbEnv } from "./support/env";
-import { PROJECT_ROOT, type ProviderHost } from "./support/providerHost";
-import type { Registered } from "./support/serializedProviders";
-import { stateBytes } from "./support/stateSize";
+import { devModel, findColumn, type NbEnv } from "../../lab/harness/env";
+import { PROJECT_ROOT, type ProviderHost } from "../../lab/harness/providerHost";
+import type { Registered } from "../../lab/harness/serializedProviders";
+import { stateBytes } from "../../lab/harness/stateSize";
 
 /** The stub is stored twice per resource (inputs and outputs): one line that requires the package. */
 const STUB_BUDGET = 160;

@@ -5,9 +5,9 @@
 // the next up repairs; a replacement the provider decides is still a replacement.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { refresh, up, type Tracked } from "./support/engine";
+import { refresh, up, type Tracked } from "../../lab/harness/engine";
 import { startDevTopology, type DevTopology } from "./support/devTopology";
-import { devModel, findColumn, GATEWAY_HOST } from "./support/env";
+import { devModel, findColumn, GATEWAY_HOST } from "../../lab/harness/env";
 import { assertGateway, assertNodeNetwork } from "./support/topology";
 
 const DIFF_UNKNOWN = 0;

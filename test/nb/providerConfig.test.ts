@@ -5,10 +5,10 @@
 // key and its next `up` is an in-place update that drops it; the two ways are one or the other.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { track, up, destroy, refresh, CheckFailed, type Tracked } from "./support/engine";
-import { devModel, findColumn, KEY_CONFIG, OWNER, startEnv, type NbEnv } from "./support/env";
-import { startProviderHost, type ProviderHost } from "./support/providerHost";
-import { registerUnderMocks, type Registered } from "./support/serializedProviders";
+import { track, up, destroy, refresh, CheckFailed, type Tracked } from "../../lab/harness/engine";
+import { devModel, findColumn, KEY_CONFIG, OWNER, startEnv, type NbEnv } from "../../lab/harness/env";
+import { startProviderHost, type ProviderHost } from "../../lab/harness/providerHost";
+import { registerUnderMocks, type Registered } from "../../lab/harness/serializedProviders";
 
 const model = devModel();
 

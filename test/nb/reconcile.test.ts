@@ -7,7 +7,7 @@ import { ForeignChildrenError, reconcile } from "../../components/nb/transact/re
 import { refId } from "../../components/nb/core/rows";
 import { nodeGroup } from "../../components/nb/core/tags";
 import { map, set, uuid } from "../../components/ovsdb/encoding";
-import { devModel } from "./support/env";
+import { devModel } from "../../lab/harness/env";
 import { fakeUuid, foreignLive, liveFrom } from "./support/fakeLive";
 
 const OWNER = "ovn-kubernetes/dev";

@@ -3,11 +3,11 @@
 // by-hand change reads `rows["Logical_Switch_Port stor-<node>"].options`, not an opaque `rows`. Through the SDK's dynamic-provider host against a real NB over SSH.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { refresh, track, up, type Tracked } from "./support/engine";
-import { devModel, GATEWAY_HOST, OWNER, startEnv, type NbEnv } from "./support/env";
+import { refresh, track, up, type Tracked } from "../../lab/harness/engine";
+import { devModel, GATEWAY_HOST, OWNER, startEnv, type NbEnv } from "../../lab/harness/env";
 import { propertyDiff } from "./support/propertyDiff";
-import { startProviderHost, type ProviderHost } from "./support/providerHost";
-import { registerUnderMocks } from "./support/serializedProviders";
+import { startProviderHost, type ProviderHost } from "../../lab/harness/providerHost";
+import { registerUnderMocks } from "../../lab/harness/serializedProviders";
 import { assertNodeNetwork } from "./support/topology";
 
 const model = devModel();

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { NB_SCHEMA_SOURCE } from "../../components/nb/core/schema.gen";
 import { childColumns, childTable, parentOf, type NbTable } from "../../components/nb/core/tables";
 import { DEFAULT_SCHEMA, generate, OUTPUT } from "../../tools/genNbSchema";
-import { PROJECT_ROOT } from "./support/providerHost";
+import { PROJECT_ROOT } from "../../lab/harness/providerHost";
 
 test("schema.gen.ts (row types, columns by kind, parent columns) is what the installed ovn-nb.ovsschema generates (regenerating gives no diff)", () => {
     const installed = readFileSync(DEFAULT_SCHEMA, "utf8");

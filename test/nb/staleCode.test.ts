@@ -10,10 +10,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PACKAGE_NAME } from "../../components/dynamic/contract";
-import { destroy, refresh, up, type Tracked } from "./support/engine";
-import { devModel, findColumn } from "./support/env";
+import { destroy, refresh, up, type Tracked } from "../../lab/harness/engine";
+import { devModel, findColumn } from "../../lab/harness/env";
 import { startDevTopology, type DevTopology } from "./support/devTopology";
-import { PROJECT_ROOT, startProviderHost } from "./support/providerHost";
+import { PROJECT_ROOT, startProviderHost } from "../../lab/harness/providerHost";
 
 const model = devModel();
 

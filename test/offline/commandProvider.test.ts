@@ -15,7 +15,7 @@ import type { HandlerContext } from "../../lab/offline/handlers/types";
 import type { Registration } from "../../lab/offline/monitor";
 import type { StateResource } from "../../lab/offline/state";
 import type { Props } from "../../lab/offline/values";
-import { startSshd, type TestSshd } from "../support/sshd";
+import { startSshd, type TestSshd } from "../../lab/harness/sshd";
 
 const SDK_DIR = path.dirname(require.resolve("@pulumi/command/package.json"));
 

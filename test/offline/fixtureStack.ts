@@ -8,7 +8,7 @@ import * as path from "node:path";
 import YAML from "yaml";
 import { PassphraseSecrets } from "../../lab/offline/passphraseSecrets";
 import type { OfflineOptions } from "../../lab/offline/api";
-import { startSshd, type TestSshd } from "../support/sshd";
+import { startSshd, type TestSshd } from "../../lab/harness/sshd";
 
 export const FIXTURE_DIR = path.join(__dirname, "fixture");
 export const PASSPHRASE = "offline apply test passphrase";

@@ -12,7 +12,7 @@ import { after, before, test } from "node:test";
 import YAML from "yaml";
 import { PassphraseSecrets } from "../../lab/offline/passphraseSecrets";
 import { apply, destroy, type OfflineOptions, type OperationResult } from "../../lab/offline/api";
-import { startSshd, type TestSshd } from "../support/sshd";
+import { startSshd, type TestSshd } from "../../lab/harness/sshd";
 
 const PROJECT = "host-command-fixture";
 const PASSPHRASE = "host command test passphrase";

@@ -11,7 +11,7 @@ import { after, before, test } from "node:test";
 import { down, hostExec, LOCAL_LAB_PASSPHRASE, up, writeLocalStack, type LocalCluster } from "../../lab/localcluster";
 import { apply, destroy, type OfflineOptions } from "../../lab/offline/api";
 import { sampleCommandLines } from "../hosts/support/argvSampler";
-import { makePki } from "../support/pki";
+import { makePki } from "../../lab/harness/pki";
 import { setStackConfig } from "../support/stackSecrets";
 
 const ID = "offsec";

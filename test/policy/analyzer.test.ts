@@ -10,7 +10,7 @@ import { after, before, test } from "node:test";
 import { CHANGE_GUARD_TYPE } from "../../components/guard/changeGuard";
 import { SCRIPT_BUNDLE_TYPE } from "../../components/hosts/scriptBundle";
 import { POLICIES } from "../../policy/rules";
-import { ROOT } from "../support/configs";
+import { ROOT } from "../../lab/harness/configs";
 
 const sdk = createRequire(require.resolve("@pulumi/pulumi/package.json"));
 const grpc = sdk("@grpc/grpc-js");

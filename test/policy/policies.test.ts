@@ -6,9 +6,9 @@ import { before, test } from "node:test";
 import type { Role } from "../../components/config/types";
 import { POLICIES } from "../../policy/rules";
 import { imageReference } from "../../policy/rules/images";
-import { stackConfig } from "../support/configs";
+import { stackConfig } from "../../lab/harness/configs";
 import { recordStack, runPolicies, type PolicyRun, type Violation } from "../support/policyRun";
-import type { Recorded } from "../support/pulumiMocks";
+import type { Recorded } from "../../lab/harness/pulumiMocks";
 
 const prodConfig = stackConfig("prod") as { nodes: { name: string; roles: Role[] }[]; ssh: object; ovnkube: object };
 /** What the running cluster has: the prod stack's roles. */

@@ -5,10 +5,10 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { test } from "node:test";
 import { runProgram } from "../../lab/offline/runProgram";
-import { ROOT } from "../support/configs";
+import { ROOT } from "../../lab/harness/configs";
 import { engineConfig } from "../support/engineConfig";
 import { commandPrivateKey } from "../../components/ssh/commandKey";
-import { dropSecrets, TEST_SECRETS } from "../support/pulumiMocks";
+import { dropSecrets, TEST_SECRETS } from "../../lab/harness/pulumiMocks";
 
 const preview = (stack: string, edit?: (raw: Record<string, any>) => void) =>
     runProgram({ projectDir: ROOT, project: "ovn-kubernetes", stack, dryRun: true, ...engineConfig(stack, edit), register: async () => ({}) });

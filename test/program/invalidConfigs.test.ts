@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
 import { SECRET_KEYS } from "../../components/config/types";
-import { deployStack } from "../../components/program/stack";
+import { deployStack } from "../../components/stack";
 import { invalidCase, INVALID } from "../support/invalidConfigs";
-import { programState } from "../support/pulumiMocks";
+import { programState } from "../../lab/harness/pulumiMocks";
 
 /** Sets the engine's config to a stack config: plain keys as text, secrets as secret values. */
 function setEngineConfig(cfg: Record<string, unknown>, texts: Partial<Record<string, string>>): void {

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { ambientServer } from "../../components/program/kubernetesTarget";
-import { runProgramUnderMocks, settle } from "../support/pulumiMocks";
-import { kubeconfigFor, TEST_KUBE_SERVER } from "../support/secretMaterial";
+import { runProgramUnderMocks, settle } from "../../lab/harness/pulumiMocks";
+import { kubeconfigFor, TEST_KUBE_SERVER } from "../../lab/harness/secretMaterial";
 
 test("staging under mocks: kubernetesServer is the kubeconfig's server, in the clear", async () => {
     const { program } = await runProgramUnderMocks("staging");

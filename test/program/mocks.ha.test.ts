@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { readStackFile } from "../../components/config/stackFile";
-import { ROOT } from "../support/configs";
-import { runProgramUnderMocks } from "../support/pulumiMocks";
+import { ROOT } from "../../lab/harness/configs";
+import { runProgramUnderMocks } from "../../lab/harness/pulumiMocks";
 
 test("prod stack with three centrals under mocks: membership, one databases command per member, every client lists every member", async () => {
     const nodes = readStackFile(`${ROOT}/stacks/Pulumi.prod.yaml`).nodes as Array<{ name: string; roles: string[]; address: string }>;

@@ -3,8 +3,8 @@
 import * as path from "node:path";
 import { readStackFile } from "../../components/config/stackFile";
 import { SECRET_KEYS } from "../../components/config/types";
-import { ROOT } from "./configs";
-import { TEST_SECRETS } from "./pulumiMocks";
+import { ROOT } from "../../lab/harness/configs";
+import { TEST_SECRETS } from "../../lab/harness/pulumiMocks";
 
 export function engineConfig(stack: string, edit: (raw: Record<string, any>) => void = () => {}) {
     const raw = readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`));

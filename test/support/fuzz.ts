@@ -16,10 +16,10 @@ import { buildClusterModel } from "../../components/model/clusterModel";
 import { nbctlShow } from "../../components/render/nbctlShow";
 import { desiredNorthbound } from "../../components/render/northbound";
 import { contains, overlaps, parseNetwork, type Cidr4 } from "../../components/values";
-import { type ExampleStack, stackConfig } from "./configs";
-import { labCrdMirror } from "./crdMirror";
-import { programState, WEBHOOK_CERTIFICATE } from "./pulumiMocks";
-import { publicLine, sshPrivateKey, testSecretTexts } from "./secretMaterial";
+import { type ExampleStack, stackConfig } from "../../lab/harness/configs";
+import { labCrdMirror } from "../../lab/harness/crdMirror";
+import { programState, WEBHOOK_CERTIFICATE } from "../../lab/harness/pulumiMocks";
+import { publicLine, sshPrivateKey, testSecretTexts } from "../../lab/harness/secretMaterial";
 
 /** One fuzz case: the raw config and the secrets' plain values. */
 export interface FuzzCase {

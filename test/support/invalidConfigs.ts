@@ -3,8 +3,8 @@
 import { generateKeyPairSync } from "node:crypto";
 import type { SecretTexts } from "../../components/plan/checks/keyMaterial";
 import { SECRET_KEYS } from "../../components/config/types";
-import { stackConfig } from "./configs";
-import { encryptedSshKey, kubeconfigFor, otherPki, publicLine, rsaKeyPair, testSecretTexts } from "./secretMaterial";
+import { stackConfig } from "../../lab/harness/configs";
+import { encryptedSshKey, kubeconfigFor, otherPki, publicLine, rsaKeyPair, testSecretTexts } from "../../lab/harness/secretMaterial";
 
 type Mutation = (c: Record<string, any>, s: SecretTexts) => void;
 /** A change of shape that several cases build on. */

@@ -8,8 +8,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Policies, PolicyResource, ReportViolation, ResourceValidationArgs } from "@pulumi/policy";
-import { ROOT } from "./configs";
-import type { Recorded } from "./pulumiMocks";
+import { ROOT } from "../../lab/harness/configs";
+import type { Recorded } from "../../lab/harness/pulumiMocks";
 
 const sdk = createRequire(require.resolve("@pulumi/pulumi/package.json"));
 const { Struct } = sdk("google-protobuf/google/protobuf/struct_pb");

@@ -4,10 +4,10 @@ import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
 import { validateConfig } from "../../components/plan/validate";
 import { kubeManifests, manifestList } from "../../components/kube/manifests";
-import { releaseOf } from "../../components/kube/releases";
+import { releaseOf } from "../../components/config/releases";
 import { buildClusterModel } from "../../components/model/clusterModel";
-import { stackConfig, type ExampleStack } from "./configs";
-import { dropSecrets, runProgramUnderMocks, settle, TEST_SECRETS, WEBHOOK_CERTIFICATE, type Recorded } from "./pulumiMocks";
+import { stackConfig, type ExampleStack } from "../../lab/harness/configs";
+import { dropSecrets, runProgramUnderMocks, settle, TEST_SECRETS, WEBHOOK_CERTIFICATE, type Recorded } from "../../lab/harness/pulumiMocks";
 
 const count = (rs: Recorded[], type: string) => rs.filter((r) => r.type === type).length;
 const named = (rs: Recorded[], name: string) => {

@@ -3,7 +3,7 @@
 // Tests that need the resources of several stacks (or variants of one) run it once per stack,
 // since a process holds one program.
 import { writeFileSync } from "node:fs";
-import { runProgramUnderMocks } from "./pulumiMocks";
+import { runProgramUnderMocks } from "../../lab/harness/pulumiMocks";
 
 const [stack, out, overrides] = process.argv.slice(2);
 runProgramUnderMocks(stack, overrides ? JSON.parse(overrides) : {}).then(({ resources }) => writeFileSync(out, JSON.stringify(resources)));

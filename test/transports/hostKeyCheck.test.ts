@@ -9,7 +9,7 @@ import { exec } from "../../components/ssh/exec";
 import { scriptBundleProvider } from "../../components/hosts/scriptBundle";
 import { probeHostKey } from "../../components/ssh/hostKeyCheck";
 import { closeSshPool, sshPoolStats } from "../../components/ssh/pool";
-import { startSshd } from "../support/sshd";
+import { startSshd } from "../../lab/harness/sshd";
 
 let sshd: Awaited<ReturnType<typeof startSshd>>;
 before(async () => (sshd = await startSshd()));

@@ -13,8 +13,8 @@ import { scriptBundleProvider } from "../../components/hosts/scriptBundle";
 import { scriptBundle } from "../../components/hosts/scripts/bundle";
 import { closeSshPool } from "../../components/ssh/pool";
 import { GatewayMode } from "../../components/config/types";
-import { freeLoopbackPort } from "../support/nbServer";
-import { startSshd } from "../support/sshd";
+import { freeLoopbackPort } from "../../lab/harness/nbServer";
+import { startSshd } from "../../lab/harness/sshd";
 
 const KEY_CONFIG = "ovn-kubernetes:sshPrivateKey";
 let sshd: Awaited<ReturnType<typeof startSshd>>;

@@ -5,8 +5,8 @@ import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { insert, map, mapToRecord, namedUuid, OvsdbCommitError, OvsdbRpcError, select, set, uuid, where } from "../../components/ovsdb";
 import { closeSshPool, northbound, openOvsdbOverSsh, RemoteOvsdbClient, sshPoolStats } from "../../components/ssh";
-import { startNbServer, type NbServer } from "../support/nbServer";
-import { startSshd, type TestSshd } from "../support/sshd";
+import { startNbServer, type NbServer } from "../../lab/harness/nbServer";
+import { startSshd, type TestSshd } from "../../lab/harness/sshd";
 
 const NB = "OVN_Northbound";
 

@@ -18,8 +18,8 @@ import {
     where,
 } from "../../components/ovsdb";
 import { closeSshPool, northbound, openOvsdbOverSsh, RemoteOvsdbClient, sshPoolStats } from "../../components/ssh";
-import { startNbServer, type NbServer } from "../support/nbServer";
-import { startSshd, type TestSshd } from "../support/sshd";
+import { startNbServer, type NbServer } from "../../lab/harness/nbServer";
+import { startSshd, type TestSshd } from "../../lab/harness/sshd";
 
 const NB = "OVN_Northbound";
 

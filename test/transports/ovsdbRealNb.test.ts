@@ -20,7 +20,7 @@ import {
     wait,
     where,
 } from "../../components/ovsdb";
-import { startNbServer, waitUntil, type NbServer } from "../support/nbServer";
+import { startNbServer, waitUntil, type NbServer } from "../../lab/harness/nbServer";
 
 function connect(to: net.NetConnectOpts, onEcho?: () => void): Promise<OvsdbClient> {
     return new Promise((resolve, reject) => {

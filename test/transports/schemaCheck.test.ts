@@ -11,7 +11,7 @@ import { scriptBundleProvider } from "../../components/hosts/scriptBundle";
 import { scriptBundle } from "../../components/hosts/scripts/bundle";
 import { closeSshPool } from "../../components/ssh/pool";
 import { run } from "../../lab/localcluster/run";
-import { startSshd, type TestSshd } from "../support/sshd";
+import { startSshd, type TestSshd } from "../../lab/harness/sshd";
 
 describe("ovnkube schema requirements (pure)", () => {
     it("compares OVSDB schema versions numerically", () => {

@@ -6,10 +6,10 @@ import { execFile } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
 import { insert, namedUuid, select, set, where } from "../../components/ovsdb";
-import type { SshTarget } from "../../components/ssh/target";
+import type { SshTarget } from "../../components/model/sshTarget";
 import { closeSshPool, northbound, sshPoolStats } from "../../components/ssh";
-import { startNbServer, type NbServer } from "../support/nbServer";
-import { startSshd, type TestSshd } from "../support/sshd";
+import { startNbServer, type NbServer } from "../../lab/harness/nbServer";
+import { startSshd, type TestSshd } from "../../lab/harness/sshd";
 
 /** What a provider method would do: several transactions, some in parallel, on the pooled session. */
 async function providerLike(target: SshTarget, privateKey: string, socket: string) {

@@ -5,8 +5,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { closeSshPool, exec, shellCommand, shellQuote, SshError, SshHostKeyError, sshPoolStats } from "../../components/ssh";
-import { waitUntil } from "../support/nbServer";
-import { startSshd, type TestSshd } from "../support/sshd";
+import { waitUntil } from "../../lab/harness/nbServer";
+import { startSshd, type TestSshd } from "../../lab/harness/sshd";
 
 /** No line of the private key may appear in an error message. */
 function assertNoKeyMaterial(message: string, privateKey: string): void {

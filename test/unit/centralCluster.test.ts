@@ -13,7 +13,7 @@ import { isWritable, readServerDatabase } from "../../components/ovsdb/serverDat
 import { nbConnection } from "../../components/program/connections";
 import { parseClusterStatus } from "../../components/status/clusterStatus";
 import { devInputs } from "../nb/support/inputs";
-import { stackConfig } from "../support/configs";
+import { stackConfig } from "../../lab/harness/configs";
 
 function threeCentrals(protocol = "tcp") {
     const cfg = stackConfig("dev");

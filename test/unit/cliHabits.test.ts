@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { ROOT } from "../support/configs";
+import { ROOT } from "../../lab/harness/configs";
 import { checkSvg } from "../support/svgCheck";
 import { elapsed, withProgress } from "../../cli/terminal/progress";
 import { colourOn, paint } from "../../cli/terminal/style";

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import { test } from "node:test";
-import { ROOT } from "../support/configs";
+import { ROOT } from "../../lab/harness/configs";
 
 const FIXTURES = path.join(ROOT, "test", "fixtures", "configTypes");
 

@@ -11,7 +11,7 @@ import { configFromStackYaml } from "../../components/config/stackFile";
 import { ConfigError, validateConfig } from "../../components/plan/validate";
 import { configWarnings, renameWarnings } from "../../components/config/warnings";
 import { readStackConfig } from "../../components/program/readConfig";
-import { ROOT, stackConfig } from "../support/configs";
+import { ROOT, stackConfig } from "../../lab/harness/configs";
 
 const warningPaths = (raw: Record<string, any>) => configWarnings(validateConfig(raw)).map((w) => w.path);
 

@@ -11,7 +11,7 @@ import { expectationProvider } from "../../components/nb/expectation/expectation
 import { matchRows, parseExpectation, readPlan } from "../../components/nb/expectation/reading";
 import { parseRowKey } from "../../components/nb/core/rowKeys";
 import { NO_KEY, NO_ROW, type Cells } from "../../components/nb/expectation/cells";
-import { devModel } from "../nb/support/env";
+import { devModel } from "../../lab/harness/env";
 import { TEST_KEY } from "../nb/support/inputs";
 
 const nb = { ssh: { host: "127.0.0.1", port: 2222, user: "root", hostKey: devModel().hosts[0].ssh.hostKey! }, privateKey: TEST_KEY };

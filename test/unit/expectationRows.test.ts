@@ -9,7 +9,7 @@ import { NB_KINDS } from "../../components/nb/kinds";
 import { expectedCells } from "../../components/nb/kinds/common";
 import { NODE_ROWS, nodeSwitchRows } from "../../components/nb/kinds/nodeSwitch";
 import { fromInt, macFromIp, toInt } from "../../components/values";
-import { stackConfig } from "../support/configs";
+import { stackConfig } from "../../lab/harness/configs";
 
 const { ClusterRouter, NodeSwitch, GatewayRouter } = NB_KINDS;
 const model = buildClusterModel(validateConfig(stackConfig("prod")));

@@ -5,14 +5,15 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { CHECKED_DIRS, crossingImports, importCycles, layerBreaks } from "../../tools/lintImports";
+import { CHECKED_DIRS, crossingImports, importCycles, layerBreaks, testImports } from "../../tools/lintImports";
 
-test("no relative import crosses a package and no module imports itself round a circle", async () => {
+test("no relative import crosses a package or reaches test/ from bench/, and no module imports itself round a circle", async () => {
     assert.deepEqual(crossingImports(), []);
+    assert.deepEqual(testImports(), []);
     assert.deepEqual(await importCycles(CHECKED_DIRS), []);
 });
 
-test("inside nb/ no import runs from a lower layer to a higher one", () => {
+test("inside components/ and its nb/ no import runs from a lower layer to a higher one", () => {
     assert.deepEqual(layerBreaks(), []);
 });
 
@@ -38,7 +39,7 @@ test("an import against the layer order, and a folder in no layer, are each name
     }
 });
 
-test("a crossing import and a circle are each named; test/ may reach into a package", async () => {
+test("a crossing import, an import of test/ from bench/ and a circle are each named; test/ may reach into a package", async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "imports-"));
     const write = (file: string, text: string) => {
         fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
@@ -52,7 +53,9 @@ test("a crossing import and a circle are each named; test/ may reach into a pack
         write("packages/b/y.ts", 'import { z } from "./z";\nexport const y = 1;\nexport const w = z;\n');
         write("packages/b/z.ts", 'import type { y } from "./y";\nexport const z: typeof y = 2;\n');
         write("test/x.test.ts", 'import { x } from "../packages/a/x";\nexport const t = x;\n');
+        write("bench/b.ts", 'import { t } from "../test/x.test";\nexport const b = t;\n');
         assert.deepEqual(crossingImports(root), [{ file: "packages/a/x.ts", specifier: "../b/y", target: "packages/b/y" }]);
+        assert.deepEqual(testImports(root), [{ file: "bench/b.ts", specifier: "../test/x.test", target: "test/x.test" }]);
         assert.deepEqual(await importCycles(["packages"], root), [["packages/b/y.ts", "packages/b/z.ts"]]);
     } finally {
         fs.rmSync(root, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ConfigError, validateConfig } from "../../components/plan/validate";
-import { stackConfig } from "../support/configs";
+import { stackConfig } from "../../lab/harness/configs";
 import { invalidCase, INVALID } from "../support/invalidConfigs";
 
 test(`at least 150 invalid configs (have ${INVALID.length})`, () => assert.ok(INVALID.length >= 150));

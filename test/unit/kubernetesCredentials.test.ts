@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ConfigError, validateConfig } from "../../components/plan/validate";
-import { stackConfig } from "../support/configs";
+import { stackConfig } from "../../lab/harness/configs";
 
 test("ovnkube mode: kubeconfig, or kubernetes.useAmbientConfig: true, and not both", () => {
     const withKubeconfig = stackConfig("staging");

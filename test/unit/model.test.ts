@@ -3,7 +3,7 @@ import { describe, it, test } from "node:test";
 import { validateConfig } from "../../components/plan/validate";
 import { macFromIp, toInt } from "../../components/values";
 import { buildClusterModel } from "../../components/model/clusterModel";
-import { stackConfig } from "../support/configs";
+import { stackConfig } from "../../lab/harness/configs";
 
 const dev = () => buildClusterModel(validateConfig(stackConfig("dev")));
 

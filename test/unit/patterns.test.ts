@@ -27,7 +27,7 @@ import { clusterRouterKind } from "../../components/nb/kinds/clusterRouter";
 import { gatewayRouterKind } from "../../components/nb/kinds/gatewayRouter";
 import { nodeSwitchKind } from "../../components/nb/kinds/nodeSwitch";
 import { nbConnection } from "../../components/program/connections";
-import { stackConfig, type ExampleStack } from "../support/configs";
+import { stackConfig, type ExampleStack } from "../../lab/harness/configs";
 
 const TRIES = 250;
 /** What the chassis script and the NIC move report back in a real run. */

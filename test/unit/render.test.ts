@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import { parseAllDocuments } from "yaml";
-import { ROOT } from "../support/configs";
+import { ROOT } from "../../lab/harness/configs";
 
 const render = (file: string, out: string) =>
     spawnSync(process.execPath, ["--import", "tsx", "cli/render.ts", file, "--out", out], { cwd: ROOT, encoding: "utf8" });

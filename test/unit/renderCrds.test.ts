@@ -13,9 +13,9 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { test } from "node:test";
 import { parse } from "yaml";
-import { releaseOf } from "../../components/kube/releases";
+import { releaseOf } from "../../components/config/releases";
 import { labCrdDir } from "../../lab/localcluster/labReleases";
-import { ROOT } from "../support/configs";
+import { ROOT } from "../../lab/harness/configs";
 
 const run = promisify(execFile);
 const STAGING = path.join(ROOT, "stacks/Pulumi.staging.yaml");

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { ROOT } from "../support/configs";
+import { ROOT } from "../../lab/harness/configs";
 
 const run = (file: string) => spawnSync(process.execPath, ["--import", "tsx", "cli/validate.ts", file], { cwd: ROOT, encoding: "utf8" });
 

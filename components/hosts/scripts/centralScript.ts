@@ -1,7 +1,7 @@
 // The OVN central: NB + SB databases, ovn-northd and their network listeners (tcp or ssl).
 import type { OsFamily } from "../../config/types";
 import type { CentralModel } from "../../model/types";
-import { checked, checkedInt } from "./checked";
+import { checked, checkedInt } from "../../values";
 import { bashScript, type HostScript } from "./shell";
 
 /** The address a listener binds to (`ptcp:6641:10.0.0.1` → `10.0.0.1`). */

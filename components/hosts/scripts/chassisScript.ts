@@ -1,6 +1,6 @@
 // A chassis: the local Open_vSwitch row's OVN settings and ovn-controller.
 import type { HostModel } from "../../model/types";
-import { checked } from "./checked";
+import { checked } from "../../values";
 import { afterOvsStart, type OvsStart } from "./ovs";
 import { bashScript, lastStdoutLine, type HostScript } from "./shell";
 

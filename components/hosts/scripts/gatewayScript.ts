@@ -3,7 +3,7 @@
 // conntrack flows that let the host and the gateway router share that NIC.
 import { GatewayMode, type DatapathType } from "../../config/types";
 import type { GatewayModel } from "../../model/types";
-import { checked, checkedInt } from "./checked";
+import { checked, checkedInt } from "../../values";
 import { bashScript, type HostScript } from "./shell";
 import { nicMoveConfirmScript, nicMoveScript, nicVars, type NicBridge } from "./nicMoveScript";
 import { BOOT_BODIES } from "./boot";

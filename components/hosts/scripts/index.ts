@@ -1,6 +1,6 @@
 // Pure generators of the host scripts: model in, bash text out, nothing run.
 export { shellQuote, bashScript, lastStdoutLine, type HostScript } from "./shell";
-export { checked, checkedInt, PATTERNS, type PatternName } from "./checked";
+export { checked, checkedInt, PATTERNS, type PatternName } from "../../values";
 export { encodeSecretLines, SECRET_NAMES, type SecretName } from "./secrets";
 export { packagesScript, pinnedVersion } from "./packagesScript";
 export { ovsStartScript } from "./ovs";

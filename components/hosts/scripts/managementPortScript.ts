@@ -1,6 +1,6 @@
 // The host side of a node's management port (k8s-<node>): what lets the node reach its pods.
 import type { NodeNetworkModel } from "../../model/types";
-import { checked, checkedInt } from "./checked";
+import { checked, checkedInt } from "../../values";
 import { bashScript, type HostScript } from "./shell";
 import { BOOT_BODIES } from "./boot";
 

@@ -3,7 +3,7 @@
 // the userspace datapath's tunnel NIC (../chassis.ts): the move knows NICs and bridges, not why.
 import { BRIDGE_OWNER_KEY, INTEGRATION_BRIDGE } from "../../model/names";
 import { GatewayMode, valuesOf, type DatapathType } from "../../config/types";
-import { PATTERNS, checked, checkedInt } from "./checked";
+import { PATTERNS, checked, checkedInt } from "../../values";
 import { afterOvsStart, type OvsStart } from "./ovs";
 import { bashProgram, bashScript, lastStdoutLine, type HostScript } from "./shell";
 import { BOOT_BODIES, BOOT_ENTRY } from "./boot";

@@ -1,6 +1,6 @@
 // What ovnkube-node leaves on its host, undone once its pod has gone (ovnkube mode's destroy).
 import type { KubeModel } from "../../model/types";
-import { checked } from "./checked";
+import { checked } from "../../values";
 import { bashScript, type HostScript } from "./shell";
 
 /** Where ovnkube-node writes the CNI configuration and the shim is installed (../../kube/hostPaths). */

@@ -3,7 +3,7 @@
 // resources are undone by their own scripts; stopping it on destroy gains nothing. So it needs no
 // command of its own: a chassis starts it in its first command (OvsStart before that one's bodies).
 import type { HostModel } from "../../model/types";
-import { checked } from "./checked";
+import { checked } from "../../values";
 import { bashScript, type HostScript, type ScriptVars } from "./shell";
 
 export type OvsHost = Pick<HostModel, "name" | "os" | "datapathType">;

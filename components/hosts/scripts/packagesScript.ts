@@ -4,7 +4,7 @@
 // No delete: uninstalling Open vSwitch on destroy could cut a host off its own network.
 import type { PackagesConfig } from "../../config/types";
 import type { HostModel } from "../../model/types";
-import { checked } from "./checked";
+import { checked } from "../../values";
 import { bashScript, type HostScript, type ScriptVars } from "./shell";
 
 /** Which pinned version applies to a package: OVS ones get openvswitchVersion, OVN ones ovnVersion. */

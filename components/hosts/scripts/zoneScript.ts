@@ -1,7 +1,7 @@
 // Interconnect: a node's own zone, its NB, SB and ovn-northd on unix sockets (upstream's
 // local-nb-ovsdb, local-sb-ovsdb and run-ovn-northd, dist/images/ovnkube.sh at v1.3.0).
 import type { OsFamily } from "../../config/types";
-import { checked } from "./checked";
+import { checked } from "../../values";
 import { centralUnit } from "./centralScript";
 import { bashScript, type HostScript } from "./shell";
 

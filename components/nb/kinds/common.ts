@@ -2,7 +2,7 @@
 // version of its inputs/outputs, and the contract a kind fulfils for the generic provider, made
 // by `defineKind` from the kind's one field list (./fields).
 import type { ClusterModel } from "../../model/types";
-import type { SshTarget } from "../../ssh/target";
+import type { SshTarget } from "../../model/sshTarget";
 import { NB_SOCKET } from "../../ssh/ovsdbChannel";
 import { UNKNOWN, type Checker } from "../core/check";
 import type { RowSpec } from "../core/rows";

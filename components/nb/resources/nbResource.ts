@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PackageResource } from "../../dynamic/resource";
 import type { PackageProvider } from "../../dynamic/stub";
-import type { SshTarget } from "../../ssh/target";
+import type { SshTarget } from "../../model/sshTarget";
 import { NB_SOCKET } from "../../ssh/ovsdbChannel";
 import { NB_SCHEMA_VERSION, type NbConnection, type NbMember } from "../kinds/common";
 import type { RowRecord } from "../core/record";

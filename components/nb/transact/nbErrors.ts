@@ -6,7 +6,7 @@
 // no Error prototype: only `name` and the fields their constructors assign. This rebuilds a
 // message from those fields and from what the resource knows (its SSH target and NB socket),
 // and for SSH failures looks once at the port to tell "nothing listens" from "login failed".
-import type { SshTarget } from "../../ssh/target";
+import type { SshTarget } from "../../model/sshTarget";
 import { hostKeyRefusal } from "../../ssh/hostKey";
 
 export interface ErrorContext {

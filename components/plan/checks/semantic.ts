@@ -12,7 +12,7 @@ import { hostKeyProblems, kubeconfigServer, secretMaterialProblems, type SecretT
 import { listenerProblems } from "./listeners";
 import { labOnlyProblems, referenceProblems, transportProblems } from "./transports";
 import { DEFAULT_MASQUERADE_SUBNET, DEFAULT_TRANSIT_SUBNET } from "../../config/schema";
-import { DEFAULT_OVNKUBE_ARCHITECTURE } from "../../kube/releases";
+import { DEFAULT_OVNKUBE_ARCHITECTURE } from "../../config/releases";
 import { kubeconfigDir } from "../../kube/hostPaths";
 import { NODE_HOST_DIRS } from "../../kube/ovnkubeNodeDaemonSets";
 import { plainSecretProblems, setSecretCommand } from "../../config/secretStorage";

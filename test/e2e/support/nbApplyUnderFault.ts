@@ -8,7 +8,7 @@ import { nodeSwitchKind } from "../../../components/nb/kinds/nodeSwitch";
 import type { ClusterModel } from "../../../components/model/types";
 import { loadProviders } from "../../../bench/providers";
 import { resources, type Resource } from "../../../bench/topology";
-import { scaleModel } from "../../nb/support/scale";
+import { scaleModel } from "../../../lab/harness/scale";
 
 /** A scale model whose router, join switch and ports carry their own names, so it sits beside a stack's topology in one NB. */
 export function sideModel(nodes: number, prefix: string): ClusterModel {

@@ -12,7 +12,7 @@ import { awaitChassisCaughtUp, awaitTunnelMesh, formatCaughtUp, formatTunnelMesh
 import { formatMatrix, pingMatrix, tcpExchange } from "../../../lab/localcluster/checks";
 import { createClusterIpService, kubePodExec, podRef, removeDemoWorkloads, startDemoDeployment, startDemoPod, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
 import { pollUntil } from "../../../lab/kubeclient";
-import type { OvnkubeLab } from "./ovnkubeLab";
+import type { OvnkubeLab } from "../../../lab/scenarios/ovnkubeLab";
 
 const SERVER_PORT = 8080;
 const GREETING = "hello from the server pod";

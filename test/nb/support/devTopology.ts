@@ -2,10 +2,10 @@
 // the resources registered under the SDK's mocks (their `__provider` text as the engine stores
 // it, the NB connection naming the SSH key's stack config key as the program does), tracked by
 // name, and the SDK's dynamic-provider host started in the project root, configured with that key.
-import { track, type Tracked } from "./engine";
-import { devModel, GATEWAY_HOST, OWNER, startEnv, type NbEnv } from "./env";
-import { startProviderHost, type ProviderHost } from "./providerHost";
-import { registerUnderMocks, type Registered } from "./serializedProviders";
+import { track, type Tracked } from "../../../lab/harness/engine";
+import { devModel, GATEWAY_HOST, OWNER, startEnv, type NbEnv } from "../../../lab/harness/env";
+import { startProviderHost, type ProviderHost } from "../../../lab/harness/providerHost";
+import { registerUnderMocks, type Registered } from "../../../lab/harness/serializedProviders";
 
 export interface DevTopology {
     env: NbEnv;

@@ -3,7 +3,7 @@ import { checkInputs } from "../../../components/nb/resources/kindInputs";
 import { clusterRouterKind } from "../../../components/nb/kinds/clusterRouter";
 import { gatewayRouterKind } from "../../../components/nb/kinds/gatewayRouter";
 import { nodeSwitchKind } from "../../../components/nb/kinds/nodeSwitch";
-import { devModel, GATEWAY_HOST, OWNER } from "./env";
+import { devModel, GATEWAY_HOST, OWNER } from "../../../lab/harness/env";
 
 export const TEST_KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAAtestonly\n-----END OPENSSH PRIVATE KEY-----\n";
 

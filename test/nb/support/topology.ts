@@ -2,8 +2,8 @@
 // says it must be, and the foreign rows that must survive every operation.
 import assert from "node:assert/strict";
 import type { ClusterModel, GatewayModel, NodeNetworkModel } from "../../../components/model/types";
-import type { NbServer } from "../../support/nbServer";
-import { findColumn } from "./env";
+import type { NbServer } from "../../../lab/harness/nbServer";
+import { findColumn } from "../../../lab/harness/env";
 
 /** One key of a map column, unquoted. */
 const mapValue = async (nb: NbServer, table: string, record: string, column: string, key: string) =>

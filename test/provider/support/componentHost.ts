@@ -5,8 +5,8 @@
 import * as path from "node:path";
 import { startMonitor, type MonitorServer } from "../../../lab/offline/monitor";
 import { grpc, providerGrpc, providerPb, SDK_DIR, structPb } from "../../../lab/offline/sdk";
-import { ROOT } from "../../support/configs";
-import { startPluginProcess } from "../../support/pluginProcess";
+import { ROOT } from "../../../lab/harness/configs";
+import { startPluginProcess } from "../../../lab/harness/pluginProcess";
 
 export const PACKAGE_DIR = path.join(ROOT, "components");
 /** The provider's name as the SDK derives it from the package's npm name (@ovn-kubernetes-as-code/cluster). */

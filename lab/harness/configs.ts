@@ -1,8 +1,10 @@
 // Valid stack configs for tests, read from the example stacks so tests and examples cannot drift.
 import * as path from "path";
-import { readStackFile } from "../../components/config/stackFile";
+import { readStackFile } from "@ovn-kubernetes-as-code/cluster/config";
+import { PROJECT_ROOT } from "../projectRoot";
 
-export const ROOT = path.resolve(__dirname, "../..");
+/** The repository root, where the example stacks are. */
+export const ROOT = PROJECT_ROOT;
 
 /** The example stacks: dev (Pulumi mode), prod (ovnkube mode, centralized), staging (ovnkube mode, interconnect). */
 export type ExampleStack = "dev" | "prod" | "staging";

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "fs/promises";
 import { tmpdir } from "os";
 import { join } from "path";
 import { promisify } from "util";
-import type { SshTarget } from "../../components/ssh/target";
+import type { SshTarget } from "@ovn-kubernetes-as-code/cluster/model";
 import { freeLoopbackPort, killChild, killOnExit, waitUntil } from "./nbServer";
 
 const run = promisify(execFile);

@@ -1,10 +1,9 @@
 // The lab's copy of each ovn-kubernetes release's CRDs (../shared/k8s-lab), as the `ovnkube.crdMirror`
 // a stack names: tests read the CRDs from there and never from upstream's URLs.
 import { pathToFileURL } from "node:url";
-import type { OvnkubeVersion } from "../../components/kube/releases";
-import { releaseOf } from "../../components/kube/releases";
-import { crdUrl } from "../../components/model/clusterModel";
-import { labCrdDir } from "../../lab/localcluster/labReleases";
+import { releaseOf, type OvnkubeVersion } from "@ovn-kubernetes-as-code/cluster/kube";
+import { crdUrl } from "@ovn-kubernetes-as-code/cluster/model";
+import { labCrdDir } from "../localcluster/labReleases";
 
 /** `file:///…/crds/v1.3.0/`: a directory URL ending in `/`, as validation wants it. */
 export function labCrdMirror(version: OvnkubeVersion): string {

@@ -1,9 +1,8 @@
 // A cluster model of many nodes and a few gateways (dedicated NICs), for the concurrency test and
 // the benchmark: the dev stack with its nodes replaced, a cluster subnet with room for 1024 nodes.
-import { validateConfig } from "../../../components/plan/validate";
-import { buildClusterModel } from "../../../components/model/clusterModel";
-import type { ClusterModel } from "../../../components/model/types";
-import { manyNodes } from "../../support/configs";
+import { validateConfig } from "@ovn-kubernetes-as-code/cluster/config";
+import { buildClusterModel, type ClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
+import { manyNodes } from "./configs";
 
 export const nodeName = (i: number) => `node-${String(i).padStart(4, "0")}`;
 

@@ -4,12 +4,10 @@
 import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { readStackFile } from "../../../components/config/stackFile";
-import { validateConfig } from "../../../components/plan/validate";
-import { buildClusterModel } from "../../../components/model/clusterModel";
-import type { ClusterModel } from "../../../components/model/types";
-import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack, type HostOs, type LocalCluster } from "../../../lab/localcluster";
-import type { OfflineOptions } from "../../../lab/offline/api";
+import { readStackFile, validateConfig } from "@ovn-kubernetes-as-code/cluster/config";
+import { buildClusterModel, type ClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
+import { down, LOCAL_LAB_PASSPHRASE, up, writeLocalStack, type HostOs, type LocalCluster } from "../localcluster";
+import type { OfflineOptions } from "../offline/api";
 
 export interface PulumiLab {
     cluster: LocalCluster;

@@ -1,10 +1,10 @@
 // The program's body: read the stack config, validate it (nothing is registered when it is
 // invalid), create the cluster. index.ts runs it; tests run it under mocks.
 import * as pulumi from "@pulumi/pulumi";
-import { OvnKubernetesCluster } from "../cluster";
-import { ConfigError, validateConfig } from "../plan/validate";
-import { SECRET_KEYS, type ClusterSettings } from "../config/types";
-import { readStackConfig } from "./readConfig";
+import { OvnKubernetesCluster } from "./cluster";
+import { ConfigError, validateConfig } from "./plan/validate";
+import { SECRET_KEYS, type ClusterSettings } from "./config/types";
+import { readStackConfig } from "./program/readConfig";
 
 export function deployStack(config = new pulumi.Config()): OvnKubernetesCluster {
     const { raw, secrets, secretTexts } = readStackConfig(config);

@@ -5,16 +5,14 @@
 // realised the plan).
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { readStackFile } from "../../../components/config/stackFile";
-import { validateConfig } from "../../../components/plan/validate";
-import { buildClusterModel } from "../../../components/model/clusterModel";
-import type { ClusterModel } from "../../../components/model/types";
-import { KubeClient } from "../../../lab/kubeclient";
-import { down, LOCAL_LAB_PASSPHRASE, writeLocalStack, type HostOs, type LocalCluster } from "../../../lab/localcluster";
-import type { LocalStackOptions } from "../../../lab/localcluster/stackFile";
-import type { OvnKubernetesRelease } from "../../../lab/localcluster/labReleases";
-import { upWithKubernetes, type KubernetesLab } from "../../../lab/localcluster/kubernetes";
-import { apply, refresh, type OfflineOptions, type OperationResult } from "../../../lab/offline/api";
+import { readStackFile, validateConfig } from "@ovn-kubernetes-as-code/cluster/config";
+import { buildClusterModel, type ClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
+import { KubeClient } from "../kubeclient";
+import { down, LOCAL_LAB_PASSPHRASE, writeLocalStack, type HostOs, type LocalCluster } from "../localcluster";
+import type { LocalStackOptions } from "../localcluster/stackFile";
+import type { OvnKubernetesRelease } from "../localcluster/labReleases";
+import { upWithKubernetes, type KubernetesLab } from "../localcluster/kubernetes";
+import { apply, refresh, type OfflineOptions, type OperationResult } from "../offline/api";
 
 export interface OvnkubeLabOptions {
     id: string;

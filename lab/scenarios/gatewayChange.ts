@@ -2,9 +2,9 @@
 // carry the pods that ping throughout; the shared gateway starts on node4, moves to node3, node4
 // is added back as a second gateway (ECMP), then node3's is removed. Shared by
 // test/e2e/gatewayMove.test.ts and bench/changes/gateway-move.ts.
-import { localSharedGateway, startPod, type LocalPod } from "../../../lab/localcluster";
-import { apply } from "../../../lab/offline/api";
-import { NB_SOCKET } from "../../../components/ssh/ovsdbChannel";
+import { localSharedGateway, startPod, type LocalPod } from "../localcluster";
+import { apply } from "../offline/api";
+import { NB_SOCKET } from "@ovn-kubernetes-as-code/cluster/model";
 import { bringUpPulumiLab, type PulumiLab } from "./pulumiLab";
 import { editStack, hostOut, PROJECT_KEY, upUnderTraffic, type ChangeOutcome } from "./liveChange";
 

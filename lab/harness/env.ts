@@ -2,16 +2,12 @@
 // NB connection input that points the resources at them: as the program builds it (the SSH key
 // named by its stack config key, which the provider host is configured with), or carrying the key
 // (state written before, and in-process calls, which have no provider configuration).
-import { readStackFile } from "../../../components/config/stackFile";
-import { validateConfig } from "../../../components/plan/validate";
-import { buildClusterModel } from "../../../components/model/clusterModel";
-import type { ClusterModel } from "../../../components/model/types";
-import type { SshTarget } from "../../../components/ssh/target";
-import { closeNbSessions } from "../../../components/nb/transact/session";
-import { closeOvsdbPool } from "../../../components/ssh/ovsdbPool";
-import { closeSshPool } from "../../../components/ssh/pool";
-import { startNbServer, type NbServer } from "../../support/nbServer";
-import { startSshd, type TestSshd } from "../../support/sshd";
+import { readStackFile, validateConfig } from "@ovn-kubernetes-as-code/cluster/config";
+import { buildClusterModel, type ClusterModel, type SshTarget } from "@ovn-kubernetes-as-code/cluster/model";
+import { closeNbSessions } from "@ovn-kubernetes-as-code/cluster/nb";
+import { closeOvsdbPool, closeSshPool } from "@ovn-kubernetes-as-code/cluster/ssh";
+import { startNbServer, type NbServer } from "./nbServer";
+import { startSshd, type TestSshd } from "./sshd";
 import { PROJECT_ROOT } from "./providerHost";
 
 export const OWNER = "ovn-kubernetes/nbtest";

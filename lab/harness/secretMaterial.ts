@@ -3,7 +3,7 @@
 // distinctive, so a test can search outputs for it.
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { utils } from "ssh2";
-import type { SecretTexts } from "../../components/plan/checks/keyMaterial";
+import type { SecretTexts } from "@ovn-kubernetes-as-code/cluster/config";
 import { makePki, type Pki } from "./pki";
 
 let pki: Pki | undefined;

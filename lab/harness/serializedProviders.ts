@@ -3,7 +3,7 @@
 // provider text the engine stores in state and hands to its dynamic-provider host.
 // One program per process (Pulumi's runtime state is global): call this once per test file.
 import * as pulumi from "@pulumi/pulumi";
-import type { ClusterModel } from "../../../components/model/types";
+import type { ClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
 
 export interface Registered {
     type: string;
@@ -34,7 +34,7 @@ export async function registerUnderMocks(input: NbInputsForMocks): Promise<Regis
         false,
     );
     // Imported only now: resources must be constructed after the mocks are in place.
-    const { ClusterRouter, NodeSwitch, GatewayRouter } = await import("../../../components/nb");
+    const { ClusterRouter, NodeSwitch, GatewayRouter } = await import("@ovn-kubernetes-as-code/cluster");
     const nb = input.nb;
     const router = new ClusterRouter("cluster-router", { nb, owner: input.owner, router: input.model.clusterRouter });
     const nodes = input.model.nodeNetworks.map((network) => new NodeSwitch(`node-${network.node}`, { nb, owner: input.owner, network }, { dependsOn: [router] }));

@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ipaddr from "ipaddr.js";
-import type { NodeConfig } from "../../../components/config/types";
-import { ping, startPod, stopPod, type LocalPod } from "../../../lab/localcluster";
-import { apply, type OperationResult } from "../../../lab/offline/api";
+import type { NodeConfig } from "@ovn-kubernetes-as-code/cluster/config";
+import { ping, startPod, stopPod, type LocalPod } from "../localcluster";
+import { apply, type OperationResult } from "../offline/api";
 import { editStack, hostOut, sortedLines, upUnderTraffic, type ChangeOutcome, type Traffic } from "./liveChange";
 import { bringUpPulumiLab, type PulumiLab } from "./pulumiLab";
 

@@ -4,13 +4,13 @@
 // up. Returns what the test asserts: the outcome, the probes, what ovnkube had given the Node before
 // the plan reached it, the Node's annotations once ovnkube's pods all run again, and which
 // ovnkube-node pods of the untouched nodes were replaced meanwhile.
-import type { KubeModel } from "../../../components/model/types";
-import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../../../components/kube/objectNames";
-import { restartNodeKubelet } from "../../../lab/localcluster/kubernetes";
-import { podRef, removeDemoWorkloads, startDemoPod, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
-import type { LocalPod } from "../../../lab/localcluster";
-import { pollUntil } from "../../../lab/kubeclient";
-import { apply, type OperationResult } from "../../../lab/offline/api";
+import type { KubeModel } from "@ovn-kubernetes-as-code/cluster/model";
+import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "@ovn-kubernetes-as-code/cluster/kube";
+import { restartNodeKubelet } from "../localcluster/kubernetes";
+import { podRef, removeDemoWorkloads, startDemoPod, type KubePod } from "../localcluster/kubeWorkloads";
+import type { LocalPod } from "../localcluster";
+import { pollUntil } from "../kubeclient";
+import { apply, type OperationResult } from "../offline/api";
 import { continuousPing, type Traffic } from "./liveChange";
 import type { OvnkubeLab } from "./ovnkubeLab";
 import { controlPlaneOf, ovnkubePodsOf, waitOvnkubePodsRunning } from "./ovnkubePods";

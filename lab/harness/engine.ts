@@ -1,10 +1,8 @@
 // What the engine does with one resource across `up`, `refresh` and `destroy`, reduced to the
 // provider calls and the state it keeps: checked inputs and outputs per URN.
-import { kindOf } from "../../../components/nb/kinds";
-import { recordedStates } from "../../../components/nb/core/record";
-import type { RowState } from "../../../components/nb/core/rows";
-import { applyReplaceOnChanges, isReplacement, processIgnoreChanges, resolveDiff, type EngineDiff } from "../../../lab/offline/engineDiff";
-import { unwrapSecrets } from "../../../lab/offline/sdk";
+import { kindOf, recordedStates, type RowState } from "@ovn-kubernetes-as-code/cluster/nb";
+import { applyReplaceOnChanges, isReplacement, processIgnoreChanges, resolveDiff, type EngineDiff } from "../offline/engineDiff";
+import { unwrapSecrets } from "../offline/sdk";
 import type { DiffReply, ProviderHost } from "./providerHost";
 import type { Registered } from "./serializedProviders";
 

@@ -4,11 +4,12 @@
 // protobuf Structs. Like the engine with a provider that does not accept secrets, secret wrappers
 // are removed before values are sent.
 import * as path from "path";
-import type { ProviderDiffReply } from "../../../lab/offline/engineDiff";
-import { grpc, providerGrpc, providerPb, SDK_DIR, structPb, unwrapSecrets } from "../../../lab/offline/sdk";
-import { startPluginProcess } from "../../support/pluginProcess";
+import type { ProviderDiffReply } from "../offline/engineDiff";
+import { grpc, providerGrpc, providerPb, SDK_DIR, structPb, unwrapSecrets } from "../offline/sdk";
+import { PROJECT_ROOT } from "../projectRoot";
+import { startPluginProcess } from "./pluginProcess";
 
-export const PROJECT_ROOT = path.resolve(__dirname, "../../..");
+export { PROJECT_ROOT };
 
 type Props = Record<string, any>;
 

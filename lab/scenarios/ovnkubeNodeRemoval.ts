@@ -5,13 +5,13 @@
 // Returns what the test asserts: both outcomes, the probes, and every row still naming the node
 // or its chassis in each database that stays (central or zone, NB and SB).
 import assert from "node:assert/strict";
-import { ovnkubeNodeRows } from "../../../components/guard/blockers";
-import type { ClusterModel } from "../../../components/model/types";
-import { hostExec, type LocalPod } from "../../../lab/localcluster";
-import { stopNodeKubelet } from "../../../lab/localcluster/kubernetes";
-import { podRef, removeDemoWorkloads, startDemoPod, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
-import { pollUntil } from "../../../lab/kubeclient";
-import { apply, preview, type OperationResult } from "../../../lab/offline/api";
+import { ovnkubeNodeRows } from "@ovn-kubernetes-as-code/cluster/guard";
+import type { ClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
+import { hostExec, type LocalPod } from "../localcluster";
+import { stopNodeKubelet } from "../localcluster/kubernetes";
+import { podRef, removeDemoWorkloads, startDemoPod, type KubePod } from "../localcluster/kubeWorkloads";
+import { pollUntil } from "../kubeclient";
+import { apply, preview, type OperationResult } from "../offline/api";
 import { continuousPing, type Traffic } from "./liveChange";
 import type { OvnkubeLab } from "./ovnkubeLab";
 

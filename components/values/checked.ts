@@ -1,10 +1,8 @@
 // Every model value that reaches a host script is checked against a pattern of the shared table
-// (../../values). The model is validated already; these checks are the last line of
+// (./patterns.ts). The model is validated already; these checks are the last line of
 // defence at the shell boundary, so a value that slipped past (or a model built by hand) fails
 // here, naming the field, before anything runs.
-import { PATTERNS, type PatternName } from "../../values";
-
-export { PATTERNS, type Pattern, type PatternName } from "../../values";
+import { PATTERNS, type PatternName } from "./patterns";
 
 /** Return `value` if it matches the pattern, else throw an error naming the model field. */
 export function checked(field: string, value: unknown, pattern: PatternName): string {

@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { ClusterSettings } from "./config/types";
+import type { ClusterSettings } from "../config/types";
 
 /**
  * The cluster as plain values, the keys of the stack configuration: every language passes the same

@@ -3,11 +3,10 @@
 // gives each test file its own process, which Pulumi's global runtime state needs.
 import * as pulumi from "@pulumi/pulumi";
 import * as path from "path";
-import { readStackFile } from "../../components/config/stackFile";
-import { SECRET_KEYS } from "../../components/config/types";
-import { DEFAULT_OVNKUBE_VERSION } from "../../components/kube/releases";
-import { webhookCertificateProvider } from "../../components/kube/webhookCertificate";
-import { isSecretValue } from "../../lab/offline/sdk";
+import type { OvnKubernetesCluster } from "@ovn-kubernetes-as-code/cluster";
+import { readStackFile, SECRET_KEYS } from "@ovn-kubernetes-as-code/cluster/config";
+import { DEFAULT_OVNKUBE_VERSION, webhookCertificateProvider } from "@ovn-kubernetes-as-code/cluster/kube";
+import { isSecretValue } from "../offline/sdk";
 import { ROOT } from "./configs";
 import { labCrdMirror } from "./crdMirror";
 import { testSecretTexts } from "./secretMaterial";
@@ -69,6 +68,9 @@ export async function programState(args: pulumi.runtime.MockResourceArgs): Promi
     return outputs;
 }
 
+/** What the program (index.ts) exports: the cluster's outputs that operators look up. */
+type ProgramOutputs = Pick<OvnKubernetesCluster, "nodeSubnets" | "routerIps" | "managementIps" | "nbAddress" | "sbAddress" | "systemIds" | "kubernetesServer">;
+
 export async function runProgramUnderMocks(stack: string, overrides: Record<string, unknown> = {}) {
     const raw = withLabCrdMirror({ ...readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`)), ...overrides });
     const config: Record<string, string> = {};
@@ -126,7 +128,8 @@ export async function runProgramUnderMocks(stack: string, overrides: Record<stri
         if (registration) registration.outputs = req.getOutputs()?.toJavaScript() ?? {};
         return registerOutputs(req, cb);
     };
-    const program = await import("../../index");
+    // The project's program, as the offline engine runs it (../offline/runProgram.ts).
+    const program: ProgramOutputs = await import(path.join(ROOT, "index"));
     // Registrations go out asynchronously (a dynamic resource first serializes its provider):
     // wait until the SDK's RPC queue has drained, so every registration has been recorded.
     await (pulumi.runtime as unknown as { waitForRPCs(): Promise<void> }).waitForRPCs(); // the drain `disconnect` uses; untyped (@internal)

@@ -1,9 +1,8 @@
 // What the API server says of ovnkube and the nodes: which ovnkube pods run where (each owned by
 // one of the program's DaemonSets), and whether every node is Ready.
-import { IDENTITY } from "../../../components/kube/identity";
-import { CONTROL_PLANE, MASTER } from "../../../components/kube/objectNames";
-import type { KubeModel } from "../../../components/model/types";
-import { pollUntil, type KubeClient, type KubeObject } from "../../../lab/kubeclient";
+import { IDENTITY, CONTROL_PLANE, MASTER } from "@ovn-kubernetes-as-code/cluster/kube";
+import type { KubeModel } from "@ovn-kubernetes-as-code/cluster/model";
+import { pollUntil, type KubeClient, type KubeObject } from "../kubeclient";
 
 /** The control plane's DaemonSet: the cluster manager's (interconnect) or the master's. */
 export const controlPlaneOf = (kube: KubeModel) => (kube.architecture === "interconnect" ? CONTROL_PLANE : MASTER);

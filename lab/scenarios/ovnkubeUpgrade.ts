@@ -1,10 +1,10 @@
 // An ovn-kubernetes release rolling under traffic: probes both ways between two pods on different
 // nodes (20 a second) from before the `up` until every ovnkube pod of the new release runs in place
 // of the old ones. Shared by the upgrade tests of both architectures and `npm run bench:changes`.
-import type { KubeModel } from "../../../components/model/types";
-import type { LocalPod } from "../../../lab/localcluster";
-import { podRef, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
-import { apply, type OperationResult } from "../../../lab/offline/api";
+import type { KubeModel } from "@ovn-kubernetes-as-code/cluster/model";
+import type { LocalPod } from "../localcluster";
+import { podRef, type KubePod } from "../localcluster/kubeWorkloads";
+import { apply, type OperationResult } from "../offline/api";
 import { continuousPing, type Traffic } from "./liveChange";
 import type { OvnkubeLab } from "./ovnkubeLab";
 import { ovnkubePodsOf, waitOvnkubePodsRunning } from "./ovnkubePods";

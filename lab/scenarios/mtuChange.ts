@@ -1,8 +1,8 @@
 // The MTU scenario on a live Pulumi-mode cluster of 3 hosts: the overlay MTU is raised from 1400
 // to the largest a 1500-byte underlay carries with geneve, while pod-a (node1) and pod-b (node2)
 // ping each other. Shared by test/e2e/mtuChange.test.ts and bench/changes/mtu-change.ts.
-import { TUNNEL_OVERHEAD } from "../../../components/compat/tunnelMtu";
-import { hostExec, podExec, startPod, stopPod, type LocalPod } from "../../../lab/localcluster";
+import { TUNNEL_OVERHEAD } from "@ovn-kubernetes-as-code/cluster/compat";
+import { hostExec, podExec, startPod, stopPod, type LocalPod } from "../localcluster";
 import type { PulumiLab } from "./pulumiLab";
 import { editStack, PROJECT_KEY, upUnderTraffic, type ChangeOutcome } from "./liveChange";
 

@@ -5,15 +5,14 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import YAML from "yaml";
-import { readStackFile } from "../../../components/config/stackFile";
-import { validateConfig } from "../../../components/plan/validate";
-import { buildClusterModel } from "../../../components/model/clusterModel";
-import { hostExec, ping, startPod, type HostOs, type LocalCluster, type LocalPod } from "../../../lab/localcluster";
-import { CHECK_PORT, tcpExchange } from "../../../lab/localcluster/checks";
-import { clusterNames } from "../../../lab/localcluster/names";
-import { awaitChassisCaughtUp, formatCaughtUp } from "../../../lab/localcluster/overlayReadiness";
-import { pollUntil } from "../../../lab/kubeclient";
-import { apply, type OperationResult } from "../../../lab/offline/api";
+import { readStackFile, validateConfig } from "@ovn-kubernetes-as-code/cluster/config";
+import { buildClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
+import { hostExec, ping, startPod, type HostOs, type LocalCluster, type LocalPod } from "../localcluster";
+import { CHECK_PORT, tcpExchange } from "../localcluster/checks";
+import { clusterNames } from "../localcluster/names";
+import { awaitChassisCaughtUp, formatCaughtUp } from "../localcluster/overlayReadiness";
+import { pollUntil } from "../kubeclient";
+import { apply, type OperationResult } from "../offline/api";
 import { bringUpPulumiLab, type PulumiLab } from "./pulumiLab";
 
 export const PROJECT_KEY = (key: string) => `ovn-kubernetes:${key}`;

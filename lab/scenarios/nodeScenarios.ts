@@ -1,16 +1,11 @@
 // The node scenarios step by step, for the tests that assert between the steps and the benchmark
 // modules that time the `up` carrying the change (bench/changes/).
-import type { ChangeFigures } from "../../../bench/changes";
-import type { NodeNetworkModel } from "../../../components/model/types";
-import type { LocalPod } from "../../../lab/localcluster";
-import { apply } from "../../../lab/offline/api";
-import type { ChangeOutcome } from "./liveChange";
-import { CHANGED, editNodes, nodeLab, ok, podOn, totals, upWithTraffic, type NodeLab } from "./nodeChange";
+import type { NodeNetworkModel } from "@ovn-kubernetes-as-code/cluster/model";
+import type { LocalPod } from "../localcluster";
+import { apply } from "../offline/api";
+import { CHANGED, editNodes, nodeLab, ok, podOn, upWithTraffic, type NodeLab } from "./nodeChange";
 
 const networkOf = (lab: NodeLab, node: string): NodeNetworkModel => lab.model.nodeNetworks.find((n) => n.node === node)!;
-
-/** Figures of the `up` that carried a change, for the benchmark. */
-export const figures = (o: ChangeOutcome<never>): ChangeFigures => ({ upSeconds: o.seconds, ...totals(o.traffic) });
 
 /** node2 with a pod on it, to be removed from the stack. */
 export async function removeNodeSteps(id: string) {

@@ -4,9 +4,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { SECRET_SIG, SIG_KEY } from "../../../lab/offline/sdk";
-import { Keyring } from "../../../lab/offline/secrets";
-import { saveState, type StackState } from "../../../lab/offline/state";
+import { SECRET_SIG, SIG_KEY } from "../offline/sdk";
+import { Keyring } from "../offline/secrets";
+import { saveState, type StackState } from "../offline/state";
 import type { Tracked } from "./engine";
 
 export interface StateBytes {
