@@ -69,7 +69,7 @@ test("render --svg --json: exit 0, what was written as JSON, the planned topolog
     const r = cli("render", "stacks/Pulumi.prod.yaml", "--out", out, "--svg", "--json");
     assert.equal(r.status, 0, r.stderr);
     const doc = JSON.parse(r.stdout);
-    assert.deepEqual(doc.files, ["kubernetes.yaml", "plan.json", "topology.svg"].map((f) => path.join(out, f)));
+    assert.deepEqual(doc.files, ["kubernetes.yaml", "plan.json", "crds.json", "topology.svg"].map((f) => path.join(out, f)));
     assert.equal(doc.writer, "ovnkube");
     assert.equal(doc.nodes, 4);
     const { boxes } = checkSvg(readFileSync(path.join(out, "topology.svg"), "utf8"));
