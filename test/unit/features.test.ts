@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { EGRESS_ASSIGNABLE_LABEL, FEATURE_KEYS, FEATURES, featureFlags, featureSettings } from "../../components/kube/features";
 import { clusterManagerArgs, masterArgs, nodeArgs } from "../../components/kube/ovnkubeArgs";
-import { kubeManifests } from "../../components/kube/manifests";
+import { kubeManifests, manifestList } from "../../components/kube/manifests";
 import { planCluster } from "../../components/plan/validate";
 import { stackConfig } from "../support/configs";
 import { interconnectModel, kubeModel } from "../kube/fixture";
@@ -90,5 +90,30 @@ describe("features in a stack", () => {
         assert.equal(patches.find((p) => p.metadata.name === "kube-minion2")!.metadata.labels![EGRESS_ASSIGNABLE_LABEL], "");
         // Taken back: the plan no longer carries it, so the field manager's next apply removes it.
         assert.ok(kubeManifests(plan().model.kube).nodePlans.every((p) => p.metadata.labels?.[EGRESS_ASSIGNABLE_LABEL] === undefined));
+    });
+});
+
+describe("changing features on a running cluster", () => {
+    /** The objects of `b` that differ from `a`'s, by kind and name. */
+    const changed = (a: ReturnType<typeof plan>, b: ReturnType<typeof plan>) => {
+        const before = new Map(manifestList(kubeManifests(a.model.kube)).map((o) => [`${o.kind}/${o.metadata.name}`, JSON.stringify(o)]));
+        return manifestList(kubeManifests(b.model.kube))
+            .filter((o) => before.get(`${o.kind}/${o.metadata.name}`) !== JSON.stringify(o))
+            .map((o) => `${o.kind}/${o.metadata.name}`);
+    };
+
+    it("one up rewrites the DaemonSets' command lines (their pods roll) and the ClusterRoles, nothing else", () => {
+        const base = plan();
+        assert.deepEqual(changed(base, plan((c) => (c.ovnkube = { features: { egressFirewall: false } }))), [
+            "ClusterRole/ovn-kubernetes-control-plane",
+            "ClusterRole/ovn-kubernetes-node",
+            "DaemonSet/ovnkube-control-plane",
+            "DaemonSet/ovnkube-node-default",
+            "DaemonSet/ovnkube-node-breth1-10-33-74-253",
+        ]);
+        // A feature without objects of its own changes only the command lines that take it.
+        assert.deepEqual(changed(base, plan((c) => (c.ovnkube = { features: { serviceTemplates: false } }))), ["DaemonSet/ovnkube-node-default", "DaemonSet/ovnkube-node-breth1-10-33-74-253"]);
+        // An egress-assignable node: its Node plan only.
+        assert.deepEqual(changed(base, plan((c) => (c.nodes[2].egressAssignable = true))), ["Node/kube-minion2"]);
     });
 });
