@@ -1,5 +1,5 @@
 // What each optional feature lets ovnkube do in the API, per part of ovnkube: what upstream's
-// chart grants for it at v1.3.0 (docs/facts/ovnkube-1.3.md §7), given only while the feature is
+// chart grants for it at v1.3.0 (docs/facts/ovnkube-1.3.md §13), given only while the feature is
 // on. The parts map onto the two accounts as the network controller does (./rbac): the control
 // plane holds the cluster manager's part, and, centralized, the controller's; the nodes hold the
 // node's part, and, with interconnect, the controller's.

@@ -1,7 +1,7 @@
 // The optional features of ovn-kubernetes for the default network: one table read by the schema
 // (keys, descriptions, defaults), validation (which release has which, what each needs), the
 // command lines (which process gets which flag), RBAC, the listeners check and docs/features.md.
-// Facts and sources: docs/facts/ovnkube-1.3.md §7. Defaults are the chart's values-single-node-zone.yaml
+// Facts and sources: docs/facts/ovnkube-1.3.md §13. Defaults are the chart's values-single-node-zone.yaml
 // (values-no-ic.yaml has the same for every key here) at the release's tag, so a stack that says
 // nothing gets what a chart user gets.
 import type { OvnkubeVersion } from "./releases";

@@ -246,7 +246,7 @@ const NOBODY: Request[] = [
 
 /**
  * The chart's features (on by default: egress IP, firewall, QoS, service, external gateways), as the
- * chart grants them (docs/facts/ovnkube-1.3.md §7). `read` lists what a part watches.
+ * chart grants them (docs/facts/ovnkube-1.3.md §13). `read` lists what a part watches.
  */
 const featureReads = (...resources: string[]): Request[] => resources.flatMap((r) => READ.map((v): Request => [v, r, { group: OVN, namespace: "default" }]));
 const featureWrites = (...resources: string[]): Request[] =>
