@@ -3,7 +3,7 @@
 // egress-assignable node, and the network-policy-api CRDs that come with adminNetworkPolicy.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { EGRESS_ASSIGNABLE_LABEL, FEATURE_KEYS, FEATURES, featureFlags, featureSettings } from "../../components/kube/features";
+import { EGRESS_ASSIGNABLE_LABEL, FEATURE_KEYS, featureFlags, featureOf, featureSettings } from "../../components/kube/features";
 import { clusterManagerArgs, masterArgs, nodeArgs } from "../../components/kube/ovnkubeArgs";
 import { kubeManifests, manifestList } from "../../components/kube/manifests";
 import { planCluster } from "../../components/plan/validate";
@@ -58,7 +58,7 @@ describe("feature flags per process", () => {
     });
 
     it("name only features of the table, and each dependency is a feature", () => {
-        for (const k of FEATURE_KEYS) for (const r of (FEATURES[k] as { requires?: readonly string[] }).requires ?? []) assert.ok((FEATURE_KEYS as string[]).includes(r), `${k} requires ${r}`);
+        for (const k of FEATURE_KEYS) for (const r of featureOf(k).requires ?? []) assert.ok((FEATURE_KEYS as string[]).includes(r), `${k} requires ${r}`);
     });
 });
 

@@ -1,15 +1,13 @@
 // The release's optional features (../../kube/features) where they are set: each is in the chosen
 // release, has the features it works with, and needs nothing this program does not deploy; a node
 // that may hold egress IPs is a gateway of a cluster with EgressIP on.
-import { FEATURE_KEYS, FEATURES, type FeatureKey } from "../../kube/features";
-import { DEFAULT_OVNKUBE_VERSION, OVNKUBE_VERSIONS } from "../../kube/releases";
+import { FEATURE_KEYS, FEATURES, featureOf, releaseHas, type FeatureKey } from "../../kube/features";
+import { DEFAULT_OVNKUBE_VERSION } from "../../kube/releases";
 import type { StackConfigInput } from "../../config/types";
 
 type Add = (path: string, message: string) => void;
 
 const featurePath = (k: string) => `ovnkube.features.${k}`;
-/** Newest first: a higher index is an older release. */
-const olderThan = (a: string, b: string) => OVNKUBE_VERSIONS.indexOf(a as never) > OVNKUBE_VERSIONS.indexOf(b as never);
 
 /** Relations: every enabled feature can work with this release and what the stack deploys. */
 export function featureProblems(cfg: StackConfigInput, ovnkubeMode: boolean, add: Add): void {
@@ -24,12 +22,12 @@ export function featureProblems(cfg: StackConfigInput, ovnkubeMode: boolean, add
     const on = (k: FeatureKey) => features[k] ?? FEATURES[k].chartDefault;
     for (const k of FEATURE_KEYS) {
         if (!on(k)) continue;
-        const f = FEATURES[k];
-        if (olderThan(version, f.since))
+        const f = featureOf(k);
+        if (!releaseHas(version, k))
             add(featurePath(k), `ovn-kubernetes ${version} has no --${f.flag}: it came with ${f.since}; set ovnkube.version: "${f.since}", or remove it`);
-        for (const r of (f as { requires?: readonly string[] }).requires ?? [])
+        for (const r of f.requires ?? [])
             if (!on(r as FeatureKey)) add(featurePath(k), `needs ${featurePath(r)}, which is off (ovnkube refuses or ignores ${k} without it); turn it on, or remove ${k}`);
-        if ("missing" in f) add(featurePath(k), `needs ${f.missing}; remove it`);
+        if (f.missing) add(featurePath(k), `needs ${f.missing}; remove it`);
     }
     cfg.nodes.forEach((n, i) => {
         if (!n.egressAssignable) return;
