@@ -40,3 +40,12 @@ test("another gateway mode is refused, naming both and the way to get it; state 
     assert.match(releaseChangeRefusal(ic("1.3"), local)!, /shared → local/);
     assert.equal(releaseChangeRefusal(local, { ...local }), undefined);
 });
+
+test("the ChangeGuard's diff, which every preview runs first, refuses a gateway mode change with that text", async () => {
+    const { changeGuardProvider } = await import("../../components/guard/changeGuard");
+    const record = (gatewayMode?: string) => ({ owner: "p/s", groups: [], hosts: [], centrals: [], ovnkube: { ...ic("1.3"), ...(gatewayMode ? { gatewayMode } : {}) } });
+    await assert.rejects(changeGuardProvider.diff!("p/s", record("shared"), record("local")), /^Error: ovnkube\.gatewayMode shared → local stopped before anything was changed/);
+    // State recorded before the setting, on a stack that keeps the default: a rewrite of the record, no refusal.
+    assert.deepEqual(await changeGuardProvider.diff!("p/s", record(), record("shared")), { changes: true });
+    assert.deepEqual(await changeGuardProvider.diff!("p/s", record("local"), record("local")), { changes: false });
+});
