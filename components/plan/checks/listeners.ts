@@ -5,7 +5,7 @@
 import { isK8sNode, tunnelIpOf } from "../../model/nodes";
 import { urlIpv4 } from "./addresses";
 import { WEBHOOK_PORT } from "../../kube/identity";
-import { EGRESS_IP_HEALTH_CHECK } from "../../kube/features";
+import { EGRESS_IP_HEALTH_CHECK, featureSettings } from "../../kube/features";
 import type { StackConfigInput } from "../../config/types";
 
 type Add = (path: string, message: string) => void;
@@ -49,7 +49,7 @@ function listenersOf(cfg: StackConfigInput, i: number, clustered: boolean, { cen
         out.push({ path: "ovnkube.identity.enabled", port: WEBHOOK_PORT, what: "ovnkube-identity's webhook port (fixed)", fixed: true });
     const features = cfg.ovnkube?.features;
     const healthCheck = features?.egressIpHealthCheckPort ?? EGRESS_IP_HEALTH_CHECK.chartDefault;
-    if (isK8sNode(n) && (features?.egressIp ?? true) && healthCheck !== 0)
+    if (isK8sNode(n) && featureSettings(features).egressIp && healthCheck !== 0)
         out.push({ path: "ovnkube.features.egressIpHealthCheckPort", port: healthCheck, what: "the EgressIP health-check port (ovnkube.features.egressIpHealthCheckPort)" });
     return out;
 }
