@@ -184,6 +184,11 @@ export const stackConfigSchema = {
                     description: "interconnect: a zone (local NB, SB, northd) per node; centralized: one NB/SB on the central(s), deprecated upstream",
                 },
                 image: { ...text("image"), description: "ovnkube container image (default: the release's image)" },
+                allowMovingImageTag: {
+                    type: "boolean",
+                    default: false,
+                    description: "run an image whose tag follows a branch (latest, master) instead of the release: each node pulls whatever was pushed last",
+                },
                 crdMirror: { ...text("crdMirror"), description: "read the release's CRD files from this directory instead of upstream (air-gapped clusters)" },
                 identity: {
                     type: "object",

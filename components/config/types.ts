@@ -148,6 +148,8 @@ export interface OvnkubeConfig {
     architecture: OvnkubeArchitecture;
     /** Default: the release's image (../kube/releases). */
     image: string;
+    /** Accept an image tag that follows a branch (`latest`, `master`) instead of the release (default false). */
+    allowMovingImageTag: boolean;
     /** A directory (http(s) or file URL, ending in /) holding the release's CRD files under their upstream names. */
     crdMirror?: string;
     /** ovnkube-identity: per-node client certificates and the webhook holding each node to its own objects. */
@@ -162,6 +164,8 @@ export interface OvnkubeConfigInput {
     architecture?: OvnkubeArchitecture;
     /** ovnkube container image (default: the release's image). */
     image?: string;
+    /** Accept an image tag that follows a branch (`latest`, `master`) instead of the release (default false). */
+    allowMovingImageTag?: boolean;
     /** Read the release's CRD files from this directory (http(s) or file URL ending in /) instead of upstream. */
     crdMirror?: string;
     /** ovnkube-identity settings. */

@@ -300,6 +300,17 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
         c.ssh = { insecureIgnoreHostKey: true };
         c.lab = true;
     }, "nodes", /4 nodes do not fit: clusterSubnet 192\.168\.0\.0\/22 holds 2 \/24 subnets besides the pinned ones, for 3 unpinned/],
+    // Image references: the grammar registries read, a named registry, a tag of the release.
+    ["image by short name", (c) => (c.ovnkube = { image: "ovn-kube-ubuntu:v1.3.0" }), "ovnkube.image", /names no registry.*name the registry/],
+    ["image by Docker Hub user name", (c) => (c.ovnkube = { image: "ovnorg/ovn-kube-ubuntu:v1.3.0" }), "ovnkube.image", /names no registry/],
+    ["image as a URL", (c) => (c.ovnkube = { image: "https://ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3" }), "ovnkube.image", /is a URL; an image reference has no scheme: drop "https:\/\/"/],
+    ["image path in upper case", (c) => (c.ovnkube = { image: "ghcr.io/OVN-Kubernetes/ovn-kube-ubuntu:release-1.3" }), "ovnkube.image", /path component "OVN-Kubernetes".*lower-case/],
+    ["image registry port that is no number", (c) => (c.ovnkube = { image: "registry.example.com:https/ovnkube:v1.3.0" }), "ovnkube.image", /registry "registry\.example\.com:https".*numeric port/],
+    ["image tag starting with a dot", (c) => (c.ovnkube = { image: "ghcr.io/ovn/ovnkube:.v1" }), "ovnkube.image", /has the tag "\.v1"/],
+    ["image digest in upper case", (c) => (c.ovnkube = { image: "ghcr.io/ovn/ovnkube@sha256:" + "AB".repeat(32) }), "ovnkube.image", /digest is sha256: and 64 lower-case hex digits/],
+    ["image on the moving tag latest", (c) => (c.ovnkube = { image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:latest" }), "ovnkube.image", /moving tag "latest".*instead of release 1\.3.*ovnkube\.allowMovingImageTag: true/],
+    ["image on the master branch's tag", (c) => (c.ovnkube = { version: "1.2", image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:master" }), "ovnkube.image", /moving tag "master".*release 1\.2/],
+    ["image of another release", (c) => (c.ovnkube = { version: "1.3", image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.2" }), "ovnkube.image", /image of release 1\.2, but ovnkube\.version is 1\.3/],
 ];
 
 
