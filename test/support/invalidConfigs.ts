@@ -311,6 +311,13 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["image on the moving tag latest", (c) => (c.ovnkube = { image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:latest" }), "ovnkube.image", /moving tag "latest".*instead of release 1\.3.*ovnkube\.allowMovingImageTag: true/],
     ["image on the master branch's tag", (c) => (c.ovnkube = { version: "1.2", image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:master" }), "ovnkube.image", /moving tag "master".*release 1\.2/],
     ["image of another release", (c) => (c.ovnkube = { version: "1.3", image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.2" }), "ovnkube.image", /image of release 1\.2, but ovnkube\.version is 1\.3/],
+    // The masquerade range: link-local, no wider than upstream's, clear of the clouds' link-local services.
+    ["routable masquerade range", (c) => { interconnect(c); c.masqueradeSubnet = "10.200.0.0/24"; }, "masqueradeSubnet", /10\.200\.0\.0\/24 is not link-local.*inside 169\.254\.0\.0\/16/],
+    ["masquerade range wider than link-local", (c) => { interconnect(c); c.masqueradeSubnet = "169.254.0.0/15"; }, "masqueradeSubnet", /is not link-local/],
+    ["masquerade range over all of link-local", (c) => { interconnect(c); c.masqueradeSubnet = "169.254.0.0/16"; }, "masqueradeSubnet", /wider than upstream's \/17/],
+    ["masquerade range covering the metadata service", (c) => { interconnect(c); c.masqueradeSubnet = "169.254.128.0/17"; }, "masqueradeSubnet", /covers 169\.254\.169\.254, the instance metadata service/],
+    ["masquerade range covering the cloud's DNS", (c) => { interconnect(c); c.masqueradeSubnet = "169.254.169.248/29"; }, "masqueradeSubnet", /covers 169\.254\.169\.253, the Amazon VPC DNS resolver/],
+    ["masquerade range covering the cloud's NTP", (c) => { interconnect(c); c.masqueradeSubnet = "169.254.169.120/29"; }, "masqueradeSubnet", /covers 169\.254\.169\.123, the Amazon Time Sync/],
 ];
 
 

@@ -11,6 +11,7 @@ import { applicabilityProblems, podRoomProblem } from "./applicability";
 import { hostKeyProblems, kubeconfigServer, secretMaterialProblems, type SecretTexts } from "./keyMaterial";
 import { listenerProblems } from "./listeners";
 import { imageReferenceProblems } from "./imageReference";
+import { masqueradeProblems } from "./masquerade";
 import { labOnlyProblems, referenceProblems, transportProblems } from "./transports";
 import { DEFAULT_MASQUERADE_SUBNET, DEFAULT_TRANSIT_SUBNET } from "../../config/schema";
 import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION } from "../../kube/releases";
@@ -130,6 +131,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
         for (const k of ["ovnSslPrivateKey", "ovnSslCertificate", "ovnSslCaCertificate"] as const)
             if (!secretsPresent.has(k)) add(k, `required (as a secret) because ovnTransport.protocol is ssl`);
 
+    masqueradeProblems(masquerade, add);
     capacityProblems(cfg, { cluster, join, transit, masquerade, ovnkubeMode, mode: OVNKUBE_MODE }, add);
     return problems;
 }
