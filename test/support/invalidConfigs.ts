@@ -318,6 +318,14 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["masquerade range covering the metadata service", (c) => { interconnect(c); c.masqueradeSubnet = "169.254.128.0/17"; }, "masqueradeSubnet", /covers 169\.254\.169\.254, the instance metadata service/],
     ["masquerade range covering the cloud's DNS", (c) => { interconnect(c); c.masqueradeSubnet = "169.254.169.248/29"; }, "masqueradeSubnet", /covers 169\.254\.169\.253, the Amazon VPC DNS resolver/],
     ["masquerade range covering the cloud's NTP", (c) => { interconnect(c); c.masqueradeSubnet = "169.254.169.120/29"; }, "masqueradeSubnet", /covers 169\.254\.169\.123, the Amazon Time Sync/],
+    // The API server as ovnkube reaches it, from each node's host network.
+    ["API server at localhost in ovnkube mode", (c) => { interconnect(c); c.apiServer.url = "https://localhost:6443"; }, "apiServer.url", /localhost names each node itself.*host network/],
+    ["API server at a .localhost name", (c) => { interconnect(c); c.apiServer.url = "https://api.localhost:6443"; }, "apiServer.url", /names each node itself/],
+    ["API server at the kubernetes Service's name", (c) => { interconnect(c); c.apiServer.url = "https://kubernetes.default.svc:443"; }, "apiServer.url", /kubernetes\.default\.svc is a name of the cluster's own DNS/],
+    ["API server at a cluster.local name", (c) => { interconnect(c); c.apiServer.url = "https://kubernetes.default.svc.cluster.local"; }, "apiServer.url", /cluster's own DNS/],
+    ["API server at the bare kubernetes name", (c) => { interconnect(c); c.apiServer.url = "https://kubernetes"; }, "apiServer.url", /cluster's own DNS/],
+    ["API server at the kubernetes Service's VIP", (c) => { interconnect(c); c.apiServer.url = "https://172.30.0.1:443"; }, "apiServer.url", /172\.30\.0\.1 is a Service address in serviceSubnet 172\.30\.0\.0\/16 \(the kubernetes Service's VIP\)/],
+    ["API server at another Service address", (c) => { interconnect(c); c.apiServer.url = "https://172.30.4.10:443"; }, "apiServer.url", /is a Service address in serviceSubnet/],
 ];
 
 

@@ -12,6 +12,7 @@ import { hostKeyProblems, kubeconfigServer, secretMaterialProblems, type SecretT
 import { listenerProblems } from "./listeners";
 import { imageReferenceProblems } from "./imageReference";
 import { masqueradeProblems } from "./masquerade";
+import { apiServerAddressProblems } from "./apiServerAddress";
 import { labOnlyProblems, referenceProblems, transportProblems } from "./transports";
 import { DEFAULT_MASQUERADE_SUBNET, DEFAULT_TRANSIT_SUBNET } from "../../config/schema";
 import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION } from "../../kube/releases";
@@ -132,6 +133,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
             if (!secretsPresent.has(k)) add(k, `required (as a secret) because ovnTransport.protocol is ssl`);
 
     masqueradeProblems(masquerade, add);
+    if (ovnkubeMode) apiServerAddressProblems(cfg, service, add);
     capacityProblems(cfg, { cluster, join, transit, masquerade, ovnkubeMode, mode: OVNKUBE_MODE }, add);
     return problems;
 }
