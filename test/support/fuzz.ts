@@ -43,7 +43,7 @@ const VALUES: unknown[] = [
     "", "0.0.0.0", "127.0.0.1", "255.255.255.255", "224.0.0.1", "169.254.0.1", "10.0.0.0", "10.0.0.255", "10.0.0.0/8", "10.0.0.10/32",
     "10.0.0.0/31", "0.0.0.0/0", "100.64.0.0/29", "100.88.0.0/24", "169.254.0.0/30", "192.168.0.0/22", "192.168.0.0/23", "100.88.0.0/16", "169.254.0.0/17", "169.254.0.0/16", "169.254.128.0/17", "169.254.169.248/29", "169.254.169.0/29", "10.200.0.0/24", "172.30.0.0/16", "10.128.0.0/14", "10.33.74.0/24",
     "http://10.0.0.10:6641", "https://10.0.0.10", "http://127.0.0.1:8080", "https://localhost:6443", "https://kubernetes.default.svc", "https://api.cluster.local:6443", "https://172.30.0.1", "stt", "vxlan", "netdev", "rhel", "dedicated", "shared",
-    "br-int", "br_ex", "br.ex", "BrEx", "eth0", "ovn-host-network", "kube-system", "user", "root", "join", "GR_x", "centralized", "interconnect",
+    "br-int", "br_ex", "br.ex", "BrEx", "eth0", "ovn-host-network", "kube-system", "user", "root", "join", "GR_x", "global", "centralized", "interconnect",
     "bob:pw@registry.example.com/ovnkube:v1", "registry.example.com:5000/ovnkube", "ovnkube:v1.3.0", "https://ghcr.io/ovn/ovnkube:v1", "ghcr.io/OVN/ovnkube:v1", "ghcr.io/ovn/ovnkube:latest", "ghcr.io/ovn/ovnkube:master", "ghcr.io/ovn/ovnkube:release-1.2",
     "quay.io/ovn/ovnkube@sha256:" + "a".repeat(64),
     "SHA256:" + "A".repeat(43), "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII71", 0, 1, 22, 443, 6641, 6642, 6643, 6644, 8, 24, 28, 29, 30, 32, 576, 9000, 65535,

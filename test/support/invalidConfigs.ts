@@ -326,6 +326,9 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["API server at the bare kubernetes name", (c) => { interconnect(c); c.apiServer.url = "https://kubernetes"; }, "apiServer.url", /cluster's own DNS/],
     ["API server at the kubernetes Service's VIP", (c) => { interconnect(c); c.apiServer.url = "https://172.30.0.1:443"; }, "apiServer.url", /172\.30\.0\.1 is a Service address in serviceSubnet 172\.30\.0\.0\/16 \(the kubernetes Service's VIP\)/],
     ["API server at another Service address", (c) => { interconnect(c); c.apiServer.url = "https://172.30.4.10:443"; }, "apiServer.url", /is a Service address in serviceSubnet/],
+    // Names upstream reserves.
+    ["a node named after ovn-kubernetes' default zone", (c) => { interconnect(c); c.nodes[1].name = "global"; }, "nodes[1].name", /"global" is ovn-kubernetes' default zone.*rename the node/],
+    ["a master named after the default zone", (c) => { interconnect(c); c.nodes[0].name = "global"; }, "nodes[0].name", /default zone/],
 ];
 
 
