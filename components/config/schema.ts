@@ -168,6 +168,11 @@ export const stackConfigSchema = {
             default: {},
             additionalProperties: false,
         },
+        allowPublicClusterRanges: {
+            type: "boolean",
+            default: false,
+            description: "clusterSubnet and serviceSubnet may be public address space (the stack's own): every node routes them into the cluster",
+        },
         lab: {
             type: "boolean",
             default: false,

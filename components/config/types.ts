@@ -221,6 +221,8 @@ export interface ClusterSettings {
     kubernetes?: Partial<KubernetesConfig>;
     /** ovnkube mode: the ovn-kubernetes release and architecture. */
     ovnkube?: OvnkubeConfigInput;
+    /** clusterSubnet and serviceSubnet may be public address space the operator owns (default false: private space only). */
+    allowPublicClusterRanges?: boolean;
     /** A throw-away lab: ssh.insecureIgnoreHostKey is expected and not warned about (default false). */
     lab?: boolean;
 }

@@ -329,6 +329,11 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     // Names upstream reserves.
     ["a node named after ovn-kubernetes' default zone", (c) => { interconnect(c); c.nodes[1].name = "global"; }, "nodes[1].name", /"global" is ovn-kubernetes' default zone.*rename the node/],
     ["a master named after the default zone", (c) => { interconnect(c); c.nodes[0].name = "global"; }, "nodes[0].name", /default zone/],
+    // Public address space as the pod or service range.
+    ["public cluster subnet", (c) => { c.clusterSubnet = "8.0.0.0/16"; delete c.nodes[0].subnet; delete c.nodes[1].subnet; }, "clusterSubnet", /8\.0\.0\.0\/16 is not private address space.*allowPublicClusterRanges: true/],
+    ["public service subnet", (c) => (c.serviceSubnet = "52.0.0.0/16"), "serviceSubnet", /52\.0\.0\.0\/16 is not private address space/],
+    ["service subnet straddling private space", (c) => (c.serviceSubnet = "172.0.0.0/8"), "serviceSubnet", /is not private address space/],
+    ["cluster subnet in the benchmarking range", (c) => { c.clusterSubnet = "198.18.0.0/16"; delete c.nodes[0].subnet; delete c.nodes[1].subnet; }, "clusterSubnet", /not private address space/],
 ];
 
 

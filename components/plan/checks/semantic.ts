@@ -14,6 +14,7 @@ import { imageReferenceProblems } from "./imageReference";
 import { masqueradeProblems } from "./masquerade";
 import { apiServerAddressProblems } from "./apiServerAddress";
 import { reservedNameProblems } from "./reservedNames";
+import { publicRangeProblems } from "./publicRanges";
 import { labOnlyProblems, referenceProblems, transportProblems } from "./transports";
 import { DEFAULT_MASQUERADE_SUBNET, DEFAULT_TRANSIT_SUBNET } from "../../config/schema";
 import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION } from "../../kube/releases";
@@ -136,6 +137,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     masqueradeProblems(masquerade, add);
     if (ovnkubeMode) apiServerAddressProblems(cfg, service, add);
     if (interconnect) reservedNameProblems(cfg, add);
+    publicRangeProblems([["clusterSubnet", cluster], ["serviceSubnet", service]], cfg.allowPublicClusterRanges === true, add);
     capacityProblems(cfg, { cluster, join, transit, masquerade, ovnkubeMode, mode: OVNKUBE_MODE }, add);
     return problems;
 }
