@@ -10,18 +10,13 @@ import { generatedNameClashes, generatedNames } from "./checks/generatedNames";
 import { stackConfigSchema } from "../config/schema";
 import { PROJECT } from "../config/stackFile";
 import { semanticProblems } from "./checks/semantic";
-import type { Problem } from "../config/problem";
+import { ConfigError, type Problem } from "../config/problem";
 import type { SecretTexts } from "./checks/keyMaterial";
 import { kubeNameClashes } from "./checks/kubeNames";
 import { OVNKUBE_VERSIONS, releaseOf } from "../kube/releases";
 import { SECRET_KEYS, type OvnkubeConfig, SecretKey, StackConfig, StackConfigInput } from "../config/types";
 
-export class ConfigError extends Error {
-    constructor(readonly problems: Problem[]) {
-        super(`invalid stack configuration:\n${problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}`);
-        this.name = "ConfigError";
-    }
-}
+export { ConfigError };
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true, verbose: true });
 const schemaCheck: ValidateFunction = ajv.compile(stackConfigSchema);
