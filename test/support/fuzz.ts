@@ -46,7 +46,7 @@ const VALUES: unknown[] = [
     "br-int", "br_ex", "br.ex", "BrEx", "eth0", "ovn-host-network", "kube-system", "user", "root", "join", "GR_x", "global", "centralized", "interconnect",
     "bob:pw@registry.example.com/ovnkube:v1", "registry.example.com:5000/ovnkube", "ovnkube:v1.3.0", "https://ghcr.io/ovn/ovnkube:v1", "ghcr.io/OVN/ovnkube:v1", "ghcr.io/ovn/ovnkube:latest", "ghcr.io/ovn/ovnkube:master", "ghcr.io/ovn/ovnkube:release-1.2",
     "quay.io/ovn/ovnkube@sha256:" + "a".repeat(64),
-    "SHA256:" + "A".repeat(43), "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII71", 0, 1, 22, 443, 6641, 6642, 6643, 6644, 8, 24, 28, 29, 30, 32, 576, 9000, 65535,
+    "SHA256:" + "A".repeat(43), "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII71", 0, 1, 22, 443, 6641, 6642, 6643, 6644, 9443, "https://10.0.0.10:9443", "/etc/kubernetes/admin.conf", "/etc/kubernetes/bootstrap-kubelet.conf", "/root/.kube/config", 8, 24, 28, 29, 30, 32, 576, 9000, 65535,
     -1, 1.5, true, false, null, [], {}, ["central"], ["master"], ["node", "gateway"], ["central", "master", "node", "gateway"], { secure: "v1:x" },
 ];
 

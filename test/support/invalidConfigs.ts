@@ -334,6 +334,15 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["public service subnet", (c) => (c.serviceSubnet = "52.0.0.0/16"), "serviceSubnet", /52\.0\.0\.0\/16 is not private address space/],
     ["service subnet straddling private space", (c) => (c.serviceSubnet = "172.0.0.0/8"), "serviceSubnet", /is not private address space/],
     ["cluster subnet in the benchmarking range", (c) => { c.clusterSubnet = "198.18.0.0/16"; delete c.nodes[0].subnet; delete c.nodes[1].subnet; }, "clusterSubnet", /not private address space/],
+    // ovnkube-identity: its port on the masters, where the API server calls it, the credential ovnkube-node asks with.
+    ["a master's SSH port is the webhook's", (c) => { interconnect(c); c.nodes[0].port = 9443; }, "nodes[0].port", /9443 is also ovnkube-identity's webhook port on nodes\[0\] \(fixed\)/],
+    ["the cluster-wide SSH port is the webhook's", (c) => { interconnect(c); c.ssh = { port: 9443 }; }, "ssh.port", /9443 is also ovnkube-identity's webhook port on nodes\[0\]/],
+    ["API server on the webhook's port of its master", (c) => { interconnect(c); c.apiServer.url = "https://10.0.0.10:9443"; }, "apiServer.url", /9443 is also ovnkube-identity's webhook port/],
+    ["webhook called at a master's SSH address, not its node IP", (c) => { interconnect(c); c.nodes[0].tunnelIp = "10.0.5.10"; c.ovnkube = { identity: { webhookAddress: "10.0.0.10" } }; }, "ovnkube.identity.webhookAddress", /10\.0\.0\.10 is nodes\[0\]\.address, but ovnkube-identity listens on that master's node IP, its tunnelIp 10\.0\.5\.10.*use 10\.0\.5\.10/],
+    ["webhook at localhost with the API server on a worker", (c) => { interconnect(c); c.apiServer.url = "https://10.0.0.11:6443"; }, "ovnkube.identity.webhookAddress", /localhost, but apiServer\.url names nodes\[1\] \(10\.0\.0\.11\), which is no master and runs no ovnkube-identity/],
+    ["bootstrap kubeconfig is cluster-admin's", (c) => { interconnect(c); c.ovnkube = { identity: { bootstrapKubeconfig: "/etc/kubernetes/admin.conf" } }; }, "ovnkube.identity.bootstrapKubeconfig", /admin\.conf is cluster-admin's credential, not a node's.*system:node:<name>.*kubelet\.conf/],
+    ["bootstrap kubeconfig is a bootstrap token", (c) => { interconnect(c); c.ovnkube = { identity: { bootstrapKubeconfig: "/etc/kubernetes/bootstrap-kubelet.conf" } }; }, "ovnkube.identity.bootstrapKubeconfig", /a bootstrap token/],
+    ["bootstrap kubeconfig is a user's", (c) => { interconnect(c); c.ovnkube = { identity: { bootstrapKubeconfig: "/root/.kube/config" } }; }, "ovnkube.identity.bootstrapKubeconfig", /a user's kubeconfig/],
 ];
 
 

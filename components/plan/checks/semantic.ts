@@ -15,6 +15,7 @@ import { masqueradeProblems } from "./masquerade";
 import { apiServerAddressProblems } from "./apiServerAddress";
 import { reservedNameProblems } from "./reservedNames";
 import { publicRangeProblems } from "./publicRanges";
+import { identityProblems } from "./identity";
 import { labOnlyProblems, referenceProblems, transportProblems } from "./transports";
 import { DEFAULT_MASQUERADE_SUBNET, DEFAULT_TRANSIT_SUBNET } from "../../config/schema";
 import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION } from "../../kube/releases";
@@ -64,6 +65,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     if (join && join.prefix > 29) add("joinSubnet", `/${join.prefix} is too small for the cluster router and a gateway router`);
 
     if (ovnkubeMode) checkIdentity(cfg, add);
+    if (ovnkubeMode) identityProblems(cfg, add);
     if (interconnect) checkNoCentrals(cfg, add);
     else checkCentrals(cfg, add);
     if (!cfg.nodes.some((n) => n.roles.includes("master"))) add("nodes", `at least one node must have the role "master"`);
@@ -115,7 +117,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     hostKeyProblems(cfg, add);
     secretMaterialProblems(cfg, texts, add);
     addressProblems(cfg, { cluster, service, join, transit, masquerade }, add);
-    listenerProblems(cfg, !interconnect, add);
+    listenerProblems(cfg, !interconnect, add, ovnkubeMode && cfg.ovnkube?.identity?.enabled !== false);
     labOnlyProblems(cfg, add);
     referenceProblems(cfg, add);
     imageReferenceProblems(cfg, cfg.ovnkube?.version ?? DEFAULT_OVNKUBE_VERSION, add);
