@@ -343,6 +343,13 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["bootstrap kubeconfig is cluster-admin's", (c) => { interconnect(c); c.ovnkube = { identity: { bootstrapKubeconfig: "/etc/kubernetes/admin.conf" } }; }, "ovnkube.identity.bootstrapKubeconfig", /admin\.conf is cluster-admin's credential, not a node's.*system:node:<name>.*kubelet\.conf/],
     ["bootstrap kubeconfig is a bootstrap token", (c) => { interconnect(c); c.ovnkube = { identity: { bootstrapKubeconfig: "/etc/kubernetes/bootstrap-kubelet.conf" } }; }, "ovnkube.identity.bootstrapKubeconfig", /a bootstrap token/],
     ["bootstrap kubeconfig is a user's", (c) => { interconnect(c); c.ovnkube = { identity: { bootstrapKubeconfig: "/root/.kube/config" } }; }, "ovnkube.identity.bootstrapKubeconfig", /a user's kubeconfig/],
+    // Where the CRDs come from: https, pinned by the release's tag in the path.
+    ["CRD mirror over plain http", (c) => (c.ovnkube = { crdMirror: "http://mirror.example.com/ovn-kubernetes/v1.3.0/crds/" }), "ovnkube.crdMirror", /is plain http \(host mirror\.example\.com\).*https/],
+    ["CRD mirror following master", (c) => (c.ovnkube = { crdMirror: "https://raw.githubusercontent.com/ovn-kubernetes/ovn-kubernetes/master/helm/ovn-kubernetes/crds/" }), "ovnkube.crdMirror", /follows the branch "master".*under its tag, v1\.3\.0/],
+    ["CRD mirror following the release branch", (c) => (c.ovnkube = { crdMirror: "https://mirror.example.com/ovn-kubernetes/release-1.3/crds/" }), "ovnkube.crdMirror", /follows the branch "release-1\.3"/],
+    ["CRD mirror of another release", (c) => (c.ovnkube = { version: "1.3", crdMirror: "https://mirror.example.com/ovn-kubernetes/v1.2.0/crds/" }), "ovnkube.crdMirror", /names the tag v1\.2\.0, but ovnkube\.version 1\.3 is v1\.3\.0/],
+    ["CRD mirror naming no release", (c) => (c.ovnkube = { crdMirror: "https://mirror.example.com/crds/" }), "ovnkube.crdMirror", /names no release tag in its path/],
+    ["CRD mirror with a token, over http", (c) => (c.ovnkube = { crdMirror: "http://deploy:s3cr3t-t0ken@mirror.example.com/master/" }), "ovnkube.crdMirror", /got "http:\/\/…@mirror\.example\.com\/master\/"/],
 ];
 
 

@@ -18,6 +18,7 @@ test("defaults are applied by the schema", () => {
         version: "1.3",
         architecture: "interconnect",
         image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3",
+        allowMovingImageTag: false,
         identity: { enabled: true, webhookAddress: "localhost", bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf" },
     });
     assert.equal(v.transitSubnet, "100.88.0.0/16");

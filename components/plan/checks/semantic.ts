@@ -16,6 +16,7 @@ import { apiServerAddressProblems } from "./apiServerAddress";
 import { reservedNameProblems } from "./reservedNames";
 import { publicRangeProblems } from "./publicRanges";
 import { identityProblems } from "./identity";
+import { crdMirrorProblems } from "./crdMirror";
 import { labOnlyProblems, referenceProblems, transportProblems } from "./transports";
 import { DEFAULT_MASQUERADE_SUBNET, DEFAULT_TRANSIT_SUBNET } from "../../config/schema";
 import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION } from "../../kube/releases";
@@ -121,6 +122,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     labOnlyProblems(cfg, add);
     referenceProblems(cfg, add);
     imageReferenceProblems(cfg, cfg.ovnkube?.version ?? DEFAULT_OVNKUBE_VERSION, add);
+    crdMirrorProblems(cfg, cfg.ovnkube?.version ?? DEFAULT_OVNKUBE_VERSION, add);
     transportProblems(cfg, ovnkubeMode, texts.kubeconfig === undefined ? undefined : kubeconfigServer(texts.kubeconfig), add);
     applicabilityProblems(cfg, add);
     checkKubernetesCredentials(cfg, ovnkubeMode, secretsPresent, add);
