@@ -47,7 +47,7 @@ const VALUES: unknown[] = [
     "bob:pw@registry.example.com/ovnkube:v1", "registry.example.com:5000/ovnkube", "ovnkube:v1.3.0", "https://ghcr.io/ovn/ovnkube:v1", "ghcr.io/OVN/ovnkube:v1", "ghcr.io/ovn/ovnkube:latest", "ghcr.io/ovn/ovnkube:master", "ghcr.io/ovn/ovnkube:release-1.2", "http://mirror.example.com/v1.3.0/crds/", "https://mirror.example.com/master/crds/", "https://mirror.example.com/v1.2.0/crds/", "https://mirror.example.com/v1.3.0/crds/", "https://u:tok@mirror.example.com/v1.3.0/crds/",
     "quay.io/ovn/ovnkube@sha256:" + "a".repeat(64),
     "SHA256:" + "A".repeat(43), "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII71", 0, 1, 22, 443, 6641, 6642, 6643, 6644, 9443, "https://10.0.0.10:9443", "/etc/kubernetes/admin.conf", "/etc/kubernetes/bootstrap-kubelet.conf", "/root/.kube/config", 8, 24, 28, 29, 30, 32, 576, 9000, 65535,
-    -1, 1.5, true, false, null, [], {}, ["central"], ["master"], ["node", "gateway"], ["central", "master", "node", "gateway"], { secure: "v1:x" },
+    -1, 1.5, true, false, null, [], {}, ["central"], ["master"], ["node", "gateway"], ["central", "master", "node", "gateway"], { secure: "v1:x" }, { secure: "v1:Zm9vYmFyYmF6:c2VjcmV0LXZhbHVlLWhlcmU=" },
 ];
 
 type Op = (raw: Record<string, any>, texts: SecretTexts) => void;

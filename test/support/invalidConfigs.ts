@@ -350,6 +350,10 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["CRD mirror of another release", (c) => (c.ovnkube = { version: "1.3", crdMirror: "https://mirror.example.com/ovn-kubernetes/v1.2.0/crds/" }), "ovnkube.crdMirror", /names the tag v1\.2\.0, but ovnkube\.version 1\.3 is v1\.3\.0/],
     ["CRD mirror naming no release", (c) => (c.ovnkube = { crdMirror: "https://mirror.example.com/crds/" }), "ovnkube.crdMirror", /names no release tag in its path/],
     ["CRD mirror with a token, over http", (c) => (c.ovnkube = { crdMirror: "http://deploy:s3cr3t-t0ken@mirror.example.com/master/" }), "ovnkube.crdMirror", /got "http:\/\/…@mirror\.example\.com\/master\/"/],
+    // One ciphertext under two secret keys, seen without decrypting.
+    // The program sees the decrypted values (equal, as the ciphertexts were) and refuses them by keyMaterial.ts's relations.
+    ["the SSL key's ciphertext pasted as the certificate", (c, t) => { ssl(c); c.ovnSslPrivateKey = { secure: "v1:Zm9vYmFyYmF6:c2VjcmV0LXZhbHVlLWhlcmU=" }; c.ovnSslCertificate = c.ovnSslPrivateKey; t.ovnSslCertificate = t.ovnSslPrivateKey; }, "ovnSslCertificate", /holds the same ciphertext as ovnSslPrivateKey|private key where a certificate belongs/],
+    ["the SSH key's ciphertext reused as the SSL key", (c, t) => { ssl(c); c.sshPrivateKey = { secure: "v1:cXV4cXV1eA==:a2V5LW1hdGVyaWFsLWhlcmU=" }; c.ovnSslPrivateKey = c.sshPrivateKey; t.sshPrivateKey = t.ovnSslPrivateKey = rsaKeyPair().pkcs1; }, "ovnSslPrivateKey", /holds the same ciphertext as sshPrivateKey|is the same value as sshPrivateKey/],
 ];
 
 

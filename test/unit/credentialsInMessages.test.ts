@@ -27,3 +27,14 @@ test("withoutCredentials keeps the reference's shape", () => {
     assert.equal(withoutCredentials("bob:pw@registry.example.com/ovn:v1"), "…@registry.example.com/ovn:v1");
     assert.equal(withoutCredentials("ghcr.io/ovn/ovnkube@sha256:" + "a".repeat(64)), "ghcr.io/ovn/ovnkube@sha256:" + "a".repeat(64));
 });
+
+test("one ciphertext under two secret keys is refused at the later key without its value; placeholders and shared certificates are not", () => {
+    const cipher = "v1:Zm9vYmFyYmF6:c2VjcmV0LXZhbHVlLWhlcmU=";
+    const cfg = stackConfig("prod");
+    cfg.ovnSslPrivateKey = { secure: cipher };
+    cfg.ovnSslCertificate = { secure: cipher };
+    assert.throws(() => validateConfig(structuredClone(cfg)), (e: unknown) => e instanceof ConfigError && e.problems.some((p) => p.path === "ovnSslCertificate" && /same ciphertext as ovnSslPrivateKey/.test(p.message)) && !e.message.includes("c2VjcmV0"));
+    cfg.ovnSslPrivateKey = { secure: "v1:cXV4cXV1eA==:a2V5LW1hdGVyaWFsLWhlcmU=" };
+    cfg.ovnSslCaCertificate = { secure: cipher };
+    assert.doesNotThrow(() => validateConfig(cfg), "certificates may share a value");
+});

@@ -17,6 +17,7 @@ import { reservedNameProblems } from "./reservedNames";
 import { publicRangeProblems } from "./publicRanges";
 import { identityProblems } from "./identity";
 import { crdMirrorProblems } from "./crdMirror";
+import { secretCopyProblems } from "./secretCopies";
 import { labOnlyProblems, referenceProblems, transportProblems } from "./transports";
 import { DEFAULT_MASQUERADE_SUBNET, DEFAULT_TRANSIT_SUBNET } from "../../config/schema";
 import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION } from "../../kube/releases";
@@ -128,6 +129,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     checkKubernetesCredentials(cfg, ovnkubeMode, secretsPresent, add);
     checkNamespace(cfg, add);
     problems.push(...plainSecretProblems(cfg));
+    secretCopyProblems(cfg, add);
 
     // Pulumi mode hands the API server to the chassis (external_ids k8s-api-*); in ovnkube mode
     // ovnkube authenticates with its service account and the program with `kubeconfig`.
