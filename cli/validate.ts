@@ -20,7 +20,8 @@ function check(file: string, previousFile: string | undefined): Outcome {
     try {
         raw = readStackFile(file);
     } catch (e) {
-        // Unreadable or not YAML: the file itself is the problem.
+        // Values the Pulumi CLI would read otherwise are named at their paths; unreadable or not YAML: the file itself is the problem.
+        if (e instanceof ConfigError) return { valid: false, problems: e.problems };
         return { valid: false, problems: [{ path: "(file)", message: (e as Error).message }] };
     }
     try {

@@ -202,6 +202,11 @@ export const stackConfigSchema = {
             default: {},
             additionalProperties: false,
         },
+        allowPublicClusterRanges: {
+            type: "boolean",
+            default: false,
+            description: "clusterSubnet and serviceSubnet may be public address space (the stack's own): every node routes them into the cluster",
+        },
         lab: {
             type: "boolean",
             default: false,
@@ -218,6 +223,11 @@ export const stackConfigSchema = {
                     description: "interconnect: a zone (local NB, SB, northd) per node, no `central` role; centralized: one NB/SB on 1, 3 or 5 centrals, deprecated upstream",
                 },
                 image: { ...text("image"), description: "ovnkube container image (default: the release's `ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-<version>`)" },
+                allowMovingImageTag: {
+                    type: "boolean",
+                    default: false,
+                    description: "run an image whose tag follows a branch (latest, master) instead of the release: each node pulls whatever was pushed last",
+                },
                 crdMirror: { ...text("crdMirror"), description: "an `https://` or `file:///` directory holding the release's CRD files under their upstream names, read instead of upstream (air-gapped clusters)" },
                 identity: {
                     type: "object",

@@ -2,7 +2,10 @@
 // for offline validation and rendering. Secrets stay ciphertext (`{secure: …}`): presence is
 // all that validation needs.
 import { readFileSync } from "fs";
-import { parse } from "yaml";
+import { LineCounter, parseDocument } from "yaml";
+import { ConfigError } from "./problem";
+import { SECRET_KEYS } from "./types";
+import { yamlReaderProblems } from "./yamlReaders";
 
 export const PROJECT = "ovn-kubernetes";
 
@@ -10,18 +13,30 @@ export const PROJECT = "ovn-kubernetes";
  * The project's keys, without their namespace. Keys of other namespaces belong to other packages
  * (`kubernetes:context`) and are left out, except under a namespace one or two typing mistakes
  * away from the project's (`ovn-kubernets:nodes`): those keep their full key, so that validation
- * names them as unknown instead of the setting silently missing.
+ * names them as unknown instead of the setting silently missing. Throws ConfigError where the
+ * Pulumi CLI would read a value otherwise than this reader (./yamlReaders.ts).
  */
 export function configFromStackYaml(text: string, project = PROJECT): Record<string, unknown> {
-    const doc = (parse(text) ?? {}) as { config?: Record<string, unknown> };
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(doc.config ?? {})) {
+    const lines = new LineCounter();
+    const parsed = parseDocument(text, { lineCounter: lines });
+    if (parsed.errors.length) throw parsed.errors[0];
+    const keyOf = (key: string): string | undefined => {
         const colon = key.indexOf(":");
         const namespace = key.slice(0, colon);
         // Keys without a namespace belong to the project, as in Pulumi itself.
-        if (colon < 0) out[key] = value;
-        else if (namespace === project) out[key.slice(colon + 1)] = value;
-        else if (isMisspelledNamespace(namespace, project)) out[key] = value;
+        if (colon < 0) return key;
+        if (namespace === project) return key.slice(colon + 1);
+        if (isMisspelledNamespace(namespace, project)) return key;
+        return undefined;
+    };
+    const secret = (path: string) => (SECRET_KEYS as readonly string[]).includes(path.split(/[.[]/)[0]);
+    const disagreements = yamlReaderProblems(parsed, lines, keyOf, secret);
+    if (disagreements.length) throw new ConfigError(disagreements);
+    const doc = (parsed.toJS() ?? {}) as { config?: Record<string, unknown> };
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(doc.config ?? {})) {
+        const k = keyOf(key);
+        if (k !== undefined) out[k] = value;
     }
     return out;
 }

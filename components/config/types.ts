@@ -188,6 +188,8 @@ export interface OvnkubeConfig {
     architecture: OvnkubeArchitecture;
     /** Default: the release's image (./releases). */
     image: string;
+    /** Accept an image tag that follows a branch (`latest`, `master`) instead of the release (default false). */
+    allowMovingImageTag: boolean;
     /** A directory (http(s) or file URL, ending in /) holding the release's CRD files under their upstream names. */
     crdMirror?: string;
     /** ovnkube-identity: per-node client certificates and the webhook holding each node to its own objects. */
@@ -206,6 +208,8 @@ export interface OvnkubeConfigInput {
     architecture?: OvnkubeArchitecture;
     /** ovnkube container image (default: the release's image). */
     image?: string;
+    /** Accept an image tag that follows a branch (`latest`, `master`) instead of the release (default false). */
+    allowMovingImageTag?: boolean;
     /** Read the release's CRD files from this directory (http(s) or file URL ending in /) instead of upstream. */
     crdMirror?: string;
     /** ovnkube-identity settings. */
@@ -265,6 +269,8 @@ export interface ClusterSettings {
     kubernetes?: Partial<KubernetesConfig>;
     /** ovnkube mode: the ovn-kubernetes release and architecture. */
     ovnkube?: OvnkubeConfigInput;
+    /** clusterSubnet and serviceSubnet may be public address space the operator owns (default false: private space only). */
+    allowPublicClusterRanges?: boolean;
     /** A throw-away lab: ssh.insecureIgnoreHostKey is expected and not warned about (default false). */
     lab?: boolean;
 }

@@ -10,18 +10,14 @@ import { generatedNameClashes, generatedNames } from "./checks/generatedNames";
 import { stackConfigSchema } from "../config/schema";
 import { PROJECT } from "../config/stackFile";
 import { semanticProblems } from "./checks/semantic";
-import type { Problem } from "../config/problem";
+import { withoutCredentials } from "./checks/transports";
+import { ConfigError, type Problem } from "../config/problem";
 import type { SecretTexts } from "./checks/keyMaterial";
 import { kubeNameClashes } from "./checks/kubeNames";
 import { OVNKUBE_VERSIONS, releaseOf } from "../config/releases";
 import { SECRET_KEYS, type OvnkubeConfig, SecretKey, StackConfig, StackConfigInput } from "../config/types";
 
-export class ConfigError extends Error {
-    constructor(readonly problems: Problem[]) {
-        super(`invalid stack configuration:\n${problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}`);
-        this.name = "ConfigError";
-    }
-}
+export { ConfigError };
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true, verbose: true });
 const schemaCheck: ValidateFunction = ajv.compile(stackConfigSchema);
@@ -58,7 +54,7 @@ function schemaProblem(e: ErrorObject): Problem {
         case "additionalProperties":
             return { path: at(String(e.params.additionalProperty)), message: unknownSetting(String(e.params.additionalProperty)) };
         case "pattern":
-            return { path: base, message: `must be ${PATTERN_WHAT.get(String(e.params.pattern)) ?? `like ${e.params.pattern}`}, got ${JSON.stringify(e.data)}` };
+            return { path: base, message: `must be ${PATTERN_WHAT.get(String(e.params.pattern)) ?? `like ${e.params.pattern}`}, got ${JSON.stringify(typeof e.data === "string" ? withoutCredentials(e.data) : e.data)}` };
         case "enum":
             if (base === "ovnkube.version")
                 return { path: base, message: `${JSON.stringify(e.data)} is not a supported ovn-kubernetes release: upstream maintains only ${OVNKUBE_VERSIONS.join(" and ")}; use one of them` };

@@ -24,7 +24,7 @@ const BROKEN = {
     lab: true,
     ovnTransport: { protocol: "tcp", nbPort: 6641, sbPort: 6642 },
     ssh: { ...prodConfig.ssh, insecureIgnoreHostKey: true },
-    ovnkube: { ...prodConfig.ovnkube, identity: { enabled: false }, image: LATEST },
+    ovnkube: { ...prodConfig.ovnkube, identity: { enabled: false }, image: LATEST, allowMovingImageTag: true },
     mtu: 1480,
     nodes: prodConfig.nodes.map((n) => (n.name === "worker-2" ? { ...n, roles: ["master"] } : n)),
     apiServer: { url: "http://api.prod.example.com:6443" },

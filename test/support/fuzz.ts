@@ -41,12 +41,13 @@ function leaves(v: unknown, at: Array<string | number> = []): Array<{ path: Arra
 const VALUES: unknown[] = [
     ...new Map(EXAMPLES.flatMap((s) => leaves(examples[s]).filter((l) => l.path.length > 0).map((l) => [JSON.stringify(l.value), l.value]))).values(),
     "", "0.0.0.0", "127.0.0.1", "255.255.255.255", "224.0.0.1", "169.254.0.1", "10.0.0.0", "10.0.0.255", "10.0.0.0/8", "10.0.0.10/32",
-    "10.0.0.0/31", "0.0.0.0/0", "100.64.0.0/29", "100.88.0.0/24", "169.254.0.0/30", "192.168.0.0/22", "192.168.0.0/23", "100.88.0.0/16", "169.254.0.0/17", "172.30.0.0/16", "10.128.0.0/14", "10.33.74.0/24",
-    "http://10.0.0.10:6641", "https://10.0.0.10", "http://127.0.0.1:8080", "stt", "vxlan", "netdev", "rhel", "dedicated", "shared",
-    "br-int", "br_ex", "br.ex", "BrEx", "eth0", "ovn-host-network", "kube-system", "user", "root", "join", "GR_x", "centralized", "interconnect",
-    "bob:pw@registry.example.com/ovnkube:v1", "registry.example.com:5000/ovnkube", "quay.io/ovn/ovnkube@sha256:" + "a".repeat(64),
-    "SHA256:" + "A".repeat(43), "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII71", 0, 1, 22, 443, 6641, 6642, 6643, 6644, 8, 24, 28, 29, 30, 32, 576, 9000, 65535,
-    -1, 1.5, true, false, null, [], {}, ["central"], ["master"], ["node", "gateway"], ["central", "master", "node", "gateway"], { secure: "v1:x" },
+    "10.0.0.0/31", "0.0.0.0/0", "100.64.0.0/29", "100.88.0.0/24", "169.254.0.0/30", "192.168.0.0/22", "192.168.0.0/23", "100.88.0.0/16", "169.254.0.0/17", "169.254.0.0/16", "169.254.128.0/17", "169.254.169.248/29", "169.254.169.0/29", "10.200.0.0/24", "172.30.0.0/16", "10.128.0.0/14", "10.33.74.0/24", "8.0.0.0/16", "52.0.0.0/16", "172.0.0.0/8",
+    "http://10.0.0.10:6641", "https://10.0.0.10", "http://127.0.0.1:8080", "https://localhost:6443", "https://kubernetes.default.svc", "https://api.cluster.local:6443", "https://172.30.0.1", "stt", "vxlan", "netdev", "rhel", "dedicated", "shared",
+    "br-int", "br_ex", "br.ex", "BrEx", "eth0", "ovn-host-network", "kube-system", "user", "root", "join", "GR_x", "global", "centralized", "interconnect",
+    "bob:pw@registry.example.com/ovnkube:v1", "registry.example.com:5000/ovnkube", "ovnkube:v1.3.0", "https://ghcr.io/ovn/ovnkube:v1", "ghcr.io/OVN/ovnkube:v1", "ghcr.io/ovn/ovnkube:latest", "ghcr.io/ovn/ovnkube:master", "ghcr.io/ovn/ovnkube:release-1.2", "http://mirror.example.com/v1.3.0/crds/", "https://mirror.example.com/master/crds/", "https://mirror.example.com/v1.2.0/crds/", "https://mirror.example.com/v1.3.0/crds/", "https://u:tok@mirror.example.com/v1.3.0/crds/",
+    "quay.io/ovn/ovnkube@sha256:" + "a".repeat(64),
+    "SHA256:" + "A".repeat(43), "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII71", 0, 1, 22, 443, 6641, 6642, 6643, 6644, 9443, "https://10.0.0.10:9443", "/etc/kubernetes/admin.conf", "/etc/kubernetes/bootstrap-kubelet.conf", "/root/.kube/config", 8, 24, 28, 29, 30, 32, 576, 9000, 65535,
+    -1, 1.5, true, false, null, [], {}, ["central"], ["master"], ["node", "gateway"], ["central", "master", "node", "gateway"], { secure: "v1:x" }, { secure: "v1:Zm9vYmFyYmF6:c2VjcmV0LXZhbHVlLWhlcmU=" },
 ];
 
 type Op = (raw: Record<string, any>, texts: SecretTexts) => void;
@@ -87,7 +88,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
         texts[to] = texts[from];
         raw[to] ??= { secure: "v1:x" };
     }),
-    fc.constantFrom<[string, unknown]>(["kubernetes", { enabled: true }], ["kubernetes", { enabled: false }], ["lab", true], ["ovnkube", { architecture: "centralized" }]).map(
+    fc.constantFrom<[string, unknown]>(["kubernetes", { enabled: true }], ["kubernetes", { enabled: false }], ["lab", true], ["ovnkube", { architecture: "centralized" }], ["ovnkube", { allowMovingImageTag: true }]).map(
         ([k, v]): Op => (raw) => (raw[k] = { ...(typeof raw[k] === "object" ? raw[k] : {}), ...(v as object) }),
     ),
 );
@@ -124,6 +125,7 @@ const plausible: fc.Arbitrary<Op> = fc.oneof(
     fc.integer({ min: 576, max: 9216 }).map((mtu): Op => (raw) => (raw.mtu = mtu)),
     fc.constantFrom<Op>(
         (raw) => (raw.lab = true),
+        (raw) => (raw.allowPublicClusterRanges = true),
         (raw) => (raw.ovnkube = { ...raw.ovnkube, version: "1.2" }),
         (raw) => (raw.ovnkube = { ...raw.ovnkube, identity: { enabled: false } }),
         (raw) => (raw.kubernetes = { ...raw.kubernetes, namespace: "ovn-system" }),

@@ -138,7 +138,6 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["an unknown gateway mode", (c) => { interconnect(c); c.ovnkube = { gatewayMode: "dedicated" }; }, "ovnkube.gatewayMode", /must be one of shared, local/],
     ["EgressIP health-check port out of range", (c) => { interconnect(c); c.ovnkube = { features: { egressIpHealthCheckPort: 70000 } }; }, "ovnkube.features.egressIpHealthCheckPort", /65535/],
     ["EgressIP health-check port is a node's SSH port", (c) => { interconnect(c); c.nodes[1].port = 9107; }, "ovnkube.features.egressIpHealthCheckPort", /9107 is also the SSH port of nodes\[1\]: both listen on this host/],
-    ["SSH port of a master is the identity webhook's", (c) => { interconnect(c); c.nodes[0].port = 9443; }, "nodes[0].port", /9443 is also ovnkube-identity's webhook port \(fixed\)/],
     ["egress-assignable node without a gateway", (c) => { interconnect(c); c.nodes[1].egressAssignable = true; }, "nodes[1].egressAssignable", /kube-minion1 has no gateway: an egress IP is a second address on a node's gateway bridge/],
     ["egress-assignable node with EgressIP off", (c) => { interconnect(c); c.nodes[2].egressAssignable = true; c.ovnkube = { features: { egressIp: false } }; }, "nodes[2].egressAssignable", /ovnkube\.features\.egressIp is off, so nothing assigns egress IPs/],
     ["egress-assignable node in Pulumi mode", (c) => (c.nodes[2].egressAssignable = true), "nodes[2].egressAssignable", /applies to ovnkube mode only/],
@@ -316,6 +315,60 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
         c.ssh = { insecureIgnoreHostKey: true };
         c.lab = true;
     }, "nodes", /4 nodes do not fit: clusterSubnet 192\.168\.0\.0\/22 holds 2 \/24 subnets besides the pinned ones, for 3 unpinned/],
+    // Image references: the grammar registries read, a named registry, a tag of the release.
+    ["image by short name", (c) => (c.ovnkube = { image: "ovn-kube-ubuntu:v1.3.0" }), "ovnkube.image", /names no registry.*name the registry/],
+    ["image by Docker Hub user name", (c) => (c.ovnkube = { image: "ovnorg/ovn-kube-ubuntu:v1.3.0" }), "ovnkube.image", /names no registry/],
+    ["image as a URL", (c) => (c.ovnkube = { image: "https://ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3" }), "ovnkube.image", /is a URL; an image reference has no scheme: drop "https:\/\/"/],
+    ["image path in upper case", (c) => (c.ovnkube = { image: "ghcr.io/OVN-Kubernetes/ovn-kube-ubuntu:release-1.3" }), "ovnkube.image", /path component "OVN-Kubernetes".*lower-case/],
+    ["image registry port that is no number", (c) => (c.ovnkube = { image: "registry.example.com:https/ovnkube:v1.3.0" }), "ovnkube.image", /registry "registry\.example\.com:https".*numeric port/],
+    ["image tag starting with a dot", (c) => (c.ovnkube = { image: "ghcr.io/ovn/ovnkube:.v1" }), "ovnkube.image", /has the tag "\.v1"/],
+    ["image digest in upper case", (c) => (c.ovnkube = { image: "ghcr.io/ovn/ovnkube@sha256:" + "AB".repeat(32) }), "ovnkube.image", /digest is sha256: and 64 lower-case hex digits/],
+    ["image on the moving tag latest", (c) => (c.ovnkube = { image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:latest" }), "ovnkube.image", /moving tag "latest".*instead of release 1\.3.*ovnkube\.allowMovingImageTag: true/],
+    ["image on the master branch's tag", (c) => (c.ovnkube = { version: "1.2", image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:master" }), "ovnkube.image", /moving tag "master".*release 1\.2/],
+    ["image of another release", (c) => (c.ovnkube = { version: "1.3", image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.2" }), "ovnkube.image", /image of release 1\.2, but ovnkube\.version is 1\.3/],
+    // The masquerade range: link-local, no wider than upstream's, clear of the clouds' link-local services.
+    ["routable masquerade range", (c) => { interconnect(c); c.masqueradeSubnet = "10.200.0.0/24"; }, "masqueradeSubnet", /10\.200\.0\.0\/24 is not link-local.*inside 169\.254\.0\.0\/16/],
+    ["masquerade range wider than link-local", (c) => { interconnect(c); c.masqueradeSubnet = "169.254.0.0/15"; }, "masqueradeSubnet", /is not link-local/],
+    ["masquerade range over all of link-local", (c) => { interconnect(c); c.masqueradeSubnet = "169.254.0.0/16"; }, "masqueradeSubnet", /wider than upstream's \/17/],
+    ["masquerade range covering the metadata service", (c) => { interconnect(c); c.masqueradeSubnet = "169.254.128.0/17"; }, "masqueradeSubnet", /covers 169\.254\.169\.254, the instance metadata service/],
+    ["masquerade range covering the cloud's DNS", (c) => { interconnect(c); c.masqueradeSubnet = "169.254.169.248/29"; }, "masqueradeSubnet", /covers 169\.254\.169\.253, the Amazon VPC DNS resolver/],
+    ["masquerade range covering the cloud's NTP", (c) => { interconnect(c); c.masqueradeSubnet = "169.254.169.120/29"; }, "masqueradeSubnet", /covers 169\.254\.169\.123, the Amazon Time Sync/],
+    // The API server as ovnkube reaches it, from each node's host network.
+    ["API server at localhost in ovnkube mode", (c) => { interconnect(c); c.apiServer.url = "https://localhost:6443"; }, "apiServer.url", /localhost names each node itself.*host network/],
+    ["API server at a .localhost name", (c) => { interconnect(c); c.apiServer.url = "https://api.localhost:6443"; }, "apiServer.url", /names each node itself/],
+    ["API server at the kubernetes Service's name", (c) => { interconnect(c); c.apiServer.url = "https://kubernetes.default.svc:443"; }, "apiServer.url", /kubernetes\.default\.svc is a name of the cluster's own DNS/],
+    ["API server at a cluster.local name", (c) => { interconnect(c); c.apiServer.url = "https://kubernetes.default.svc.cluster.local"; }, "apiServer.url", /cluster's own DNS/],
+    ["API server at the bare kubernetes name", (c) => { interconnect(c); c.apiServer.url = "https://kubernetes"; }, "apiServer.url", /cluster's own DNS/],
+    ["API server at the kubernetes Service's VIP", (c) => { interconnect(c); c.apiServer.url = "https://172.30.0.1:443"; }, "apiServer.url", /172\.30\.0\.1 is a Service address in serviceSubnet 172\.30\.0\.0\/16 \(the kubernetes Service's VIP\)/],
+    ["API server at another Service address", (c) => { interconnect(c); c.apiServer.url = "https://172.30.4.10:443"; }, "apiServer.url", /is a Service address in serviceSubnet/],
+    // Names upstream reserves.
+    ["a node named after ovn-kubernetes' default zone", (c) => { interconnect(c); c.nodes[1].name = "global"; }, "nodes[1].name", /"global" is ovn-kubernetes' default zone.*rename the node/],
+    ["a master named after the default zone", (c) => { interconnect(c); c.nodes[0].name = "global"; }, "nodes[0].name", /default zone/],
+    // Public address space as the pod or service range.
+    ["public cluster subnet", (c) => { c.clusterSubnet = "8.0.0.0/16"; delete c.nodes[0].subnet; delete c.nodes[1].subnet; }, "clusterSubnet", /8\.0\.0\.0\/16 is not private address space.*allowPublicClusterRanges: true/],
+    ["public service subnet", (c) => (c.serviceSubnet = "52.0.0.0/16"), "serviceSubnet", /52\.0\.0\.0\/16 is not private address space/],
+    ["service subnet straddling private space", (c) => (c.serviceSubnet = "172.0.0.0/8"), "serviceSubnet", /is not private address space/],
+    ["cluster subnet in the benchmarking range", (c) => { c.clusterSubnet = "198.18.0.0/16"; delete c.nodes[0].subnet; delete c.nodes[1].subnet; }, "clusterSubnet", /not private address space/],
+    // ovnkube-identity: its port on the masters, where the API server calls it, the credential ovnkube-node asks with.
+    ["a master's SSH port is the webhook's", (c) => { interconnect(c); c.nodes[0].port = 9443; }, "nodes[0].port", /9443 is also ovnkube-identity's webhook port on nodes\[0\] \(fixed\)/],
+    ["the cluster-wide SSH port is the webhook's", (c) => { interconnect(c); c.ssh = { port: 9443 }; }, "ssh.port", /9443 is also ovnkube-identity's webhook port on nodes\[0\]/],
+    ["API server on the webhook's port of its master", (c) => { interconnect(c); c.apiServer.url = "https://10.0.0.10:9443"; }, "apiServer.url", /9443 is also ovnkube-identity's webhook port/],
+    ["webhook called at a master's SSH address, not its node IP", (c) => { interconnect(c); c.nodes[0].tunnelIp = "10.0.5.10"; c.ovnkube = { identity: { webhookAddress: "10.0.0.10" } }; }, "ovnkube.identity.webhookAddress", /10\.0\.0\.10 is nodes\[0\]\.address, but ovnkube-identity listens on that master's node IP, its tunnelIp 10\.0\.5\.10.*use 10\.0\.5\.10/],
+    ["webhook at localhost with the API server on a worker", (c) => { interconnect(c); c.apiServer.url = "https://10.0.0.11:6443"; }, "ovnkube.identity.webhookAddress", /localhost, but apiServer\.url names nodes\[1\] \(10\.0\.0\.11\), which is no master and runs no ovnkube-identity/],
+    ["bootstrap kubeconfig is cluster-admin's", (c) => { interconnect(c); c.ovnkube = { identity: { bootstrapKubeconfig: "/etc/kubernetes/admin.conf" } }; }, "ovnkube.identity.bootstrapKubeconfig", /admin\.conf is cluster-admin's credential, not a node's.*system:node:<name>.*kubelet\.conf/],
+    ["bootstrap kubeconfig is a bootstrap token", (c) => { interconnect(c); c.ovnkube = { identity: { bootstrapKubeconfig: "/etc/kubernetes/bootstrap-kubelet.conf" } }; }, "ovnkube.identity.bootstrapKubeconfig", /a bootstrap token/],
+    ["bootstrap kubeconfig is a user's", (c) => { interconnect(c); c.ovnkube = { identity: { bootstrapKubeconfig: "/root/.kube/config" } }; }, "ovnkube.identity.bootstrapKubeconfig", /a user's kubeconfig/],
+    // Where the CRDs come from: https, pinned by the release's tag in the path.
+    ["CRD mirror over plain http", (c) => (c.ovnkube = { crdMirror: "http://mirror.example.com/ovn-kubernetes/v1.3.0/crds/" }), "ovnkube.crdMirror", /is plain http \(host mirror\.example\.com\).*https/],
+    ["CRD mirror following master", (c) => (c.ovnkube = { crdMirror: "https://raw.githubusercontent.com/ovn-kubernetes/ovn-kubernetes/master/helm/ovn-kubernetes/crds/" }), "ovnkube.crdMirror", /follows the branch "master".*under its tag, v1\.3\.0/],
+    ["CRD mirror following the release branch", (c) => (c.ovnkube = { crdMirror: "https://mirror.example.com/ovn-kubernetes/release-1.3/crds/" }), "ovnkube.crdMirror", /follows the branch "release-1\.3"/],
+    ["CRD mirror of another release", (c) => (c.ovnkube = { version: "1.3", crdMirror: "https://mirror.example.com/ovn-kubernetes/v1.2.0/crds/" }), "ovnkube.crdMirror", /names the tag v1\.2\.0, but ovnkube\.version 1\.3 is v1\.3\.0/],
+    ["CRD mirror naming no release", (c) => (c.ovnkube = { crdMirror: "https://mirror.example.com/crds/" }), "ovnkube.crdMirror", /names no release tag in its path/],
+    ["CRD mirror with a token, over http", (c) => (c.ovnkube = { crdMirror: "http://deploy:s3cr3t-t0ken@mirror.example.com/master/" }), "ovnkube.crdMirror", /got "http:\/\/…@mirror\.example\.com\/master\/"/],
+    // One ciphertext under two secret keys, seen without decrypting.
+    // The program sees the decrypted values (equal, as the ciphertexts were) and refuses them by keyMaterial.ts's relations.
+    ["the SSL key's ciphertext pasted as the certificate", (c, t) => { ssl(c); c.ovnSslPrivateKey = { secure: "v1:Zm9vYmFyYmF6:c2VjcmV0LXZhbHVlLWhlcmU=" }; c.ovnSslCertificate = c.ovnSslPrivateKey; t.ovnSslCertificate = t.ovnSslPrivateKey; }, "ovnSslCertificate", /holds the same ciphertext as ovnSslPrivateKey|private key where a certificate belongs/],
+    ["the SSH key's ciphertext reused as the SSL key", (c, t) => { ssl(c); c.sshPrivateKey = { secure: "v1:cXV4cXV1eA==:a2V5LW1hdGVyaWFsLWhlcmU=" }; c.ovnSslPrivateKey = c.sshPrivateKey; t.sshPrivateKey = t.ovnSslPrivateKey = rsaKeyPair().pkcs1; }, "ovnSslPrivateKey", /holds the same ciphertext as sshPrivateKey|is the same value as sshPrivateKey/],
 ];
 
 

@@ -78,8 +78,8 @@ describe("features in a stack", () => {
             "https://raw.githubusercontent.com/kubernetes-sigs/network-policy-api/v0.1.5/config/crd/experimental/policy.networking.k8s.io_adminnetworkpolicies.yaml",
             "https://raw.githubusercontent.com/kubernetes-sigs/network-policy-api/v0.1.5/config/crd/experimental/policy.networking.k8s.io_baselineadminnetworkpolicies.yaml",
         ]);
-        const mirrored = plan((c) => (c.ovnkube = { crdMirror: "https://mirror.example.com/crds/", features: { adminNetworkPolicy: true } })).model.kube.crdUrls;
-        assert.equal(mirrored.at(-1), "https://mirror.example.com/crds/policy.networking.k8s.io_baselineadminnetworkpolicies.yaml");
+        const mirrored = plan((c) => (c.ovnkube = { crdMirror: "https://mirror.example.com/ovn-kubernetes/v1.3.0/crds/", features: { adminNetworkPolicy: true } })).model.kube.crdUrls;
+        assert.equal(mirrored.at(-1), "https://mirror.example.com/ovn-kubernetes/v1.3.0/crds/policy.networking.k8s.io_baselineadminnetworkpolicies.yaml");
     });
 
     it("an egress-assignable gateway gets the label through the Node plan, and only it", () => {

@@ -18,6 +18,7 @@ test("defaults are applied by the schema", () => {
         version: "1.3",
         architecture: "interconnect",
         image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3",
+        allowMovingImageTag: false,
         identity: { enabled: true, webhookAddress: "localhost", bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf" },
         // The chart's values-single-node-zone.yaml at v1.3.0 (docs/facts/ovnkube-1.3.md §13).
         gatewayMode: "shared",

@@ -88,7 +88,7 @@ test("render --fetch-crds: a stack's http mirror is read; a file it lacks and an
     const mirror = labMirror("k8s.ovn.org_egressips.yaml");
     const server: Server = createServer((req, res) => {
         const file = path.join(mirror, path.basename(req.url ?? ""));
-        if (!req.url?.startsWith("/crds/") || !existsSync(file)) return res.writeHead(404).end();
+        if (!req.url?.startsWith(`/${RELEASE.tag}/crds/`) || !existsSync(file)) return res.writeHead(404).end();
         res.writeHead(200).end(readFileSync(file));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -97,13 +97,15 @@ test("render --fetch-crds: a stack's http mirror is read; a file it lacks and an
     const stack = path.join(dir, "Pulumi.staging.yaml");
     const text = readFileSync(STAGING, "utf8");
     assert.ok(text.includes("    architecture: interconnect\n"));
-    writeFileSync(stack, text.replace("    architecture: interconnect\n", `    architecture: interconnect\n    crdMirror: http://127.0.0.1:${port}/crds/\n`));
+    // A plain-http mirror is a lab's only (plan/checks/crdMirror.ts); its path names the release's tag.
+    const labText = text.replace("    architecture: interconnect\n", `    architecture: interconnect\n    crdMirror: http://127.0.0.1:${port}/${RELEASE.tag}/crds/\n`) + "  ovn-kubernetes:lab: true\n";
+    writeFileSync(stack, labText);
     const out = mkdtempSync(path.join(tmpdir(), "render-"));
     try {
         const offline = await render(stack, out);
         for (const c of offline) assert.match(c.notRead!, /--fetch-crds/);
         const fetched = await render(stack, out, "--fetch-crds");
-        assert.deepEqual(fetched.map((c) => c.url), RELEASE.crdUrls.map((u) => `http://127.0.0.1:${port}/crds/${baseName(u)}`));
+        assert.deepEqual(fetched.map((c) => c.url), RELEASE.crdUrls.map((u) => `http://127.0.0.1:${port}/${RELEASE.tag}/crds/${baseName(u)}`));
         for (const c of fetched.filter((c) => !c.url.endsWith("_egressips.yaml"))) assertWritten(out, mirror, c);
         assert.match(fetched.find((c) => c.url.endsWith("_egressips.yaml"))!.notRead!, /404/);
     } finally {

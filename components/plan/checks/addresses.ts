@@ -45,9 +45,12 @@ export interface RoutedSubnets {
     masquerade?: Cidr4;
 }
 
+/** The host part of an http(s) URL. */
+export const urlHost = (url: string): string | undefined => /^https?:\/\/([^/:]+)/.exec(url)?.[1];
+
 /** The host part of an http(s) URL when it is an IPv4 address. */
 export function urlIpv4(url: string): string | undefined {
-    const host = /^https?:\/\/([^/:]+)/.exec(url)?.[1];
+    const host = urlHost(url);
     return host !== undefined && isIpv4(host) ? host : undefined;
 }
 

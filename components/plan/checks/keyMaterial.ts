@@ -13,7 +13,7 @@ type Add = (path: string, message: string) => void;
 /** Plain-text values of the secrets, as the program receives them. */
 export type SecretTexts = Partial<Record<SecretKey, string>>;
 
-const CERTIFICATES = ["k8sCaCertificate", "ovnSslCertificate", "ovnSslCaCertificate"] as const;
+export const CERTIFICATES = ["k8sCaCertificate", "ovnSslCertificate", "ovnSslCaCertificate"] as const;
 const CA_CERTIFICATES: ReadonlySet<SecretKey> = new Set(["k8sCaCertificate", "ovnSslCaCertificate"]);
 const PEM_PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----/;

@@ -46,7 +46,7 @@ function listenersOf(cfg: StackConfigInput, i: number, clustered: boolean, { cen
     if (api !== undefined && (api === n.address || api === tunnelIpOf(n))) out.push({ path: "apiServer.url", port: urlPort(cfg.apiServer.url), what: `the API server's port on nodes[${i}]` });
     if (!ovnkubeMode) return out;
     if (n.roles.includes("master") && cfg.ovnkube?.identity?.enabled !== false)
-        out.push({ path: "ovnkube.identity.enabled", port: WEBHOOK_PORT, what: "ovnkube-identity's webhook port (fixed)", fixed: true });
+        out.push({ path: "ovnkube.identity.enabled", port: WEBHOOK_PORT, what: `ovnkube-identity's webhook port on nodes[${i}] (fixed)`, fixed: true });
     const features = cfg.ovnkube?.features;
     const healthCheck = features?.egressIpHealthCheckPort ?? EGRESS_IP_HEALTH_CHECK.chartDefault;
     if (isK8sNode(n) && featureSettings(features).egressIp && healthCheck !== 0)

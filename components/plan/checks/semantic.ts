@@ -11,9 +11,17 @@ import { applicabilityProblems, podRoomProblem } from "./applicability";
 import { hostKeyProblems, kubeconfigServer, secretMaterialProblems, type SecretTexts } from "./keyMaterial";
 import { listenerProblems } from "./listeners";
 import { featureProblems } from "./features";
+import { imageReferenceProblems } from "./imageReference";
+import { masqueradeProblems } from "./masquerade";
+import { apiServerAddressProblems } from "./apiServerAddress";
+import { reservedNameProblems } from "./reservedNames";
+import { publicRangeProblems } from "./publicRanges";
+import { identityProblems } from "./identity";
+import { crdMirrorProblems } from "./crdMirror";
+import { secretCopyProblems } from "./secretCopies";
 import { labOnlyProblems, referenceProblems, transportProblems } from "./transports";
 import { DEFAULT_MASQUERADE_SUBNET, DEFAULT_TRANSIT_SUBNET } from "../../config/schema";
-import { DEFAULT_OVNKUBE_ARCHITECTURE } from "../../config/releases";
+import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION } from "../../config/releases";
 import { kubeconfigDir } from "../../kube/hostPaths";
 import { NODE_HOST_DIRS } from "../../kube/ovnkubeNodeDaemonSets";
 import { plainSecretProblems, setSecretCommand } from "../../config/secretStorage";
@@ -60,6 +68,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     if (join && join.prefix > 29) add("joinSubnet", `/${join.prefix} is too small for the cluster router and a gateway router`);
 
     if (ovnkubeMode) checkIdentity(cfg, add);
+    if (ovnkubeMode) identityProblems(cfg, add);
     if (interconnect) checkNoCentrals(cfg, add);
     else checkCentrals(cfg, add);
     if (!cfg.nodes.some((n) => n.roles.includes("master"))) add("nodes", `at least one node must have the role "master"`);
@@ -115,11 +124,14 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     featureProblems(cfg, ovnkubeMode, add);
     labOnlyProblems(cfg, add);
     referenceProblems(cfg, add);
+    imageReferenceProblems(cfg, cfg.ovnkube?.version ?? DEFAULT_OVNKUBE_VERSION, add);
+    crdMirrorProblems(cfg, cfg.ovnkube?.version ?? DEFAULT_OVNKUBE_VERSION, add);
     transportProblems(cfg, ovnkubeMode, texts.kubeconfig === undefined ? undefined : kubeconfigServer(texts.kubeconfig), add);
     applicabilityProblems(cfg, add);
     checkKubernetesCredentials(cfg, ovnkubeMode, secretsPresent, add);
     checkNamespace(cfg, add);
     problems.push(...plainSecretProblems(cfg));
+    secretCopyProblems(cfg, add);
 
     // Pulumi mode hands the API server to the chassis (external_ids k8s-api-*); in ovnkube mode
     // ovnkube authenticates with its service account and the program with `kubeconfig`.
@@ -130,6 +142,10 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
         for (const k of ["ovnSslPrivateKey", "ovnSslCertificate", "ovnSslCaCertificate"] as const)
             if (!secretsPresent.has(k)) add(k, `required (as a secret) because ovnTransport.protocol is ssl`);
 
+    masqueradeProblems(masquerade, add);
+    if (ovnkubeMode) apiServerAddressProblems(cfg, service, add);
+    if (interconnect) reservedNameProblems(cfg, add);
+    publicRangeProblems([["clusterSubnet", cluster], ["serviceSubnet", service]], cfg.allowPublicClusterRanges === true, add);
     capacityProblems(cfg, { cluster, join, transit, masquerade, ovnkubeMode, mode: OVNKUBE_MODE }, add);
     return problems;
 }

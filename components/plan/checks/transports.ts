@@ -31,6 +31,9 @@ const REFERENCES: ReadonlyArray<{ path: string; value: (cfg: StackConfigInput) =
 /** `user:password@` in a URL's authority, or before an image reference's first `/` (its registry). */
 export const hasCredentials = (ref: string): boolean => /^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(ref) || /^[^/]*@[^/]*\//.test(ref);
 
+/** The reference with any `user:password@` replaced by `…@`, for messages: credentials are never quoted. */
+export const withoutCredentials = (ref: string): string => ref.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/]*@/i, "$1…@").replace(/^[^/:]*(?::[^/]*)?@(?=[^/]*\/)/, "…@");
+
 /** An image reference pins what runs only with a tag or a digest. */
 export const hasTagOrDigest = (image: string): boolean => {
     const last = image.slice(image.lastIndexOf("/") + 1);

@@ -1,0 +1,19 @@
+// The pod and service ranges are routed into the cluster by every node: a range of public address
+// space hides the real hosts at those addresses from every pod and node. Refused unless the stack
+// says the space is its own (`allowPublicClusterRanges: true`).
+import { contains, parseNetwork, type Cidr4 } from "../../values";
+
+type Add = (path: string, message: string) => void;
+
+export const ALLOW_PUBLIC = "allowPublicClusterRanges";
+
+/** Address space no one routes on the Internet: RFC 1918, and RFC 6598's shared space. */
+const NON_PUBLIC: readonly Cidr4[] = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10"].map(parseNetwork);
+
+/** Relation: clusterSubnet and serviceSubnet lie in private address space, unless the stack allows public space. */
+export function publicRangeProblems(ranges: ReadonlyArray<[string, Cidr4 | undefined]>, allowPublic: boolean, add: Add): void {
+    if (allowPublic) return;
+    for (const [path, range] of ranges)
+        if (range && !NON_PUBLIC.some((p) => contains(p, range)))
+            add(path, `${range.text} is not private address space (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10): every node would route it into the cluster, and hosts with those addresses would become unreachable; choose a private range, or set ${ALLOW_PUBLIC}: true if the space is yours`);
+}
