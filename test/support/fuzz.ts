@@ -89,7 +89,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
         raw[to] ??= { secure: "v1:x" };
     }),
     fc.constantFrom<[string, unknown]>(["kubernetes", { enabled: true }], ["kubernetes", { enabled: false }], ["lab", true], ["ovnkube", { architecture: "centralized" }], ["ovnkube", { allowMovingImageTag: true }]).map(
-        ([k, v]): Op => (raw) => (raw[k] = { ...(typeof raw[k] === "object" ? raw[k] : {}), ...(v as object) }),
+        // Objects are merged into what is there; a plain value (lab: true) replaces it.
+        ([k, v]): Op => (raw) => (raw[k] = typeof v === "object" ? { ...(typeof raw[k] === "object" ? raw[k] : {}), ...(v as object) } : v),
     ),
 );
 
