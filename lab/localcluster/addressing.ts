@@ -42,3 +42,14 @@ export function planAddresses(subnet: string, hosts: number): AddressPlan {
         hosts: Array.from({ length: hosts }, (_, i) => addressAt(net, FIRST_HOST_OFFSET + i)),
     };
 }
+
+/**
+ * The `n`th (from 1) of the addresses between the external router and the first host, which no
+ * part of the lab takes: a second outside address a test gives the external namespace, or an
+ * address ovnkube hands out (an egress IP). Pure.
+ */
+export function spareAddress(subnet: string, n: number): string {
+    const spares = FIRST_HOST_OFFSET - 2;
+    if (!Number.isInteger(n) || n < 1 || n > spares) throw new Error(`spare address ${n}: the underlay keeps ${spares}, numbered from 1`);
+    return addressAt(parseNetwork(subnet), 1 + n);
+}
