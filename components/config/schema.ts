@@ -6,6 +6,7 @@
 import { PATTERNS, type PatternName } from "../values";
 import { DatapathType, EncapType, GatewayMode, OsFamily, OvnProtocol, Role, valuesOf } from "./types";
 import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION, OVNKUBE_ARCHITECTURES, OVNKUBE_VERSIONS } from "../kube/releases";
+import { DEFAULT_OVNKUBE_GATEWAY_MODE, EGRESS_IP_HEALTH_CHECK, FEATURE_KEYS, FEATURES, type FeatureKey, OvnkubeGatewayMode } from "../kube/features";
 
 /** Upstream's defaults (go-controller/pkg/config/config.go, the chart's values-single-node-zone.yaml). */
 export const DEFAULT_JOIN_SUBNET = "100.64.0.0/16";
@@ -18,6 +19,11 @@ const IPV4 = text("ipv4");
 const CIDR4 = text("cidr");
 const IFNAME = text("ifname");
 const PORT = { type: "integer", minimum: 1, maximum: 65535 } as const;
+
+/** One boolean per feature of ../kube/features, with its description and the chart's default. */
+const featureProperties = Object.fromEntries(
+    FEATURE_KEYS.map((k) => [k, { type: "boolean", default: FEATURES[k].chartDefault, description: `${FEATURES[k].description} (--${FEATURES[k].flag}; ${FEATURES[k].since} and later)` }]),
+) as { [K in FeatureKey]: { type: "boolean"; default: boolean; description: string } };
 
 const secret = {
     description: "A Pulumi secret: `pulumi config set --secret`.",
@@ -69,6 +75,10 @@ const node = {
         os: { enum: valuesOf(OsFamily), default: "debian", description: "package family" },
         datapathType: { enum: valuesOf(DatapathType), description: "OVS datapath (default: the cluster's datapathType)" },
         gateway,
+        egressAssignable: {
+            type: "boolean",
+            description: "ovnkube mode: this gateway node may hold egress IPs (label k8s.ovn.org/egress-assignable); needs ovnkube.features.egressIp",
+        },
     },
     required: ["name", "address", "roles"],
     additionalProperties: false,
@@ -199,6 +209,27 @@ export const stackConfigSchema = {
                             ...text("hostPath"),
                             default: "/etc/kubernetes/kubelet.conf",
                             description: "the kubelet's kubeconfig on every node, with which ovnkube-node requests its certificate",
+                        },
+                    },
+                    default: {},
+                    additionalProperties: false,
+                },
+                gatewayMode: {
+                    enum: valuesOf(OvnkubeGatewayMode),
+                    default: DEFAULT_OVNKUBE_GATEWAY_MODE,
+                    description: "ovnkube's gateway mode (--gateway-mode): shared routes egress through OVN's gateway router, local through the host's routing table",
+                },
+                features: {
+                    type: "object",
+                    description: "the release's optional features for the default network; unset ones take the chart's value at the release's tag (docs/features.md)",
+                    properties: {
+                        ...featureProperties,
+                        egressIpHealthCheckPort: {
+                            type: "integer",
+                            minimum: 0,
+                            maximum: 65535,
+                            default: EGRESS_IP_HEALTH_CHECK.chartDefault,
+                            description: "EgressIP node reachability over gRPC on this TCP port of each node's management address (--egressip-node-healthcheck-port); 0: the legacy port-9 check",
                         },
                     },
                     default: {},

@@ -4,6 +4,7 @@
 // makes the compiler refuse a schema and these types that disagree on a key or its type.
 // Enumerations are const objects, the form the component provider's schema inference reads as enums.
 import type { OvnkubeArchitecture, OvnkubeVersion } from "../kube/releases";
+import type { OvnkubeGatewayMode } from "../kube/features";
 
 /** What a host does in the cluster. */
 export const Role = { central: "central", master: "master", node: "node", gateway: "gateway" } as const;
@@ -70,6 +71,8 @@ export interface NodeConfig {
     datapathType?: DatapathType;
     /** Gateway nodes only: how the node leads traffic out of the cluster. */
     gateway?: GatewayConfig;
+    /** ovnkube mode, a gateway node with ovnkube.features.egressIp: it may hold egress IPs (label k8s.ovn.org/egress-assignable). */
+    egressAssignable?: boolean;
 }
 
 export interface ApiServerConfig {
@@ -141,6 +144,43 @@ export interface OvnkubeIdentityConfig {
     bootstrapKubeconfig: string;
 }
 
+/**
+ * The release's optional features for the default network, each ovnkube's flag; unset keys take the
+ * chart's value at the release's tag (../kube/features, docs/features.md).
+ */
+export interface OvnkubeFeatures {
+    /** EgressIP (`--enable-egress-ip`; chart: on). */
+    egressIp: boolean;
+    /** EgressFirewall (`--enable-egress-firewall`; chart: on). */
+    egressFirewall: boolean;
+    /** EgressQoS (`--enable-egress-qos`; chart: on). */
+    egressQos: boolean;
+    /** EgressService (`--enable-egress-service`; chart: on). */
+    egressService: boolean;
+    /** AdminPolicyBasedExternalRoute (`--enable-multi-external-gateway`; chart: on). */
+    multiExternalGateway: boolean;
+    /** Load-balancer templates for NodePort services (`--enable-svc-template-support`; chart: on). */
+    serviceTemplates: boolean;
+    /** AdminNetworkPolicy and BaselineAdminNetworkPolicy, their CRDs applied too (`--enable-admin-network-policy`; chart: off). */
+    adminNetworkPolicy: boolean;
+    /** Multicast within annotated namespaces (`--enable-multicast`; chart: off). */
+    multicast: boolean;
+    /** NetworkQoS (`--enable-network-qos`; chart: off). */
+    networkQos: boolean;
+    /** Stateless NetworkPolicies (`--enable-stateless-netpol`; chart: off). */
+    statelessNetworkPolicy: boolean;
+    /** ICMP passes NetworkPolicy default-deny (`--allow-icmp-network-policy`; 1.3 and later; chart: off). */
+    allowIcmpNetworkPolicy: boolean;
+    /** RouteAdvertisements (`--enable-route-advertisements`): needs FRR-k8s, which is not deployed, so refused. */
+    routeAdvertisements: boolean;
+    /** EVPN (`--enable-evpn`; 1.3 and later): needs routeAdvertisements. */
+    evpn: boolean;
+    /** DNS names in EgressFirewall (`--enable-dns-name-resolver`): needs the DNSNameResolver CRD, which is not deployed, so refused. */
+    dnsNameResolver: boolean;
+    /** EgressIP node reachability over gRPC on this TCP port (`--egressip-node-healthcheck-port`; chart: 9107; 0: the legacy port-9 check). */
+    egressIpHealthCheckPort: number;
+}
+
 export interface OvnkubeConfig {
     /** The ovn-kubernetes release line (upstream maintains the two newest). */
     version: OvnkubeVersion;
@@ -152,6 +192,10 @@ export interface OvnkubeConfig {
     crdMirror?: string;
     /** ovnkube-identity: per-node client certificates and the webhook holding each node to its own objects. */
     identity: OvnkubeIdentityConfig;
+    /** ovnkube's gateway mode: shared (the chart's) or local. */
+    gatewayMode: OvnkubeGatewayMode;
+    /** The release's optional features. */
+    features: OvnkubeFeatures;
 }
 
 /** The ovn-kubernetes release and architecture ovnkube mode deploys; every key optional. */
@@ -166,6 +210,10 @@ export interface OvnkubeConfigInput {
     crdMirror?: string;
     /** ovnkube-identity settings. */
     identity?: Partial<OvnkubeIdentityConfig>;
+    /** ovnkube's gateway mode: shared (default, the chart's) routes egress through OVN's gateway router; local through the host's routing table. */
+    gatewayMode?: OvnkubeGatewayMode;
+    /** The release's optional features (default: the chart's values at the release's tag). */
+    features?: Partial<OvnkubeFeatures>;
 }
 
 export interface KubernetesConfig {

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import type { KubeModel, OvnkubeNodeModel } from "../model/types";
 import { DEFAULT_NETWORK, NODE_GROUP_LABEL, NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, NODE_TRANSIT_ANNOTATION, ZONE_LABEL } from "./objectNames";
 import type { NodePatch } from "./objectTypes";
+import { EGRESS_ASSIGNABLE_LABEL } from "./features";
 
 /**
  * How the patches are applied (server-side apply). One fixed field manager, so a renamed resource
@@ -34,12 +35,18 @@ export function nodePlanAnnotations(node: OvnkubeNodeModel, architecture: KubeMo
 }
 
 /**
- * The Node carries its node group (the ovnkube-node DaemonSet that selects it) and, with
- * interconnect, its zone as the label upstream's docs ask for (ovnkube.sh reads it to pick
- * `--zone`; the project passes the same name directly).
+ * The Node carries its node group (the ovnkube-node DaemonSet that selects it), with interconnect
+ * its zone as the label upstream's docs ask for (ovnkube.sh reads it to pick `--zone`; the project
+ * passes the same name directly), and, when it may hold egress IPs, the label ovnkube's cluster
+ * manager assigns them by (util/node_annotations.go:99 at v1.3.0). A label the plan stops carrying
+ * is removed by the next apply: the field manager owned it.
  */
 export function nodePlanPatch(node: OvnkubeNodeModel, architecture: KubeModel["architecture"], group: string): NodePatch {
-    const labels = { [NODE_GROUP_LABEL]: group, ...(architecture === "interconnect" ? { [ZONE_LABEL]: node.name } : {}) };
+    const labels = {
+        [NODE_GROUP_LABEL]: group,
+        ...(architecture === "interconnect" ? { [ZONE_LABEL]: node.name } : {}),
+        ...(node.egressAssignable ? { [EGRESS_ASSIGNABLE_LABEL]: "" } : {}),
+    };
     return { apiVersion: "v1", kind: "Node", metadata: { name: node.name, labels, annotations: nodePlanAnnotations(node, architecture) } };
 }
 

@@ -1,6 +1,7 @@
 // The ovnkube command lines of ovn-kubernetes 1.2 and 1.3: the flags upstream's ovnkube.sh passes
 // where they matter for the project's hosts (docs/facts/ovnkube-1.3.md §3), run directly rather
-// than through ovnkube.sh. Every optional feature stays off, as its flag is not passed.
+// than through ovnkube.sh. The optional features' flags go to the processes ovnkube.sh gives them
+// (./features, docs/facts/ovnkube-1.3.md §7).
 //
 // Credentials: none on the command line. ovnkube reads the pod's service-account token and CA from
 // the kubelet's mount by itself (go-controller/pkg/config/config.go:2024-2029) and re-reads the
@@ -15,6 +16,7 @@ import { configEnv, hasConfigEnv } from "./configMap";
 import { NODE_CERT_DIR, OVN_CLIENT_SSL, OVNKUBE_LOG } from "./hostPaths";
 import { HOST_NETWORK_NAMESPACE } from "./objectNames";
 import type { EnvVar } from "./objectTypes";
+import { featureFlags, type OvnkubeProcess } from "./features";
 
 /** Set from the pod's spec.nodeName: ovnkube's identity, its node's switch and (interconnect) its zone. */
 export const NODE_NAME_ENV = "K8S_NODE";
@@ -25,9 +27,6 @@ export const OVNKUBE = "/usr/bin/ovnkube";
 export const MASTER_LOG = `${OVNKUBE_LOG.mountPath}/ovnkube-master.log`;
 export const CLUSTER_MANAGER_LOG = `${OVNKUBE_LOG.mountPath}/ovnkube-cluster-manager.log`;
 export const NODE_LOG = `${OVNKUBE_LOG.mountPath}/ovnkube.log`;
-/** The only gateway mode the project plans for: the node's NIC on an OVS bridge shared with the host. */
-export const GATEWAY_MODE = "shared";
-
 const node = `$(${NODE_NAME_ENV})`;
 const interconnect = (model: KubeModel) => model.architecture === "interconnect";
 
@@ -54,7 +53,7 @@ function clusterArgs(model: KubeModel): string[] {
         "-k8s-apiserver", "$(K8S_APISERVER)",
         "-cluster-subnets", clusterSubnets(model),
         "-k8s-service-cidrs", "$(OVN_SVC_CIDR)",
-        "-gateway-mode", GATEWAY_MODE,
+        "-gateway-mode", model.gatewayMode,
         "-gateway-v4-join-subnet", model.joinSubnet,
         "-gateway-v4-masquerade-subnet", model.masqueradeSubnet,
         // Where the leader-election Lease lives: the namespace the Role is granted in.
@@ -105,16 +104,17 @@ function clusterSubnets(model: KubeModel): string {
  * transit addresses for every node, and nothing in any database.
  */
 export function clusterManagerArgs(model: KubeModel): string[] {
-    return ["-init-cluster-manager", node, ...clusterArgs(model), "-logfile", CLUSTER_MANAGER_LOG];
+    return ["-init-cluster-manager", node, ...clusterArgs(model), ...features(model, "clusterManager"), "-logfile", CLUSTER_MANAGER_LOG];
 }
+
+const features = (model: KubeModel, process: OvnkubeProcess) => featureFlags(model.features, model.egressIpHealthCheckPort, process);
 
 /**
  * The centralized master (ovnkube.sh `ovn-master`): cluster manager and network controller in one
- * process, writing the central's NB. Service templates are on, as upstream enables them: NodePort
- * load balancers become one template per service instead of one per node.
+ * process, writing the central's NB.
  */
 export function masterArgs(model: KubeModel): string[] {
-    return ["-init-master", node, ...databaseArgs(model), ...clusterArgs(model), "-enable-svc-template-support", "-logfile", MASTER_LOG];
+    return ["-init-master", node, ...databaseArgs(model), ...clusterArgs(model), ...features(model, "master"), "-logfile", MASTER_LOG];
 }
 
 /**
@@ -126,10 +126,9 @@ export function masterArgs(model: KubeModel): string[] {
  * bridges the NIC of the default route itself, as a kernel-datapath bridge.
  */
 export function nodeArgs(model: KubeModel, group: OvnkubeNodeGroup): string[] {
-    const roles = interconnect(model)
-        ? ["-init-ovnkube-controller", node, "-init-node", node, "-zone", node, "-enable-svc-template-support"]
-        : ["-init-node", node];
-    const args = [...roles, ...databaseArgs(model), ...clusterArgs(model), "-nodeport", "-encap-ip", `$(${NODE_IP_ENV})`];
+    const roles = interconnect(model) ? ["-init-ovnkube-controller", node, "-init-node", node, "-zone", node] : ["-init-node", node];
+    const process: OvnkubeProcess = interconnect(model) ? "controller" : "node";
+    const args = [...roles, ...databaseArgs(model), ...clusterArgs(model), ...features(model, process), "-nodeport", "-encap-ip", `$(${NODE_IP_ENV})`];
     if (hasConfigEnv(model, "OVN_ENCAP_TYPE")) args.push("-encap-type", "$(OVN_ENCAP_TYPE)");
     if (group.gatewayInterface) args.push("-gateway-interface", group.gatewayInterface);
     if (group.gatewayNexthop) args.push("-gateway-nexthop", group.gatewayNexthop);

@@ -31,6 +31,11 @@ export interface OvnkubeRelease {
     ovnRelease: string;
     /** The CustomResourceDefinitions the release's chart installs, by upstream URL. */
     crdUrls: readonly string[];
+    /**
+     * AdminNetworkPolicy's and BaselineAdminNetworkPolicy's CRDs, of the sigs.k8s.io/network-policy-api
+     * version the release's go.mod requires, from the path its contrib/kind-helm.sh applies.
+     */
+    adminNetworkPolicyCrdUrls: readonly string[];
 }
 
 const RAW = "https://raw.githubusercontent.com/ovn-kubernetes/ovn-kubernetes";
@@ -39,6 +44,10 @@ const CRDS_1_2 = [
     "egressservices", "networkqoses", "routeadvertisements", "userdefinednetworks",
 ];
 const CRDS_1_3 = [...CRDS_1_2, "clusternetworkconnects", "vteps"].sort();
+/** go-controller/go.mod: sigs.k8s.io/network-policy-api v0.1.5 at v1.2.0 and v1.3.0. */
+const ANP_CRDS_V0_1_5 = ["adminnetworkpolicies", "baselineadminnetworkpolicies"].map(
+    (c) => `https://raw.githubusercontent.com/kubernetes-sigs/network-policy-api/v0.1.5/config/crd/experimental/policy.networking.k8s.io_${c}.yaml`,
+);
 
 export const OVNKUBE_RELEASES: Readonly<Record<OvnkubeVersion, OvnkubeRelease>> = {
     "1.3": {
@@ -50,6 +59,7 @@ export const OVNKUBE_RELEASES: Readonly<Record<OvnkubeVersion, OvnkubeRelease>> 
         ovnRelease: "25.09",
         // helm/ovn-kubernetes/crds/ at v1.3.0
         crdUrls: CRDS_1_3.map((c) => `${RAW}/v1.3.0/helm/ovn-kubernetes/crds/k8s.ovn.org_${c}.yaml`),
+        adminNetworkPolicyCrdUrls: ANP_CRDS_V0_1_5,
     },
     "1.2": {
         version: "1.2",
@@ -60,7 +70,14 @@ export const OVNKUBE_RELEASES: Readonly<Record<OvnkubeVersion, OvnkubeRelease>> 
         ovnRelease: "25.09",
         // the chart's crds/ at v1.2.0 link to these plain-YAML templates
         crdUrls: CRDS_1_2.map((c) => `${RAW}/v1.2.0/dist/templates/k8s.ovn.org_${c}.yaml.j2`),
+        adminNetworkPolicyCrdUrls: ANP_CRDS_V0_1_5,
     },
 };
 
 export const releaseOf = (version: OvnkubeVersion): OvnkubeRelease => OVNKUBE_RELEASES[version];
+
+/** The CRDs a stack of `version` applies: the release's, and the network-policy-api's with adminNetworkPolicy. */
+export function releaseCrdUrls(version: OvnkubeVersion, features: { adminNetworkPolicy?: boolean }): string[] {
+    const release = releaseOf(version);
+    return [...release.crdUrls, ...(features.adminNetworkPolicy ? release.adminNetworkPolicyCrdUrls : [])];
+}

@@ -4,7 +4,8 @@ import type { DatapathType, OsFamily, StackConfig } from "../config/types";
 import { planAddresses, AddressPlan, MAX_OVNKUBE_NODE_ID } from "./addressPlan";
 import { addressAt, macFromIp, parseNetwork, toInt } from "../values";
 import * as names from "./names";
-import { releaseOf } from "../kube/releases";
+import { releaseCrdUrls } from "../kube/releases";
+import { featureSettings } from "../kube/features";
 import { isChassis, isK8sNode, tunnelBridgeOf } from "./nodes";
 import type { ClusterModel, GatewayModel, HostModel, IfAddress, NodeNetworkModel, OvnkubeNodeGroup, OvnkubeNodeModel, TopologyWriter } from "./types";
 
@@ -126,7 +127,10 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
             version: cfg.ovnkube.version,
             architecture: cfg.ovnkube.architecture,
             image: cfg.ovnkube.image,
-            crdUrls: releaseOf(cfg.ovnkube.version).crdUrls.map((u) => crdUrl(u, cfg.ovnkube.crdMirror)),
+            crdUrls: releaseCrdUrls(cfg.ovnkube.version, cfg.ovnkube.features).map((u) => crdUrl(u, cfg.ovnkube.crdMirror)),
+            gatewayMode: cfg.ovnkube.gatewayMode,
+            features: featureSettings(cfg.ovnkube.features),
+            egressIpHealthCheckPort: cfg.ovnkube.features.egressIpHealthCheckPort,
             transitSubnet: cfg.transitSubnet,
             masqueradeSubnet: cfg.masqueradeSubnet,
             ...(cfg.ovnkube.identity.enabled
@@ -225,6 +229,7 @@ function ovnkubeNode(n: Node, plan: AddressPlan, transitSubnet?: string): Ovnkub
         ...(transit ? { transit: ifAddress(addressAt(transit, nodeId), transit.prefix) } : {}),
         encapIp: n.tunnelIp,
         gatewayIp: n.gateway ? n.gateway.physicalIp.split("/")[0] : n.tunnelIp,
+        ...(n.egressAssignable ? { egressAssignable: true } : {}),
     };
 }
 

@@ -2,6 +2,7 @@
 // Every name, address and MAC any layer needs is decided here, once.
 import type { DatapathType, EncapType, GatewayMode, OsFamily, PackagesConfig, Role } from "../config/types";
 import type { OvnkubeArchitecture, OvnkubeVersion } from "../kube/releases";
+import type { FeatureSettings, OvnkubeGatewayMode } from "../kube/features";
 import type { SshTarget } from "../ssh/target";
 
 /** An address on an interface: `ip` plain, `cidr` with prefix length, e.g. 10.128.0.1 and 10.128.0.1/24. */
@@ -129,6 +130,12 @@ export interface KubeModel {
     masqueradeSubnet: string;
     /** Node identities and the admission webhook (ovnkube-identity); absent when disabled. */
     identity?: IdentityModel;
+    /** `--gateway-mode`. */
+    gatewayMode: OvnkubeGatewayMode;
+    /** The release's optional features, every one decided (../kube/features). */
+    features: FeatureSettings;
+    /** `--egressip-node-healthcheck-port` (with features.egressIp). */
+    egressIpHealthCheckPort: number;
     /** Data of ConfigMap ovn-config (keys of the seeds: OvnNorth, OvnSouth, k8s_apiserver, net_cidr, svc_cidr, mtu). */
     config: Record<string, string>;
     masterNodes: string[];
@@ -168,6 +175,8 @@ export interface OvnkubeNodeModel {
     encapIp: string;
     /** The address ovnkube's gateway router SNATs pod traffic to: the gateway bridge's address. */
     gatewayIp: string;
+    /** Label k8s.ovn.org/egress-assignable: the node may hold egress IPs. */
+    egressAssignable?: boolean;
 }
 
 export interface OvnkubeNodeGroup {

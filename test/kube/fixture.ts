@@ -6,6 +6,7 @@
 // each, so that a model with and one without identities are both covered.
 import type { IdentityModel, KubeModel, OvnkubeNodeModel } from "../../components/model/types";
 import { labCrdUrls } from "../support/crdMirror";
+import { EGRESS_IP_HEALTH_CHECK, featureSettings } from "../../components/kube/features";
 
 const JOIN_BASE = "100.64.0.";
 const TRANSIT_BASE = "100.88.0.";
@@ -34,6 +35,10 @@ export function kubeModel(overrides: Partial<KubeModel> = {}): KubeModel {
         crdUrls: labCrdUrls("1.3"),
         transitSubnet: "100.88.0.0/16",
         masqueradeSubnet: "169.254.0.0/17",
+        // The chart's defaults, as a stack that names no feature has them.
+        gatewayMode: "shared",
+        features: featureSettings(),
+        egressIpHealthCheckPort: EGRESS_IP_HEALTH_CHECK.chartDefault,
         config: {
             OvnNorth: "tcp:10.19.188.22:6641",
             OvnSouth: "tcp:10.19.188.22:6642",

@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { before, describe, it } from "node:test";
 import { kubeManifests } from "../../components/kube/manifests";
 import { OVNKUBE_VERSIONS, type OvnkubeVersion } from "../../components/kube/releases";
+import { FEATURE_KEYS, FEATURES, featureSettings } from "../../components/kube/features";
 import type { KubeModel } from "../../components/model/types";
 import { labBinary } from "../../lab/localcluster/kube/labBinaries";
 import { ovnKubernetesLabRelease } from "../../lab/localcluster/labReleases";
@@ -26,10 +27,18 @@ function daemonSetArgs(model: KubeModel): Array<[string, string[]]> {
     return [m.controlPlane, ...m.nodes].map((ds) => [ds.metadata.name, expandedCommand(main(ds), model.config, { node: "worker-0", hostIP: "10.19.188.23" }).slice(1)]);
 }
 
-/** The fixture's models for one release: both architectures, and centralized with ssl: databases. */
+/** Every feature the release has switched on, so that each of their flags reaches its processes. */
+const releaseFeatures = (version: OvnkubeVersion) =>
+    featureSettings(Object.fromEntries(FEATURE_KEYS.map((k) => [k, OVNKUBE_VERSIONS.indexOf(FEATURES[k].since) >= OVNKUBE_VERSIONS.indexOf(version)])));
+
+/**
+ * The fixture's models for one release: both architectures with the chart's features, both with
+ * every feature the release has and the local gateway mode, and centralized with ssl: databases.
+ */
 function models(version: OvnkubeVersion): Array<[string, KubeModel]> {
     const ssl = kubeModel({ version, config: { ...kubeModel().config, OvnNorth: "ssl:10.0.0.5:6641", OvnSouth: "ssl:10.0.0.5:6642" } });
-    return [...bothArchitectures({ version }), ["centralized with ssl databases", ssl]];
+    const everything = bothArchitectures({ version, features: releaseFeatures(version), gatewayMode: "local", egressIpHealthCheckPort: 0 });
+    return [...bothArchitectures({ version }), ...everything.map(([a, m]): [string, KubeModel] => [`${a}, every feature of ${version}, local gateway`, m]), ["centralized with ssl databases", ssl]];
 }
 
 for (const version of OVNKUBE_VERSIONS) {
@@ -58,6 +67,12 @@ for (const version of OVNKUBE_VERSIONS) {
                 }
             });
         }
+
+        it("lacks the flags of the features of later releases, which validation refuses", () => {
+            const later = FEATURE_KEYS.filter((k) => OVNKUBE_VERSIONS.indexOf(FEATURES[k].since) < OVNKUBE_VERSIONS.indexOf(version));
+            if (version === "1.2") assert.deepEqual(later, ["allowIcmpNetworkPolicy", "evpn"]);
+            for (const k of later) assert.match(parse(ovnkube, ["-init-cluster-manager", "n1", `-${FEATURES[k].flag}`]).output, new RegExp(`flag provided but not defined: -${FEATURES[k].flag}`));
+        });
 
         it("and this check tells an unknown flag, a bad value and a stray value apart from a good line", () => {
             assert.equal(parse(ovnkube, ["-init-cluster-manager", "n1", "-enable-interconnect", "-mtu", "1400"]).parsed, true);

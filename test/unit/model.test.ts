@@ -19,6 +19,25 @@ test("defaults are applied by the schema", () => {
         architecture: "interconnect",
         image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3",
         identity: { enabled: true, webhookAddress: "localhost", bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf" },
+        // The chart's values-single-node-zone.yaml at v1.3.0 (docs/facts/ovnkube-1.3.md §7).
+        gatewayMode: "shared",
+        features: {
+            egressIp: true,
+            egressFirewall: true,
+            egressQos: true,
+            egressService: true,
+            multiExternalGateway: true,
+            serviceTemplates: true,
+            adminNetworkPolicy: false,
+            multicast: false,
+            networkQos: false,
+            statelessNetworkPolicy: false,
+            allowIcmpNetworkPolicy: false,
+            routeAdvertisements: false,
+            evpn: false,
+            dnsNameResolver: false,
+            egressIpHealthCheckPort: 9107,
+        },
     });
     assert.equal(v.transitSubnet, "100.88.0.0/16");
     assert.equal(v.masqueradeSubnet, "169.254.0.0/17");

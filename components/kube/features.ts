@@ -1,0 +1,184 @@
+// The optional features of ovn-kubernetes for the default network: one table read by the schema
+// (keys, descriptions, defaults), validation (which release has which, what each needs), the
+// command lines (which process gets which flag), RBAC, the listeners check and docs/features.md.
+// Facts and sources: docs/facts/ovnkube-1.3.md §7. Defaults are the chart's values-single-node-zone.yaml
+// (values-no-ic.yaml has the same for every key here) at the release's tag, so a stack that says
+// nothing gets what a chart user gets.
+import type { OvnkubeVersion } from "./releases";
+
+/**
+ * The ovnkube processes ovnkube.sh starts, by its function names: `master` (centralized
+ * `ovn-master`), `clusterManager` (interconnect `ovn-cluster-manager`), `controller` (interconnect
+ * `ovnkube-controller-with-node`, the project's node DaemonSet) and `node` (centralized `ovn-node`).
+ */
+export type OvnkubeProcess = "master" | "clusterManager" | "controller" | "node";
+
+const ALL: readonly OvnkubeProcess[] = ["master", "clusterManager", "controller", "node"];
+/** Where the network controller runs, and the cluster manager beside it. */
+const CONTROLLERS: readonly OvnkubeProcess[] = ["master", "clusterManager", "controller"];
+
+export interface OvnkubeFeature {
+    /** ovnkube's flag, without dashes. */
+    flag: string;
+    /** The oldest supported release whose ovnkube has the flag. */
+    since: OvnkubeVersion;
+    /** The chart's value at the release's tag. */
+    chartDefault: boolean;
+    /** Which processes ovnkube.sh passes the flag to. */
+    processes: readonly OvnkubeProcess[];
+    /** The schema's description. */
+    description: string;
+    /** Features it works only with (ovnkube refuses or ignores it otherwise): keys of FEATURES. */
+    requires?: readonly string[];
+    /** Something it needs that this program does not deploy: the feature is refused, naming it. */
+    missing?: string;
+    /** The custom resources it acts on (docs/features.md). */
+    crds?: readonly string[];
+}
+
+export const FEATURES = {
+    egressIp: {
+        flag: "enable-egress-ip",
+        since: "1.2",
+        chartDefault: true,
+        processes: ALL,
+        description: "EgressIP: pods of selected namespaces leave the cluster with a fixed source address, held by a node labelled egressAssignable",
+        crds: ["egressips.k8s.ovn.org"],
+    },
+    egressFirewall: {
+        flag: "enable-egress-firewall",
+        since: "1.2",
+        chartDefault: true,
+        processes: CONTROLLERS,
+        description: "EgressFirewall: per-namespace allow/deny rules for traffic leaving the cluster",
+        crds: ["egressfirewalls.k8s.ovn.org"],
+    },
+    egressQos: {
+        flag: "enable-egress-qos",
+        since: "1.2",
+        chartDefault: true,
+        processes: CONTROLLERS,
+        description: "EgressQoS: DSCP marking of pods' traffic leaving the cluster",
+        crds: ["egressqoses.k8s.ovn.org"],
+    },
+    egressService: {
+        flag: "enable-egress-service",
+        since: "1.2",
+        chartDefault: true,
+        processes: ALL,
+        description: "EgressService: a LoadBalancer service's pods leave the cluster from its ingress address and node",
+        crds: ["egressservices.k8s.ovn.org"],
+    },
+    multiExternalGateway: {
+        flag: "enable-multi-external-gateway",
+        since: "1.2",
+        chartDefault: true,
+        processes: ALL,
+        description: "AdminPolicyBasedExternalRoute: pods' egress through external gateways named by policy",
+        crds: ["adminpolicybasedexternalroutes.k8s.ovn.org"],
+    },
+    serviceTemplates: {
+        flag: "enable-svc-template-support",
+        since: "1.2",
+        chartDefault: true,
+        processes: ["master", "controller"],
+        description: "one load-balancer template per NodePort service instead of one load balancer per node",
+    },
+    adminNetworkPolicy: {
+        flag: "enable-admin-network-policy",
+        since: "1.2",
+        chartDefault: false,
+        processes: ALL,
+        description: "AdminNetworkPolicy and BaselineAdminNetworkPolicy (sigs.k8s.io/network-policy-api); their CRDs are applied with the release's",
+        crds: ["adminnetworkpolicies.policy.networking.k8s.io", "baselineadminnetworkpolicies.policy.networking.k8s.io"],
+    },
+    multicast: {
+        flag: "enable-multicast",
+        since: "1.2",
+        chartDefault: false,
+        processes: ALL,
+        description: "multicast between the pods of a namespace annotated k8s.ovn.org/multicast-enabled",
+    },
+    networkQos: {
+        flag: "enable-network-qos",
+        since: "1.2",
+        chartDefault: false,
+        processes: ALL,
+        description: "NetworkQoS: DSCP marking and rate limits from and to pods",
+        crds: ["networkqoses.k8s.ovn.org"],
+    },
+    statelessNetworkPolicy: {
+        flag: "enable-stateless-netpol",
+        since: "1.2",
+        chartDefault: false,
+        // ovnkube.sh computes it in ovnkube-controller-with-node but leaves it off the command
+        // line there; the project passes it to the network controller, which reads it.
+        processes: ["master", "controller"],
+        description: "NetworkPolicies annotated k8s.ovn.org/stateless-netpol become stateless ACLs",
+    },
+    allowIcmpNetworkPolicy: {
+        flag: "allow-icmp-network-policy",
+        since: "1.3",
+        chartDefault: false,
+        processes: CONTROLLERS,
+        description: "ICMP and ICMPv6 pass NetworkPolicy default-deny rules",
+    },
+    routeAdvertisements: {
+        flag: "enable-route-advertisements",
+        since: "1.2",
+        chartDefault: false,
+        processes: ALL,
+        description: "RouteAdvertisements: BGP advertisement of pod networks through FRR-k8s",
+        missing: "FRR-k8s (its frrconfigurations.frrk8s.metallb.io CRD and daemon), which this program does not deploy",
+        crds: ["routeadvertisements.k8s.ovn.org"],
+    },
+    evpn: {
+        flag: "enable-evpn",
+        since: "1.3",
+        chartDefault: false,
+        processes: ALL,
+        description: "EVPN for advertised networks; needs routeAdvertisements",
+        requires: ["routeAdvertisements"],
+        crds: ["vteps.k8s.ovn.org"],
+    },
+    dnsNameResolver: {
+        flag: "enable-dns-name-resolver",
+        since: "1.2",
+        chartDefault: false,
+        processes: CONTROLLERS,
+        description: "DNS names in EgressFirewall rules resolved through DNSNameResolver objects; needs egressFirewall",
+        requires: ["egressFirewall"],
+        missing: "the DNSNameResolver CRD (dnsnameresolvers.network.openshift.io) and its resolver in CoreDNS, which this program does not deploy",
+    },
+} as const satisfies Record<string, OvnkubeFeature>;
+
+export type FeatureKey = keyof typeof FEATURES;
+export const FEATURE_KEYS = Object.keys(FEATURES) as FeatureKey[];
+export const featureOf = (key: FeatureKey): OvnkubeFeature => FEATURES[key];
+
+/** `--egressip-node-healthcheck-port`: the chart's value; ovnkube.sh passes it to every process. */
+export const EGRESS_IP_HEALTH_CHECK = { flag: "egressip-node-healthcheck-port", chartDefault: 9107, processes: ALL } as const;
+
+/** ovnkube's gateway mode: `shared` routes egress through the gateway router, `local` through the host's stack. */
+export const OvnkubeGatewayMode = { shared: "shared", local: "local" } as const;
+export type OvnkubeGatewayMode = (typeof OvnkubeGatewayMode)[keyof typeof OvnkubeGatewayMode];
+/** The chart's gatewayMode. */
+export const DEFAULT_OVNKUBE_GATEWAY_MODE: OvnkubeGatewayMode = "shared";
+
+/** The node label that lets a node hold egress IPs (go-controller/pkg/util/node_annotations.go:99 at v1.3.0). */
+export const EGRESS_ASSIGNABLE_LABEL = "k8s.ovn.org/egress-assignable";
+
+/** Every feature's value, a feature left unset taking the chart's. */
+export type FeatureSettings = Record<FeatureKey, boolean>;
+
+/** The features with their values filled from the chart's defaults. */
+export function featureSettings(input: Partial<Record<FeatureKey, boolean>> = {}): FeatureSettings {
+    return Object.fromEntries(FEATURE_KEYS.map((k) => [k, input[k] ?? FEATURES[k].chartDefault])) as FeatureSettings;
+}
+
+/** The flags of the enabled features that `process` takes, in the table's order. */
+export function featureFlags(features: FeatureSettings, healthCheckPort: number, process: OvnkubeProcess): string[] {
+    const flags = FEATURE_KEYS.filter((k) => features[k] && (FEATURES[k].processes as readonly OvnkubeProcess[]).includes(process)).map((k) => `-${FEATURES[k].flag}`);
+    if (features.egressIp) flags.push(`-${EGRESS_IP_HEALTH_CHECK.flag}=${healthCheckPort}`);
+    return flags;
+}
