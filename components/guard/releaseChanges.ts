@@ -1,15 +1,23 @@
 // What a running ovnkube-mode cluster may not change in one `up`: its architecture (upstream
-// removed the zone migration in 1.3: commit 7d408c1ca, "Remove IC zone migration HACK code"), and
-// its release going back (upstream upgrades forward only; a CRD or annotation of the newer release
-// may not be understood by the older one). The guards record the release and refuse either at
-// preview, naming before and after and what to do. Provider code: plain data and functions only.
+// removed the zone migration in 1.3: commit 7d408c1ca, "Remove IC zone migration HACK code"), its
+// release going back (upstream upgrades forward only; a CRD or annotation of the newer release
+// may not be understood by the older one), and its gateway mode (upstream documents no switch of a
+// running cluster; its node code only cleans up some of local mode's rules after one, e.g.
+// node/gateway_nftables.go:584-585 at v1.3.0, and this project has not proven one). The guards
+// record them and refuse at preview, naming before and after and what to do. Provider code: plain
+// data and functions only.
 import { OVNKUBE_VERSIONS } from "../kube/releases";
 
 /** What the guards record of ovnkube mode; absent in Pulumi mode (and in state written before it). */
 export interface RecordedRelease {
     version: string;
     architecture: string;
+    /** Absent in state written before it was recorded, when every cluster ran the shared mode. */
+    gatewayMode?: string;
 }
+
+/** The gateway mode of clusters recorded before the setting existed. */
+const RECORDED_BEFORE_GATEWAY_MODE = "shared";
 
 /** Why `news` may not follow `olds`, or undefined. Pure. */
 export function releaseChangeRefusal(olds: RecordedRelease | undefined, news: RecordedRelease | undefined): string | undefined {
@@ -26,6 +34,13 @@ export function releaseChangeRefusal(olds: RecordedRelease | undefined, news: Re
         return (
             `ovnkube.version ${olds.version} → ${news.version} stopped before anything was changed: ovn-kubernetes upgrades forward only, and ` +
             `${olds.version}'s CRDs and annotations may not be understood by ${news.version}. Keep ${olds.version}, or create the cluster anew with ${news.version}`
+        );
+    const [oldMode, newMode] = [olds.gatewayMode ?? RECORDED_BEFORE_GATEWAY_MODE, news.gatewayMode ?? RECORDED_BEFORE_GATEWAY_MODE];
+    if (oldMode !== newMode)
+        return (
+            `ovnkube.gatewayMode ${oldMode} → ${newMode} stopped before anything was changed: ovn-kubernetes documents no switch of a running cluster's ` +
+            `gateway mode (every node's gateway router, host routes and nftables rules differ between them), and none is proven here. Keep ${oldMode}, ` +
+            `or create the cluster anew: pulumi destroy (drain first), then pulumi up with ovnkube.gatewayMode: ${newMode}`
         );
     return undefined;
 }

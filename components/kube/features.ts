@@ -1,10 +1,10 @@
 // The optional features of ovn-kubernetes for the default network: one table read by the schema
 // (keys, descriptions, defaults), validation (which release has which, what each needs), the
 // command lines (which process gets which flag), RBAC, the listeners check and docs/features.md.
-// Facts and sources: docs/facts/ovnkube-1.3.md §7. Defaults are the chart's values-single-node-zone.yaml
+// Facts and sources: docs/facts/ovnkube-1.3.md §13. Defaults are the chart's values-single-node-zone.yaml
 // (values-no-ic.yaml has the same for every key here) at the release's tag, so a stack that says
 // nothing gets what a chart user gets.
-import type { OvnkubeVersion } from "./releases";
+import { OVNKUBE_VERSIONS, type OvnkubeVersion } from "./releases";
 
 /**
  * The ovnkube processes ovnkube.sh starts, by its function names: `master` (centralized
@@ -156,6 +156,9 @@ export type FeatureKey = keyof typeof FEATURES;
 export const FEATURE_KEYS = Object.keys(FEATURES) as FeatureKey[];
 export const featureOf = (key: FeatureKey): OvnkubeFeature => FEATURES[key];
 
+/** True when `version`'s ovnkube has the feature's flag (newest first: a lower index is newer). */
+export const releaseHas = (version: OvnkubeVersion, key: FeatureKey): boolean => OVNKUBE_VERSIONS.indexOf(version) <= OVNKUBE_VERSIONS.indexOf(FEATURES[key].since);
+
 /** `--egressip-node-healthcheck-port`: the chart's value; ovnkube.sh passes it to every process. */
 export const EGRESS_IP_HEALTH_CHECK = { flag: "egressip-node-healthcheck-port", chartDefault: 9107, processes: ALL } as const;
 
@@ -178,7 +181,8 @@ export function featureSettings(input: Partial<Record<FeatureKey, boolean>> = {}
 
 /** The flags of the enabled features that `process` takes, in the table's order. */
 export function featureFlags(features: FeatureSettings, healthCheckPort: number, process: OvnkubeProcess): string[] {
-    const flags = FEATURE_KEYS.filter((k) => features[k] && (FEATURES[k].processes as readonly OvnkubeProcess[]).includes(process)).map((k) => `-${FEATURES[k].flag}`);
-    if (features.egressIp) flags.push(`-${EGRESS_IP_HEALTH_CHECK.flag}=${healthCheckPort}`);
+    const flags = FEATURE_KEYS.filter((k) => features[k] && featureOf(k).processes.includes(process)).map((k) => `-${FEATURES[k].flag}`);
+    // Only with EgressIP: nothing else listens on or dials the port.
+    if (features.egressIp && EGRESS_IP_HEALTH_CHECK.processes.includes(process)) flags.push(`-${EGRESS_IP_HEALTH_CHECK.flag}=${healthCheckPort}`);
     return flags;
 }

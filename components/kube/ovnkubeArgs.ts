@@ -1,7 +1,7 @@
 // The ovnkube command lines of ovn-kubernetes 1.2 and 1.3: the flags upstream's ovnkube.sh passes
 // where they matter for the project's hosts (docs/facts/ovnkube-1.3.md §3), run directly rather
 // than through ovnkube.sh. The optional features' flags go to the processes ovnkube.sh gives them
-// (./features, docs/facts/ovnkube-1.3.md §7).
+// (./features, docs/facts/ovnkube-1.3.md §13).
 //
 // Credentials: none on the command line. ovnkube reads the pod's service-account token and CA from
 // the kubelet's mount by itself (go-controller/pkg/config/config.go:2024-2029) and re-reads the

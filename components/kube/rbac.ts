@@ -1,8 +1,8 @@
 // What ovnkube may do in the API, and nothing more: per service account, what upstream's chart
-// grants it (docs/facts/ovnkube-1.3.md §4), cut to what the binaries do with every optional feature
-// off. Left out, with the reason:
-// - every CRD group (k8s.ovn.org, k8s.cni.cncf.io, policy.networking.k8s.io): their informers start
-//   only with the feature flags, none of which is passed;
+// grants it (docs/facts/ovnkube-1.3.md §4), cut to what the binaries do with the stack's features
+// (./featureRbac: each enabled feature's grants). Left out, with the reason:
+// - the CRD groups of features that are off or not offered (k8s.cni.cncf.io: secondary networks):
+//   their informers start only with the feature flags;
 // - `endpoints`: ovnkube reads service backends from EndpointSlices only; the chart's endpoints
 //   rules serve ovnkube.sh's kubectl calls;
 // - `configmaps`: read by ovnkube.sh, not by ovnkube;
@@ -11,6 +11,7 @@
 import type { KubeModel } from "../model/types";
 import { CLUSTER_MANAGER, COMMON_LABELS, MASTER, MASTER_LEADER_LOCK, NODE, RBAC_NAME } from "./objectNames";
 import { OVN_NODES_GROUP } from "./identity";
+import { featureRules, type FeatureGrants } from "./featureRbac";
 import type { ClusterRole, ClusterRoleBinding, GroupSubject, PolicyRule, Role, RoleBinding, ServiceAccount, ServiceAccountSubject } from "./objectTypes";
 
 const READ = ["get", "list", "watch"];
@@ -50,6 +51,8 @@ export function clusterRules(model: KubeModel, role: OvnkubeRole): PolicyRule[] 
     const rules = [...WATCHED.map(copyRule), NODE_STATUS, ...(controller ? CONTROLLER.map(copyRule) : []), EVENTS];
     if (controller && ic) rules.push({ apiGroups: [""], resources: ["namespaces/status"], verbs: WRITE_STATUS });
     if (role === "node" && model.identity) rules.push({ apiGroups: ["certificates.k8s.io"], resources: ["certificatesigningrequests"], verbs: ["create", ...READ] });
+    const parts: Array<keyof FeatureGrants> = [...(controller ? (["controller"] as const) : []), role === "node" ? "node" : "clusterManager"];
+    rules.push(...featureRules(model.features, parts));
     return rules.map(copyRule);
 }
 

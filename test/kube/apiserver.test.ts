@@ -178,6 +178,7 @@ async function applyAll(m: KubeModel): Promise<void> {
 }
 
 const READ = ["get", "list", "watch"];
+const OVN = "k8s.ovn.org";
 const STATUS_WRITES = ["patch", "update"];
 /** Node annotations, written through the status. */
 const NODE_STATUS: Request[] = STATUS_WRITES.map((v): Request => [v, "nodes", { subresource: "status" }]);
@@ -232,8 +233,34 @@ const NOBODY: Request[] = [
     ["list", "endpoints", { namespace: "default" }],
     ["update", "leases", { group: "coordination.k8s.io", namespace: NAMESPACE, name: "someone-elses-lock" }],
     ["create", "leases", { group: "coordination.k8s.io", namespace: "kube-system" }],
-    ["list", "egressips", { group: "k8s.ovn.org" }],
+    // The features' objects themselves, and the groups of features that are off or not offered.
+    ["create", "egressips", { group: OVN }],
+    ["delete", "egressfirewalls", { group: OVN, namespace: "default" }],
+    ["patch", "egressfirewalls", { group: OVN, namespace: "default" }],
+    ["list", "routeadvertisements", { group: OVN }],
+    ["list", "userdefinednetworks", { group: OVN, namespace: "default" }],
+    ["list", "adminnetworkpolicies", { group: "policy.networking.k8s.io" }],
+    ["list", "network-attachment-definitions", { group: "k8s.cni.cncf.io", namespace: "default" }],
+    ["list", "dnsnameresolvers", { group: "network.openshift.io", namespace: "default" }],
 ];
+
+/**
+ * The chart's features (on by default: egress IP, firewall, QoS, service, external gateways), as the
+ * chart grants them (docs/facts/ovnkube-1.3.md §13). `read` lists what a part watches.
+ */
+const featureReads = (...resources: string[]): Request[] => resources.flatMap((r) => READ.map((v): Request => [v, r, { group: OVN, namespace: "default" }]));
+const featureWrites = (...resources: string[]): Request[] =>
+    resources.flatMap((r) => {
+        const [resource, subresource] = r.split("/");
+        return STATUS_WRITES.map((v): Request => [v, resource, { group: OVN, namespace: "default", subresource }]);
+    });
+const STATUS_OF = ["egressfirewalls/status", "egressqoses/status", "adminpolicybasedexternalroutes/status"];
+/** The network controller's: every feature's objects, and the status of those it reports on. */
+const FEATURE_CONTROLLER: Request[] = [...featureReads("egressips", "egressfirewalls", "egressqoses", "egressservices", "adminpolicybasedexternalroutes"), ...featureWrites(...STATUS_OF)];
+/** The cluster manager's: the same objects; it assigns egress IPs (the EgressIP itself) and egress service hosts, and merges the zones' status. */
+const FEATURE_CLUSTER_MANAGER: Request[] = [...FEATURE_CONTROLLER, ...featureWrites("egressips", "egressservices/status")];
+/** ovnkube-node's own: the objects of the features it is given. */
+const FEATURE_NODE: Request[] = featureReads("egressips", "egressservices", "adminpolicybasedexternalroutes");
 
 before(async () => {
     lab = await startKubeLab(ID);
@@ -357,9 +384,15 @@ test("the Node plan, its zone and its node group label land beside the kubelet's
 
 test("interconnect RBAC with node identities: the cluster manager's account, every node's own user and ovnkube-identity's account make their calls and no others", async () => {
     // The cluster manager allocates for the nodes and leads.
-    await assertDecisions(account("ovnkube-cluster-manager"), [...EVERY_ROLE, ...LEADER_ELECTION], [...NOBODY, ...CONTROLLER, ...ZONE_CONTROLLER, ...APPROVAL]);
+    await assertDecisions(account("ovnkube-cluster-manager"), [...EVERY_ROLE, ...LEADER_ELECTION, ...FEATURE_CLUSTER_MANAGER], [...NOBODY, ...CONTROLLER, ...ZONE_CONTROLLER, ...APPROVAL]);
     // Every node runs its zone's controller as its certificate's user, in the nodes' group, and renews that certificate.
-    await assertDecisions(ovnNode("node1"), [...EVERY_ROLE, ...CONTROLLER, ...ZONE_CONTROLLER, ...NODE_CERTIFICATE], [...NOBODY, ...LEADER_ELECTION, ...APPROVAL, ...NOT_APPROVAL]);
+    await assertDecisions(ovnNode("node1"), [...EVERY_ROLE, ...CONTROLLER, ...ZONE_CONTROLLER, ...NODE_CERTIFICATE, ...FEATURE_CONTROLLER, ...FEATURE_NODE], [
+        ...NOBODY,
+        ...LEADER_ELECTION,
+        ...APPROVAL,
+        ...NOT_APPROVAL,
+        ...featureWrites("egressips", "egressservices/status"),
+    ]);
     // The nodes' account holds nothing any more.
     await assertDecisions(account("ovnkube-node"), [], [...EVERY_ROLE, ...CONTROLLER, ...NODE_CERTIFICATE, ...APPROVAL]);
     // ovnkube-identity approves for the API server's client signer only.
@@ -419,9 +452,18 @@ test("ovnkube -init-cluster-manager, with the DaemonSet's command line and its a
 
 test("centralized RBAC: the master's account runs the network controller and leads, the nodes' only annotate their Nodes", async () => {
     await applyAll(centralized);
-    await assertDecisions(account("ovnkube-master"), [...EVERY_ROLE, ...CONTROLLER, ...LEADER_ELECTION], [...NOBODY, ...ZONE_CONTROLLER]);
-    // Without node identities the nodes' role is their account's again, and their group's no longer.
-    await assertDecisions(account("ovnkube-node"), EVERY_ROLE, [...NOBODY, ...CONTROLLER, ...ZONE_CONTROLLER, ...LEADER_ELECTION, ...NODE_CERTIFICATE]);
+    await assertDecisions(account("ovnkube-master"), [...EVERY_ROLE, ...CONTROLLER, ...LEADER_ELECTION, ...FEATURE_CLUSTER_MANAGER], [...NOBODY, ...ZONE_CONTROLLER]);
+    // Without node identities the nodes' role is their account's again, and their group's no longer;
+    // ovn-node is given neither the egress firewall nor egress QoS (ovnkube.sh), so it may not read them.
+    await assertDecisions(account("ovnkube-node"), [...EVERY_ROLE, ...FEATURE_NODE], [
+        ...NOBODY,
+        ...CONTROLLER,
+        ...ZONE_CONTROLLER,
+        ...LEADER_ELECTION,
+        ...NODE_CERTIFICATE,
+        ...featureReads("egressfirewalls", "egressqoses"),
+        ...featureWrites(...STATUS_OF),
+    ]);
     await assertDecisions(ovnNode("node1"), [], EVERY_ROLE);
     // The Role is bound to the master's account now, and no longer to the cluster manager's.
     assert.equal(await may(account("ovnkube-cluster-manager"), LEADER_ELECTION[1]), false);

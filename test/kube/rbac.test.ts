@@ -1,5 +1,5 @@
 // ovnkube's permissions, per identity and architecture: what upstream's 1.3 chart grants for the
-// calls the binaries make with every optional feature off, and nothing beyond. The control plane
+// calls the binaries make, first with every optional feature off, then per feature, and nothing beyond. The control plane
 // (interconnect: the cluster manager; centralized: the master) and the nodes run as accounts of
 // their own; whichever runs the network controller (the master, or with interconnect every node's
 // ovnkube-controller) gets its rules. With node identities (the interconnect fixture) the nodes'
@@ -10,6 +10,11 @@ import { describe, it } from "node:test";
 import { kubeManifests } from "../../components/kube/manifests";
 import type { GroupSubject, PolicyRule, ServiceAccountSubject } from "../../components/kube/objectTypes";
 import { bothArchitectures, interconnectModel, kubeModel } from "./fixture";
+import { FEATURE_KEYS, featureSettings } from "../../components/kube/features";
+import type { KubeModel } from "../../components/model/types";
+
+/** Every optional feature off. */
+const NO_FEATURES = featureSettings(Object.fromEntries(FEATURE_KEYS.map((k) => [k, false])));
 
 /** RBAC's own decision for one request: some rule names the group, resource, verb (and name, if limited). */
 function allows(rules: PolicyRule[], group: string, resource: string, verb: string, name?: string): boolean {
@@ -28,14 +33,14 @@ const CERTIFICATES = "certificates.k8s.io";
 const CLIENT_SIGNER = "kubernetes.io/kube-apiserver-client";
 const namespaceOf = (s: ServiceAccountSubject | GroupSubject) => (s.kind === "ServiceAccount" ? s.namespace : undefined);
 
-for (const [architecture, model] of bothArchitectures()) {
+for (const [architecture, model] of bothArchitectures({ features: NO_FEATURES })) {
     const m = kubeManifests(model);
     const ic = architecture === "interconnect";
     const controlPlaneAccount = ic ? "ovnkube-cluster-manager" : "ovnkube-master";
     // Who runs the network controller (network policies, pod and service annotations).
     const controllerRole = ic ? "node" : "control-plane";
 
-    describe(`RBAC (${architecture})`, () => {
+    describe(`RBAC (${architecture}, every optional feature off)`, () => {
         it("has no wildcard group, resource or verb", () => {
             const identity = m.identity ? [...m.identity.clusterRole.rules, ...m.identity.role.rules] : [];
             for (const r of [...m.roles["control-plane"].clusterRole.rules, ...m.roles.node.clusterRole.rules, ...m.role.rules, ...identity]) {
@@ -214,5 +219,71 @@ describe("ovnkube-identity's RBAC, with node identities", () => {
         assert.ok(!allows(lease, "coordination.k8s.io", "leases", "update", "ovn-kubernetes-master"));
         assert.ok(!allows(lease, "coordination.k8s.io", "leases", "list"));
         assert.ok(!allows(lease, "coordination.k8s.io", "leases", "delete", "ovnkube-identity"));
+    });
+});
+
+/** The rules of one account's ClusterRole. */
+const rulesOf = (model: KubeModel, role: "control-plane" | "node") => kubeManifests(model).roles[role].clusterRole.rules;
+const OVN = "k8s.ovn.org";
+const ANP = "policy.networking.k8s.io";
+
+describe("RBAC per feature, as the chart grants it", () => {
+    const only = (...on: string[]) => featureSettings(Object.fromEntries(FEATURE_KEYS.map((k) => [k, on.includes(k)])));
+
+    for (const [architecture, model] of bothArchitectures()) {
+        const ic = architecture === "interconnect";
+        it(`${architecture}: the chart's features give the network controller, the cluster manager and ovnkube-node their objects`, () => {
+            const [controlPlane, node] = [rulesOf(model, "control-plane"), rulesOf(model, "node")];
+            const controller = ic ? node : controlPlane;
+            for (const r of ["egressips", "egressfirewalls", "egressqoses", "egressservices", "adminpolicybasedexternalroutes"]) {
+                for (const verb of READ) assert.ok(allows(controller, OVN, r, verb), `controller ${verb} ${r}`);
+                for (const verb of READ) assert.ok(allows(controlPlane, OVN, r, verb), `cluster manager ${verb} ${r}`);
+            }
+            for (const r of ["egressfirewalls/status", "egressqoses/status", "adminpolicybasedexternalroutes/status"]) {
+                for (const verb of STATUS_WRITES) assert.ok(allows(controller, OVN, r, verb), `controller ${verb} ${r}`);
+            }
+            // The cluster manager assigns egress IPs and egress service hosts; no node does.
+            for (const verb of STATUS_WRITES) {
+                assert.ok(allows(controlPlane, OVN, "egressips", verb) && allows(controlPlane, OVN, "egressservices/status", verb), verb);
+                assert.ok(!allows(node, OVN, "egressips", verb) && !allows(node, OVN, "egressservices/status", verb), verb);
+            }
+            // ovnkube-node reads what ovnkube.sh gives it; centralized, that is not the firewall or QoS.
+            for (const r of ["egressips", "egressservices", "adminpolicybasedexternalroutes"]) assert.ok(allows(node, OVN, r, "watch"), r);
+            assert.equal(allows(node, OVN, "egressfirewalls", "list"), ic);
+            // No feature lets anyone write the objects themselves, or create or delete them.
+            for (const rules of [controlPlane, node])
+                for (const r of ["egressfirewalls", "egressqoses", "egressservices", "adminpolicybasedexternalroutes"])
+                    for (const verb of ["create", "delete", "patch", "update"]) assert.ok(!allows(rules, OVN, r, verb), `${verb} ${r}`);
+        });
+
+        it(`${architecture}: a feature that is off grants nothing, one that is on only its own objects`, () => {
+            const nqos = bothArchitectures({ features: only("networkQos") }).find(([a]) => a === architecture)![1];
+            const groups = (m: KubeModel) => new Set([...rulesOf(m, "control-plane"), ...rulesOf(m, "node")].flatMap((r) => r.apiGroups));
+            const resources = (m: KubeModel) => [...rulesOf(m, "control-plane"), ...rulesOf(m, "node")].filter((r) => r.apiGroups.includes(OVN)).flatMap((r) => r.resources);
+            assert.deepEqual([...new Set(resources(nqos))].sort(), ["networkqoses", "networkqoses/status"]);
+            assert.ok(!groups(nqos).has(ANP) && !groups(nqos).has("k8s.cni.cncf.io"));
+            const anp = bothArchitectures({ features: only("adminNetworkPolicy") }).find(([a]) => a === architecture)![1];
+            assert.ok(!groups(anp).has(OVN));
+            const controller = rulesOf(anp, ic ? "node" : "control-plane");
+            for (const r of ["adminnetworkpolicies", "baselineadminnetworkpolicies"]) for (const verb of READ) assert.ok(allows(controller, ANP, r, verb), `${verb} ${r}`);
+            for (const verb of STATUS_WRITES) assert.ok(allows(controller, ANP, "adminnetworkpolicies/status", verb), verb);
+            // The cluster manager lists them and patches their status, as the chart has it.
+            if (ic) {
+                const cm = rulesOf(anp, "control-plane");
+                assert.ok(allows(cm, ANP, "adminnetworkpolicies", "list") && !allows(cm, ANP, "adminnetworkpolicies", "watch"));
+                assert.ok(allows(cm, ANP, "baselineadminnetworkpolicies/status", "patch") && !allows(cm, ANP, "baselineadminnetworkpolicies/status", "update"));
+            }
+            // Features without objects grant nothing.
+            const plain = bothArchitectures({ features: only("multicast", "serviceTemplates", "statelessNetworkPolicy", "allowIcmpNetworkPolicy") }).find(([a]) => a === architecture)![1];
+            assert.deepEqual([...groups(plain)].sort(), [...groups(bothArchitectures({ features: NO_FEATURES }).find(([a]) => a === architecture)![1])].sort());
+        });
+    }
+
+    it("grants each rule once per role, though two parts of one process grant it", () => {
+        for (const [, model] of bothArchitectures())
+            for (const role of ["control-plane", "node"] as const) {
+                const rules = rulesOf(model, role).map((r) => JSON.stringify(r));
+                assert.equal(new Set(rules).size, rules.length, role);
+            }
     });
 });

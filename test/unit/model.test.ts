@@ -19,7 +19,7 @@ test("defaults are applied by the schema", () => {
         architecture: "interconnect",
         image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3",
         identity: { enabled: true, webhookAddress: "localhost", bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf" },
-        // The chart's values-single-node-zone.yaml at v1.3.0 (docs/facts/ovnkube-1.3.md §7).
+        // The chart's values-single-node-zone.yaml at v1.3.0 (docs/facts/ovnkube-1.3.md §13).
         gatewayMode: "shared",
         features: {
             egressIp: true,

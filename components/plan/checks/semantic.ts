@@ -1,7 +1,7 @@
 // Checks JSON Schema cannot express: CIDR arithmetic (ipaddr.js), uniqueness across nodes,
 // role combinations, secrets that a chosen mode needs. Runs on schema-valid input with defaults.
 // Each relation over many fields has a file of its own (addresses, listeners, key material,
-// capacity, transports, applicability); docs/validation.md lists them all.
+// capacity, transports, applicability, features); docs/validation.md lists them all.
 import { Cidr4, containsIp, contains, isIpv4, networkOf, overlaps, parseCidr, parseNetwork, toInt } from "../../values";
 import { INTEGRATION_BRIDGE, nicBridge } from "../../model/names";
 import { gatewayBridgeOf, isChassis, isK8sNode, tunnelBridgeOf, tunnelIpOf } from "../../model/nodes";
@@ -10,6 +10,7 @@ import { capacityProblems } from "./capacity";
 import { applicabilityProblems, podRoomProblem } from "./applicability";
 import { hostKeyProblems, kubeconfigServer, secretMaterialProblems, type SecretTexts } from "./keyMaterial";
 import { listenerProblems } from "./listeners";
+import { featureProblems } from "./features";
 import { labOnlyProblems, referenceProblems, transportProblems } from "./transports";
 import { DEFAULT_MASQUERADE_SUBNET, DEFAULT_TRANSIT_SUBNET } from "../../config/schema";
 import { DEFAULT_OVNKUBE_ARCHITECTURE } from "../../kube/releases";
@@ -110,7 +111,8 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     hostKeyProblems(cfg, add);
     secretMaterialProblems(cfg, texts, add);
     addressProblems(cfg, { cluster, service, join, transit, masquerade }, add);
-    listenerProblems(cfg, !interconnect, add);
+    listenerProblems(cfg, { centralized: !interconnect, ovnkubeMode }, add);
+    featureProblems(cfg, ovnkubeMode, add);
     labOnlyProblems(cfg, add);
     referenceProblems(cfg, add);
     transportProblems(cfg, ovnkubeMode, texts.kubeconfig === undefined ? undefined : kubeconfigServer(texts.kubeconfig), add);
