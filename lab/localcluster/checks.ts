@@ -88,7 +88,12 @@ export async function tcpExchange(cluster: LocalCluster, server: Place, serverIp
         }
         return { ok: false, error: last };
     } finally {
-        child.kill("SIGKILL");
+        // Gone before returning: the next exchange listens on the same port.
+        if (child.exitCode === null && child.signalCode === null) {
+            const exited = new Promise((resolve) => child.once("exit", resolve));
+            child.kill("SIGKILL");
+            await exited;
+        }
     }
 }
 
