@@ -448,6 +448,9 @@ test("ovnkube -init-cluster-manager, with the DaemonSet's command line and its a
         assert.equal(a["k8s.ovn.org/node-subnets"], JSON.stringify({ default: [n.subnet] }), n.name);
     }
     assert.equal(exited(), undefined, "the cluster manager keeps running");
+    // With the chart's features on it watches their objects too: the API server refused none of its calls.
+    assert.doesNotMatch(fs.readFileSync(log, "utf8"), /forbidden/i);
+    assert.match(argv.join(" "), /-enable-egress-ip .*-enable-egress-firewall/);
 });
 
 test("centralized RBAC: the master's account runs the network controller and leads, the nodes' only annotate their Nodes", async () => {
