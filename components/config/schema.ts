@@ -81,7 +81,7 @@ const node = {
         gateway,
         egressAssignable: {
             type: "boolean",
-            description: "ovnkube mode: this gateway node may hold egress IPs (label k8s.ovn.org/egress-assignable); needs ovnkube.features.egressIp",
+            description: "ovnkube mode: this Kubernetes node's gateway router may hold egress IPs (label k8s.ovn.org/egress-assignable); needs ovnkube.features.egressIp",
         },
     },
     required: ["name", "address", "roles"],

@@ -71,7 +71,7 @@ export interface NodeConfig {
     datapathType?: DatapathType;
     /** Gateway nodes only: how the node leads traffic out of the cluster. */
     gateway?: GatewayConfig;
-    /** ovnkube mode, a gateway node with ovnkube.features.egressIp: it may hold egress IPs (label k8s.ovn.org/egress-assignable). */
+    /** ovnkube mode, a Kubernetes node with ovnkube.features.egressIp: its gateway router may hold egress IPs (label k8s.ovn.org/egress-assignable). */
     egressAssignable?: boolean;
 }
 

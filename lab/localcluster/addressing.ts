@@ -6,7 +6,7 @@ export interface AddressPlan {
     /** CIDR of the underlay, e.g. 172.31.7.0/24. */
     subnet: string;
     prefixLen: number;
-    /** The "external" router: the hosts' default gateway (first address). */
+    /** The "external" router: the hosts' default gateway (first address); the second is the control plane's (controlPlaneAddress). */
     external: string;
     /** The root namespace's address on the bridge, from which tools and users reach the hosts (last address). */
     operator: string;
@@ -41,4 +41,22 @@ export function planAddresses(subnet: string, hosts: number): AddressPlan {
         operator: addressAt(net, size(net.prefix) - 2),
         hosts: Array.from({ length: hosts }, (_, i) => addressAt(net, FIRST_HOST_OFFSET + i)),
     };
+}
+
+/** The Kubernetes control plane's address in the underlay (./kube): the second. */
+const CONTROL_PLANE_OFFSET = 2;
+
+export function controlPlaneAddress(subnet: string): string {
+    return addressAt(parseNetwork(subnet), CONTROL_PLANE_OFFSET);
+}
+
+/**
+ * The `n`th (from 1) of the addresses between the control plane's and the first host's, which no
+ * part of the lab takes: a second outside address a test gives the external namespace, or an
+ * address ovnkube hands out (an egress IP). Pure.
+ */
+export function spareAddress(subnet: string, n: number): string {
+    const spares = FIRST_HOST_OFFSET - CONTROL_PLANE_OFFSET - 1;
+    if (!Number.isInteger(n) || n < 1 || n > spares) throw new Error(`spare address ${n}: the underlay keeps ${spares}, numbered from 1`);
+    return addressAt(parseNetwork(subnet), CONTROL_PLANE_OFFSET + n);
 }

@@ -27,7 +27,8 @@ export interface PingMatrix {
     allOk: boolean;
 }
 
-function argvIn(cluster: LocalCluster, place: Place, argv: string[]): string[] {
+/** argv run at `place`: in a host's namespaces, or in a pod's or the external network namespace with this machine's files. */
+export function argvIn(cluster: LocalCluster, place: Place, argv: string[]): string[] {
     if ("host" in place) return hostArgv(enterableHost(cluster, place.host), argv);
     if ("pod" in place) return ["ip", "netns", "exec", clusterNames(cluster.id).podNetns(place.pod.node, place.pod.namespace, place.pod.pod), ...argv];
     return ["ip", "netns", "exec", cluster.external.ns, ...argv];
@@ -87,7 +88,12 @@ export async function tcpExchange(cluster: LocalCluster, server: Place, serverIp
         }
         return { ok: false, error: last };
     } finally {
-        child.kill("SIGKILL");
+        // Gone before returning: the next exchange listens on the same port.
+        if (child.exitCode === null && child.signalCode === null) {
+            const exited = new Promise((resolve) => child.once("exit", resolve));
+            child.kill("SIGKILL");
+            await exited;
+        }
     }
 }
 

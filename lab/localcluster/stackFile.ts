@@ -63,6 +63,8 @@ export interface LocalStackOptions {
     ovnkube?: OvnkubeConfigInput;
     /** How many hosts (the first ones) are centrals: 1 (default; none with interconnect), 3 or 5. */
     centrals?: number;
+    /** More settings of some nodes, by node name (e.g. `egressAssignable`), over what the lab writes. */
+    nodeSettings?: Readonly<Record<string, Partial<NodeConfig>>>;
 }
 
 /**
@@ -89,13 +91,15 @@ export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions 
     if (!first) throw new Error(`local cluster ${cluster.id} has no hosts`);
     const interconnect = opts.kubernetes !== undefined && (opts.ovnkube?.architecture ?? "interconnect") === "interconnect";
     const centrals = interconnect ? 0 : (opts.centrals ?? 1);
+    const unknown = Object.keys(opts.nodeSettings ?? {}).filter((name) => !cluster.hosts.some((h) => h.name === name));
+    if (unknown.length > 0) throw new Error(`nodeSettings: ${unknown.join(", ")} not among local cluster ${cluster.id}'s hosts`);
     if (centrals > cluster.hosts.length) throw new Error(`centrals: ${centrals} asked for, but local cluster ${cluster.id} has ${cluster.hosts.length} hosts`);
     const nodes = cluster.hosts.map((h, i): NodeConfig => {
         // In ovnkube mode ovnkube-node adopts the tunnel NIC's bridge (breth0) as each node's gateway.
         const roles = rolesOf(i, cluster.hosts.length, !opts.kubernetes, centrals);
         const node: NodeConfig = { name: h.name, address: h.ip, hostKey: h.hostKeyLine, roles, tunnelIp: h.ip, tunnelInterface: "eth0" };
         if (roles.includes("gateway")) node.gateway = localSharedGateway(cluster, h);
-        return node;
+        return { ...node, ...opts.nodeSettings?.[h.name] };
     });
     return {
         nodes,

@@ -22,8 +22,12 @@ export interface OvnkubeLabOptions {
     workDir: string;
     /** The ovn-kubernetes release the stack starts with (default the lab's). */
     release?: OvnKubernetesRelease;
+    /** Settings of the stack beyond the lab's defaults: the `ovnkube` argument, per-node settings. */
+    stack?: LabStackSettings;
     log?: (line: string) => void;
 }
+
+export type LabStackSettings = Pick<LocalStackOptions, "ovnkube" | "centrals" | "nodeSettings">;
 
 export interface OvnkubeLab {
     cluster: LocalCluster;
@@ -36,8 +40,8 @@ export interface OvnkubeLab {
     model: ClusterModel;
 }
 
-/** (Re)writes the lab's ovnkube-mode stack file, with other `ovnkube` settings or centrals when given. */
-export function writeLabStack(lab: Pick<OvnkubeLab, "cluster" | "kubernetes">, file: string, more: Pick<LocalStackOptions, "ovnkube" | "centrals"> = {}): string {
+/** (Re)writes the lab's ovnkube-mode stack file, with other `ovnkube` settings, centrals or node settings when given. */
+export function writeLabStack(lab: Pick<OvnkubeLab, "cluster" | "kubernetes">, file: string, more: LabStackSettings = {}): string {
     const { controlPlane } = lab.kubernetes;
     return writeLocalStack(lab.cluster, file, {
         passphrase: LOCAL_LAB_PASSPHRASE,
@@ -51,7 +55,7 @@ export async function startOvnkubeLab(opts: OvnkubeLabOptions): Promise<OvnkubeL
     await down(opts.id);
     const { cluster, kubernetes } = await upWithKubernetes({ id: opts.id, hosts: opts.hosts, os: opts.os, ovnKubernetes: opts.release, log: opts.log ?? (() => undefined) });
     const stack = `local-${opts.id}`;
-    const stackFile = writeLabStack({ cluster, kubernetes }, path.join(opts.workDir, `Pulumi.${stack}.yaml`));
+    const stackFile = writeLabStack({ cluster, kubernetes }, path.join(opts.workDir, `Pulumi.${stack}.yaml`), opts.stack);
     return {
         cluster,
         kubernetes,

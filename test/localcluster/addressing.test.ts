@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { defaultSubnet, planAddresses } from "../../lab/localcluster/addressing";
+import { controlPlaneAddress, defaultSubnet, planAddresses, spareAddress } from "../../lab/localcluster/addressing";
 import { checkId, clusterNames } from "../../lab/localcluster/names";
 
 test("the default underlay is a /24 in 172.31.0.0/16 that depends only on the id", () => {
@@ -24,6 +24,16 @@ test("the address plan puts the gateway first, hosts from .11 and the operator l
     assert.throws(() => planAddresses("172.31.5.1/24", 1), /not a network address/);
     assert.throws(() => planAddresses("10.0.0.0/8", 1), /between 16 and 28/);
     assert.throws(() => planAddresses("fd00::/64", 1), /not an IPv4 CIDR/);
+});
+
+test("spare addresses lie between the control plane's and the first host's", () => {
+    assert.equal(controlPlaneAddress("172.31.5.0/24"), "172.31.5.2");
+    assert.equal(spareAddress("172.31.5.0/24", 1), "172.31.5.3");
+    assert.equal(spareAddress("172.31.5.0/24", 8), "172.31.5.10");
+    const plan = planAddresses("172.31.5.0/24", 3);
+    const taken = [plan.external, controlPlaneAddress(plan.subnet), plan.operator, ...plan.hosts];
+    for (let n = 1; n <= 8; n++) assert.ok(!taken.includes(spareAddress(plan.subnet, n)));
+    for (const bad of [0, 9, 1.5]) assert.throws(() => spareAddress("172.31.5.0/24", bad), /the underlay keeps 8, numbered from 1/);
 });
 
 test("ids are short and dash-free, and every interface name fits Linux's 15 characters", () => {

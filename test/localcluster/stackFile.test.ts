@@ -101,6 +101,13 @@ test("a single host carries every role; ranges that overlap the underlay are ref
     assert.throws(() => localStackConfig({ ...cluster, subnet: "100.64.7.0/24" }), /joinSubnet/);
 });
 
+test("node settings go over what the lab writes for the named nodes only; a name that is no host is refused", () => {
+    const cluster = fakeCluster(3, tmp());
+    const config = localStackConfig(cluster, { nodeSettings: { node2: { tunnelInterface: "eth1" } } });
+    assert.deepEqual(config.nodes.map((n) => n.tunnelInterface), ["eth0", "eth1", "eth0"]);
+    assert.throws(() => localStackConfig(cluster, { nodeSettings: { node9: {} } }), /nodeSettings: node9 not among local cluster .*'s hosts/);
+});
+
 test("ovnkube mode: interconnect unless told, no node central, the cluster's release with its CRDs from the lab's copies; a valid stack", () => {
     const base = fakeCluster(3, tmp());
     // Key lines validation takes (the dev stack's), so that the whole stack validates.

@@ -138,7 +138,10 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["an unknown gateway mode", (c) => { interconnect(c); c.ovnkube = { gatewayMode: "dedicated" }; }, "ovnkube.gatewayMode", /must be one of shared, local/],
     ["EgressIP health-check port out of range", (c) => { interconnect(c); c.ovnkube = { features: { egressIpHealthCheckPort: 70000 } }; }, "ovnkube.features.egressIpHealthCheckPort", /65535/],
     ["EgressIP health-check port is a node's SSH port", (c) => { interconnect(c); c.nodes[1].port = 9107; }, "ovnkube.features.egressIpHealthCheckPort", /9107 is also the SSH port of nodes\[1\]: both listen on this host/],
-    ["egress-assignable node without a gateway", (c) => { interconnect(c); c.nodes[1].egressAssignable = true; }, "nodes[1].egressAssignable", /kube-minion1 has no gateway: an egress IP is a second address on a node's gateway bridge/],
+    ["egress-assignable node that is no Kubernetes node", (c) => {
+        interconnect(c);
+        c.nodes.push({ name: "ovn-central", address: "10.33.74.9", roles: ["central"], hostKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJ7N7bvlg8vv0BoBBSy8J6wUnfGkbkoAi9kT6iWUu2jQ ovn-central", egressAssignable: true });
+    }, "nodes[3].egressAssignable", /ovn-central is no Kubernetes node \(roles master or node\), so ovnkube gives it no gateway router/],
     ["egress-assignable node with EgressIP off", (c) => { interconnect(c); c.nodes[2].egressAssignable = true; c.ovnkube = { features: { egressIp: false } }; }, "nodes[2].egressAssignable", /ovnkube\.features\.egressIp is off, so nothing assigns egress IPs/],
     ["egress-assignable node in Pulumi mode", (c) => (c.nodes[2].egressAssignable = true), "nodes[2].egressAssignable", /applies to ovnkube mode only/],
     ["userspace datapath without a tunnel interface", (c) => (c.datapathType = "netdev"), "nodes[1].tunnelInterface", /userspace tunnels/],

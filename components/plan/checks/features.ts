@@ -1,8 +1,9 @@
 // The release's optional features (../../config/features) where they are set: each is in the chosen
 // release, has the features it works with, and needs nothing this program does not deploy; a node
-// that may hold egress IPs is a gateway of a cluster with EgressIP on.
+// that may hold egress IPs is a Kubernetes node of a cluster with EgressIP on.
 import { FEATURE_KEYS, featureOf, featureSettings, releaseHas, type FeatureKey } from "../../config/features";
 import { DEFAULT_OVNKUBE_VERSION } from "../../config/releases";
+import { isK8sNode } from "../../model/nodes";
 import type { StackConfigInput } from "../../config/types";
 
 type Add = (path: string, message: string) => void;
@@ -31,8 +32,10 @@ export function featureProblems(cfg: StackConfigInput, ovnkubeMode: boolean, add
     cfg.nodes.forEach((n, i) => {
         if (!n.egressAssignable) return;
         const p = `nodes[${i}].egressAssignable`;
-        if (!n.roles.includes("gateway"))
-            add(p, `${n.name} has no gateway: an egress IP is a second address on a node's gateway bridge, so only gateway nodes may hold one; give it the role "gateway", or remove it`);
+        // ovnkube gives every Kubernetes node its own gateway router, which SNATs to the egress IP and
+        // answers ARP for it: any of them may hold one, with or without the project's role "gateway".
+        if (!isK8sNode(n))
+            add(p, `${n.name} is no Kubernetes node (roles master or node), so ovnkube gives it no gateway router to hold an egress IP; give it the role "node", or remove it`);
         if (!features.egressIp) add(p, `${featurePath("egressIp")} is off, so nothing assigns egress IPs; turn it on, or remove it`);
     });
 }

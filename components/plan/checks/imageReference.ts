@@ -56,7 +56,7 @@ export function parseImageReference(ref: string): ImageReference | string {
     return { registry: first, repository, tag, digest };
 }
 
-/** `release-1.2` is the image upstream's CI pushes from the release-1.2 branch (../../kube/releases). */
+/** `release-1.2` is the image upstream's CI pushes from the release-1.2 branch (../../config/releases). */
 const releaseLineOf = (tag: string): string | undefined => /^release-(\d+\.\d+)$/.exec(tag)?.[1];
 
 /**

@@ -12,7 +12,8 @@ import { deadDaemon, startInNetns } from "./daemon";
 import { apiServerArgv, controllerManagerArgv, etcdArgv, schedulerArgv, type ControlPlaneFiles } from "./flags";
 import { KUBERNETES_RELEASE } from "../labReleases";
 import { labBinaries } from "./labBinaries";
-import { apiServerUrl, controlPlaneAddress, controlPlaneLayout, type ControlPlaneLayout } from "./layout";
+import { apiServerUrl, controlPlaneLayout, type ControlPlaneLayout } from "./layout";
+import { controlPlaneAddress } from "../addressing";
 import { createControlPlaneNetwork, deleteControlPlaneNetwork } from "./network";
 import { readCa, type IssuedCert } from "./pki";
 

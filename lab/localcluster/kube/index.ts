@@ -4,7 +4,8 @@ export { startControlPlane, stopControlPlane, loadControlPlane, COMPONENTS } fro
 export type { ControlPlane, ControlPlaneOptions, Component } from "./controlPlane";
 export type { NodeCredentials } from "./credentials";
 export { kubeletUser, ADMIN_USER } from "./credentials";
-export { controlPlaneAddress, controlPlaneLayout, apiServerUrl, API_SERVER_PORT } from "./layout";
+export { controlPlaneLayout, apiServerUrl, API_SERVER_PORT } from "./layout";
+export { controlPlaneAddress } from "../addressing";
 export { labBinary, labBinaries, labCacheDir, defaultReleaseOf, LAB_CACHE_ENV, LAB_BINARIES } from "./labBinaries";
 export type { LabBinary } from "./labBinaries";
 export { labSourceDir, LAB_BIN_ENV, KUBERNETES_RELEASE, KUBERNETES_VERSION } from "../labReleases";

@@ -2,7 +2,6 @@
 // with the cluster's `lc-<id>-` prefix, so the cluster's `down` ends and removes them too), its
 // underlay address and its files under .local/<id>/k8s. Pure: no I/O.
 import * as path from "node:path";
-import { addressAt, parseNetwork } from "@ovn-kubernetes-as-code/cluster/values";
 import { clusterNames, stateDir } from "../names";
 
 /** The API server's secure port, as on a kubeadm control plane. */
@@ -41,15 +40,6 @@ export function controlPlaneLayout(id: string): ControlPlaneLayout {
         kubeconfig: (user) => path.join(dir, `${user}.kubeconfig`),
         log: (component) => path.join(dir, `${component}.log`),
     };
-}
-
-/**
- * The control plane's address in the underlay: the second address of the subnet. The underlay
- * plan (addressing.ts) gives the first to the external router, the 11th on to hosts and the last
- * to this machine, so the second is always free.
- */
-export function controlPlaneAddress(underlaySubnet: string): string {
-    return addressAt(parseNetwork(underlaySubnet), 2);
 }
 
 export function apiServerUrl(address: string): string {
