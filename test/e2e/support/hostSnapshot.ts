@@ -1,5 +1,5 @@
 // What a host looks like to the destroy contract (README "What destroy leaves"): OVS bridges and
-// their ports, addresses, routes, nftables tables, the OVN processes, and the files under
+// their ports, addresses, routes and rules, sysctls, nftables tables, iptables rules, the OVN processes, and the files under
 // /etc/openvswitch and /etc/ovn. Read inside the host; compared before the first up and after destroy.
 import { hostExec, type LocalCluster } from "../../../lab/localcluster";
 
@@ -7,7 +7,12 @@ export interface HostSnapshot {
     bridges: string[];
     addresses: string[];
     routes: string[];
+    /** Routing policy rules, and the sysctls ovnkube-node sets host-wide. */
+    rules: string[];
+    sysctls: string[];
     nftTables: string[];
+    /** The iptables rules (not chains or policies) of every table the host has. */
+    iptablesRules: string[];
     ovnProcesses: string[];
     files: string[];
 }
@@ -32,8 +37,14 @@ section addresses
 ip -o addr show | awk '{ print $2, $3, $4 }' | sed 's/@[^ ]*//'
 section routes
 ip -4 route show; ip -6 route show
+section rules
+ip -4 rule show; ip -6 rule show
+section sysctls
+for key in net/ipv4/conf/all/src_valid_mark net/ipv4/conf/all/forwarding; do echo "$key $(cat /proc/sys/$key)"; done
 section nftTables
 nft list tables 2>/dev/null || true
+section iptablesRules
+if command -v iptables-save >/dev/null; then iptables-save 2>/dev/null | grep '^-A' || true; fi
 section ovnProcesses
 # This machine's processes are all in /proc; the host's are those in its network namespace.
 self=$(readlink /proc/self/ns/net)
@@ -60,7 +71,10 @@ export async function snapshotHost(cluster: LocalCluster, host: string): Promise
         bridges: sorted("bridges"),
         addresses: sorted("addresses").filter((a) => !LEFT_BY_DESIGN.interfaces.some((i) => a.startsWith(`${i} `))),
         routes: sorted("routes"),
+        rules: sorted("rules"),
+        sysctls: sorted("sysctls"),
         nftTables: sorted("nftTables"),
+        iptablesRules: sorted("iptablesRules"),
         ovnProcesses: sorted("ovnProcesses"),
         files: sorted("files").filter((f) => !(LEFT_BY_DESIGN.files as readonly string[]).includes(f)),
     };

@@ -24,6 +24,8 @@ export interface OvnkubeLabOptions {
     workDir: string;
     /** The ovn-kubernetes release the stack starts with (default the lab's). */
     release?: OvnKubernetesRelease;
+    /** Further `ovnkube` settings of the stack (its gateway mode, say). */
+    ovnkube?: LocalStackOptions["ovnkube"];
     log?: (line: string) => void;
 }
 
@@ -53,7 +55,7 @@ export async function startOvnkubeLab(opts: OvnkubeLabOptions): Promise<OvnkubeL
     await down(opts.id);
     const { cluster, kubernetes } = await upWithKubernetes({ id: opts.id, hosts: opts.hosts, os: opts.os, ovnKubernetes: opts.release, log: opts.log ?? (() => undefined) });
     const stack = `local-${opts.id}`;
-    const stackFile = writeLabStack({ cluster, kubernetes }, path.join(opts.workDir, `Pulumi.${stack}.yaml`));
+    const stackFile = writeLabStack({ cluster, kubernetes }, path.join(opts.workDir, `Pulumi.${stack}.yaml`), opts.ovnkube ? { ovnkube: opts.ovnkube } : {});
     return {
         cluster,
         kubernetes,
