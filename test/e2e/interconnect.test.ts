@@ -160,7 +160,7 @@ test("bring-up from bare hosts to up: a zone per node, ovnkube 1.3 from the prog
     markNb("bring-up, ovnkube settled");
 });
 
-test("a Deployment's pods, placed by the scheduler, get their node's planned addresses, ping each other, reach a ClusterIP Service and the outside through SNAT", async () => {
+test("a Deployment's pods, placed by the scheduler, get their node's planned addresses, ping each other, reach a Service at its ClusterIP and, from outside, its NodePort, and the outside through SNAT (shared gateway mode)", async () => {
     requireLab();
     await phase("workloads", async () => {
         pods.push(...(await proveWorkloads(lab, model, { spread: SPREAD, server: SERVER }, lab.cluster.hosts.map((h) => h.name))));
@@ -353,7 +353,7 @@ test("node3 joins again while the cluster runs: the cluster manager restarts for
     assert.deepEqual(changed(await apply(lab.offline)), [], "a further up changes nothing");
 });
 
-test("destroy leaves every host as it was before the first up: bridges, ports, addresses, routes, nftables, OVN processes, files", async () => {
+test("destroy leaves every host as it was before the first up: bridges, ports, addresses, routes and routing rules, sysctls, nftables, iptables rules, OVN processes, files", async () => {
     requireLab();
     const r = await phase("destroy", () => destroy(lab.offline));
     assert.equal(r.ok, true, r.error);
