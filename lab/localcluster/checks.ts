@@ -80,13 +80,8 @@ export async function tcpExchange(cluster: LocalCluster, server: Place, serverIp
             child.on("exit", (code) => reject(new Error(`TCP server exited (${code}) before listening`)));
             setTimeout(() => reject(new Error("TCP server did not start")), 10000).unref();
         });
-        let last = "";
-        for (let attempt = 0; attempt < attempts; attempt++) {
-            const r = await run(argvIn(cluster, client, [process.execPath, "-e", CLIENT, serverIp, String(port), "3000"]));
-            if (r.code === 0) return { ok: true, seenSource: r.stdout.trim().replace(/^::ffff:/, "") };
-            last = r.stderr.trim();
-        }
-        return { ok: false, error: last };
+        const r = await tcpAnswer(cluster, client, serverIp, port, attempts);
+        return r.ok ? { ok: true, seenSource: r.answer!.replace(/^::ffff:/, "") } : { ok: false, error: r.error };
     } finally {
         // Gone before returning: the next exchange listens on the same port.
         if (child.exitCode === null && child.signalCode === null) {
@@ -95,6 +90,17 @@ export async function tcpExchange(cluster: LocalCluster, server: Place, serverIp
             await exited;
         }
     }
+}
+
+/** What a TCP server at `ip:port` sends to `client` before it closes; tries `attempts` times. */
+export async function tcpAnswer(cluster: LocalCluster, client: Place, ip: string, port: number, attempts = 4): Promise<{ ok: boolean; answer?: string; error?: string }> {
+    let last = "";
+    for (let attempt = 0; attempt < attempts; attempt++) {
+        const r = await run(argvIn(cluster, client, [process.execPath, "-e", CLIENT, ip, String(port), "3000"]));
+        if (r.code === 0) return { ok: true, answer: r.stdout.trim() };
+        last = r.stderr.trim();
+    }
+    return { ok: false, error: last };
 }
 
 export interface OverlayReport {

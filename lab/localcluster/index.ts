@@ -32,6 +32,7 @@ export {
     exposePodNetns,
     podRef,
     createClusterIpService,
+    createNodePortService,
     removeDemoWorkloads,
     podManifest,
     clusterIpServiceManifest,

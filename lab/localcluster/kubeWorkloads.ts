@@ -104,9 +104,11 @@ export interface ClusterIpServiceSpec {
     port: number;
     targetPort: number;
     namespace?: string;
+    /** NodePort: also reachable at every node's address on the port the API server picks. */
+    type?: "ClusterIP" | "NodePort";
 }
 
-/** A TCP ClusterIP Service: ovnkube turns it into a load balancer on every node switch. Pure. */
+/** A TCP ClusterIP (or NodePort) Service: ovnkube turns it into a load balancer on every node switch (and gateway). Pure. */
 export function clusterIpServiceManifest(spec: ClusterIpServiceSpec): KubeObject {
     for (const [what, port] of [["port", spec.port], ["targetPort", spec.targetPort]] as const)
         if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`service ${spec.name}: ${what} ${port} is not a TCP port`);
@@ -114,7 +116,7 @@ export function clusterIpServiceManifest(spec: ClusterIpServiceSpec): KubeObject
         apiVersion: "v1",
         kind: "Service",
         metadata: { name: checkName("service name", spec.name), namespace: spec.namespace ?? DEMO_NAMESPACE },
-        spec: { type: "ClusterIP", selector: spec.selector, ports: [{ protocol: "TCP", port: spec.port, targetPort: spec.targetPort }] },
+        spec: { type: spec.type ?? "ClusterIP", selector: spec.selector, ports: [{ protocol: "TCP", port: spec.port, targetPort: spec.targetPort }] },
     };
 }
 
@@ -241,10 +243,21 @@ export async function startDemoDeployment(client: KubeClient, cluster: LocalClus
 
 /** Creates the Service and returns its ClusterIP. */
 export async function createClusterIpService(client: KubeClient, spec: ClusterIpServiceSpec): Promise<string> {
+    return (await createService(client, spec)).clusterIp;
+}
+
+/** A NodePort Service: its ClusterIP and the node port the API server gave it. */
+export async function createNodePortService(client: KubeClient, spec: Omit<ClusterIpServiceSpec, "type">): Promise<{ clusterIp: string; nodePort: number }> {
+    const { clusterIp, nodePort } = await createService(client, { ...spec, type: "NodePort" });
+    if (!nodePort) throw new Error(`service ${spec.name} got no node port`);
+    return { clusterIp, nodePort };
+}
+
+async function createService(client: KubeClient, spec: ClusterIpServiceSpec): Promise<{ clusterIp: string; nodePort?: number }> {
     const created = await client.create(clusterIpServiceManifest(spec));
-    const ip = (created.spec as { clusterIP?: string } | undefined)?.clusterIP;
-    if (!ip || ip === "None") throw new Error(`service ${spec.name} got no ClusterIP (is the API server's --service-cluster-ip-range set?)`);
-    return ip;
+    const { clusterIP, ports } = (created.spec ?? {}) as { clusterIP?: string; ports?: Array<{ nodePort?: number }> };
+    if (!clusterIP || clusterIP === "None") throw new Error(`service ${spec.name} got no ClusterIP (is the API server's --service-cluster-ip-range set?)`);
+    return { clusterIp: clusterIP, nodePort: ports?.[0]?.nodePort };
 }
 
 /**

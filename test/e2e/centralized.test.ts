@@ -1,12 +1,13 @@
 // End to end in ovnkube mode with the centralized architecture, on real parts only: 4 Debian
 // unstable hosts (OVN 26.03, OVS 4.0), the first three of them the cluster's centrals (Northbound
 // and Southbound as raft clusters of 3), a Kubernetes v1.36 control plane with the upstream kubelet,
-// and ovn-kubernetes' ovnkube-master and ovnkube-node from the program's DaemonSets. It proves that
+// and ovn-kubernetes' ovnkube-master and ovnkube-node from the program's DaemonSets, in local gateway
+// mode (egress and NodePort traffic through each host's own routing and nftables). It proves that
 // the program takes bare hosts to a cluster on ovn-kubernetes 1.2 whose central NB ovnkube built
 // from the project's plan; that 1.2 → 1.3 is one up that preview describes, under probes between
 // pods on two nodes (20 a second, both ways) that lose nothing, with the pods keeping their
 // addresses; that on 1.3 a Deployment's pods get their planned addresses and reach each other, a
-// ClusterIP Service and the outside; that the central NB has one writer per cell (read from a raft
+// Service at its ClusterIP and NodePort, and the outside; that the central NB has one writer per cell (read from a raft
 // member's own log); that a second up, a refresh and recreated ovnkube pods change nothing; that
 // with the NB leader killed under ovnkube, pods created afterwards still get addresses and ping;
 // that a node leaves only once it is no Kubernetes Node, under traffic that loses nothing, with no
@@ -48,7 +49,9 @@ const SERVER = "cen-server";
 const LATE = "cen-late";
 /** The node that leaves the cluster (the last host: no central). */
 const GOES = "node4";
-const STACK_13 = { ovnkube: { version: "1.3", architecture: "centralized" }, centrals: 3 } as const;
+/** The cluster's gateway mode, from the first up on (a change of it is refused). */
+const GATEWAY_MODE = "local";
+const STACK_13 = { ovnkube: { version: "1.3", architecture: "centralized", gatewayMode: GATEWAY_MODE }, centrals: 3 } as const;
 
 let work: string;
 let lab: OvnkubeLab;
@@ -89,7 +92,7 @@ after(async () => {
 test("bring-up on 1.2 with three centrals: raft NB and SB of 3, ovnkube-master and every ovnkube-node running, the central NB as planned", async () => {
     const up = await phase("bring-up and first up (1.2, centralized)", () =>
         bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", workDir: work, release: "1.2" }, async (l) => {
-            writeLabStack(l, l.offline.stackFile!, { ovnkube: { version: "1.2", architecture: "centralized" }, centrals: CENTRALS });
+            writeLabStack(l, l.offline.stackFile!, { ovnkube: { version: "1.2", architecture: "centralized", gatewayMode: GATEWAY_MODE }, centrals: CENTRALS });
             l.model = buildClusterModel(validateConfig(readStackFile(l.offline.stackFile!)));
             assert.deepEqual(ovsOvnDaemons(l.cluster), [], "the hosts are bare");
             for (const h of l.cluster.hosts) bareHosts.set(h.name, await snapshotHost(l.cluster, h.name));
@@ -100,6 +103,7 @@ test("bring-up on 1.2 with three centrals: raft NB and SB of 3, ovnkube-master a
     assert.equal(up.first.ok, true, up.first.error);
     assert.equal(model.architecture, "centralized");
     assert.equal(model.kube.version, "1.2");
+    assert.equal(model.kube.gatewayMode, GATEWAY_MODE);
 
     const running = await waitOvnkubePodsRunning(lab.admin, model.kube, 120_000);
     assert.deepEqual(running.map((p) => p.placement), plannedOvnkubePods(model.kube));
@@ -159,7 +163,7 @@ test("1.2 → 1.3 in one up: preview names what rolls, probes between pods on tw
     assert.deepEqual(changed(await apply(lab.offline)), [], "a second up after the upgrade changes nothing");
 });
 
-test("on 1.3: new pods get their planned addresses, reach each other, a ClusterIP Service and the outside through SNAT", async () => {
+test("on 1.3 in local gateway mode: new pods get their planned addresses, reach each other, a ClusterIP and a NodePort Service and the outside through SNAT", async () => {
     requireLab();
     await phase("workloads removed and started on 1.3", async () => {
         await removeDemoWorkloads(lab.admin, lab.cluster, [], [], [{ name: SPREAD }]);

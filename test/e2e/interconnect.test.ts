@@ -1,11 +1,12 @@
 // End to end in ovnkube mode with ovn-kubernetes 1.3 in its interconnect architecture, on real
 // parts only: 3 Debian unstable hosts (OVN 26.03, OVS 4.0), a Kubernetes v1.36 control plane, the
 // upstream kubelet v1.36.2 with containerd on every host running ovnkube v1.3.0 from the release's
-// image under the reference the manifests name, and the real program applied by the offline engine.
+// image under the reference the manifests name, in shared gateway mode (the default), and the real
+// program applied by the offline engine.
 // It proves that the program takes bare hosts to a working cluster of one zone per node whose
 // topology ovnkube realised from the project's plan; that a Deployment's pods, placed by the
 // scheduler, get their node's planned addresses through ovnkube's CNI path and reach each other, a
-// ClusterIP Service and the outside (SNAT to their node's address); that every zone's Northbound
+// Service at its ClusterIP and NodePort, and the outside (SNAT to their node's address); that every zone's Northbound
 // has one writer per cell (read from each NB's own transaction log); that a second up, a refresh
 // and restarted ovnkube pods change nothing; that a hand-edited node-subnets annotation is
 // reported by refresh naming the node; that every node's ovnkube has its own certificate and the
@@ -128,6 +129,7 @@ test("bring-up from bare hosts to up: a zone per node, ovnkube 1.3 from the prog
     assert.deepEqual(bare, [], "the hosts were not bare before the first up");
     assert.equal(up.first.ok, true, up.first.error);
     assert.equal(model.architecture, "interconnect");
+    assert.equal(model.kube.gatewayMode, "shared");
     assert.deepEqual(zones(), lab.cluster.hosts.map((h) => h.name));
 
     const running = await waitOvnkubePodsRunning(lab.admin, model.kube, 120_000);
@@ -162,7 +164,7 @@ test("bring-up from bare hosts to up: a zone per node, ovnkube 1.3 from the prog
     markNb("bring-up, ovnkube settled");
 });
 
-test("a Deployment's pods, placed by the scheduler, get their node's planned addresses, ping each other, reach a ClusterIP Service and the outside through SNAT", async () => {
+test("a Deployment's pods, placed by the scheduler, get their node's planned addresses, ping each other, reach a Service at its ClusterIP and, from outside, its NodePort, and the outside through SNAT (shared gateway mode)", async () => {
     requireLab();
     await phase("workloads", async () => {
         pods.push(...(await proveWorkloads(lab, model, { spread: SPREAD, server: SERVER }, lab.cluster.hosts.map((h) => h.name))));
@@ -363,7 +365,7 @@ async function ovnkubeRules(host: string): Promise<string[]> {
     return r.stdout.split("\n").map((l) => l.replace(/\s+/g, " ").trim()).filter((l) => l === `${priority}: from all fwmark ${mark} lookup ${table}`);
 }
 
-test("destroy leaves every host as it was before the first up: bridges, ports, addresses, routes, routing rules, nftables, OVN processes, files", async () => {
+test("destroy leaves every host as it was before the first up: bridges, ports, addresses, routes and routing rules, sysctls, nftables, iptables rules, OVN processes, files", async () => {
     requireLab();
     // ovnkube-node added its rule for ITP=local services on every host (IPv4 only: the cluster is single-stack).
     for (const host of lab.cluster.hosts) assert.equal((await ovnkubeRules(host.name)).length, 1, `${host.name}: ovnkube-node's ip rule`);

@@ -4,7 +4,9 @@
 // What only a real kubelet does: an exec into a demo pod (the API server streams it through the
 // node's kubelet, over the WebSocket protocol kubectl exec speaks) pings a pod on another node, the
 // logs of ovnkube-node are read from its kubelet as kubectl logs reads them, and a pod's memory
-// limit is in its cgroup. And the workloads every ovnkube-mode test proves run on it as well.
+// limit is in its cgroup. And the workloads every ovnkube-mode test proves run on it as well, with
+// ovnkube in local gateway mode (egress and NodePort traffic through each host's own routing and
+// nftables, via ovn-k8s-mp0), and destroy leaves every host as it was before the first up.
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,10 +15,13 @@ import { after, before, test } from "node:test";
 import { pollUntil } from "../../lab/kubeclient";
 import { down } from "../../lab/localcluster";
 import { KUBERNETES_VERSION } from "../../lab/localcluster/labReleases";
-import { deploymentManifest, DEMO_APP_LABEL } from "../../lab/localcluster/kubeWorkloads";
+import { deploymentManifest, DEMO_APP_LABEL, removeDemoWorkloads } from "../../lab/localcluster/kubeWorkloads";
 import { nodeCgroupRoot } from "../../lab/localcluster/node/cgroups";
 import { WORKLOAD_IMAGE } from "../../lab/localcluster/node/images";
+import { destroy } from "../../lab/offline/api";
 import { bringUpOvnkubeLab, type OvnkubeLab } from "../../lab/scenarios/ovnkubeLab";
+import { snapshotHost, type HostSnapshot } from "./support/hostSnapshot";
+import { processesNamed } from "./support/hostDaemons";
 import { proveWorkloads } from "./support/workloadProof";
 import { phase } from "./support/phase";
 
@@ -33,6 +38,7 @@ type PodView = { metadata: { name: string; uid: string }; spec: { nodeName: stri
 type NodeView = { metadata: { name: string }; status: { nodeInfo: { kubeletVersion: string; containerRuntimeVersion: string } } };
 
 let lab: OvnkubeLab;
+const bareHosts = new Map<string, HostSnapshot>();
 let pods: Array<{ name: string; node: string; ip: string; uid: string }>;
 
 /** What the command printed, as `kubectl exec` prints it; an error naming its exit code and stderr otherwise. */
@@ -44,7 +50,9 @@ async function exec(pod: string, ...argv: string[]): Promise<string> {
 
 before(async () => {
     await phase("bring-up and apply", async () => {
-        const { lab: l, first } = await bringUpOvnkubeLab({ id: ID, hosts: 3, os: "debian-sid", workDir });
+        const { lab: l, first } = await bringUpOvnkubeLab({ id: ID, hosts: 3, os: "debian-sid", workDir, stack: { ovnkube: { gatewayMode: "local" } } }, async (bare) => {
+            for (const h of bare.cluster.hosts) bareHosts.set(h.name, await snapshotHost(bare.cluster, h.name));
+        });
         lab = l;
         assert.equal(first.ok, true, first.error);
     });
@@ -104,7 +112,16 @@ test("a pod with a memory limit gets it in its cgroup", async () => {
     assert.equal(Number(fs.readFileSync(podCgroup, "utf8").trim()), MEMORY_LIMIT_BYTES);
 });
 
-test("the workloads the other ovnkube tests prove run on it: planned addresses, every pair pings, TCP, a ClusterIP Service, SNAT", async () => {
+test("in local gateway mode, the workloads the other ovnkube tests prove run on it: planned addresses, every pair pings, TCP, ClusterIP and NodePort, SNAT", async () => {
+    assert.equal(lab.model.kube.gatewayMode, "local");
     const pods = await proveWorkloads(lab, lab.model, { spread: "spread", server: "server" }, lab.cluster.hosts.map((h) => h.name));
     assert.equal(pods.length, lab.cluster.hosts.length + 1);
+});
+
+test("in local gateway mode, destroy leaves every host as it was before the first up", async () => {
+    await removeDemoWorkloads(lab.admin, lab.cluster, [], [{ name: "server" }], [{ name: DEMO }, { name: "spread" }, { name: "server" }]);
+    const r = await phase("destroy", () => destroy(lab.offline));
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual(processesNamed(lab.cluster, ["ovnkube", "ovn-northd", "ovn-controller"]), []);
+    for (const host of lab.cluster.hosts) assert.deepEqual(await snapshotHost(lab.cluster, host.name), bareHosts.get(host.name), host.name);
 });

@@ -6,17 +6,15 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { rememberProviderConfig } from "../../components/dynamic/providerConfig";
 import { scriptBundleProvider } from "../../components/hosts/scriptBundle";
-import { closeSshPool } from "../../components/ssh/pool";
 import { hostModel } from "./fixtures";
-import { down } from "../../lab/localcluster";
 import type { LocalCluster } from "../../lab/localcluster";
 import * as scripts from "../../components/hosts/scripts";
 import { OVNKUBE_ITP_RULE, TABLES_BEFORE } from "../../components/hosts/scripts/ovnkubeNode";
 import { BUNDLE_ROOT, bundleInstallCommand, bundleRemoveCommand, bundleStdin, scriptBundle, type ScriptBundle } from "../../components/hosts/scripts/bundle";
-import { inHost, labHost, ovsdbAddresses, startLab } from "./support/lab";
+import { inHost, labHost, ovsdbAddresses, ovsHostLab } from "./support/lab";
 import { runOk, runScript } from "./support/remote";
 
 const ID = "hostsbnd";
@@ -37,14 +35,7 @@ function olderBundle(): ScriptBundle {
 /** A command as that older package generated it: the same text, calling its own bundle. */
 const olderCommand = (older: ScriptBundle, text: string) => text.split(scriptBundle().dir).join(older.dir);
 
-before(async () => {
-    lab = await startLab(ID, 1);
-    await runOk(lab, H, scripts.ovsStartScript(labHost(lab.hosts[0])).create);
-});
-after(async () => {
-    closeSshPool();
-    await down(ID);
-});
+ovsHostLab(ID, (l) => (lab = l));
 
 test("a command's create and delete run from the installed bundle; the output is the result and one log line", async () => {
     const cleanup = scripts.ovnkubeNodeCleanupScript(H, { masqueradeSubnet: "169.254.169.0/29" });

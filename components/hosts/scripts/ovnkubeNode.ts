@@ -17,21 +17,24 @@ export const OVNKUBE_ITP_RULE = { priority: "30", mark: "0x1745ec", table: "7" }
 
 /** Where the record of the host's nftables tables before ovnkube-node ran is kept (persistent, root-only directory). */
 export const TABLES_BEFORE = "/etc/openvswitch/host-network.d/ovnkube-node-tables.before";
+/** Where the sysctls ovnkube-node changes are kept as they were before it ran (same directory). */
+export const SYSCTLS_BEFORE = "/etc/openvswitch/host-network.d/ovnkube-node-sysctls.before";
 
 /** Records what the cleanup must leave (ovnkube-node sets the host up); the delete removes what it set up. */
 export function ovnkubeNodeCleanupScript(node: string, kube: Pick<KubeModel, "masqueradeSubnet">): HostScript {
+    const before = { tables_before: TABLES_BEFORE, sysctls_before: SYSCTLS_BEFORE };
     const vars = {
         masquerade_subnet: checked("masqueradeSubnet", kube.masqueradeSubnet, "cidr"),
         cni_conf: OVNKUBE_CNI_FILES.conf,
         cni_shim: OVNKUBE_CNI_FILES.shim,
-        tables_before: TABLES_BEFORE,
+        ...before,
         itp_rule_priority: OVNKUBE_ITP_RULE.priority,
         itp_mark: OVNKUBE_ITP_RULE.mark,
         itp_table: OVNKUBE_ITP_RULE.table,
     };
     const name = checked("node", node, "nodeName");
     return {
-        create: bashScript({ tables_before: TABLES_BEFORE }, ["ovnkube-node-record"]),
+        create: bashScript(before, ["ovnkube-node-record"]),
         delete: bashScript(vars, ["ovnkube-node-cleanup"]),
     };
 }

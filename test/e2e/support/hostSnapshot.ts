@@ -1,6 +1,6 @@
 // What a host looks like to the destroy contract (README "What destroy leaves"): OVS bridges and
 // their ports, addresses, routes (also of the table ovnkube-node routes services through), routing
-// rules of both families, nftables tables, the OVN processes, and the files under
+// rules of both families, sysctls, nftables tables, iptables rules, the OVN processes, and the files under
 // /etc/openvswitch and /etc/ovn. Read inside the host; compared before the first up and after destroy.
 import { OVNKUBE_ITP_RULE } from "../../../components/hosts/scripts/ovnkubeNode";
 import { hostExec, type LocalCluster } from "../../../lab/localcluster";
@@ -9,8 +9,12 @@ export interface HostSnapshot {
     bridges: string[];
     addresses: string[];
     routes: string[];
+    /** Routing policy rules, and the sysctls ovnkube-node sets host-wide. */
     rules: string[];
+    sysctls: string[];
     nftTables: string[];
+    /** The iptables rules (not chains or policies) of every table the host has. */
+    iptablesRules: string[];
     ovnProcesses: string[];
     files: string[];
 }
@@ -38,8 +42,12 @@ ip -4 route show; ip -6 route show
 ip -4 route show table ${OVNKUBE_ITP_RULE.table} | sed 's/^/table ${OVNKUBE_ITP_RULE.table}: /'; ip -6 route show table ${OVNKUBE_ITP_RULE.table} | sed 's/^/table ${OVNKUBE_ITP_RULE.table}: /'
 section rules
 ip -4 rule show; ip -6 rule show | sed 's/^/v6 /'
+section sysctls
+for key in net/ipv4/conf/all/src_valid_mark net/ipv4/conf/all/forwarding; do echo "$key $(cat /proc/sys/$key)"; done
 section nftTables
 nft list tables 2>/dev/null || true
+section iptablesRules
+if command -v iptables-save >/dev/null; then iptables-save 2>/dev/null | grep '^-A' || true; fi
 section ovnProcesses
 # This machine's processes are all in /proc; the host's are those in its network namespace.
 self=$(readlink /proc/self/ns/net)
@@ -67,7 +75,9 @@ export async function snapshotHost(cluster: LocalCluster, host: string): Promise
         addresses: sorted("addresses").filter((a) => !LEFT_BY_DESIGN.interfaces.some((i) => a.startsWith(`${i} `))),
         routes: sorted("routes"),
         rules: sorted("rules"),
+        sysctls: sorted("sysctls"),
         nftTables: sorted("nftTables"),
+        iptablesRules: sorted("iptablesRules"),
         ovnProcesses: sorted("ovnProcesses"),
         files: sorted("files").filter((f) => !(LEFT_BY_DESIGN.files as readonly string[]).includes(f)),
     };

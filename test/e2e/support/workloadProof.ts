@@ -1,16 +1,17 @@
 // What every ovnkube-mode architecture must show with real workloads: a Deployment's pods, placed by
 // the scheduler, get their node's planned addresses through ovnkube's CNI path (its annotation and
 // the address on eth0); every pod and host reaches every pod and every node's management port; TCP
-// between pods keeps the client's address; a ClusterIP Service answers; and the outside sees the
-// client's node address (SNAT).
+// between pods keeps the client's address; a Service answers at its ClusterIP from a pod and at its
+// NodePort on every node's address from the outside; and the outside sees the client's node address (SNAT),
+// in the gateway mode the plan names.
 import assert from "node:assert/strict";
 import { containsIp, parseNetwork } from "../../../components/values";
 import type { ClusterModel } from "../../../components/model/types";
 import { hostExec, ping, type PodRef } from "../../../lab/localcluster";
 import { CLUSTER_ROUTER } from "../../../components/model/names";
 import { awaitChassisCaughtUp, awaitTunnelMesh, formatCaughtUp, formatTunnelMesh } from "../../../lab/localcluster/overlayReadiness";
-import { formatMatrix, pingMatrix, tcpExchange } from "../../../lab/localcluster/checks";
-import { createClusterIpService, kubePodExec, podRef, removeDemoWorkloads, startDemoDeployment, startDemoPod, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
+import { formatMatrix, pingMatrix, tcpAnswer, tcpExchange } from "../../../lab/localcluster/checks";
+import { createNodePortService, kubePodExec, podRef, removeDemoWorkloads, startDemoDeployment, startDemoPod, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
 import { pollUntil } from "../../../lab/kubeclient";
 import type { OvnkubeLab } from "../../../lab/scenarios/ovnkubeLab";
 
@@ -84,6 +85,18 @@ async function clusterRoutes(lab: OvnkubeLab, model: ClusterModel): Promise<stri
     return hosts.map((h, i) => `${h}'s ${CLUSTER_ROUTER} routes:\n${routes[i].stdout || routes[i].stderr}`).join("\n");
 }
 
+/** ovnkube-node's masquerade chain for local gateway mode (facts §13.5): on every node in local mode, on none in shared. */
+const LOCAL_GATEWAY_CHAIN = ["inet", "ovn-kubernetes", "ovn-kube-local-gw-masq"];
+
+/** Every node's host runs the gateway mode the plan names: local mode's masquerade chain is there exactly then. */
+export async function assertGatewayMode(lab: OvnkubeLab, model: ClusterModel, nodes: readonly string[]): Promise<void> {
+    const local = model.kube.gatewayMode === "local";
+    for (const node of nodes) {
+        const r = await hostExec(lab.cluster, node, ["nft", "list", "chain", ...LOCAL_GATEWAY_CHAIN]);
+        assert.equal(r.code === 0, local, `${node}: chain ${LOCAL_GATEWAY_CHAIN.join(" ")} ${local ? "missing" : "present"} in ${model.kube.gatewayMode} gateway mode: ${r.stderr.trim()}`);
+    }
+}
+
 /** Starts the spread and server Deployments on `nodes` and proves their network; returns [spread pods..., server]. */
 export async function proveWorkloads(lab: OvnkubeLab, model: ClusterModel, names: WorkloadNames, nodes: readonly string[]): Promise<KubePod[]> {
     const spread = await startDemoDeployment(lab.admin, lab.cluster, { name: names.spread, replicas: nodes.length, command: ["sleep", "infinity"] });
@@ -109,7 +122,7 @@ export async function proveWorkloads(lab: OvnkubeLab, model: ClusterModel, names
     const direct = await tcpExchange(lab.cluster, { pod: podRef(server) }, server.ip, { pod: podRef(client) });
     assert.deepEqual(direct, { ok: true, seenSource: client.ip }, "TCP pod → pod on another node keeps the client's address");
 
-    const clusterIp = await createClusterIpService(lab.admin, { name: names.server, selector: { app: names.server }, port: 80, targetPort: SERVER_PORT });
+    const { clusterIp, nodePort } = await createNodePortService(lab.admin, { name: names.server, selector: { app: names.server }, port: 80, targetPort: SERVER_PORT });
     assert.ok(containsIp(parseNetwork(model.serviceSubnet), clusterIp), `ClusterIP ${clusterIp} outside ${model.serviceSubnet}`);
     // ovnkube adds the Service's load balancer asynchronously.
     const answer = await pollUntil(
@@ -121,7 +134,13 @@ export async function proveWorkloads(lab: OvnkubeLab, model: ClusterModel, names
         { timeoutMs: 30_000, intervalMs: 500, what: `the server pod's answer through ClusterIP ${clusterIp}:80` },
     );
     assert.equal(answer, GREETING);
+    // From the outside at every node's address, the server's node and the others (north-south).
+    for (const node of model.kube.nodes.filter((n) => nodes.includes(n.name))) {
+        const viaNode = await tcpAnswer(lab.cluster, { external: true }, node.gatewayIp, nodePort);
+        assert.deepEqual(viaNode, { ok: true, answer: GREETING }, `NodePort ${node.gatewayIp}:${nodePort} (${node.name}) from the outside`);
+    }
 
+    await assertGatewayMode(lab, model, nodes);
     const gatewayIp = model.kube.nodes.find((n) => n.name === client.node)!.gatewayIp;
     const snat = await tcpExchange(lab.cluster, { external: true }, lab.cluster.external.ip, { pod: podRef(client) });
     assert.deepEqual(snat, { ok: true, seenSource: gatewayIp }, `the outside sees ${client.node}'s address`);

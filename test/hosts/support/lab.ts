@@ -1,17 +1,33 @@
 // A local cluster for the real host-script tests: bring up, run commands inside hosts, and
 // model values matching its hosts.
 import assert from "node:assert/strict";
+import { after, before } from "node:test";
+import { ovsStartScript } from "../../../components/hosts/scripts";
+import { closeSshPool } from "../../../components/ssh/pool";
 import { down, hostExec, up } from "../../../lab/localcluster";
 import type { LocalCluster, LocalHost } from "../../../lab/localcluster";
 import type { HostModel } from "../../../components/model/types";
 import { hostModel } from "../fixtures";
-import { installBundle } from "./remote";
+import { installBundle, runOk } from "./remote";
 
 export async function startLab(id: string, hosts: number): Promise<LocalCluster> {
     await down(id); // whatever an aborted earlier run left behind
     const lab = await up({ id, hosts });
     for (const h of lab.hosts) await installBundle(lab, h.name);
     return lab;
+}
+
+/** One host with Open vSwitch running for the calling file's tests (handed to `up`), brought down after them. */
+export function ovsHostLab(id: string, up: (lab: LocalCluster) => void): void {
+    before(async () => {
+        const lab = await startLab(id, 1);
+        await runOk(lab, lab.hosts[0].name, ovsStartScript(labHost(lab.hosts[0])).create);
+        up(lab);
+    });
+    after(async () => {
+        closeSshPool();
+        await down(id);
+    });
 }
 
 /** Run `script` inside a host (its namespaces, not over SSH) and return stdout; fail on non-zero. */

@@ -1,9 +1,10 @@
-# Inputs: masquerade_subnet, cni_conf, cni_shim, tables_before (the tables ovnkube-node-record.sh found),
+# Inputs: masquerade_subnet, cni_conf, cni_shim, tables_before and sysctls_before (what ovnkube-node-record.sh found),
 # itp_rule_priority, itp_mark, itp_table (ovnkube-node's routing rule and table for ITP=local services).
 # What ovnkube-node leaves on a host once its pod has gone: upstream's `ovnkube --cleanup-node`
 # (CleanupClusterNode, go-controller/pkg/node/gateway_init.go at v1.3.0) removes the gateway's
 # nftables table, iptables chains and bridge mappings, but keeps the management port and the
-# masquerade addresses; here all of it goes, so that destroy leaves the host as it was.
+# masquerade addresses, nor local gateway mode's filter rules; here all of it goes, so that destroy
+# leaves the host as it was, in either gateway mode.
 in_subnet() { # in_subnet IP CIDR: whether an IPv4 address lies in the network
     local ip=$1 net=${2%/*} len=${2#*/} a b c d e f g h
     IFS=. read -r a b c d <<<"$ip"
@@ -72,6 +73,28 @@ if command -v iptables >/dev/null 2>&1; then
             iptables -t "$table" -X "$chain" 2>/dev/null || true
         done
     done
+fi
+# Local gateway mode's rules outside any OVN-KUBE chain (at v1.3.0): the management port's accepts
+# (getLocalGatewayFilterRules, go-controller/pkg/node/gateway_iptables.go:370-403), the EgressIP
+# controller's connmark rules and its rule for node addresses (node/controllers/egressip/egressip.go:57,69-70,273-313).
+delete_all() { while "$@" 2>/dev/null; do :; done; }
+for ipt in iptables ip6tables; do
+    command -v "$ipt" >/dev/null 2>&1 || continue
+    delete_all "$ipt" -t filter -D FORWARD -o ovn-k8s-mp0 -j ACCEPT
+    delete_all "$ipt" -t filter -D FORWARD -i ovn-k8s-mp0 -j ACCEPT
+    delete_all "$ipt" -t filter -D INPUT -i ovn-k8s-mp0 -m comment --comment "from OVN to localhost" -j ACCEPT
+    delete_all "$ipt" -t mangle -D PREROUTING -m mark --mark 0 -j CONNMARK --restore-mark
+    delete_all "$ipt" -t mangle -D PREROUTING -m mark --mark 1008 -j CONNMARK --save-mark
+done
+for family in -4 -6; do
+    delete_all ip "$family" rule del priority 5999 fwmark 1008 table main
+done
+# The sysctls it changed, back to what ovnkube-node-record.sh found.
+if [[ -e $sysctls_before ]]; then
+    while read -r key value; do
+        if [[ $key == net/* && -n $value ]]; then echo "$value" >"/proc/sys/$key" || true; fi
+    done <"$sysctls_before"
+    rm -f "$sysctls_before"
 fi
 # iptables-nft makes its tables at first use: those that did not exist before ovnkube ran, and
 # that hold no rule now, go too.
