@@ -28,13 +28,18 @@ export const figures = (o: ChangeOutcome<never>): ChangeFigures => ({ upSeconds:
 async function main() {
     const dir = path.join(__dirname, "changes");
     const wanted = process.argv.slice(2);
-    const files = fs.readdirSync(dir).filter((f) => f.endsWith(".ts")).sort();
+    const files = fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith(".ts"))
+        .sort();
     for (const file of files) {
         const { scenario } = (await import(path.join(dir, file))) as { scenario: ChangeScenario };
         if (wanted.length > 0 && !wanted.includes(scenario.name)) continue;
         const f = await scenario.run();
         const loss = f.sent === 0 ? "n/a" : `${((100 * f.lost) / f.sent).toFixed(2)}%`;
-        console.log(`${scenario.name.padEnd(24)} up ${f.upSeconds.toFixed(1).padStart(6)} s   untouched pairs: ${f.lost}/${f.sent} lost (${loss})`);
+        console.log(
+            `${scenario.name.padEnd(24)} up ${f.upSeconds.toFixed(1).padStart(6)} s   untouched pairs: ${f.lost}/${f.sent} lost (${loss})`,
+        );
     }
 }
 

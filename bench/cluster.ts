@@ -38,7 +38,10 @@ type Run = [hosts: number, kubernetes?: boolean];
 async function bringUp(hosts: number, kubernetes?: boolean) {
     if (!kubernetes) return { cluster: await up({ id: ID, hosts }), stackOptions: {} };
     const { cluster, kubernetes: k } = await upWithKubernetes({ id: ID, hosts, os: "debian-sid", log: () => undefined });
-    return { cluster, stackOptions: { kubernetes: { apiServerUrl: k.controlPlane.apiServerUrl, kubeconfig: k.controlPlane.adminKubeconfig.content } } };
+    return {
+        cluster,
+        stackOptions: { kubernetes: { apiServerUrl: k.controlPlane.apiServerUrl, kubeconfig: k.controlPlane.adminKubeconfig.content } },
+    };
 }
 
 async function run([hosts, kubernetes]: Run) {
@@ -47,7 +50,10 @@ async function run([hosts, kubernetes]: Run) {
     try {
         const [{ cluster, stackOptions }, upS] = await timed(() => bringUp(hosts, kubernetes));
         const stack = `local-${ID}`;
-        const stackFile = writeLocalStack(cluster, path.join(work, `Pulumi.${stack}.yaml`), { passphrase: LOCAL_LAB_PASSPHRASE, ...stackOptions });
+        const stackFile = writeLocalStack(cluster, path.join(work, `Pulumi.${stack}.yaml`), {
+            passphrase: LOCAL_LAB_PASSPHRASE,
+            ...stackOptions,
+        });
         const options = { stack, stackFile, localDir: work, passphrase: LOCAL_LAB_PASSPHRASE };
         const [first, applyS] = await timed(() => apply(options));
         if (!first.ok) throw new Error(first.error);
@@ -56,7 +62,19 @@ async function run([hosts, kubernetes]: Run) {
         const [gone, destroyS] = await timed(() => destroy(options));
         if (!gone.ok) throw new Error(gone.error);
         const [, downS] = await timed(() => down(ID));
-        return { mode: kubernetes ? "ovnkube ic" : "pulumi", hosts, kubernetes, resources: first.counts.created, upS, applyS, againS, changedAgain: second.ops.filter((o) => o.op !== "same").length, destroyS, downS, noop: second };
+        return {
+            mode: kubernetes ? "ovnkube ic" : "pulumi",
+            hosts,
+            kubernetes,
+            resources: first.counts.created,
+            upS,
+            applyS,
+            againS,
+            changedAgain: second.ops.filter((o) => o.op !== "same").length,
+            destroyS,
+            downS,
+            noop: second,
+        };
     } finally {
         await down(ID);
         fs.rmSync(work, { recursive: true, force: true });
@@ -69,10 +87,7 @@ async function main() {
     if (idAt >= 0) ID = args.splice(idAt, 2)[1];
     const kubernetes = args.includes("--kubernetes");
     const sizes = args.filter((a) => a !== "--kubernetes").map(Number);
-    const runs: Run[] =
-        args.length === 0
-            ? [[3], [8], [3, true]]
-            : (sizes.length ? sizes : [3]).map((n): Run => [n, kubernetes]);
+    const runs: Run[] = args.length === 0 ? [[3], [8], [3, true]] : (sizes.length ? sizes : [3]).map((n): Run => [n, kubernetes]);
     const rows = [];
     for (const r of runs) rows.push(await run(r));
     console.log("mode                  hosts  resources  bring-up  apply  2nd apply (changes)  destroy  down   (seconds)");
@@ -82,7 +97,9 @@ async function main() {
         );
     for (const real of rows.filter((r) => r.kubernetes)) {
         const standIn = STAND_IN_BRING_UP_S[real.hosts];
-        console.log(`\nbring-up of ${real.hosts} hosts with Kubernetes: ${real.upS.toFixed(1)} s with the upstream kubelet and containerd${standIn ? ` (before, with the kubelet stand-ins: ${standIn.toFixed(1)} s)` : ""}`);
+        console.log(
+            `\nbring-up of ${real.hosts} hosts with Kubernetes: ${real.upS.toFixed(1)} s with the upstream kubelet and containerd${standIn ? ` (before, with the kubelet stand-ins: ${standIn.toFixed(1)} s)` : ""}`,
+        );
     }
     for (const r of rows) printNoopProfile(`${r.mode}/${r.hosts}`, r.againS, r.noop);
 }
@@ -90,7 +107,9 @@ async function main() {
 /** The no-op apply: its time next to the earlier figure, then where that time went. */
 function printNoopProfile(key: string, seconds: number, result: OperationResult) {
     const before = NOOP_BEFORE_S[key];
-    console.log(`\nno-op up, ${key.replace("/", " mode, ")} hosts, ${new Date().toISOString()}: ${seconds.toFixed(2)} s${before ? ` (before: ${before.toFixed(1)} s)` : ""}`);
+    console.log(
+        `\nno-op up, ${key.replace("/", " mode, ")} hosts, ${new Date().toISOString()}: ${seconds.toFixed(2)} s${before ? ` (before: ${before.toFixed(1)} s)` : ""}`,
+    );
     const { milestones = {}, totals = {} } = result.profile ?? {};
     for (const [name, ms] of Object.entries(milestones)) console.log(`  at ${(ms / 1000).toFixed(2).padStart(6)} s  ${name}`);
     for (const [name, t] of Object.entries(totals)) console.log(`  ${(t.ms / 1000).toFixed(2).padStart(9)} s  ${name} (${t.count})`);

@@ -31,12 +31,21 @@ export const profileClockUs = (): number => Number(process.hrtime.bigint() / 100
  * samples taken within `window` (profileClockUs() readings of another process on this machine)
  * when given, e.g. to leave out the process's start.
  */
-export function topEntries(dir: string, count = 15, window?: { fromUs: number; toUs: number }): { functions: string[]; origins: string[]; totalMs: number } {
+export function topEntries(
+    dir: string,
+    count = 15,
+    window?: { fromUs: number; toUs: number },
+): { functions: string[]; origins: string[]; totalMs: number } {
     const byFunction = new Map<string, number>();
     const byOrigin = new Map<string, number>();
     let total = 0;
     for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"))) {
-        const p = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as { nodes: ProfileNode[]; startTime: number; samples: number[]; timeDeltas: number[] };
+        const p = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as {
+            nodes: ProfileNode[];
+            startTime: number;
+            samples: number[];
+            timeDeltas: number[];
+        };
         const nodes = new Map(p.nodes.map((n) => [n.id, n]));
         let at = p.startTime;
         p.samples.forEach((id, i) => {
@@ -45,13 +54,17 @@ export function topEntries(dir: string, count = 15, window?: { fromUs: number; t
             if (window && (at < window.fromUs || at > window.toUs)) return;
             const { functionName, url, lineNumber } = nodes.get(id)!.callFrame;
             if (functionName === "(idle)" || functionName === "(program)") return;
-            const name = `${functionName || "(anonymous)"} ${url ? `${url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*?\/(components|offline|test|bench)\//, "$1/")}:${lineNumber + 1}` : ""}`.trim();
+            const name =
+                `${functionName || "(anonymous)"} ${url ? `${url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*?\/(components|offline|test|bench)\//, "$1/")}:${lineNumber + 1}` : ""}`.trim();
             byFunction.set(name, (byFunction.get(name) ?? 0) + us);
             byOrigin.set(origin(url), (byOrigin.get(origin(url)) ?? 0) + us);
             total += us;
         });
     }
     const list = (m: Map<string, number>) =>
-        [...m].sort((a, b) => b[1] - a[1]).slice(0, count).map(([k, us]) => `${(us / 1000).toFixed(0).padStart(6)} ms ${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`);
+        [...m]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, count)
+            .map(([k, us]) => `${(us / 1000).toFixed(0).padStart(6)} ms ${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`);
     return { functions: list(byFunction), origins: list(byOrigin), totalMs: total / 1000 };
 }

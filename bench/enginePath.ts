@@ -19,7 +19,18 @@ import * as os from "os";
 import * as path from "path";
 import { NB_DB, closeNbSessions } from "@ovn-kubernetes-as-code/cluster/nb";
 import { closeOvsdbPool, closeSshPool, openOvsdbOverSsh } from "@ovn-kubernetes-as-code/cluster/ssh";
-import { track, up, type Tracked, KEY_CONFIG, PROJECT_ROOT, startProviderHost, gatewayHosts, scaleModel, registerUnderMocks, startSshd } from "@ovn-kubernetes-as-code/lab/harness";
+import {
+    track,
+    up,
+    type Tracked,
+    KEY_CONFIG,
+    PROJECT_ROOT,
+    startProviderHost,
+    gatewayHosts,
+    scaleModel,
+    registerUnderMocks,
+    startSshd,
+} from "@ovn-kubernetes-as-code/lab/harness";
 import { cpuProfileArgs, profileClockUs, topEntries } from "./cpuProfile";
 import { processCpu } from "./procCpu";
 import { singleTransaction } from "./floor";
@@ -28,7 +39,8 @@ import { groups } from "./topology";
 
 const OWNER = "ovn-kubernetes/bench";
 /** A provider text as the engine stores one, whose check and create return at once. */
-const NOOP_PROVIDER = "exports.handler = () => ({ check: async (_olds, news) => ({ inputs: news }), create: async (inputs) => ({ id: \"noop\", outs: inputs }) });\n";
+const NOOP_PROVIDER =
+    'exports.handler = () => ({ check: async (_olds, news) => ({ inputs: news }), create: async (inputs) => ({ id: "noop", outs: inputs }) });\n';
 const PARALLEL = 16;
 const TARGET = 2;
 /** The providers against the provider that does nothing, through the same host. */
@@ -79,8 +91,15 @@ async function main(): Promise<void> {
         const model = scaleModel(nodes - 1, 3); // plus the central master
         const hosts = gatewayHosts(model);
         // Registered once: the NB socket is the only input that differs between runs.
-        const registered = await registerUnderMocks({ model, owner: OWNER, nb: { ssh: sshd.target(), privateKeyConfig: KEY_CONFIG, socket: "/nonexistent" }, gatewayHost: hosts });
-        console.log(`engine path: ${registered.length} NB resources (${nodes} nodes, ${model.gateways.length} gateways), Check then Create over gRPC, ${PARALLEL} in parallel; ${runs} runs each`);
+        const registered = await registerUnderMocks({
+            model,
+            owner: OWNER,
+            nb: { ssh: sshd.target(), privateKeyConfig: KEY_CONFIG, socket: "/nonexistent" },
+            gatewayHost: hosts,
+        });
+        console.log(
+            `engine path: ${registered.length} NB resources (${nodes} nodes, ${model.gateways.length} gateways), Check then Create over gRPC, ${PARALLEL} in parallel; ${runs} runs each`,
+        );
         const engine: number[] = [];
         const cpu = { host: 0, driver: 0, noopHost: 0 };
         const floor: number[] = [];
@@ -104,7 +123,12 @@ async function main(): Promise<void> {
             const idle = await startProviderHost({});
             try {
                 const idleCpu = cpuSeconds(idle.pid);
-                noop.push(await drive(idle, registered.map(track).map((t) => ({ ...t, registered: { ...t.registered, __provider: NOOP_PROVIDER } }))));
+                noop.push(
+                    await drive(
+                        idle,
+                        registered.map(track).map((t) => ({ ...t, registered: { ...t.registered, __provider: NOOP_PROVIDER } })),
+                    ),
+                );
                 cpu.noopHost += cpuSeconds(idle.pid) - idleCpu;
             } finally {
                 await idle.stop();
@@ -126,11 +150,17 @@ async function main(): Promise<void> {
         console.log(`  rows: ${counts}`);
         console.log(`  providers through the host: ${show(engine)}`);
         console.log(`  one transaction (floor):    ${show(floor)}`);
-        console.log(`  a provider that does nothing, same calls: ${show(noop)} (${(stats(noop).median / stats(floor).median).toFixed(2)}x the floor: the host's and gRPC's own cost; host CPU ${(cpu.noopHost / runs).toFixed(2)} s per run)`);
-        console.log(`  CPU per run: provider host ${(cpu.host / runs).toFixed(2)} s, this engine stand-in ${(cpu.driver / runs).toFixed(2)} s (2 cores here)`);
+        console.log(
+            `  a provider that does nothing, same calls: ${show(noop)} (${(stats(noop).median / stats(floor).median).toFixed(2)}x the floor: the host's and gRPC's own cost; host CPU ${(cpu.noopHost / runs).toFixed(2)} s per run)`,
+        );
+        console.log(
+            `  CPU per run: provider host ${(cpu.host / runs).toFixed(2)} s, this engine stand-in ${(cpu.driver / runs).toFixed(2)} s (2 cores here)`,
+        );
         console.log(`  median ratio ${ratio.toFixed(2)}x the floor (target ≤${TARGET}x: ${ratio <= TARGET ? "met" : "MISSED"})`);
         const noopRatio = stats(engine).median / stats(noop).median;
-        console.log(`  providers ${noopRatio.toFixed(2)}x the provider that does nothing (target ≤${NOOP_TARGET}x: ${noopRatio <= NOOP_TARGET ? "met" : "MISSED"})`);
+        console.log(
+            `  providers ${noopRatio.toFixed(2)}x the provider that does nothing (target ≤${NOOP_TARGET}x: ${noopRatio <= NOOP_TARGET ? "met" : "MISSED"})`,
+        );
 
         // One more run of each, profiled and not timed (the profiler slows the host down).
         const profiled = async (label: string, config: Record<string, string>, tracked: Tracked[]) => {
@@ -145,7 +175,9 @@ async function main(): Promise<void> {
                     await host.stop();
                 }
                 const top = topEntries(dir, 15, window);
-                console.log(`  ${label} (node --cpu-prof, one run, the Check and Create calls only): ${top.totalMs.toFixed(0)} ms of CPU sampled, by origin:`);
+                console.log(
+                    `  ${label} (node --cpu-prof, one run, the Check and Create calls only): ${top.totalMs.toFixed(0)} ms of CPU sampled, by origin:`,
+                );
                 for (const line of top.origins.slice(0, 8)) console.log(`    ${line}`);
                 return top;
             } finally {
@@ -160,7 +192,11 @@ async function main(): Promise<void> {
         await servers.release();
         console.log("  top functions by self time:");
         for (const line of top.functions) console.log(`    ${line}`);
-        await profiled("the do-nothing provider's host", {}, registered.map(track).map((t) => ({ ...t, registered: { ...t.registered, __provider: NOOP_PROVIDER } })));
+        await profiled(
+            "the do-nothing provider's host",
+            {},
+            registered.map(track).map((t) => ({ ...t, registered: { ...t.registered, __provider: NOOP_PROVIDER } })),
+        );
     } finally {
         freshPools();
         await servers.release();

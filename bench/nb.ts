@@ -29,9 +29,17 @@ function options(argv: string[]) {
         const i = argv.indexOf(name);
         return i >= 0 ? Number(argv[i + 1]) : fallback;
     };
-    const values = new Set([argv.indexOf("--gateways"), argv.indexOf("--parallel"), argv.indexOf("--sample")].filter((i) => i >= 0).map((i) => i + 1));
+    const values = new Set(
+        [argv.indexOf("--gateways"), argv.indexOf("--parallel"), argv.indexOf("--sample")].filter((i) => i >= 0).map((i) => i + 1),
+    );
     const sizes = argv.filter((a, i) => /^\d+$/.test(a) && !values.has(i)).map(Number);
-    return { sizes: sizes.length ? sizes : [100, 500], gateways: flag("--gateways", 3), parallel: flag("--parallel", 16), sample: flag("--sample", 2), full: argv.includes("--full") };
+    return {
+        sizes: sizes.length ? sizes : [100, 500],
+        gateways: flag("--gateways", 3),
+        parallel: flag("--parallel", 16),
+        sample: flag("--sample", 2),
+        full: argv.includes("--full"),
+    };
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
@@ -61,7 +69,9 @@ async function main(): Promise<void> {
             const model = scaleModel(n - 1, opts.gateways); // plus the central master
             const hosts = gatewayHosts(model);
             const all = groups(OWNER, model, hosts);
-            console.log(`\n== ${n} nodes, ${model.gateways.length} gateways: ${1 + model.nodeNetworks.length + model.gateways.length} resources`);
+            console.log(
+                `\n== ${n} nodes, ${model.gateways.length} gateways: ${1 + model.nodeNetworks.length + model.gateways.length} resources`,
+            );
 
             // 1. The providers' create path.
             const nb1 = await freshNb();
@@ -71,15 +81,21 @@ async function main(): Promise<void> {
             const [tProviders] = await timed(() => createAll(providers, common, resources(model, hosts), opts.parallel));
             const logins = (await sshd.acceptedLogins()) - loginsBefore;
             const counts = await rowCounts(nb1);
-            console.log(`providers, check+create, ${opts.parallel} in parallel, ${logins} SSH login(s): ${tProviders.toFixed(3)} s  [${counts}]`);
+            console.log(
+                `providers, check+create, ${opts.parallel} in parallel, ${logins} SSH login(s): ${tProviders.toFixed(3)} s  [${counts}]`,
+            );
 
             // 3. The floor: one transaction over one SSH connection (connection set-up included, as above).
             const nb2 = await freshNb();
             await freshPools();
             const ops = singleTransaction(OWNER, all);
-            const [tFloor] = await timed(async () => (await openOvsdbOverSsh(sshd.target(), sshd.privateKey, { unixSocket: nb2.socket })).transact(NB_DB, ops));
+            const [tFloor] = await timed(async () =>
+                (await openOvsdbOverSsh(sshd.target(), sshd.privateKey, { unixSocket: nb2.socket })).transact(NB_DB, ops),
+            );
             const floorCounts = await rowCounts(nb2);
-            console.log(`one transaction (${ops.length} operations), one SSH connection: ${tFloor.toFixed(3)} s  [${floorCounts === counts ? "same rows as the providers" : floorCounts}]`);
+            console.log(
+                `one transaction (${ops.length} operations), one SSH connection: ${tFloor.toFixed(3)} s  [${floorCounts === counts ? "same rows as the providers" : floorCounts}]`,
+            );
             await freshPools();
 
             // 2. One process per command.
@@ -100,14 +116,19 @@ async function main(): Promise<void> {
                 label = `all ${total} commands run`;
             } else {
                 const sample = await sampledPerProcess(model, hosts, opts.sample, sshd, knownHosts, freshNb);
-                tPerProcess = cluster.length * sample.cluster + model.nodeNetworks.length * perNode * sample.node + model.gateways.length * gateway * sample.gateway;
+                tPerProcess =
+                    cluster.length * sample.cluster +
+                    model.nodeNetworks.length * perNode * sample.node +
+                    model.gateways.length * gateway * sample.gateway;
                 label = `EXTRAPOLATED from ${sample.count} of ${total} commands (mean s/command: cluster ${sample.cluster.toFixed(3)}, node ${sample.node.toFixed(3)} over DB sizes 0, ½, full, gateway ${sample.gateway.toFixed(3)} at full size)`;
             }
             console.log(`one ssh + ovn-nbctl process per command: ${tPerProcess.toFixed(1)} s  [${label}]`);
 
             const speedup = tPerProcess / tProviders;
             const overFloor = tProviders / tFloor;
-            console.log(`ratios: per-process / providers = ${speedup.toFixed(0)}x (target ≥10x: ${speedup >= 10 ? "met" : "MISSED"}); providers / single transaction = ${overFloor.toFixed(1)}x (target ≤5x: ${overFloor <= 5 ? "met" : "MISSED"})`);
+            console.log(
+                `ratios: per-process / providers = ${speedup.toFixed(0)}x (target ≥10x: ${speedup >= 10 ? "met" : "MISSED"}); providers / single transaction = ${overFloor.toFixed(1)}x (target ≤5x: ${overFloor <= 5 ? "met" : "MISSED"})`,
+            );
             await servers.release();
         }
     } finally {
@@ -145,7 +166,10 @@ async function sampledPerProcess(
             const client = await local(nb);
             await client.transact(NB_DB, singleTransaction(OWNER, fill));
             client.close();
-            for (const lb of ["tcp", "udp"]) captured[`lb-${lb}`] = (await nb.nbctl("--bare", "--columns=_uuid", "find", "load_balancer", `external_ids:k8s-cluster-lb-${lb}=yes`)).trim();
+            for (const lb of ["tcp", "udp"])
+                captured[`lb-${lb}`] = (
+                    await nb.nbctl("--bare", "--columns=_uuid", "find", "load_balancer", `external_ids:k8s-cluster-lb-${lb}=yes`)
+                ).trim();
         }
         for (const node of sampled) nodeTimes.push(...(await runner.runAll(nodeCommands(node), captured)));
         if (last && model.gateways.length) {
@@ -153,7 +177,12 @@ async function sampledPerProcess(
             gatewayTimes.push(...(await runner.runAll(gatewayCommands(g, hosts[g.node]), captured)));
         }
     }
-    return { cluster: mean(clusterTimes), node: mean(nodeTimes), gateway: gatewayTimes.length ? mean(gatewayTimes) : 0, count: clusterTimes.length + nodeTimes.length + gatewayTimes.length };
+    return {
+        cluster: mean(clusterTimes),
+        node: mean(nodeTimes),
+        gateway: gatewayTimes.length ? mean(gatewayTimes) : 0,
+        count: clusterTimes.length + nodeTimes.length + gatewayTimes.length,
+    };
 }
 
 main().then(

@@ -29,7 +29,8 @@ async function sh(cluster: LocalCluster, host: string, script: string): Promise<
 }
 
 /** Stops the central's daemons and removes its databases: the next phase starts from nothing. */
-const WIPE = "ctl=/usr/share/ovn/scripts/ovn-ctl; $ctl stop_northd; $ctl stop_nb_ovsdb; $ctl stop_sb_ovsdb; rm -f /var/lib/ovn/*.db /var/lib/ovn/.*.db.~lock~";
+const WIPE =
+    "ctl=/usr/share/ovn/scripts/ovn-ctl; $ctl stop_northd; $ctl stop_nb_ovsdb; $ctl stop_sb_ovsdb; rm -f /var/lib/ovn/*.db /var/lib/ovn/.*.db.~lock~";
 
 function modelFor(cluster: LocalCluster, work: string, centrals: number) {
     const file = writeLocalStack(cluster, path.join(work, `Pulumi.${centrals}.yaml`), { passphrase: LOCAL_LAB_PASSPHRASE, centrals });
@@ -44,7 +45,15 @@ async function main(): Promise<void> {
     try {
         const key = fs.readFileSync(cluster.privateKeyPath, "utf8");
         const providers = await loadProviders();
-        const topology = resources(scaleModel(n - 1, 3), Object.fromEntries(scaleModel(n - 1, 3).gateways.map((g, i) => [g.node, { systemId: `chassis-${i}`, macAddress: `52:54:00:00:00:${String(i + 10)}` }])));
+        const topology = resources(
+            scaleModel(n - 1, 3),
+            Object.fromEntries(
+                scaleModel(n - 1, 3).gateways.map((g, i) => [
+                    g.node,
+                    { systemId: `chassis-${i}`, macAddress: `52:54:00:00:00:${String(i + 10)}` },
+                ]),
+            ),
+        );
         const times: Record<string, number> = {};
         for (const centrals of [1, 3]) {
             const model = modelFor(cluster, work, centrals);
@@ -59,8 +68,18 @@ async function main(): Promise<void> {
             const start = process.hrtime.bigint();
             await createAll(providers, common, topology, 16);
             times[centrals] = Number(process.hrtime.bigint() - start) / 1e9;
-            const count = await hostExec(cluster, hosts[0].name, ["ovn-nbctl", "--no-leader-only", "--timeout=60", "--bare", "--columns=_uuid", "list", "Logical_Switch"]);
-            console.log(`${centrals === 1 ? "single central" : "3-member cluster"}: ${1 + topology.rest.length} resources (${count.stdout.split("\n").filter(Boolean).length} logical switches) in ${times[centrals].toFixed(2)} s`);
+            const count = await hostExec(cluster, hosts[0].name, [
+                "ovn-nbctl",
+                "--no-leader-only",
+                "--timeout=60",
+                "--bare",
+                "--columns=_uuid",
+                "list",
+                "Logical_Switch",
+            ]);
+            console.log(
+                `${centrals === 1 ? "single central" : "3-member cluster"}: ${1 + topology.rest.length} resources (${count.stdout.split("\n").filter(Boolean).length} logical switches) in ${times[centrals].toFixed(2)} s`,
+            );
             for (const h of hosts) await sh(cluster, h.name, WIPE);
         }
         console.log(`ratio: 3-member cluster / single central = ${(times[3] / times[1]).toFixed(2)}x`);

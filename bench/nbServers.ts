@@ -7,7 +7,15 @@ import { OvsdbClient } from "@ovn-kubernetes-as-code/cluster/ovsdb";
 import { select } from "@ovn-kubernetes-as-code/cluster/ovsdb";
 import { startNbServer, type NbServer } from "@ovn-kubernetes-as-code/lab/harness";
 
-const TABLES = ["Logical_Switch", "Logical_Switch_Port", "Logical_Router", "Logical_Router_Port", "Logical_Router_Static_Route", "NAT", "Load_Balancer"];
+const TABLES = [
+    "Logical_Switch",
+    "Logical_Switch_Port",
+    "Logical_Router",
+    "Logical_Router_Port",
+    "Logical_Router_Static_Route",
+    "NAT",
+    "Load_Balancer",
+];
 
 export async function localNb(nb: NbServer): Promise<OvsdbClient> {
     const socket = net.connect({ path: nb.socket });
@@ -17,7 +25,10 @@ export async function localNb(nb: NbServer): Promise<OvsdbClient> {
 
 export async function rowCounts(nb: NbServer): Promise<string> {
     const client = await localNb(nb);
-    const results = await client.transact(NB_DB, TABLES.map((t) => select(t, [], ["_uuid"])));
+    const results = await client.transact(
+        NB_DB,
+        TABLES.map((t) => select(t, [], ["_uuid"])),
+    );
     client.close();
     return TABLES.map((t, i) => `${t.replace("Logical_", "").replace("_Static", "")} ${results[i].rows.length}`).join(", ");
 }

@@ -9,7 +9,20 @@
 import { serializeFunction } from "@pulumi/pulumi/runtime/closure/serializeClosure";
 import { NB_KIND_LIST } from "@ovn-kubernetes-as-code/cluster/nb";
 import { nbProviderImplementation } from "@ovn-kubernetes-as-code/cluster/nb";
-import { track, up, type Tracked, OWNER, startEnv, startProviderHost, gatewayHosts, nodeName, scaleModel, registerUnderMocks, stateBytes, type StateBytes } from "@ovn-kubernetes-as-code/lab/harness";
+import {
+    track,
+    up,
+    type Tracked,
+    OWNER,
+    startEnv,
+    startProviderHost,
+    gatewayHosts,
+    nodeName,
+    scaleModel,
+    registerUnderMocks,
+    stateBytes,
+    type StateBytes,
+} from "@ovn-kubernetes-as-code/lab/harness";
 
 const PARALLEL = 16;
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -34,21 +47,27 @@ async function main(): Promise<void> {
     const host = await startProviderHost(env.providerConfig);
     try {
         await up(host, tracked[0]);
-        for (let next = 1; next < tracked.length; ) {
+        for (let next = 1; next < tracked.length;) {
             const batch = tracked.slice(next, next + PARALLEL);
             next += batch.length;
             await Promise.all(batch.map((t) => up(host, t)));
         }
         const sizes = stateBytes(tracked);
         const before = await byValueText();
-        const typeOf = (t: Tracked) => registered.find((r) => r.name === t.name)!.type.split(":").pop()!;
+        const typeOf = (t: Tracked) =>
+            registered
+                .find((r) => r.name === t.name)!
+                .type.split(":")
+                .pop()!;
         const beforeBytes = (t: Tracked, s: StateBytes) => s.total - s.provider + 2 * before[typeOf(t)];
 
         console.log(`state of the NB resources (inputs + outputs, secrets sealed); before: the provider by value`);
         for (const type of NB_KIND_LIST.map((k) => k.type)) {
             const of = tracked.map((t, i) => [t, sizes[i]] as const).filter(([t]) => typeOf(t) === type);
             const mean = (f: (t: Tracked, s: StateBytes) => number) => of.reduce((a, [t, s]) => a + f(t, s), 0) / of.length;
-            console.log(`  ${type.padEnd(14)} per resource ${kB(mean((_, s) => s.total)).padStart(8)} (provider stubs ${kB(mean((_, s) => s.provider))}); before ${kB(mean(beforeBytes))}`);
+            console.log(
+                `  ${type.padEnd(14)} per resource ${kB(mean((_, s) => s.total)).padStart(8)} (provider stubs ${kB(mean((_, s) => s.provider))}); before ${kB(mean(beforeBytes))}`,
+            );
         }
         for (const n of [100, nodes].filter((n, i, a) => n <= nodes && a.indexOf(n) === i)) {
             const within = (t: Tracked) => !/node-\d+$/.test(t.name) || t.name.slice(t.name.lastIndexOf("node-")) <= nodeName(n);

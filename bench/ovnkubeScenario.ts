@@ -9,7 +9,11 @@ import { down } from "@ovn-kubernetes-as-code/lab/localcluster";
 import type { OvnKubernetesRelease } from "@ovn-kubernetes-as-code/lab/localcluster";
 import { type Traffic, ok, bringUpOvnkubeLab, type OvnkubeLab, waitOvnkubePodsRunning } from "@ovn-kubernetes-as-code/lab/scenarios";
 
-export async function onOvnkubeLab(id: string, opts: { hosts: number; release?: OvnKubernetesRelease }, run: (lab: OvnkubeLab) => Promise<ChangeFigures>): Promise<ChangeFigures> {
+export async function onOvnkubeLab(
+    id: string,
+    opts: { hosts: number; release?: OvnKubernetesRelease },
+    run: (lab: OvnkubeLab) => Promise<ChangeFigures>,
+): Promise<ChangeFigures> {
     const work = fs.mkdtempSync(path.join(tmpdir(), `bench-${id}-`));
     try {
         const { lab, first } = await bringUpOvnkubeLab({ id, hosts: opts.hosts, os: "debian-sid", workDir: work, release: opts.release });

@@ -15,7 +15,19 @@ export interface SshNbctl {
 }
 
 export function sshNbctl(sshd: TestSshd, knownHosts: string, socket: string): SshNbctl {
-    const ssh = ["-i", `${sshd.dir}/id_ed25519`, "-o", `UserKnownHostsFile=${knownHosts}`, "-o", "StrictHostKeyChecking=yes", "-o", "BatchMode=yes", "-p", String(sshd.port), `${sshd.user}@${sshd.host}`];
+    const ssh = [
+        "-i",
+        `${sshd.dir}/id_ed25519`,
+        "-o",
+        `UserKnownHostsFile=${knownHosts}`,
+        "-o",
+        "StrictHostKeyChecking=yes",
+        "-o",
+        "BatchMode=yes",
+        "-p",
+        String(sshd.port),
+        `${sshd.user}@${sshd.host}`,
+    ];
     return {
         async runAll(commands, captured) {
             const times: number[] = [];

@@ -6,7 +6,11 @@ const TICKS_PER_SECOND = 100;
 /** A process's CPU seconds (user + system): its own, and those of its children it has reaped. */
 export function processCpu(pid: number | "self"): { own: number; children: number } {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    const [utime, stime, cutime, cstime] = stat.slice(stat.lastIndexOf(")") + 2).split(" ").slice(11, 15).map(Number);
+    const [utime, stime, cutime, cstime] = stat
+        .slice(stat.lastIndexOf(")") + 2)
+        .split(" ")
+        .slice(11, 15)
+        .map(Number);
     return { own: (utime + stime) / TICKS_PER_SECOND, children: (cutime + cstime) / TICKS_PER_SECOND };
 }
 

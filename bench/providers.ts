@@ -17,9 +17,20 @@ type Provider = pulumi.dynamic.ResourceProvider;
 /** One loaded provider per resource type, from the text the engine would keep in state. */
 export async function loadProviders(): Promise<Record<Resource["type"], Provider>> {
     const model = devModel();
-    const stand = { ssh: { host: "127.0.0.1", port: 22, user: "root", insecureIgnoreHostKey: true }, privateKey: "unused", socket: "/unused" };
-    const registered = await registerUnderMocks({ model, owner: "bench/bench", nb: stand, gatewayHost: { [model.gateways[0].node]: { systemId: "x", macAddress: "52:54:00:00:00:01" } } });
-    const requireFromString = createRequire(path.join(SDK_DIR, "package.json"))("require-from-string") as (code: string) => { handler: () => Provider };
+    const stand = {
+        ssh: { host: "127.0.0.1", port: 22, user: "root", insecureIgnoreHostKey: true },
+        privateKey: "unused",
+        socket: "/unused",
+    };
+    const registered = await registerUnderMocks({
+        model,
+        owner: "bench/bench",
+        nb: stand,
+        gatewayHost: { [model.gateways[0].node]: { systemId: "x", macAddress: "52:54:00:00:00:01" } },
+    });
+    const requireFromString = createRequire(path.join(SDK_DIR, "package.json"))("require-from-string") as (code: string) => {
+        handler: () => Provider;
+    };
     const byType = (t: string) => requireFromString(registered.find((r) => r.type.endsWith(`:${t}`))!.inputs.__provider).handler();
     return Object.fromEntries(Object.keys(NB_KINDS).map((t) => [t, byType(t)])) as Record<Resource["type"], Provider>;
 }

@@ -27,7 +27,12 @@ const some = <T>(xs: T[] | undefined): T[] | undefined => (xs && xs.length > 0 ?
  * The checkpoint of `recorded` (the program's registrations under the mocks), with `sealed` the
  * same resources' inputs and outputs, secrets sealed, in the same order.
  */
-export function pulumiCheckpoint(stack: string, projectDir: string, recorded: Recorded[], sealed: Array<{ inputs: object; outputs: object }>) {
+export function pulumiCheckpoint(
+    stack: string,
+    projectDir: string,
+    recorded: Recorded[],
+    sealed: Array<{ inputs: object; outputs: object }>,
+) {
     // The mock monitor qualifies a type with its parent's own type only; the engine with the whole
     // chain of ancestors below the stack.
     const byMockUrn = new Map(recorded.map((r) => [r.registration!.urn, r]));
@@ -40,7 +45,11 @@ export function pulumiCheckpoint(stack: string, projectDir: string, recorded: Re
     const urn = (mock: string) => qualified.get(mock) ?? mock;
     const resources = recorded.map((r, i) => {
         const g = r.registration!;
-        const deps = Object.fromEntries(Object.entries(g.propertyDependencies).filter(([, urns]) => urns.length > 0).map(([k, urns]) => [k, urns.map(urn)]));
+        const deps = Object.fromEntries(
+            Object.entries(g.propertyDependencies)
+                .filter(([, urns]) => urns.length > 0)
+                .map(([k, urns]) => [k, urns.map(urn)]),
+        );
         return {
             urn: urn(g.urn),
             custom: g.custom,
@@ -66,7 +75,10 @@ export function pulumiCheckpoint(stack: string, projectDir: string, recorded: Re
             stack,
             latest: {
                 manifest: { time: TIME, magic: "", version: "v3.200.0" },
-                secrets_providers: { type: "passphrase", state: { salt: "v1:0000000000000000:v1:0000000000000000000000:00000000000000000000000000000000" } },
+                secrets_providers: {
+                    type: "passphrase",
+                    state: { salt: "v1:0000000000000000:v1:0000000000000000000000:00000000000000000000000000000000" },
+                },
                 resources,
             },
         },

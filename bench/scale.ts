@@ -77,7 +77,9 @@ async function measure(hosts: number): Promise<Record<Operation, Timing>> {
             "no-op up": await timed("no-op up", async () => noChange(await apply(opts)), RUNS),
             refresh: await timed("refresh", () => refresh(opts), RUNS),
         };
-        console.log(`  ${hosts} hosts: ${OPERATIONS.map((o) => `${o} ${out[o].wall.toFixed(2)} s (CPU: engine ${out[o].engine.toFixed(2)} s, program and providers ${out[o].program.toFixed(2)} s, hosts ${out[o].hosts.toFixed(2)} s)`).join(", ")}`);
+        console.log(
+            `  ${hosts} hosts: ${OPERATIONS.map((o) => `${o} ${out[o].wall.toFixed(2)} s (CPU: engine ${out[o].engine.toFixed(2)} s, program and providers ${out[o].program.toFixed(2)} s, hosts ${out[o].hosts.toFixed(2)} s)`).join(", ")}`,
+        );
         return out;
     } finally {
         await down(ID);
@@ -86,7 +88,10 @@ async function measure(hosts: number): Promise<Record<Operation, Timing>> {
 }
 
 async function main(): Promise<void> {
-    const sizes = process.argv.slice(2).filter((a, i) => i + 2 !== labAt && i + 2 !== labAt + 1).map(Number);
+    const sizes = process.argv
+        .slice(2)
+        .filter((a, i) => i + 2 !== labAt && i + 2 !== labAt + 1)
+        .map(Number);
     const list = sizes.length ? sizes : [3, 10, 20];
     const results = new Map<number, Record<Operation, Timing>>();
     for (const n of list) results.set(n, await measure(n));

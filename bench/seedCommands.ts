@@ -27,7 +27,16 @@ export function clusterCommands(m: ClusterModel): NbctlCommand[] {
 
 export function nodeCommands(n: NodeNetworkModel): NbctlCommand[] {
     return [
-        cmd("ls-add", n.switchName, "--", "set", "logical_switch", n.switchName, `other_config:subnet=${n.subnet}`, `external_ids:gateway_ip=${JSON.stringify(n.router.cidr)}`),
+        cmd(
+            "ls-add",
+            n.switchName,
+            "--",
+            "set",
+            "logical_switch",
+            n.switchName,
+            `other_config:subnet=${n.subnet}`,
+            `external_ids:gateway_ip=${JSON.stringify(n.router.cidr)}`,
+        ),
         cmd("lrp-add", n.clusterRouter, n.routerPort, n.router.mac, n.router.cidr),
         cmd("lsp-add", n.switchName, n.routerPeerPort),
         cmd("lsp-set-type", n.routerPeerPort, "router"),
@@ -43,7 +52,17 @@ export function gatewayCommands(g: GatewayModel, host: { systemId: string; macAd
     const tcp = `${g.router}-tcp`;
     const udp = `${g.router}-udp`;
     return [
-        cmd("lr-add", g.router, "--", "set", "logical_router", g.router, `options:chassis=${host.systemId}`, `options:lb_force_snat_ip=${g.join.ip}`, `external_ids:physical_ip=${g.physical.ip}`),
+        cmd(
+            "lr-add",
+            g.router,
+            "--",
+            "set",
+            "logical_router",
+            g.router,
+            `options:chassis=${host.systemId}`,
+            `options:lb_force_snat_ip=${g.join.ip}`,
+            `external_ids:physical_ip=${g.physical.ip}`,
+        ),
         cmd("lrp-add", g.router, g.joinPort, g.join.mac, g.join.cidr),
         cmd("lsp-add", "join", g.joinPeerPort),
         cmd("lsp-set-type", g.joinPeerPort, "router"),

@@ -68,7 +68,9 @@ async function child(stack: string, nodes: number, out: string): Promise<void> {
     const { saveState, Keyring } = await import("@ovn-kubernetes-as-code/lab/offline");
     const raw = readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`)) as Record<string, any>;
     const given = raw.nodes as Array<Record<string, any>>;
-    const plainGiven = given.find((n) => !n.roles.includes("gateway") && !n.roles.includes("central") && n.roles.includes("node")) ?? given[given.length - 1];
+    const plainGiven =
+        given.find((n) => !n.roles.includes("gateway") && !n.roles.includes("central") && n.roles.includes("node")) ??
+        given[given.length - 1];
     // Subnets allocated from the larger cluster subnet below.
     const { subnet: _, ...plain } = plainGiven;
     const list = given.map(({ subnet: _s, ...n }) => n);
@@ -86,8 +88,21 @@ async function child(stack: string, nodes: number, out: string): Promise<void> {
     for (const r of resources) {
         // A component's outputs are what it registered (none until it does), a custom resource's its inputs and more.
         const outputs = r.registration?.custom === false ? { ...(r.registration.outputs ?? {}) } : { ...r.inputs };
-        if (r.type === "command:remote:Command") Object.assign(outputs, { stdout: "3f1e4d5c-0b6a-4e8f-9a7d-2c1b0e9f8a76\n", stderr: "log /var/log/ovn-kubernetes-as-code/chassis-create.log\n" });
-        flat.resources.push({ urn: r.registration!.urn, type: r.type, name: r.name, parent: "", custom: true, inputs: r.inputs, outputs, dependencies: [] });
+        if (r.type === "command:remote:Command")
+            Object.assign(outputs, {
+                stdout: "3f1e4d5c-0b6a-4e8f-9a7d-2c1b0e9f8a76\n",
+                stderr: "log /var/log/ovn-kubernetes-as-code/chassis-create.log\n",
+            });
+        flat.resources.push({
+            urn: r.registration!.urn,
+            type: r.type,
+            name: r.name,
+            parent: "",
+            custom: true,
+            inputs: r.inputs,
+            outputs,
+            dependencies: [],
+        });
     }
     saveState(sealedFile, flat as any, new Keyring("state-bench", stack));
     const sealed = JSON.parse(fs.readFileSync(sealedFile, "utf8")).resources;
@@ -108,8 +123,17 @@ async function child(stack: string, nodes: number, out: string): Promise<void> {
         const total = Buffer.byteLength(t);
         return { total, gzipped: gzipSync(t).length, firstUp: firstUpWrites(total, sizes) };
     };
-    const indented = layout(text, rows.map((r) => r.bytes));
-    const compact = { ...layout(minified, rows.map((r) => r.minified)), zstd: zstdCompressSync(minified).length };
+    const indented = layout(
+        text,
+        rows.map((r) => r.bytes),
+    );
+    const compact = {
+        ...layout(
+            minified,
+            rows.map((r) => r.minified),
+        ),
+        zstd: zstdCompressSync(minified).length,
+    };
     fs.writeFileSync(path.join(out, "rows.json"), JSON.stringify({ nodes: list.length, indented, minified: compact, rows }));
 }
 
@@ -130,7 +154,10 @@ interface Measured {
 function measure(stack: string, nodes: number): Measured {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "state-bench-"));
     try {
-        const r = spawnSync(process.execPath, ["--import", "tsx", __filename, "--child", stack, String(nodes), out], { encoding: "utf8", maxBuffer: 1 << 26 });
+        const r = spawnSync(process.execPath, ["--import", "tsx", __filename, "--child", stack, String(nodes), out], {
+            encoding: "utf8",
+            maxBuffer: 1 << 26,
+        });
         if (r.status !== 0) throw new Error(`${stack} at ${nodes} nodes: ${r.stderr}`);
         return JSON.parse(fs.readFileSync(path.join(out, "rows.json"), "utf8")) as Measured;
     } finally {
@@ -140,7 +167,10 @@ function measure(stack: string, nodes: number): Measured {
 
 function main(): void {
     if (process.argv[2] === "--child") {
-        child(process.argv[3], Number(process.argv[4]), process.argv[5]).then(() => process.exit(0), (e) => (console.error(e), process.exit(1)));
+        child(process.argv[3], Number(process.argv[4]), process.argv[5]).then(
+            () => process.exit(0),
+            (e) => (console.error(e), process.exit(1)),
+        );
         return;
     }
     const sizes = process.argv.slice(2).map(Number);
@@ -156,13 +186,17 @@ function main(): void {
             const host = (field: "bytes" | "minified") => hostKinds.reduce((a, k) => a + (byKind.get(k)?.[field] ?? 0), 0) / m.nodes;
             const { indented: i, minified: c } = m;
             console.log(`${mode} mode, ${m.nodes} nodes:`);
-            console.log(`  state          indented ${MB(i.total)} (gzip ${MB(i.gzipped)}); minified ${MB(c.total)} (gzip ${MB(c.gzipped)}, zstd ${MB(c.zstd)})`);
+            console.log(
+                `  state          indented ${MB(i.total)} (gzip ${MB(i.gzipped)}); minified ${MB(c.total)} (gzip ${MB(c.gzipped)}, zstd ${MB(c.zstd)})`,
+            );
             console.log(`  host resources indented ${kB(host("bytes"))} per host; minified ${kB(host("minified"))} per host`);
             console.log(
                 `  a first up     indented ${GB(i.firstUp)} (gzip about ${GB((i.firstUp * i.gzipped) / i.total)}); ` +
                     `minified ${GB(c.firstUp)} (gzip about ${GB((c.firstUp * c.gzipped) / c.total)}, zstd about ${GB((c.firstUp * c.zstd) / c.total)})`,
             );
-            console.log(`  ${"kind".padEnd(14)} ${"count".padStart(5)}           ${"indented".padStart(10)}  ${"per host".padStart(8)}  ${"each".padStart(8)}  ${"minified".padStart(10)}  ${"per host".padStart(8)}  ${"each".padStart(8)}`);
+            console.log(
+                `  ${"kind".padEnd(14)} ${"count".padStart(5)}           ${"indented".padStart(10)}  ${"per host".padStart(8)}  ${"each".padStart(8)}  ${"minified".padStart(10)}  ${"per host".padStart(8)}  ${"each".padStart(8)}`,
+            );
             for (const [kind, k] of [...byKind].sort((a, b) => b[1].bytes - a[1].bytes))
                 console.log(
                     `  ${kind.padEnd(14)} ${String(k.count).padStart(5)} resources ${kB(k.bytes).padStart(10)}  ${kB(k.bytes / m.nodes).padStart(8)}  ${kB(k.bytes / k.count).padStart(8)}` +

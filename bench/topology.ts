@@ -16,7 +16,10 @@ export type GatewayHosts = Record<string, { systemId: string; macAddress: string
 /** Every kind's instances with the host facts filled in, in apply order. */
 function instances(model: ClusterModel, hosts: GatewayHosts): Resource[] {
     return NB_KIND_LIST.flatMap((kind) =>
-        kind.instances(model).map((i) => ({ type: kind.type as NbKindName, inputs: kind.normalize({ ...i.inputs, ...(Object.keys(i.placeholders).length ? hosts[i.name] : {}) }) })),
+        kind.instances(model).map((i) => ({
+            type: kind.type as NbKindName,
+            inputs: kind.normalize({ ...i.inputs, ...(Object.keys(i.placeholders).length ? hosts[i.name] : {}) }),
+        })),
     );
 }
 
@@ -26,7 +29,13 @@ export function resources(model: ClusterModel, hosts: GatewayHosts): { router: R
 }
 
 /** Row specs per group; `nodes` and `gateways` narrow the model (to fill NB partly). */
-export function groups(owner: string, model: ClusterModel, hosts: GatewayHosts, nodes = model.nodeNetworks, gateways = model.gateways): { group: string; specs: RowSpec[] }[] {
+export function groups(
+    owner: string,
+    model: ClusterModel,
+    hosts: GatewayHosts,
+    nodes = model.nodeNetworks,
+    gateways = model.gateways,
+): { group: string; specs: RowSpec[] }[] {
     return instances({ ...model, nodeNetworks: nodes, gateways }, hosts).map((r) => {
         const kind = NB_KIND_LIST.find((k) => k.type === r.type)!;
         const inputs = { owner, ...r.inputs };

@@ -22,7 +22,8 @@ export type CrdReview = {
 
 /** A reviewer's local mirror (a directory or a file: URL) as a directory URL ending in `/`, or why it is none. */
 export function localMirrorUrl(given: string): string | Error {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(given) && !given.startsWith("file:")) return new Error(`--crd-mirror takes a local directory or a file: URL, not ${given}`);
+    if (/^[a-z][a-z0-9+.-]*:/i.test(given) && !given.startsWith("file:"))
+        return new Error(`--crd-mirror takes a local directory or a file: URL, not ${given}`);
     const dir = given.startsWith("file:") ? fileURLToPath(given) : path.resolve(given);
     return `${pathToFileURL(dir).href.replace(/\/$/, "")}/`;
 }
@@ -34,7 +35,8 @@ const causeOf = (e: Error): string => {
 
 async function reviewOne(url: string, readFrom: string, fetchRemote: boolean): Promise<CrdReview> {
     const where = readFrom === url ? { url } : { url, readFrom };
-    if (!readFrom.startsWith("file:") && !fetchRemote) return { ...where, notRead: "not fetched: render reads http(s) URLs only with --fetch-crds" };
+    if (!readFrom.startsWith("file:") && !fetchRemote)
+        return { ...where, notRead: "not fetched: render reads http(s) URLs only with --fetch-crds" };
     let content: Buffer;
     try {
         content = await readCrdFile(readFrom, AbortSignal.timeout(FETCH_TIMEOUT_MS));

@@ -17,10 +17,26 @@ import { validateConfig } from "@ovn-kubernetes-as-code/cluster/config";
 import { containsIp, parseNetwork } from "@ovn-kubernetes-as-code/cluster/values";
 import { buildClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
 import { KubeClient } from "@ovn-kubernetes-as-code/lab/kubeclient";
-import { defaultStackPath, down, exploreCommands, loadCluster, localPassphrase, up, writeLocalStack, type LocalCluster } from "@ovn-kubernetes-as-code/lab/localcluster";
+import {
+    defaultStackPath,
+    down,
+    exploreCommands,
+    loadCluster,
+    localPassphrase,
+    up,
+    writeLocalStack,
+    type LocalCluster,
+} from "@ovn-kubernetes-as-code/lab/localcluster";
 import { removePulumiDemoPods, startPulumiDemoPods } from "@ovn-kubernetes-as-code/lab/localcluster";
 import { CHECK_PORT, formatReport, overlayReport } from "@ovn-kubernetes-as-code/lab/localcluster";
-import { createClusterIpService, DEMO_APP_LABEL, DEMO_NAMESPACE, podRef, removeDemoWorkloads, startDemoDeployment } from "@ovn-kubernetes-as-code/lab/localcluster";
+import {
+    createClusterIpService,
+    DEMO_APP_LABEL,
+    DEMO_NAMESPACE,
+    podRef,
+    removeDemoWorkloads,
+    startDemoDeployment,
+} from "@ovn-kubernetes-as-code/lab/localcluster";
 import { loadControlPlane } from "@ovn-kubernetes-as-code/lab/localcluster";
 import { upWithKubernetes, type KubernetesLab } from "@ovn-kubernetes-as-code/lab/localcluster";
 import { apply } from "@ovn-kubernetes-as-code/lab/offline";
@@ -44,7 +60,11 @@ function hasPulumiCli(): boolean {
 
 /** `pulumi up` against a local file backend under .local/pulumi, with the lab passphrase. */
 function pulumiUp(): boolean {
-    const env = { ...process.env, PULUMI_BACKEND_URL: `file://${path.join(ROOT, ".local", "pulumi")}`, PULUMI_CONFIG_PASSPHRASE: localPassphrase() };
+    const env = {
+        ...process.env,
+        PULUMI_BACKEND_URL: `file://${path.join(ROOT, ".local", "pulumi")}`,
+        PULUMI_CONFIG_PASSPHRASE: localPassphrase(),
+    };
     spawnSync("mkdir", ["-p", path.join(ROOT, ".local", "pulumi")]);
     spawnSync("pulumi", ["stack", "select", "--create", STACK], { cwd: ROOT, env, stdio: "inherit" });
     return spawnSync("pulumi", ["up", "--yes", "--stack", STACK], { cwd: ROOT, env, stdio: "inherit" }).status === 0;
@@ -67,7 +87,11 @@ async function bringUp(hosts: number, ovnkubeMode: boolean): Promise<{ cluster: 
         : { cluster: await up({ id: STACK, hosts }), kubernetes: undefined };
     for (const h of cluster.hosts) console.log(`  ${h.name}  ${h.ip}  ${h.hostKeyFingerprint}`);
     console.log(`  outside world: namespace ${cluster.external.ns} at ${cluster.external.ip}`);
-    const stackFile = writeLocalStack(cluster, undefined, kube && { kubernetes: { apiServerUrl: kube.controlPlane.apiServerUrl, kubeconfig: kube.controlPlane.adminKubeconfig.content } });
+    const stackFile = writeLocalStack(
+        cluster,
+        undefined,
+        kube && { kubernetes: { apiServerUrl: kube.controlPlane.apiServerUrl, kubeconfig: kube.controlPlane.adminKubeconfig.content } },
+    );
     console.log(`  wrote ${path.relative(ROOT, stackFile)} (${ovnkubeMode ? "ovnkube" : "Pulumi"} mode)`);
     return { cluster, kube, stackFile };
 }
@@ -77,9 +101,13 @@ async function applyStack(): Promise<boolean> {
         step("pulumi up (local file backend)");
         return pulumiUp();
     }
-    step("apply: the Pulumi CLI is not installed, so the offline apply runs index.ts through the SDK's program runner (a stand-in for the engine; real clusters use pulumi up)");
+    step(
+        "apply: the Pulumi CLI is not installed, so the offline apply runs index.ts through the SDK's program runner (a stand-in for the engine; real clusters use pulumi up)",
+    );
     const r = await apply({ stack: STACK, onOp: (o) => o.op !== "same" && console.log(`  ${opLine(o, false)}`) });
-    console.log(`  ${r.counts.created} created, ${r.counts.updated} updated, ${r.counts.replaced} replaced in ${(r.ms / 1000).toFixed(1)} s`);
+    console.log(
+        `  ${r.counts.created} created, ${r.counts.updated} updated, ${r.counts.replaced} replaced in ${(r.ms / 1000).toFixed(1)} s`,
+    );
     if (!r.ok) console.error(`apply failed: ${r.error}`);
     return r.ok;
 }
@@ -93,13 +121,20 @@ const DEMO_DEPLOYMENTS = ["demo", DEMO_SERVICE] as const;
  * client, on another node than the second, the Service's backend.
  */
 async function kubernetesPods(cluster: LocalCluster, kube: KubernetesLab) {
-    step("Deployments through the API, placed by the scheduler (one pod per node) and attached by ovnkube's CNI; a ClusterIP Service in front of one");
+    step(
+        "Deployments through the API, placed by the scheduler (one pod per node) and attached by ovnkube's CNI; a ClusterIP Service in front of one",
+    );
     const client = KubeClient.fromKubeconfig(kube.controlPlane.adminKubeconfig.content);
     try {
         const command = ["sleep", "infinity"];
         const spread = await startDemoDeployment(client, cluster, { name: DEMO_DEPLOYMENTS[0], replicas: cluster.hosts.length, command });
         const [server] = await startDemoDeployment(client, cluster, { name: DEMO_SERVICE, replicas: 1, command });
-        const serviceIp = await createClusterIpService(client, { name: DEMO_SERVICE, selector: { [DEMO_APP_LABEL]: DEMO_SERVICE }, port: CHECK_PORT, targetPort: CHECK_PORT });
+        const serviceIp = await createClusterIpService(client, {
+            name: DEMO_SERVICE,
+            selector: { [DEMO_APP_LABEL]: DEMO_SERVICE },
+            port: CHECK_PORT,
+            targetPort: CHECK_PORT,
+        });
         const first = spread.find((p) => p.node !== server.node)!;
         const pods = [first, server, ...spread.filter((p) => p !== first)];
         for (const p of pods) console.log(`  ${p.namespace}/${p.name} on ${p.node}: ${p.ip}`);
@@ -121,7 +156,13 @@ async function removeDemoPods(): Promise<number> {
     if (model.writer === "ovnkube") {
         const client = KubeClient.fromKubeconfig(loadControlPlane(cluster).adminKubeconfig.content);
         try {
-            await removeDemoWorkloads(client, cluster, [], [{ name: DEMO_SERVICE }], DEMO_DEPLOYMENTS.map((name) => ({ name })));
+            await removeDemoWorkloads(
+                client,
+                cluster,
+                [],
+                [{ name: DEMO_SERVICE }],
+                DEMO_DEPLOYMENTS.map((name) => ({ name })),
+            );
             console.log(`  deleted deployments ${DEMO_DEPLOYMENTS.join(", ")} and service ${DEMO_NAMESPACE}/${DEMO_SERVICE}`);
         } finally {
             client.close();
@@ -134,7 +175,8 @@ async function removeDemoPods(): Promise<number> {
 }
 
 async function main(argv: string[]): Promise<number> {
-    if (argv.includes("--remove-pods")) return argv.length === 1 ? removeDemoPods() : (console.error("usage: npm run demo -- --remove-pods"), 2);
+    if (argv.includes("--remove-pods"))
+        return argv.length === 1 ? removeDemoPods() : (console.error("usage: npm run demo -- --remove-pods"), 2);
     const ovnkubeMode = !argv.includes("--pulumi-mode");
     const numbers = argv.filter((a) => a !== "--pulumi-mode");
     const hosts = Number(numbers[0] ?? 3);
@@ -156,19 +198,26 @@ async function main(argv: string[]): Promise<number> {
         for (const p of pods) console.log(`  ${p.ifaceId} on ${p.node}: ${p.ip} (${p.mac}) via ${p.gatewayIp}`);
     }
     const planned = pods.every((p) => model.nodeNetworks.some((n) => n.node === p.node && containsIp(parseNetwork(n.subnet), p.ip)));
-    console.log(`  pod addresses in their nodes' planned subnets: ${planned ? paint(process.stdout, "green", "ok") : paint(process.stdout, "red", "FAIL")}`);
+    console.log(
+        `  pod addresses in their nodes' planned subnets: ${planned ? paint(process.stdout, "green", "ok") : paint(process.stdout, "red", "FAIL")}`,
+    );
 
-    step(`checks: ping matrix (rows ping columns), TCP between pods${serviceIp ? ", TCP to the Service" : ""}, TCP to the outside through the gateway`);
+    step(
+        `checks: ping matrix (rows ping columns), TCP between pods${serviceIp ? ", TCP to the Service" : ""}, TCP to the outside through the gateway`,
+    );
     const report = await withProgress("checks", () => overlayReport(cluster, model, pods, serviceIp), PROGRESS);
     console.log(formatReport(report));
 
     step(`done in ${elapsed(Date.now() - started)}`);
     // The databases are reached inside the hosts that serve them: their sockets are in the hosts' namespaces.
-    const where = model.architecture === "interconnect" ? "every node its own zone's databases" : `the central ${model.central!.host}'s databases`;
+    const where =
+        model.architecture === "interconnect" ? "every node its own zone's databases" : `the central ${model.central!.host}'s databases`;
     console.log(`  explore:   npm run local -- status   (${where}:)`);
     for (const c of exploreCommands(STACK, model)) console.log(`             ${c.line}`);
     if (kube) console.log(`             KUBECONFIG=${kube.controlPlane.adminKubeconfig.path} kubectl get nodes,pods -A -o wide`);
-    console.log("  undo:      npm run demo -- --remove-pods, then npm run offline -- destroy --stack local --yes   (or pulumi destroy -s local)");
+    console.log(
+        "  undo:      npm run demo -- --remove-pods, then npm run offline -- destroy --stack local --yes   (or pulumi destroy -s local)",
+    );
     console.log("  tear down: npm run local -- down");
     return report.allOk && planned ? 0 : 1;
 }

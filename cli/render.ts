@@ -65,7 +65,10 @@ async function main(argv: string[]): Promise<number> {
     if (model.writer === "ovnkube") {
         const objects = manifestList(kubeManifests(model.kube));
         write("kubernetes.yaml", objects.map((o) => stringify(o)).join("---\n"));
-        write("plan.json", JSON.stringify({ writer: model.writer, nodes: model.kube.nodes, nodeGroups: model.kube.nodeGroups }, null, 2) + "\n");
+        write(
+            "plan.json",
+            JSON.stringify({ writer: model.writer, nodes: model.kube.nodes, nodeGroups: model.kube.nodeGroups }, null, 2) + "\n",
+        );
         // crds/ holds what this render read, nothing left from an earlier one.
         rmSync(path.join(out, "crds"), { recursive: true, force: true });
         const crds = (await reviewCrds(model.kube.crdUrls, { mirror, fetch: args.values["fetch-crds"] })).map((r) => {
@@ -91,7 +94,14 @@ async function main(argv: string[]): Promise<number> {
         counts = { northboundRows: rows, groups: groups.length };
     }
     if (args.values.svg) write("topology.svg", await plannedTopologySvg(model, stack));
-    if (args.values.json) console.log(JSON.stringify({ file, valid: true, stack, out, writer: model.writer, architecture: model.architecture, ...counts, files }, null, 2));
+    if (args.values.json)
+        console.log(
+            JSON.stringify(
+                { file, valid: true, stack, out, writer: model.writer, architecture: model.architecture, ...counts, files },
+                null,
+                2,
+            ),
+        );
     else console.log(`${out}: ${summary}${args.values.svg ? `; the planned topology in ${path.join(out, "topology.svg")}` : ""}`);
     return EXIT.ok;
 }

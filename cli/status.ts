@@ -38,12 +38,24 @@ function topologyLines(topology: NbDifferences[]): string[] {
         const head = `Northbound of ${nb.zone ? `zone ${nb.zone}` : nb.host}`;
         if (nb.error !== undefined) return [`${head}: ${paint(process.stdout, "red", "not read")}: ${nb.error}`];
         if (nb.differences.length === 0) return [`${head}: ${paint(process.stdout, "green", "as planned")}`];
-        return [`${head}: ${paint(process.stdout, "yellow", `${nb.differences.length} difference(s)`)}`, ...nb.differences.map((m) => `  ${mismatchLine(m)}`)];
+        return [
+            `${head}: ${paint(process.stdout, "yellow", `${nb.differences.length} difference(s)`)}`,
+            ...nb.differences.map((m) => `  ${mismatchLine(m)}`),
+        ];
     });
 }
 
 async function main(argv: string[]): Promise<number> {
-    const args = stackArgs(argv, { "ssh-key": { type: "string" }, svg: { type: "boolean", default: false }, out: { type: "string" }, json: { type: "boolean", default: false } }, USAGE);
+    const args = stackArgs(
+        argv,
+        {
+            "ssh-key": { type: "string" },
+            svg: { type: "boolean", default: false },
+            out: { type: "string" },
+            json: { type: "boolean", default: false },
+        },
+        USAGE,
+    );
     if (!args || !args.values["ssh-key"]) {
         if (args) console.error(USAGE);
         return EXIT.usage;
@@ -53,7 +65,9 @@ async function main(argv: string[]): Promise<number> {
     const key = readFileSync(values["ssh-key"]!, "utf8");
     try {
         const rows = await withProgress("reading the centrals' databases", () => centralStatus(model, key));
-        const topology = values.svg ? await withProgress("reading the Northbound topology", () => topologyDifferences(model, key)) : undefined;
+        const topology = values.svg
+            ? await withProgress("reading the Northbound topology", () => topologyDifferences(model, key))
+            : undefined;
         let svg: string | undefined;
         if (topology) {
             const out = values.out ?? path.join("rendered", stackNameOf(file));

@@ -72,7 +72,8 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         this.sbAddress = outputs.sbAddress;
         this.systemIds = outputs.systemIds;
         // Said in the preview itself, before anything is written to that cluster.
-        if (model.writer === "ovnkube") this.kubernetesServer.apply((server) => pulumi.log.info(`Kubernetes objects go to ${server}`, this));
+        if (model.writer === "ovnkube")
+            this.kubernetesServer.apply((server) => pulumi.log.info(`Kubernetes objects go to ${server}`, this));
         this.registerOutputs(outputs);
     }
 }

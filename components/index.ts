@@ -5,6 +5,15 @@ export { ConfigError, validateConfig } from "./plan/validate";
 export type { ClusterSettings, StackConfig } from "./config/types";
 export { logConfigWarnings, readStackConfig, SECRET_PRESENT, type Secrets } from "./program/readConfig";
 export { deployStack } from "./stack";
-export { ClusterRouter, GatewayRouter, NodeSwitch, NB_SCHEMA_VERSION, type ClusterRouterArgs, type GatewayRouterArgs, type NodeSwitchArgs, type NbConnectionArgs } from "./nb";
+export {
+    ClusterRouter,
+    GatewayRouter,
+    NodeSwitch,
+    NB_SCHEMA_VERSION,
+    type ClusterRouterArgs,
+    type GatewayRouterArgs,
+    type NodeSwitchArgs,
+    type NbConnectionArgs,
+} from "./nb";
 export { NorthboundExpectation, type NorthboundExpectationArgs } from "./nb/expectation";
 export { PACKAGE_NAME, PROVIDER_CONTRACT } from "./dynamic/contract";

@@ -18,5 +18,9 @@ export function deployStack(config = new pulumi.Config()): OvnKubernetesCluster 
         throw e;
     }
     const settings = Object.fromEntries(Object.entries(raw).filter(([k]) => !(SECRET_KEYS as readonly string[]).includes(k)));
-    return new OvnKubernetesCluster("ovn", { ...(settings as unknown as ClusterSettings), ...secrets, sshPrivateKey: secrets.sshPrivateKey! });
+    return new OvnKubernetesCluster("ovn", {
+        ...(settings as unknown as ClusterSettings),
+        ...secrets,
+        sshPrivateKey: secrets.sshPrivateKey!,
+    });
 }

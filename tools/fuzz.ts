@@ -9,7 +9,9 @@ import { runFuzz, withMocks } from "../test/support/fuzz";
 import { runYamlFuzz } from "../test/support/fuzzYaml";
 
 async function main(): Promise<number> {
-    const { values } = parseArgs({ options: { runs: { type: "string", default: "1000" }, seed: { type: "string" }, "program-every": { type: "string", default: "1" } } });
+    const { values } = parseArgs({
+        options: { runs: { type: "string", default: "1000" }, seed: { type: "string" }, "program-every": { type: "string", default: "1" } },
+    });
     const runs = Number(values.runs);
     const every = Number(values["program-every"]);
     if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(every) || every < 1) {
@@ -23,7 +25,9 @@ async function main(): Promise<number> {
             `${result.runs - result.accepted} refused with config paths; no property failed (${((Date.now() - started) / 1000).toFixed(1)} s)`,
     );
     const yaml = await runYamlFuzz(runs, values.seed === undefined ? undefined : Number(values.seed));
-    console.log(`fuzz: ${yaml.runs} stack file spellings read, ${yaml.refused} refused where the Pulumi CLI reads them otherwise; the rest read alike`);
+    console.log(
+        `fuzz: ${yaml.runs} stack file spellings read, ${yaml.refused} refused where the Pulumi CLI reads them otherwise; the rest read alike`,
+    );
     return 0;
 }
 

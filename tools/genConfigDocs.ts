@@ -33,7 +33,9 @@ export function configRows(schema: SchemaNode, prefix = ""): string[] {
     for (const [key, node] of Object.entries(schema.properties ?? {})) {
         const at = `${prefix}${key}`;
         const fields = node.items?.properties ? node.items : node;
-        const meaning = [node.description ?? fields.description, node.enum && `one of ${node.enum.map(code).join(", ")}`].filter(Boolean).join("; ");
+        const meaning = [node.description ?? fields.description, node.enum && `one of ${node.enum.map(code).join(", ")}`]
+            .filter(Boolean)
+            .join("; ");
         if (!meaning) throw new Error(`components/config/schema.ts: ${at} has no description`);
         const given = schema.required?.includes(key) ? "required" : isEmpty(node.default) ? "—" : code(node.default);
         const name = node.items?.properties ? `${at}[]` : at;

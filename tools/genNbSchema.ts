@@ -60,7 +60,11 @@ function parents(schema: Schema, tables: string[]): Record<string, { table: stri
             (out[child] ??= []).push({ table, column });
         }
     }
-    return Object.fromEntries(Object.keys(out).sort().map((t) => [t, out[t]]));
+    return Object.fromEntries(
+        Object.keys(out)
+            .sort()
+            .map((t) => [t, out[t]]),
+    );
 }
 
 function columnType(type: string | ColumnType): string {
@@ -98,14 +102,26 @@ export function generate(schemaText: string, source = DEFAULT_SCHEMA): string {
         for (const column of Object.keys(columns).sort()) lines.push(`        ${column}: ${columnType(columns[column].type)};`);
         lines.push("    };");
     }
-    lines.push("}", "", "export type NbSchemaTable = keyof NbSchema;", "", `export const NB_ROOT_TABLES: readonly NbSchemaTable[] = ${JSON.stringify(tables.filter((t) => schema.tables[t].isRoot === true))};`, "");
+    lines.push(
+        "}",
+        "",
+        "export type NbSchemaTable = keyof NbSchema;",
+        "",
+        `export const NB_ROOT_TABLES: readonly NbSchemaTable[] = ${JSON.stringify(tables.filter((t) => schema.tables[t].isRoot === true))};`,
+        "",
+    );
     lines.push(
         "/** Each table's columns by kind: plain (an atom or a set of atoms), maps, and references to rows. */",
         "export const NB_COLUMNS: Record<NbSchemaTable, { plain: readonly string[]; maps: readonly string[]; refs: readonly string[] }> = {",
     );
     for (const table of tables) {
         const columns = schema.tables[table].columns;
-        const of = (kind: string) => JSON.stringify(Object.keys(columns).sort().filter((c) => columnKind(columns[c].type) === kind));
+        const of = (kind: string) =>
+            JSON.stringify(
+                Object.keys(columns)
+                    .sort()
+                    .filter((c) => columnKind(columns[c].type) === kind),
+            );
         lines.push(`    ${table}: { plain: ${of("plain")}, maps: ${of("maps")}, refs: ${of("refs")} },`);
     }
     lines.push(
@@ -114,7 +130,10 @@ export function generate(schemaText: string, source = DEFAULT_SCHEMA): string {
         "/** Per non-root table: the strong-reference columns that hold its rows (OVSDB deletes a row no such column holds). */",
         "export const NB_PARENTS: Partial<Record<NbSchemaTable, readonly { table: NbSchemaTable; column: string }[]>> = {",
     );
-    for (const [child, holders] of Object.entries(parents(schema, tables))) lines.push(`    ${child}: [${holders.map((h) => `{ table: ${JSON.stringify(h.table)}, column: ${JSON.stringify(h.column)} }`).join(", ")}],`);
+    for (const [child, holders] of Object.entries(parents(schema, tables)))
+        lines.push(
+            `    ${child}: [${holders.map((h) => `{ table: ${JSON.stringify(h.table)}, column: ${JSON.stringify(h.column)} }`).join(", ")}],`,
+        );
     lines.push("};", "");
     return lines.join("\n");
 }
@@ -125,7 +144,9 @@ function main(argv: string[]): void {
     const text = generate(readFileSync(schemaPath, "utf8"), schemaPath);
     if (argv.includes("--check")) {
         const same = readFileSync(OUTPUT, "utf8") === text;
-        console.log(same ? `${OUTPUT} matches ${schemaPath}` : `${OUTPUT} differs from what ${schemaPath} gives: run npm run gen:nb-schema`);
+        console.log(
+            same ? `${OUTPUT} matches ${schemaPath}` : `${OUTPUT} differs from what ${schemaPath} gives: run npm run gen:nb-schema`,
+        );
         process.exit(same ? 0 : 1);
     }
     writeFileSync(OUTPUT, text);

@@ -49,7 +49,8 @@ export function crossingImports(root = REPO): CrossingImport[] {
         const own = packageOf(file);
         for (const m of fs.readFileSync(file, "utf8").matchAll(IMPORT)) {
             const target = path.resolve(path.dirname(file), m[1]);
-            if (packageOf(target) !== own) crossing.push({ file: path.relative(root, file), specifier: m[1], target: path.relative(root, target) });
+            if (packageOf(target) !== own)
+                crossing.push({ file: path.relative(root, file), specifier: m[1], target: path.relative(root, target) });
         }
     }
     return crossing;
@@ -72,12 +73,15 @@ export function testImports(root = REPO, dirs = NOT_FROM_TEST): CrossingImport[]
 
 /** Import circles among the TypeScript modules under `dirs` (type-only imports count too). */
 export async function importCycles(dirs: string[], root = REPO): Promise<string[][]> {
-    const result = await madge(dirs.map((d) => path.join(root, d)), {
-        baseDir: root,
-        fileExtensions: ["ts"],
-        excludeRegExp: [/node_modules/, /\/dist\//, /\.d\.ts$/],
-        tsConfig: path.join(root, "tsconfig.json"),
-    });
+    const result = await madge(
+        dirs.map((d) => path.join(root, d)),
+        {
+            baseDir: root,
+            fileExtensions: ["ts"],
+            excludeRegExp: [/node_modules/, /\/dist\//, /\.d\.ts$/],
+            tsConfig: path.join(root, "tsconfig.json"),
+        },
+    );
     return result.circular();
 }
 
@@ -91,8 +95,24 @@ export const LAYERS: Record<string, readonly string[]> = {
     // them), the NB rows, the checks and host components, up to the topology writers, the program's
     // steps and what reads a cluster back; cluster.ts, stack.ts and the entries sit on top.
     components: [
-        "values", "config", "model", "dynamic", "ovsdb", "ssh", "kube", "plan", "nb", "compat", "hosts", "guard",
-        "network", "topology", "program", "render", "status", "exports",
+        "values",
+        "config",
+        "model",
+        "dynamic",
+        "ovsdb",
+        "ssh",
+        "kube",
+        "plan",
+        "nb",
+        "compat",
+        "hosts",
+        "guard",
+        "network",
+        "topology",
+        "program",
+        "render",
+        "status",
+        "exports",
     ],
     "components/nb": ["core", "kinds", "transact", "resources", "expectation"],
 };
@@ -126,7 +146,12 @@ export function layerBreaks(root = REPO, layers = LAYERS): LayerBreak[] {
                 const target = fs.existsSync(path.join(resolved, "index.ts")) ? path.join(resolved, "index.ts") : resolved;
                 if (!target.startsWith(base + path.sep)) continue;
                 const theirs = layerOf(target);
-                if (rank(theirs) > rank(own)) breaks.push({ file: at, specifier: m[1], reason: `${own || "(top)"} imports ${theirs || "(top)"}, which lies above it (${order.join(" < ")})` });
+                if (rank(theirs) > rank(own))
+                    breaks.push({
+                        file: at,
+                        specifier: m[1],
+                        reason: `${own || "(top)"} imports ${theirs || "(top)"}, which lies above it (${order.join(" < ")})`,
+                    });
             }
         }
     }

@@ -3,7 +3,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-const SKIP = new Set(["node_modules", "dist", ".git", ".local", "scratch"]);
+const SKIP = new Set(["node_modules", "dist", ".git", ".local", ".node", "scratch"]);
 
 export function repoFiles(dir: string, suffix: string, out: string[] = []): string[] {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {

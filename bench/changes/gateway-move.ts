@@ -10,7 +10,11 @@ export const scenario: ChangeScenario = {
         try {
             const o = await changeGateways(lab, ["node3"]);
             if (!o.result.ok) throw new Error(`gateway move: ${o.result.error}`);
-            return { upSeconds: o.seconds, sent: o.traffic.reduce((n, t) => n + t.sent, 0), lost: o.traffic.reduce((n, t) => n + t.lost, 0) };
+            return {
+                upSeconds: o.seconds,
+                sent: o.traffic.reduce((n, t) => n + t.sent, 0),
+                lost: o.traffic.reduce((n, t) => n + t.lost, 0),
+            };
         } finally {
             await lab.close();
         }

@@ -13,8 +13,14 @@ export const scenario: ChangeScenario = {
     run: () =>
         onOvnkubeLab("labaddk", { hosts: 3 }, async (lab) => {
             const without = withoutHost(lab, JOINS);
-            ok((await removeOvnkubeNode(lab, lab.model, JOINS, ["node1", "node2"], () => writeLabStack(without, lab.offline.stackFile!))).done, "node removal");
-            const added = await addOvnkubeNode(lab, lab.model.kube, JOINS, ["node1", "node2"], () => writeLabStack(lab, lab.offline.stackFile!));
+            ok(
+                (await removeOvnkubeNode(lab, lab.model, JOINS, ["node1", "node2"], () => writeLabStack(without, lab.offline.stackFile!)))
+                    .done,
+                "node removal",
+            );
+            const added = await addOvnkubeNode(lab, lab.model.kube, JOINS, ["node1", "node2"], () =>
+                writeLabStack(lab, lab.offline.stackFile!),
+            );
             ok(added.done, "node addition");
             return underProbes(added.upSeconds, added.traffic);
         }),

@@ -12,7 +12,9 @@ export const scenario: ChangeScenario = {
     run: () =>
         onOvnkubeLab("labrmk", { hosts: 3 }, async (lab) => {
             const without = withoutHost(lab, GOES);
-            const removal = await removeOvnkubeNode(lab, lab.model, GOES, ["node1", "node2"], () => writeLabStack(without, lab.offline.stackFile!));
+            const removal = await removeOvnkubeNode(lab, lab.model, GOES, ["node1", "node2"], () =>
+                writeLabStack(without, lab.offline.stackFile!),
+            );
             ok(removal.done, "node removal");
             if (removal.left.length > 0) throw new Error(`rows of ${GOES} left behind:\n${removal.left.join("\n")}`);
             return underProbes(removal.upSeconds, removal.traffic);

@@ -13,7 +13,11 @@ export const scenario: ChangeScenario = {
     name: "ovnkube-upgrade",
     run: () =>
         onOvnkubeLab("labupg", { hosts: 2, release: "1.2" }, async (lab) => {
-            const [a, b] = await startDemoDeployment(lab.admin, lab.cluster, { name: "bench-upgrade", replicas: 2, command: ["sleep", "infinity"] });
+            const [a, b] = await startDemoDeployment(lab.admin, lab.cluster, {
+                name: "bench-upgrade",
+                replicas: 2,
+                command: ["sleep", "infinity"],
+            });
             const file = writeLabStack(lab, lab.offline.stackFile!, { ovnkube: { version: "1.3" } });
             const rollout = await upgradeUnderProbes(lab, buildClusterModel(validateConfig(readStackFile(file))).kube, [a, b]);
             ok(rollout.result, "up 1.2 → 1.3");

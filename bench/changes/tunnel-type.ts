@@ -11,7 +11,11 @@ export const scenario: ChangeScenario = {
         try {
             const o = await changeEncapType(lab, "vxlan");
             if (o.result.ok) throw new Error("geneve → vxlan was not refused");
-            return { upSeconds: o.seconds, sent: o.traffic.reduce((n, t) => n + t.sent, 0), lost: o.traffic.reduce((n, t) => n + t.lost, 0) };
+            return {
+                upSeconds: o.seconds,
+                sent: o.traffic.reduce((n, t) => n + t.sent, 0),
+                lost: o.traffic.reduce((n, t) => n + t.lost, 0),
+            };
         } finally {
             await lab.close();
         }

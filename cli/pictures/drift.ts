@@ -8,7 +8,8 @@ import { rowKey, type Box, type Drift, type Picture } from "./picture";
 
 const worse = (a: Drift | undefined, b: Drift): Drift => (a === "missing" || b === "missing" ? "missing" : "differs");
 
-const detail = (m: Mismatch) => (m.observed === NO_ROW ? `✗ ${m.row}: missing` : `✗ ${m.row} ${m.column}: live ${JSON.stringify(m.observed)}`);
+const detail = (m: Mismatch) =>
+    m.observed === NO_ROW ? `✗ ${m.row}: missing` : `✗ ${m.row} ${m.column}: live ${JSON.stringify(m.observed)}`;
 
 /** A database that could not be read marks every box it holds missing, with the reason. */
 export function withDrift(picture: Picture, live: readonly NbDifferences[]): Picture {
@@ -24,13 +25,24 @@ export function withDrift(picture: Picture, live: readonly NbDifferences[]): Pic
     };
     for (const nb of live) {
         if (nb.error !== undefined) {
-            for (const box of boxes.filter((b) => nb.zone === undefined || b.zone === nb.zone || b.rows.some((k) => k.startsWith(rowKey(nb.zone, "")))))
+            for (const box of boxes.filter(
+                (b) => nb.zone === undefined || b.zone === nb.zone || b.rows.some((k) => k.startsWith(rowKey(nb.zone, ""))),
+            ))
                 box.drift = "missing";
-            boxes[0].lines.push({ text: `✗ Northbound${nb.zone ? ` of ${nb.zone}` : ""} not read: ${nb.error}`, rows: [], drift: "missing" });
+            boxes[0].lines.push({
+                text: `✗ Northbound${nb.zone ? ` of ${nb.zone}` : ""} not read: ${nb.error}`,
+                rows: [],
+                drift: "missing",
+            });
             continue;
         }
         for (const m of nb.differences) mark(rowKey(nb.zone, m.row), m.observed === NO_ROW ? "missing" : "differs", detail(m));
     }
     const count = live.reduce((n, nb) => n + nb.differences.length + (nb.error ? 1 : 0), 0);
-    return { ...picture, title: picture.title.replace("planned topology", "live topology"), subtitle: `${picture.subtitle}; ${count === 0 ? "as planned" : `${count} difference${count === 1 ? "" : "s"} from the plan`}`, boxes };
+    return {
+        ...picture,
+        title: picture.title.replace("planned topology", "live topology"),
+        subtitle: `${picture.subtitle}; ${count === 0 ? "as planned" : `${count} difference${count === 1 ? "" : "s"} from the plan`}`,
+        boxes,
+    };
 }

@@ -26,17 +26,29 @@ function asLab(base: Record<string, any>): Record<string, any> {
 
 export function largePulumiStack(): Record<string, any> {
     const base = asLab(stackFile("dev"));
-    const gateway = (i: number) => ({ mode: "dedicated", interface: "eth1", physicalIp: `10.33.${i}.2/24`, defaultGateway: `10.33.${i}.1` });
+    const gateway = (i: number) => ({
+        mode: "dedicated",
+        interface: "eth1",
+        physicalIp: `10.33.${i}.2/24`,
+        defaultGateway: `10.33.${i}.1`,
+    });
     base.nodes = [
         { name: "master", address: "10.0.0.1", roles: ["central", "master"] },
-        ...workers().map((name, i) => ({ name, address: `10.0.1.${10 + i}`, ...(i % 5 === 4 ? { roles: ["node", "gateway"], gateway: gateway(i) } : { roles: ["node"] }) })),
+        ...workers().map((name, i) => ({
+            name,
+            address: `10.0.1.${10 + i}`,
+            ...(i % 5 === 4 ? { roles: ["node", "gateway"], gateway: gateway(i) } : { roles: ["node"] }),
+        })),
     ];
     return base;
 }
 
 export function largeInterconnectStack(): Record<string, any> {
     const base = asLab(stackFile("staging"));
-    base.nodes = [{ name: "master-0", address: "10.20.0.10", roles: ["master"] }, ...workers().map((name, i) => ({ name, address: `10.20.1.${10 + i}`, roles: ["node"] }))];
+    base.nodes = [
+        { name: "master-0", address: "10.20.0.10", roles: ["master"] },
+        ...workers().map((name, i) => ({ name, address: `10.20.1.${10 + i}`, roles: ["node"] })),
+    ];
     return base;
 }
 
@@ -45,7 +57,8 @@ export function exampleDifferences(model: ClusterModel, changedSubnet: string, s
     return plannedNbRows(model).map((nb) => {
         const differences = Object.entries(nb.rows).flatMap(([row, columns]) =>
             Object.entries(columns).flatMap(([column, expected]) => {
-                if (nb.zone === switchNode && row === `Logical_Switch ${switchNode}`) return [{ row, column, expected, observed: changedSubnet }];
+                if (nb.zone === switchNode && row === `Logical_Switch ${switchNode}`)
+                    return [{ row, column, expected, observed: changedSubnet }];
                 if (nb.zone === natNode && row.startsWith(`NAT GR_${natNode} `)) return [{ row, column, expected, observed: NO_ROW }];
                 return [];
             }),

@@ -34,7 +34,9 @@ function nodePlans(model: ClusterModel): NodePlan[] {
     // A zone's transit port: what the node adds to the cluster router's projection.
     const routerRows = ClusterRouter.ovnkube(model);
     const transitKeys = (zone: string | undefined, node: OvnkubeNodeModel) =>
-        keys(zone, ClusterRouter.ovnkube(model, node)).filter((k) => !keys(zone, routerRows).includes(k) && !k.endsWith(`Logical_Switch ${names.TRANSIT_SWITCH}`));
+        keys(zone, ClusterRouter.ovnkube(model, node)).filter(
+            (k) => !keys(zone, routerRows).includes(k) && !k.endsWith(`Logical_Switch ${names.TRANSIT_SWITCH}`),
+        );
     return model.nodeNetworks.map((network) => {
         const zone = interconnect ? network.node : undefined;
         const gateway = gateways.find((g) => g.name === network.node);
@@ -53,7 +55,8 @@ function nodePlans(model: ClusterModel): NodePlan[] {
 }
 
 const gatewayLines = (g: PlannedGateway): string[] => [`join ${g.gatewayRouterJoin.cidr}`, `SNAT → ${g.gatewayIp}`];
-const externalTitle = (g: PlannedGateway) => (g.external ? `${names.externalSwitch(g.name)} ${g.external.cidr}` : `${names.externalSwitch(g.name)} (NIC of the default route)`);
+const externalTitle = (g: PlannedGateway) =>
+    g.external ? `${names.externalSwitch(g.name)} ${g.external.cidr}` : `${names.externalSwitch(g.name)} (NIC of the default route)`;
 
 /** One node drawn in full: its switch, and its gateway router with the external network behind it. */
 function nodeBoxes(n: NodePlan, router: string, join: string, boxes: Box[], links: Link[]): void {
@@ -62,10 +65,24 @@ function nodeBoxes(n: NodePlan, router: string, join: string, boxes: Box[], link
     links.push({ from: router, to: sw, label: names.routerToSwitch(n.name) });
     if (!n.gateway) return;
     const gr = `gateway:${n.name}`;
-    boxes.push({ id: gr, kind: "gateway", title: names.gatewayRouter(n.name), lines: gatewayLines(n.gateway).map((text) => ({ text, rows: [] })), rows: n.gatewayRows, zone: n.zone });
+    boxes.push({
+        id: gr,
+        kind: "gateway",
+        title: names.gatewayRouter(n.name),
+        lines: gatewayLines(n.gateway).map((text) => ({ text, rows: [] })),
+        rows: n.gatewayRows,
+        zone: n.zone,
+    });
     links.push({ from: join, to: gr, label: names.routerToJoin(names.gatewayRouter(n.name)) });
     const ext = `external:${n.name}`;
-    boxes.push({ id: ext, kind: "external", title: externalTitle(n.gateway), lines: n.gateway.external ? [{ text: `via ${n.gateway.external.nexthop}`, rows: [] }] : [], rows: [], zone: n.zone });
+    boxes.push({
+        id: ext,
+        kind: "external",
+        title: externalTitle(n.gateway),
+        lines: n.gateway.external ? [{ text: `via ${n.gateway.external.nexthop}`, rows: [] }] : [],
+        rows: [],
+        zone: n.zone,
+    });
     links.push({ from: gr, to: ext });
 }
 
@@ -80,7 +97,11 @@ function nodeLines(group: readonly NodePlan[]): Line[] {
     ]);
     const widths = columns[0].map((_, i) => Math.max(...columns.map((c) => c[i].length)));
     return group.map((n, j) => ({
-        text: columns[j].map((c, i) => c.padEnd(widths[i])).filter((_, i) => widths[i] > 0).join("  ").trimEnd(),
+        text: columns[j]
+            .map((c, i) => c.padEnd(widths[i]))
+            .filter((_, i) => widths[i] > 0)
+            .join("  ")
+            .trimEnd(),
         rows: [...n.switchRows, ...n.gatewayRows, ...n.transitRows],
     }));
 }
@@ -100,20 +121,33 @@ export function plannedPicture(model: ClusterModel, stack: string): Picture {
     const r = model.clusterRouter;
     const subtitle = `${model.writer === "pulumi" ? "Pulumi mode" : `ovnkube mode (ovn-kubernetes ${model.kube.version})`}, ${model.architecture}, cluster ${model.clusterSubnet}, ${nodes.length} nodes`;
     const title = `${stack}: planned topology`;
-    const routerRows = (zone?: string) => keys(zone, ClusterRouter.ovnkube(model)).filter((k) => !k.endsWith(`Logical_Switch ${r.joinSwitch}`));
+    const routerRows = (zone?: string) =>
+        keys(zone, ClusterRouter.ovnkube(model)).filter((k) => !k.endsWith(`Logical_Switch ${r.joinSwitch}`));
     const joinRows = (zone?: string) => [rowKey(zone, `Logical_Switch ${r.joinSwitch}`)];
 
     if (!interconnect) {
         const router = `router:${r.name}`;
         const join = `switch:${r.joinSwitch}`;
-        boxes.push({ id: router, kind: "router", title: r.name, lines: [{ text: `cluster ${r.clusterSubnet}`, rows: [] }], rows: routerRows() });
+        boxes.push({
+            id: router,
+            kind: "router",
+            title: r.name,
+            lines: [{ text: `cluster ${r.clusterSubnet}`, rows: [] }],
+            rows: routerRows(),
+        });
         boxes.push({ id: join, kind: "switch", title: r.joinSwitch, lines: [{ text: model.joinSubnet, rows: [] }], rows: joinRows() });
         links.push({ from: router, to: join, label: `${r.joinPort} ${r.joinAddress.cidr}` });
         if (!collapse) for (const n of nodes) nodeBoxes(n, router, join, boxes, links);
         else
             groups(nodes).forEach((group, i) => {
                 const id = `nodes:${i}`;
-                boxes.push({ id, kind: "nodes", title: `nodes ${i * GROUP_SIZE + 1}-${i * GROUP_SIZE + group.length}: switch, subnet, gateway router`, lines: nodeLines(group), rows: [] });
+                boxes.push({
+                    id,
+                    kind: "nodes",
+                    title: `nodes ${i * GROUP_SIZE + 1}-${i * GROUP_SIZE + group.length}: switch, subnet, gateway router`,
+                    lines: nodeLines(group),
+                    rows: [],
+                });
                 links.push({ from: router, to: id });
                 if (group.some((n) => n.gateway)) links.push({ from: join, to: id });
             });
@@ -124,12 +158,24 @@ export function plannedPicture(model: ClusterModel, stack: string): Picture {
     // gateway router; the zones' cluster routers meet on the transit switch.
     const transit = `switch:${names.TRANSIT_SWITCH}`;
     const transitKeys = nodes.map((n) => rowKey(n.zone, `Logical_Switch ${names.TRANSIT_SWITCH}`));
-    boxes.push({ id: transit, kind: "switch", title: names.TRANSIT_SWITCH, lines: [{ text: model.kube.transitSubnet, rows: [] }], rows: transitKeys });
+    boxes.push({
+        id: transit,
+        kind: "switch",
+        title: names.TRANSIT_SWITCH,
+        lines: [{ text: model.kube.transitSubnet, rows: [] }],
+        rows: transitKeys,
+    });
     if (collapse) {
         groups(nodes).forEach((group, i) => {
             const id = `nodes:${i}`;
             const zoneRows = group.flatMap((n) => [...routerRows(n.zone), ...joinRows(n.zone)]);
-            boxes.push({ id, kind: "nodes", title: `zones ${i * GROUP_SIZE + 1}-${i * GROUP_SIZE + group.length}: ${r.name} + join each; switch, subnet, transit, gateway router`, lines: nodeLines(group), rows: zoneRows });
+            boxes.push({
+                id,
+                kind: "nodes",
+                title: `zones ${i * GROUP_SIZE + 1}-${i * GROUP_SIZE + group.length}: ${r.name} + join each; switch, subnet, transit, gateway router`,
+                lines: nodeLines(group),
+                rows: zoneRows,
+            });
             links.push({ from: transit, to: id });
         });
         return { title, subtitle, boxes, links, zones: [] };
@@ -137,8 +183,22 @@ export function plannedPicture(model: ClusterModel, stack: string): Picture {
     for (const n of nodes) {
         const router = `router:${n.name}`;
         const join = `join:${n.name}`;
-        boxes.push({ id: router, kind: "router", title: r.name, lines: [{ text: `transit ${n.transit}`, rows: [] }], rows: [...routerRows(n.zone), ...n.transitRows], zone: n.zone });
-        boxes.push({ id: join, kind: "switch", title: r.joinSwitch, lines: [{ text: model.joinSubnet, rows: [] }], rows: joinRows(n.zone), zone: n.zone });
+        boxes.push({
+            id: router,
+            kind: "router",
+            title: r.name,
+            lines: [{ text: `transit ${n.transit}`, rows: [] }],
+            rows: [...routerRows(n.zone), ...n.transitRows],
+            zone: n.zone,
+        });
+        boxes.push({
+            id: join,
+            kind: "switch",
+            title: r.joinSwitch,
+            lines: [{ text: model.joinSubnet, rows: [] }],
+            rows: joinRows(n.zone),
+            zone: n.zone,
+        });
         links.push({ from: transit, to: router, label: names.routerToTransit(n.name) });
         links.push({ from: router, to: join });
         nodeBoxes(n, router, join, boxes, links);

@@ -18,4 +18,8 @@ export function stackArgs<O extends NonNullable<ParseArgsConfig["options"]>>(arg
 }
 
 /** `stacks/Pulumi.prod.yaml` → `prod`. */
-export const stackNameOf = (file: string) => path.basename(file).replace(/^Pulumi\./, "").replace(/\.ya?ml$/, "");
+export const stackNameOf = (file: string) =>
+    path
+        .basename(file)
+        .replace(/^Pulumi\./, "")
+        .replace(/\.ya?ml$/, "");

@@ -2,7 +2,8 @@
 // while the work runs (never rewriting a line, so it reads the same in a terminal and a log) and
 // the elapsed time at the end.
 
-export const elapsed = (ms: number) => (ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
+export const elapsed = (ms: number) =>
+    ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 
 export interface ProgressOptions {
     /** Where the lines go (default: stderr, so stdout stays the command's result). */

@@ -30,7 +30,8 @@ export async function schemaRefusalOn(ssh: SshTarget, privateKey: string, databa
 /** After the package step: the schemas served or installed, refused when too old or missing. */
 export async function verifySchemasOn(ssh: SshTarget, privateKey: string, databases: OvnkubeDatabases): Promise<void> {
     const found = await readSchemas(ssh, privateKey, databases.node);
-    if (!found || found.source === "candidate") throw new Error(`${databases.node} has no OVN databases or schema files to read: its package step must install ovn-central first`);
+    if (!found || found.source === "candidate")
+        throw new Error(`${databases.node} has no OVN databases or schema files to read: its package step must install ovn-central first`);
     const refusal = schemaRefusal(databases.version, found);
     if (refusal) throw new Error(refusal);
 }

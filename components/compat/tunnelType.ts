@@ -18,7 +18,9 @@ export const READ_ENCAPS_SCRIPT = "ovn-sbctl --timeout=10 --format=json --column
 export function parseEncaps(stdout: string): RegisteredEncap[] {
     if (stdout.trim() === "") return [];
     const table = JSON.parse(stdout) as { data?: unknown[][] };
-    return (table.data ?? []).filter((r) => typeof r[0] === "string" && typeof r[1] === "string").map((r) => ({ ip: r[0] as string, type: r[1] as string }));
+    return (table.data ?? [])
+        .filter((r) => typeof r[0] === "string" && typeof r[1] === "string")
+        .map((r) => ({ ip: r[0] as string, type: r[1] as string }));
 }
 
 /**

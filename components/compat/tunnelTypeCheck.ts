@@ -24,7 +24,12 @@ async function refusal(inputs: any): Promise<string | undefined> {
     return r.code === 0 ? tunnelTypeRefusal(inputs.encapType, inputs.tunnelIps, parseEncaps(r.stdout)) : undefined;
 }
 
-export const tunnelTypeCheckProvider = preflightProvider({ property: "encapType", keys: ["ssh", "privateKeyConfig", "encapType", "tunnelIps"], id: () => "tunnel-type", refusal });
+export const tunnelTypeCheckProvider = preflightProvider({
+    property: "encapType",
+    keys: ["ssh", "privateKeyConfig", "encapType", "tunnelIps"],
+    id: () => "tunnel-type",
+    refusal,
+});
 
 const provider = providerStub("ovn-kubernetes", "TunnelTypeCheck", tunnelTypeCheckProvider);
 

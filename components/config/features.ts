@@ -42,7 +42,8 @@ export const FEATURES = {
         since: "1.2",
         chartDefault: true,
         processes: ALL,
-        description: "EgressIP: pods of selected namespaces leave the cluster with a fixed source address, held by a node labelled egressAssignable",
+        description:
+            "EgressIP: pods of selected namespaces leave the cluster with a fixed source address, held by a node labelled egressAssignable",
         crds: ["egressips.k8s.ovn.org"],
     },
     egressFirewall: {
@@ -89,7 +90,8 @@ export const FEATURES = {
         since: "1.2",
         chartDefault: false,
         processes: ALL,
-        description: "AdminNetworkPolicy and BaselineAdminNetworkPolicy (sigs.k8s.io/network-policy-api); their CRDs are applied with the release's",
+        description:
+            "AdminNetworkPolicy and BaselineAdminNetworkPolicy (sigs.k8s.io/network-policy-api); their CRDs are applied with the release's",
         crds: ["adminnetworkpolicies.policy.networking.k8s.io", "baselineadminnetworkpolicies.policy.networking.k8s.io"],
     },
     multicast: {
@@ -148,7 +150,8 @@ export const FEATURES = {
         processes: CONTROLLERS,
         description: "DNS names in EgressFirewall rules resolved through DNSNameResolver objects; needs egressFirewall",
         requires: ["egressFirewall"],
-        missing: "the DNSNameResolver CRD (dnsnameresolvers.network.openshift.io) and its resolver in CoreDNS, which this program does not deploy",
+        missing:
+            "the DNSNameResolver CRD (dnsnameresolvers.network.openshift.io) and its resolver in CoreDNS, which this program does not deploy",
     },
 } as const satisfies Record<string, OvnkubeFeature>;
 
@@ -157,7 +160,8 @@ export const FEATURE_KEYS = Object.keys(FEATURES) as FeatureKey[];
 export const featureOf = (key: FeatureKey): OvnkubeFeature => FEATURES[key];
 
 /** True when `version`'s ovnkube has the feature's flag (newest first: a lower index is newer). */
-export const releaseHas = (version: OvnkubeVersion, key: FeatureKey): boolean => OVNKUBE_VERSIONS.indexOf(version) <= OVNKUBE_VERSIONS.indexOf(FEATURES[key].since);
+export const releaseHas = (version: OvnkubeVersion, key: FeatureKey): boolean =>
+    OVNKUBE_VERSIONS.indexOf(version) <= OVNKUBE_VERSIONS.indexOf(FEATURES[key].since);
 
 /** `--egressip-node-healthcheck-port`: the chart's value; ovnkube.sh passes it to every process. */
 export const EGRESS_IP_HEALTH_CHECK = { flag: "egressip-node-healthcheck-port", chartDefault: 9107, processes: ALL } as const;
@@ -183,6 +187,7 @@ export function featureSettings(input: Partial<Record<FeatureKey, boolean>> = {}
 export function featureFlags(features: FeatureSettings, healthCheckPort: number, process: OvnkubeProcess): string[] {
     const flags = FEATURE_KEYS.filter((k) => features[k] && featureOf(k).processes.includes(process)).map((k) => `-${FEATURES[k].flag}`);
     // Only with EgressIP: nothing else listens on or dials the port.
-    if (features.egressIp && EGRESS_IP_HEALTH_CHECK.processes.includes(process)) flags.push(`-${EGRESS_IP_HEALTH_CHECK.flag}=${healthCheckPort}`);
+    if (features.egressIp && EGRESS_IP_HEALTH_CHECK.processes.includes(process))
+        flags.push(`-${EGRESS_IP_HEALTH_CHECK.flag}=${healthCheckPort}`);
     return flags;
 }

@@ -40,13 +40,21 @@ export interface OvnkubeRelease {
 
 const RAW = "https://raw.githubusercontent.com/ovn-kubernetes/ovn-kubernetes";
 const CRDS_1_2 = [
-    "adminpolicybasedexternalroutes", "clusteruserdefinednetworks", "egressfirewalls", "egressips", "egressqoses",
-    "egressservices", "networkqoses", "routeadvertisements", "userdefinednetworks",
+    "adminpolicybasedexternalroutes",
+    "clusteruserdefinednetworks",
+    "egressfirewalls",
+    "egressips",
+    "egressqoses",
+    "egressservices",
+    "networkqoses",
+    "routeadvertisements",
+    "userdefinednetworks",
 ];
 const CRDS_1_3 = [...CRDS_1_2, "clusternetworkconnects", "vteps"].sort();
 /** go-controller/go.mod: sigs.k8s.io/network-policy-api v0.1.5 at v1.2.0 and v1.3.0. */
 const ANP_CRDS_V0_1_5 = ["adminnetworkpolicies", "baselineadminnetworkpolicies"].map(
-    (c) => `https://raw.githubusercontent.com/kubernetes-sigs/network-policy-api/v0.1.5/config/crd/experimental/policy.networking.k8s.io_${c}.yaml`,
+    (c) =>
+        `https://raw.githubusercontent.com/kubernetes-sigs/network-policy-api/v0.1.5/config/crd/experimental/policy.networking.k8s.io_${c}.yaml`,
 );
 
 export const OVNKUBE_RELEASES: Readonly<Record<OvnkubeVersion, OvnkubeRelease>> = {

@@ -7,7 +7,14 @@
 import { PATTERNS, type PatternName } from "../values";
 import { DatapathType, EncapType, GatewayMode, OsFamily, OvnProtocol, Role, valuesOf } from "./types";
 import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION, OVNKUBE_ARCHITECTURES, OVNKUBE_VERSIONS } from "./releases";
-import { DEFAULT_OVNKUBE_GATEWAY_MODE, EGRESS_IP_HEALTH_CHECK, FEATURE_KEYS, FEATURES, type FeatureKey, OvnkubeGatewayMode } from "./features";
+import {
+    DEFAULT_OVNKUBE_GATEWAY_MODE,
+    EGRESS_IP_HEALTH_CHECK,
+    FEATURE_KEYS,
+    FEATURES,
+    type FeatureKey,
+    OvnkubeGatewayMode,
+} from "./features";
 
 /** Upstream's defaults (go-controller/pkg/config/config.go, the chart's values-single-node-zone.yaml). */
 export const DEFAULT_JOIN_SUBNET = "100.64.0.0/16";
@@ -23,7 +30,14 @@ const PORT = { type: "integer", minimum: 1, maximum: 65535 } as const;
 
 /** One boolean per feature of ./features, with its description and the chart's default. */
 const featureProperties = Object.fromEntries(
-    FEATURE_KEYS.map((k) => [k, { type: "boolean", default: FEATURES[k].chartDefault, description: `${FEATURES[k].description} (--${FEATURES[k].flag}; ${FEATURES[k].since} and later)` }]),
+    FEATURE_KEYS.map((k) => [
+        k,
+        {
+            type: "boolean",
+            default: FEATURES[k].chartDefault,
+            description: `${FEATURES[k].description} (--${FEATURES[k].flag}; ${FEATURES[k].since} and later)`,
+        },
+    ]),
 ) as { [K in FeatureKey]: { type: "boolean"; default: boolean; description: string } };
 
 /** A Pulumi secret, given as its text or in the stack file's `secure:` form. */
@@ -41,12 +55,21 @@ const gateway = {
     description:
         "this node's gateway (gateway-init). In ovnkube mode every node is a gateway: ovnkube-node uses this bridge, else the `netdev` tunnel bridge, else the NIC of its default route",
     properties: {
-        mode: { enum: valuesOf(GatewayMode), description: "dedicated: the NIC belongs to OVN; shared: it is moved onto an OVS bridge (ovnkube mode: shared only)" },
+        mode: {
+            enum: valuesOf(GatewayMode),
+            description: "dedicated: the NIC belongs to OVN; shared: it is moved onto an OVS bridge (ovnkube mode: shared only)",
+        },
         interface: { ...IFNAME, description: "the physical NIC" },
         bridge: { ...IFNAME, description: "OVS bridge carrying the NIC (default br<interface>)" },
         physicalIp: { ...CIDR4, description: "the gateway's external address with prefix, e.g. 10.33.74.138/24" },
         defaultGateway: { ...IPV4, description: "next hop of 0.0.0.0/0 out of the gateway router" },
-        rampoutSubnets: { type: "array", items: CIDR4, uniqueItems: true, default: [], description: "cluster CIDRs pinned to this gateway (policy src-ip routes); Pulumi mode only" },
+        rampoutSubnets: {
+            type: "array",
+            items: CIDR4,
+            uniqueItems: true,
+            default: [],
+            description: "cluster CIDRs pinned to this gateway (policy src-ip routes); Pulumi mode only",
+        },
     },
     required: ["mode", "interface", "physicalIp", "defaultGateway"],
     additionalProperties: false,
@@ -64,14 +87,16 @@ const node = {
         user: { ...text("sshUser"), description: "SSH user (default ssh.user)" },
         hostKey: {
             ...text("hostKeyPin"),
-            description: "pinned SSH host key line (`ssh-keyscan -t ed25519 <address>`), verified at every SSH connection; fingerprints are refused",
+            description:
+                "pinned SSH host key line (`ssh-keyscan -t ed25519 <address>`), verified at every SSH connection; fingerprints are refused",
         },
         roles: {
             type: "array",
             items: { enum: valuesOf(Role) },
             minItems: 1,
             uniqueItems: true,
-            description: "central (on 1, 3 or 5 nodes): OVN NB/SB and northd; master/node: a Kubernetes node with its logical switch; gateway: gateway-init",
+            description:
+                "central (on 1, 3 or 5 nodes): OVN NB/SB and northd; master/node: a Kubernetes node with its logical switch; gateway: gateway-init",
         },
         tunnelIp: { ...IPV4, description: "ovn-encap-ip (default: address when it is an IPv4 address)" },
         tunnelInterface: { ...IFNAME, description: "the NIC holding tunnelIp; with datapathType netdev it moves onto OVS bridge br<NIC>" },
@@ -81,7 +106,8 @@ const node = {
         gateway,
         egressAssignable: {
             type: "boolean",
-            description: "ovnkube mode: this Kubernetes node's gateway router may hold egress IPs (label k8s.ovn.org/egress-assignable); needs ovnkube.features.egressIp",
+            description:
+                "ovnkube mode: this Kubernetes node's gateway router may hold egress IPs (label k8s.ovn.org/egress-assignable); needs ovnkube.features.egressIp",
         },
     },
     required: ["name", "address", "roles"],
@@ -105,11 +131,28 @@ export const stackConfigSchema = {
         masqueradeSubnet: {
             ...CIDR4,
             default: DEFAULT_MASQUERADE_SUBNET,
-            description: "ovnkube mode: the hosts' masquerade addresses (link-local, on every node's gateway bridge; upstream chart's default)",
+            description:
+                "ovnkube mode: the hosts' masquerade addresses (link-local, on every node's gateway bridge; upstream chart's default)",
         },
-        encapType: { enum: valuesOf(EncapType), default: "geneve", description: "ovn-encap-type (ovnkube mode: `geneve`; `stt` is refused: current OVS has none); fixed once the cluster runs ([changes](day2.md#changes-on-a-running-cluster))" },
-        mtu: { type: "integer", minimum: 576, maximum: 9216, default: 1400, description: "pod and management port MTU; `mtu` + 58 ≤ the underlay MTU with geneve ([changing it](day2.md#changes-on-a-running-cluster))" },
-        datapathType: { enum: valuesOf(DatapathType), default: "system", description: "OVS datapath: kernel (system) or userspace (netdev)" },
+        encapType: {
+            enum: valuesOf(EncapType),
+            default: "geneve",
+            description:
+                "ovn-encap-type (ovnkube mode: `geneve`; `stt` is refused: current OVS has none); fixed once the cluster runs ([changes](day2.md#changes-on-a-running-cluster))",
+        },
+        mtu: {
+            type: "integer",
+            minimum: 576,
+            maximum: 9216,
+            default: 1400,
+            description:
+                "pod and management port MTU; `mtu` + 58 ≤ the underlay MTU with geneve ([changing it](day2.md#changes-on-a-running-cluster))",
+        },
+        datapathType: {
+            enum: valuesOf(DatapathType),
+            default: "system",
+            description: "OVS datapath: kernel (system) or userspace (netdev)",
+        },
         apiServer: {
             type: "object",
             description: "the Kubernetes API server",
@@ -130,12 +173,21 @@ export const stackConfigSchema = {
                 protocol: {
                     enum: valuesOf(OvnProtocol),
                     default: "tcp",
-                    description: "`ssl` needs the secrets `ovnSslPrivateKey`, `ovnSslCertificate`, `ovnSslCaCertificate`; with `tcp` NB and SB listen unencrypted (warned about)",
+                    description:
+                        "`ssl` needs the secrets `ovnSslPrivateKey`, `ovnSslCertificate`, `ovnSslCaCertificate`; with `tcp` NB and SB listen unencrypted (warned about)",
                 },
                 nbPort: { ...PORT, default: 6641, description: "the NB database's port" },
                 sbPort: { ...PORT, default: 6642, description: "the SB database's port" },
-                nbRaftPort: { ...PORT, default: 6643, description: "raft port of the clustered NB between centrals (several centrals only)" },
-                sbRaftPort: { ...PORT, default: 6644, description: "raft port of the clustered SB between centrals (several centrals only)" },
+                nbRaftPort: {
+                    ...PORT,
+                    default: 6643,
+                    description: "raft port of the clustered NB between centrals (several centrals only)",
+                },
+                sbRaftPort: {
+                    ...PORT,
+                    default: 6644,
+                    description: "raft port of the clustered SB between centrals (several centrals only)",
+                },
             },
             default: {},
             additionalProperties: false,
@@ -186,11 +238,16 @@ export const stackConfigSchema = {
             type: "object",
             description: "ovnkube mode or Pulumi mode, see [who writes what](modes.md#two-modes-who-writes-what)",
             properties: {
-                namespace: { ...text("nodeName"), default: "ovn-kubernetes", description: "the namespace of the ovnkube objects; the stack owns it (created and deleted with it)" },
+                namespace: {
+                    ...text("nodeName"),
+                    default: "ovn-kubernetes",
+                    description: "the namespace of the ovnkube objects; the stack owns it (created and deleted with it)",
+                },
                 enabled: {
                     type: "boolean",
                     default: true,
-                    description: "ovnkube mode (true: deploy the ovnkube objects) or Pulumi mode (false); ovnkube mode needs the secret `kubeconfig`, or `useAmbientConfig`",
+                    description:
+                        "ovnkube mode (true: deploy the ovnkube objects) or Pulumi mode (false); ovnkube mode needs the secret `kubeconfig`, or `useAmbientConfig`",
                 },
                 useAmbientConfig: {
                     type: "boolean",
@@ -205,7 +262,8 @@ export const stackConfigSchema = {
         allowPublicClusterRanges: {
             type: "boolean",
             default: false,
-            description: "clusterSubnet and serviceSubnet may be public address space (the stack's own): every node routes them into the cluster",
+            description:
+                "clusterSubnet and serviceSubnet may be public address space (the stack's own): every node routes them into the cluster",
         },
         lab: {
             type: "boolean",
@@ -216,28 +274,45 @@ export const stackConfigSchema = {
             type: "object",
             description: "the ovn-kubernetes release and architecture ovnkube mode deploys",
             properties: {
-                version: { enum: [...OVNKUBE_VERSIONS], default: DEFAULT_OVNKUBE_VERSION, description: "the ovn-kubernetes release line (upstream maintains the two newest; [supported versions](#supported-versions))" },
+                version: {
+                    enum: [...OVNKUBE_VERSIONS],
+                    default: DEFAULT_OVNKUBE_VERSION,
+                    description:
+                        "the ovn-kubernetes release line (upstream maintains the two newest; [supported versions](#supported-versions))",
+                },
                 architecture: {
                     enum: [...OVNKUBE_ARCHITECTURES],
                     default: DEFAULT_OVNKUBE_ARCHITECTURE,
-                    description: "interconnect: a zone (local NB, SB, northd) per node, no `central` role; centralized: one NB/SB on 1, 3 or 5 centrals, deprecated upstream",
+                    description:
+                        "interconnect: a zone (local NB, SB, northd) per node, no `central` role; centralized: one NB/SB on 1, 3 or 5 centrals, deprecated upstream",
                 },
-                image: { ...text("image"), description: "ovnkube container image (default: the release's `ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-<version>`)" },
+                image: {
+                    ...text("image"),
+                    description:
+                        "ovnkube container image (default: the release's `ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-<version>`)",
+                },
                 allowMovingImageTag: {
                     type: "boolean",
                     default: false,
-                    description: "run an image whose tag follows a branch (latest, master) instead of the release: each node pulls whatever was pushed last",
+                    description:
+                        "run an image whose tag follows a branch (latest, master) instead of the release: each node pulls whatever was pushed last",
                 },
-                crdMirror: { ...text("crdMirror"), description: "an `https://` or `file:///` directory holding the release's CRD files under their upstream names, read instead of upstream (air-gapped clusters)" },
+                crdMirror: {
+                    ...text("crdMirror"),
+                    description:
+                        "an `https://` or `file:///` directory holding the release's CRD files under their upstream names, read instead of upstream (air-gapped clusters)",
+                },
                 identity: {
                     type: "object",
-                    description: "ovnkube-identity: per-node client certificates and the admission webhook holding each node to its own objects",
+                    description:
+                        "ovnkube-identity: per-node client certificates and the admission webhook holding each node to its own objects",
                     properties: {
                         enabled: { type: "boolean", default: true, description: "node identities and their webhook" },
                         webhookAddress: {
                             ...text("host"),
                             default: "localhost",
-                            description: "where the API server reaches the webhook: localhost (every API server on a master) or a master node's address",
+                            description:
+                                "where the API server reaches the webhook: localhost (every API server on a master) or a master node's address",
                         },
                         bootstrapKubeconfig: {
                             ...text("hostPath"),
@@ -251,11 +326,13 @@ export const stackConfigSchema = {
                 gatewayMode: {
                     enum: valuesOf(OvnkubeGatewayMode),
                     default: DEFAULT_OVNKUBE_GATEWAY_MODE,
-                    description: "ovnkube's gateway mode (--gateway-mode): shared routes egress through OVN's gateway router, local through the host's routing table",
+                    description:
+                        "ovnkube's gateway mode (--gateway-mode): shared routes egress through OVN's gateway router, local through the host's routing table",
                 },
                 features: {
                     type: "object",
-                    description: "the release's optional features for the default network; unset ones take the chart's value at the release's tag (docs/features.md)",
+                    description:
+                        "the release's optional features for the default network; unset ones take the chart's value at the release's tag (docs/features.md)",
                     properties: {
                         ...featureProperties,
                         egressIpHealthCheckPort: {
@@ -263,7 +340,8 @@ export const stackConfigSchema = {
                             minimum: 0,
                             maximum: 65535,
                             default: EGRESS_IP_HEALTH_CHECK.chartDefault,
-                            description: "EgressIP node reachability over gRPC on this TCP port of each node's management address (--egressip-node-healthcheck-port); 0: the legacy port-9 check",
+                            description:
+                                "EgressIP node reachability over gRPC on this TCP port of each node's management address (--egressip-node-healthcheck-port); 0: the legacy port-9 check",
                         },
                     },
                     default: {},

@@ -10,14 +10,21 @@
 import type { stackConfigSchema } from "./schema";
 import type { SecretValue, StackConfigInput } from "./types";
 
-type Child<P extends string, K extends string, Optional extends boolean> = `${P}${P extends "" ? "" : "."}${K}${Optional extends true ? "?" : ""}`;
+type Child<
+    P extends string,
+    K extends string,
+    Optional extends boolean,
+> = `${P}${P extends "" ? "" : "."}${K}${Optional extends true ? "?" : ""}`;
 
 /** A schema's lines. Its one union (oneOf) is the secret: a value or a `{secure}` marker. */
 export type SchemaLines<S, P extends string = ""> = S extends { oneOf: unknown }
     ? `${P}: secret`
     : S extends { type: "object"; properties: infer Props }
       ? {
-            [K in keyof Props & string]: SchemaLines<Props[K], Child<P, K, K extends (S extends { required: readonly (infer R)[] } ? R : never) ? false : true>>;
+            [K in keyof Props & string]: SchemaLines<
+                Props[K],
+                Child<P, K, K extends (S extends { required: readonly (infer R)[] } ? R : never) ? false : true>
+            >;
         }[keyof Props & string]
       : S extends { type: "array"; items: infer I }
         ? SchemaLines<I, `${P}[]`>
@@ -47,7 +54,8 @@ export type TypeLines<T, P extends string = ""> = [SecretValue] extends [T]
             ? string extends T
                 ? `${P}: string`
                 : `${P}: ${T}`
-            : { [K in keyof T & string]-?: TypeLines<NonNullable<T[K]>, Child<P, K, K extends OptionalKeys<T> ? true : false>> }[keyof T & string];
+            : { [K in keyof T & string]-?: TypeLines<NonNullable<T[K]>, Child<P, K, K extends OptionalKeys<T> ? true : false>> }[keyof T &
+                  string];
 
 /** Compiles only when A is assignable to B: checked both ways, a line on one side alone is named. */
 export type Fits<A extends B, B> = A;

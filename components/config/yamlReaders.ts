@@ -17,7 +17,8 @@ const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/
 /** strconv.ParseInt(s, 0, 64)'s syntax: a sign, then 0x / 0o / 0b digits, 0 and octal digits, or decimal. */
 const GO_INT = /^([+-]?)(?:0[xX]([0-9a-fA-F]+)|0[oO]([0-7]+)|0[bB]([01]+)|0([0-7]*)|([1-9][0-9]*))$/;
 /** The timestamp layouts go-yaml tries, for a scalar starting with four digits and `-`. */
-const GO_TIMESTAMP = /^\d{4}-\d{1,2}-\d{1,2}(?:[Tt]\d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})|[ ]\d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?)?$/;
+const GO_TIMESTAMP =
+    /^\d{4}-\d{1,2}-\d{1,2}(?:[Tt]\d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})|[ ]\d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?)?$/;
 
 /** What go-yaml makes of a plain scalar that starts with a digit or sign: a number, a timestamp, or (undefined) text. */
 function goYamlValue(text: string): { number: number; why: string } | { timestamp: true } | undefined {
@@ -28,7 +29,15 @@ function goYamlValue(text: string): { number: number; why: string } | { timestam
     if (m) {
         const [, sign, hex, oct, bin, zeroOct, dec] = m;
         const [digits, base, reason] =
-            hex !== undefined ? [hex, 16, "a signed hexadecimal number"] : oct !== undefined ? [oct, 8, "a signed 0o octal number"] : bin !== undefined ? [bin, 2, "a 0b binary number"] : zeroOct ? [zeroOct, 8, "a leading 0 makes it octal"] : [dec ?? "0", 10, ""];
+            hex !== undefined
+                ? [hex, 16, "a signed hexadecimal number"]
+                : oct !== undefined
+                  ? [oct, 8, "a signed 0o octal number"]
+                  : bin !== undefined
+                    ? [bin, 2, "a 0b binary number"]
+                    : zeroOct
+                      ? [zeroOct, 8, "a leading 0 makes it octal"]
+                      : [dec ?? "0", 10, ""];
         const n = parseInt(digits, base) * (sign === "-" ? -1 : 1);
         return { number: n, why: [why, reason].filter(Boolean).join("; ") };
     }
@@ -49,21 +58,28 @@ export function readerDisagreement(text: string, value: unknown): Disagreement |
     if (!/^[0-9+-]/.test(text)) return undefined;
     const ours = JSON.stringify(value);
     const go = goYamlValue(text);
-    if (go === undefined) return typeof value === "string" ? undefined : { go: "text", ours, fix: `write it as a plain decimal number, or ${QUOTE}` };
+    if (go === undefined)
+        return typeof value === "string" ? undefined : { go: "text", ours, fix: `write it as a plain decimal number, or ${QUOTE}` };
     if ("timestamp" in go) return { go: `a timestamp, passed on reformatted ("… 00:00:00 +0000 UTC")`, ours, fix: QUOTE };
     if (value === go.number) return undefined;
     return { go: `${go.number}${go.why ? ` (${go.why})` : ""}`, ours, fix: `write the number you mean in plain decimal, or ${QUOTE}` };
 }
 
 type Segment = string | number;
-const pathText = (segs: Segment[]): string => segs.reduce<string>((acc, s) => (typeof s === "number" ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), "");
+const pathText = (segs: Segment[]): string =>
+    segs.reduce<string>((acc, s) => (typeof s === "number" ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), "");
 
 /**
  * Every plain scalar under the stack file's `config:` whose reading differs between the Pulumi CLI
  * and this program, at the config path `configKey` gives a top-level key (undefined: not the project's).
  * `secret` paths are named without their value.
  */
-export function yamlReaderProblems(doc: Document, lines: LineCounter, configKey: (key: string) => string | undefined, secret: (path: string) => boolean): Problem[] {
+export function yamlReaderProblems(
+    doc: Document,
+    lines: LineCounter,
+    configKey: (key: string) => string | undefined,
+    secret: (path: string) => boolean,
+): Problem[] {
     const problems: Problem[] = [];
     const lineOf = (n: Node) => (n.range ? lines.linePos(n.range[0]).line : 0);
     const check = (node: unknown, segs: Segment[], what: string) => {
@@ -72,7 +88,9 @@ export function yamlReaderProblems(doc: Document, lines: LineCounter, configKey:
         if (d === undefined) return;
         const path = pathText(segs);
         // A secret's readings are its value: named, never shown.
-        const readings = secret(path) ? "is read as one value by the Pulumi CLI (go-yaml) and as another by this program" : `\`${node.source}\` is ${d.go} to the Pulumi CLI (go-yaml) and ${d.ours} to this program`;
+        const readings = secret(path)
+            ? "is read as one value by the Pulumi CLI (go-yaml) and as another by this program"
+            : `\`${node.source}\` is ${d.go} to the Pulumi CLI (go-yaml) and ${d.ours} to this program`;
         problems.push({ path, message: `line ${lineOf(node)}: ${what} ${readings}; ${d.fix}` });
     };
     const walk = (node: unknown, segs: Segment[]) => {
@@ -80,7 +98,10 @@ export function yamlReaderProblems(doc: Document, lines: LineCounter, configKey:
             for (const pair of node.items) {
                 const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
                 if (isScalar(pair.key) && pair.key.source === "<<" && pair.key.type === Scalar.PLAIN) {
-                    problems.push({ path: pathText(segs), message: `line ${lineOf(pair.key)}: a \`<<\` key merges a mapping for the Pulumi CLI (go-yaml), but is a key named "<<" for this program; write the settings out` });
+                    problems.push({
+                        path: pathText(segs),
+                        message: `line ${lineOf(pair.key)}: a \`<<\` key merges a mapping for the Pulumi CLI (go-yaml), but is a key named "<<" for this program; write the settings out`,
+                    });
                     continue;
                 }
                 check(pair.key, [...segs, key], "the key");

@@ -39,7 +39,9 @@ export function sshKeyOf(inputs: { privateKey?: string; privateKeyConfig?: strin
     const configured = inputs.privateKeyConfig === undefined ? undefined : providerConfigValue(inputs.privateKeyConfig);
     if (configured !== undefined) return configured;
     const key = inputs.privateKeyConfig ?? "<project>:sshPrivateKey";
-    throw new Error(`privateKeyConfig: the provider's configuration has no ${key}, the SSH key this resource logs in with (pulumi config set --secret ${key} < key-file)`);
+    throw new Error(
+        `privateKeyConfig: the provider's configuration has no ${key}, the SSH key this resource logs in with (pulumi config set --secret ${key} < key-file)`,
+    );
 }
 
 /** Resource properties and options for an SshKeyInput: a carried key stays secret in inputs and outputs. */

@@ -9,7 +9,8 @@ import { rememberProviderConfig } from "./providerConfig";
 const providers: Record<string, pulumi.dynamic.ResourceProvider> = {};
 
 /** Recorded outputs whose provider text is a whole provider, as state written before the stubs holds it. */
-const writtenBeforeStubs = (olds: Record<string, unknown>) => typeof olds.__provider === "string" && !olds.__provider.includes(PROVIDERS_ENTRY);
+const writtenBeforeStubs = (olds: Record<string, unknown>) =>
+    typeof olds.__provider === "string" && !olds.__provider.includes(PROVIDERS_ENTRY);
 
 /**
  * Such state keeps running its own copy for refresh and delete until the resource is updated, and
@@ -61,7 +62,9 @@ export function installedProvider(token: string, contract: number, writtenBy: st
     }
     const impl = providers[token];
     if (impl === undefined) {
-        throw new Error(`${token}: the installed ${PACKAGE_NAME} ${packageVersion()} has no such provider (the state was written by ${writtenBy}); known: ${Object.keys(providers).sort().join(", ")}`);
+        throw new Error(
+            `${token}: the installed ${PACKAGE_NAME} ${packageVersion()} has no such provider (the state was written by ${writtenBy}); known: ${Object.keys(providers).sort().join(", ")}`,
+        );
     }
     return impl;
 }

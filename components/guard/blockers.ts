@@ -46,7 +46,13 @@ export interface GuardedHost {
     roles?: string[];
 }
 
-const readPlanOf = (owner: string, g: OwnedGroup): ReadPlan => ({ owner, group: g.group, tables: [...kindOf(g.type).tables], foreign: [], recorded: {} });
+const readPlanOf = (owner: string, g: OwnedGroup): ReadPlan => ({
+    owner,
+    group: g.group,
+    tables: [...kindOf(g.type).tables],
+    foreign: [],
+    recorded: {},
+});
 
 /** Every group's rows by its tags, in one read-only transaction. */
 async function snapshots(session: OvsdbTransactor, owner: string, groups: readonly OwnedGroup[]): Promise<Snapshot[]> {
@@ -79,7 +85,12 @@ export const ovnkubeNodeRows = (node: string) => [
 export async function ovnkubeNodeBlockers(nb: NbConnection, removing: readonly string[]): Promise<string[]> {
     if (removing.length === 0) return [];
     const wanted = removing.flatMap((node) => ovnkubeNodeRows(node).map((row) => ({ node, ...row })));
-    const results = await withNb(nb, (session) => session.transact(NB_DB, wanted.map((w) => select(w.table, [where("name", "==", w.name)], ["name"]))));
+    const results = await withNb(nb, (session) =>
+        session.transact(
+            NB_DB,
+            wanted.map((w) => select(w.table, [where("name", "==", w.name)], ["name"])),
+        ),
+    );
     const present = wanted.filter((_, i) => ((results[i] as { rows?: unknown[] }).rows ?? []).length > 0);
     return removing.flatMap((node) => {
         const rows = present.filter((p) => p.node === node).map((p) => `${p.table} ${p.name}`);
@@ -110,7 +121,10 @@ export interface GuardScope {
 const groupKey = (g: OwnedGroup) => `${g.type} ${g.group}`;
 
 /** The groups and hosts of `olds` that `news` no longer lists: what a change deletes. A destroy removes them all. Pure. */
-export function removedBy(olds: Pick<GuardScope, "groups" | "hosts">, news: Pick<GuardScope, "groups" | "hosts">): { groups: OwnedGroup[]; hosts: GuardedHost[] } {
+export function removedBy(
+    olds: Pick<GuardScope, "groups" | "hosts">,
+    news: Pick<GuardScope, "groups" | "hosts">,
+): { groups: OwnedGroup[]; hosts: GuardedHost[] } {
     const keptGroups = new Set(news.groups.map(groupKey));
     const keptHosts = new Set(news.hosts.map((h) => h.name));
     return { groups: olds.groups.filter((g) => !keptGroups.has(groupKey(g))), hosts: olds.hosts.filter((h) => !keptHosts.has(h.name)) };
@@ -120,7 +134,10 @@ export function removedBy(olds: Pick<GuardScope, "groups" | "hosts">, news: Pick
  * ovnkube mode: the nodes of `olds` that `news` no longer lists, and an NB that stays to look for
  * them in (a node's kept in both; none on a destroy, where the whole cluster goes). Pure.
  */
-export function ovnkubeNodesRemovedBy(olds: Pick<GuardScope, "ovnkubeNodes">, news: Pick<GuardScope, "ovnkubeNodes">): { names: string[]; seenFrom?: NbConnection } {
+export function ovnkubeNodesRemovedBy(
+    olds: Pick<GuardScope, "ovnkubeNodes">,
+    news: Pick<GuardScope, "ovnkubeNodes">,
+): { names: string[]; seenFrom?: NbConnection } {
     const kept = new Map((news.ovnkubeNodes ?? []).map((n) => [n.name, n]));
     const names = (olds.ovnkubeNodes ?? []).filter((n) => !kept.has(n.name)).map((n) => n.name);
     const stays = (olds.ovnkubeNodes ?? []).find((n) => kept.has(n.name));
@@ -128,7 +145,12 @@ export function ovnkubeNodesRemovedBy(olds: Pick<GuardScope, "ovnkubeNodes">, ne
 }
 
 /** Per group being removed: conflicting claims (already worded) and roots holding rows no group of the stack owns. Pure. */
-export function groupRefusals(owner: string, groups: readonly OwnedGroup[], found: readonly Snapshot[], removing: readonly OwnedGroup[] = groups): { group: OwnedGroup; conflicts?: string; blocked: Blocked[] }[] {
+export function groupRefusals(
+    owner: string,
+    groups: readonly OwnedGroup[],
+    found: readonly Snapshot[],
+    removing: readonly OwnedGroup[] = groups,
+): { group: OwnedGroup; conflicts?: string; blocked: Blocked[] }[] {
     const stackRows: Record<string, true> = {};
     for (const s of found) for (const row of s.own) stackRows[row.uuid] = true;
     const wanted = new Set(removing.map(groupKey));
@@ -141,7 +163,12 @@ export function groupRefusals(owner: string, groups: readonly OwnedGroup[], foun
 }
 
 /** The NB blockers of the groups being removed, one line per group, reading NB only. */
-export async function nbBlockers(nb: NbConnection, owner: string, groups: readonly OwnedGroup[], removing: readonly OwnedGroup[] = groups): Promise<string[]> {
+export async function nbBlockers(
+    nb: NbConnection,
+    owner: string,
+    groups: readonly OwnedGroup[],
+    removing: readonly OwnedGroup[] = groups,
+): Promise<string[]> {
     if (removing.length === 0) return [];
     return withNb(nb, async (session) => {
         const lines: string[] = [];

@@ -25,7 +25,15 @@ import { sshKeyOf, sshKeyProps, type SshKeyInput } from "../dynamic/providerConf
 import type { ClusterModel } from "../model/types";
 import { NB_KIND_LIST } from "../nb/kinds";
 import { nbConnectionInput, type NbConnectionArgs } from "../nb/resources/nbResource";
-import { ovnkubeNodesRemovedBy, removalBlockers, removedBy, type GuardedHost, type GuardScope, type OvnkubeNodeRecord, type OwnedGroup } from "./blockers";
+import {
+    ovnkubeNodesRemovedBy,
+    removalBlockers,
+    removedBy,
+    type GuardedHost,
+    type GuardScope,
+    type OvnkubeNodeRecord,
+    type OwnedGroup,
+} from "./blockers";
 import { hostRenames, renameRefusal } from "./renames";
 import { centralShrinkRefusal } from "../hosts/centralMembership";
 import { releaseChangeRefusal, type RecordedRelease } from "./releaseChanges";
@@ -74,7 +82,10 @@ export function refusalText(what: string, blockers: readonly string[]): string {
 }
 
 /** The change from `olds` to `news` (a destroy when `news` lists nothing), refused with every blocker. */
-export async function checkRemoval(olds: GuardScope, news: Pick<GuardScope, "groups" | "hosts" | "nb" | "ovnkubeNodes" | "privateKey" | "privateKeyConfig">): Promise<void> {
+export async function checkRemoval(
+    olds: GuardScope,
+    news: Pick<GuardScope, "groups" | "hosts" | "nb" | "ovnkubeNodes" | "privateKey" | "privateKeyConfig">,
+): Promise<void> {
     const removing = { ...removedBy(olds, news), ovnkubeNodes: ovnkubeNodesRemovedBy(olds, news) };
     if (removing.groups.length === 0 && removing.hosts.length === 0 && removing.ovnkubeNodes.names.length === 0) return;
     // Reached with the new connection and key: a key rotated in the same `up` is the one that works.
@@ -102,9 +113,18 @@ export const destroyGuardProvider: pulumi.dynamic.ResourceProvider = {
         if (release) throw new Error(release);
         await checkRemoval(olds, news);
         // The records compared as stored: one written before `sshShared` differs, so it is rewritten (an update).
-        const keys = ["nb", "owner", "groups", "sshShared", "hosts", "centrals", "ovnkube", "ovnkubeNodes", "privateKey", "privateKeyConfig"].filter(
-            (k) => JSON.stringify(recordedOlds[k]) !== JSON.stringify(recordedNews[k]),
-        );
+        const keys = [
+            "nb",
+            "owner",
+            "groups",
+            "sshShared",
+            "hosts",
+            "centrals",
+            "ovnkube",
+            "ovnkubeNodes",
+            "privateKey",
+            "privateKeyConfig",
+        ].filter((k) => JSON.stringify(recordedOlds[k]) !== JSON.stringify(recordedNews[k]));
         return { changes: keys.length > 0 };
     },
     async update(_id: string, _olds: any, news: any) {
@@ -124,7 +144,11 @@ export const destroyGuardProvider: pulumi.dynamic.ResourceProvider = {
  * kept secret, the connection secret when it carries one.
  */
 export function guardProps(args: DestroyGuardInputs) {
-    const { privateKey: _key, privateKeyConfig: _config, ...scope } = args as DestroyGuardArgs & { privateKey?: unknown; privateKeyConfig?: unknown };
+    const {
+        privateKey: _key,
+        privateKeyConfig: _config,
+        ...scope
+    } = args as DestroyGuardArgs & { privateKey?: unknown; privateKeyConfig?: unknown };
     const keyConfig = "privateKeyConfig" in args ? args.privateKeyConfig : undefined;
     const shared = sharedSsh(args.hosts);
     return {
@@ -132,7 +156,10 @@ export function guardProps(args: DestroyGuardInputs) {
         nb: args.nb === undefined ? undefined : nbConnectionInput(args.nb),
         ...(shared ? { sshShared: shared } : {}),
         hosts: recordHosts(args.hosts, shared),
-        ovnkubeNodes: args.ovnkubeNodes === undefined ? undefined : pulumi.output(args.ovnkubeNodes).apply((nodes) => recordOvnkubeNodes(nodes, args.hosts, shared, keyConfig)),
+        ovnkubeNodes:
+            args.ovnkubeNodes === undefined
+                ? undefined
+                : pulumi.output(args.ovnkubeNodes).apply((nodes) => recordOvnkubeNodes(nodes, args.hosts, shared, keyConfig)),
         ...sshKeyProps(args).props,
     };
 }

@@ -53,7 +53,11 @@ export function recordHosts(hosts: readonly GuardedHost[], shared: SharedSsh | u
     return hosts.map((h) => ({ ...h, ssh: compactSsh(h.ssh, shared) }));
 }
 
-function recordEndpoint(e: { ssh: SshTarget; socket: string }, hostNames: ReadonlyMap<string, string>, shared: SharedSsh | undefined): RecordedEndpoint {
+function recordEndpoint(
+    e: { ssh: SshTarget; socket: string },
+    hostNames: ReadonlyMap<string, string>,
+    shared: SharedSsh | undefined,
+): RecordedEndpoint {
     const on = hostNames.get(targetKey(e.ssh));
     return { ...(on !== undefined ? { on } : { ssh: compactSsh(e.ssh, shared) }), ...(e.socket !== NB_SOCKET ? { socket: e.socket } : {}) };
 }
@@ -82,14 +86,17 @@ function expandEndpoint(e: RecordedEndpoint, targets: ReadonlyMap<string, SshTar
 }
 
 /** The full hosts and ovnkube nodes of a record, of this version or an earlier one. */
-export function expandRecord<T extends RecordedScope>(record: T): Omit<T, "hosts" | "ovnkubeNodes"> & { hosts: GuardedHost[]; ovnkubeNodes?: OvnkubeNodeRecord[] } {
+export function expandRecord<T extends RecordedScope>(
+    record: T,
+): Omit<T, "hosts" | "ovnkubeNodes"> & { hosts: GuardedHost[]; ovnkubeNodes?: OvnkubeNodeRecord[] } {
     const shared = record.sshShared;
     const hosts = (record.hosts ?? []).map((h) => ({ ...h, ssh: { ...shared, ...h.ssh } as SshTarget }));
     const targets = new Map(hosts.map((h) => [h.name, h.ssh]));
     const ovnkubeNodes = record.ovnkubeNodes?.map(({ name, nb }) => {
         const { on: _on, ssh: _ssh, socket: _socket, members, ...rest } = nb;
         const full: NbConnection = { ...rest, ...expandEndpoint(nb, targets, shared) };
-        if (full.privateKeyConfig === undefined && full.privateKey === undefined && record.privateKeyConfig !== undefined) full.privateKeyConfig = record.privateKeyConfig;
+        if (full.privateKeyConfig === undefined && full.privateKey === undefined && record.privateKeyConfig !== undefined)
+            full.privateKeyConfig = record.privateKeyConfig;
         if (members !== undefined) full.members = members.map((m) => expandEndpoint(m, targets, shared));
         return { name, nb: full };
     });

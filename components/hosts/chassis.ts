@@ -57,7 +57,13 @@ export class Chassis {
             this.tunnelBridge = moved.move;
             this.tunnelBridgeConfirm = moved.confirm;
         }
-        this.controller = hostCommand(part, `${name}-controller`, script, { connection: args.connection, stdin }, this.tunnelBridgeConfirm ? { dependsOn: [this.tunnelBridgeConfirm] } : {});
+        this.controller = hostCommand(
+            part,
+            `${name}-controller`,
+            script,
+            { connection: args.connection, stdin },
+            this.tunnelBridgeConfirm ? { dependsOn: [this.tunnelBridgeConfirm] } : {},
+        );
         this.systemId = this.controller.stdout.apply(parseSystemId);
     }
 }

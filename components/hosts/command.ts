@@ -64,7 +64,9 @@ export function hostCommand(
 ): remote.Command {
     const undoes = script.delete !== undefined;
     if (undoes && opts.deleteBeforeReplace === false)
-        throw new Error(`${name}: a host command with a delete script is replaced delete-first, or its old delete would undo the new create on the same host`);
+        throw new Error(
+            `${name}: a host command with a delete script is replaced delete-first, or its old delete would undo the new create on the same host`,
+        );
     const own = { ...opts, deleteBeforeReplace: undoes || opts.deleteBeforeReplace };
     return new remote.Command(
         name,
@@ -85,9 +87,9 @@ export function secretStdin(secrets: Partial<Record<SecretName, pulumi.Input<str
     const present = Object.entries(secrets).filter(([, v]) => v !== undefined) as Array<[SecretName, pulumi.Input<string>]>;
     if (present.length === 0) return undefined;
     return pulumi.secret(
-        pulumi.all(present.map(([, v]) => v)).apply((values) =>
-            encodeSecretLines(Object.fromEntries(present.map(([k], i) => [k, values[i]]))),
-        ),
+        pulumi
+            .all(present.map(([, v]) => v))
+            .apply((values) => encodeSecretLines(Object.fromEntries(present.map(([k], i) => [k, values[i]])))),
     );
 }
 

@@ -20,7 +20,10 @@ export class GatewayFlows extends pulumi.ComponentResource {
         // Another bridge, NIC or patch port is another set of flows (and boot piece): replaced
         // delete-first, so the old delete puts its own bridge back to NORMAL and forgets its piece.
         const { bridge, interface: nic, uplinkPort } = args.gateway;
-        this.flows = hostCommand(this, `${name}-flows`, gatewayFlowsScript(args.gateway), { connection: args.connection, triggers: [bridge, nic, uplinkPort] });
+        this.flows = hostCommand(this, `${name}-flows`, gatewayFlowsScript(args.gateway), {
+            connection: args.connection,
+            triggers: [bridge, nic, uplinkPort],
+        });
         this.registerOutputs({ flows: this.flows });
     }
 }

@@ -22,7 +22,9 @@ export function tunnelNic(host: HostModel): NicBridge | undefined {
 
 /** Every NIC a host moves onto an OVS bridge: its tunnel NIC and its gateways' NICs. */
 export function nicMovesOf(host: HostModel, gateways: readonly GatewayModel[]): NicBridge[] {
-    return [tunnelNic(host), ...gateways.filter((g) => g.node === host.name).map(gatewayNic)].filter((n): n is NicBridge => n !== undefined);
+    return [tunnelNic(host), ...gateways.filter((g) => g.node === host.name).map(gatewayNic)].filter(
+        (n): n is NicBridge => n !== undefined,
+    );
 }
 
 export interface NicMove {

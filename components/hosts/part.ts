@@ -15,7 +15,9 @@ export interface PartOptions {
     formerParent?: pulumi.Output<string>;
 }
 
-export type ChildOptions = Omit<pulumi.CustomResourceOptions, "dependsOn" | "parent" | "aliases"> & { dependsOn?: pulumi.Input<pulumi.Resource>[] };
+export type ChildOptions = Omit<pulumi.CustomResourceOptions, "dependsOn" | "parent" | "aliases"> & {
+    dependsOn?: pulumi.Input<pulumi.Resource>[];
+};
 
 export class Part {
     /** The part's URN when it was a component: where its resources were. */
@@ -35,8 +37,13 @@ export class Part {
      * its record. A resource that waits for none of the part waits for the part's dependencies.
      */
     child(opts: ChildOptions = {}): pulumi.CustomResourceOptions {
-        const dependsOn = opts.dependsOn?.length ? opts.dependsOn : this.options.dependsOn ?? [];
-        return { ...opts, parent: this.options.parent, ...(dependsOn.length > 0 ? { dependsOn } : {}), aliases: [{ parent: this.formerUrn }] };
+        const dependsOn = opts.dependsOn?.length ? opts.dependsOn : (this.options.dependsOn ?? []);
+        return {
+            ...opts,
+            parent: this.options.parent,
+            ...(dependsOn.length > 0 ? { dependsOn } : {}),
+            aliases: [{ parent: this.formerUrn }],
+        };
     }
 
     /** The options of a part that sat inside this one. */

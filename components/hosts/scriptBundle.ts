@@ -72,7 +72,8 @@ async function run(inputs: any, command: string, options: { stdin?: string; what
     const attempt = () => exec(inputs.ssh, sshKeyOf(inputs), command, { stdin: options.stdin });
     const r = await (options.once ? attempt() : retried(attempt));
     const what = options.what ?? `script bundle ${String(inputs.digest).slice(0, 16)}`;
-    if (r.code !== 0) throw new Error(`${what} on ${inputs.ssh.host}: exited ${r.code}: ${r.stderr.trim().split("\n").slice(-5).join("\n")}`);
+    if (r.code !== 0)
+        throw new Error(`${what} on ${inputs.ssh.host}: exited ${r.code}: ${r.stderr.trim().split("\n").slice(-5).join("\n")}`);
 }
 
 /** The host's reads beyond its key, each the input it judges and why it refuses (undefined: it does not). */
@@ -80,8 +81,13 @@ function hostReads(inputs: any): Array<{ property: string; read: () => Promise<s
     const key = () => sshKeyOf(inputs);
     return [
         ...(inputs.tunnel === undefined ? [] : [{ property: "tunnel", read: () => tunnelMtuRefusalOn(inputs.ssh, key(), inputs.tunnel) }]),
-        ...((inputs.nics ?? []) as NicBridge[]).map((nic) => ({ property: "nics", read: () => nicHandoverRefusal(inputs.ssh, key(), nic) })),
-        ...(inputs.ovnkubeDatabases === undefined ? [] : [{ property: "ovnkubeDatabases", read: () => schemaRefusalOn(inputs.ssh, key(), inputs.ovnkubeDatabases) }]),
+        ...((inputs.nics ?? []) as NicBridge[]).map((nic) => ({
+            property: "nics",
+            read: () => nicHandoverRefusal(inputs.ssh, key(), nic),
+        })),
+        ...(inputs.ovnkubeDatabases === undefined
+            ? []
+            : [{ property: "ovnkubeDatabases", read: () => schemaRefusalOn(inputs.ssh, key(), inputs.ovnkubeDatabases) }]),
     ];
 }
 
@@ -139,7 +145,11 @@ export const scriptBundleProvider: pulumi.dynamic.ResourceProvider = {
     },
     async diff(_id: string, olds: any, news: any) {
         const replaces = olds.digest !== news.digest ? ["digest"] : [];
-        const changes = replaces.length > 0 || ["ssh", "privateKeyConfig", "tunnel", "nics", "packages", "ovnkubeDatabases"].some((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+        const changes =
+            replaces.length > 0 ||
+            ["ssh", "privateKeyConfig", "tunnel", "nics", "packages", "ovnkubeDatabases"].some(
+                (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
+            );
         return { changes, replaces };
     },
     // Another address, user, key, tunnel plan, NIC, package pin or ovnkube release: the host read again, the same bundle installed again if it is not there, the package step run again.

@@ -18,6 +18,8 @@ export class Zone {
 
     constructor(name: string, args: ZoneArgs, opts: PartOptions) {
         const part = new Part("ovn-kubernetes:hosts:Zone", name, opts);
-        this.databases = hostCommand(part, `${name}-databases`, zoneScript(args.zone, args.os ?? "debian"), { connection: args.connection });
+        this.databases = hostCommand(part, `${name}-databases`, zoneScript(args.zone, args.os ?? "debian"), {
+            connection: args.connection,
+        });
     }
 }

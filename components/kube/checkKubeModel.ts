@@ -52,7 +52,8 @@ export function validateKubeModel(model: KubeModel): void {
         check("identity.bootstrapKubeconfig", model.identity.bootstrapKubeconfig, PATTERNS.hostPath);
     }
     model.crdUrls.forEach((url, i) => {
-        if (!/^(?:https?:\/\/|file:\/\/\/)[A-Za-z0-9._~:/%+-]+\.ya?ml(?:\.j2)?$/.test(url)) fail(`crdUrls[${i}]`, `"${url}" is not an http(s) or file URL of a YAML file`);
+        if (!/^(?:https?:\/\/|file:\/\/\/)[A-Za-z0-9._~:/%+-]+\.ya?ml(?:\.j2)?$/.test(url))
+            fail(`crdUrls[${i}]`, `"${url}" is not an http(s) or file URL of a YAML file`);
     });
     validatePlan(model, fail, check);
 }
@@ -71,7 +72,8 @@ function validatePlan(model: KubeModel, fail: Fail, check: (path: string, value:
             fail(`${p}.nodeId`, `${node.nodeId} is outside ovnkube's node-id range ${MIN_OVNKUBE_NODE_ID}…${MAX_OVNKUBE_NODE_ID}`);
         }
         const other = ids.get(node.nodeId);
-        if (other !== undefined) fail(`${p}.nodeId`, `${node.nodeId} is also the node-id of ${other}: ovnkube would re-allocate one of them`);
+        if (other !== undefined)
+            fail(`${p}.nodeId`, `${node.nodeId} is also the node-id of ${other}: ovnkube would re-allocate one of them`);
         ids.set(node.nodeId, node.name);
     });
     model.masterNodes.forEach((node, i) => {

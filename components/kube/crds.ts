@@ -30,7 +30,9 @@ export function parseCrds(url: string, text: string): CrdObject[] {
         .filter((o): o is CrdObject => o !== null)
         .map((o) => {
             if (o.apiVersion !== "apiextensions.k8s.io/v1" || o.kind !== "CustomResourceDefinition" || typeof o.metadata?.name !== "string")
-                throw new Error(`${url}: holds a ${o.kind ?? "document"} where only CustomResourceDefinitions (apiextensions.k8s.io/v1) belong`);
+                throw new Error(
+                    `${url}: holds a ${o.kind ?? "document"} where only CustomResourceDefinitions (apiextensions.k8s.io/v1) belong`,
+                );
             return o;
         });
 }
@@ -42,7 +44,9 @@ export async function loadCrds(urls: readonly string[]): Promise<CrdObject[]> {
             readCrdFile(url).then(
                 (bytes) => bytes.toString("utf8"),
                 (e: Error) => {
-                    throw new Error(`cannot read the CRDs at ${url}: ${e.message}; set ovnkube.crdMirror to a directory holding the release's CRD files where the upstream URLs cannot be reached`);
+                    throw new Error(
+                        `cannot read the CRDs at ${url}: ${e.message}; set ovnkube.crdMirror to a directory holding the release's CRD files where the upstream URLs cannot be reached`,
+                    );
                 },
             ),
         ),

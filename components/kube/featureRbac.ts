@@ -32,15 +32,26 @@ const withStatus = (resource: string): FeatureGrants => ({
 
 export const FEATURE_GRANTS: Readonly<Partial<Record<FeatureKey, FeatureGrants>>> = {
     // The cluster manager assigns egress IPs to nodes by writing the EgressIP's status in its spec object.
-    egressIp: { controller: [read(OVN, "egressips")], clusterManager: [read(OVN, "egressips"), write(OVN, "egressips")], node: [read(OVN, "egressips")] },
+    egressIp: {
+        controller: [read(OVN, "egressips")],
+        clusterManager: [read(OVN, "egressips"), write(OVN, "egressips")],
+        node: [read(OVN, "egressips")],
+    },
     egressFirewall: withStatus("egressfirewalls"),
     egressQos: withStatus("egressqoses"),
     // The cluster manager picks each service's node and writes it to the status.
-    egressService: { controller: [read(OVN, "egressservices")], clusterManager: [read(OVN, "egressservices"), write(OVN, "egressservices/status")], node: [read(OVN, "egressservices")] },
+    egressService: {
+        controller: [read(OVN, "egressservices")],
+        clusterManager: [read(OVN, "egressservices"), write(OVN, "egressservices/status")],
+        node: [read(OVN, "egressservices")],
+    },
     multiExternalGateway: { ...withStatus("adminpolicybasedexternalroutes"), node: [read(OVN, "adminpolicybasedexternalroutes")] },
     networkQos: { ...withStatus("networkqoses"), node: [read(OVN, "networkqoses")] },
     adminNetworkPolicy: {
-        controller: [read(ANP, "adminnetworkpolicies", "baselineadminnetworkpolicies"), write(ANP, "adminnetworkpolicies/status", "baselineadminnetworkpolicies/status")],
+        controller: [
+            read(ANP, "adminnetworkpolicies", "baselineadminnetworkpolicies"),
+            write(ANP, "adminnetworkpolicies/status", "baselineadminnetworkpolicies/status"),
+        ],
         clusterManager: [
             { apiGroups: [ANP], resources: ["adminnetworkpolicies", "baselineadminnetworkpolicies"], verbs: ["list"] },
             { apiGroups: [ANP], resources: ["adminnetworkpolicies/status", "baselineadminnetworkpolicies/status"], verbs: ["patch"] },

@@ -10,7 +10,16 @@ import { configEnv } from "./configMap";
 import { onNodes, ovnkubeDaemonSet } from "./daemonset";
 import { COMMON_LABELS, CONTROL_PLANE_LABEL, OS_LABEL } from "./objectNames";
 import { NODE_IP_ENV } from "./ovnkubeArgs";
-import type { ClusterRole, ClusterRoleBinding, DaemonSet, Role, RoleBinding, ServiceAccount, TlsSecret, ValidatingWebhookConfiguration } from "./objectTypes";
+import type {
+    ClusterRole,
+    ClusterRoleBinding,
+    DaemonSet,
+    Role,
+    RoleBinding,
+    ServiceAccount,
+    TlsSecret,
+    ValidatingWebhookConfiguration,
+} from "./objectTypes";
 
 export const IDENTITY = "ovnkube-identity";
 /** Every node's certificate user is in this group (GC/csrapprover/approver.go). */
@@ -46,7 +55,12 @@ export function identityClusterRole(): ClusterRole {
             { apiGroups: [""], resources: ["nodes"], verbs: ["get", "list", "watch"] },
             { apiGroups: ["certificates.k8s.io"], resources: ["certificatesigningrequests"], verbs: ["get", "list", "watch"] },
             { apiGroups: ["certificates.k8s.io"], resources: ["certificatesigningrequests/approval"], verbs: ["update"] },
-            { apiGroups: ["certificates.k8s.io"], resources: ["signers"], resourceNames: ["kubernetes.io/kube-apiserver-client"], verbs: ["approve"] },
+            {
+                apiGroups: ["certificates.k8s.io"],
+                resources: ["signers"],
+                resourceNames: ["kubernetes.io/kube-apiserver-client"],
+                verbs: ["approve"],
+            },
             { apiGroups: [""], resources: ["events"], verbs: ["create", "patch", "update"] },
         ],
     };
@@ -146,7 +160,12 @@ export function webhookSecret(model: KubeModel): Omit<TlsSecret, "stringData"> {
  * missing webhook must stop such updates, not wave them through.
  */
 export function webhookConfigurations(model: KubeModel): ValidatingWebhookConfiguration[] {
-    const webhook = (name: string, path: "node" | "pod", resource: string, matchConditions?: Array<{ name: string; expression: string }>): ValidatingWebhookConfiguration => ({
+    const webhook = (
+        name: string,
+        path: "node" | "pod",
+        resource: string,
+        matchConditions?: Array<{ name: string; expression: string }>,
+    ): ValidatingWebhookConfiguration => ({
         apiVersion: "admissionregistration.k8s.io/v1",
         kind: "ValidatingWebhookConfiguration",
         metadata: { name, labels: labels() },
@@ -165,6 +184,8 @@ export function webhookConfigurations(model: KubeModel): ValidatingWebhookConfig
     const self = `!(request.namespace == "${model.namespace}" && has(object.metadata.labels) && "name" in object.metadata.labels && object.metadata.labels["name"] == "${IDENTITY}")`;
     return [
         webhook(NODE_WEBHOOK, "node", "nodes/status"),
-        ...(model.architecture === "interconnect" ? [webhook(POD_WEBHOOK, "pod", "pods/status", [{ name: "skip-ovnkube-identity-self-pods", expression: self }])] : []),
+        ...(model.architecture === "interconnect"
+            ? [webhook(POD_WEBHOOK, "pod", "pods/status", [{ name: "skip-ovnkube-identity-self-pods", expression: self }])]
+            : []),
     ];
 }

@@ -6,8 +6,23 @@ import { hostNetworkNamespace, namespace } from "./namespace";
 import { ovnkubeControlPlane } from "./ovnkubeControlPlane";
 import { nodePlanPatches } from "./nodeAnnotations";
 import { ovnkubeNodes } from "./ovnkubeNodeDaemonSets";
-import { clusterRole, clusterRoleBinding, leaderElectionRole, leaderElectionRoleBinding, serviceAccount, serviceAccountName, type OvnkubeRole } from "./rbac";
-import { identityClusterRole, identityClusterRoleBinding, identityDaemonSet, identityRole, identityRoleBinding, identityServiceAccount } from "./identity";
+import {
+    clusterRole,
+    clusterRoleBinding,
+    leaderElectionRole,
+    leaderElectionRoleBinding,
+    serviceAccount,
+    serviceAccountName,
+    type OvnkubeRole,
+} from "./rbac";
+import {
+    identityClusterRole,
+    identityClusterRoleBinding,
+    identityDaemonSet,
+    identityRole,
+    identityRoleBinding,
+    identityServiceAccount,
+} from "./identity";
 import type {
     ClusterRole,
     ClusterRoleBinding,
@@ -55,7 +70,11 @@ export interface KubeManifests {
 }
 
 function roleManifests(model: KubeModel, role: OvnkubeRole): RoleManifests {
-    return { serviceAccount: serviceAccount(model, role), clusterRole: clusterRole(model, role), clusterRoleBinding: clusterRoleBinding(model, role) };
+    return {
+        serviceAccount: serviceAccount(model, role),
+        clusterRole: clusterRole(model, role),
+        clusterRoleBinding: clusterRoleBinding(model, role),
+    };
 }
 
 /** Throws `kube.<field>: <reason>` on a model ovnkube could not run with. */

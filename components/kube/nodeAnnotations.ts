@@ -5,7 +5,14 @@
 // everything else on the Node it derives from these and from the host.
 import { createHash } from "node:crypto";
 import type { KubeModel, OvnkubeNodeModel } from "../model/types";
-import { DEFAULT_NETWORK, NODE_GROUP_LABEL, NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION, NODE_TRANSIT_ANNOTATION, ZONE_LABEL } from "./objectNames";
+import {
+    DEFAULT_NETWORK,
+    NODE_GROUP_LABEL,
+    NODE_ID_ANNOTATION,
+    NODE_SUBNETS_ANNOTATION,
+    NODE_TRANSIT_ANNOTATION,
+    ZONE_LABEL,
+} from "./objectNames";
 import type { NodePatch } from "./objectTypes";
 import { EGRESS_ASSIGNABLE_LABEL } from "../config/features";
 
@@ -30,7 +37,9 @@ export function nodePlanAnnotations(node: OvnkubeNodeModel, architecture: KubeMo
         // zones route a remote node's subnets via its transit address and never delete a route whose
         // next hop changed (zone_ic_handler.go:653-673 at v1.3.0), so a node seen with its planned
         // subnet but an old transit address would keep a dead ECMP path to it.
-        ...(architecture === "interconnect" && node.transit ? { [NODE_TRANSIT_ANNOTATION]: JSON.stringify({ ipv4: node.transit.cidr }) } : {}),
+        ...(architecture === "interconnect" && node.transit
+            ? { [NODE_TRANSIT_ANNOTATION]: JSON.stringify({ ipv4: node.transit.cidr }) }
+            : {}),
     };
 }
 

@@ -204,12 +204,4 @@ export interface ValidatingWebhookConfiguration {
 }
 
 export type KubeObject =
-    | Namespace
-    | ServiceAccount
-    | ConfigMap
-    | ClusterRole
-    | ClusterRoleBinding
-    | Role
-    | RoleBinding
-    | NodePatch
-    | DaemonSet;
+    Namespace | ServiceAccount | ConfigMap | ClusterRole | ClusterRoleBinding | Role | RoleBinding | NodePatch | DaemonSet;

@@ -50,15 +50,23 @@ function databaseArgs(model: KubeModel): string[] {
  */
 function clusterArgs(model: KubeModel): string[] {
     const args = [
-        "-k8s-apiserver", "$(K8S_APISERVER)",
-        "-cluster-subnets", clusterSubnets(model),
-        "-k8s-service-cidrs", "$(OVN_SVC_CIDR)",
-        "-gateway-mode", model.gatewayMode,
-        "-gateway-v4-join-subnet", model.joinSubnet,
-        "-gateway-v4-masquerade-subnet", model.masqueradeSubnet,
+        "-k8s-apiserver",
+        "$(K8S_APISERVER)",
+        "-cluster-subnets",
+        clusterSubnets(model),
+        "-k8s-service-cidrs",
+        "$(OVN_SVC_CIDR)",
+        "-gateway-mode",
+        model.gatewayMode,
+        "-gateway-v4-join-subnet",
+        model.joinSubnet,
+        "-gateway-v4-masquerade-subnet",
+        model.masqueradeSubnet,
         // Where the leader-election Lease lives: the namespace the Role is granted in.
-        "-ovn-config-namespace", model.namespace,
-        "-host-network-namespace", HOST_NETWORK_NAMESPACE,
+        "-ovn-config-namespace",
+        model.namespace,
+        "-host-network-namespace",
+        HOST_NETWORK_NAMESPACE,
     ];
     if (interconnect(model)) args.push("-enable-interconnect", "-cluster-manager-v4-transit-subnet", model.transitSubnet);
     if (hasConfigEnv(model, "MTU")) args.push("-mtu", "$(MTU)");
@@ -77,10 +85,14 @@ export function usesOvnSsl(model: KubeModel): boolean {
  */
 function sslArgs(db: "nb" | "sb", remote: string): string[] {
     return [
-        `-${db}-client-privkey`, OVN_CLIENT_SSL.privateKey,
-        `-${db}-client-cert`, OVN_CLIENT_SSL.certificate,
-        `-${db}-client-cacert`, OVN_CLIENT_SSL.caCertificate,
-        `-${db}-cert-common-name`, remoteHost(remote),
+        `-${db}-client-privkey`,
+        OVN_CLIENT_SSL.privateKey,
+        `-${db}-client-cert`,
+        OVN_CLIENT_SSL.certificate,
+        `-${db}-client-cacert`,
+        OVN_CLIENT_SSL.caCertificate,
+        `-${db}-cert-common-name`,
+        remoteHost(remote),
     ];
 }
 
@@ -128,7 +140,15 @@ export function masterArgs(model: KubeModel): string[] {
 export function nodeArgs(model: KubeModel, group: OvnkubeNodeGroup): string[] {
     const roles = interconnect(model) ? ["-init-ovnkube-controller", node, "-init-node", node, "-zone", node] : ["-init-node", node];
     const process: OvnkubeProcess = interconnect(model) ? "controller" : "node";
-    const args = [...roles, ...databaseArgs(model), ...clusterArgs(model), ...features(model, process), "-nodeport", "-encap-ip", `$(${NODE_IP_ENV})`];
+    const args = [
+        ...roles,
+        ...databaseArgs(model),
+        ...clusterArgs(model),
+        ...features(model, process),
+        "-nodeport",
+        "-encap-ip",
+        `$(${NODE_IP_ENV})`,
+    ];
     if (hasConfigEnv(model, "OVN_ENCAP_TYPE")) args.push("-encap-type", "$(OVN_ENCAP_TYPE)");
     if (group.gatewayInterface) args.push("-gateway-interface", group.gatewayInterface);
     if (group.gatewayNexthop) args.push("-gateway-nexthop", group.gatewayNexthop);

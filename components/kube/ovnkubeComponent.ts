@@ -49,11 +49,7 @@ export class Ovnkube extends pulumi.ComponentResource {
         super(OVNKUBE_TYPE, name, {}, opts);
 
         if (args.kubeconfig !== undefined) {
-            this.provider = new k8s.Provider(
-                `${name}-provider`,
-                { kubeconfig: pulumi.secret(args.kubeconfig) },
-                { parent: this },
-            );
+            this.provider = new k8s.Provider(`${name}-provider`, { kubeconfig: pulumi.secret(args.kubeconfig) }, { parent: this });
         }
         const child = (dependsOn: pulumi.Input<pulumi.Input<pulumi.Resource>[]> = []): pulumi.CustomResourceOptions => ({
             parent: this,
@@ -62,9 +58,18 @@ export class Ovnkube extends pulumi.ComponentResource {
         });
 
         // The release's CRDs, read from their URLs: ovnkube's informers need them before it starts.
-        const crds = pulumi.output(loadCrds(args.model.crdUrls)).apply((objects) =>
-            objects.map((crd) => new k8s.apiextensions.v1.CustomResourceDefinition(`${name}-crd-${crd.metadata.name}`, crd as unknown as k8s.apiextensions.v1.CustomResourceDefinitionArgs, child())),
-        );
+        const crds = pulumi
+            .output(loadCrds(args.model.crdUrls))
+            .apply((objects) =>
+                objects.map(
+                    (crd) =>
+                        new k8s.apiextensions.v1.CustomResourceDefinition(
+                            `${name}-crd-${crd.metadata.name}`,
+                            crd as unknown as k8s.apiextensions.v1.CustomResourceDefinitionArgs,
+                            child(),
+                        ),
+                ),
+            );
 
         // The plan goes onto the Nodes before any ovnkube starts: the cluster manager reserves
         // node-ids only for nodes that carry one when it starts, and allocates subnets for nodes
@@ -80,7 +85,11 @@ export class Ovnkube extends pulumi.ComponentResource {
             Object.entries(m.roles).map(([role, r]) => {
                 const sa = new k8s.core.v1.ServiceAccount(`${name}-${role}-service-account`, r.serviceAccount, child([ns]));
                 const clusterRole = new k8s.rbac.v1.ClusterRole(`${name}-${role}-cluster-role`, r.clusterRole, child());
-                const binding = new k8s.rbac.v1.ClusterRoleBinding(`${name}-${role}-cluster-role-binding`, r.clusterRoleBinding, child([clusterRole, sa]));
+                const binding = new k8s.rbac.v1.ClusterRoleBinding(
+                    `${name}-${role}-cluster-role-binding`,
+                    r.clusterRoleBinding,
+                    child([clusterRole, sa]),
+                );
                 return [role, [sa, binding]];
             }),
         ) as unknown as Record<keyof typeof m.roles, pulumi.Resource[]>;
@@ -104,7 +113,12 @@ export class Ovnkube extends pulumi.ComponentResource {
         // through it (listing the plans again would cost the checkpoint a URN per node per
         // DaemonSet), and a node's pod only once its own plan put the group label on its Node.
         const nodes = m.nodes.map(
-            (ds) => new k8s.apps.v1.DaemonSet(daemonSetResourceName(name, ds.metadata.name), ds, child(ready([...roles.node, ...(identity ?? []), controlPlane]))),
+            (ds) =>
+                new k8s.apps.v1.DaemonSet(
+                    daemonSetResourceName(name, ds.metadata.name),
+                    ds,
+                    child(ready([...roles.node, ...(identity ?? []), controlPlane])),
+                ),
         );
 
         this.workloads = [controlPlane, ...nodes];
@@ -130,15 +144,29 @@ export class Ovnkube extends pulumi.ComponentResource {
         child: (dependsOn?: pulumi.Input<pulumi.Input<pulumi.Resource>[]>) => pulumi.CustomResourceOptions,
         first: pulumi.Resource[],
     ): pulumi.Resource[] {
-        const certificate = new WebhookCertificate(`${name}-webhook-certificate`, { hosts: [model.identity!.webhookAddress] }, { parent: this });
+        const certificate = new WebhookCertificate(
+            `${name}-webhook-certificate`,
+            { hosts: [model.identity!.webhookAddress] },
+            { parent: this },
+        );
         const sa = new k8s.core.v1.ServiceAccount(`${name}-identity-service-account`, m.serviceAccount, child(first));
         const clusterRole = new k8s.rbac.v1.ClusterRole(`${name}-identity-cluster-role`, m.clusterRole, child());
-        const clusterRoleBinding = new k8s.rbac.v1.ClusterRoleBinding(`${name}-identity-cluster-role-binding`, m.clusterRoleBinding, child([clusterRole, sa]));
+        const clusterRoleBinding = new k8s.rbac.v1.ClusterRoleBinding(
+            `${name}-identity-cluster-role-binding`,
+            m.clusterRoleBinding,
+            child([clusterRole, sa]),
+        );
         const role = new k8s.rbac.v1.Role(`${name}-identity-role`, m.role, child(first));
         const roleBinding = new k8s.rbac.v1.RoleBinding(`${name}-identity-role-binding`, m.roleBinding, child([role, sa]));
-        const stringData = pulumi.secret(pulumi.all([certificate.certificate, certificate.privateKey]).apply(([cert, key]) => ({ "tls.crt": cert, "tls.key": key })));
+        const stringData = pulumi.secret(
+            pulumi.all([certificate.certificate, certificate.privateKey]).apply(([cert, key]) => ({ "tls.crt": cert, "tls.key": key })),
+        );
         const secret = new k8s.core.v1.Secret(`${name}-webhook-secret`, { ...webhookSecret(model), stringData }, child(first));
-        const daemonSet = new k8s.apps.v1.DaemonSet(daemonSetResourceName(name, m.daemonSet.metadata.name), m.daemonSet, child([...first, clusterRoleBinding, roleBinding, secret]));
+        const daemonSet = new k8s.apps.v1.DaemonSet(
+            daemonSetResourceName(name, m.daemonSet.metadata.name),
+            m.daemonSet,
+            child([...first, clusterRoleBinding, roleBinding, secret]),
+        );
         const caBundle = certificate.caCertificate.apply((ca) => Buffer.from(ca).toString("base64"));
         const webhooks = webhookConfigurations(model).map(
             (w) =>

@@ -25,30 +25,37 @@ export function ovnkubeControlPlane(model: KubeModel): DaemonSet {
     const name = ic ? CONTROL_PLANE : MASTER;
     // A new node's planned id holds only once the cluster manager restarts after the plan (nodePlanHash).
     const rollOn = { [NODE_PLAN_HASH_ANNOTATION]: nodePlanHash(model) };
-    return ovnkubeDaemonSet(model, name, name, 1, {
-        serviceAccountName: serviceAccountName(model, "control-plane"),
-        hostPID: false,
-        // Cluster-wide control loop rather than a per-node agent.
-        priorityClassName: "system-cluster-critical",
-        nodeSelector: { [CONTROL_PLANE_LABEL]: "", [OS_LABEL]: "linux" },
-        // Only the nodes the stack declares as masters, even if the cluster has more control-plane nodes.
-        affinity: { nodeAffinity: onNodes(model.masterNodes) },
-        containers: [
-            {
-                name: ic ? CLUSTER_MANAGER : MASTER,
-                image: model.image,
-                imagePullPolicy: "IfNotPresent",
-                command: [OVNKUBE],
-                args: ic ? clusterManagerArgs(model) : masterArgs(model),
-                env: masterEnv(model),
-                securityContext: { privileged: false, allowPrivilegeEscalation: false },
-                // Requests without limits: throttling or OOM-killing the network controller hurts
-                // every workload, so it may burst; the request reserves its steady share.
-                resources: { requests: { cpu: "100m", memory: "300Mi" } },
-                volumeMounts: mounts(hostDirs),
-                terminationMessagePolicy: "FallbackToLogsOnError",
-            },
-        ],
-        volumes: volumes(hostDirs),
-    }, rollOn);
+    return ovnkubeDaemonSet(
+        model,
+        name,
+        name,
+        1,
+        {
+            serviceAccountName: serviceAccountName(model, "control-plane"),
+            hostPID: false,
+            // Cluster-wide control loop rather than a per-node agent.
+            priorityClassName: "system-cluster-critical",
+            nodeSelector: { [CONTROL_PLANE_LABEL]: "", [OS_LABEL]: "linux" },
+            // Only the nodes the stack declares as masters, even if the cluster has more control-plane nodes.
+            affinity: { nodeAffinity: onNodes(model.masterNodes) },
+            containers: [
+                {
+                    name: ic ? CLUSTER_MANAGER : MASTER,
+                    image: model.image,
+                    imagePullPolicy: "IfNotPresent",
+                    command: [OVNKUBE],
+                    args: ic ? clusterManagerArgs(model) : masterArgs(model),
+                    env: masterEnv(model),
+                    securityContext: { privileged: false, allowPrivilegeEscalation: false },
+                    // Requests without limits: throttling or OOM-killing the network controller hurts
+                    // every workload, so it may burst; the request reserves its steady share.
+                    resources: { requests: { cpu: "100m", memory: "300Mi" } },
+                    volumeMounts: mounts(hostDirs),
+                    terminationMessagePolicy: "FallbackToLogsOnError",
+                },
+            ],
+            volumes: volumes(hostDirs),
+        },
+        rollOn,
+    );
 }

@@ -8,7 +8,20 @@
 // iptables, sysctls).
 import type { KubeModel, OvnkubeNodeGroup } from "../model/types";
 import { ovnkubeDaemonSet } from "./daemonset";
-import { bootstrapKubeconfigDirs, CNI_BIN, CNI_CONF, ETC_OPENVSWITCH, HOST_ROOT, mounts, NETNS, OVN_RUN, OVNKUBE_LOG, OVNKUBE_RUN, OVS_RUN, volumes } from "./hostPaths";
+import {
+    bootstrapKubeconfigDirs,
+    CNI_BIN,
+    CNI_CONF,
+    ETC_OPENVSWITCH,
+    HOST_ROOT,
+    mounts,
+    NETNS,
+    OVN_RUN,
+    OVNKUBE_LOG,
+    OVNKUBE_RUN,
+    OVS_RUN,
+    volumes,
+} from "./hostPaths";
 import { CONTROLLER, NODE, NODE_GROUP_LABEL, OS_LABEL } from "./objectNames";
 import { serviceAccountName } from "./rbac";
 import { nodeArgs, nodeEnv, OVNKUBE } from "./ovnkubeArgs";

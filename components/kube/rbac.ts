@@ -12,7 +12,16 @@ import type { KubeModel } from "../model/types";
 import { CLUSTER_MANAGER, COMMON_LABELS, MASTER, MASTER_LEADER_LOCK, NODE, RBAC_NAME } from "./objectNames";
 import { OVN_NODES_GROUP } from "./identity";
 import { featureRules, type FeatureGrants } from "./featureRbac";
-import type { ClusterRole, ClusterRoleBinding, GroupSubject, PolicyRule, Role, RoleBinding, ServiceAccount, ServiceAccountSubject } from "./objectTypes";
+import type {
+    ClusterRole,
+    ClusterRoleBinding,
+    GroupSubject,
+    PolicyRule,
+    Role,
+    RoleBinding,
+    ServiceAccount,
+    ServiceAccountSubject,
+} from "./objectTypes";
 
 const READ = ["get", "list", "watch"];
 const WRITE_STATUS = ["patch", "update"];
@@ -50,8 +59,12 @@ export function clusterRules(model: KubeModel, role: OvnkubeRole): PolicyRule[] 
     const controller = role === "control-plane" ? !ic : ic;
     const rules = [...WATCHED.map(copyRule), NODE_STATUS, ...(controller ? CONTROLLER.map(copyRule) : []), EVENTS];
     if (controller && ic) rules.push({ apiGroups: [""], resources: ["namespaces/status"], verbs: WRITE_STATUS });
-    if (role === "node" && model.identity) rules.push({ apiGroups: ["certificates.k8s.io"], resources: ["certificatesigningrequests"], verbs: ["create", ...READ] });
-    const parts: Array<keyof FeatureGrants> = [...(controller ? (["controller"] as const) : []), role === "node" ? "node" : "clusterManager"];
+    if (role === "node" && model.identity)
+        rules.push({ apiGroups: ["certificates.k8s.io"], resources: ["certificatesigningrequests"], verbs: ["create", ...READ] });
+    const parts: Array<keyof FeatureGrants> = [
+        ...(controller ? (["controller"] as const) : []),
+        role === "node" ? "node" : "clusterManager",
+    ];
     rules.push(...featureRules(model.features, parts));
     return rules.map(copyRule);
 }

@@ -87,7 +87,12 @@ export const webhookCertificateProvider: pulumi.dynamic.ResourceProvider = {
     async check(_olds: any, news: any) {
         const hosts = news.hosts as unknown;
         if (!Array.isArray(hosts) || hosts.length === 0 || hosts.some((h) => typeof h !== "string" || !/^[A-Za-z0-9.:-]{1,253}$/.test(h)))
-            return { inputs: news, failures: [{ property: "hosts", reason: `must be a non-empty list of host names or addresses, got ${JSON.stringify(hosts)}` }] };
+            return {
+                inputs: news,
+                failures: [
+                    { property: "hosts", reason: `must be a non-empty list of host names or addresses, got ${JSON.stringify(hosts)}` },
+                ],
+            };
         return { inputs: news };
     },
     async create(inputs: any) {
@@ -110,9 +115,14 @@ export class WebhookCertificate extends PackageResource {
     declare readonly notAfter: pulumi.Output<string>;
 
     constructor(name: string, args: WebhookCertificateArgs, opts?: pulumi.CustomResourceOptions) {
-        super(provider, name, { hosts: args.hosts, caCertificate: undefined, certificate: undefined, privateKey: undefined, notAfter: undefined }, {
-            ...opts,
-            additionalSecretOutputs: ["privateKey"],
-        });
+        super(
+            provider,
+            name,
+            { hosts: args.hosts, caCertificate: undefined, certificate: undefined, privateKey: undefined, notAfter: undefined },
+            {
+                ...opts,
+                additionalSecretOutputs: ["privateKey"],
+            },
+        );
     }
 }

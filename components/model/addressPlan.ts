@@ -68,7 +68,8 @@ function claim(
         const home = homeSlot(name, slots);
         let i = home;
         for (let step = 0; step < slots && (owner.has(i) || !free(i)); step++) i = (i + 1) % slots;
-        if (owner.has(i) || !free(i)) throw new Error(`no free ${kind === "subnet" ? "node subnet" : "join address"} left for node "${name}"`);
+        if (owner.has(i) || !free(i))
+            throw new Error(`no free ${kind === "subnet" ? "node subnet" : "join address"} left for node "${name}"`);
         owner.set(i, name);
         places[name] = i;
         if (i !== home && owner.has(home)) displaced.push({ kind, node: name, wanted: label(home), by: owner.get(home)!, got: label(i) });
@@ -85,13 +86,25 @@ export function planAddresses(req: PlanRequest): AddressPlan {
     const subnets: Record<string, string> = {};
     for (const n of req.nodes) if (n.subnet) subnets[n.name] = n.subnet;
     const unpinned = req.nodes.filter((n) => !n.subnet).map((n) => n.name);
-    const nodeClaim = claim(unpinned, slotCount, (i) => !pinned.some((p) => overlaps(p, subnetOf(i))), (i) => subnetOf(i).text, "subnet");
+    const nodeClaim = claim(
+        unpinned,
+        slotCount,
+        (i) => !pinned.some((p) => overlaps(p, subnetOf(i))),
+        (i) => subnetOf(i).text,
+        "subnet",
+    );
     for (const name of unpinned) subnets[name] = subnetOf(nodeClaim.places[name]).text;
 
     // Join subnet: address 1 is the cluster router's; gateways take 2 … size-2 (never the broadcast).
     const join = parseNetwork(req.joinSubnet);
     const gatewaySlots = Math.min(size(join.prefix) - 2, (req.maxJoinOffset ?? Infinity) + 1) - 2;
-    const joinClaim = claim(req.gateways, gatewaySlots, () => true, (i) => addressAt(join, i + 2), "join");
+    const joinClaim = claim(
+        req.gateways,
+        gatewaySlots,
+        () => true,
+        (i) => addressAt(join, i + 2),
+        "join",
+    );
     const gatewayJoinIps: Record<string, string> = {};
     for (const name of req.gateways) gatewayJoinIps[name] = addressAt(join, joinClaim.places[name] + 2);
 

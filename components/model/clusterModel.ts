@@ -7,10 +7,18 @@ import * as names from "./names";
 import { releaseCrdUrls } from "../config/releases";
 import { featureSettings } from "../config/features";
 import { isChassis, isK8sNode, tunnelBridgeOf } from "./nodes";
-import type { ClusterModel, GatewayModel, HostModel, IfAddress, NodeNetworkModel, OvnkubeNodeGroup, OvnkubeNodeModel, TopologyWriter } from "./types";
+import type {
+    ClusterModel,
+    GatewayModel,
+    HostModel,
+    IfAddress,
+    NodeNetworkModel,
+    OvnkubeNodeGroup,
+    OvnkubeNodeModel,
+    TopologyWriter,
+} from "./types";
 
 type Node = StackConfig["nodes"][number];
-
 
 function ifAddress(ip: string, prefix: number): IfAddress {
     return { ip, cidr: `${ip}/${prefix}`, mac: macFromIp(ip) };
@@ -19,7 +27,10 @@ function ifAddress(ip: string, prefix: number): IfAddress {
 /** Distribution packages: OVS everywhere, ovn-central on the central node, ovn-host on chassis. */
 export function packagesFor(os: OsFamily, central: boolean, chassis: boolean, datapathType: DatapathType = "system"): string[] {
     // nftables: the userspace datapath keeps the kernel's IP stack off NICs it takes over.
-    const ovs = [...(os === "debian" ? ["openvswitch-common", "openvswitch-switch"] : ["openvswitch"]), ...(datapathType === "netdev" ? ["nftables"] : [])];
+    const ovs = [
+        ...(os === "debian" ? ["openvswitch-common", "openvswitch-switch"] : ["openvswitch"]),
+        ...(datapathType === "netdev" ? ["nftables"] : []),
+    ];
     const ovnCommon = os === "debian" ? ["ovn-common"] : ["ovn"];
     return [...ovs, ...(central || chassis ? ovnCommon : []), ...(central ? ["ovn-central"] : []), ...(chassis ? ["ovn-host"] : [])];
 }
@@ -105,7 +116,16 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
                       ssl,
                       // Absent with one central, so a single-central stack's model (and its scripts) stay as they were.
                       ...(centrals.length > 1
-                          ? { cluster: { members: centrals.map((c) => ({ host: c.name, ip: c.tunnelIp! })), protocol, nbPort, sbPort, nbRaftPort, sbRaftPort } }
+                          ? {
+                                cluster: {
+                                    members: centrals.map((c) => ({ host: c.name, ip: c.tunnelIp! })),
+                                    protocol,
+                                    nbPort,
+                                    sbPort,
+                                    nbRaftPort,
+                                    sbRaftPort,
+                                },
+                            }
                           : {}),
                   },
               }
@@ -239,7 +259,12 @@ function ovnkubeNode(n: Node, plan: AddressPlan, transitSubnet?: string): Ovnkub
  */
 function nodeGroupName(g: Pick<OvnkubeNodeGroup, "gatewayInterface" | "gatewayNexthop">): string {
     const parts = [names.OVNKUBE_NODE, g.gatewayInterface ?? "default", ...(g.gatewayNexthop ? [g.gatewayNexthop] : [])];
-    return parts.join("-").toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/-+/g, "-").replace(/-$/, "");
+    return parts
+        .join("-")
+        .toLowerCase()
+        .replace(/[^a-z0-9-]+/g, "-")
+        .replace(/-+/g, "-")
+        .replace(/-$/, "");
 }
 
 /** Nodes grouped by the ovnkube-node flags that differ between them, in config order. */
@@ -249,7 +274,12 @@ export function ovnkubeNodeGroups(k8sNodes: readonly Node[]): OvnkubeNodeGroup[]
         const gatewayInterface = gatewayBridgeOf(n);
         const gatewayNexthop = n.gateway?.mode === "shared" ? n.gateway.defaultGateway : undefined;
         const key = `${gatewayInterface ?? ""}|${gatewayNexthop ?? ""}`;
-        const group = groups.get(key) ?? { name: "", nodes: [], ...(gatewayInterface ? { gatewayInterface } : {}), ...(gatewayNexthop ? { gatewayNexthop } : {}) };
+        const group = groups.get(key) ?? {
+            name: "",
+            nodes: [],
+            ...(gatewayInterface ? { gatewayInterface } : {}),
+            ...(gatewayNexthop ? { gatewayNexthop } : {}),
+        };
         group.nodes.push(n.name);
         groups.set(key, group);
     }

@@ -13,7 +13,8 @@ export const isK8sNode = (n: Roles): boolean => n.roles.includes("master") || n.
 export const isChassis = (n: Roles): boolean => n.roles.some((r) => r !== "central");
 
 /** ovn-encap-ip: `tunnelIp`, else the SSH address when it is an IPv4 address (a DNS name gives none). */
-export const tunnelIpOf = (n: Pick<NodeConfig, "tunnelIp" | "address">): string | undefined => n.tunnelIp ?? (isIpv4(n.address) ? n.address : undefined);
+export const tunnelIpOf = (n: Pick<NodeConfig, "tunnelIp" | "address">): string | undefined =>
+    n.tunnelIp ?? (isIpv4(n.address) ? n.address : undefined);
 
 /** The OVS bridge a gateway NIC moves onto: `gateway.bridge`, else `br<NIC>`. */
 export const gatewayBridgeOf = (g: Pick<GatewayConfig, "interface" | "bridge">): string => g.bridge ?? nicBridge(g.interface);
@@ -22,7 +23,10 @@ export const gatewayBridgeOf = (g: Pick<GatewayConfig, "interface" | "bridge">):
  * With the userspace datapath the tunnel NIC must sit on an OVS bridge (`br<NIC>`), unless it is a
  * shared gateway's NIC, whose bridge already is one.
  */
-export function tunnelBridgeOf(n: Pick<NodeConfig, "tunnelInterface" | "gateway">, datapathType: DatapathType | undefined): { interface: string; bridge: string } | undefined {
+export function tunnelBridgeOf(
+    n: Pick<NodeConfig, "tunnelInterface" | "gateway">,
+    datapathType: DatapathType | undefined,
+): { interface: string; bridge: string } | undefined {
     if (datapathType !== "netdev" || !n.tunnelInterface) return undefined;
     if (n.gateway?.mode === "shared" && n.gateway.interface === n.tunnelInterface) return undefined;
     return { interface: n.tunnelInterface, bridge: nicBridge(n.tunnelInterface) };

@@ -16,5 +16,11 @@ export interface SshTarget {
  * stack waived checks.
  */
 export function connectionTarget(c: { host: string; port: number; user: string; hostKey?: string }): SshTarget {
-    return { host: c.host, port: c.port, user: c.user, ...(c.hostKey ? { hostKey: c.hostKey } : {}), insecureIgnoreHostKey: c.hostKey === undefined };
+    return {
+        host: c.host,
+        port: c.port,
+        user: c.user,
+        ...(c.hostKey ? { hostKey: c.hostKey } : {}),
+        insecureIgnoreHostKey: c.hostKey === undefined,
+    };
 }

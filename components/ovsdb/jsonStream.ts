@@ -30,9 +30,7 @@ export class JsonValueSplitter {
             if (this.depth === 0) {
                 if (c === " " || c === "\n" || c === "\r" || c === "\t") continue;
                 if (c !== "{" && c !== "[") {
-                    throw new Error(
-                        `OVSDB stream: expected "{" or "[" to start a JSON-RPC message, got ${JSON.stringify(c)}`,
-                    );
+                    throw new Error(`OVSDB stream: expected "{" or "[" to start a JSON-RPC message, got ${JSON.stringify(c)}`);
                 }
                 this.start = i;
                 this.depth = 1;

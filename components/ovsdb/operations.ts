@@ -124,7 +124,14 @@ export function mutation(column: string, mutator: Mutator, value: Value): Mutati
 /** A short human description of an operation for error messages, e.g. `insert into Logical_Switch_Port "a"`. */
 export function describeOperation(op: Operation): string {
     if (op.op === "comment") return "comment";
-    const verb = { insert: "insert into", select: "select from", update: "update", mutate: "mutate", delete: "delete from", wait: "wait on" }[op.op];
+    const verb = {
+        insert: "insert into",
+        select: "select from",
+        update: "update",
+        mutate: "mutate",
+        delete: "delete from",
+        wait: "wait on",
+    }[op.op];
     const name = op.op === "insert" || op.op === "update" ? op.row.name : undefined;
     return `${verb} ${op.table}${typeof name === "string" ? ` ${JSON.stringify(name)}` : ""}`;
 }

@@ -33,4 +33,5 @@ export function readServerDatabase(results: readonly unknown[]): ServerDatabase 
 }
 
 /** A member a client may write to: the connected leader of a clustered database, or a standalone server. */
-export const isWritable = (d: ServerDatabase | undefined): boolean => d !== undefined && (d.model !== "clustered" || (d.connected && d.leader));
+export const isWritable = (d: ServerDatabase | undefined): boolean =>
+    d !== undefined && (d.model !== "clustered" || (d.connected && d.leader));

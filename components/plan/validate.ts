@@ -54,10 +54,16 @@ function schemaProblem(e: ErrorObject): Problem {
         case "additionalProperties":
             return { path: at(String(e.params.additionalProperty)), message: unknownSetting(String(e.params.additionalProperty)) };
         case "pattern":
-            return { path: base, message: `must be ${PATTERN_WHAT.get(String(e.params.pattern)) ?? `like ${e.params.pattern}`}, got ${JSON.stringify(typeof e.data === "string" ? withoutCredentials(e.data) : e.data)}` };
+            return {
+                path: base,
+                message: `must be ${PATTERN_WHAT.get(String(e.params.pattern)) ?? `like ${e.params.pattern}`}, got ${JSON.stringify(typeof e.data === "string" ? withoutCredentials(e.data) : e.data)}`,
+            };
         case "enum":
             if (base === "ovnkube.version")
-                return { path: base, message: `${JSON.stringify(e.data)} is not a supported ovn-kubernetes release: upstream maintains only ${OVNKUBE_VERSIONS.join(" and ")}; use one of them` };
+                return {
+                    path: base,
+                    message: `${JSON.stringify(e.data)} is not a supported ovn-kubernetes release: upstream maintains only ${OVNKUBE_VERSIONS.join(" and ")}; use one of them`,
+                };
             return { path: base, message: `must be one of ${(e.params.allowedValues as unknown[]).join(", ")}` };
         default:
             return { path: base || "(root)", message: e.message ?? e.keyword };

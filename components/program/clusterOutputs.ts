@@ -16,8 +16,13 @@ export interface ClusterOutputs {
     systemIds: pulumi.Output<Record<string, string>>;
 }
 
-export function clusterOutputs(model: ClusterModel, chassis: ReadonlyMap<string, Chassis>, kubeconfig: pulumi.Output<string> | undefined): ClusterOutputs {
-    const byNode = (f: (n: ClusterModel["nodeNetworks"][number]) => string) => pulumi.output(Object.fromEntries(model.nodeNetworks.map((n) => [n.node, f(n)])));
+export function clusterOutputs(
+    model: ClusterModel,
+    chassis: ReadonlyMap<string, Chassis>,
+    kubeconfig: pulumi.Output<string> | undefined,
+): ClusterOutputs {
+    const byNode = (f: (n: ClusterModel["nodeNetworks"][number]) => string) =>
+        pulumi.output(Object.fromEntries(model.nodeNetworks.map((n) => [n.node, f(n)])));
     return {
         topologyWriter: pulumi.output(model.writer),
         kubernetesServer: model.writer === "ovnkube" ? kubernetesTarget(kubeconfig) : pulumi.output(""),

@@ -23,10 +23,16 @@ export interface ClusterScope {
     nbOf(node: string): NbConnection;
 }
 
-export function clusterScope(name: string, parent: pulumi.ComponentResource, args: OvnKubernetesClusterArgs, model: ClusterModel): ClusterScope {
+export function clusterScope(
+    name: string,
+    parent: pulumi.ComponentResource,
+    args: OvnKubernetesClusterArgs,
+    model: ClusterModel,
+): ClusterScope {
     const centralHost = model.central ? centralHostOf(model) : undefined;
     const nbKey = { privateKeyConfig: args.sshPrivateKeyConfig ?? sshPrivateKeyConfig() };
     const owner = args.owner ?? `${pulumi.getProject()}/${pulumi.getStack()}`;
-    const nbOf = (node: string) => (centralHost ? nbConnection(centralHost, nbKey, centralHostsOf(model)) : nbConnection(hostOf(model, node), nbKey));
+    const nbOf = (node: string) =>
+        centralHost ? nbConnection(centralHost, nbKey, centralHostsOf(model)) : nbConnection(hostOf(model, node), nbKey);
     return { name, parent, model, owner, nbKey, centralHost, nbOf };
 }

@@ -13,7 +13,10 @@ export function guardInputs({ model, owner, nbKey, centralHost, nbOf }: ClusterS
         hosts: model.hosts.map((h) => ({ name: h.name, ssh: h.ssh, roles: h.roles })),
         centrals: centralHostsOf(model).map((h) => h.name),
         ...(model.writer === "ovnkube"
-            ? { ovnkube: { version: model.kube.version, architecture: model.architecture, gatewayMode: model.kube.gatewayMode }, ovnkubeNodes: model.kube.nodes.map((n) => ({ name: n.name, nb: nbOf(n.name) })) }
+            ? {
+                  ovnkube: { version: model.kube.version, architecture: model.architecture, gatewayMode: model.kube.gatewayMode },
+                  ovnkubeNodes: model.kube.nodes.map((n) => ({ name: n.name, nb: nbOf(n.name) })),
+              }
             : {}),
         ...nbKey,
     };

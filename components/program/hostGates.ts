@@ -37,7 +37,13 @@ export function packageSteps(model: ClusterModel): PackageSteps {
 export function encapTypeGate({ name, parent, model, nbKey, centralHost }: ClusterScope, changeGuard: pulumi.Resource): pulumi.Resource[] {
     if (model.writer !== "pulumi" || !centralHost) return [];
     const tunnelIps = Object.fromEntries(model.hosts.filter((h) => h.chassis).map((h) => [h.name, h.chassis!.encapIp]));
-    return [new TunnelTypeCheck(`${name}-tunnel-type`, { ssh: centralHost.ssh, ...nbKey, encapType: model.encapType, tunnelIps }, { parent, dependsOn: [changeGuard] })];
+    return [
+        new TunnelTypeCheck(
+            `${name}-tunnel-type`,
+            { ssh: centralHost.ssh, ...nbKey, encapType: model.encapType, tunnelIps },
+            { parent, dependsOn: [changeGuard] },
+        ),
+    ];
 }
 
 /** One script bundle per host, each after `dependsOn`, and the connection every command of the host uses. */
@@ -50,14 +56,20 @@ export function hostGates(
     const bundles = new Map<string, ScriptBundle>();
     const connection = new Map<string, pulumi.Output<ReturnType<typeof sshConnection>>>();
     for (const host of model.hosts) {
-        const tunnel = host.chassis ? { tunnel: { node: host.name, mtu: model.mtu, encapType: model.encapType, tunnelIp: host.chassis.encapIp } } : {};
+        const tunnel = host.chassis
+            ? { tunnel: { node: host.name, mtu: model.mtu, encapType: model.encapType, tunnelIp: host.chassis.encapIp } }
+            : {};
         const moves = nicMovesOf(host, model.gateways);
         const nics = moves.length > 0 ? { nics: moves } : {};
         const steps = packages.has(host.name) ? { packages: packages.get(host.name) } : {};
         // ovnkube refuses databases older than its models: found out before any database is touched.
         const servesOvnkube = model.writer === "ovnkube" && (host.zone !== undefined || host.name === centralHost?.name);
         const schemas = servesOvnkube ? { ovnkubeDatabases: { node: host.name, version: model.kube.version } } : {};
-        const bundle = new ScriptBundle(`${name}-${host.name}-scripts`, { ssh: host.ssh, ...nbKey, ...tunnel, ...nics, ...steps, ...schemas }, { parent, dependsOn });
+        const bundle = new ScriptBundle(
+            `${name}-${host.name}-scripts`,
+            { ssh: host.ssh, ...nbKey, ...tunnel, ...nics, ...steps, ...schemas },
+            { parent, dependsOn },
+        );
         bundles.set(host.name, bundle);
         connection.set(host.name, pulumi.secret(pulumi.all([privateKey, bundle.digest]).apply(([key]) => sshConnection(host, key))));
     }

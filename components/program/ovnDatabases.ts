@@ -9,11 +9,17 @@ import type { Secrets } from "./readConfig";
 
 /** The OVN databases' TLS material, when the central serves ssl. */
 export function ovnSsl(model: ClusterModel, secrets: Secrets): OvsdbSsl | undefined {
-    return model.central?.ssl ? { privateKey: secrets.ovnSslPrivateKey!, certificate: secrets.ovnSslCertificate!, caCertificate: secrets.ovnSslCaCertificate! } : undefined;
+    return model.central?.ssl
+        ? { privateKey: secrets.ovnSslPrivateKey!, certificate: secrets.ovnSslCertificate!, caCertificate: secrets.ovnSslCaCertificate! }
+        : undefined;
 }
 
 /** The central's or each zone's databases, by the host whose chassis uses them. */
-export function ovnDatabases({ name, parent, model, centralHost }: ClusterScope, gates: HostGates, ssl: OvsdbSsl | undefined): Map<string, pulumi.Resource> {
+export function ovnDatabases(
+    { name, parent, model, centralHost }: ClusterScope,
+    gates: HostGates,
+    ssl: OvsdbSsl | undefined,
+): Map<string, pulumi.Resource> {
     const databases = new Map<string, pulumi.Resource>();
     if (model.central && centralHost) {
         const centralReady = model.hosts.filter((h) => h.isCentral).flatMap(gates.ready);
@@ -36,6 +42,13 @@ export function ovnDatabases({ name, parent, model, centralHost }: ClusterScope,
         for (const host of model.hosts) databases.set(host.name, central);
     }
     for (const host of model.hosts.filter((h) => h.zone))
-        databases.set(host.name, new Zone(`${name}-${host.name}-zone`, { zone: host.zone!, connection: gates.connection(host.name), os: host.os }, { parent, dependsOn: gates.ready(host) }).databases);
+        databases.set(
+            host.name,
+            new Zone(
+                `${name}-${host.name}-zone`,
+                { zone: host.zone!, connection: gates.connection(host.name), os: host.os },
+                { parent, dependsOn: gates.ready(host) },
+            ).databases,
+        );
     return databases;
 }

@@ -32,7 +32,11 @@ const isConfigSecret = (fullKey: string): boolean => {
  * `secretTexts`: the secrets' plain values, which validation parses as key material (and never
  * quotes); the program hands on only `secrets`, the Pulumi secrets.
  */
-export function readStackConfig(config = new pulumi.Config()): { raw: Record<string, unknown>; secrets: Secrets; secretTexts: SecretTexts } {
+export function readStackConfig(config = new pulumi.Config()): {
+    raw: Record<string, unknown>;
+    secrets: Secrets;
+    secretTexts: SecretTexts;
+} {
     const raw: Record<string, unknown> = {};
     const secrets: Secrets = {};
     const secretTexts: SecretTexts = {};

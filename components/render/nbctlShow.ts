@@ -6,7 +6,10 @@ import { TAG_GROUP } from "../nb/core/tags";
 import type { NbGroup } from "./northbound";
 
 const str = (v: string | string[] | undefined) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
-const quoted = (v: string | string[] | undefined) => `[${str(v).map((x) => JSON.stringify(x)).join(", ")}]`;
+const quoted = (v: string | string[] | undefined) =>
+    `[${str(v)
+        .map((x) => JSON.stringify(x))
+        .join(", ")}]`;
 
 interface Placed {
     id: string;
@@ -15,7 +18,8 @@ interface Placed {
 
 export function nbctlShow(groups: NbGroup[]): string {
     const rows: Placed[] = groups.flatMap((g) => g.rows.map((spec) => ({ id: refId({ group: groupOf(spec), key: spec.key }), spec })));
-    const children = (parent: Placed, table: string) => rows.filter((r) => r.spec.table === table && r.spec.parent && refId(r.spec.parent) === parent.id);
+    const children = (parent: Placed, table: string) =>
+        rows.filter((r) => r.spec.table === table && r.spec.parent && refId(r.spec.parent) === parent.id);
     const lines: string[] = [];
     for (const sw of rows.filter((r) => r.spec.table === "Logical_Switch")) {
         lines.push(`switch (${sw.spec.columns.name})`);
@@ -45,7 +49,9 @@ export function nbctlShow(groups: NbGroup[]): string {
         for (const r of children(lr, "Logical_Router_Static_Route")) {
             const policy = str(r.spec.columns.policy)[0];
             const out = str(r.spec.columns.output_port)[0];
-            lines.push(`    route ${r.spec.columns.ip_prefix} via ${r.spec.columns.nexthop}${policy ? ` (${policy})` : ""}${out ? ` dev ${out}` : ""}`);
+            lines.push(
+                `    route ${r.spec.columns.ip_prefix} via ${r.spec.columns.nexthop}${policy ? ` (${policy})` : ""}${out ? ` dev ${out}` : ""}`,
+            );
         }
         const chassis = lr.spec.maps.options?.chassis;
         if (chassis) lines.push(`    chassis: ${chassis}`);

@@ -32,8 +32,15 @@ export function ssh2PrivateKey(key: string): string {
     if (jwk.crv !== "Ed25519" || !jwk.d || !jwk.x) return key;
     const seed = Buffer.from(jwk.d, "base64url");
     const pub = Buffer.from(jwk.x, "base64url");
-    const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };
-    const str = (b: Buffer | string) => { const v = Buffer.from(b); return Buffer.concat([u32(v.length), v]); };
+    const u32 = (n: number) => {
+        const b = Buffer.alloc(4);
+        b.writeUInt32BE(n);
+        return b;
+    };
+    const str = (b: Buffer | string) => {
+        const v = Buffer.from(b);
+        return Buffer.concat([u32(v.length), v]);
+    };
     const publicBlob = Buffer.concat([str("ssh-ed25519"), str(pub)]);
     const check = u32(0x6f766e6b); // any value, the same twice: it only tells a wrong passphrase
     let secret = Buffer.concat([check, check, publicBlob, str(Buffer.concat([seed, pub])), str("")]);

@@ -65,7 +65,11 @@ function collect(channel: ClientChannel): Promise<ExecResult | undefined> {
                 if (closeSignal) signal = closeSignal;
             }
             if (code === undefined) return resolve(undefined);
-            const result: ExecResult = { code, stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8") };
+            const result: ExecResult = {
+                code,
+                stdout: Buffer.concat(stdout).toString("utf8"),
+                stderr: Buffer.concat(stderr).toString("utf8"),
+            };
             if (signal !== undefined) result.signal = signal;
             resolve(result);
         });

@@ -42,7 +42,10 @@ export function parseHostKeyLine(pin: string): HostKeyLine {
     const blob = Buffer.from(data, "base64");
     const length = blob.length >= 4 ? blob.readUInt32BE(0) : -1;
     const inner = length >= 0 && 4 + length <= blob.length ? blob.subarray(4, 4 + length).toString("latin1") : undefined;
-    if (inner !== type) throw new Error(`hostKey "${type} ${data.slice(0, 16)}…" is damaged: its data does not hold a ${type} key; copy the line again from ssh-keyscan`);
+    if (inner !== type)
+        throw new Error(
+            `hostKey "${type} ${data.slice(0, 16)}…" is damaged: its data does not hold a ${type} key; copy the line again from ssh-keyscan`,
+        );
     return { type, blob };
 }
 
@@ -52,7 +55,8 @@ export function parseHostKeyLine(pin: string): HostKeyLine {
  * Throws for a fingerprint pin: the provider needs the key itself.
  */
 export function commandHostKey(pin: string, host: string): string {
-    if (isFingerprintPin(pin)) throw new Error(`hostKey of ${host} is a fingerprint, which @pulumi/command cannot verify: ${keyLineHint(host)}`);
+    if (isFingerprintPin(pin))
+        throw new Error(`hostKey of ${host} is a fingerprint, which @pulumi/command cannot verify: ${keyLineHint(host)}`);
     const { type, blob } = parseHostKeyLine(pin);
     return `${type} ${blob.toString("base64")}`;
 }

@@ -34,7 +34,9 @@ export function probeHostKey(target: SshTarget, timeoutMs = 15000): Promise<stri
             if (seen !== undefined) resolve(seen);
             else reject(new Error(`no SSH host key received from ${target.host}:${target.port}`));
         };
-        client.on("error", (e: Error) => (seen !== undefined ? done() : reject(new Error(`SSH to ${target.host}:${target.port}: ${e.message}`))));
+        client.on("error", (e: Error) =>
+            seen !== undefined ? done() : reject(new Error(`SSH to ${target.host}:${target.port}: ${e.message}`)),
+        );
         client.on("close", done);
         client.connect({
             host: target.host,

@@ -39,12 +39,9 @@ export class RemoteOvsdbClient implements OvsdbTransactor {
             );
         }
         // The JSON travels on stdin and becomes one argument via "$(cat)": it never meets shell parsing.
-        const result = await exec(
-            this.target,
-            this.privateKey,
-            `ovsdb-client --timeout=60 transact ${shellQuote(this.remote)} "$(cat)"`,
-            { stdin: json },
-        );
+        const result = await exec(this.target, this.privateKey, `ovsdb-client --timeout=60 transact ${shellQuote(this.remote)} "$(cat)"`, {
+            stdin: json,
+        });
         if (result.code !== 0) throw this.failure("transact", result);
         let parsed: unknown;
         try {

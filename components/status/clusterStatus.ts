@@ -23,7 +23,8 @@ export function parseClusterStatus(text: string): ClusterStatus {
     const servers: ClusterStatus["servers"] = [];
     const list = text.slice(text.indexOf("\nServers:") + 1);
     // e.g. "    4d3a (4d3a at tcp:172.31.95.11:6643) (self) next_index=3 match_index=9"
-    for (const m of list.matchAll(/^\s+([0-9a-f]{4}) \(\1 at (\S+)\)( \(self\))?/gm)) servers.push({ id: m[1], address: m[2], self: m[3] !== undefined });
+    for (const m of list.matchAll(/^\s+([0-9a-f]{4}) \(\1 at (\S+)\)( \(self\))?/gm))
+        servers.push({ id: m[1], address: m[2], self: m[3] !== undefined });
     return {
         serverId: field(text, "Server ID").split(" ")[0],
         role: field(text, "Role"),

@@ -24,7 +24,13 @@ export function plannedGateways(model: ClusterModel): PlannedGateway[] {
         const g = model.gateways.find((x) => x.node === node);
         return g ? { external: { cidr: g.physical.cidr, nexthop: g.defaultGateway } } : {};
     };
-    if (model.writer === "ovnkube") return model.kube.nodes.map((n) => ({ name: n.name, gatewayRouterJoin: n.gatewayRouterJoin, gatewayIp: n.gatewayIp, ...external(n.name) }));
+    if (model.writer === "ovnkube")
+        return model.kube.nodes.map((n) => ({
+            name: n.name,
+            gatewayRouterJoin: n.gatewayRouterJoin,
+            gatewayIp: n.gatewayIp,
+            ...external(n.name),
+        }));
     return model.gateways.map((g) => ({ name: g.node, gatewayRouterJoin: g.join, gatewayIp: g.physical.ip, ...external(g.node) }));
 }
 
@@ -52,7 +58,11 @@ export function plannedNbRows(model: ClusterModel): NbRows[] {
     if (model.architecture === "interconnect")
         return model.kube.nodes.map((node) => {
             const network = model.nodeNetworks.find((n) => n.node === node.name)!;
-            return { host: node.name, zone: node.name, rows: { ...ClusterRouter.ovnkube(model, node), ...NodeSwitch.ovnkube(network), ...gatewayRows(node.name) } };
+            return {
+                host: node.name,
+                zone: node.name,
+                rows: { ...ClusterRouter.ovnkube(model, node), ...NodeSwitch.ovnkube(network), ...gatewayRows(node.name) },
+            };
         });
     const rows: ExpectedRows = { ...ClusterRouter.ovnkube(model) };
     for (const network of model.nodeNetworks) Object.assign(rows, NodeSwitch.ovnkube(network), gatewayRows(network.node));

@@ -33,9 +33,19 @@ export function ovnkubeTopology(t: TopologyContext, args: OvnkubeTopologyArgs): 
     // that ovnkube-node made is removed, before its chassis, databases and bridge are undone. Only
     // its own: a dependency on every node's would grow each node's state with the cluster.
     const cleanups = model.kube.nodes.map((node) =>
-        hostCommand(t.parent, `${name}-${node.name}-ovnkube-node-cleanup`, ovnkubeNodeCleanupScript(node.name, model.kube), { connection: t.connection(node.name) }, {
-            dependsOn: [t.databasesOf(node.name), t.chassis.get(node.name)!.controller, ...bridges.filter((_, i) => model.gateways[i].node === node.name)],
-        }),
+        hostCommand(
+            t.parent,
+            `${name}-${node.name}-ovnkube-node-cleanup`,
+            ovnkubeNodeCleanupScript(node.name, model.kube),
+            { connection: t.connection(node.name) },
+            {
+                dependsOn: [
+                    t.databasesOf(node.name),
+                    t.chassis.get(node.name)!.controller,
+                    ...bridges.filter((_, i) => model.gateways[i].node === node.name),
+                ],
+            },
+        ),
     );
     // A node's cleanup comes after its databases, chassis and bridge: waiting for the cleanups
     // waits for those, one dependency per node in the component's record instead of four. Only
@@ -46,20 +56,33 @@ export function ovnkubeTopology(t: TopologyContext, args: OvnkubeTopologyArgs): 
         ...bridges.filter((_, i) => !nodes.has(model.gateways[i].node)),
         ...(cleanups.length === 0 ? t.databases : []),
     ];
-    const ovnkube = new Ovnkube(`${name}-ovnkube`, { model: model.kube, kubeconfig: args.kubeconfig }, { parent: t.parent, dependsOn: [...cleanups, ...elsewhere] });
+    const ovnkube = new Ovnkube(
+        `${name}-ovnkube`,
+        { model: model.kube, kubeconfig: args.kubeconfig },
+        { parent: t.parent, dependsOn: [...cleanups, ...elsewhere] },
+    );
 
     // After the workloads, which come after every node's plan: depending on the component itself
     // would name each of its children in every expectation's state, the cluster's size each time.
     const expect = (subject: string, nb: NbConnection, rows: pulumi.Input<Record<string, Record<string, string>>>) =>
-        new NorthboundExpectation(`${name}-expect-${subject.replace("/", "-")}`, { nb, subject, rows }, { parent: t.parent, dependsOn: ovnkube.workloads });
+        new NorthboundExpectation(
+            `${name}-expect-${subject.replace("/", "-")}`,
+            { nb, subject, rows },
+            { parent: t.parent, dependsOn: ovnkube.workloads },
+        );
     // Each kind's projection (NB_KINDS[…].ovnkube) says what ovnkube writes in place of its rows.
     const { ClusterRouter, NodeSwitch, GatewayRouter } = NB_KINDS;
-    const gatewayRows = (node: OvnkubeNodeModel) => t.chassis.get(node.name)!.systemId.apply((systemId) => GatewayRouter.ovnkube(model, node, systemId));
+    const gatewayRows = (node: OvnkubeNodeModel) =>
+        t.chassis.get(node.name)!.systemId.apply((systemId) => GatewayRouter.ovnkube(model, node, systemId));
     if (model.architecture === "interconnect") {
         // Every zone's NB holds its own node's rows, the cluster router and the transit switch.
         for (const node of model.kube.nodes) {
             const network = model.nodeNetworks.find((n) => n.node === node.name)!;
-            const rows = gatewayRows(node).apply((gateway) => ({ ...ClusterRouter.ovnkube(model, node), ...NodeSwitch.ovnkube(network), ...gateway }));
+            const rows = gatewayRows(node).apply((gateway) => ({
+                ...ClusterRouter.ovnkube(model, node),
+                ...NodeSwitch.ovnkube(network),
+                ...gateway,
+            }));
             expect(`zone/${node.name}`, t.nb(node.name), rows);
         }
         return ovnkube;

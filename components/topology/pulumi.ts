@@ -11,7 +11,11 @@ export function pulumiTopology(t: TopologyContext): void {
     // Pulumi mode always has a central: one NB holds every node's rows.
     const nb = t.nb(centralHostsOf(model)[0].name);
     const nbReady = [...t.databases, ...centralHostsOf(model).map((h) => t.bundles.get(h.name)!)];
-    const clusterRouter = new ClusterRouter(`${name}-cluster-router`, { nb, owner, router: model.clusterRouter }, { parent: t.parent, dependsOn: nbReady });
+    const clusterRouter = new ClusterRouter(
+        `${name}-cluster-router`,
+        { nb, owner, router: model.clusterRouter },
+        { parent: t.parent, dependsOn: nbReady },
+    );
 
     for (const network of model.nodeNetworks) {
         new NodeNetwork(
@@ -23,7 +27,14 @@ export function pulumiTopology(t: TopologyContext): void {
     for (const gateway of model.gateways) {
         new Gateway(
             `${name}-${gateway.node}-gateway`,
-            { gateway, nb, owner, connection: t.connection(gateway.node), systemId: t.chassis.get(gateway.node)!.systemId, datapathType: hostOf(model, gateway.node).datapathType },
+            {
+                gateway,
+                nb,
+                owner,
+                connection: t.connection(gateway.node),
+                systemId: t.chassis.get(gateway.node)!.systemId,
+                datapathType: hostOf(model, gateway.node).datapathType,
+            },
             { parent: t.parent, dependsOn: [clusterRouter, t.chassis.get(gateway.node)!.controller] },
         );
     }

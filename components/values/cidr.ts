@@ -82,5 +82,11 @@ export function addressAt(net: Cidr4, i: number): string {
 
 /** ovn-kubernetes derives MACs from IPv4 addresses (0a:58 + the four bytes): no state to keep. */
 export function macFromIp(ip: string): string {
-    return ["0a", "58", ...ipaddr.IPv4.parse(ip).toByteArray().map((b) => b.toString(16).padStart(2, "0"))].join(":");
+    return [
+        "0a",
+        "58",
+        ...ipaddr.IPv4.parse(ip)
+            .toByteArray()
+            .map((b) => b.toString(16).padStart(2, "0")),
+    ].join(":");
 }

@@ -36,7 +36,10 @@ export const PATTERNS = {
     /** Kernel network device names: IFNAMSIZ (15) and dev_valid_name (no '/', ':' or whitespace). */
     ifname: p("a network interface name (1-15 of A-Z a-z 0-9 _ . -, not starting with - or .)", "[A-Za-z0-9_][A-Za-z0-9_.-]{0,14}"),
     /** NB row names (logical switches, routers, ports) and OVS external_ids such as iface-id. */
-    ovnName: p("an OVN name: 1-200 of A-Z a-z 0-9 _ . - (no spaces, quotes, brackets or shell characters)", "[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}"),
+    ovnName: p(
+        "an OVN name: 1-200 of A-Z a-z 0-9 _ . - (no spaces, quotes, brackets or shell characters)",
+        "[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}",
+    ),
     /** Kubernetes node names as used here (also the namespace and DaemonSet names): a lower-case DNS-1123 label. */
     nodeName: p("a DNS-1123 label (lower-case a-z 0-9 -, at most 63)", DNS_LABEL_LOWER),
     /** Kubernetes object names that may be DNS subdomains (Node names of other clusters). */
@@ -74,7 +77,10 @@ export const PATTERNS = {
     packageVersion: p("a package version starting with a digit (e.g. 3.1.0-2 or 2:3.1.0-2.el9)", "[0-9][A-Za-z0-9.+~:_-]{0,99}"),
     repoName: p("a repository name (A-Z a-z 0-9 _ . -, at most 64)", "[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"),
     /** Where a release's CRDs are read instead of upstream: an http(s) or file URL of a directory. */
-    crdMirror: p("an http(s):// or file:/// URL of a directory, ending in /", "(?:https?://[A-Za-z0-9._~:/%+-]{1,400}|file:///[A-Za-z0-9._~/%+-]{1,400})/"),
+    crdMirror: p(
+        "an http(s):// or file:/// URL of a directory, ending in /",
+        "(?:https?://[A-Za-z0-9._~:/%+-]{1,400}|file:///[A-Za-z0-9._~/%+-]{1,400})/",
+    ),
     repoUrl: p("an http(s) repository URL without spaces or query", "https?://[A-Za-z0-9._~:/%+-]{1,400}"),
     aptSuite: p("an apt suite (A-Z a-z 0-9 . _ / -, at most 64)", "[A-Za-z0-9][A-Za-z0-9._/-]{0,63}"),
     aptComponents: p("apt components (space separated words)", "[A-Za-z0-9][A-Za-z0-9._-]*(?: [A-Za-z0-9][A-Za-z0-9._-]*){0,15}"),
@@ -87,7 +93,10 @@ export const PATTERNS = {
     systemId: p("a system-id (1-128 of A-Z a-z 0-9 _ . -, not starting with a separator)", "[A-Za-z0-9][A-Za-z0-9_.-]{0,127}"),
     owner: p("<project>/<stack> (or <org>/<project>/<stack>) of A-Z a-z 0-9 _ . -", "[A-Za-z0-9_.-]{1,100}(?:/[A-Za-z0-9_.-]{1,100}){1,2}"),
     /** The NB database's unix socket on the host, or a TCP listener the host can reach. */
-    socket: p("an absolute unix socket path (A-Z a-z 0-9 _ . - /) or tcp:<ipv4>:<port>", `/[A-Za-z0-9_.-][A-Za-z0-9_./-]{0,254}|tcp:${IPV4}:${PORT}`),
+    socket: p(
+        "an absolute unix socket path (A-Z a-z 0-9 _ . - /) or tcp:<ipv4>:<port>",
+        `/[A-Za-z0-9_.-][A-Za-z0-9_./-]{0,254}|tcp:${IPV4}:${PORT}`,
+    ),
 } as const;
 
 export type PatternName = keyof typeof PATTERNS;

@@ -45,7 +45,12 @@ export interface DiffOptions {
  * provider's reply, and the engine's diff after it (a DIFF_UNKNOWN resolved from the inputs,
  * ignoreChanges and replaceOnChanges applied; lab/offline/engineDiff).
  */
-export async function up(host: ProviderHost, t: Tracked, news: Props = t.registered, opts: DiffOptions = {}): Promise<{ action: "create" | "update" | "replace" | "same"; diff?: DiffReply; engine?: EngineDiff }> {
+export async function up(
+    host: ProviderHost,
+    t: Tracked,
+    news: Props = t.registered,
+    opts: DiffOptions = {},
+): Promise<{ action: "create" | "update" | "replace" | "same"; diff?: DiffReply; engine?: EngineDiff }> {
     const given = { ...news, __provider: t.registered.__provider };
     const ignored = t.checked ? processIgnoreChanges(given, t.checked, opts.ignoreChanges ?? []).inputs : given;
     const checked = await host.check(t.urn, t.checked ?? {}, ignored);

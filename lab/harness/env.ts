@@ -52,5 +52,8 @@ export async function startEnv(): Promise<NbEnv> {
 /** ovn-nbctl `--bare --columns=<column> find <table> <conditions…>`, one value per row. */
 export async function findColumn(nb: NbServer, table: string, column: string, ...conditions: string[]): Promise<string[]> {
     const out = await nb.nbctl("--bare", `--columns=${column}`, "find", table, ...conditions);
-    return out.split("\n\n").map((s) => s.trim()).filter((s) => s.length > 0);
+    return out
+        .split("\n\n")
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
 }

@@ -127,8 +127,7 @@ export async function startNbServer(options: NbServerOptions = {}): Promise<NbSe
         await waitUntil(`ovsdb-server on ${socket}`, async () => {
             if (started.exitCode !== null) throw new Error(`ovsdb-server exited with ${started.exitCode}; see ${dir}`);
             return (
-                (await canConnect({ path: socket })) &&
-                (tcpPort === undefined || (await canConnect({ host: "127.0.0.1", port: tcpPort })))
+                (await canConnect({ path: socket })) && (tcpPort === undefined || (await canConnect({ host: "127.0.0.1", port: tcpPort })))
             );
         });
     };

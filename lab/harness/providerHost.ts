@@ -45,7 +45,10 @@ function call<Req, Res>(client: any, method: string, request: Req): Promise<Res>
  * `nodeArgs`: options for the host's node, e.g. `--cpu-prof` to profile it.
  */
 export async function startProviderHost(config: Props = {}, projectDir = PROJECT_ROOT, nodeArgs: string[] = []): Promise<ProviderHost> {
-    const { child, port, stderr } = await startPluginProcess([...nodeArgs, path.join(SDK_DIR, "cmd/dynamic-provider/index.js"), "127.0.0.1:1"], projectDir);
+    const { child, port, stderr } = await startPluginProcess(
+        [...nodeArgs, path.join(SDK_DIR, "cmd/dynamic-provider/index.js"), "127.0.0.1:1"],
+        projectDir,
+    );
     const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     const configure = new providerPb.ConfigureRequest();
     configure.setArgs(struct(config));

@@ -69,7 +69,10 @@ export async function programState(args: pulumi.runtime.MockResourceArgs): Promi
 }
 
 /** What the program (index.ts) exports: the cluster's outputs that operators look up. */
-type ProgramOutputs = Pick<OvnKubernetesCluster, "nodeSubnets" | "routerIps" | "managementIps" | "nbAddress" | "sbAddress" | "systemIds" | "kubernetesServer">;
+type ProgramOutputs = Pick<
+    OvnKubernetesCluster,
+    "nodeSubnets" | "routerIps" | "managementIps" | "nbAddress" | "sbAddress" | "systemIds" | "kubernetesServer"
+>;
 
 export async function runProgramUnderMocks(stack: string, overrides: Record<string, unknown> = {}) {
     const raw = withLabCrdMirror({ ...readStackFile(path.join(ROOT, "stacks", `Pulumi.${stack}.yaml`)), ...overrides });
@@ -90,7 +93,14 @@ export async function runProgramUnderMocks(stack: string, overrides: Record<stri
         {
             async newResource(args: pulumi.runtime.MockResourceArgs) {
                 const registration = registrations.get(`${args.type}::${args.name}`);
-                resources.push({ type: args.type, name: args.name, inputs: args.inputs, parent: parents.get(args.name), secretOutputs: secretOutputs.get(args.name), registration });
+                resources.push({
+                    type: args.type,
+                    name: args.name,
+                    inputs: args.inputs,
+                    parent: parents.get(args.name),
+                    secretOutputs: secretOutputs.get(args.name),
+                    registration,
+                });
                 return { id: `${args.name}-id`, state: await programState(args) };
             },
             call: (args: pulumi.runtime.MockCallArgs) => args.inputs,
@@ -115,7 +125,11 @@ export async function runProgramUnderMocks(stack: string, overrides: Record<stri
             additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
             replaceOnChanges: req.getReplaceonchangesList(),
             sourcePosition: position ? `${position.getUri()}#${position.getLine()},${position.getColumn()}` : undefined,
-            parentUrn: req.getParent(), dependencies: req.getDependenciesList(), propertyDependencies, provider: req.getProvider() };
+            parentUrn: req.getParent(),
+            dependencies: req.getDependenciesList(),
+            propertyDependencies,
+            provider: req.getProvider(),
+        };
         registrations.set(`${req.getType()}::${req.getName()}`, registration);
         return register(req, (err: unknown, resp: any) => {
             if (resp) registration.urn = resp.getUrn();

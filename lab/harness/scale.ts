@@ -12,7 +12,13 @@ export function scaleModel(nodes: number, gateways: number): ClusterModel {
     cfg.hostSubnetLength = 24;
     for (let g = 0; g < gateways; g++) {
         cfg.nodes[g + 1].roles = ["node", "gateway"];
-        cfg.nodes[g + 1].gateway = { mode: "dedicated", interface: "eth1", physicalIp: `172.16.${g}.10/24`, defaultGateway: `172.16.${g}.1`, rampoutSubnets: [] };
+        cfg.nodes[g + 1].gateway = {
+            mode: "dedicated",
+            interface: "eth1",
+            physicalIp: `172.16.${g}.10/24`,
+            defaultGateway: `172.16.${g}.1`,
+            rampoutSubnets: [],
+        };
     }
     return buildClusterModel(validateConfig(cfg));
 }
@@ -20,6 +26,12 @@ export function scaleModel(nodes: number, gateways: number): ClusterModel {
 /** A chassis system-id and NIC MAC per gateway node, as the host side would report them. */
 export function gatewayHosts(model: ClusterModel): Record<string, { systemId: string; macAddress: string }> {
     return Object.fromEntries(
-        model.gateways.map((g, i) => [g.node, { systemId: `chassis-${g.node}`, macAddress: `52:54:00:00:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}` }]),
+        model.gateways.map((g, i) => [
+            g.node,
+            {
+                systemId: `chassis-${g.node}`,
+                macAddress: `52:54:00:00:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`,
+            },
+        ]),
     );
 }

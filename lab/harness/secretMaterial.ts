@@ -73,7 +73,10 @@ export function otherPki(): Pki {
 /** One RSA key pair as PKCS#1 (which ssh2 and OpenSSL both read) and as PKCS#8. */
 export function rsaKeyPair(): { pkcs1: string; pkcs8: string } {
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-    return { pkcs1: privateKey.export({ type: "pkcs1", format: "pem" }).toString(), pkcs8: privateKey.export({ type: "pkcs8", format: "pem" }).toString() };
+    return {
+        pkcs1: privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
+        pkcs8: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    };
 }
 
 /** The OpenSSH public key line of a private key. */

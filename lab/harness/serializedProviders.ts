@@ -37,11 +37,20 @@ export async function registerUnderMocks(input: NbInputsForMocks): Promise<Regis
     const { ClusterRouter, NodeSwitch, GatewayRouter } = await import("@ovn-kubernetes-as-code/cluster");
     const nb = input.nb;
     const router = new ClusterRouter("cluster-router", { nb, owner: input.owner, router: input.model.clusterRouter });
-    const nodes = input.model.nodeNetworks.map((network) => new NodeSwitch(`node-${network.node}`, { nb, owner: input.owner, network }, { dependsOn: [router] }));
+    const nodes = input.model.nodeNetworks.map(
+        (network) => new NodeSwitch(`node-${network.node}`, { nb, owner: input.owner, network }, { dependsOn: [router] }),
+    );
     const gateways = input.model.gateways.map(
-        (gateway) => new GatewayRouter(`gateway-${gateway.node}`, { nb, owner: input.owner, gateway, ...input.gatewayHost[gateway.node] }, { dependsOn: [router] }),
+        (gateway) =>
+            new GatewayRouter(
+                `gateway-${gateway.node}`,
+                { nb, owner: input.owner, gateway, ...input.gatewayHost[gateway.node] },
+                { dependsOn: [router] },
+            ),
     );
     // Wait until every registration has reached the mock.
-    await new Promise<void>((resolve) => pulumi.all([router.urn, ...nodes.map((n) => n.urn), ...gateways.map((g) => g.urn)]).apply(() => resolve()));
+    await new Promise<void>((resolve) =>
+        pulumi.all([router.urn, ...nodes.map((n) => n.urn), ...gateways.map((g) => g.urn)]).apply(() => resolve()),
+    );
     return registered;
 }

@@ -120,7 +120,9 @@ export async function startSshd(options: SshdOptions = {}): Promise<TestSshd> {
     const privateKey = await readFile(join(dir, "id_ed25519"), "utf8");
     const hostKeyLine = (await readFile(join(dir, "ssh_host_ed25519_key.pub"), "utf8")).trim();
     // ssh-keygen's own fingerprint, independent of the code under test.
-    const hostKeyFingerprint = (await run("ssh-keygen", ["-l", "-E", "sha256", "-f", join(dir, "ssh_host_ed25519_key.pub")])).stdout.split(" ")[1];
+    const hostKeyFingerprint = (await run("ssh-keygen", ["-l", "-E", "sha256", "-f", join(dir, "ssh_host_ed25519_key.pub")])).stdout.split(
+        " ",
+    )[1];
 
     const log = async () => readFile(logFile, "utf8").catch(() => "");
     const count = (text: string, needle: string) => text.split(needle).length - 1;

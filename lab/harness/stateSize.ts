@@ -20,10 +20,21 @@ export function stateBytes(resources: Tracked[]): StateBytes[] {
     try {
         const file = path.join(dir, "state.json");
         // As the engine keeps it: secret when the program passed the key in it (nbConnectionInput).
-        const marked = (p: Record<string, any>) => (p.nb?.privateKey === undefined ? p : { ...p, nb: { [SIG_KEY]: SECRET_SIG, value: p.nb } });
+        const marked = (p: Record<string, any>) =>
+            p.nb?.privateKey === undefined ? p : { ...p, nb: { [SIG_KEY]: SECRET_SIG, value: p.nb } };
         const state: StackState = { version: 1, project: "ovn-kubernetes", stack: "nbtest", updated: "", outputs: {}, resources: [] };
         for (const t of resources) {
-            state.resources.push({ urn: t.urn, type: "", name: t.name, parent: "", custom: true, id: t.id, inputs: marked(t.checked!), outputs: marked(t.outputs!), dependencies: [] });
+            state.resources.push({
+                urn: t.urn,
+                type: "",
+                name: t.name,
+                parent: "",
+                custom: true,
+                id: t.id,
+                inputs: marked(t.checked!),
+                outputs: marked(t.outputs!),
+                dependencies: [],
+            });
         }
         saveState(file, state, new Keyring("state-size", "nbtest"));
         const saved = JSON.parse(fs.readFileSync(file, "utf8")) as StackState;

@@ -123,7 +123,12 @@ export class KubeClient {
     }
 
     /** The resource path of a kind, optionally in a namespace, optionally of one object. */
-    async resourcePath(apiVersion: string, kind: string, namespace?: string, name?: string): Promise<{ path: string; resource: ApiResource }> {
+    async resourcePath(
+        apiVersion: string,
+        kind: string,
+        namespace?: string,
+        name?: string,
+    ): Promise<{ path: string; resource: ApiResource }> {
         const resource = await this.discovery.resourceFor(apiVersion, kind);
         let path = groupVersionPath(apiVersion);
         if (resource.namespaced && namespace !== "") path += `/namespaces/${checkName(namespace ?? "default", "namespace")}`;
@@ -181,11 +186,15 @@ export class KubeClient {
     async apply(obj: KubeObject, opts: ApplyOptions): Promise<KubeObject> {
         const name = obj.metadata?.name;
         if (!name) throw new Error(`server-side apply of a ${obj.kind} needs metadata.name`);
-        return this.transport.request<KubeObject>("PATCH", await this.objectPath({ ...obj, name, namespace: obj.metadata.namespace ?? opts.namespace }), {
-            body: obj,
-            contentType: PATCH_CONTENT_TYPES.apply,
-            query: { ...writeQuery(opts), force: opts.force ? true : undefined },
-        });
+        return this.transport.request<KubeObject>(
+            "PATCH",
+            await this.objectPath({ ...obj, name, namespace: obj.metadata.namespace ?? opts.namespace }),
+            {
+                body: obj,
+                contentType: PATCH_CONTENT_TYPES.apply,
+                query: { ...writeQuery(opts), force: opts.force ? true : undefined },
+            },
+        );
     }
 
     /** Deletes the object; false when it did not exist. Finalizers may keep it for a while: see waitUntilGone. */
@@ -246,9 +255,11 @@ export function finalizingState(obj: KubeObject): string {
     const parts: string[] = [];
     if (obj.metadata.deletionTimestamp) parts.push(`terminating since ${obj.metadata.deletionTimestamp}`);
     else parts.push("not marked for deletion");
-    const finalizers = [...(obj.metadata.finalizers ?? []), ...(((obj.spec as { finalizers?: string[] } | undefined)?.finalizers) ?? [])];
+    const finalizers = [...(obj.metadata.finalizers ?? []), ...((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [])];
     if (finalizers.length) parts.push(`finalizers ${finalizers.join(", ")}`);
-    const conditions = ((obj.status as { conditions?: Array<{ type: string; status: string; message?: string }> } | undefined)?.conditions ?? [])
+    const conditions = (
+        (obj.status as { conditions?: Array<{ type: string; status: string; message?: string }> } | undefined)?.conditions ?? []
+    )
         .filter((c) => c.status === "True")
         .map((c) => `${c.type}: ${c.message ?? ""}`.trim());
     if (conditions.length) parts.push(conditions.join("; "));

@@ -45,10 +45,15 @@ export class Discovery {
         try {
             list = await this.resources(apiVersion);
         } catch (e) {
-            throw new Error(`discovery of ${apiVersion} on ${this.transport.server} failed (is the API group installed?): ${(e as Error).message}`);
+            throw new Error(
+                `discovery of ${apiVersion} on ${this.transport.server} failed (is the API group installed?): ${(e as Error).message}`,
+            );
         }
         const r = list.find((x) => x.kind === kind);
-        if (!r) throw new Error(`${this.transport.server} serves no kind ${kind} in ${apiVersion} (kinds: ${list.map((x) => x.kind).join(", ")})`);
+        if (!r)
+            throw new Error(
+                `${this.transport.server} serves no kind ${kind} in ${apiVersion} (kinds: ${list.map((x) => x.kind).join(", ")})`,
+            );
         return r;
     }
 

@@ -1,7 +1,17 @@
 // A small Kubernetes REST client shared by the offline engine and the local cluster (see client.ts
 // for why it is not @kubernetes/client-node).
 export { KubeClient, describeRef, finalizingState } from "./client";
-export type { KubeObject, ObjectMeta, ObjectRef, PatchType, PatchOptions, WriteOptions, ApplyOptions, ListOptions, DeleteOptions } from "./client";
+export type {
+    KubeObject,
+    ObjectMeta,
+    ObjectRef,
+    PatchType,
+    PatchOptions,
+    WriteOptions,
+    ApplyOptions,
+    ListOptions,
+    DeleteOptions,
+} from "./client";
 export { KubeApiError, isNotFound, isConflict } from "./errors";
 export type { KubeStatus } from "./errors";
 export { parseKubeconfig, loadKubeconfig, buildKubeconfig } from "./kubeconfig";

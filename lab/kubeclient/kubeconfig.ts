@@ -98,17 +98,23 @@ export function parseKubeconfig(text: string, opts: KubeconfigOptions = {}): Kub
     if (!context.cluster) throw new Error(`kubeconfig: context ${JSON.stringify(contextName)} names no cluster`);
     const cluster = pick<RawCluster>(raw.clusters, context.cluster, "cluster", "cluster");
     if (!cluster.server || !/^https?:\/\/[^/]+/.test(cluster.server)) {
-        throw new Error(`kubeconfig: cluster ${JSON.stringify(context.cluster)} has no https:// or http:// server (got ${JSON.stringify(cluster.server)})`);
+        throw new Error(
+            `kubeconfig: cluster ${JSON.stringify(context.cluster)} has no https:// or http:// server (got ${JSON.stringify(cluster.server)})`,
+        );
     }
     const user: RawUser = context.user ? pick<RawUser>(raw.users, context.user, "user", "user") : {};
     if (user.exec || user["auth-provider"]) {
-        throw new Error(`kubeconfig: user ${JSON.stringify(context.user)} uses an exec or auth-provider plugin, which this client does not run: use a token or a client certificate`);
+        throw new Error(
+            `kubeconfig: user ${JSON.stringify(context.user)} uses an exec or auth-provider plugin, which this client does not run: use a token or a client certificate`,
+        );
     }
     const token = user.token ?? (user.tokenFile ? material(undefined, user.tokenFile, baseDir, "token")?.trim() : undefined);
     const certPem = material(user["client-certificate-data"], user["client-certificate"], baseDir, "client certificate");
     const keyPem = material(user["client-key-data"], user["client-key"], baseDir, "client key");
     if (Boolean(certPem) !== Boolean(keyPem)) {
-        throw new Error(`kubeconfig: user ${JSON.stringify(context.user)} has a client certificate without its key, or a key without its certificate`);
+        throw new Error(
+            `kubeconfig: user ${JSON.stringify(context.user)} has a client certificate without its key, or a key without its certificate`,
+        );
     }
     return {
         server: cluster.server.replace(/\/+$/, ""),
@@ -144,7 +150,13 @@ export interface KubeconfigUser {
  * A kubeconfig with one cluster, one user and one context, credentials inline: what the local
  * control plane hands to its users (admin, kubelets, ovnkube). Contains secrets: write it 0600.
  */
-export function buildKubeconfig(opts: { server: string; caPem: string; user: string; credentials: KubeconfigUser; clusterName?: string }): string {
+export function buildKubeconfig(opts: {
+    server: string;
+    caPem: string;
+    user: string;
+    credentials: KubeconfigUser;
+    clusterName?: string;
+}): string {
     const clusterName = opts.clusterName ?? "local";
     const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");
     const user: Record<string, string> = {};

@@ -21,8 +21,18 @@ export interface AptSource {
 
 /** Debian's release names and codenames: a source with one of these is Debian's archive, not a third party's. */
 const DEBIAN_SUITES = new Set([
-    "oldoldstable", "oldstable", "stable", "testing", "unstable", "sid",
-    "buster", "bullseye", "bookworm", "trixie", "forky", "duke",
+    "oldoldstable",
+    "oldstable",
+    "stable",
+    "testing",
+    "unstable",
+    "sid",
+    "buster",
+    "bullseye",
+    "bookworm",
+    "trixie",
+    "forky",
+    "duke",
 ]);
 
 /** What debootstrap can fetch from: http, https, or a directory. */
@@ -81,7 +91,10 @@ export function debianMirrorOf(sources: readonly AptSource[]): string | undefine
  */
 export function chooseDebianMirror(override: string | undefined, files: readonly AptSourceFile[]): string {
     if (override !== undefined && override !== "") {
-        if (!MIRROR_URL.test(override)) throw new Error(`${MIRROR_ENV}=${JSON.stringify(override)} is not a mirror URL: give http://, https:// or file:/ followed by the Debian archive's path`);
+        if (!MIRROR_URL.test(override))
+            throw new Error(
+                `${MIRROR_ENV}=${JSON.stringify(override)} is not a mirror URL: give http://, https:// or file:/ followed by the Debian archive's path`,
+            );
         return override.replace(/\/+$/, "");
     }
     const mirror = debianMirrorOf(files.flatMap(parseSourceFile));

@@ -9,7 +9,14 @@ import { ping, type LocalPod, type PodRef } from "./pods";
 import { run } from "./run";
 import { clusterNames } from "./names";
 import type { LocalCluster } from "./state";
-import { awaitChassisCaughtUp, awaitTunnelMesh, formatCaughtUp, formatTunnelMesh, type CaughtUp, type TunnelMesh } from "./overlayReadiness";
+import {
+    awaitChassisCaughtUp,
+    awaitTunnelMesh,
+    formatCaughtUp,
+    formatTunnelMesh,
+    type CaughtUp,
+    type TunnelMesh,
+} from "./overlayReadiness";
 
 /** Where a check runs: a host by name, a pod, or the external namespace. */
 export type Place = { host: string } | { pod: PodRef } | { external: true };
@@ -30,7 +37,8 @@ export interface PingMatrix {
 /** argv run at `place`: in a host's namespaces, or in a pod's or the external network namespace with this machine's files. */
 export function argvIn(cluster: LocalCluster, place: Place, argv: string[]): string[] {
     if ("host" in place) return hostArgv(enterableHost(cluster, place.host), argv);
-    if ("pod" in place) return ["ip", "netns", "exec", clusterNames(cluster.id).podNetns(place.pod.node, place.pod.namespace, place.pod.pod), ...argv];
+    if ("pod" in place)
+        return ["ip", "netns", "exec", clusterNames(cluster.id).podNetns(place.pod.node, place.pod.namespace, place.pod.pod), ...argv];
     return ["ip", "netns", "exec", cluster.external.ns, ...argv];
 }
 
@@ -70,7 +78,14 @@ const CLIENT = `const c=require("net").connect(+process.argv[2],process.argv[1])
  * Connects from `client` to `serverIp:port` served at `server`; the server answers with the
  * source address it saw. Tries `attempts` times: the first overlay packet to a new peer can be lost.
  */
-export async function tcpExchange(cluster: LocalCluster, server: Place, serverIp: string, client: Place, port = 18080, attempts = 4): Promise<{ ok: boolean; seenSource?: string; error?: string }> {
+export async function tcpExchange(
+    cluster: LocalCluster,
+    server: Place,
+    serverIp: string,
+    client: Place,
+    port = 18080,
+    attempts = 4,
+): Promise<{ ok: boolean; seenSource?: string; error?: string }> {
     const [cmd, ...args] = argvIn(cluster, server, [process.execPath, "-e", SERVER, String(port), "20000"]);
     const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
     try {
@@ -93,7 +108,13 @@ export async function tcpExchange(cluster: LocalCluster, server: Place, serverIp
 }
 
 /** What a TCP server at `ip:port` sends to `client` before it closes; tries `attempts` times. */
-export async function tcpAnswer(cluster: LocalCluster, client: Place, ip: string, port: number, attempts = 4): Promise<{ ok: boolean; answer?: string; error?: string }> {
+export async function tcpAnswer(
+    cluster: LocalCluster,
+    client: Place,
+    ip: string,
+    port: number,
+    attempts = 4,
+): Promise<{ ok: boolean; answer?: string; error?: string }> {
     let last = "";
     for (let attempt = 0; attempt < attempts; attempt++) {
         const r = await run(argvIn(cluster, client, [process.execPath, "-e", CLIENT, ip, String(port), "3000"]));
@@ -137,13 +158,21 @@ function snatSourceOf(model: ClusterModel, node: string): string {
  * and, given the ClusterIP of a Service in front of the second pod (port CHECK_PORT), TCP from the
  * first pod to the Service.
  */
-export async function overlayReport(cluster: LocalCluster, model: ClusterModel, pods: Array<PodRef & { ip: string; ifaceId?: string }>, serviceIp?: string): Promise<OverlayReport> {
+export async function overlayReport(
+    cluster: LocalCluster,
+    model: ClusterModel,
+    pods: Array<PodRef & { ip: string; ifaceId?: string }>,
+    serviceIp?: string,
+): Promise<OverlayReport> {
     const label = (p: PodRef & { ifaceId?: string }) => p.ifaceId ?? `${p.namespace}_${p.pod}`;
     const targets: Target[] = [
         ...model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })),
         ...pods.map((p) => ({ label: label(p), ip: p.ip })),
     ];
-    const sources = [...cluster.hosts.map((h) => ({ label: h.name, from: h.name as string | PodRef })), ...pods.map((p) => ({ label: label(p), from: p as PodRef }))];
+    const sources = [
+        ...cluster.hosts.map((h) => ({ label: h.name, from: h.name as string | PodRef })),
+        ...pods.map((p) => ({ label: label(p), from: p as PodRef })),
+    ];
     const caughtUp = await awaitChassisCaughtUp(cluster, model);
     const tunnels = await awaitTunnelMesh(cluster, model);
     // Pairs that fail are retried for up to 45 s: with three centrals on a busy machine one pair of
@@ -151,10 +180,24 @@ export async function overlayReport(cluster: LocalCluster, model: ClusterModel, 
     const matrix = await pingMatrix(cluster, sources, targets, 45);
     const [a, b] = pods;
     const podTcp = { ...(await tcpExchange(cluster, { pod: b }, b.ip, { pod: a }, CHECK_PORT)), expected: a.ip };
-    const gateway = { ...(await tcpExchange(cluster, { external: true }, cluster.external.ip, { pod: a }, CHECK_PORT)), expected: snatSourceOf(model, a.node) };
-    const service = serviceIp === undefined ? undefined : { ...(await tcpExchange(cluster, { pod: b }, serviceIp, { pod: a }, CHECK_PORT)), expected: a.ip };
+    const gateway = {
+        ...(await tcpExchange(cluster, { external: true }, cluster.external.ip, { pod: a }, CHECK_PORT)),
+        expected: snatSourceOf(model, a.node),
+    };
+    const service =
+        serviceIp === undefined
+            ? undefined
+            : { ...(await tcpExchange(cluster, { pod: b }, serviceIp, { pod: a }, CHECK_PORT)), expected: a.ip };
     const good = (r: { ok: boolean; seenSource?: string; expected: string }) => r.ok && r.seenSource === r.expected;
-    return { caughtUp, tunnels, matrix, podTcp, gateway, service, allOk: caughtUp.ok && tunnels.complete && matrix.allOk && good(podTcp) && good(gateway) && (service === undefined || good(service)) };
+    return {
+        caughtUp,
+        tunnels,
+        matrix,
+        podTcp,
+        gateway,
+        service,
+        allOk: caughtUp.ok && tunnels.complete && matrix.allOk && good(podTcp) && good(gateway) && (service === undefined || good(service)),
+    };
 }
 
 export function formatReport(r: OverlayReport): string {

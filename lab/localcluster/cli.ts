@@ -95,13 +95,22 @@ async function main(argv: string[]): Promise<number> {
     if (command !== "exec" && dash >= 0) throw new UsageError("only exec takes -- and a command");
     switch (command) {
         case "up": {
-            if (rest.length > 1 || (rest[0] !== undefined && !/^\d+$/.test(rest[0]))) throw new UsageError("up takes one optional number of hosts");
+            if (rest.length > 1 || (rest[0] !== undefined && !/^\d+$/.test(rest[0])))
+                throw new UsageError("up takes one optional number of hosts");
             if (!/^\d+$/.test(values.centrals!)) throw new UsageError("--centrals takes a number of hosts (1, 3 or 5)");
             const started = Date.now();
-            if (values.kubernetes && values["lab-dir"]) throw new UsageError("--kubernetes brings its own lab directory: leave out --lab-dir");
-            if (values["ovn-kubernetes"] !== undefined && !values.kubernetes) throw new UsageError("--ovn-kubernetes goes with --kubernetes");
-            const ovnKubernetes = values["ovn-kubernetes"] === undefined ? undefined : usage(() => checkOvnKubernetesRelease(values["ovn-kubernetes"]!));
-            const hostOptions = { id, hosts: rest[0] ? Number(rest[0]) : undefined, subnet: values.subnet, os: values.os as HostOs /* checked by up, which names the choices */ };
+            if (values.kubernetes && values["lab-dir"])
+                throw new UsageError("--kubernetes brings its own lab directory: leave out --lab-dir");
+            if (values["ovn-kubernetes"] !== undefined && !values.kubernetes)
+                throw new UsageError("--ovn-kubernetes goes with --kubernetes");
+            const ovnKubernetes =
+                values["ovn-kubernetes"] === undefined ? undefined : usage(() => checkOvnKubernetesRelease(values["ovn-kubernetes"]!));
+            const hostOptions = {
+                id,
+                hosts: rest[0] ? Number(rest[0]) : undefined,
+                subnet: values.subnet,
+                os: values.os as HostOs /* checked by up, which names the choices */,
+            };
             const { cluster, kubernetes } = values.kubernetes
                 ? await upWithKubernetes({ ...hostOptions, ovnKubernetes })
                 : { cluster: await up({ ...hostOptions, labDir: values["lab-dir"] }), kubernetes: undefined };
@@ -109,17 +118,27 @@ async function main(argv: string[]): Promise<number> {
             console.log(formatStatus(await status(id)));
             console.log(`up in ${seconds} s; state in ${cluster.dir}`);
             const h = cluster.hosts[0];
-            console.log(`hosts run ${values.os}${h.base ? ` on their own root (overlay of ${h.base}); a host's files: /proc/<holder>/root/<path>` : ""}`);
+            console.log(
+                `hosts run ${values.os}${h.base ? ` on their own root (overlay of ${h.base}); a host's files: /proc/<holder>/root/<path>` : ""}`,
+            );
             if (kubernetes) {
                 const o = cluster.ovnKubernetes!;
-                console.log(o.kubelet
-                    ? `ovn-kubernetes ${o.release}: kubelet ${KUBERNETES_VERSION} and containerd on every host, ${o.image} imported there`
-                    : `ovn-kubernetes ${o.release}: every host registered as a Node, with no kubelet (${values.os} lacks containerd 2): ovnkube cannot run here`);
+                console.log(
+                    o.kubelet
+                        ? `ovn-kubernetes ${o.release}: kubelet ${KUBERNETES_VERSION} and containerd on every host, ${o.image} imported there`
+                        : `ovn-kubernetes ${o.release}: every host registered as a Node, with no kubelet (${values.os} lacks containerd 2): ovnkube cannot run here`,
+                );
                 console.log(`kubectl: KUBECONFIG=${kubernetes.controlPlane.adminKubeconfig.path} kubectl get nodes`);
             }
             if (!values["no-stack-file"]) {
-                const k8s = kubernetes && { apiServerUrl: kubernetes.controlPlane.apiServerUrl, kubeconfig: kubernetes.controlPlane.adminKubeconfig.content };
-                const file = writeLocalStack(cluster, values["stack-file"] ?? defaultStackPath(id), { kubernetes: k8s, centrals: Number(values.centrals) });
+                const k8s = kubernetes && {
+                    apiServerUrl: kubernetes.controlPlane.apiServerUrl,
+                    kubeconfig: kubernetes.controlPlane.adminKubeconfig.content,
+                };
+                const file = writeLocalStack(cluster, values["stack-file"] ?? defaultStackPath(id), {
+                    kubernetes: k8s,
+                    centrals: Number(values.centrals),
+                });
                 console.log(`stack file: ${file}${k8s ? " (ovnkube mode)" : " (Pulumi mode)"}`);
                 console.log(`  its secrets use PULUMI_CONFIG_PASSPHRASE if set, else the lab passphrase "${LOCAL_LAB_PASSPHRASE}"`);
             }
@@ -137,11 +156,14 @@ async function main(argv: string[]): Promise<number> {
             const started = Date.now();
             const r = await down(id);
             const seconds = ((Date.now() - started) / 1000).toFixed(1);
-            console.log(`local cluster ${id} down in ${seconds} s: ${r.processes} processes ended, ${r.netns.length} namespaces and ${r.links.length} links removed`);
+            console.log(
+                `local cluster ${id} down in ${seconds} s: ${r.processes} processes ended, ${r.netns.length} namespaces and ${r.links.length} links removed`,
+            );
             return 0;
         }
         case "exec": {
-            if (rest.length !== 1 || hostCommand.length === 0) throw new UsageError("exec takes one host, then -- and the command, e.g. exec node1 -- ovn-nbctl show");
+            if (rest.length !== 1 || hostCommand.length === 0)
+                throw new UsageError("exec takes one host, then -- and the command, e.g. exec node1 -- ovn-nbctl show");
             return execInHost(id, rest[0], hostCommand);
         }
         default:

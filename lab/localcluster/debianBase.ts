@@ -37,10 +37,16 @@ const BUILD_STEPS_VERSION = 1;
  */
 const HOST_PACKAGES = [
     "openssh-server", // every host is reached over SSH
-    "iproute2", "iputils-ping", "ethtool", "netcat-openbsd", "netbase",
+    "iproute2",
+    "iputils-ping",
+    "ethtool",
+    "netcat-openbsd",
+    "netbase",
     "nftables",
     "iptables", // ovnkube-node calls /usr/sbin/iptables
-    "procps", "util-linux", "kmod",
+    "procps",
+    "util-linux",
+    "kmod",
     "ca-certificates",
     "containernetworking-plugins", // Debian's CNI plugins in /usr/lib/cni: bridge, host-local, loopback
     "apt-utils", // apt-ftparchive indexes the local repository
@@ -81,7 +87,12 @@ export const CACHE_ROOT = "/var/cache/ovn-kubernetes-lab";
 /** apt's source files as apt reads them: sources.list, then sources.list.d's *.list and *.sources in name order. */
 function readAptSources(etcApt: string): AptSourceFile[] {
     const dir = path.join(etcApt, "sources.list.d");
-    const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /\.(list|sources)$/.test(f)).sort() : [];
+    const names = fs.existsSync(dir)
+        ? fs
+              .readdirSync(dir)
+              .filter((f) => /\.(list|sources)$/.test(f))
+              .sort()
+        : [];
     return [path.join(etcApt, "sources.list"), ...names.map((f) => path.join(dir, f))]
         .filter((f) => fs.existsSync(f))
         .map((f) => ({ path: f, text: fs.readFileSync(f, "utf8") }));
@@ -97,7 +108,12 @@ export function labDebianMirror(env: NodeJS.ProcessEnv = process.env, etcApt = "
 
 /** Short hash of everything that decides the base's content. Pure. */
 export function recipeHash(recipe: BaseRecipe): string {
-    const text = JSON.stringify({ v: BUILD_STEPS_VERSION, ...recipe, include: [...recipe.include].sort(), repoPackages: [...recipe.repoPackages].sort() });
+    const text = JSON.stringify({
+        v: BUILD_STEPS_VERSION,
+        ...recipe,
+        include: [...recipe.include].sort(),
+        repoPackages: [...recipe.repoPackages].sort(),
+    });
     return createHash("sha256").update(text).digest("hex").slice(0, 12);
 }
 
@@ -180,8 +196,22 @@ async function build(recipe: BaseRecipe, mirror: string, dir: string, progress: 
     const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
     progress(`building ${recipe.title} base (1-2 min, cached afterwards) in ${dir} from ${mirror}`);
     // In a private mount namespace: the /proc and /sys debootstrap mounts in the target die with it.
-    await runReportingPhases(["unshare", "--mount", "--propagation", "private", "debootstrap", "--variant=minbase",
-        `--include=${recipe.include.join(",")}`, recipe.suite, dir, mirror], progress, 15 * 60_000);
+    await runReportingPhases(
+        [
+            "unshare",
+            "--mount",
+            "--propagation",
+            "private",
+            "debootstrap",
+            "--variant=minbase",
+            `--include=${recipe.include.join(",")}`,
+            recipe.suite,
+            dir,
+            mirror,
+        ],
+        progress,
+        15 * 60_000,
+    );
     // debootstrap keeps the .debs it installed; they are not part of the repository.
     await inRoot(dir, ["apt-get", "clean"]);
     progress(`  downloading ${recipe.repoPackages.join(", ")} and their dependencies into the local apt repository (${elapsed()})`);
@@ -218,26 +248,32 @@ export async function ensureDebianBase(recipe: BaseRecipe = DEBIAN13_BASE, opts:
     const dir = baseDir(recipe, cacheRoot);
     if (fs.existsSync(dir)) return dir;
     const mirror = labDebianMirror();
-    await requireTools(["debootstrap", "unshare", "chroot", "flock"],
-        `needed to build the ${recipe.title} base: apt-get install -y debootstrap util-linux coreutils (scripts/install-os-packages.sh installs them)`);
+    await requireTools(
+        ["debootstrap", "unshare", "chroot", "flock"],
+        `needed to build the ${recipe.title} base: apt-get install -y debootstrap util-linux coreutils (scripts/install-os-packages.sh installs them)`,
+    );
     fs.mkdirSync(cacheRoot, { recursive: true, mode: 0o755 });
-    return withMachineLock(`${dir}.lock`, async () => {
-        if (fs.existsSync(dir)) return dir;
-        // Only the lock holder builds, so any other partial base is a crashed build's remains. A
-        // crashed builder's children may still write into theirs: ours has its own name, and
-        // removing theirs is best effort (the next build tries again).
-        const partial = `${dir}.partial-${process.pid}`;
-        const prefix = `${path.basename(dir)}.partial-`;
-        for (const stale of fs.readdirSync(cacheRoot).filter((f) => f.startsWith(prefix))) {
-            await removeTree(path.join(cacheRoot, stale)).catch(() => undefined);
-        }
-        try {
-            await build(recipe, mirror, partial, progress);
-        } catch (e) {
-            await removeTree(partial);
-            throw new Error(`building the ${recipe.title} base failed: ${(e as Error).message}`);
-        }
-        fs.renameSync(partial, dir);
-        return dir;
-    }, { onWait: () => progress(`waiting for another process that is building ${dir}`) });
+    return withMachineLock(
+        `${dir}.lock`,
+        async () => {
+            if (fs.existsSync(dir)) return dir;
+            // Only the lock holder builds, so any other partial base is a crashed build's remains. A
+            // crashed builder's children may still write into theirs: ours has its own name, and
+            // removing theirs is best effort (the next build tries again).
+            const partial = `${dir}.partial-${process.pid}`;
+            const prefix = `${path.basename(dir)}.partial-`;
+            for (const stale of fs.readdirSync(cacheRoot).filter((f) => f.startsWith(prefix))) {
+                await removeTree(path.join(cacheRoot, stale)).catch(() => undefined);
+            }
+            try {
+                await build(recipe, mirror, partial, progress);
+            } catch (e) {
+                await removeTree(partial);
+                throw new Error(`building the ${recipe.title} base failed: ${(e as Error).message}`);
+            }
+            fs.renameSync(partial, dir);
+            return dir;
+        },
+        { onWait: () => progress(`waiting for another process that is building ${dir}`) },
+    );
 }

@@ -46,7 +46,10 @@ export async function down(id: string): Promise<DownReport> {
     const mounts = holderMountNamespaces(id);
     let processes: number;
     try {
-        processes = await killNamespaceProcesses(netns, mounts.map((m) => m.inode));
+        processes = await killNamespaceProcesses(
+            netns,
+            mounts.map((m) => m.inode),
+        );
     } finally {
         for (const m of mounts) m.release();
     }

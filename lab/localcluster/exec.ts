@@ -9,7 +9,9 @@ import { LocalCluster, LocalHost, findHost } from "./state";
 export function enterableHost(cluster: LocalCluster, hostName: string): LocalHost {
     const host = findHost(cluster, hostName);
     if (!isInNetns(host.holderPid, host.netns)) {
-        throw new Error(`host ${hostName} of local cluster ${cluster.id} is not running (holder ${host.holderPid} gone): run down and up again`);
+        throw new Error(
+            `host ${hostName} of local cluster ${cluster.id} is not running (holder ${host.holderPid} gone): run down and up again`,
+        );
     }
     return host;
 }
@@ -26,6 +28,11 @@ export function hostArgv(host: LocalHost, command: readonly string[] | string): 
  * thrown). Prefer an argv array; a script string is passed to `sh -c` as is, so quote any value
  * in it with shellQuote.
  */
-export async function hostExec(cluster: LocalCluster, hostName: string, command: readonly string[] | string, opts?: RunOptions): Promise<RunResult> {
+export async function hostExec(
+    cluster: LocalCluster,
+    hostName: string,
+    command: readonly string[] | string,
+    opts?: RunOptions,
+): Promise<RunResult> {
     return run(hostArgv(enterableHost(cluster, hostName), command), opts);
 }

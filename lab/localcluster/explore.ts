@@ -19,7 +19,12 @@ export function localExecLine(id: string, host: string, argv: readonly string[])
 
 /** Every host that serves NB and SB, each with `ovn-nbctl show` and `ovn-sbctl show`. */
 export function exploreCommands(id: string, model: Pick<ClusterModel, "architecture" | "central" | "hosts">): ExploreCommand[] {
-    const hosts = model.architecture === "interconnect" ? model.hosts.filter((h) => h.zone).map((h) => h.name) : model.central ? [model.central.host] : [];
+    const hosts =
+        model.architecture === "interconnect"
+            ? model.hosts.filter((h) => h.zone).map((h) => h.name)
+            : model.central
+              ? [model.central.host]
+              : [];
     // A raft member that is not the leader answers reads only when told it may.
     const leaderOnly = model.central?.cluster ? ["--no-leader-only"] : [];
     return hosts.flatMap((host) =>

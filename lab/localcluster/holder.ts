@@ -36,7 +36,10 @@ export const PRIVATE_DIRS = [
 ] as const;
 
 /** What Debian's base-files puts in root's home at install. */
-const ROOT_DOT_FILES: Record<string, string> = { ".bashrc": "/usr/share/base-files/dot.bashrc", ".profile": "/usr/share/base-files/dot.profile" };
+const ROOT_DOT_FILES: Record<string, string> = {
+    ".bashrc": "/usr/share/base-files/dot.bashrc",
+    ".profile": "/usr/share/base-files/dot.profile",
+};
 
 /** The project's directories among PRIVATE_DIRS: made on this machine when missing (no package makes them). */
 const PROJECT_DIRS = [BUNDLE_ROOT, COMMAND_LOG_DIR];
@@ -85,7 +88,8 @@ export function prepareHostDirs(hostDir: string, hostname: string, hostsFile: st
         fs.mkdirSync(mine, { recursive: true });
         if (dir === "/root") {
             fs.chmodSync(mine, 0o700);
-            for (const [name, source] of Object.entries(ROOT_DOT_FILES)) if (fs.existsSync(source)) fs.copyFileSync(source, path.join(mine, name));
+            for (const [name, source] of Object.entries(ROOT_DOT_FILES))
+                if (fs.existsSync(source)) fs.copyFileSync(source, path.join(mine, name));
         }
         if (!dir.startsWith("/etc/")) continue;
         for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -158,7 +162,18 @@ export type HolderRoot = { kind: "shared"; hostDir: string } | { kind: "own"; ro
 /** The holder script and its positional parameters. Pure. */
 export function holderCommand(hostname: string, root: HolderRoot, labDir = ""): string[] {
     if (root.kind === "shared") {
-        return ["/bin/sh", "-c", SHARED_ROOT_SCRIPT, "holder", hostname, root.hostDir, labDir, LAB_DIR_MOUNT, ...PRIVATE_DIRS, ...PRIVATE_FILES];
+        return [
+            "/bin/sh",
+            "-c",
+            SHARED_ROOT_SCRIPT,
+            "holder",
+            hostname,
+            root.hostDir,
+            labDir,
+            LAB_DIR_MOUNT,
+            ...PRIVATE_DIRS,
+            ...PRIVATE_FILES,
+        ];
     }
     const r = root.root;
     return ["/bin/sh", "-c", OWN_ROOT_SCRIPT, "holder", hostname, r.base, r.upper, r.work, r.merged, labDir, LAB_DIR_MOUNT, r.containerd];
@@ -171,7 +186,18 @@ export function startHolder(netns: string, hostname: string, root: HolderRoot, l
         // namespaces and then execs the script in place, so the spawned pid becomes the holder.
         const child = spawn(
             "ip",
-            ["netns", "exec", netns, "unshare", "--mount", "--uts", "--propagation", "private", "--", ...holderCommand(hostname, root, labDir)],
+            [
+                "netns",
+                "exec",
+                netns,
+                "unshare",
+                "--mount",
+                "--uts",
+                "--propagation",
+                "private",
+                "--",
+                ...holderCommand(hostname, root, labDir),
+            ],
             // detached: its own session, so a Ctrl-C in the terminal that ran `up` does not end the host.
             { detached: true, stdio: ["ignore", "pipe", "pipe"] },
         );

@@ -5,7 +5,14 @@ export { down } from "./down";
 export { status } from "./status";
 export { hostExec } from "./exec";
 export { addPod, removePod, podExec, ping } from "./pods";
-export { writeLocalStack, localStackConfig, localSharedGateway, localPassphrase, defaultStackPath, LOCAL_LAB_PASSPHRASE } from "./stackFile";
+export {
+    writeLocalStack,
+    localStackConfig,
+    localSharedGateway,
+    localPassphrase,
+    defaultStackPath,
+    LOCAL_LAB_PASSPHRASE,
+} from "./stackFile";
 export { PassphraseSecrets, IncorrectPassphraseError } from "../offline/passphraseSecrets";
 export { loadCluster } from "./state";
 export { shellQuote } from "./run";
@@ -21,7 +28,15 @@ export { LAB_DIR_MOUNT, inHostRoot } from "./holder";
 export { ensureDebianBase, DEBIAN_BASES } from "./debianBase";
 export { upWithKubernetes, startKubernetes, prepareLabDir, runsKubelet } from "./kubernetes";
 export type { KubernetesLab, KubernetesUpOptions, StartKubernetesOptions } from "./kubernetes";
-export { labCrdDir, ovnKubernetesLabImage, OVN_KUBERNETES_RELEASES, DEFAULT_OVN_KUBERNETES_RELEASE, KUBERNETES_VERSION, LAB_BIN_ENV, LAB_CRDS_ENV } from "./labReleases";
+export {
+    labCrdDir,
+    ovnKubernetesLabImage,
+    OVN_KUBERNETES_RELEASES,
+    DEFAULT_OVN_KUBERNETES_RELEASE,
+    KUBERNETES_VERSION,
+    LAB_BIN_ENV,
+    LAB_CRDS_ENV,
+} from "./labReleases";
 export type { OvnKubernetesRelease } from "./labReleases";
 export type { RunResult, RunOptions } from "./run";
 export { startPod, stopPod } from "./workloads";

@@ -24,7 +24,8 @@ export const DEMO_IMAGE = WORKLOAD_IMAGE;
 export const DEMO_NAMESPACE = "default";
 
 function checkName(what: string, value: string): string {
-    if (!PATTERNS.nodeName.re.test(value)) throw new Error(`${what} ${JSON.stringify(value)} is not a DNS-1123 label (lower-case letters, digits and '-', at most 63)`);
+    if (!PATTERNS.nodeName.re.test(value))
+        throw new Error(`${what} ${JSON.stringify(value)} is not a DNS-1123 label (lower-case letters, digits and '-', at most 63)`);
     return value;
 }
 
@@ -77,7 +78,8 @@ export const DEMO_APP_LABEL = "app";
  */
 export function deploymentManifest(spec: DemoDeploymentSpec): KubeObject {
     if (spec.command.length === 0) throw new Error(`deployment ${spec.name}: command is empty`);
-    if (!Number.isInteger(spec.replicas) || spec.replicas < 1) throw new Error(`deployment ${spec.name}: replicas ${spec.replicas} is not a positive integer`);
+    if (!Number.isInteger(spec.replicas) || spec.replicas < 1)
+        throw new Error(`deployment ${spec.name}: replicas ${spec.replicas} is not a positive integer`);
     const labels = { [DEMO_APP_LABEL]: checkName("deployment name", spec.name) };
     return {
         apiVersion: "apps/v1",
@@ -89,9 +91,22 @@ export function deploymentManifest(spec: DemoDeploymentSpec): KubeObject {
             template: {
                 metadata: { labels },
                 spec: {
-                    affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: labels }, topologyKey: "kubernetes.io/hostname" }] } },
+                    affinity: {
+                        podAntiAffinity: {
+                            requiredDuringSchedulingIgnoredDuringExecution: [
+                                { labelSelector: { matchLabels: labels }, topologyKey: "kubernetes.io/hostname" },
+                            ],
+                        },
+                    },
                     terminationGracePeriodSeconds: 1,
-                    containers: [{ name: "main", image: spec.image ?? DEMO_IMAGE, command: spec.command, ...(spec.memoryLimit ? { resources: { limits: { memory: spec.memoryLimit } } } : {}) }],
+                    containers: [
+                        {
+                            name: "main",
+                            image: spec.image ?? DEMO_IMAGE,
+                            command: spec.command,
+                            ...(spec.memoryLimit ? { resources: { limits: { memory: spec.memoryLimit } } } : {}),
+                        },
+                    ],
                 },
             },
         },
@@ -110,13 +125,20 @@ export interface ClusterIpServiceSpec {
 
 /** A TCP ClusterIP (or NodePort) Service: ovnkube turns it into a load balancer on every node switch (and gateway). Pure. */
 export function clusterIpServiceManifest(spec: ClusterIpServiceSpec): KubeObject {
-    for (const [what, port] of [["port", spec.port], ["targetPort", spec.targetPort]] as const)
+    for (const [what, port] of [
+        ["port", spec.port],
+        ["targetPort", spec.targetPort],
+    ] as const)
         if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`service ${spec.name}: ${what} ${port} is not a TCP port`);
     return {
         apiVersion: "v1",
         kind: "Service",
         metadata: { name: checkName("service name", spec.name), namespace: spec.namespace ?? DEMO_NAMESPACE },
-        spec: { type: spec.type ?? "ClusterIP", selector: spec.selector, ports: [{ protocol: "TCP", port: spec.port, targetPort: spec.targetPort }] },
+        spec: {
+            type: spec.type ?? "ClusterIP",
+            selector: spec.selector,
+            ports: [{ protocol: "TCP", port: spec.port, targetPort: spec.targetPort }],
+        },
     };
 }
 
@@ -128,11 +150,19 @@ export interface RunningPodStatus {
 
 /** A Pod's uid, node and address once it runs with an address; otherwise why not yet. Pure. */
 export function runningPodStatus(pod: KubeObject): RunningPodStatus | { waiting: string } {
-    const status = (pod.status ?? {}) as { phase?: string; podIP?: string; containerStatuses?: Array<{ state?: Record<string, { reason?: string; message?: string }> }> };
+    const status = (pod.status ?? {}) as {
+        phase?: string;
+        podIP?: string;
+        containerStatuses?: Array<{ state?: Record<string, { reason?: string; message?: string }> }>;
+    };
     const node = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
-    const waiting = status.containerStatuses?.flatMap((c) => Object.values(c.state ?? {}).map((s) => [s.reason, s.message].filter(Boolean).join(": "))).filter(Boolean);
+    const waiting = status.containerStatuses
+        ?.flatMap((c) => Object.values(c.state ?? {}).map((s) => [s.reason, s.message].filter(Boolean).join(": ")))
+        .filter(Boolean);
     if (status.phase !== "Running" || !status.podIP || !node || !pod.metadata.uid) {
-        return { waiting: `phase ${status.phase ?? "none"}, podIP ${status.podIP ?? "none"}${waiting?.length ? ` (${waiting.join("; ")})` : ""}` };
+        return {
+            waiting: `phase ${status.phase ?? "none"}, podIP ${status.podIP ?? "none"}${waiting?.length ? ` (${waiting.join("; ")})` : ""}`,
+        };
     }
     return { uid: pod.metadata.uid, node, ip: status.podIP };
 }
@@ -163,7 +193,6 @@ export async function waitPodRunning(client: KubeClient, namespace: string, name
         { timeoutMs, intervalMs: 500, what: `pod ${namespace}/${name} to run with an address` },
     );
 }
-
 
 /**
  * Runs argv in the pod's network namespace with the host's files (the host's tools, whichever
@@ -223,16 +252,26 @@ async function attachDemoPod(cluster: LocalCluster, namespace: string, name: str
  * Creates the Deployment, waits until all its replicas run with an address (placed by the
  * scheduler, one per node), and makes each ready for the lab's checks; sorted by node.
  */
-export async function startDemoDeployment(client: KubeClient, cluster: LocalCluster, spec: DemoDeploymentSpec, timeoutMs = 120_000): Promise<KubePod[]> {
+export async function startDemoDeployment(
+    client: KubeClient,
+    cluster: LocalCluster,
+    spec: DemoDeploymentSpec,
+    timeoutMs = 120_000,
+): Promise<KubePod[]> {
     const manifest = deploymentManifest(spec);
     const namespace = manifest.metadata.namespace!;
     await client.create(manifest);
     const running = await pollUntil(
         async () => {
-            const pods = (await client.list("v1", "Pod", { namespace, labelSelector: `${DEMO_APP_LABEL}=${spec.name}` })).filter((p) => !p.metadata.deletionTimestamp);
+            const pods = (await client.list("v1", "Pod", { namespace, labelSelector: `${DEMO_APP_LABEL}=${spec.name}` })).filter(
+                (p) => !p.metadata.deletionTimestamp,
+            );
             const states = pods.map((p) => ({ name: p.metadata.name!, status: runningPodStatus(p) }));
-            const waiting = states.filter((p) => "waiting" in p.status).map((p) => `${p.name}: ${(p.status as { waiting: string }).waiting}`);
-            if (pods.length !== spec.replicas || waiting.length > 0) throw new Error(`${pods.length} of ${spec.replicas} pods; ${waiting.join("; ") || "none waiting"}`);
+            const waiting = states
+                .filter((p) => "waiting" in p.status)
+                .map((p) => `${p.name}: ${(p.status as { waiting: string }).waiting}`);
+            if (pods.length !== spec.replicas || waiting.length > 0)
+                throw new Error(`${pods.length} of ${spec.replicas} pods; ${waiting.join("; ") || "none waiting"}`);
             return states.map((p) => ({ name: p.name, status: p.status as RunningPodStatus }));
         },
         { timeoutMs, intervalMs: 500, what: `deployment ${namespace}/${spec.name}'s ${spec.replicas} pods to run with an address` },
@@ -247,7 +286,10 @@ export async function createClusterIpService(client: KubeClient, spec: ClusterIp
 }
 
 /** A NodePort Service: its ClusterIP and the node port the API server gave it. */
-export async function createNodePortService(client: KubeClient, spec: Omit<ClusterIpServiceSpec, "type">): Promise<{ clusterIp: string; nodePort: number }> {
+export async function createNodePortService(
+    client: KubeClient,
+    spec: Omit<ClusterIpServiceSpec, "type">,
+): Promise<{ clusterIp: string; nodePort: number }> {
     const { clusterIp, nodePort } = await createService(client, { ...spec, type: "NodePort" });
     if (!nodePort) throw new Error(`service ${spec.name} got no node port`);
     return { clusterIp, nodePort };
@@ -256,7 +298,8 @@ export async function createNodePortService(client: KubeClient, spec: Omit<Clust
 async function createService(client: KubeClient, spec: ClusterIpServiceSpec): Promise<{ clusterIp: string; nodePort?: number }> {
     const created = await client.create(clusterIpServiceManifest(spec));
     const { clusterIP, ports } = (created.spec ?? {}) as { clusterIP?: string; ports?: Array<{ nodePort?: number }> };
-    if (!clusterIP || clusterIP === "None") throw new Error(`service ${spec.name} got no ClusterIP (is the API server's --service-cluster-ip-range set?)`);
+    if (!clusterIP || clusterIP === "None")
+        throw new Error(`service ${spec.name} got no ClusterIP (is the API server's --service-cluster-ip-range set?)`);
     return { clusterIp: clusterIP, nodePort: ports?.[0]?.nodePort };
 }
 

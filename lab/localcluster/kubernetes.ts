@@ -53,7 +53,12 @@ function linkOrCopy(source: string, target: string, mode: number): void {
  * that run the kubelet, nothing for hosts that only register. Made before the hosts start, since
  * they bind-mount it.
  */
-export async function prepareLabDir(id: string, release: OvnKubernetesRelease, kubelet: boolean, log?: (line: string) => void): Promise<{ dir: string; node?: RealNodeFiles }> {
+export async function prepareLabDir(
+    id: string,
+    release: OvnKubernetesRelease,
+    kubelet: boolean,
+    log?: (line: string) => void,
+): Promise<{ dir: string; node?: RealNodeFiles }> {
     const dir = labDirOf(id);
     fs.mkdirSync(dir, { recursive: true });
     return { dir, node: kubelet ? await prepareNodeFiles(dir, release, log) : undefined };
@@ -90,7 +95,12 @@ async function linkNodeImages(dir: string, release: OvnKubernetesRelease, log?: 
  * first names it: the lab has no registry, so an upgrade's image is imported before the up that
  * names it.
  */
-export async function pullReleaseImage(cluster: LocalCluster, lab: KubernetesLab, release: OvnKubernetesRelease, log?: (line: string) => void): Promise<void> {
+export async function pullReleaseImage(
+    cluster: LocalCluster,
+    lab: KubernetesLab,
+    release: OvnKubernetesRelease,
+    log?: (line: string) => void,
+): Promise<void> {
     if (lab.nodes.length === 0) return;
     const archives = await linkNodeImages(labDirOf(cluster.id), release, log);
     await Promise.all(lab.nodes.map((n) => importImages(findHost(cluster, n.nodeName), archives)));
@@ -122,7 +132,12 @@ export const KUBELET_CLIENT_PEM = "/var/lib/kubelet/pki/kubelet-client-current.p
  * the client certificate and key file, both root-only: the kubelet's, and what runs on the host
  * (ovnkube-node's certificate request).
  */
-function installKubeletCredentials(host: LocalHost, server: string, caPem: string, credentials: { user: string; certPem: string; keyPem: string }): void {
+function installKubeletCredentials(
+    host: LocalHost,
+    server: string,
+    caPem: string,
+    credentials: { user: string; certPem: string; keyPem: string },
+): void {
     const inRoot = (p: string) => inHost(host.holderPid, p);
     const write = (p: string, text: string) => {
         fs.mkdirSync(path.dirname(inRoot(p)), { recursive: true, mode: 0o700 });
@@ -140,7 +155,9 @@ export async function startKubernetes(cluster: LocalCluster, opts: StartKubernet
     try {
         const registrations: RunningRegistration[] = [];
         const nodes: RealNode[] = [];
-        log(`${opts.realNode ? "kubelet v1.36.2 and containerd" : "Node registration (no kubelet)"}: starting on ${cluster.hosts.map((h) => h.name).join(", ")}`);
+        log(
+            `${opts.realNode ? "kubelet v1.36.2 and containerd" : "Node registration (no kubelet)"}: starting on ${cluster.hosts.map((h) => h.name).join(", ")}`,
+        );
         await Promise.all(
             cluster.hosts.map(async (h) => {
                 const credentials = await controlPlane.nodeCredentials(h.name);
@@ -149,17 +166,33 @@ export async function startKubernetes(cluster: LocalCluster, opts: StartKubernet
                     registrations.push(await startRegistration(cluster, h, credentials.kubeconfigPath));
                     return;
                 }
-                if (!hasOwnRoot(hostOs(h))) throw new Error(`host ${h.name} runs on this machine's root (${hostOs(h)}): the real kubelet needs Debian unstable hosts`);
-                nodes.push(await startRealNode({
-                    clusterId: cluster.id, host: h, caPem: controlPlane.caPem, kubeconfig: KUBELET_KUBECONFIG, ...opts.realNode,
-                    logDir: path.join(cluster.dir, "kubelet", h.name), admin,
-                }));
+                if (!hasOwnRoot(hostOs(h)))
+                    throw new Error(
+                        `host ${h.name} runs on this machine's root (${hostOs(h)}): the real kubelet needs Debian unstable hosts`,
+                    );
+                nodes.push(
+                    await startRealNode({
+                        clusterId: cluster.id,
+                        host: h,
+                        caPem: controlPlane.caPem,
+                        kubeconfig: KUBELET_KUBECONFIG,
+                        ...opts.realNode,
+                        logDir: path.join(cluster.dir, "kubelet", h.name),
+                        admin,
+                    }),
+                );
             }),
         );
         // As kubeadm does for its control-plane nodes: the cluster admin labels them.
         for (const node of opts.controlPlaneNodes ?? [cluster.hosts[0].name])
-            await admin.patch({ apiVersion: "v1", kind: "Node", name: node }, { metadata: { labels: { [CONTROL_PLANE_LABEL]: "" } } }, "merge");
-        log(`kubernetes: API server ${controlPlane.apiServerUrl}, ${cluster.hosts.length} nodes registered; admin kubeconfig ${controlPlane.adminKubeconfig.path}`);
+            await admin.patch(
+                { apiVersion: "v1", kind: "Node", name: node },
+                { metadata: { labels: { [CONTROL_PLANE_LABEL]: "" } } },
+                "merge",
+            );
+        log(
+            `kubernetes: API server ${controlPlane.apiServerUrl}, ${cluster.hosts.length} nodes registered; admin kubeconfig ${controlPlane.adminKubeconfig.path}`,
+        );
         return { controlPlane, nodes, registrations };
     } finally {
         admin.close();

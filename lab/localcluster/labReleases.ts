@@ -15,7 +15,16 @@ export const LAB_CRDS_ENV = "OVN_K8S_LAB_CRDS";
 const LAB_ROOT = path.join(PROJECT_ROOT, "..", "shared", "k8s-lab");
 
 /** Every binary some lab release has. */
-export const LAB_BINARIES = ["kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubelet", "ovnkube", "ovn-k8s-cni-overlay", "ovnkube-identity", "ovn-kube-util"] as const;
+export const LAB_BINARIES = [
+    "kube-apiserver",
+    "kube-controller-manager",
+    "kube-scheduler",
+    "kubelet",
+    "ovnkube",
+    "ovn-k8s-cni-overlay",
+    "ovnkube-identity",
+    "ovn-kube-util",
+] as const;
 export type LabBinary = (typeof LAB_BINARIES)[number];
 
 /** One release's directory of binaries. */

@@ -29,12 +29,18 @@ export function inRoot(root: string, argv: readonly string[], opts: RunOptions =
 export async function downloadIntoLabRepo(root: string, packages: readonly string[]): Promise<string[]> {
     const repo = path.join(root, LAB_APT_DIR);
     fs.mkdirSync(path.join(repo, "partial"), { recursive: true });
-    await inRoot(root, ["apt-get", "install", "--download-only", "-y", "-q", "-o", `Dir::Cache::Archives=${LAB_APT_DIR}`, ...packages], { timeoutMs: 10 * 60_000 });
+    await inRoot(root, ["apt-get", "install", "--download-only", "-y", "-q", "-o", `Dir::Cache::Archives=${LAB_APT_DIR}`, ...packages], {
+        timeoutMs: 10 * 60_000,
+    });
     fs.rmSync(path.join(repo, "partial"), { recursive: true, force: true });
     fs.rmSync(path.join(repo, "lock"), { force: true });
-    const debs = fs.readdirSync(repo).filter((f) => f.endsWith(".deb")).sort();
+    const debs = fs
+        .readdirSync(repo)
+        .filter((f) => f.endsWith(".deb"))
+        .sort();
     const missing = packages.filter((p) => !debs.some((d) => d.startsWith(`${p}_`)));
-    if (missing.length > 0) throw new Error(`the local apt repository lacks ${missing.join(", ")} after the download: check that the mirror carries them`);
+    if (missing.length > 0)
+        throw new Error(`the local apt repository lacks ${missing.join(", ")} after the download: check that the mirror carries them`);
     return debs;
 }
 
@@ -53,7 +59,8 @@ export async function indexLabRepo(root: string): Promise<void> {
 export async function useOnlyLabRepo(root: string): Promise<void> {
     fs.writeFileSync(path.join(root, "etc/apt/sources.list"), `${LAB_APT_SOURCE}\n`);
     const sourcesD = path.join(root, "etc/apt/sources.list.d");
-    for (const f of fs.existsSync(sourcesD) ? fs.readdirSync(sourcesD) : []) fs.rmSync(path.join(sourcesD, f), { recursive: true, force: true });
+    for (const f of fs.existsSync(sourcesD) ? fs.readdirSync(sourcesD) : [])
+        fs.rmSync(path.join(sourcesD, f), { recursive: true, force: true });
     const lists = path.join(root, "var/lib/apt/lists");
     for (const f of fs.existsSync(lists) ? fs.readdirSync(lists) : []) fs.rmSync(path.join(lists, f), { recursive: true, force: true });
     await inRoot(root, ["apt-get", "update", "-q"], { timeoutMs: 5 * 60_000 });

@@ -8,7 +8,10 @@ interface IpLink {
 /** Names of links in the root namespace equal to `name` or starting with `prefix`. */
 export async function listLinks(name: string, prefix: string): Promise<string[]> {
     const links = JSON.parse(await check(["ip", "-j", "link", "show"])) as IpLink[];
-    return links.map((l) => l.ifname).filter((n) => n === name || n.startsWith(prefix)).sort();
+    return links
+        .map((l) => l.ifname)
+        .filter((n) => n === name || n.startsWith(prefix))
+        .sort();
 }
 
 export async function deleteLink(name: string): Promise<void> {

@@ -6,11 +6,18 @@
 import { spawn } from "node:child_process";
 
 /** Runs `fn` while holding the exclusive lock on `lockFile`; `onWait` is called once if another process holds it. */
-export async function withMachineLock<T>(lockFile: string, fn: () => Promise<T>, opts: { onWait?: () => void; timeoutMs?: number } = {}): Promise<T> {
+export async function withMachineLock<T>(
+    lockFile: string,
+    fn: () => Promise<T>,
+    opts: { onWait?: () => void; timeoutMs?: number } = {},
+): Promise<T> {
     const timeoutMs = opts.timeoutMs ?? 20 * 60_000;
     // The script is constant; the lock file arrives as argv. `cat` holds the lock until stdin closes.
-    const holder = spawn("flock", ["--exclusive", "--timeout", String(Math.ceil(timeoutMs / 1000)), lockFile,
-        "sh", "-c", "echo locked; exec cat >/dev/null"], { stdio: ["pipe", "pipe", "pipe"] });
+    const holder = spawn(
+        "flock",
+        ["--exclusive", "--timeout", String(Math.ceil(timeoutMs / 1000)), lockFile, "sh", "-c", "echo locked; exec cat >/dev/null"],
+        { stdio: ["pipe", "pipe", "pipe"] },
+    );
     const exited = new Promise<number | null>((resolve) => holder.on("close", resolve));
     holder.stdin.on("error", () => undefined);
     await new Promise<void>((resolve, reject) => {
@@ -25,8 +32,12 @@ export async function withMachineLock<T>(lockFile: string, fn: () => Promise<T>,
         holder.stdout.on("data", (d: Buffer) => d.toString().includes("locked") && settle());
         holder.on("error", (e) => settle(new Error(`cannot run flock for ${lockFile}: ${e.message} (apt-get install -y util-linux)`)));
         void exited.then((code) =>
-            settle(new Error(`could not lock ${lockFile} within ${timeoutMs / 1000} s (flock exit ${code})${err.trim() ? `: ${err.trim()}` : ""}; ` +
-                "another process holds it: wait for it to finish, or end it")),
+            settle(
+                new Error(
+                    `could not lock ${lockFile} within ${timeoutMs / 1000} s (flock exit ${code})${err.trim() ? `: ${err.trim()}` : ""}; ` +
+                        "another process holds it: wait for it to finish, or end it",
+                ),
+            ),
         );
     });
     try {

@@ -13,7 +13,9 @@ const ID_PATTERN = /^[a-z][a-z0-9]{0,7}$/;
 
 export function checkId(id: string): string {
     if (!ID_PATTERN.test(id)) {
-        throw new Error(`invalid local cluster id ${JSON.stringify(id)}: use a lower-case letter followed by up to 7 lower-case letters or digits`);
+        throw new Error(
+            `invalid local cluster id ${JSON.stringify(id)}: use a lower-case letter followed by up to 7 lower-case letters or digits`,
+        );
     }
     return id;
 }

@@ -34,7 +34,15 @@ export function remoteIps(json: string): string[] {
 }
 
 async function tunnelsOf(cluster: LocalCluster, host: string, encapType: string): Promise<string[]> {
-    const r = await hostExec(cluster, host, ["ovs-vsctl", "--timeout=10", "--format=json", "--columns=options", "find", "Interface", `type=${encapType}`]);
+    const r = await hostExec(cluster, host, [
+        "ovs-vsctl",
+        "--timeout=10",
+        "--format=json",
+        "--columns=options",
+        "find",
+        "Interface",
+        `type=${encapType}`,
+    ]);
     return r.code === 0 ? remoteIps(r.stdout) : [];
 }
 
@@ -66,7 +74,9 @@ export async function awaitTunnelMesh(cluster: LocalCluster, model: ClusterModel
 
 export function formatTunnelMesh(mesh: TunnelMesh): string {
     if (mesh.complete) return "tunnels: every chassis has a tunnel to every other";
-    const lines = mesh.chassis.filter((c) => c.missing.length > 0).map((c) => `  ${c.host} has no tunnel to ${c.missing.join(", ")} (ovn-controller: ${c.controller ?? "?"})`);
+    const lines = mesh.chassis
+        .filter((c) => c.missing.length > 0)
+        .map((c) => `  ${c.host} has no tunnel to ${c.missing.join(", ")} (ovn-controller: ${c.controller ?? "?"})`);
     return ["tunnels: INCOMPLETE", ...lines].join("\n");
 }
 
@@ -86,12 +96,16 @@ export async function awaitChassisCaughtUp(cluster: LocalCluster, model: Cluster
     const asked = zones.length > 0 ? zones : [model.hosts.find((h) => h.isCentral)!.name];
     const started = Date.now();
     // A follower forwards the write (nb_cfg) to the raft leader; the local socket needs no SSL material.
-    const results = await Promise.all(asked.map((host) => hostExec(cluster, host, ["ovn-nbctl", "--no-leader-only", `--timeout=${seconds}`, "--wait=hv", "sync"])));
+    const results = await Promise.all(
+        asked.map((host) => hostExec(cluster, host, ["ovn-nbctl", "--no-leader-only", `--timeout=${seconds}`, "--wait=hv", "sync"])),
+    );
     const took = (Date.now() - started) / 1000;
     const failed = results.flatMap((r, i) => (r.code === 0 ? [] : [`${asked[i]}: ${(r.stderr || r.stdout).trim()}`]));
     return failed.length === 0 ? { ok: true, seconds: took } : { ok: false, seconds: took, detail: failed.join("; ") };
 }
 
 export function formatCaughtUp(c: CaughtUp): string {
-    return c.ok ? `chassis caught up with Northbound in ${c.seconds.toFixed(1)} s` : `chassis caught up with Northbound: NOT within ${c.seconds.toFixed(0)} s (${c.detail})`;
+    return c.ok
+        ? `chassis caught up with Northbound in ${c.seconds.toFixed(1)} s`
+        : `chassis caught up with Northbound: NOT within ${c.seconds.toFixed(0)} s (${c.detail})`;
 }

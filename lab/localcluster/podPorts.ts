@@ -15,13 +15,16 @@ export async function keepKernelOffPort(cluster: LocalCluster, node: string, ifn
     if (!IFNAME.test(ifname)) throw new Error(`${JSON.stringify(ifname)} is not an interface name`);
     const table = `lab-pod-${ifname}`;
     const rules = `table netdev ${table} {\n    chain ingress {\n        type filter hook ingress device "${ifname}" priority 0; policy drop;\n    }\n}\n`;
-    const r = await hostExec(cluster, node, ["sh", "-c", 'nft list table netdev "$1" >/dev/null 2>&1 || nft -f -', "sh", table], { input: rules });
+    const r = await hostExec(cluster, node, ["sh", "-c", 'nft list table netdev "$1" >/dev/null 2>&1 || nft -f -', "sh", table], {
+        input: rules,
+    });
     if (r.code !== 0) throw new Error(`${node}: cannot keep the kernel off ${ifname}: ${r.stderr.trim()}`);
 }
 
 /** Removes the drop tables of pod ports that no longer exist on the host (after their pods have gone). */
 export async function releaseGonePorts(cluster: LocalCluster, node: string): Promise<void> {
-    const script = 'for t in $(nft list tables netdev | awk \'$3 ~ /^lab-pod-/ { print $3 }\'); do [ -e "/sys/class/net/${t#lab-pod-}" ] || nft delete table netdev "$t"; done';
+    const script =
+        'for t in $(nft list tables netdev | awk \'$3 ~ /^lab-pod-/ { print $3 }\'); do [ -e "/sys/class/net/${t#lab-pod-}" ] || nft delete table netdev "$t"; done';
     const r = await hostExec(cluster, node, ["sh", "-c", script]);
     if (r.code !== 0) throw new Error(`${node}: cannot remove the drop tables of gone pod ports: ${r.stderr.trim()}`);
 }

@@ -35,21 +35,24 @@ export interface LocalPod extends PodRef, PodNetwork {
     ifaceId: string;
 }
 
-
 function checkRef(ref: PodRef): void {
-    if (!PATTERNS.nodeName.re.test(ref.namespace)) throw new Error(`invalid namespace ${JSON.stringify(ref.namespace)}: use a DNS-1123 label`);
-    if (!PATTERNS.dnsSubdomain.re.test(ref.pod)) throw new Error(`invalid pod name ${JSON.stringify(ref.pod)}: use lower-case letters, digits, '-' and '.'`);
+    if (!PATTERNS.nodeName.re.test(ref.namespace))
+        throw new Error(`invalid namespace ${JSON.stringify(ref.namespace)}: use a DNS-1123 label`);
+    if (!PATTERNS.dnsSubdomain.re.test(ref.pod))
+        throw new Error(`invalid pod name ${JSON.stringify(ref.pod)}: use lower-case letters, digits, '-' and '.'`);
 }
 
 function checkNetwork(n: PodNetwork): void {
     const where = `pod network`;
     if (!isIpv4(n.ip)) throw new Error(`${where}: ip ${JSON.stringify(n.ip)} is not an IPv4 address`);
     if (!isIpv4(n.gatewayIp)) throw new Error(`${where}: gatewayIp ${JSON.stringify(n.gatewayIp)} is not an IPv4 address`);
-    if (!Number.isInteger(n.prefixLen) || n.prefixLen < 1 || n.prefixLen > 30) throw new Error(`${where}: prefixLen must be 1..30, not ${n.prefixLen}`);
+    if (!Number.isInteger(n.prefixLen) || n.prefixLen < 1 || n.prefixLen > 30)
+        throw new Error(`${where}: prefixLen must be 1..30, not ${n.prefixLen}`);
     const subnet = networkOf(`${n.ip}/${n.prefixLen}`);
     if (!containsIp(subnet, n.gatewayIp)) throw new Error(`${where}: gateway ${n.gatewayIp} is outside ${subnet.text}`);
     // A multicast MAC (odd first byte) would not be learned by any switch.
-    if (!PATTERNS.mac.re.test(n.mac) || n.mac !== n.mac.toLowerCase() || parseInt(n.mac.slice(0, 2), 16) % 2 === 1) throw new Error(`${where}: mac ${JSON.stringify(n.mac)} is not a lower-case unicast MAC`);
+    if (!PATTERNS.mac.re.test(n.mac) || n.mac !== n.mac.toLowerCase() || parseInt(n.mac.slice(0, 2), 16) % 2 === 1)
+        throw new Error(`${where}: mac ${JSON.stringify(n.mac)} is not a lower-case unicast MAC`);
     if (!Number.isInteger(n.mtu) || n.mtu < 576 || n.mtu > 9000) throw new Error(`${where}: mtu must be 576..9000, not ${n.mtu}`);
 }
 
@@ -78,27 +81,56 @@ export async function addPod(cluster: LocalCluster, node: string, namespace: str
     try {
         // Created from within the host's network namespace so the host end never appears in the
         // root namespace; only -n is entered, so `netns <name>` still resolves in the root's /run/netns.
-        await check(["nsenter", "-t", String(host.holderPid), "-n", "--",
-            "ip", "link", "add", hostIface, "mtu", String(mtu), "type", "veth", "peer", "name", "eth0", "netns", netns]);
+        await check([
+            "nsenter",
+            "-t",
+            String(host.holderPid),
+            "-n",
+            "--",
+            "ip",
+            "link",
+            "add",
+            hostIface,
+            "mtu",
+            String(mtu),
+            "type",
+            "veth",
+            "peer",
+            "name",
+            "eth0",
+            "netns",
+            netns,
+        ]);
         await check(["ip", "-n", netns, "-batch", "-"], {
-            input: [
-                `link set lo up`,
-                `link set eth0 address ${mac} mtu ${mtu}`,
-                `address add ${ip}/${prefixLen} dev eth0`,
-                `link set eth0 up`,
-                `route add default via ${gatewayIp} dev eth0`,
-            ].join("\n") + "\n",
+            input:
+                [
+                    `link set lo up`,
+                    `link set eth0 address ${mac} mtu ${mtu}`,
+                    `address add ${ip}/${prefixLen} dev eth0`,
+                    `link set eth0 up`,
+                    `route add default via ${gatewayIp} dev eth0`,
+                ].join("\n") + "\n",
         });
         await txChecksumOff("eth0", netns);
         await check(hostArgv(host, ["ip", "link", "set", hostIface, "up"]));
         await check(hostArgv(host, ["ethtool", "-K", hostIface, "tx", "off"]));
-        await check(hostArgv(host, [
-            "ovs-vsctl", "--timeout=10", "--may-exist", "add-port", "br-int", hostIface,
-            "--", "set", "interface", hostIface,
-            `external_ids:attached_mac=${mac}`,
-            `external_ids:iface-id=${ifaceId}`,
-            `external_ids:ip_address=${ip}/${prefixLen}`,
-        ]));
+        await check(
+            hostArgv(host, [
+                "ovs-vsctl",
+                "--timeout=10",
+                "--may-exist",
+                "add-port",
+                "br-int",
+                hostIface,
+                "--",
+                "set",
+                "interface",
+                hostIface,
+                `external_ids:attached_mac=${mac}`,
+                `external_ids:iface-id=${ifaceId}`,
+                `external_ids:ip_address=${ip}/${prefixLen}`,
+            ]),
+        );
     } catch (e) {
         await removePod(cluster, node, namespace, pod).catch(() => undefined);
         throw e;
@@ -114,7 +146,9 @@ export async function removePod(cluster: LocalCluster, node: string, namespace: 
     const netns = podNetns(cluster, ref);
     const hostIface = podHostIface(namespace, pod);
     // If the host or its OVS is gone there is no port left to delete.
-    const r = await hostExec(cluster, node, ["ovs-vsctl", "--if-exists", "--timeout=5", "del-port", "br-int", hostIface]).catch(() => undefined);
+    const r = await hostExec(cluster, node, ["ovs-vsctl", "--if-exists", "--timeout=5", "del-port", "br-int", hostIface]).catch(
+        () => undefined,
+    );
     if (r && r.code !== 0 && !/database connection failed|No such file/.test(r.stderr)) {
         throw new Error(`removing port ${hostIface} of ${namespace}/${pod} from br-int on ${node}: ${r.stderr.trim()}`);
     }

@@ -30,10 +30,18 @@ const OVERLAY_SAFE_PATH = /^\/[A-Za-z0-9._+@/-]*$/;
 
 /** Where a host's layers live under its directory. Pure, apart from checking the paths. */
 export function ownRootLayout(hostDir: string, base: string): OwnRoot {
-    const root = { base, upper: path.join(hostDir, "upper"), work: path.join(hostDir, "work"), merged: path.join(hostDir, "root"), containerd: path.join(hostDir, "containerd") };
+    const root = {
+        base,
+        upper: path.join(hostDir, "upper"),
+        work: path.join(hostDir, "work"),
+        merged: path.join(hostDir, "root"),
+        containerd: path.join(hostDir, "containerd"),
+    };
     for (const p of Object.values(root)) {
         if (!OVERLAY_SAFE_PATH.test(p)) {
-            throw new Error(`path ${JSON.stringify(p)} cannot be an overlayfs layer (only letters, digits and . _ + @ / - are allowed): move the project or the cache to a plainer path`);
+            throw new Error(
+                `path ${JSON.stringify(p)} cannot be an overlayfs layer (only letters, digits and . _ + @ / - are allowed): move the project or the cache to a plainer path`,
+            );
         }
     }
     return root;

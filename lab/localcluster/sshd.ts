@@ -71,7 +71,12 @@ export function sshdConfig(files: SshdFiles, listenIp: string): string {
  * Writes sshd's config and a new host key before the host starts; `onMachine` maps a path seen
  * in the host to where this machine writes it now. Returns the host key's public line.
  */
-export async function prepareSshd(files: SshdFiles, listenIp: string, hostname: string, onMachine: (file: string) => string): Promise<string> {
+export async function prepareSshd(
+    files: SshdFiles,
+    listenIp: string,
+    hostname: string,
+    onMachine: (file: string) => string,
+): Promise<string> {
     const hostKey = onMachine(files.hostKey);
     await generateKey(hostKey, `root@${hostname}`);
     fs.writeFileSync(onMachine(files.config), sshdConfig(files, listenIp));
@@ -92,8 +97,7 @@ export function sshdPid(holderPid: number): number | undefined {
 
 /** Starts the host's own sshd (/usr/sbin/sshd as the host sees it) in the holder's namespaces and waits for its pidfile. */
 export async function startSshd(holderPid: number, files: SshdFiles, hostname: string): Promise<number> {
-    await check(["nsenter", "-t", String(holderPid), "-m", "-n", "-u", "--",
-        "/usr/sbin/sshd", "-f", files.config, "-E", files.log]);
+    await check(["nsenter", "-t", String(holderPid), "-m", "-n", "-u", "--", "/usr/sbin/sshd", "-f", files.config, "-E", files.log]);
     // sshd writes its pidfile only after the starting parent has exited: poll for it.
     for (let i = 0; i < 100; i++) {
         const pid = sshdPid(holderPid);

@@ -50,7 +50,13 @@ function rolesOf(index: number, count: number, gatewayRole: boolean, centrals = 
 
 /** A host's shared gateway: eth0 moves onto breth0 and keeps serving the host, as on a one-NIC machine. */
 export function localSharedGateway(cluster: LocalCluster, host: LocalHost): NonNullable<NodeConfig["gateway"]> {
-    return { mode: "shared", interface: "eth0", bridge: "breth0", physicalIp: `${host.ip}/${cluster.prefixLen}`, defaultGateway: cluster.external.ip };
+    return {
+        mode: "shared",
+        interface: "eth0",
+        bridge: "breth0",
+        physicalIp: `${host.ip}/${cluster.prefixLen}`,
+        defaultGateway: cluster.external.ip,
+    };
 }
 
 export interface LocalStackOptions {
@@ -93,7 +99,8 @@ export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions 
     const centrals = interconnect ? 0 : (opts.centrals ?? 1);
     const unknown = Object.keys(opts.nodeSettings ?? {}).filter((name) => !cluster.hosts.some((h) => h.name === name));
     if (unknown.length > 0) throw new Error(`nodeSettings: ${unknown.join(", ")} not among local cluster ${cluster.id}'s hosts`);
-    if (centrals > cluster.hosts.length) throw new Error(`centrals: ${centrals} asked for, but local cluster ${cluster.id} has ${cluster.hosts.length} hosts`);
+    if (centrals > cluster.hosts.length)
+        throw new Error(`centrals: ${centrals} asked for, but local cluster ${cluster.id} has ${cluster.hosts.length} hosts`);
     const nodes = cluster.hosts.map((h, i): NodeConfig => {
         // In ovnkube mode ovnkube-node adopts the tunnel NIC's bridge (breth0) as each node's gateway.
         const roles = rolesOf(i, cluster.hosts.length, !opts.kubernetes, centrals);

@@ -97,7 +97,9 @@ export function loadCluster(id: string): LocalCluster {
 export function findHost(cluster: LocalCluster, name: string): LocalHost {
     const host = cluster.hosts.find((h) => h.name === name);
     if (!host) {
-        throw new Error(`local cluster ${cluster.id} has no host ${JSON.stringify(name)} (hosts: ${cluster.hosts.map((h) => h.name).join(", ")})`);
+        throw new Error(
+            `local cluster ${cluster.id} has no host ${JSON.stringify(name)} (hosts: ${cluster.hosts.map((h) => h.name).join(", ")})`,
+        );
     }
     return host;
 }

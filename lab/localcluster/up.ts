@@ -57,7 +57,9 @@ async function preflight(id: string, names: ClusterNames, plan: AddressPlan, os:
     if (!hasOwnRoot(os)) checkPrivateDirsExist();
     const leftovers = [...listNetns(names.prefix), ...(await listLinks(names.bridge, names.prefix))];
     if (fs.existsSync(clusterFile(id)) || leftovers.length > 0) {
-        throw new Error(`local cluster ${JSON.stringify(id)} already exists${leftovers.length ? ` (${leftovers.join(", ")})` : ""}: run down first`);
+        throw new Error(
+            `local cluster ${JSON.stringify(id)} already exists${leftovers.length ? ` (${leftovers.join(", ")})` : ""}: run down first`,
+        );
     }
     for (const dst of await rootRouteDestinations()) {
         if (cidrsOverlap(dst, plan.subnet)) {
@@ -88,14 +90,22 @@ interface HostRootPlan {
 }
 
 /** A host on this machine's root without `base`; on its own overlay of `base` with one. */
-function planHostRoot(cluster: LocalCluster, host: { name: string; dir: string; hostsFile: string }, base: string | undefined): HostRootPlan {
+function planHostRoot(
+    cluster: LocalCluster,
+    host: { name: string; dir: string; hostsFile: string },
+    base: string | undefined,
+): HostRootPlan {
     if (base === undefined) {
         prepareHostDirs(host.dir, host.name, host.hostsFile);
         const onMachine = (file: string) => {
             fs.mkdirSync(path.dirname(file), { recursive: true });
             return file;
         };
-        return { holderRoot: { kind: "shared", hostDir: host.dir }, sshd: sharedRootSshdFiles(host.dir, path.join(cluster.dir, "authorized_keys")), onMachine };
+        return {
+            holderRoot: { kind: "shared", hostDir: host.dir },
+            sshd: sharedRootSshdFiles(host.dir, path.join(cluster.dir, "authorized_keys")),
+            onMachine,
+        };
     }
     const root = ownRootLayout(host.dir, base);
     createLayers(root);
@@ -110,7 +120,13 @@ interface HostSpec {
     labDir?: string;
 }
 
-async function createHost(cluster: LocalCluster, names: ClusterNames, plan: AddressPlan, index: number, spec: HostSpec): Promise<LocalHost> {
+async function createHost(
+    cluster: LocalCluster,
+    names: ClusterNames,
+    plan: AddressPlan,
+    index: number,
+    spec: HostSpec,
+): Promise<LocalHost> {
     const name = hostName(index);
     const ip = plan.hosts[index];
     const netns = names.hostNetns(name);
@@ -122,19 +138,23 @@ async function createHost(cluster: LocalCluster, names: ClusterNames, plan: Addr
     await check(["ip", "link", "set", veth, "master", cluster.bridge, "up"]);
     await txChecksumOff(veth);
     await check(["ip", "-n", netns, "-batch", "-"], {
-        input: [
-            `link set lo up`,
-            `address add ${ip}/${plan.prefixLen} dev eth0`,
-            `link set eth0 up`,
-            `route add default via ${plan.external}`,
-        ].join("\n") + "\n",
+        input:
+            [
+                `link set lo up`,
+                `address add ${ip}/${plan.prefixLen} dev eth0`,
+                `link set eth0 up`,
+                `route add default via ${plan.external}`,
+            ].join("\n") + "\n",
     });
     // The host's NIC too: whatever the program under test moves onto a userspace bridge then
     // already carries finished checksums.
     await txChecksumOff("eth0", netns);
     for (const setting of HOST_SYSCTLS[spec.os] ?? []) await check(["ip", "netns", "exec", netns, "sysctl", "-q", "-w", setting]);
 
-    const hostsFile = etcHosts(name, plan.hosts.map((ip, i) => ({ name: hostName(i), ip })));
+    const hostsFile = etcHosts(
+        name,
+        plan.hosts.map((ip, i) => ({ name: hostName(i), ip })),
+    );
     const root = planHostRoot(cluster, { name, dir, hostsFile }, spec.base);
     // Before the holder: a host with its own root must find its files in place when the overlay is mounted.
     const hostKeyLine = await prepareSshd(root.sshd, ip, name, root.onMachine);
@@ -142,20 +162,32 @@ async function createHost(cluster: LocalCluster, names: ClusterNames, plan: Addr
     await startSshd(holderPid, root.sshd, name);
 
     return {
-        name, ip, holderPid, sshPort: 22, hostKeyLine, hostKeyFingerprint: fingerprint(hostKeyLine), netns, veth, dir,
-        os: spec.os, ...(spec.base && { base: spec.base }), ...(spec.labDir && { labDir: spec.labDir }),
+        name,
+        ip,
+        holderPid,
+        sshPort: 22,
+        hostKeyLine,
+        hostKeyFingerprint: fingerprint(hostKeyLine),
+        netns,
+        veth,
+        dir,
+        os: spec.os,
+        ...(spec.base && { base: spec.base }),
+        ...(spec.labDir && { labDir: spec.labDir }),
     };
 }
 
 function checkOs(os: string): HostOs {
-    if (!(HOST_OSES as readonly string[]).includes(os)) throw new Error(`unknown host os ${JSON.stringify(os)}: use ${HOST_OSES.join(" or ")}`);
+    if (!(HOST_OSES as readonly string[]).includes(os))
+        throw new Error(`unknown host os ${JSON.stringify(os)}: use ${HOST_OSES.join(" or ")}`);
     return os as HostOs;
 }
 
 /** The lab directory as an absolute path, checked to be a directory. */
 function checkLabDir(dir: string): string {
     const abs = path.resolve(dir);
-    if (!fs.statSync(abs, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`labDir ${abs} is not a directory: create it or pass another`);
+    if (!fs.statSync(abs, { throwIfNoEntry: false })?.isDirectory())
+        throw new Error(`labDir ${abs} is not a directory: create it or pass another`);
     return abs;
 }
 

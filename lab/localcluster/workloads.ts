@@ -21,15 +21,34 @@ function placement(model: ClusterModel, node: string) {
 }
 
 /** Starts a pod at the `index`-th address of the node's subnet (.1 and .2 are the router and management port). */
-export async function startPod(cluster: LocalCluster, model: ClusterModel, node: string, namespace: string, pod: string, index: number): Promise<LocalPod> {
+export async function startPod(
+    cluster: LocalCluster,
+    model: ClusterModel,
+    node: string,
+    namespace: string,
+    pod: string,
+    index: number,
+): Promise<LocalPod> {
     const { network, central } = placement(model, node);
     const subnet = parseNetwork(network.subnet);
-    if (!Number.isInteger(index) || index < 3 || index >= 2 ** (32 - subnet.prefix) - 1) throw new Error(`pod index ${index} is outside ${network.subnet}`);
+    if (!Number.isInteger(index) || index < 3 || index >= 2 ** (32 - subnet.prefix) - 1)
+        throw new Error(`pod index ${index} is outside ${network.subnet}`);
     const ip = addressAt(subnet, index);
     const mac = macFromIp(ip);
     const port = `${namespace}_${pod}`;
     succeed(
-        await hostExec(cluster, central, ["ovn-nbctl", "--no-leader-only", "--may-exist", "lsp-add", network.switchName, port, "--", "lsp-set-addresses", port, `${mac} ${ip}`]),
+        await hostExec(cluster, central, [
+            "ovn-nbctl",
+            "--no-leader-only",
+            "--may-exist",
+            "lsp-add",
+            network.switchName,
+            port,
+            "--",
+            "lsp-set-addresses",
+            port,
+            `${mac} ${ip}`,
+        ]),
         `adding logical switch port ${port}`,
     );
     return addPod(cluster, node, namespace, pod, { ip, mac, gatewayIp: network.router.ip, prefixLen: subnet.prefix, mtu: model.mtu });
@@ -38,5 +57,8 @@ export async function startPod(cluster: LocalCluster, model: ClusterModel, node:
 export async function stopPod(cluster: LocalCluster, model: ClusterModel, node: string, namespace: string, pod: string): Promise<void> {
     const { central } = placement(model, node);
     await removePod(cluster, node, namespace, pod);
-    succeed(await hostExec(cluster, central, ["ovn-nbctl", "--no-leader-only", "--if-exists", "lsp-del", `${namespace}_${pod}`]), `removing logical switch port ${namespace}_${pod}`);
+    succeed(
+        await hostExec(cluster, central, ["ovn-nbctl", "--no-leader-only", "--if-exists", "lsp-del", `${namespace}_${pod}`]),
+        `removing logical switch port ${namespace}_${pod}`,
+    );
 }

@@ -16,7 +16,11 @@ async function guarded(operation: OperationName, opts: OfflineOptions, body: () 
         return await body();
     } catch (e) {
         // Set-up failures (no stack file, wrong passphrase, unreadable state) carry no secrets.
-        return operationResult({ operation, stack: opts.stack, dryRun: opts.dryRun ?? false, statePath: "", started }, [], (e as Error).message);
+        return operationResult(
+            { operation, stack: opts.stack, dryRun: opts.dryRun ?? false, statePath: "", started },
+            [],
+            (e as Error).message,
+        );
     }
 }
 

@@ -29,7 +29,10 @@ const entry = (reg: Registration, inputs: Props, id: string | undefined, outputs
 });
 
 const programError = (logs: { severity: string; message: string }[], stderr: string) =>
-    logs.filter((l) => l.severity === "error").map((l) => l.message.trim()).join("\n") || stderr.trim().split("\n").slice(-20).join("\n");
+    logs
+        .filter((l) => l.severity === "error")
+        .map((l) => l.message.trim())
+        .join("\n") || stderr.trim().split("\n").slice(-20).join("\n");
 
 export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceOp) => void = () => {}): Promise<OperationResult> {
     const started = Date.now();
@@ -52,7 +55,11 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
     const withMoves = (r: StateResource): StateResource =>
         movedTo.size === 0 ? r : { ...r, parent: follow(r.parent), dependencies: r.dependencies.map(follow) };
     const snapshot = (): StateResource[] =>
-        [...next, ...[...olds.values()].filter((r) => !settled.has(r.urn)), ...toDeleteLater.map((r) => ({ ...r, pendingDelete: true }))].map(withMoves);
+        [
+            ...next,
+            ...[...olds.values()].filter((r) => !settled.has(r.urn)),
+            ...toDeleteLater.map((r) => ({ ...r, pendingDelete: true })),
+        ].map(withMoves);
 
     /** The registration's old state: under its URN, else under the first of its aliases the state holds. */
     function oldOf(reg: Registration): StateResource | undefined {
@@ -62,7 +69,10 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
             const old = olds.get(alias);
             if (!old || alias === reg.urn) continue;
             const claimant = movedTo.get(alias) ?? (registered.has(alias) ? alias : undefined);
-            if (claimant) throw new Error(`Duplicate resource alias '${alias}' applied to resource with URN '${reg.urn}' conflicting with resource with URN '${claimant}'`);
+            if (claimant)
+                throw new Error(
+                    `Duplicate resource alias '${alias}' applied to resource with URN '${reg.urn}' conflicting with resource with URN '${claimant}'`,
+                );
             movedTo.set(alias, reg.urn);
             movedFrom.set(reg.urn, alias);
             registered.add(alias);
@@ -85,7 +95,9 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
         registered.add(reg.urn);
         // The stack registers once cmd/run has started and loaded the SDK; the first resource once
         // the program's modules have loaded (TypeScript compiled by ts-node).
-        profile.reached(reg.type === "pulumi:pulumi:Stack" ? "program: SDK loaded, stack registered" : "program: loaded, first resource registered");
+        profile.reached(
+            reg.type === "pulumi:pulumi:Stack" ? "program: SDK loaded, stack registered" : "program: loaded, first resource registered",
+        );
         redactor.add(secretStrings(reg.inputs));
         redactor.addPublic(plainStrings(reg.inputs));
         const t0 = Date.now();
@@ -98,7 +110,10 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
             const old = found && found.urn !== reg.urn ? { ...found, urn: reg.urn } : found;
             const h = handlers.for(reg.type, reg.custom);
             // ignoreChanges: the engine sets those paths back to the old inputs before Check.
-            const inputs = await h.check(old ? { ...reg, inputs: processIgnoreChanges(reg.inputs, old.inputs, reg.ignoreChanges).inputs } : reg, old);
+            const inputs = await h.check(
+                old ? { ...reg, inputs: processIgnoreChanges(reg.inputs, old.inputs, reg.ignoreChanges).inputs } : reg,
+                old,
+            );
             let id: string | undefined;
             let outputs: Props = inputs;
             if (!old) {
@@ -137,7 +152,15 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
             // As the engine's snapshot manager: a step that changed nothing leaves the checkpoint
             // as it is (the old record stands for it), so a no-op run writes the state once, at the end.
             if (kind !== "same" || movedFrom.has(reg.urn)) persist();
-            report({ op: kind, urn: reg.urn, type: reg.type, name: reg.name, keys, ...(detailedDiff ? { detailedDiff } : {}), ms: Date.now() - t0 });
+            report({
+                op: kind,
+                urn: reg.urn,
+                type: reg.type,
+                name: reg.name,
+                keys,
+                ...(detailedDiff ? { detailedDiff } : {}),
+                ms: Date.now() - t0,
+            });
             if (reg.custom) profile.reached("steps: first custom resource done");
             // A preview has no IDs for what it would create; the SDK treats "" as unknown.
             return { id: dryRun && (kind === "create" || kind === "replace") ? "" : id, outputs };
@@ -166,11 +189,12 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
     }
     profile.reached("program: exited");
     const programOk = run.code === 0 && failure === undefined;
-    if (!programOk && failure === undefined) failure = redactor.text(`the program failed (exit ${run.code}):\n${programError(run.monitor.logs, run.stderr)}`);
+    if (!programOk && failure === undefined)
+        failure = redactor.text(`the program failed (exit ${run.code}):\n${programError(run.monitor.logs, run.stderr)}`);
 
     // Components and the stack get their outputs from registerOutputs, which comes after registration.
     for (const r of next) if (!r.custom) r.outputs = run.monitor.outputs.get(r.urn) ?? r.outputs;
-    const stackOutputs = programOk ? run.monitor.outputs.get(run.monitor.rootUrn()) ?? {} : state.outputs;
+    const stackOutputs = programOk ? (run.monitor.outputs.get(run.monitor.rootUrn()) ?? {}) : state.outputs;
 
     if (programOk) {
         // What the program no longer declares, and the old halves of replacements: last registered first.

@@ -57,7 +57,8 @@ function valueDiff(a: unknown, b: unknown, path: PathElement[], acc: Acc): boole
         return changed;
     }
     if (isObject(a) && isObject(b)) return objectDiff(a, b, path, acc).length > 0;
-    const same = isSecretValue(a) || isSecretValue(b) ? isSecretValue(a) && isSecretValue(b) && deepEqual(a.value, b.value) : deepEqual(a, b);
+    const same =
+        isSecretValue(a) || isSecretValue(b) ? isSecretValue(a) && isSecretValue(b) && deepEqual(a.value, b.value) : deepEqual(a, b);
     if (same) return false;
     acc[pathString(path)] = !hasValue(a) && hasValue(b) ? "add" : hasValue(a) && !hasValue(b) ? "delete" : "update";
     return true;
@@ -90,7 +91,11 @@ export function inputDiff(olds: Props, news: Props): { changedKeys: string[]; de
  * `oldInputs`; `invalid` lists the paths that named added or removed elements (the engine says so
  * and goes on). A path that does not parse is skipped, as the engine skips it.
  */
-export function processIgnoreChanges(inputs: Props, oldInputs: Props, ignoreChanges: readonly string[]): { inputs: Props; invalid: string[] } {
+export function processIgnoreChanges(
+    inputs: Props,
+    oldInputs: Props,
+    ignoreChanges: readonly string[],
+): { inputs: Props; invalid: string[] } {
     const out = structuredClone(inputs);
     const invalid: string[] = [];
     for (const text of ignoreChanges) {
@@ -106,7 +111,12 @@ export function processIgnoreChanges(inputs: Props, oldInputs: Props, ignoreChan
 }
 
 /** diffResource: the provider's reply, and on DIFF_UNKNOWN the engine's diff of the inputs (ignoreChanges applied). */
-export function resolveDiff(reply: ProviderDiffReply, oldInputs: Props, newInputs: Props, ignoreChanges: readonly string[] = []): EngineDiff {
+export function resolveDiff(
+    reply: ProviderDiffReply,
+    oldInputs: Props,
+    newInputs: Props,
+    ignoreChanges: readonly string[] = [],
+): EngineDiff {
     const base = { replaceKeys: reply.replaces, deleteBeforeReplace: reply.deleteBeforeReplace };
     if (reply.changes !== DIFF_UNKNOWN) return { ...base, changes: reply.changes === DIFF_SOME, changedKeys: [] };
     const { changedKeys, detailedDiff } = inputDiff(oldInputs, processIgnoreChanges(newInputs, oldInputs, ignoreChanges).inputs);
@@ -120,7 +130,8 @@ export function applyReplaceOnChanges(diff: EngineDiff, replaceOnChanges: readon
     if (!diff.changes || replaceOnChanges.length === 0) return diff;
     const paths = replaceOnChanges.map(parsePath);
     const covered = (p: string) => paths.some((r) => pathContains(r, parsePath(p)));
-    const detailedDiff = diff.detailedDiff && Object.fromEntries(Object.entries(diff.detailedDiff).map(([p, k]) => [p, covered(p) ? toReplace(k) : k]));
+    const detailedDiff =
+        diff.detailedDiff && Object.fromEntries(Object.entries(diff.detailedDiff).map(([p, k]) => [p, covered(p) ? toReplace(k) : k]));
     const replaceKeys = [...new Set([...diff.replaceKeys, ...diff.changedKeys.filter(covered)])];
     return { ...diff, replaceKeys, ...(detailedDiff ? { detailedDiff } : {}) };
 }

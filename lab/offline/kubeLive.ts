@@ -46,5 +46,10 @@ export const apiGroup = (apiVersion: string) => (apiVersion.includes("/") ? apiV
 
 /** Same group, kind, namespace and name: the same object in the API server. */
 export function sameObject(a: ObjectRef, b: ObjectRef): boolean {
-    return apiGroup(a.apiVersion) === apiGroup(b.apiVersion) && a.kind === b.kind && a.name === b.name && (a.namespace ?? "") === (b.namespace ?? "");
+    return (
+        apiGroup(a.apiVersion) === apiGroup(b.apiVersion) &&
+        a.kind === b.kind &&
+        a.name === b.name &&
+        (a.namespace ?? "") === (b.namespace ?? "")
+    );
 }

@@ -47,7 +47,9 @@ export function kubeProblems(object: Record<string, unknown>): string[] {
         const problems = errors.map((err) => {
             const missing = err.params?.missingProperty;
             const at = fieldPath(err.instancePath ?? "");
-            return missing ? `${at === "(object)" ? "" : `${at}.`}${String(missing)}: is required` : `${at}: ${err.message ?? "is invalid"}`;
+            return missing
+                ? `${at === "(object)" ? "" : `${at}.`}${String(missing)}: is required`
+                : `${at}: ${err.message ?? "is invalid"}`;
         });
         return [...new Set(problems)].slice(0, MAX_PROBLEMS);
     }

@@ -36,11 +36,14 @@ export class KubeTargets {
     for(providerInputs: Props | undefined): KubeTarget | undefined {
         if (!providerInputs) return undefined;
         const raw = providerInputs.kubeconfig;
-        if (raw === undefined || raw === "" || raw === UNKNOWN_VALUE || (isSecretValue(raw) && raw.value === UNKNOWN_VALUE)) return undefined;
+        if (raw === undefined || raw === "" || raw === UNKNOWN_VALUE || (isSecretValue(raw) && raw.value === UNKNOWN_VALUE))
+            return undefined;
         const p = unwrapSecrets(providerInputs) as KubeProviderInputs;
         if (typeof p.kubeconfig !== "string") throw new Error("the Kubernetes provider's kubeconfig is not a string");
         // The key holds no secret: a hash of the kubeconfig, never the text.
-        const key = createHash("sha256").update(JSON.stringify([p.kubeconfig, p.context ?? ""])).digest("hex");
+        const key = createHash("sha256")
+            .update(JSON.stringify([p.kubeconfig, p.context ?? ""]))
+            .digest("hex");
         let target = this.clients.get(key);
         if (!target) {
             const context = p.context || undefined;

@@ -56,7 +56,14 @@ const SEVERITY = ["debug", "info", "warning", "error"] as const;
 function aliasSpec(a: any): AliasSpec {
     if (a.hasUrn()) return { urn: a.getUrn() };
     const s = a.getSpec();
-    return { name: s.getName(), type: s.getType(), stack: s.getStack(), project: s.getProject(), parentUrn: s.getParenturn(), noParent: s.getNoparent() };
+    return {
+        name: s.getName(),
+        type: s.getType(),
+        stack: s.getStack(),
+        project: s.getProject(),
+        parentUrn: s.getParenturn(),
+        noParent: s.getNoparent(),
+    };
 }
 
 function unimplemented(_call: unknown, cb: (e: unknown) => void) {
@@ -76,7 +83,12 @@ export async function startMonitor(opts: { stack: string; project: string; regis
         supportsFeature(call: any, cb: any) {
             // Secrets travel wrapped; resource references are off so dependencies arrive as URNs and IDs.
             const id = call.request.getId();
-            cb(null, new resourcePb.SupportsFeatureResponse().setHassupport(["secrets", "outputValues", "deletedWith", "aliasSpecs"].includes(id)));
+            cb(
+                null,
+                new resourcePb.SupportsFeatureResponse().setHassupport(
+                    ["secrets", "outputValues", "deletedWith", "aliasSpecs"].includes(id),
+                ),
+            );
         },
         async registerResource(call: any, cb: any) {
             const req = call.request;

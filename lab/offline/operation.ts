@@ -74,15 +74,18 @@ export function openOperation(opts: OfflineOptions): Operation {
 
     const pins = hostKeyPins(stackConfig.projectValues);
     const profile = new Profile();
-    const handlers = new Handlers({
-        profile,
-        project: project.name,
-        stack: opts.stack,
-        projectDir: project.dir,
-        manifestsDir,
-        config: stackConfig.config,
-        hostKeys: { pins: { ...pins.pins, ...opts.hostKeys }, insecure: pins.insecure },
-    }, state.resources);
+    const handlers = new Handlers(
+        {
+            profile,
+            project: project.name,
+            stack: opts.stack,
+            projectDir: project.dir,
+            manifestsDir,
+            config: stackConfig.config,
+            hostKeys: { pins: { ...pins.pins, ...opts.hostKeys }, insecure: pins.insecure },
+        },
+        state.resources,
+    );
     let salt = state.encryptionSalt;
     return {
         project,
@@ -96,7 +99,9 @@ export function openOperation(opts: OfflineOptions): Operation {
         redactor,
         save(next) {
             // One key for the stack file and the state when the stack file has one.
-            const saved = profile.timed("state writes", () => saveState(statePath, { ...next, encryptionSalt: next.encryptionSalt ?? salt }, keyring, stackConfig.encryptionSalt));
+            const saved = profile.timed("state writes", () =>
+                saveState(statePath, { ...next, encryptionSalt: next.encryptionSalt ?? salt }, keyring, stackConfig.encryptionSalt),
+            );
             salt = saved.encryptionSalt;
         },
     };

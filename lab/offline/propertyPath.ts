@@ -91,7 +91,8 @@ function reset(path: PathElement[], oldValue: unknown, newValue: unknown, oldSec
             for (let i = 0; i < Math.min(old.length, neu.length); i++) neu[i] = carry(old[i]);
             return old.length === neu.length;
         }
-        if (isObject(old) && isObject(neu)) return Object.keys(old).every((k) => k in neu && reset(rest, old[k], neu[k], oldSecret, newSecret));
+        if (isObject(old) && isObject(neu))
+            return Object.keys(old).every((k) => k in neu && reset(rest, old[k], neu[k], oldSecret, newSecret));
         if (Array.isArray(old) && Array.isArray(neu)) {
             for (let i = 0; i < Math.min(old.length, neu.length); i++) if (!reset(rest, old[i], neu[i], oldSecret, newSecret)) return false;
             return old.length === neu.length;

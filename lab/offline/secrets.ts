@@ -19,11 +19,16 @@ export function findPassphrase(stack: string, explicit?: string, env: NodeJS.Pro
 export class Keyring {
     private readonly opened = new Map<string, PassphraseSecrets>();
 
-    constructor(private readonly passphrase: string | undefined, private readonly stack: string) {}
+    constructor(
+        private readonly passphrase: string | undefined,
+        private readonly stack: string,
+    ) {}
 
     private need(): string {
         if (this.passphrase === undefined) {
-            throw new Error(`stack ${this.stack} has secrets: set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE) to its passphrase`);
+            throw new Error(
+                `stack ${this.stack} has secrets: set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE) to its passphrase`,
+            );
         }
         return this.passphrase;
     }

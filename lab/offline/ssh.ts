@@ -41,7 +41,12 @@ function expectedKey(conn: SshConnection, policy: HostKeyPolicy) {
     return { host: conn.host, port: conn.port, hostKey, insecureIgnoreHostKey: conn.hostKey === undefined && policy.insecure };
 }
 
-export function sshRun(conn: SshConnection, command: string, policy: HostKeyPolicy, opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<SshRun> {
+export function sshRun(
+    conn: SshConnection,
+    command: string,
+    policy: HostKeyPolicy,
+    opts: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<SshRun> {
     const where = `${conn.user}@${conn.host}:${conn.port}`;
     const expected = expectedKey(conn, policy);
     let serverHostKey: string[] | undefined;
@@ -81,7 +86,11 @@ export function sshRun(conn: SshConnection, command: string, policy: HostKeyPoli
                     if (code === undefined) return fail(`SSH ${where}: connection lost before the command finished`);
                     settled = true;
                     client.end();
-                    const result: SshRun = { code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(errOut).toString("utf8") };
+                    const result: SshRun = {
+                        code,
+                        stdout: Buffer.concat(out).toString("utf8"),
+                        stderr: Buffer.concat(errOut).toString("utf8"),
+                    };
                     if (signal) result.signal = signal;
                     resolve(result);
                 });

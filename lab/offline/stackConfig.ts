@@ -37,7 +37,11 @@ export function readProject(dir: string): Project {
 export const stackFilePath = (project: Project, stack: string) => path.join(project.dir, project.stackConfigDir, `Pulumi.${stack}.yaml`);
 
 const isSecure = (v: unknown): v is { secure: string } =>
-    typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && typeof (v as { secure?: unknown }).secure === "string";
+    typeof v === "object" &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.keys(v).length === 1 &&
+    typeof (v as { secure?: unknown }).secure === "string";
 
 /** Decrypts `{secure: …}` anywhere inside a value (Pulumi allows them nested in structured config). */
 function decryptDeep(value: unknown, decrypt: (ciphertext: string) => string, found: string[]): unknown {

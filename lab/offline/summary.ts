@@ -3,7 +3,14 @@
 // Only names, types, input names and property paths appear here, never values of inputs.
 import type { Counts, OperationResult, ResourceOp } from "./results";
 
-const SIGN: Record<ResourceOp["op"], string> = { create: "+ ", update: "~ ", replace: "+-", delete: "- ", "delete-replaced": "--", same: "  " };
+const SIGN: Record<ResourceOp["op"], string> = {
+    create: "+ ",
+    update: "~ ",
+    replace: "+-",
+    delete: "- ",
+    "delete-replaced": "--",
+    same: "  ",
+};
 const DONE: Record<ResourceOp["op"], [string, string]> = {
     create: ["created", "create"],
     update: ["updated", "update"],
@@ -54,7 +61,10 @@ export function footer(r: OperationResult): string {
     }
     if (r.operation === "refresh" || r.drift.length > 0) {
         out.push(r.drift.length === 0 ? "Drift: none" : "Drift:");
-        for (const d of r.drift) out.push(`    ${d.change === "deleted" ? "- " : "~ "}${d.type} ${d.name}${d.keys.length ? ` [${d.keys.join(", ")}]` : " (gone)"}`);
+        for (const d of r.drift)
+            out.push(
+                `    ${d.change === "deleted" ? "- " : "~ "}${d.type} ${d.name}${d.keys.length ? ` [${d.keys.join(", ")}]` : " (gone)"}`,
+            );
         out.push("");
     }
     out.push("Resources:", ...totals(r.counts, r.dryRun), "", `Duration: ${(r.ms / 1000).toFixed(1)}s`);

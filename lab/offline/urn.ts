@@ -9,5 +9,4 @@ export function urnFor(stack: string, project: string, parentUrn: string, type: 
 
 /** One alias as the SDK sends it when the monitor supports alias specs (proto/alias.proto). */
 export type AliasSpec =
-    | { urn: string }
-    | { name: string; type: string; stack: string; project: string; parentUrn: string; noParent: boolean };
+    { urn: string } | { name: string; type: string; stack: string; project: string; parentUrn: string; noParent: boolean };

@@ -22,7 +22,8 @@ export interface GatewayLab extends PulumiLab {
 export async function bringUpGatewayLab(id: string): Promise<GatewayLab> {
     const lab = await bringUpPulumiLab(id, 4);
     try {
-        for (const [node, cidr] of Object.entries(NIC_V6)) await hostOut(lab.cluster, node, ["ip", "-6", "addr", "add", cidr, "dev", "eth0", "nodad"]);
+        for (const [node, cidr] of Object.entries(NIC_V6))
+            await hostOut(lab.cluster, node, ["ip", "-6", "addr", "add", cidr, "dev", "eth0", "nodad"]);
         const r = await apply(lab.options);
         if (!r.ok) throw new Error(`first apply: ${r.error}`);
         const pods: [LocalPod, LocalPod] = [
@@ -43,7 +44,10 @@ export function setGateways(lab: GatewayLab, nodes: string[]): void {
             const roles = (n.roles as string[]).filter((r) => r !== "gateway");
             if (nodes.includes(n.name)) {
                 n.roles = [...roles, "gateway"];
-                n.gateway = localSharedGateway(lab.cluster, lab.cluster.hosts.find((h) => h.name === n.name)!);
+                n.gateway = localSharedGateway(
+                    lab.cluster,
+                    lab.cluster.hosts.find((h) => h.name === n.name)!,
+                );
             } else {
                 n.roles = roles;
                 delete n.gateway;
@@ -72,7 +76,9 @@ export async function defaultRoutes(lab: GatewayLab): Promise<DefaultRoutes> {
         { op: "select", table: "Logical_Router_Static_Route", where: [], columns: ["_uuid", "ip_prefix", "nexthop"] },
         { op: "select", table: "Logical_Router_Port", where: [], columns: ["name", "networks"] },
     ];
-    const [routers, routes, ports] = JSON.parse(await hostOut(lab.cluster, lab.central, ["ovsdb-client", "--timeout=30", "query", `unix:${NB_SOCKET}`, JSON.stringify(ops)])) as Array<{ rows: Array<Record<string, any>> }>;
+    const [routers, routes, ports] = JSON.parse(
+        await hostOut(lab.cluster, lab.central, ["ovsdb-client", "--timeout=30", "query", `unix:${NB_SOCKET}`, JSON.stringify(ops)]),
+    ) as Array<{ rows: Array<Record<string, any>> }>;
     const set = (v: any): any[] => (Array.isArray(v) && v[0] === "set" ? v[1] : [v]);
     const onCluster = new Set(routers.rows.flatMap((r) => set(r.static_routes).map((u: [string, string]) => u[1])));
     const nexthops = routes.rows
@@ -93,15 +99,23 @@ export const routesValid = (s: DefaultRoutes): boolean => s.nexthops.length > 0 
 /** Changes the gateways to `nodes` and runs `up` under traffic between the untouched pods, sampling the default routes. */
 export async function changeGateways(lab: GatewayLab, nodes: string[]): Promise<ChangeOutcome<DefaultRoutes>> {
     setGateways(lab, nodes);
-    return upUnderTraffic(lab, [[lab.pods[0], lab.pods[1]], [lab.pods[1], lab.pods[0]]], () => defaultRoutes(lab));
+    return upUnderTraffic(
+        lab,
+        [
+            [lab.pods[0], lab.pods[1]],
+            [lab.pods[1], lab.pods[0]],
+        ],
+        () => defaultRoutes(lab),
+    );
 }
-
 
 /** The Southbound's view: chassis names, and per l3gateway port binding the chassis it is pinned to. */
 export async function sbGateways(lab: GatewayLab): Promise<{ chassis: string[]; l3gateway: Record<string, string> }> {
     const sb = (args: string[]) => hostOut(lab.cluster, lab.central, ["ovn-sbctl", "--format=json", ...args]);
     const chassis = (JSON.parse(await sb(["--columns=name", "list", "Chassis"])) as { data: string[][] }).data.map(([n]) => n).sort();
-    const bindings = JSON.parse(await sb(["--columns=logical_port,type,options", "list", "Port_Binding"])) as { data: Array<[string, string, ["map", Array<[string, string]>]]> };
+    const bindings = JSON.parse(await sb(["--columns=logical_port,type,options", "list", "Port_Binding"])) as {
+        data: Array<[string, string, ["map", Array<[string, string]>]]>;
+    };
     const l3gateway: Record<string, string> = {};
     for (const [port, type, options] of bindings.data) {
         if (type !== "l3gateway") continue;
@@ -113,7 +127,11 @@ export async function sbGateways(lab: GatewayLab): Promise<{ chassis: string[]; 
 /** Gateway routers and their SNAT rules as NB has them: `GR_<node> <external ip> <logical ip>`. */
 export async function nbGateways(lab: GatewayLab): Promise<string[]> {
     const nb = (args: string[]) => hostOut(lab.cluster, lab.central, ["ovn-nbctl", ...args]);
-    const routers = (JSON.parse(await nb(["--format=json", "--columns=name,nat", "list", "Logical_Router"])) as { data: Array<[string, unknown]> }).data.map(([n]) => n).filter((n) => n.startsWith("GR_"));
+    const routers = (
+        JSON.parse(await nb(["--format=json", "--columns=name,nat", "list", "Logical_Router"])) as { data: Array<[string, unknown]> }
+    ).data
+        .map(([n]) => n)
+        .filter((n) => n.startsWith("GR_"));
     const out: string[] = [];
     for (const r of routers.sort()) {
         const nat = await nb(["lr-nat-list", r]);

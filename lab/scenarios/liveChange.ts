@@ -46,7 +46,11 @@ export function continuousPing(cluster: LocalCluster, from: LocalPod, ip: string
     return {
         async stop() {
             const asked = out.length;
-            const fresh = await pollUntil(async () => (replies(out.slice(asked)).length > 0 ? true : undefined), { timeoutMs: 5000, intervalMs: 50, what: "a reply after the stop" }).catch(() => false);
+            const fresh = await pollUntil(async () => (replies(out.slice(asked)).length > 0 ? true : undefined), {
+                timeoutMs: 5000,
+                intervalMs: 50,
+                what: "a reply after the stop",
+            }).catch(() => false);
             child.kill("SIGINT");
             await exited;
             const summary = /(\d+) packets transmitted, (\d+) received/.exec(out);
@@ -87,8 +91,14 @@ export interface ChangeOutcome<T> {
  * Runs `up` while every pair pings (first pod → second pod's address) and `sample` runs every
  * `sampleMs`. Each pair is warmed up first: the first overlay packet to a new peer can be dropped.
  */
-export async function upUnderTraffic<T = never>(lab: PulumiLab, pairs: Array<[LocalPod, LocalPod]>, sample?: () => Promise<T>, sampleMs = 250): Promise<ChangeOutcome<T>> {
-    for (const [a, b] of pairs) if (!(await ping(lab.cluster, a, b.ip, 5))) throw new Error(`${a.ifaceId} does not reach ${b.ifaceId} (${b.ip}) before the change`);
+export async function upUnderTraffic<T = never>(
+    lab: PulumiLab,
+    pairs: Array<[LocalPod, LocalPod]>,
+    sample?: () => Promise<T>,
+    sampleMs = 250,
+): Promise<ChangeOutcome<T>> {
+    for (const [a, b] of pairs)
+        if (!(await ping(lab.cluster, a, b.ip, 5))) throw new Error(`${a.ifaceId} does not reach ${b.ifaceId} (${b.ip}) before the change`);
     const pings = pairs.map(([a, b]) => continuousPing(lab.cluster, a, b.ip));
     const samples: T[] = [];
     let running = true;
@@ -123,7 +133,12 @@ export async function hostOut(cluster: LocalCluster, host: string, argv: string[
 }
 
 /** Non-empty lines, sorted. */
-export const sortedLines = (text: string): string[] => text.split("\n").map((l) => l.trim()).filter(Boolean).sort();
+export const sortedLines = (text: string): string[] =>
+    text
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .sort();
 
 /**
  * What a node's NIC looks like from the host: addresses (IPv4 and IPv6) and links of the NIC and
@@ -134,25 +149,37 @@ export const sortedLines = (text: string): string[] => text.split("\n").map((l) 
 export async function nicSnapshot(cluster: LocalCluster, host: string, nic = "eth0", bridge = "breth0"): Promise<Record<string, string[]>> {
     const sh = (script: string) => hostOut(cluster, host, ["bash", "-c", script]).then(sortedLines);
     return {
-        addresses: await sh(`for d in ${nic} ${bridge}; do ip -o addr show dev "$d" 2>/dev/null | awk -v d="$d" '{ print d, $3, $4 }'; done`),
-        links: await sh(`for d in ${nic} ${bridge}; do ip -o link show dev "$d" 2>/dev/null | sed -E 's/^[0-9]+: //; s/ +link\\/ether/ ether/'; done`),
+        addresses: await sh(
+            `for d in ${nic} ${bridge}; do ip -o addr show dev "$d" 2>/dev/null | awk -v d="$d" '{ print d, $3, $4 }'; done`,
+        ),
+        links: await sh(
+            `for d in ${nic} ${bridge}; do ip -o link show dev "$d" 2>/dev/null | sed -E 's/^[0-9]+: //; s/ +link\\/ether/ ether/'; done`,
+        ),
         routes: await sh("ip -4 route show table all; ip -6 route show table main"),
-        ovsPorts: await sh("for b in $(ovs-vsctl list-br); do for p in $(ovs-vsctl list-ports \"$b\"); do echo \"$b $p\"; done; done"),
+        ovsPorts: await sh('for b in $(ovs-vsctl list-br); do for p in $(ovs-vsctl list-ports "$b"); do echo "$b $p"; done; done'),
         bridgeIds: await sh(`ovs-vsctl --if-exists get Bridge ${bridge} external_ids other_config fail_mode datapath_type`),
         flows: await sh(`ovs-ofctl -O OpenFlow13 --no-stats dump-flows ${bridge} 2>/dev/null | sed -E 's/^ *//' || true`),
         bridgeMappings: await sh("ovs-vsctl --if-exists get Open_vSwitch . external_ids:ovn-bridge-mappings || true"),
         nftables: await sh("nft list ruleset"),
-        pieces: await sh("for f in /etc/openvswitch/host-network.d/*; do [ -e \"$f\" ] && { echo \"== $f\"; cat \"$f\"; }; done; true"),
+        pieces: await sh('for f in /etc/openvswitch/host-network.d/*; do [ -e "$f" ] && { echo "== $f"; cat "$f"; }; done; true'),
     };
 }
 
 /** A live lab: `hosts` hosts (Debian 12 unless `os` says otherwise), the stack applied, pod-a on node1 and pod-b on node2 (the pods' namespace is `namespace`). */
-export async function bringUpLiveLab(id: string, namespace: string, hosts = 3, os: HostOs = "debian12"): Promise<PulumiLab & { pods: [LocalPod, LocalPod] }> {
+export async function bringUpLiveLab(
+    id: string,
+    namespace: string,
+    hosts = 3,
+    os: HostOs = "debian12",
+): Promise<PulumiLab & { pods: [LocalPod, LocalPod] }> {
     const lab = await bringUpPulumiLab(id, hosts, os);
     try {
         const r = await apply(lab.options);
         if (!r.ok) throw new Error(`first apply: ${r.error}`);
-        const pods: [LocalPod, LocalPod] = [await startPod(lab.cluster, lab.model, "node1", namespace, "pod-a", 10), await startPod(lab.cluster, lab.model, "node2", namespace, "pod-b", 11)];
+        const pods: [LocalPod, LocalPod] = [
+            await startPod(lab.cluster, lab.model, "node1", namespace, "pod-a", 10),
+            await startPod(lab.cluster, lab.model, "node2", namespace, "pod-b", 11),
+        ];
         await overlayReady(lab, pods);
         return Object.assign(lab, { pods });
     } catch (e) {
@@ -170,14 +197,24 @@ export async function bringUpLiveLab(id: string, namespace: string, hosts = 3, o
 async function overlayReady(lab: PulumiLab, pods: [LocalPod, LocalPod]): Promise<void> {
     const caughtUp = await awaitChassisCaughtUp(lab.cluster, lab.model);
     if (!caughtUp.ok) throw new Error(formatCaughtUp(caughtUp));
-    for (const [a, b] of [[pods[0], pods[1]], [pods[1], pods[0]]] as const)
-        await pollUntil(async () => (await ping(lab.cluster, a, b.ip)) || undefined, { timeoutMs: 45_000, intervalMs: 500, what: `${a.ifaceId} to reach ${b.ifaceId} (${b.ip})` });
+    for (const [a, b] of [
+        [pods[0], pods[1]],
+        [pods[1], pods[0]],
+    ] as const)
+        await pollUntil(async () => (await ping(lab.cluster, a, b.ip)) || undefined, {
+            timeoutMs: 45_000,
+            intervalMs: 500,
+            what: `${a.ifaceId} to reach ${b.ifaceId} (${b.ip})`,
+        });
 }
 
 /** Sets `encapType` in the stack and runs `up` while the lab's pods ping each other. */
 export function changeEncapType(lab: PulumiLab & { pods: [LocalPod, LocalPod] }, encapType: string): Promise<ChangeOutcome<never>> {
     editStack(lab, (config) => (config[PROJECT_KEY("encapType")] = encapType));
-    return upUnderTraffic(lab, [[lab.pods[0], lab.pods[1]], [lab.pods[1], lab.pods[0]]]);
+    return upUnderTraffic(lab, [
+        [lab.pods[0], lab.pods[1]],
+        [lab.pods[1], lab.pods[0]],
+    ]);
 }
 
 /** TCP from `pod` to the external namespace, one try, no retry: the source it saw (after SNAT), or the client's error. */

@@ -20,7 +20,10 @@ export type MtuLab = PulumiLab & { pods: [LocalPod, LocalPod] };
 /** Sets `mtu` in the stack and runs `up` while the pods ping each other. */
 export function changeMtu(lab: MtuLab, mtu: number): Promise<ChangeOutcome<never>> {
     editStack(lab, (config) => (config[PROJECT_KEY("mtu")] = mtu));
-    return upUnderTraffic(lab, [[lab.pods[0], lab.pods[1]], [lab.pods[1], lab.pods[0]]]);
+    return upUnderTraffic(lab, [
+        [lab.pods[0], lab.pods[1]],
+        [lab.pods[1], lab.pods[0]],
+    ]);
 }
 
 /** Pods take their MTU at creation (the CNI's ADD): the pods are created again with the stack's MTU. */

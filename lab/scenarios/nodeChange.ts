@@ -52,7 +52,13 @@ export const isNodeResource = (name: string, node: string) => name === `ovn-${no
 export function nodeSteps(r: OperationResult, node: string, kind: "create" | "delete"): { mine: string[]; others: string[] } {
     const ops = r.ops.filter((o) => o.op !== "same");
     const mine = ops.filter((o) => o.op === kind && isNodeResource(o.name, node));
-    return { mine: mine.map((o) => o.name), others: ops.filter((o) => !mine.includes(o)).map((o) => `${o.op} ${o.name}`).sort() };
+    return {
+        mine: mine.map((o) => o.name),
+        others: ops
+            .filter((o) => !mine.includes(o))
+            .map((o) => `${o.op} ${o.name}`)
+            .sort(),
+    };
 }
 
 /** The names of the resources in the lab stack's state (the offline engine's state file). */
@@ -91,7 +97,10 @@ export async function nodeLab(id: string, hosts: 3 | 4, without: string[] = []):
 /** Starts a pod on `node` (its port is `la_<pod>`) and returns it with how to remove it (the drain), whatever the stack says by then. */
 export async function podOn(lab: PulumiLab, node: string, pod: string, index = 12): Promise<{ pod: LocalPod; remove(): Promise<void> }> {
     const model = lab.model;
-    return { pod: await startPod(lab.cluster, model, node, NAMESPACE, pod, index), remove: () => stopPod(lab.cluster, model, node, NAMESPACE, pod) };
+    return {
+        pod: await startPod(lab.cluster, model, node, NAMESPACE, pod, index),
+        remove: () => stopPod(lab.cluster, model, node, NAMESPACE, pod),
+    };
 }
 
 /**
@@ -115,7 +124,8 @@ export async function upWithTraffic(lab: NodeLab): Promise<ChangeOutcome<never>>
     ]);
 }
 
-export const totals = (traffic: Traffic[]): Traffic => traffic.reduce((a, t) => ({ sent: a.sent + t.sent, lost: a.lost + t.lost }), { sent: 0, lost: 0 });
+export const totals = (traffic: Traffic[]): Traffic =>
+    traffic.reduce((a, t) => ({ sent: a.sent + t.sent, lost: a.lost + t.lost }), { sent: 0, lost: 0 });
 
 /** Columns per table that say where a node's rows are and what they hold. */
 const NB_COLUMNS: Record<string, string> = {
@@ -142,7 +152,17 @@ export async function ovnRows(lab: PulumiLab): Promise<OvnRows> {
     const read = async (ctl: string, columns: Record<string, string>) => {
         const out: Record<string, string[]> = {};
         for (const [table, cols] of Object.entries(columns))
-            out[table] = sortedLines(await hostOut(lab.cluster, "node1", [ctl, "--format=csv", "--data=bare", "--no-headings", `--columns=${cols}`, "list", table]));
+            out[table] = sortedLines(
+                await hostOut(lab.cluster, "node1", [
+                    ctl,
+                    "--format=csv",
+                    "--data=bare",
+                    "--no-headings",
+                    `--columns=${cols}`,
+                    "list",
+                    table,
+                ]),
+            );
         return out;
     };
     return { nb: await read("ovn-nbctl", NB_COLUMNS), sb: await read("ovn-sbctl", SB_COLUMNS) };
@@ -150,7 +170,16 @@ export async function ovnRows(lab: PulumiLab): Promise<OvnRows> {
 
 /** The SB chassis of a host: its name (system-id) and UUID, or undefined. */
 export async function chassisOf(lab: PulumiLab, host: string): Promise<{ name: string; uuid: string } | undefined> {
-    const out = await hostOut(lab.cluster, "node1", ["ovn-sbctl", "--format=csv", "--data=bare", "--no-headings", "--columns=name,_uuid", "find", "Chassis", `hostname=${host}`]);
+    const out = await hostOut(lab.cluster, "node1", [
+        "ovn-sbctl",
+        "--format=csv",
+        "--data=bare",
+        "--no-headings",
+        "--columns=name,_uuid",
+        "find",
+        "Chassis",
+        `hostname=${host}`,
+    ]);
     const [name, uuid] = out.trim().split(",");
     return name ? { name, uuid } : undefined;
 }
@@ -160,7 +189,12 @@ export async function chassisOf(lab: PulumiLab, host: string): Promise<{ name: s
  * an address inside its subnet (its router and management ports, its pods). A network wider than
  * the subnet (the cluster subnet in a NAT or route) is not the node's.
  */
-export function mentionsNode(lab: PulumiLab, node: string, subnet: string, chassis?: { name: string; uuid: string }): (line: string) => boolean {
+export function mentionsNode(
+    lab: PulumiLab,
+    node: string,
+    subnet: string,
+    chassis?: { name: string; uuid: string },
+): (line: string) => boolean {
     const hostIp = lab.cluster.hosts.find((h) => h.name === node)!.ip;
     const [net, bits] = ipaddr.parseCIDR(subnet);
     const words = [node, ...(chassis ? [chassis.name, chassis.uuid] : [])];
@@ -169,12 +203,15 @@ export function mentionsNode(lab: PulumiLab, node: string, subnet: string, chass
         if (length !== undefined && Number(length) < bits) return false;
         return ipaddr.isValid(address) && ipaddr.parse(address).kind() === net.kind() && ipaddr.parse(address).match(net, bits);
     };
-    return (line) => words.some((w) => line.includes(w)) || (line.match(/\d+\.\d+\.\d+\.\d+(\/\d+)?/g) ?? []).some((t) => t.split("/")[0] === hostIp || inSubnet(t));
+    return (line) =>
+        words.some((w) => line.includes(w)) ||
+        (line.match(/\d+\.\d+\.\d+\.\d+(\/\d+)?/g) ?? []).some((t) => t.split("/")[0] === hostIp || inSubnet(t));
 }
 
 /** The rows that do not mention the node, and those that do. */
 export function splitRows(rows: OvnRows, mentions: (line: string) => boolean): { untouched: OvnRows; mentioning: OvnRows } {
-    const part = (db: Record<string, string[]>, want: boolean) => Object.fromEntries(Object.entries(db).map(([t, lines]) => [t, lines.filter((l) => mentions(l) === want)]));
+    const part = (db: Record<string, string[]>, want: boolean) =>
+        Object.fromEntries(Object.entries(db).map(([t, lines]) => [t, lines.filter((l) => mentions(l) === want)]));
     return {
         untouched: { nb: part(rows.nb, false), sb: part(rows.sb, false) },
         mentioning: { nb: part(rows.nb, true), sb: part(rows.sb, true) },
@@ -185,11 +222,15 @@ export function splitRows(rows: OvnRows, mentions: (line: string) => boolean): {
 export async function nodeHostState(lab: PulumiLab, node: string, mgmtInterface: string) {
     const sh = (script: string) => hostOut(lab.cluster, node, ["bash", "-c", script]).then(sortedLines);
     return {
-        boundPorts: await sh("ovs-vsctl --columns=name,external_ids --format=csv --data=bare --no-headings list Interface | grep iface-id || true"),
+        boundPorts: await sh(
+            "ovs-vsctl --columns=name,external_ids --format=csv --data=bare --no-headings list Interface | grep iface-id || true",
+        ),
         mgmtLink: await sh(`ip -o link show dev ${mgmtInterface} 2>/dev/null | cut -d: -f2 || true`),
         mgmtOvsPort: await sh(`ovs-vsctl --if-exists list-ports br-int | grep -Fx ${mgmtInterface} || true`),
         controller: await sh("ovn-appctl -t ovn-controller version >/dev/null 2>&1 && echo running || true"),
-        ovnSettings: await sh("ovs-vsctl --if-exists get Open_vSwitch . external_ids | tr ',' '\\n' | grep -E 'ovn-remote|ovn-encap' || true"),
+        ovnSettings: await sh(
+            "ovs-vsctl --if-exists get Open_vSwitch . external_ids | tr ',' '\\n' | grep -E 'ovn-remote|ovn-encap' || true",
+        ),
         pieces: await sh("ls -1 /etc/openvswitch/host-network.d 2>/dev/null || true"),
     };
 }

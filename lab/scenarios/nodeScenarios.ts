@@ -37,7 +37,8 @@ export async function addNodeSteps(id: string) {
 /** node2 renamed in the stack: refused in one up, done as a removal then an addition. */
 export async function renameNodeSteps(id: string, to = `${CHANGED}b`) {
     const lab = await nodeLab(id, 3);
-    const rename = (from: string, into: string) => editNodes(lab, (nodes) => nodes.map((n) => (n.name === from ? { ...n, name: into } : n)));
+    const rename = (from: string, into: string) =>
+        editNodes(lab, (nodes) => nodes.map((n) => (n.name === from ? { ...n, name: into } : n)));
     return {
         lab,
         to,

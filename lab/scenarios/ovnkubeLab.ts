@@ -53,7 +53,13 @@ export function writeLabStack(lab: Pick<OvnkubeLab, "cluster" | "kubernetes">, f
 /** Hosts, their Kubernetes and an ovnkube-mode stack file; nothing applied yet. */
 export async function startOvnkubeLab(opts: OvnkubeLabOptions): Promise<OvnkubeLab> {
     await down(opts.id);
-    const { cluster, kubernetes } = await upWithKubernetes({ id: opts.id, hosts: opts.hosts, os: opts.os, ovnKubernetes: opts.release, log: opts.log ?? (() => undefined) });
+    const { cluster, kubernetes } = await upWithKubernetes({
+        id: opts.id,
+        hosts: opts.hosts,
+        os: opts.os,
+        ovnKubernetes: opts.release,
+        log: opts.log ?? (() => undefined),
+    });
     const stack = `local-${opts.id}`;
     const stackFile = writeLabStack({ cluster, kubernetes }, path.join(opts.workDir, `Pulumi.${stack}.yaml`), opts.stack);
     return {
@@ -81,7 +87,10 @@ export interface OvnkubeBringUp {
 }
 
 /** Brings the lab up and applies the stack once; `beforeApply` sees the bare hosts (not timed). */
-export async function bringUpOvnkubeLab(opts: OvnkubeLabOptions, beforeApply?: (lab: OvnkubeLab) => Promise<void>): Promise<OvnkubeBringUp> {
+export async function bringUpOvnkubeLab(
+    opts: OvnkubeLabOptions,
+    beforeApply?: (lab: OvnkubeLab) => Promise<void>,
+): Promise<OvnkubeBringUp> {
     let started = Date.now();
     const lab = await startOvnkubeLab(opts);
     const bringUpMs = Date.now() - started;
@@ -100,8 +109,14 @@ export function withoutHost(lab: Pick<OvnkubeLab, "cluster" | "kubernetes">, hos
 export async function assertUpAndRefreshChangeNothing(offline: OfflineOptions): Promise<void> {
     const again = await apply(offline);
     assert.equal(again.ok, true, again.error);
-    assert.deepEqual(again.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`), []);
+    assert.deepEqual(
+        again.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`),
+        [],
+    );
     const refreshed = await refresh(offline);
     assert.equal(refreshed.ok, true, refreshed.error);
-    assert.deepEqual(refreshed.drift.map((d) => `${d.name} [${d.keys.join(", ")}]`), []);
+    assert.deepEqual(
+        refreshed.drift.map((d) => `${d.name} [${d.keys.join(", ")}]`),
+        [],
+    );
 }

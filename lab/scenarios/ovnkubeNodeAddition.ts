@@ -30,8 +30,16 @@ export interface NodeAddition {
 const asLocal = (p: KubePod): LocalPod => ({ ...podRef(p), ifaceId: p.name }) as LocalPod;
 
 /** Adds `node` (a host of the lab whose kubelet was stopped and whose Node was deleted); `restack` writes the stack with it, `to` is its plan. */
-export async function addOvnkubeNode(lab: OvnkubeLab, to: KubeModel, node: string, untouched: [string, string], restack: () => void): Promise<NodeAddition> {
-    const stay = await Promise.all(untouched.map((n, i) => startDemoPod(lab.admin, lab.cluster, { name: `stay-${i}`, node: n, command: ["sleep", "infinity"] })));
+export async function addOvnkubeNode(
+    lab: OvnkubeLab,
+    to: KubeModel,
+    node: string,
+    untouched: [string, string],
+    restack: () => void,
+): Promise<NodeAddition> {
+    const stay = await Promise.all(
+        untouched.map((n, i) => startDemoPod(lab.admin, lab.cluster, { name: `stay-${i}`, node: n, command: ["sleep", "infinity"] })),
+    );
     const probes = [continuousPing(lab.cluster, asLocal(stay[0]), stay[1].ip), continuousPing(lab.cluster, asLocal(stay[1]), stay[0].ip)];
     let traffic: Promise<Traffic[]> | undefined;
     const stopProbes = () => (traffic ??= Promise.all(probes.map((p) => p.stop())));
@@ -39,9 +47,15 @@ export async function addOvnkubeNode(lab: OvnkubeLab, to: KubeModel, node: strin
         await restartNodeKubelet(lab.cluster, lab.kubernetes, node);
         const idAndSubnet = async () => {
             const a = (await lab.admin.get({ apiVersion: "v1", kind: "Node", name: node })).metadata.annotations ?? {};
-            return a[NODE_ID_ANNOTATION] && a[NODE_SUBNETS_ANNOTATION] ? { [NODE_ID_ANNOTATION]: a[NODE_ID_ANNOTATION], [NODE_SUBNETS_ANNOTATION]: a[NODE_SUBNETS_ANNOTATION] } : undefined;
+            return a[NODE_ID_ANNOTATION] && a[NODE_SUBNETS_ANNOTATION]
+                ? { [NODE_ID_ANNOTATION]: a[NODE_ID_ANNOTATION], [NODE_SUBNETS_ANNOTATION]: a[NODE_SUBNETS_ANNOTATION] }
+                : undefined;
         };
-        const assigned = await pollUntil(idAndSubnet, { timeoutMs: 60_000, intervalMs: 500, what: `the cluster manager to give ${node} an id and a subnet` });
+        const assigned = await pollUntil(idAndSubnet, {
+            timeoutMs: 60_000,
+            intervalMs: 500,
+            what: `the cluster manager to give ${node} an id and a subnet`,
+        });
 
         restack();
         const old = ovnkubePodsOf(await lab.admin.list("v1", "Pod", { namespace: to.namespace }));
@@ -55,7 +69,9 @@ export async function addOvnkubeNode(lab: OvnkubeLab, to: KubeModel, node: strin
         const nodePods = old.filter((p) => groups.has(p.placement.split("@")[0]) && untouched.includes(p.placement.split("@")[1]));
         const nodePodsReplaced = nodePods.filter((p) => !running.some((r) => r.uid === p.uid)).map((p) => p.placement);
         const annotations = Object.fromEntries(
-            Object.entries((await lab.admin.get({ apiVersion: "v1", kind: "Node", name: node })).metadata.annotations ?? {}).filter(([k]) => k.startsWith("k8s.ovn.org/")),
+            Object.entries((await lab.admin.get({ apiVersion: "v1", kind: "Node", name: node })).metadata.annotations ?? {}).filter(([k]) =>
+                k.startsWith("k8s.ovn.org/"),
+            ),
         );
         return { done, upSeconds, traffic: await stopProbes(), assigned, annotations, nodePodsReplaced };
     } finally {

@@ -54,7 +54,9 @@ async function rowsNaming(lab: OvnkubeLab, host: string, db: "nb" | "sb", needle
  * the other gateway routers may still know its MAC (MAC_Binding), as they know any neighbour's.
  */
 async function needlesOf(lab: OvnkubeLab, node: string): Promise<RegExp[]> {
-    const systemId = (await hostExec(lab.cluster, node, ["ovs-vsctl", "get", "Open_vSwitch", ".", "external_ids:system-id"])).stdout.trim().replace(/"/g, "");
+    const systemId = (await hostExec(lab.cluster, node, ["ovs-vsctl", "get", "Open_vSwitch", ".", "external_ids:system-id"])).stdout
+        .trim()
+        .replace(/"/g, "");
     assert.ok(systemId, `${node} has no system-id`);
     return [new RegExp(`\\b${node}\\b|_${node}\\b|-${node}\\b`), new RegExp(systemId)];
 }
@@ -64,21 +66,42 @@ async function waitOvnkubeLetGo(lab: OvnkubeLab, host: string, node: string): Pr
     const held = async () => {
         const rows: string[] = [];
         for (const { table, name } of ovnkubeNodeRows(node)) {
-            const r = await hostExec(lab.cluster, host, ["ovn-nbctl", "--no-leader-only", "--timeout=20", "--bare", "--columns=name", "find", table, `name=${name}`]);
+            const r = await hostExec(lab.cluster, host, [
+                "ovn-nbctl",
+                "--no-leader-only",
+                "--timeout=20",
+                "--bare",
+                "--columns=name",
+                "find",
+                table,
+                `name=${name}`,
+            ]);
             assert.equal(r.code, 0, `${host}: ${r.stderr}`);
             if (r.stdout.trim()) rows.push(`${table} ${name}`);
         }
         return rows;
     };
-    await pollUntil(async () => ((await held()).length === 0 ? true : undefined), { timeoutMs: 60_000, intervalMs: 1000, what: `ovnkube to let ${node} go in ${host}'s Northbound` });
+    await pollUntil(async () => ((await held()).length === 0 ? true : undefined), {
+        timeoutMs: 60_000,
+        intervalMs: 1000,
+        what: `ovnkube to let ${node} go in ${host}'s Northbound`,
+    });
 }
 
 /**
  * Removes `node` (the last host) from the running cluster as described above. `restack` writes the
  * stack without it. `untouched` are two other nodes that carry the probing pods.
  */
-export async function removeOvnkubeNode(lab: OvnkubeLab, model: ClusterModel, node: string, untouched: [string, string], restack: () => void): Promise<NodeRemoval> {
-    const stay = await Promise.all(untouched.map((n, i) => startDemoPod(lab.admin, lab.cluster, { name: `stay-${i}`, node: n, command: ["sleep", "infinity"] })));
+export async function removeOvnkubeNode(
+    lab: OvnkubeLab,
+    model: ClusterModel,
+    node: string,
+    untouched: [string, string],
+    restack: () => void,
+): Promise<NodeRemoval> {
+    const stay = await Promise.all(
+        untouched.map((n, i) => startDemoPod(lab.admin, lab.cluster, { name: `stay-${i}`, node: n, command: ["sleep", "infinity"] })),
+    );
     const leaving = await startDemoPod(lab.admin, lab.cluster, { name: "leaving", node, command: ["sleep", "infinity"] });
     const needles = await needlesOf(lab, node);
     restack();
@@ -99,7 +122,8 @@ export async function removeOvnkubeNode(lab: OvnkubeLab, model: ClusterModel, no
     const traffic = await Promise.all(probes.map((p) => p.stop()));
 
     const left: string[] = [];
-    for (const host of stayingDatabases(model, node)) for (const db of ["nb", "sb"] as const) left.push(...(await rowsNaming(lab, host, db, needles)));
+    for (const host of stayingDatabases(model, node))
+        for (const db of ["nb", "sb"] as const) left.push(...(await rowsNaming(lab, host, db, needles)));
     await removeDemoWorkloads(lab.admin, lab.cluster, stay, []);
     return { refused, done, upSeconds, traffic, left };
 }

@@ -20,7 +20,12 @@ export interface Rollout {
 const asLocalPod = (p: KubePod): LocalPod => ({ ...podRef(p), ifaceId: p.name }) as LocalPod;
 
 /** Applies the stack (already rewritten for the new release, whose plan is `to`) with probes between `a` and `b` running. */
-export async function upgradeUnderProbes(lab: OvnkubeLab, to: KubeModel, [a, b]: readonly [KubePod, KubePod], timeoutMs = 180_000): Promise<Rollout> {
+export async function upgradeUnderProbes(
+    lab: OvnkubeLab,
+    to: KubeModel,
+    [a, b]: readonly [KubePod, KubePod],
+    timeoutMs = 180_000,
+): Promise<Rollout> {
     const old = ovnkubePodsOf(await lab.admin.list("v1", "Pod", { namespace: to.namespace }));
     const probes = [continuousPing(lab.cluster, asLocalPod(a), b.ip), continuousPing(lab.cluster, asLocalPod(b), a.ip)];
     const started = Date.now();

@@ -11,7 +11,9 @@ export const apiServerOverHttps: ResourceValidationPolicy = {
     configSchema: productionSettings,
     validateResource(args, reportViolation) {
         if (!inProduction(args)) return;
-        const url = args.type === "kubernetes:core/v1:ConfigMap" ? args.props.data?.k8s_apiserver : scriptVar(args.props.create, "k8s_api_server");
-        if (typeof url === "string" && !url.startsWith("https://")) reportViolation(`${args.name}: the API server ${url} is not https: set apiServer.url to its https:// address`);
+        const url =
+            args.type === "kubernetes:core/v1:ConfigMap" ? args.props.data?.k8s_apiserver : scriptVar(args.props.create, "k8s_api_server");
+        if (typeof url === "string" && !url.startsWith("https://"))
+            reportViolation(`${args.name}: the API server ${url} is not https: set apiServer.url to its https:// address`);
     },
 };

@@ -11,6 +11,8 @@ export const hostKeysVerified: ResourceValidationPolicy = {
     validateResource(args, reportViolation) {
         if (args.type !== SCRIPT_BUNDLE_TYPE) return;
         if (args.props.ssh?.insecureIgnoreHostKey === true)
-            reportViolation(`host ${args.props.ssh.host}: ssh.insecureIgnoreHostKey is true; pin nodes[].hostKey (ssh-keyscan -t ed25519 <host>) and remove it`);
+            reportViolation(
+                `host ${args.props.ssh.host}: ssh.insecureIgnoreHostKey is true; pin nodes[].hostKey (ssh-keyscan -t ed25519 <host>) and remove it`,
+            );
     },
 };

@@ -18,6 +18,9 @@ export const identityWebhookOn: StackValidationPolicy = {
         if (!ovnkube) return;
         const webhook = args.resources.some((r) => r.type === WEBHOOK_TYPE && r.props.metadata?.name === NODE_WEBHOOK);
         if (!webhook)
-            reportViolation(`ovnkube is deployed without the ValidatingWebhookConfiguration ${NODE_WEBHOOK}: set ovnkube.identity.enabled: true (the default)`, ovnkube.urn);
+            reportViolation(
+                `ovnkube is deployed without the ValidatingWebhookConfiguration ${NODE_WEBHOOK}: set ovnkube.identity.enabled: true (the default)`,
+                ovnkube.urn,
+            );
     },
 };

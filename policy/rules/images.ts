@@ -40,9 +40,14 @@ export const imagesPinned: ResourceValidationPolicy = {
         for (const c of containers(args.props)) {
             const { tag, digest } = imageReference(c.image);
             const fix = "set ovnkube.image to a reference with a release tag or a digest";
-            if (requireDigest && !/^sha256:[0-9a-f]{64}$/.test(digest ?? "")) reportViolation(`${objectName(args.props)} container ${c.name}: image ${c.image} has no sha256 digest; ${fix.replace("a release tag or ", "")}`);
+            if (requireDigest && !/^sha256:[0-9a-f]{64}$/.test(digest ?? ""))
+                reportViolation(
+                    `${objectName(args.props)} container ${c.name}: image ${c.image} has no sha256 digest; ${fix.replace("a release tag or ", "")}`,
+                );
             else if (!digest && (tag === undefined || forbiddenTags.includes(tag)))
-                reportViolation(`${objectName(args.props)} container ${c.name}: image ${c.image} is ${tag === undefined ? "untagged" : `tagged ${tag}`}, which does not pin it; ${fix}`);
+                reportViolation(
+                    `${objectName(args.props)} container ${c.name}: image ${c.image} is ${tag === undefined ? "untagged" : `tagged ${tag}`}, which does not pin it; ${fix}`,
+                );
         }
     },
 };

@@ -9,4 +9,13 @@ import { packagesPinned } from "./packagesPinned";
 import { roleChangeNeedsDrain } from "./roleChange";
 import { mtuFitsTunnel } from "./tunnelMtu";
 
-export const POLICIES: Policies = [ovsdbOverSsl, hostKeysVerified, identityWebhookOn, mtuFitsTunnel, roleChangeNeedsDrain, imagesPinned, apiServerOverHttps, packagesPinned];
+export const POLICIES: Policies = [
+    ovsdbOverSsl,
+    hostKeysVerified,
+    identityWebhookOn,
+    mtuFitsTunnel,
+    roleChangeNeedsDrain,
+    imagesPinned,
+    apiServerOverHttps,
+    packagesPinned,
+];

@@ -16,7 +16,10 @@ export const ovsdbOverSsl: ResourceValidationPolicy = {
         if (!inProduction(args)) return;
         for (const [path, text] of strings(args.props)) {
             const m = PLAIN_TCP.exec(text);
-            if (m) reportViolation(`${args.name}: ${path} uses ${m[0]}: set ovnTransport.protocol: ssl (with ovnSslPrivateKey, ovnSslCertificate, ovnSslCaCertificate) in a production stack`);
+            if (m)
+                reportViolation(
+                    `${args.name}: ${path} uses ${m[0]}: set ovnTransport.protocol: ssl (with ovnSslPrivateKey, ovnSslCertificate, ovnSslCaCertificate) in a production stack`,
+                );
         }
     },
 };

@@ -9,7 +9,8 @@ import { inProduction, productionSettings, scriptVar } from "./scope";
 
 export const packagesPinned: ResourceValidationPolicy = {
     name: "host-packages-pinned",
-    description: "In production stacks Open vSwitch and OVN packages are pinned to versions (packages.openvswitchVersion, packages.ovnVersion).",
+    description:
+        "In production stacks Open vSwitch and OVN packages are pinned to versions (packages.openvswitchVersion, packages.ovnVersion).",
     enforcementLevel: "mandatory",
     configSchema: productionSettings,
     validateResource(args, reportViolation) {
@@ -18,6 +19,7 @@ export const packagesPinned: ResourceValidationPolicy = {
         const wanted = scriptVar(args.props.packages, "wanted");
         if (wanted === undefined) return;
         const loose = wanted.split(" ").filter((w) => !w.includes("="));
-        if (loose.length > 0) reportViolation(`${args.name}: ${loose.join(", ")} not pinned: set packages.openvswitchVersion and packages.ovnVersion`);
+        if (loose.length > 0)
+            reportViolation(`${args.name}: ${loose.join(", ")} not pinned: set packages.openvswitchVersion and packages.ovnVersion`);
     },
 };

@@ -36,12 +36,17 @@ interface ProductionConfig {
 export function inProduction(args: Pick<ResourceValidationArgs, "urn" | "stackTags" | "getConfig">): boolean {
     const config = settingsOf<ProductionConfig>(productionSettings, args.getConfig());
     const stack = stackOf(args.urn);
-    return config.productionStacks.some((p) => new RegExp(p).test(stack)) || Object.entries(config.productionTags).some(([k, v]) => args.stackTags.get(k) === v);
+    return (
+        config.productionStacks.some((p) => new RegExp(p).test(stack)) ||
+        Object.entries(config.productionTags).some(([k, v]) => args.stackTags.get(k) === v)
+    );
 }
 
 /** The rule's settings as given, over its schema's defaults: the same settings whether or not the engine filled them in. */
 export function settingsOf<T>(schema: PolicyConfigSchema | undefined, given: object): T {
-    const defaults = Object.fromEntries(Object.entries(schema?.properties ?? {}).flatMap(([k, s]) => ("default" in s ? [[k, s.default]] : [])));
+    const defaults = Object.fromEntries(
+        Object.entries(schema?.properties ?? {}).flatMap(([k, s]) => ("default" in s ? [[k, s.default]] : [])),
+    );
     return { ...defaults, ...given } as T;
 }
 

@@ -10,7 +10,14 @@ import { SCRIPT_BUNDLE_TYPE } from "@ovn-kubernetes-as-code/cluster/hosts";
 import { settingsOf } from "./scope";
 
 const settings: PolicyConfigSchema = {
-    properties: { underlayMtu: { type: "integer", minimum: 576, default: 1500, description: "the MTU every node's tunnel device is guaranteed to have" } },
+    properties: {
+        underlayMtu: {
+            type: "integer",
+            minimum: 576,
+            default: 1500,
+            description: "the MTU every node's tunnel device is guaranteed to have",
+        },
+    },
 };
 
 export const mtuFitsTunnel: ResourceValidationPolicy = {
@@ -24,6 +31,8 @@ export const mtuFitsTunnel: ResourceValidationPolicy = {
         const { node, mtu, encapType } = args.props.tunnel;
         const overhead = tunnelOverhead(encapType);
         if (overhead !== undefined && mtu + overhead > underlayMtu)
-            reportViolation(`node ${node}: mtu ${mtu} + ${overhead} bytes of ${encapType} = ${mtu + overhead} exceeds the underlay MTU ${underlayMtu}; set mtu to at most ${underlayMtu - overhead}`);
+            reportViolation(
+                `node ${node}: mtu ${mtu} + ${overhead} bytes of ${encapType} = ${mtu + overhead} exceeds the underlay MTU ${underlayMtu}; set mtu to at most ${underlayMtu - overhead}`,
+            );
     },
 };

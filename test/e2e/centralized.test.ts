@@ -33,8 +33,21 @@ import { snapshotHost, type HostSnapshot } from "./support/hostSnapshot";
 import { upgradeUnderProbes } from "../../lab/scenarios/ovnkubeUpgrade";
 import { readNbLog, writerReport, type NbWriter } from "./support/nbTransactionLog";
 import { pullReleaseImage } from "../../lab/localcluster/kubernetes";
-import { assertUpAndRefreshChangeNothing, bringUpOvnkubeLab, writeLabStack, withoutHost, type OvnkubeLab } from "../../lab/scenarios/ovnkubeLab";
-import { controlPlaneOf, plannedOvnkubePods, recreateOvnkubePods, waitNodesReady, waitOvnkubePodsRunning, ovnkubeImages } from "../../lab/scenarios/ovnkubePods";
+import {
+    assertUpAndRefreshChangeNothing,
+    bringUpOvnkubeLab,
+    writeLabStack,
+    withoutHost,
+    type OvnkubeLab,
+} from "../../lab/scenarios/ovnkubeLab";
+import {
+    controlPlaneOf,
+    plannedOvnkubePods,
+    recreateOvnkubePods,
+    waitNodesReady,
+    waitOvnkubePodsRunning,
+    ovnkubeImages,
+} from "../../lab/scenarios/ovnkubePods";
 import { phase } from "./support/phase";
 import { removeOvnkubeNode } from "../../lab/scenarios/ovnkubeNodeRemoval";
 import { addOvnkubeNode } from "../../lab/scenarios/ovnkubeNodeAddition";
@@ -59,7 +72,11 @@ let model: ClusterModel;
 let pods: KubePod[] = [];
 const bareHosts = new Map<string, HostSnapshot>();
 
-const changed = (r: OperationResult) => r.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`).sort();
+const changed = (r: OperationResult) =>
+    r.ops
+        .filter((o) => o.op !== "same")
+        .map((o) => `${o.op} ${o.name}`)
+        .sort();
 const centrals = () => ({ cluster: lab.cluster, model });
 /** The nodes whose ovnkube-node runs pods (every node with the node role). */
 const podNodes = () => model.kube.nodes.map((n) => n.name);
@@ -92,7 +109,10 @@ after(async () => {
 test("bring-up on 1.2 with three centrals: raft NB and SB of 3, ovnkube-master and every ovnkube-node running, the central NB as planned", async () => {
     const up = await phase("bring-up and first up (1.2, centralized)", () =>
         bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", workDir: work, release: "1.2" }, async (l) => {
-            writeLabStack(l, l.offline.stackFile!, { ovnkube: { version: "1.2", architecture: "centralized", gatewayMode: GATEWAY_MODE }, centrals: CENTRALS });
+            writeLabStack(l, l.offline.stackFile!, {
+                ovnkube: { version: "1.2", architecture: "centralized", gatewayMode: GATEWAY_MODE },
+                centrals: CENTRALS,
+            });
             l.model = buildClusterModel(validateConfig(readStackFile(l.offline.stackFile!)));
             assert.deepEqual(ovsOvnDaemons(l.cluster), [], "the hosts are bare");
             for (const h of l.cluster.hosts) bareHosts.set(h.name, await snapshotHost(l.cluster, h.name));
@@ -106,16 +126,32 @@ test("bring-up on 1.2 with three centrals: raft NB and SB of 3, ovnkube-master a
     assert.equal(model.kube.gatewayMode, GATEWAY_MODE);
 
     const running = await waitOvnkubePodsRunning(lab.admin, model.kube, 120_000);
-    assert.deepEqual(running.map((p) => p.placement), plannedOvnkubePods(model.kube));
-    assert.ok(running.some((p) => p.placement.startsWith(`${controlPlaneOf(model.kube)}@`)), "ovnkube-master runs");
+    assert.deepEqual(
+        running.map((p) => p.placement),
+        plannedOvnkubePods(model.kube),
+    );
+    assert.ok(
+        running.some((p) => p.placement.startsWith(`${controlPlaneOf(model.kube)}@`)),
+        "ovnkube-master runs",
+    );
     assert.deepEqual(await runningImages(), [releaseOf("1.2").image]);
-    assert.deepEqual(await waitNodesReady(lab.admin, 60_000), lab.cluster.hosts.map((h) => h.name));
+    assert.deepEqual(
+        await waitNodesReady(lab.admin, 60_000),
+        lab.cluster.hosts.map((h) => h.name),
+    );
     // One northd per central (one active, the others on standby), no zone databases anywhere else.
-    assert.deepEqual(processesNamed(lab.cluster, ["ovn-northd"]), ["node1", "node2", "node3"].map((h) => `${h}: ovn-northd`));
+    assert.deepEqual(
+        processesNamed(lab.cluster, ["ovn-northd"]),
+        ["node1", "node2", "node3"].map((h) => `${h}: ovn-northd`),
+    );
 
     for (const db of ["nb", "sb"] as const) {
         const views = await clusterOf(centrals(), db);
-        assert.deepEqual(views.map((v) => v.status?.servers.length), [3, 3, 3], `${db}: every member sees 3 servers`);
+        assert.deepEqual(
+            views.map((v) => v.status?.servers.length),
+            [3, 3, 3],
+            `${db}: every member sees 3 servers`,
+        );
         assert.equal(views.filter((v) => v.status?.role === "leader").length, 1, `${db}: one leader`);
     }
 
@@ -123,15 +159,27 @@ test("bring-up on 1.2 with three centrals: raft NB and SB of 3, ovnkube-master a
         const live = (await lab.admin.get({ apiVersion: "v1", kind: "Node", name: node.name })).metadata.annotations ?? {};
         assert.equal(live[NODE_ID_ANNOTATION], String(node.nodeId), `${node.name} keeps its planned node-id`);
         assert.deepEqual(JSON.parse(live[NODE_SUBNETS_ANNOTATION]), { default: [node.subnet] });
-        assert.equal(JSON.parse(await nbctl(["get", "Logical_Switch", node.name, "other_config:subnet"])), node.subnet, `switch ${node.name}`);
-        assert.deepEqual(JSON.parse(await nbctl(["get", "Logical_Router_Port", routerToJoin(gatewayRouter(node.name)), "networks"])), [node.gatewayRouterJoin.cidr]);
+        assert.equal(
+            JSON.parse(await nbctl(["get", "Logical_Switch", node.name, "other_config:subnet"])),
+            node.subnet,
+            `switch ${node.name}`,
+        );
+        assert.deepEqual(JSON.parse(await nbctl(["get", "Logical_Router_Port", routerToJoin(gatewayRouter(node.name)), "networks"])), [
+            node.gatewayRouterJoin.cidr,
+        ]);
     }
-    assert.equal(await nbctl(["--bare", "--columns=name", "find", "Logical_Switch", `name=${TRANSIT_SWITCH}`]), "", "no transit switch in the centralized architecture");
+    assert.equal(
+        await nbctl(["--bare", "--columns=name", "find", "Logical_Switch", `name=${TRANSIT_SWITCH}`]),
+        "",
+        "no transit switch in the centralized architecture",
+    );
 });
 
 test("1.2 → 1.3 in one up: preview names what rolls, probes between pods on two nodes lose nothing, the pods keep their addresses", async () => {
     requireLab();
-    const spread = await phase("workloads on 1.2", () => startDemoDeployment(lab.admin, lab.cluster, { name: SPREAD, replicas: podNodes().length, command: ["sleep", "infinity"] }));
+    const spread = await phase("workloads on 1.2", () =>
+        startDemoDeployment(lab.admin, lab.cluster, { name: SPREAD, replicas: podNodes().length, command: ["sleep", "infinity"] }),
+    );
     pods.push(...spread);
     await assertPodsPing(lab, spread);
 
@@ -143,22 +191,38 @@ test("1.2 → 1.3 in one up: preview names what rolls, probes between pods on tw
     assert.equal(seen.ok, true, seen.error);
     const plan = changed(seen);
     console.log(`preview: ${plan.join(", ")}`);
-    for (const ds of ["ovn-ovnkube-master", "ovn-ovnkube-node", "ovn-ovnkube-identity"]) assert.ok(plan.includes(`update ${ds}`), `${ds} in ${JSON.stringify(plan)}`);
-    assert.deepEqual(plan.filter((o) => /^(replace|delete)/.test(o)), []);
+    for (const ds of ["ovn-ovnkube-master", "ovn-ovnkube-node", "ovn-ovnkube-identity"])
+        assert.ok(plan.includes(`update ${ds}`), `${ds} in ${JSON.stringify(plan)}`);
+    assert.deepEqual(
+        plan.filter((o) => /^(replace|delete)/.test(o)),
+        [],
+    );
     assert.deepEqual(await runningImages(), [releaseOf("1.2").image], "preview changed nothing");
 
     const [a, b] = spread;
     const rollout = await phase("up 1.2 → 1.3", () => upgradeUnderProbes(lab, to13.kube, [a, b]));
     assert.equal(rollout.result.ok, true, rollout.result.error);
     const traffic = rollout.traffic;
-    console.log(`pod-to-pod probes during the upgrade (${a.node} ↔ ${b.node}): ${traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
-    assert.deepEqual(traffic.map((t) => t.lost), [0, 0], "no probe between the pods was lost while the release rolled");
-    assert.ok(traffic.every((t) => t.sent > 20), "probes ran through the upgrade");
+    console.log(
+        `pod-to-pod probes during the upgrade (${a.node} ↔ ${b.node}): ${traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`,
+    );
+    assert.deepEqual(
+        traffic.map((t) => t.lost),
+        [0, 0],
+        "no probe between the pods was lost while the release rolled",
+    );
+    assert.ok(
+        traffic.every((t) => t.sent > 20),
+        "probes ran through the upgrade",
+    );
     model = to13;
     assert.deepEqual(await runningImages(), [releaseOf("1.3").image]);
 
     const now = await lab.admin.list("v1", "Pod", { namespace: "default", labelSelector: `app=${SPREAD}` });
-    assert.deepEqual(Object.fromEntries(now.map((p) => [p.metadata.name, (p.status as { podIP: string }).podIP])), Object.fromEntries(spread.map((p) => [p.name, p.ip])));
+    assert.deepEqual(
+        Object.fromEntries(now.map((p) => [p.metadata.name, (p.status as { podIP: string }).podIP])),
+        Object.fromEntries(spread.map((p) => [p.name, p.ip])),
+    );
     await assertPodsPing(lab, spread);
     assert.deepEqual(changed(await apply(lab.offline)), [], "a second up after the upgrade changes nothing");
 });
@@ -183,11 +247,18 @@ test("one writer per cell in the central NB; a second up and a refresh change no
     // Any member's log holds every committed transaction: the first central's, which created the cluster.
     const log = readNbLog(lab.cluster, "node1");
     const report = writerReport(log.transactions);
-    console.log(`central NB log (${log.schema.name} ${log.schema.version}, raft): ${Object.entries(report.transactions).map(([w, n]) => `${w} ${n}`).join(", ")} transactions`);
+    console.log(
+        `central NB log (${log.schema.name} ${log.schema.version}, raft): ${Object.entries(report.transactions)
+            .map(([w, n]) => `${w} ${n}`)
+            .join(", ")} transactions`,
+    );
     assert.deepEqual(report.others, [], "transactions of writers other than the project, ovn-northd and ovnkube");
     assert.deepEqual(report.shared, [], "cells written by more than one writer");
     assert.ok(report.transactions.ovnkube > 0 && report.transactions["ovn-northd"] > 0);
-    const cellsOf = (writer: NbWriter) => Object.entries(report.byColumn).filter(([, w]) => w.includes(writer)).map(([c]) => c);
+    const cellsOf = (writer: NbWriter) =>
+        Object.entries(report.byColumn)
+            .filter(([, w]) => w.includes(writer))
+            .map(([c]) => c);
     // The project's central script sets only the database's connections; the topology is ovnkube's.
     for (const cell of cellsOf("project")) assert.match(cell, /^(NB_Global|Connection|SSL)\./, `the project wrote ${cell}`);
 });
@@ -200,13 +271,18 @@ test("the NB leader killed while ovnkube runs: pods created afterwards get addre
     const successor = await electedAmong(centrals(), "nb", survivors);
     console.log(`NB leader ${victim} killed; ${successor} leads`);
 
-    const late = await phase("pods after the leader change", () => startDemoDeployment(lab.admin, lab.cluster, { name: LATE, replicas: podNodes().length, command: ["sleep", "infinity"] }));
+    const late = await phase("pods after the leader change", () =>
+        startDemoDeployment(lab.admin, lab.cluster, { name: LATE, replicas: podNodes().length, command: ["sleep", "infinity"] }),
+    );
     await assertPlannedAddresses(lab, model, late);
     await assertPodsPing(lab, [...late, ...pods]);
 
     await restartMember(centrals(), victim);
     const views = await clusterOf(centrals(), "nb");
-    assert.deepEqual(views.map((v) => v.status?.servers.length), [3, 3, 3]);
+    assert.deepEqual(
+        views.map((v) => v.status?.servers.length),
+        [3, 3, 3],
+    );
     assert.deepEqual(changed(await apply(lab.offline)), [], "the member back, an up changes nothing");
     await removeDemoWorkloads(lab.admin, lab.cluster, [], [{ name: SERVER }], [{ name: SPREAD }, { name: SERVER }, { name: LATE }]);
     pods = [];
@@ -221,12 +297,27 @@ test("node4 leaves under traffic: refused while it is a Kubernetes Node; once dr
     );
     assert.equal(removal.refused.ok, false);
     assert.match(removal.refused.error ?? "", new RegExp(`removing host ${GOES} stopped before deleting anything: 1 blocker`));
-    assert.match(removal.refused.error ?? "", new RegExp(`node ${GOES}: still a Kubernetes Node \\(ovnkube keeps its Logical_Switch ${GOES} in the Northbound on .*kubectl delete node ${GOES}`));
-    assert.deepEqual(removal.refused.ops.filter((o) => o.op !== "same" && !o.error), [], "the refused preview plans nothing");
+    assert.match(
+        removal.refused.error ?? "",
+        new RegExp(
+            `node ${GOES}: still a Kubernetes Node \\(ovnkube keeps its Logical_Switch ${GOES} in the Northbound on .*kubectl delete node ${GOES}`,
+        ),
+    );
+    assert.deepEqual(
+        removal.refused.ops.filter((o) => o.op !== "same" && !o.error),
+        [],
+        "the refused preview plans nothing",
+    );
 
     assert.equal(removal.done.ok, true, removal.done.error);
-    console.log(`node removal up: ${changed(removal.done).join(", ")}; probes ${removal.traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
-    assert.deepEqual(removal.traffic.map((t) => t.lost), [0, 0], "pods on the untouched nodes lost no probe");
+    console.log(
+        `node removal up: ${changed(removal.done).join(", ")}; probes ${removal.traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`,
+    );
+    assert.deepEqual(
+        removal.traffic.map((t) => t.lost),
+        [0, 0],
+        "pods on the untouched nodes lost no probe",
+    );
     assert.deepEqual(removal.left, [], "nothing of the node is left in the central NB or SB");
     assert.deepEqual(await snapshotHost(lab.cluster, GOES), bareHosts.get(GOES), `${GOES} is as it was before the first up`);
     model = buildClusterModel(validateConfig(readStackFile(lab.offline.stackFile!)));
@@ -237,17 +328,27 @@ test("node4 joins again while the cluster runs: the control plane restarts for t
     requireLab();
     writeLabStack(lab, lab.offline.stackFile!, STACK_13);
     const to = buildClusterModel(validateConfig(readStackFile(lab.offline.stackFile!)));
-    const added = await phase("node4 added", () => addOvnkubeNode(lab, to.kube, GOES, ["node2", "node3"], () => writeLabStack(lab, lab.offline.stackFile!, STACK_13)));
+    const added = await phase("node4 added", () =>
+        addOvnkubeNode(lab, to.kube, GOES, ["node2", "node3"], () => writeLabStack(lab, lab.offline.stackFile!, STACK_13)),
+    );
     model = to;
     assert.equal(added.done.ok, true, added.done.error);
     const plan = model.kube.nodes.find((n) => n.name === GOES)!;
-    console.log(`node add up ${added.upSeconds.toFixed(1)} s: ${changed(added.done).join(", ")}; the cluster manager first gave ${JSON.stringify(added.assigned)}; probes ${added.traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
-    assert.deepEqual(added.traffic.map((t) => t.lost), [0, 0], "pods on the untouched nodes lost no probe");
+    console.log(
+        `node add up ${added.upSeconds.toFixed(1)} s: ${changed(added.done).join(", ")}; the cluster manager first gave ${JSON.stringify(added.assigned)}; probes ${added.traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`,
+    );
+    assert.deepEqual(
+        added.traffic.map((t) => t.lost),
+        [0, 0],
+        "pods on the untouched nodes lost no probe",
+    );
     assert.deepEqual(added.nodePodsReplaced, [], "the untouched nodes' ovnkube-node pods were not restarted");
     assert.equal(added.annotations[NODE_ID_ANNOTATION], String(plan.nodeId), `${GOES} has its planned node-id`);
     assert.deepEqual(JSON.parse(added.annotations[NODE_SUBNETS_ANNOTATION]), { default: [plan.subnet] });
     assert.equal(JSON.parse(await nbctl(["get", "Logical_Switch", GOES, "other_config:subnet"])), plan.subnet);
-    assert.deepEqual(JSON.parse(await nbctl(["get", "Logical_Router_Port", routerToJoin(gatewayRouter(GOES)), "networks"])), [plan.gatewayRouterJoin.cidr]);
+    assert.deepEqual(JSON.parse(await nbctl(["get", "Logical_Router_Port", routerToJoin(gatewayRouter(GOES)), "networks"])), [
+        plan.gatewayRouterJoin.cidr,
+    ]);
 
     await proveJoinedNode(lab, model, [GOES, "node2"]);
     assert.deepEqual(changed(await apply(lab.offline)), [], "a further up changes nothing");
@@ -259,6 +360,9 @@ test("destroy leaves every host as it was before the first up", async () => {
     assert.equal(r.ok, true, r.error);
     assert.deepEqual(processesNamed(lab.cluster, ["ovnkube", "ovn-northd", "ovn-controller"]), []);
     // Open vSwitch keeps running with its database (it may carry the host's own traffic); the central's NB and SB servers are gone.
-    assert.deepEqual(processesNamed(lab.cluster, ["ovsdb-server"]), lab.cluster.hosts.map((h) => `${h.name}: ovsdb-server`));
+    assert.deepEqual(
+        processesNamed(lab.cluster, ["ovsdb-server"]),
+        lab.cluster.hosts.map((h) => `${h.name}: ovsdb-server`),
+    );
     for (const host of lab.cluster.hosts) assert.deepEqual(await snapshotHost(lab.cluster, host.name), bareHosts.get(host.name), host.name);
 });

@@ -13,7 +13,18 @@ import { validateConfig } from "../../components/plan/validate";
 import { buildClusterModel } from "../../components/model/clusterModel";
 import type { ClusterModel } from "../../components/model/types";
 import { desiredNorthbound } from "../../components/render/northbound";
-import { down, hostExec, LOCAL_LAB_PASSPHRASE, ping, startPod, stopPod, up, writeLocalStack, type LocalCluster, type LocalPod } from "../../lab/localcluster";
+import {
+    down,
+    hostExec,
+    LOCAL_LAB_PASSPHRASE,
+    ping,
+    startPod,
+    stopPod,
+    up,
+    writeLocalStack,
+    type LocalCluster,
+    type LocalPod,
+} from "../../lab/localcluster";
 import { overlayReport, pingMatrix, formatReport, formatMatrix } from "../../lab/localcluster/checks";
 import { apply, destroy, refresh, type OfflineOptions, type OperationResult } from "../../lab/offline/api";
 import { assertExploreCommandsWork } from "./support/exploreCommands";
@@ -35,7 +46,8 @@ const sh = async (host: string, argv: string[]) => {
     return r.stdout;
 };
 const central = () => model.hosts.find((h) => h.isCentral)!.name;
-const nbNames = async (table: string) => (await sh(central(), ["ovn-nbctl", "--bare", "--columns=name", "list", table])).split("\n").filter(Boolean).sort();
+const nbNames = async (table: string) =>
+    (await sh(central(), ["ovn-nbctl", "--bare", "--columns=name", "list", table])).split("\n").filter(Boolean).sort();
 const changed = (r: OperationResult) => r.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`);
 
 before(async () => {
@@ -57,19 +69,29 @@ test("apply on bare hosts: chassis registered with their encap IPs, the model's 
     assert.equal(r.ok, true, r.error);
     assert.equal(r.counts.updated + r.counts.replaced + r.counts.deleted, 0);
 
-    const encaps = (await sh(central(), ["ovn-sbctl", "--bare", "--columns=ip", "find", "Encap", "type=geneve"])).split("\n").filter(Boolean).sort();
+    const encaps = (await sh(central(), ["ovn-sbctl", "--bare", "--columns=ip", "find", "Encap", "type=geneve"]))
+        .split("\n")
+        .filter(Boolean)
+        .sort();
     assert.deepEqual(encaps, cluster.hosts.map((h) => h.ip).sort());
     const systemIds = r.outputs.systemIds as Record<string, string>;
-    const chassisNames = (await sh(central(), ["ovn-sbctl", "--bare", "--columns=name", "list", "Chassis"])).split("\n").filter(Boolean).sort();
+    const chassisNames = (await sh(central(), ["ovn-sbctl", "--bare", "--columns=name", "list", "Chassis"]))
+        .split("\n")
+        .filter(Boolean)
+        .sort();
     assert.deepEqual(chassisNames, Object.values(systemIds).sort());
 
     // Every named row the model asks for exists, in its table.
     for (const group of desiredNorthbound(model, OWNER))
         for (const row of group.rows)
-            if (typeof row.columns.name === "string" && row.columns.name) assert.ok((await nbNames(row.table)).includes(row.columns.name), `${row.table} ${row.columns.name}`);
+            if (typeof row.columns.name === "string" && row.columns.name)
+                assert.ok((await nbNames(row.table)).includes(row.columns.name), `${row.table} ${row.columns.name}`);
     assert.deepEqual(await nbNames("Logical_Switch"), ["ext_node3", "join", "node1", "node2", "node3"]);
     const gw = model.gateways[0];
-    assert.equal((await sh(central(), ["ovn-nbctl", "get", "Logical_Router", gw.router, "options:chassis"])).trim().replace(/"/g, ""), systemIds.node3);
+    assert.equal(
+        (await sh(central(), ["ovn-nbctl", "get", "Logical_Router", gw.router, "options:chassis"])).trim().replace(/"/g, ""),
+        systemIds.node3,
+    );
     const nat = await sh(central(), ["ovn-nbctl", "lr-nat-list", gw.router]);
     assert.match(nat, new RegExp(`snat\\s+${gw.physical.ip.replace(/\./g, "\\.")}\\s+${model.clusterSubnet.replace(/[./]/g, "\\$&")}`));
     const routes = await sh(central(), ["ovn-nbctl", "lr-route-list", model.clusterRouter.name]);
@@ -77,11 +99,18 @@ test("apply on bare hosts: chassis registered with their encap IPs, the model's 
 });
 
 test("the demo's explore commands work as printed: NB and SB shown on the central", async () => {
-    assert.deepEqual(await assertExploreCommandsWork(ID, model), [`npm run local -- exec --id ${ID} node1 -- ovn-nbctl show`, `npm run local -- exec --id ${ID} node1 -- ovn-sbctl show`]);
+    assert.deepEqual(await assertExploreCommandsWork(ID, model), [
+        `npm run local -- exec --id ${ID} node1 -- ovn-nbctl show`,
+        `npm run local -- exec --id ${ID} node1 -- ovn-sbctl show`,
+    ]);
 });
 
 test("every management port answers ping from every node", async () => {
-    const m = await pingMatrix(cluster, cluster.hosts.map((h) => ({ label: h.name, from: h.name })), model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })));
+    const m = await pingMatrix(
+        cluster,
+        cluster.hosts.map((h) => ({ label: h.name, from: h.name })),
+        model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })),
+    );
     assert.ok(m.allOk, "\n" + formatMatrix(m));
 });
 
@@ -110,7 +139,10 @@ test("drift: a management port deleted by hand is reported by refresh and restor
 
     const seen = await refresh({ ...options, dryRun: true });
     assert.equal(seen.ok, true, seen.error);
-    assert.deepEqual(seen.drift.map((d) => d.name), ["ovn-node2-switch"]);
+    assert.deepEqual(
+        seen.drift.map((d) => d.name),
+        ["ovn-node2-switch"],
+    );
 
     const fixed = await apply({ ...options, refresh: true });
     assert.equal(fixed.ok, true, fixed.error);
@@ -125,13 +157,31 @@ test("destroy leaves no NB row of the stack, no breth0, eth0 as before", async (
     for (const p of pods) await stopPod(cluster, model, p.node, p.namespace, p.pod);
     const r = await destroy(options);
     assert.equal(r.ok, true, r.error);
-    for (const table of ["Logical_Switch", "Logical_Switch_Port", "Logical_Router", "Logical_Router_Port", "Logical_Router_Static_Route", "NAT", "Load_Balancer"]) {
-        const owned = await sh(central(), ["ovn-nbctl", "--bare", "--columns=_uuid", "find", table, `external_ids:pulumi-owner="${OWNER}"`]);
+    for (const table of [
+        "Logical_Switch",
+        "Logical_Switch_Port",
+        "Logical_Router",
+        "Logical_Router_Port",
+        "Logical_Router_Static_Route",
+        "NAT",
+        "Load_Balancer",
+    ]) {
+        const owned = await sh(central(), [
+            "ovn-nbctl",
+            "--bare",
+            "--columns=_uuid",
+            "find",
+            table,
+            `external_ids:pulumi-owner="${OWNER}"`,
+        ]);
         assert.equal(owned.trim(), "", `${table} still has rows of the stack`);
     }
     const links = await sh("node3", ["ip", "-o", "link", "show"]);
     assert.doesNotMatch(links, /breth0/);
-    assert.match(await sh("node3", ["ip", "-4", "-o", "addr", "show", "dev", "eth0"]), new RegExp(`inet ${eth0Before.replace(/[./]/g, "\\$&")}`));
+    assert.match(
+        await sh("node3", ["ip", "-4", "-o", "addr", "show", "dev", "eth0"]),
+        new RegExp(`inet ${eth0Before.replace(/[./]/g, "\\$&")}`),
+    );
     daemons = processesIn(leftovers(ID).netns);
     assert.ok(daemons.length > 0);
 });

@@ -24,14 +24,22 @@ async function hostsState() {
         const mgmt = lab.model.nodeNetworks.find((n) => n.node === h.name)?.mgmtInterface ?? "none";
         out[h.name] = {
             ...(await nodeHostState(lab, h.name, mgmt)),
-            ovs: sortedLines(await hostOut(lab.cluster, h.name, ["bash", "-c", 'for b in $(ovs-vsctl list-br); do echo "$b"; ovs-vsctl list-ports "$b" | sed "s/^/$b /"; done'])),
+            ovs: sortedLines(
+                await hostOut(lab.cluster, h.name, [
+                    "bash",
+                    "-c",
+                    'for b in $(ovs-vsctl list-br); do echo "$b"; ovs-vsctl list-ports "$b" | sed "s/^/$b /"; done',
+                ]),
+            ),
             links: sortedLines(await hostOut(lab.cluster, h.name, ["bash", "-c", "ip -o link show | cut -d: -f2 | cut -d@ -f1"])),
         };
     }
     return out;
 }
-const stateResources = (r: OperationResult) => (JSON.parse(fs.readFileSync(r.statePath, "utf8")) as { resources: { urn: string }[] }).resources.map((x) => x.urn);
-const podBlocker = (p: LocalPod) => `NodeSwitch node/${p.node}: cannot delete: Logical_Switch row "switch" still holds Logical_Switch_Port ${p.ifaceId} (not created by Pulumi)`;
+const stateResources = (r: OperationResult) =>
+    (JSON.parse(fs.readFileSync(r.statePath, "utf8")) as { resources: { urn: string }[] }).resources.map((x) => x.urn);
+const podBlocker = (p: LocalPod) =>
+    `NodeSwitch node/${p.node}: cannot delete: Logical_Switch row "switch" still holds Logical_Switch_Port ${p.ifaceId} (not created by Pulumi)`;
 
 before(async () => {
     lab = await bringUpPulumiLab(ID, 3);
@@ -59,14 +67,20 @@ test("with the demo's pods, the destroy preview lists every blocker and destroy 
     // The same list, and the guard is the only step tried.
     const listed = (e: string) => e.split("\n").filter((l) => l.startsWith("  - "));
     assert.deepEqual(listed(refused.error!), listed(seen.error!));
-    assert.deepEqual(refused.ops.map((o) => [o.op, o.name, o.error !== undefined]), [["delete", "ovn-destroy-guard", true]]);
+    assert.deepEqual(
+        refused.ops.map((o) => [o.op, o.name, o.error !== undefined]),
+        [["delete", "ovn-destroy-guard", true]],
+    );
     assert.deepEqual(stateResources(refused), resources);
     assert.deepEqual(await ovnRows(lab), rows);
     assert.deepEqual(await hostsState(), hosts);
 });
 
 test("after the demo's pod removal, destroy completes and leaves nothing of the stack", async () => {
-    assert.deepEqual(await removePulumiDemoPods(lab.cluster, lab.model), pods.map((p) => `${p.node}/${p.ifaceId}`));
+    assert.deepEqual(
+        await removePulumiDemoPods(lab.cluster, lab.model),
+        pods.map((p) => `${p.node}/${p.ifaceId}`),
+    );
     const seen = await destroy({ ...lab.options, dryRun: true });
     assert.equal(seen.ok, true, seen.error);
     const r = await destroy(lab.options);

@@ -50,10 +50,19 @@ const MULTICAST_PORT = 15000;
 const QOS_PORT = 15001;
 
 /** One namespace per feature, and one with none of them. */
-const NS = { firewall: "feat-firewall", egressIp: "feat-egressip", multicast: "feat-multicast", qos: "feat-qos", plain: "feat-plain" } as const;
+const NS = {
+    firewall: "feat-firewall",
+    egressIp: "feat-egressip",
+    multicast: "feat-multicast",
+    qos: "feat-qos",
+    plain: "feat-plain",
+} as const;
 
 const FEATURES: LabStackSettings["ovnkube"] = { features: { multicast: true } };
-const stackWithAssignable = (node: string): LabStackSettings => ({ ovnkube: FEATURES, nodeSettings: { [node]: { egressAssignable: true } } });
+const stackWithAssignable = (node: string): LabStackSettings => ({
+    ovnkube: FEATURES,
+    nodeSettings: { [node]: { egressAssignable: true } },
+});
 
 const workDir = fs.mkdtempSync(path.join(tmpdir(), "e2e-features-"));
 let lab: OvnkubeLab;
@@ -88,7 +97,10 @@ async function awaitApplied(kind: string, namespace: string, applied: string): P
     );
 }
 
-const egressIpHolders = async () => (((await statusOf(OVN_API, "EgressIP", NS.egressIp)).items ?? []) as Array<{ node: string; egressIP: string }>).map((i) => `${i.egressIP}@${i.node}`);
+const egressIpHolders = async () =>
+    (((await statusOf(OVN_API, "EgressIP", NS.egressIp)).items ?? []) as Array<{ node: string; egressIP: string }>).map(
+        (i) => `${i.egressIP}@${i.node}`,
+    );
 
 /** Waits, bounded, until the EgressIP's status names `node` as the only holder. */
 async function awaitHolder(node: string, timeoutMs = 90_000): Promise<void> {
@@ -130,12 +142,18 @@ before(async () => {
     outsideB = await addExternalAddress(lab.cluster, 1);
     egressIp = spareAddress(lab.cluster.subnet, 5);
     await phase("workloads", async () => {
-        for (const ns of Object.values(NS)) await lab.admin.create(namespaceManifest(ns, ns === NS.multicast ? { [MULTICAST_ENABLED]: "true" } : {}));
+        for (const ns of Object.values(NS))
+            await lab.admin.create(namespaceManifest(ns, ns === NS.multicast ? { [MULTICAST_ENABLED]: "true" } : {}));
         // One pod per node where a check spans nodes; one where it does not.
         const replicas: Record<keyof typeof NS, number> = { firewall: 1, egressIp: HOSTS, multicast: HOSTS, qos: 1, plain: HOSTS };
         const started = await Promise.all(
             (Object.keys(NS) as Array<keyof typeof NS>).map((key) =>
-                startDemoDeployment(lab.admin, lab.cluster, { name: "probe", namespace: NS[key], replicas: replicas[key], command: ["sleep", "infinity"] }, 180_000),
+                startDemoDeployment(
+                    lab.admin,
+                    lab.cluster,
+                    { name: "probe", namespace: NS[key], replicas: replicas[key], command: ["sleep", "infinity"] },
+                    180_000,
+                ),
             ),
         );
         for (const [i, key] of (Object.keys(NS) as Array<keyof typeof NS>).entries()) pods[key] = started[i];
@@ -180,7 +198,10 @@ test("egress IP: the namespace's pods on every node reach the outside from it, t
         spec: { egressIPs: [egressIp], namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": NS.egressIp } } },
     });
     await awaitHolder("node2");
-    assert.deepEqual(pods.egressIp.map((p) => p.node), lab.cluster.hosts.map((h) => h.name));
+    assert.deepEqual(
+        pods.egressIp.map((p) => p.node),
+        lab.cluster.hosts.map((h) => h.name),
+    );
     for (const pod of pods.egressIp) {
         // The holder's zone and the others' reroute policies are written after the status.
         const seen = await pollUntil(async () => ((await seenFromOutside(pod, outsideA, 1)) === egressIp ? egressIp : undefined), {
@@ -190,8 +211,17 @@ test("egress IP: the namespace's pods on every node reach the outside from it, t
         });
         assert.equal(seen, egressIp);
     }
-    for (const pod of pods.plain) assert.equal(await seenFromOutside(pod, outsideA), gatewayOf(pod.node), `${pod.name} (${NS.plain}) on ${pod.node} from its node's address`);
-    assert.equal(await outsideResolves(egressIp, pods.egressIp[0]), await breth0Mac("node2"), `the outside resolves ${egressIp} to node2's gateway`);
+    for (const pod of pods.plain)
+        assert.equal(
+            await seenFromOutside(pod, outsideA),
+            gatewayOf(pod.node),
+            `${pod.name} (${NS.plain}) on ${pod.node} from its node's address`,
+        );
+    assert.equal(
+        await outsideResolves(egressIp, pods.egressIp[0]),
+        await breth0Mac("node2"),
+        `the outside resolves ${egressIp} to node2's gateway`,
+    );
 });
 
 test("egress IP failover: one up moves egressAssignable from node2 to node3 and the IP follows", async () => {
@@ -202,7 +232,11 @@ test("egress IP failover: one up moves egressAssignable from node2 to node3 and 
     const up = apply(lab.offline);
     // Timed from the moment node2's label is gone, as the cluster manager sees the change.
     const labelGone = await pollUntil(
-        async () => ((await lab.admin.get({ apiVersion: "v1", kind: "Node", name: "node2" })).metadata.labels?.[EGRESS_ASSIGNABLE_LABEL] === undefined ? Date.now() : undefined),
+        async () =>
+            (await lab.admin.get({ apiVersion: "v1", kind: "Node", name: "node2" })).metadata.labels?.[EGRESS_ASSIGNABLE_LABEL] ===
+            undefined
+                ? Date.now()
+                : undefined,
         { timeoutMs: 300_000, intervalMs: 200, what: `node2's ${EGRESS_ASSIGNABLE_LABEL} label to go` },
     );
     await awaitHolder("node3");
@@ -220,21 +254,37 @@ test("egress IP failover: one up moves egressAssignable from node2 to node3 and 
     );
     assert.equal(result.ok, true, result.error);
     const nodes = await lab.admin.list("v1", "Node");
-    assert.deepEqual(nodes.filter((n) => n.metadata.labels?.[EGRESS_ASSIGNABLE_LABEL] !== undefined).map((n) => n.metadata.name!), ["node3"]);
-    for (const pod of pods.egressIp) assert.equal(await seenFromOutside(pod, outsideA), egressIp, `${pod.name} on ${pod.node} from ${egressIp} after the move`);
+    assert.deepEqual(
+        nodes.filter((n) => n.metadata.labels?.[EGRESS_ASSIGNABLE_LABEL] !== undefined).map((n) => n.metadata.name!),
+        ["node3"],
+    );
+    for (const pod of pods.egressIp)
+        assert.equal(await seenFromOutside(pod, outsideA), egressIp, `${pod.name} on ${pod.node} from ${egressIp} after the move`);
     assert.equal(await outsideResolves(egressIp, probe), await breth0Mac("node3"), `the outside resolves ${egressIp} to node3's gateway`);
 });
 
 test("multicast: a sender's group traffic reaches a receiver on every other node in an enabled namespace, nothing in another", async () => {
-    for (const [key, enabled] of [["multicast", true], ["plain", false]] as const) {
+    for (const [key, enabled] of [
+        ["multicast", true],
+        ["plain", false],
+    ] as const) {
         const [sender, ...receivers] = pods[key];
         const round = await multicastRound(lab.cluster, podRef(sender), receivers.map(podRef), MULTICAST_GROUP, MULTICAST_PORT);
         const report = `${NS[key]}: ${sender.name} on ${sender.node} sent ${round.sent}; ${receivers.map((r, i) => `${r.node} got ${round.received[i]}`).join(", ")}`;
         console.log(report);
         assert.ok(round.sent > 0, report);
         assert.deepEqual(new Set(receivers.map((r) => r.node)).size, HOSTS - 1, "a receiver on every other node");
-        if (enabled) assert.ok(round.received.every((n) => n > 0), report);
-        else assert.deepEqual(round.received, receivers.map(() => 0), report);
+        if (enabled)
+            assert.ok(
+                round.received.every((n) => n > 0),
+                report,
+            );
+        else
+            assert.deepEqual(
+                round.received,
+                receivers.map(() => 0),
+                report,
+            );
     }
 });
 
@@ -258,6 +308,10 @@ test("egress QoS: traffic to the rule's destination leaves with its DSCP, other 
         const what = `${c.from.namespace}/${c.from.name} → ${c.to}: ${seen.map((p) => `${p.src}>${p.dst} dscp ${p.dscp}`).join(", ") || "nothing seen"}`;
         // The first datagram to a new peer may be lost on the userspace datapath: most arrive, all as the rule says.
         assert.ok(seen.length >= 5, what);
-        assert.deepEqual([...new Set(seen.map((p) => `${p.src}>${p.dst} dscp ${p.dscp}`))], [`${gatewayOf(c.from.node)}>${c.to} dscp ${c.dscp}`], what);
+        assert.deepEqual(
+            [...new Set(seen.map((p) => `${p.src}>${p.dst} dscp ${p.dscp}`))],
+            [`${gatewayOf(c.from.node)}>${c.to} dscp ${c.dscp}`],
+            what,
+        );
     }
 });

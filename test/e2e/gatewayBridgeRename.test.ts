@@ -11,7 +11,16 @@ import { after, before, test } from "node:test";
 import * as scripts from "../../components/hosts/scripts";
 import { hostExec } from "../../lab/localcluster";
 import { apply, preview } from "../../lab/offline/api";
-import { bringUpLiveLab, editStack, hostOut, PROJECT_KEY, snatProbe, snatSeen, sortedLines, upUnderTraffic } from "../../lab/scenarios/liveChange";
+import {
+    bringUpLiveLab,
+    editStack,
+    hostOut,
+    PROJECT_KEY,
+    snatProbe,
+    snatSeen,
+    sortedLines,
+    upUnderTraffic,
+} from "../../lab/scenarios/liveChange";
 
 const ID = "lbbr";
 const GW = "node3";
@@ -26,8 +35,12 @@ async function assertSnat(probes = 4) {
     for (let i = 0; i < probes; i++) {
         const p = await snatProbe(lab.cluster, lab.pods[0]);
         if (p.seenSource !== gwIp()) {
-            const state = await sh("ovs-appctl fdb/show $(ovs-vsctl list-br | grep -v br-int); ovs-ofctl -O OpenFlow13 dump-flows $(ovs-vsctl list-br | grep -v br-int); ovs-vsctl -- --columns=name,ofport list Interface");
-            assert.fail(`SNAT probe ${i + 1}: seen ${p.seenSource}, ${p.error}\n${state}\n${await hostOut(lab.cluster, "node1", ["ovn-sbctl", "list", "MAC_Binding"])}`);
+            const state = await sh(
+                "ovs-appctl fdb/show $(ovs-vsctl list-br | grep -v br-int); ovs-ofctl -O OpenFlow13 dump-flows $(ovs-vsctl list-br | grep -v br-int); ovs-vsctl -- --columns=name,ofport list Interface",
+            );
+            assert.fail(
+                `SNAT probe ${i + 1}: seen ${p.seenSource}, ${p.error}\n${state}\n${await hostOut(lab.cluster, "node1", ["ovn-sbctl", "list", "MAC_Binding"])}`,
+            );
         }
     }
 }
@@ -49,15 +62,26 @@ test("a NIC the distribution still configures: preview and up refuse, naming the
             assert.match(r.error ?? "", /eth0 is configured by this host's own network configuration/);
             assert.match(r.error ?? "", /\/etc\/network\/interfaces:2:iface eth0 inet dhcp/);
             assert.match(r.error ?? "", /'iface eth0 inet manual'/);
-            assert.deepEqual(r.ops.filter((x) => x.error !== undefined).map((x) => x.name), [`ovn-${GW}-scripts`], "the host's bundle refused");
-            assert.deepEqual(r.ops.filter((x) => x.op !== "same" && x.error === undefined).map((x) => `${x.op} ${x.name}`), [], "no step taken");
+            assert.deepEqual(
+                r.ops.filter((x) => x.error !== undefined).map((x) => x.name),
+                [`ovn-${GW}-scripts`],
+                "the host's bundle refused",
+            );
+            assert.deepEqual(
+                r.ops.filter((x) => x.op !== "same" && x.error === undefined).map((x) => `${x.op} ${x.name}`),
+                [],
+                "no step taken",
+            );
         }
     } finally {
         await sh("umount /etc/network");
     }
     const handedOver = await preview(lab.options);
     assert.equal(handedOver.ok, true, handedOver.error);
-    assert.deepEqual(handedOver.ops.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name}`), []);
+    assert.deepEqual(
+        handedOver.ops.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name}`),
+        [],
+    );
 });
 
 test("gateway bridge breth0 → brgw0 on a running cluster: replaced delete-first, the host ends in the new state", async (t) => {
@@ -65,13 +89,20 @@ test("gateway bridge breth0 → brgw0 on a running cluster: replaced delete-firs
         const node = (config[PROJECT_KEY("nodes")] as Array<Record<string, any>>).find((n) => n.name === GW)!;
         node.gateway.bridge = "brgw0";
     });
-    const o = await upUnderTraffic(lab, [[lab.pods[0], lab.pods[1]], [lab.pods[1], lab.pods[0]]]);
+    const o = await upUnderTraffic(lab, [
+        [lab.pods[0], lab.pods[1]],
+        [lab.pods[1], lab.pods[0]],
+    ]);
     assert.equal(o.result.ok, true, o.result.error);
     const changed = o.result.ops.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name}`);
     t.diagnostic(`up ${o.seconds.toFixed(1)} s; ${changed.join("; ")}`);
     assert.ok(changed.includes(`replace ovn-${GW}-gateway-host-bridge`), changed.join("\n"));
     assert.ok(changed.includes(`replace ovn-${GW}-gateway-flows-flows`), changed.join("\n"));
-    assert.deepEqual(changed.filter((c) => c.startsWith("delete-replaced")), [], "no create-before-delete replacement of a host command");
+    assert.deepEqual(
+        changed.filter((c) => c.startsWith("delete-replaced")),
+        [],
+        "no create-before-delete replacement of a host command",
+    );
     for (const x of o.traffic) assert.equal(x.lost, 0, `${x.lost} of ${x.sent} probes between untouched pods lost`);
 
     assert.deepEqual(sortedLines(await sh("ovs-vsctl list-br")), ["br-int", "brgw0"]);
@@ -83,7 +114,10 @@ test("gateway bridge breth0 → brgw0 on a running cluster: replaced delete-firs
     assert.match(await sh("ovs-ofctl -O OpenFlow13 dump-flows brgw0"), /actions=ct\(commit,zone=64000\)/);
     assert.equal((await sh("ovs-vsctl get Open_vSwitch . external_ids:ovn-bridge-mappings")).trim().replace(/"/g, ""), "physnet:brgw0");
     const pieces = sortedLines(await sh(`ls ${scripts.HOST_NETWORK_DIR}`));
-    assert.deepEqual(pieces.filter((p) => p.startsWith("flows-") || p.startsWith("nic-")), ["flows-brgw0.conf", "nic-eth0.conf"]);
+    assert.deepEqual(
+        pieces.filter((p) => p.startsWith("flows-") || p.startsWith("nic-")),
+        ["flows-brgw0.conf", "nic-eth0.conf"],
+    );
     assert.match(await sh(`cat ${scripts.nicPiece("eth0")}`), /^bridge brgw0$/m);
     await assertSnat();
 });
@@ -91,5 +125,8 @@ test("gateway bridge breth0 → brgw0 on a running cluster: replaced delete-firs
 test("a further up changes nothing", async () => {
     const r = await apply(lab.options);
     assert.equal(r.ok, true, r.error);
-    assert.deepEqual(r.ops.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name}`), []);
+    assert.deepEqual(
+        r.ops.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name}`),
+        [],
+    );
 });

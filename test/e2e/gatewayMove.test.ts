@@ -9,7 +9,15 @@
 // nothing.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { bringUpGatewayLab, changeGateways, defaultRoutes, nbGateways, routesValid, sbGateways, type GatewayLab } from "../../lab/scenarios/gatewayChange";
+import {
+    bringUpGatewayLab,
+    changeGateways,
+    defaultRoutes,
+    nbGateways,
+    routesValid,
+    sbGateways,
+    type GatewayLab,
+} from "../../lab/scenarios/gatewayChange";
 import { nicSnapshot, snatSeen, type ChangeOutcome } from "../../lab/scenarios/liveChange";
 import type { DefaultRoutes } from "../../lab/scenarios/gatewayChange";
 
@@ -25,7 +33,9 @@ const op = (o: ChangeOutcome<DefaultRoutes>) => o.result.ops.filter((x) => x.op 
 /** The outcome of an up under traffic: it succeeded, no untouched probe was lost, every default-route sample was valid. */
 function assertClean(o: ChangeOutcome<DefaultRoutes>, t: { diagnostic(s: string): void }) {
     assert.equal(o.result.ok, true, o.result.error);
-    t.diagnostic(`up ${o.seconds.toFixed(1)} s; untouched pairs ${o.traffic.map((x) => `${x.lost}/${x.sent}`).join(", ")} lost; ${o.samples.length} route samples`);
+    t.diagnostic(
+        `up ${o.seconds.toFixed(1)} s; untouched pairs ${o.traffic.map((x) => `${x.lost}/${x.sent}`).join(", ")} lost; ${o.samples.length} route samples`,
+    );
     for (const x of o.traffic) {
         assert.ok(x.sent > 20, `only ${x.sent} probes sent`);
         assert.equal(x.lost, 0, `${x.lost} of ${x.sent} probes between untouched pods lost`);
@@ -57,7 +67,10 @@ test("start: node4 is the gateway, SNAT via node4; node3's NIC sits on its tunne
     const sb = await sbGateways(lab);
     chassisBefore = sb.chassis;
     assert.equal(chassisBefore.length, 4);
-    assert.ok(Object.keys(sb.l3gateway).length > 0 && Object.keys(sb.l3gateway).every((p) => p.includes("GR_node4")), JSON.stringify(sb.l3gateway));
+    assert.ok(
+        Object.keys(sb.l3gateway).length > 0 && Object.keys(sb.l3gateway).every((p) => p.includes("GR_node4")),
+        JSON.stringify(sb.l3gateway),
+    );
     await assertSnatVia("node4");
     node3Before = await nicSnapshot(lab.cluster, "node3");
     assert.ok(node3Before.addresses.includes("breth0 inet6 2001:db8:3::13/64"), node3Before.addresses.join("\n"));
@@ -71,17 +84,35 @@ test("move the gateway node4 → node3: SNAT follows, node4 keeps a plain tunnel
     assert.deepEqual((await defaultRoutes(lab)).nexthops, [joinOf("node3")]);
     const sb = await sbGateways(lab);
     assert.deepEqual(sb.chassis, chassisBefore, "no chassis added or lost");
-    assert.deepEqual(Object.keys(sb.l3gateway).filter((p) => p.includes("GR_node4")), [], "no stale port binding of GR_node4");
-    assert.ok(Object.keys(sb.l3gateway).some((p) => p.includes("GR_node3")), "GR_node3 bound as an l3gateway");
+    assert.deepEqual(
+        Object.keys(sb.l3gateway).filter((p) => p.includes("GR_node4")),
+        [],
+        "no stale port binding of GR_node4",
+    );
+    assert.ok(
+        Object.keys(sb.l3gateway).some((p) => p.includes("GR_node3")),
+        "GR_node3 bound as an l3gateway",
+    );
     await assertSnatVia("node3");
     const node4 = await nicSnapshot(lab.cluster, "node4");
     assert.deepEqual(node4.flows, node3Before.flows, "node4's bridge forwards NORMAL like any tunnel bridge");
     assert.deepEqual(node4.bridgeMappings, node3Before.bridgeMappings);
     assert.deepEqual(node4.nftables, node3Before.nftables);
-    assert.deepEqual(node4.ovsPorts.filter((p) => p.startsWith("breth0 ")), ["breth0 eth0"]);
-    assert.ok(node4.addresses.includes(`breth0 inet ${ipOf("node4")}/${lab.cluster.prefixLen}`) || node4.addresses.some((a) => a.startsWith(`breth0 inet ${ipOf("node4")}/`)), node4.addresses.join("\n"));
+    assert.deepEqual(
+        node4.ovsPorts.filter((p) => p.startsWith("breth0 ")),
+        ["breth0 eth0"],
+    );
+    assert.ok(
+        node4.addresses.includes(`breth0 inet ${ipOf("node4")}/${lab.cluster.prefixLen}`) ||
+            node4.addresses.some((a) => a.startsWith(`breth0 inet ${ipOf("node4")}/`)),
+        node4.addresses.join("\n"),
+    );
     assert.ok(node4.addresses.includes("breth0 inet6 2001:db8:3::14/64"), node4.addresses.join("\n"));
-    assert.deepEqual(node4.addresses.filter((a) => a.startsWith("eth0 ") && !a.includes(" fe80::")), [], "no global address left on eth0");
+    assert.deepEqual(
+        node4.addresses.filter((a) => a.startsWith("eth0 ") && !a.includes(" fe80::")),
+        [],
+        "no global address left on eth0",
+    );
     assert.ok(!node4.pieces.some((l) => l.includes("flows-")), "no flows piece left on node4");
 });
 
@@ -89,10 +120,16 @@ test("add node4 back as a second gateway: the default route becomes ECMP over bo
     const o = await changeGateways(lab, ["node3", "node4"]);
     assertClean(o, t);
     assert.deepEqual((await defaultRoutes(lab)).nexthops, [joinOf("node3"), joinOf("node4")].sort());
-    assert.deepEqual(await nbGateways(lab), [`GR_node3 ${ipOf("node3")} ${lab.model.clusterSubnet}`, `GR_node4 ${ipOf("node4")} ${lab.model.clusterSubnet}`]);
+    assert.deepEqual(await nbGateways(lab), [
+        `GR_node3 ${ipOf("node3")} ${lab.model.clusterSubnet}`,
+        `GR_node4 ${ipOf("node4")} ${lab.model.clusterSubnet}`,
+    ]);
     const sb = await sbGateways(lab);
     assert.deepEqual(sb.chassis, chassisBefore);
-    assert.ok(Object.keys(sb.l3gateway).some((p) => p.includes("GR_node4")), "GR_node4 bound again");
+    assert.ok(
+        Object.keys(sb.l3gateway).some((p) => p.includes("GR_node4")),
+        "GR_node4 bound again",
+    );
 });
 
 test("remove node3's gateway: ECMP valid throughout, SNAT via node4, node3's NIC exactly as before it was a gateway", async (t) => {
@@ -102,7 +139,11 @@ test("remove node3's gateway: ECMP valid throughout, SNAT via node4, node3's NIC
     assert.deepEqual(await nbGateways(lab), [`GR_node4 ${ipOf("node4")} ${lab.model.clusterSubnet}`]);
     const sb = await sbGateways(lab);
     assert.deepEqual(sb.chassis, chassisBefore);
-    assert.deepEqual(Object.keys(sb.l3gateway).filter((p) => p.includes("GR_node3")), [], "no stale port binding of GR_node3");
+    assert.deepEqual(
+        Object.keys(sb.l3gateway).filter((p) => p.includes("GR_node3")),
+        [],
+        "no stale port binding of GR_node3",
+    );
     await assertSnatVia("node4");
     assert.deepEqual(await nicSnapshot(lab.cluster, "node3"), node3Before);
 });

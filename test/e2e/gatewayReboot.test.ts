@@ -22,7 +22,9 @@ let lab: Awaited<ReturnType<typeof bringUpLiveLab>>;
 const gwIp = () => lab.cluster.hosts.find((h) => h.name === GW)!.ip;
 /** breth0's flows, port numbers left out: OVS may number the recreated ports anew. */
 const flows = async () =>
-    sortedLines(await hostOut(lab.cluster, GW, ["ovs-ofctl", "-O", "OpenFlow13", "--no-stats", "dump-flows", "breth0"])).map((f) => f.replace(/(in_port=|output:)\d+/g, "$1N"));
+    sortedLines(await hostOut(lab.cluster, GW, ["ovs-ofctl", "-O", "OpenFlow13", "--no-stats", "dump-flows", "breth0"])).map((f) =>
+        f.replace(/(in_port=|output:)\d+/g, "$1N"),
+    );
 const snatSeen = () => seen(lab.cluster, lab.pods[0]);
 
 async function waitFor(what: string, seconds: number, check: () => Promise<boolean>): Promise<void> {
@@ -35,8 +37,16 @@ async function waitFor(what: string, seconds: number, check: () => Promise<boole
 
 /** Pods and management ports all answer; then SNAT settles (bounded) and PROBES single tries all see the gateway. */
 async function assertPodsAndSnat(): Promise<void> {
-    const targets = [...lab.model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })), ...lab.pods.map((p) => ({ label: p.ifaceId, ip: p.ip }))];
-    const m = await pingMatrix(lab.cluster, lab.pods.map((p) => ({ label: p.ifaceId, from: p })), targets, 30);
+    const targets = [
+        ...lab.model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })),
+        ...lab.pods.map((p) => ({ label: p.ifaceId, ip: p.ip })),
+    ];
+    const m = await pingMatrix(
+        lab.cluster,
+        lab.pods.map((p) => ({ label: p.ifaceId, from: p })),
+        targets,
+        30,
+    );
     assert.ok(m.allOk, "\n" + formatMatrix(m));
     await waitFor("SNAT via the gateway", 30, async () => (await snatSeen()) === gwIp());
     const seen: Array<string | undefined> = [];
@@ -56,7 +66,10 @@ after(async () => {
 test("before the reboot: pods ping, SNAT via the gateway, its flows recorded as a boot piece", async () => {
     await assertPodsAndSnat();
     flowsBefore = await flows();
-    assert.ok(flowsBefore.some((f) => f.includes("ct(commit,zone=64000)")), flowsBefore.join("\n"));
+    assert.ok(
+        flowsBefore.some((f) => f.includes("ct(commit,zone=64000)")),
+        flowsBefore.join("\n"),
+    );
     const piece = await hostOut(lab.cluster, GW, ["cat", scripts.flowsPiece("breth0")]);
     assert.match(piece, /^kind gateway-flows$/m);
     assert.match(piece, /^patch_port patch-breth0_node3-to-br-int$/m);
@@ -65,7 +78,11 @@ test("before the reboot: pods ping, SNAT via the gateway, its flows recorded as 
 
 test("reboot of the gateway host, no program run: flows, pod traffic and SNAT come back", async (t) => {
     await powerOff(lab.cluster, GW, "eth0", `${gwIp()}/${lab.cluster.prefixLen}`);
-    assert.equal((await hostExec(lab.cluster, GW, ["ovs-vsctl", "--timeout=2", "show"])).code === 0, false, "OVS is down after the power off");
+    assert.equal(
+        (await hostExec(lab.cluster, GW, ["ovs-vsctl", "--timeout=2", "show"])).code === 0,
+        false,
+        "OVS is down after the power off",
+    );
     const host = lab.model.hosts.find((h) => h.name === GW)!;
     const boot = await bootHost(lab.cluster, host);
     t.diagnostic(`boot: ${boot.ms} ms`);

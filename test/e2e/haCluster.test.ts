@@ -20,7 +20,14 @@ import { applyNodes, expectedRows, sideModel } from "./support/nbApplyUnderFault
 import { haLab, removeHaLab, type HaLab } from "./support/haLab";
 import { DBS, raftStatus } from "./support/raftStatus";
 import { checkSvg } from "../support/svgCheck";
-import { clusterOf as clusterOfMembers, electedAmong as electedAmongMembers, killDaemons, leaderOf as leaderOfMembers, restartMember as restartMemberOf, type Db } from "./support/raftMembers";
+import {
+    clusterOf as clusterOfMembers,
+    electedAmong as electedAmongMembers,
+    killDaemons,
+    leaderOf as leaderOfMembers,
+    restartMember as restartMemberOf,
+    type Db,
+} from "./support/raftMembers";
 
 const ID = "ha3";
 let lab: HaLab | undefined;
@@ -66,12 +73,17 @@ test("apply with three centrals: one NB and one SB raft cluster of 3 members, ea
         assert.equal(leaders.length, 1, `${db}: leaders ${leaders.map((v) => v.host)}`);
         // Each member's own server id is among the 3, and all agree on the leader.
         const leaderId = leaders[0].status!.serverId;
-        for (const v of views) assert.ok(v.status!.leader === leaderId || v.status!.leader === "self", `${v.host} ${db} names leader ${v.status!.leader}`);
+        for (const v of views)
+            assert.ok(v.status!.leader === leaderId || v.status!.leader === "self", `${v.host} ${db} names leader ${v.status!.leader}`);
         assert.equal(new Set(views.flatMap((v) => v.status!.servers.map((s) => s.id))).size, 3);
     }
     // Chassis list every SB member, and every chassis is in the SB.
     const sbList = cluster.hosts.map((h) => `tcp:${h.ip}:6642`).join(",");
-    for (const h of cluster.hosts) assert.equal((await sh(h.name, ["ovs-vsctl", "get", "Open_vSwitch", ".", "external_ids:ovn-remote"])).trim().replace(/"/g, ""), sbList);
+    for (const h of cluster.hosts)
+        assert.equal(
+            (await sh(h.name, ["ovs-vsctl", "get", "Open_vSwitch", ".", "external_ids:ovn-remote"])).trim().replace(/"/g, ""),
+            sbList,
+        );
     const encaps = (await sbctl("node2", "--bare", "--columns=ip", "find", "Encap", "type=geneve")).split("\n").filter(Boolean).sort();
     assert.deepEqual(encaps, cluster.hosts.map((h) => h.ip).sort());
     // ovn-northd runs on every central; one holds the lock.
@@ -102,14 +114,24 @@ test("a change of the cluster's members, or three centrals to one, is refused at
     fs.writeFileSync(file, YAML.stringify(doc));
     const refused = await preview(options);
     assert.equal(refused.ok, false);
-    assert.match(refused.error ?? "", /cannot change in place: node1@[\d.]+, node2@[\d.]+, node3@[\d.]+ \(tcp, raft 6643\/6644, clients 6641\/6642\) -> .*raft 7643\/6644/);
+    assert.match(
+        refused.error ?? "",
+        /cannot change in place: node1@[\d.]+, node2@[\d.]+, node3@[\d.]+ \(tcp, raft 6643\/6644, clients 6641\/6642\) -> .*raft 7643\/6644/,
+    );
     lab!.restack(1);
     try {
         const single = await preview(options);
         assert.equal(single.ok, false);
         assert.match(single.error ?? "", /the clustered central \(node1, node2, node3\) cannot become a single central \(node1\) in place/);
-        assert.deepEqual(single.ops.filter((o) => o.error !== undefined).map((o) => o.name), ["ovn-change-guard"]);
-        assert.deepEqual(single.ops.filter((o) => o.op !== "same" && o.error === undefined), [], "no step");
+        assert.deepEqual(
+            single.ops.filter((o) => o.error !== undefined).map((o) => o.name),
+            ["ovn-change-guard"],
+        );
+        assert.deepEqual(
+            single.ops.filter((o) => o.op !== "same" && o.error === undefined),
+            [],
+            "no step",
+        );
     } finally {
         model = lab!.restack(3);
     }
@@ -129,8 +151,19 @@ const FAULT_TABLES = ["Logical_Router", "Logical_Router_Port", "Logical_Switch",
 
 /** Rows carrying FAULT_OWNER, by table, and the (group, row) keys held by more than one row. */
 async function ownedRows(host: string) {
-    const ops = FAULT_TABLES.map((table) => ({ op: "select", table, where: [["external_ids", "includes", ["map", [["pulumi-owner", FAULT_OWNER]]]]], columns: ["external_ids"] }));
-    const out = await sh(host, ["ovsdb-client", "--timeout=30", "query", "unix:/var/run/ovn/ovnnb_db.sock", JSON.stringify(["OVN_Northbound", ...ops])]);
+    const ops = FAULT_TABLES.map((table) => ({
+        op: "select",
+        table,
+        where: [["external_ids", "includes", ["map", [["pulumi-owner", FAULT_OWNER]]]]],
+        columns: ["external_ids"],
+    }));
+    const out = await sh(host, [
+        "ovsdb-client",
+        "--timeout=30",
+        "query",
+        "unix:/var/run/ovn/ovnnb_db.sock",
+        JSON.stringify(["OVN_Northbound", ...ops]),
+    ]);
     const results = JSON.parse(out) as { rows: { external_ids: [string, [string, string][]] }[] }[];
     const counts: Record<string, number> = {};
     const seen = new Map<string, number>();
@@ -156,7 +189,9 @@ test("the NB leader's ovsdb-server killed in the middle of an apply: the apply f
     const seconds = (Date.now() - started) / 1000;
     const survivors = centrals().filter((h) => h !== victim);
     const successor = await electedAmong("nb", survivors);
-    console.log(`# fault apply: ${first.created} of ${first.created + first.failed.length} created, ${first.failed.length} failed in ${seconds.toFixed(1)} s; NB leader ${victim} killed after 40 creates, new leader ${successor}`);
+    console.log(
+        `# fault apply: ${first.created} of ${first.created + first.failed.length} created, ${first.failed.length} failed in ${seconds.toFixed(1)} s; NB leader ${victim} killed after 40 creates, new leader ${successor}`,
+    );
     for (const f of first.failed) {
         console.log(`#   ${f.name}: ${f.error}`);
         // Failing clearly: the message names NB and what happened, never a bare protocol error.
@@ -173,7 +208,9 @@ test("the NB leader's ovsdb-server killed in the middle of an apply: the apply f
 });
 
 test("the killed member comes back: it rejoins, and status shows 3 members with one leader", async () => {
-    const missing = (await Promise.all(centrals().map(async (h) => ((await raftStatus(cluster, h, "nb")) ? undefined : h)))).filter(Boolean) as string[];
+    const missing = (await Promise.all(centrals().map(async (h) => ((await raftStatus(cluster, h, "nb")) ? undefined : h)))).filter(
+        Boolean,
+    ) as string[];
     assert.equal(missing.length, 1, `members without NB: ${missing}`);
     await restartMember(missing[0]);
     const key = fs.readFileSync(cluster.privateKeyPath, "utf8");
@@ -204,18 +241,27 @@ test("one central down: up and refresh still work, and pods keep pinging through
     assert.deepEqual(changed(r), []);
     const seen = await refresh({ ...options, dryRun: true });
     assert.equal(seen.ok, true, seen.error);
-    assert.deepEqual(seen.drift.map((d) => d.name), []);
+    assert.deepEqual(
+        seen.drift.map((d) => d.name),
+        [],
+    );
     const result = await pinging;
     const stats = /(\d+) packets transmitted, (\d+) received/.exec(result.stdout);
     assert.ok(stats, result.stdout + result.stderr);
     const [sent, received] = [Number(stats[1]), Number(stats[2])];
     const loss = (100 * (sent - received)) / sent;
-    console.log(`# central ${victim} down (SB leader; NB leader was ${nbLeader}); SB leader now ${newSb}; up and refresh passed; ping pod-a -> pod-b: ${sent} sent, ${received} received, ${loss.toFixed(1)}% loss`);
+    console.log(
+        `# central ${victim} down (SB leader; NB leader was ${nbLeader}); SB leader now ${newSb}; up and refresh passed; ping pod-a -> pod-b: ${sent} sent, ${received} received, ${loss.toFixed(1)}% loss`,
+    );
     assert.ok(loss <= 5, `${loss}% loss`);
     await restartMember(victim);
     // status --svg: the three members, and the live topology drawn from the leader's NB, equal to the plan.
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "ha-status-"));
-    const tool = spawnSync(process.execPath, ["--import", "tsx", "cli/status.ts", options.stackFile!, "--ssh-key", cluster.privateKeyPath, "--svg", "--out", out], { encoding: "utf8", cwd: path.join(__dirname, "../..") });
+    const tool = spawnSync(
+        process.execPath,
+        ["--import", "tsx", "cli/status.ts", options.stackFile!, "--ssh-key", cluster.privateKeyPath, "--svg", "--out", out],
+        { encoding: "utf8", cwd: path.join(__dirname, "../..") },
+    );
     console.log(tool.stdout.replace(/^/gm, "# "));
     assert.equal(tool.status, 0, tool.stderr);
     assert.match(tool.stdout, /the live topology: /);
@@ -233,7 +279,11 @@ test("destroy: every member leaves, no cluster file and no database server is le
     for (const h of centrals()) {
         const files = await sh(h, ["bash", "-c", "ls -a /var/lib/ovn; ls /etc/systemd/system 2>/dev/null | grep ovn || true"]);
         assert.doesNotMatch(files, /ovn[ns]b_db|~lock~/, `${h}: ${files}`);
-        const servers = await hostExec(cluster, h, ["bash", "-c", "ovs-appctl -t /var/run/ovn/ovnnb_db.ctl version; ovs-appctl -t /var/run/ovn/ovnsb_db.ctl version; ovn-appctl -t ovn-northd version"]);
+        const servers = await hostExec(cluster, h, [
+            "bash",
+            "-c",
+            "ovs-appctl -t /var/run/ovn/ovnnb_db.ctl version; ovs-appctl -t /var/run/ovn/ovnsb_db.ctl version; ovn-appctl -t ovn-northd version",
+        ]);
         assert.doesNotMatch(servers.stdout, /ovsdb-server|ovn-northd/, `${h} still runs: ${servers.stdout}`);
     }
 });

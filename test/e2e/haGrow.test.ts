@@ -19,7 +19,15 @@ let model: ClusterModel;
 let pods: LocalPod[] = [];
 
 const nbUuids = async (host: string) => {
-    const r = await hostExec(cluster, host, ["ovn-nbctl", "--no-leader-only", "--timeout=20", "--bare", "--columns=_uuid,name", "list", "Logical_Switch_Port"]);
+    const r = await hostExec(cluster, host, [
+        "ovn-nbctl",
+        "--no-leader-only",
+        "--timeout=20",
+        "--bare",
+        "--columns=_uuid,name",
+        "list",
+        "Logical_Switch_Port",
+    ]);
     assert.equal(r.code, 0, r.stderr);
     return r.stdout.split("\n").filter(Boolean).sort();
 };
@@ -48,7 +56,10 @@ test("one central grows to three in place: its rows become the clusters', the ot
     assert.ok(!ops.some((o) => /^(delete|replace)/.test(o)), ops.join(", "));
     for (const db of ["nb", "sb"] as const) {
         const views = await Promise.all(["node1", "node2", "node3"].map((h) => raftStatus(cluster, h, db)));
-        assert.ok(views.every((v) => v?.status === "cluster member" && v.servers.length === 3), `${db}: ${JSON.stringify(views)}`);
+        assert.ok(
+            views.every((v) => v?.status === "cluster member" && v.servers.length === 3),
+            `${db}: ${JSON.stringify(views)}`,
+        );
         assert.equal(views.filter((v) => v!.role === "leader").length, 1, db);
     }
     // The same rows, same UUIDs, read on a member that joined.
@@ -57,7 +68,10 @@ test("one central grows to three in place: its rows become the clusters', the ot
     assert.ok(report.allOk, "\n" + formatReport(report));
     const again = await apply(options);
     assert.equal(again.ok, true, again.error);
-    assert.deepEqual(again.ops.filter((o) => o.op !== "same").map((o) => o.name), []);
+    assert.deepEqual(
+        again.ops.filter((o) => o.op !== "same").map((o) => o.name),
+        [],
+    );
 });
 
 test("destroy after growing leaves no cluster file on any central", async () => {

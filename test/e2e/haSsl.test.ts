@@ -26,14 +26,19 @@ const sh = async (host: string, script: string) => {
 };
 const ipOf = (host: string) => cluster.hosts.find((h) => h.name === host)!.ip;
 /** The central's own SSL files (written by its create script), as a client on that host uses them. */
-const CLIENT_SSL = "--private-key=/etc/ovn/ovn-central-privkey.pem --certificate=/etc/ovn/ovn-central-cert.pem --ca-cert=/etc/ovn/ovn-central-cacert.pem";
+const CLIENT_SSL =
+    "--private-key=/etc/ovn/ovn-central-privkey.pem --certificate=/etc/ovn/ovn-central-cert.pem --ca-cert=/etc/ovn/ovn-central-cacert.pem";
 
 before(async () => {
     lab = await haLab(ID, 3);
     ({ cluster, options } = lab);
     setStackConfig(options.stackFile!, LOCAL_LAB_PASSPHRASE, {
         plain: { "ovn-kubernetes:ovnTransport": { protocol: "ssl" } },
-        secret: { "ovn-kubernetes:ovnSslPrivateKey": pki.key, "ovn-kubernetes:ovnSslCertificate": pki.cert, "ovn-kubernetes:ovnSslCaCertificate": pki.ca },
+        secret: {
+            "ovn-kubernetes:ovnSslPrivateKey": pki.key,
+            "ovn-kubernetes:ovnSslCertificate": pki.cert,
+            "ovn-kubernetes:ovnSslCaCertificate": pki.ca,
+        },
     });
     model = lab.model();
 });
@@ -50,7 +55,11 @@ test("apply with three centrals over ssl: raft between the members runs over ssl
         for (const v of views) {
             assert.ok(v.status, `${v.host} ${db}: no cluster/status`);
             assert.equal(v.status.status, "cluster member", `${v.host} ${db}`);
-            assert.deepEqual(v.status.servers.map((s) => s.address).sort(), cluster.hosts.map((h) => `ssl:${h.ip}:${raftPort}`).sort(), `${v.host} ${db}: raft addresses`);
+            assert.deepEqual(
+                v.status.servers.map((s) => s.address).sort(),
+                cluster.hosts.map((h) => `ssl:${h.ip}:${raftPort}`).sort(),
+                `${v.host} ${db}: raft addresses`,
+            );
         }
         assert.equal(views.filter((v) => v.status!.role === "leader").length, 1, `${db}: one leader`);
     }
@@ -58,7 +67,10 @@ test("apply with three centrals over ssl: raft between the members runs over ssl
 
 test("the listeners are ssl only: a client with the CA's certificate is answered, a plain one is not", async () => {
     for (const h of cluster.hosts) {
-        for (const [db, port] of [["nb", 6641], ["sb", 6642]] as const) {
+        for (const [db, port] of [
+            ["nb", 6641],
+            ["sb", 6642],
+        ] as const) {
             const tls = await sh(h.name, `ovsdb-client --timeout=10 ${CLIENT_SSL} list-dbs ssl:${ipOf(h.name)}:${port}`);
             assert.equal(tls.code, 0, `${h.name} ${db} over ssl: ${tls.stderr}`);
             assert.match(tls.out, new RegExp(`^${DBS[db]}$`, "m"));
@@ -77,7 +89,10 @@ test("every chassis is in the SB, connected over ssl to every member", async () 
     const deadline = Date.now() + 30_000;
     let chassis: string[] = [];
     do {
-        const r = await sh("node1", `ovn-sbctl --no-leader-only --timeout=20 ${CLIENT_SSL} --db=ssl:${ipOf("node1")}:6642 --bare --columns=hostname list Chassis`);
+        const r = await sh(
+            "node1",
+            `ovn-sbctl --no-leader-only --timeout=20 ${CLIENT_SSL} --db=ssl:${ipOf("node1")}:6642 --bare --columns=hostname list Chassis`,
+        );
         chassis = r.out.split("\n").filter(Boolean).sort();
         if (chassis.length === cluster.hosts.length) break;
         await new Promise((res) => setTimeout(res, 500));

@@ -40,10 +40,23 @@ import { snapshotHost, type HostSnapshot } from "./support/hostSnapshot";
 import { extendsLog, readNbLog, writerReport, type NbLog, type NbWriter } from "./support/nbTransactionLog";
 import { assertExploreCommandsWork } from "./support/exploreCommands";
 import { phase } from "./support/phase";
-import { assertUpAndRefreshChangeNothing, bringUpOvnkubeLab, startOvnkubeLab, writeLabStack, withoutHost, type OvnkubeLab } from "../../lab/scenarios/ovnkubeLab";
+import {
+    assertUpAndRefreshChangeNothing,
+    bringUpOvnkubeLab,
+    startOvnkubeLab,
+    writeLabStack,
+    withoutHost,
+    type OvnkubeLab,
+} from "../../lab/scenarios/ovnkubeLab";
 import { removeOvnkubeNode } from "../../lab/scenarios/ovnkubeNodeRemoval";
 import { addOvnkubeNode } from "../../lab/scenarios/ovnkubeNodeAddition";
-import { controlPlaneOf, plannedOvnkubePods, recreateOvnkubePods, waitNodesReady, waitOvnkubePodsRunning } from "../../lab/scenarios/ovnkubePods";
+import {
+    controlPlaneOf,
+    plannedOvnkubePods,
+    recreateOvnkubePods,
+    waitNodesReady,
+    waitOvnkubePodsRunning,
+} from "../../lab/scenarios/ovnkubePods";
 
 const ID = "e2eic";
 const OLD_ID = "e2eold";
@@ -75,7 +88,11 @@ function markNb(name: string): Map<string, NbLog> {
         // Attribution needs the whole history: a compacted (rewritten) file would lose it.
         if (before) assert.ok(extendsLog(before, log), `${zone}'s NB log was rewritten between "${previous!.phase}" and "${name}"`);
         const counts = writerReport(log.transactions.slice(before?.transactions.length ?? 0)).transactions;
-        console.log(`${zone} NB transactions in "${name}": ${Object.entries(counts).map(([writer, n]) => `${writer} ${n}`).join(", ")}`);
+        console.log(
+            `${zone} NB transactions in "${name}": ${Object.entries(counts)
+                .map(([writer, n]) => `${writer} ${n}`)
+                .join(", ")}`,
+        );
     }
     marks.push({ phase: name, logs });
     return logs;
@@ -98,7 +115,11 @@ function requireLab(): void {
     assert.ok(lab, "the bring-up test did not bring the cluster up: nothing to test");
 }
 
-const changed = (r: OperationResult) => r.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`).sort();
+const changed = (r: OperationResult) =>
+    r.ops
+        .filter((o) => o.op !== "same")
+        .map((o) => `${o.op} ${o.name}`)
+        .sort();
 const drift = (r: OperationResult) => r.drift.map((d) => `${d.name} [${d.keys.join(", ")}]`).sort();
 const planOf = (node: string) => model.kube.nodes.find((n) => n.name === node)!;
 
@@ -125,22 +146,36 @@ test("bring-up from bare hosts to up: a zone per node, ovnkube 1.3 from the prog
     );
     lab = up.lab;
     model = lab.model;
-    console.log(`bring-up (hosts, control plane, kubelets) ${seconds(up.timings.bringUpMs)}; first up ${seconds(up.timings.applyMs)}, ${up.timings.resources} resources`);
+    console.log(
+        `bring-up (hosts, control plane, kubelets) ${seconds(up.timings.bringUpMs)}; first up ${seconds(up.timings.applyMs)}, ${up.timings.resources} resources`,
+    );
     assert.deepEqual(bare, [], "the hosts were not bare before the first up");
     assert.equal(up.first.ok, true, up.first.error);
     assert.equal(model.architecture, "interconnect");
     assert.equal(model.kube.gatewayMode, "shared");
-    assert.deepEqual(zones(), lab.cluster.hosts.map((h) => h.name));
+    assert.deepEqual(
+        zones(),
+        lab.cluster.hosts.map((h) => h.name),
+    );
 
     const running = await waitOvnkubePodsRunning(lab.admin, model.kube, 120_000);
-    assert.deepEqual(running.map((p) => p.placement), plannedOvnkubePods(model.kube));
+    assert.deepEqual(
+        running.map((p) => p.placement),
+        plannedOvnkubePods(model.kube),
+    );
     assert.ok(running.some((p) => p.placement.startsWith(`${controlPlaneOf(model.kube)}@`)));
     // Their containers share the host's network namespace (hostNetwork): one ovnkube per pod
     // (ovnkube-identity is its own binary); each zone its own NB, SB and northd.
     const ovnkubePods = running.filter((p) => !p.placement.startsWith(`${IDENTITY}@`));
     assert.deepEqual(processesNamed(lab.cluster, ["ovnkube"]), ovnkubePods.map((p) => `${p.placement.split("@")[1]}: ovnkube`).sort());
-    assert.deepEqual(processesNamed(lab.cluster, ["ovn-northd"]), zones().map((z) => `${z}: ovn-northd`));
-    assert.deepEqual(await waitNodesReady(lab.admin, 60_000), lab.cluster.hosts.map((h) => h.name));
+    assert.deepEqual(
+        processesNamed(lab.cluster, ["ovn-northd"]),
+        zones().map((z) => `${z}: ovn-northd`),
+    );
+    assert.deepEqual(
+        await waitNodesReady(lab.admin, 60_000),
+        lab.cluster.hosts.map((h) => h.name),
+    );
 
     // The stack's output and the model are the same plan; the Nodes and every zone's rows carry it.
     assert.deepEqual(up.first.outputs.nodeSubnets, Object.fromEntries(model.kube.nodes.map((n) => [n.name, n.subnet])));
@@ -152,11 +187,21 @@ test("bring-up from bare hosts to up: a zone per node, ovnkube 1.3 from the prog
         const zone = node.name;
         assert.equal((await nbctl(zone, ["get", "NB_Global", ".", "name"])).replace(/^"(.*)"$/, "$1"), zone);
         assert.equal(await nbGet(zone, "Logical_Switch", node.name, "other_config:subnet"), node.subnet, `switch ${node.name}`);
-        assert.deepEqual(await nbGet(zone, "Logical_Router_Port", routerToJoin(gatewayRouter(node.name)), "networks"), [node.gatewayRouterJoin.cidr], `${gatewayRouter(node.name)}`);
+        assert.deepEqual(
+            await nbGet(zone, "Logical_Router_Port", routerToJoin(gatewayRouter(node.name)), "networks"),
+            [node.gatewayRouterJoin.cidr],
+            `${gatewayRouter(node.name)}`,
+        );
         assert.deepEqual(await nbGet(zone, "Logical_Router_Port", routerToTransit(node.name), "networks"), [node.transit!.cidr]);
         // Every other zone is a remote port on this zone's transit switch.
-        const ports = (await nbctl(zone, ["--bare", "--columns=name", "find", "Logical_Switch_Port", "type=remote"])).split(/\s+/).filter(Boolean).sort();
-        assert.deepEqual(ports, model.kube.nodes.filter((n) => n.name !== zone).map((n) => `tstor-${n.name}`));
+        const ports = (await nbctl(zone, ["--bare", "--columns=name", "find", "Logical_Switch_Port", "type=remote"]))
+            .split(/\s+/)
+            .filter(Boolean)
+            .sort();
+        assert.deepEqual(
+            ports,
+            model.kube.nodes.filter((n) => n.name !== zone).map((n) => `tstor-${n.name}`),
+        );
         assert.equal(await nbctl(zone, ["--bare", "--columns=name", "find", "Logical_Switch", `name=${TRANSIT_SWITCH}`]), TRANSIT_SWITCH);
     }
     // What the demo prints to explore: each zone's databases, inside its node.
@@ -167,7 +212,14 @@ test("bring-up from bare hosts to up: a zone per node, ovnkube 1.3 from the prog
 test("a Deployment's pods, placed by the scheduler, get their node's planned addresses, ping each other, reach a Service at its ClusterIP and, from outside, its NodePort, and the outside through SNAT (shared gateway mode)", async () => {
     requireLab();
     await phase("workloads", async () => {
-        pods.push(...(await proveWorkloads(lab, model, { spread: SPREAD, server: SERVER }, lab.cluster.hosts.map((h) => h.name))));
+        pods.push(
+            ...(await proveWorkloads(
+                lab,
+                model,
+                { spread: SPREAD, server: SERVER },
+                lab.cluster.hosts.map((h) => h.name),
+            )),
+        );
     });
     markNb("workloads");
 });
@@ -184,7 +236,9 @@ test("one writer per Northbound cell in every zone; a second up and a refresh ch
     });
     markNb("ovnkube restarted, up and refresh");
 
-    await phase("workloads removed", () => removeDemoWorkloads(lab.admin, lab.cluster, [], [{ name: SERVER }], [{ name: SPREAD }, { name: SERVER }]));
+    await phase("workloads removed", () =>
+        removeDemoWorkloads(lab.admin, lab.cluster, [], [{ name: SERVER }], [{ name: SPREAD }, { name: SERVER }]),
+    );
     pods = [];
     const all = markNb("workloads removed");
 
@@ -209,11 +263,18 @@ test("one writer per Northbound cell in every zone; a second up and a refresh ch
     const PROJECT_CELLS = ["NB_Global.(row)", "NB_Global.name", "NB_Global.options:name", "NB_Global.options:northd-backoff-interval-ms"];
     for (const [zone, log] of all) {
         const report = writerReport(log.transactions);
-        console.log(`${zone} NB log (${log.schema.name} ${log.schema.version}) so far: ${Object.entries(report.transactions).map(([writer, n]) => `${writer} ${n}`).join(", ")} transactions`);
+        console.log(
+            `${zone} NB log (${log.schema.name} ${log.schema.version}) so far: ${Object.entries(report.transactions)
+                .map(([writer, n]) => `${writer} ${n}`)
+                .join(", ")} transactions`,
+        );
         assert.deepEqual(report.others, [], `${zone}: transactions of writers other than the project, ovn-northd and ovnkube`);
         assert.deepEqual(report.shared, [], `${zone}: cells written by more than one writer`);
         assert.ok(report.transactions.project > 0 && report.transactions.ovnkube > 0, zone);
-        const cellsOf = (writer: NbWriter) => Object.entries(report.byColumn).filter(([, w]) => w.includes(writer)).map(([c]) => c);
+        const cellsOf = (writer: NbWriter) =>
+            Object.entries(report.byColumn)
+                .filter(([, w]) => w.includes(writer))
+                .map(([c]) => c);
         for (const cell of cellsOf("project")) assert.ok(PROJECT_CELLS.includes(cell), `${zone}: the project wrote ${cell}`);
         for (const cell of cellsOf("ovn-northd")) assert.ok(NORTHD_CELLS.includes(cell), `${zone}: ovn-northd wrote ${cell}`);
     }
@@ -234,13 +295,21 @@ test("a hand-edited node-subnets annotation is reported by refresh, naming the n
     requireLab();
     await phase("annotation edited by hand, refresh, up", async () => {
         const moved = freeNodeSubnet();
-        await lab.admin.patch({ apiVersion: "v1", kind: "Node", name: "node2" }, { metadata: { annotations: { [NODE_SUBNETS_ANNOTATION]: JSON.stringify({ default: [moved] }) } } }, "merge", { fieldManager: "e2e-by-hand" });
+        await lab.admin.patch(
+            { apiVersion: "v1", kind: "Node", name: "node2" },
+            { metadata: { annotations: { [NODE_SUBNETS_ANNOTATION]: JSON.stringify({ default: [moved] }) } } },
+            "merge",
+            { fieldManager: "e2e-by-hand" },
+        );
         const seen = await refresh({ ...lab.offline, dryRun: true });
         assert.equal(seen.ok, true, seen.error);
         // The node's plan names it; its zone's rows may follow the annotation too.
         const drifted = drift(seen);
         assert.ok(drifted.includes(`${NODE2_PLAN} [metadata]`), `no drift of ${NODE2_PLAN} in ${JSON.stringify(drifted)}`);
-        assert.deepEqual(drifted.filter((d) => d !== `${NODE2_PLAN} [metadata]` && d !== `${NODE2_EXPECTATION} [rows]`), []);
+        assert.deepEqual(
+            drifted.filter((d) => d !== `${NODE2_PLAN} [metadata]` && d !== `${NODE2_EXPECTATION} [rows]`),
+            [],
+        );
 
         // `pulumi up --refresh`: the refresh takes in the drift, the update re-applies the plan.
         const fixed = await apply({ ...lab.offline, refresh: true });
@@ -266,7 +335,9 @@ async function nodeIdentityClient(node: string): Promise<KubeClient> {
     const keyPem = blocks.find((b) => b.includes("PRIVATE KEY"))!;
     assert.equal(new X509Certificate(certPem).subject, `O=${OVN_NODES_GROUP}\nCN=${OVN_NODE_USER_PREFIX}${node}`);
     const { apiServerUrl, caPem } = lab.kubernetes.controlPlane;
-    return KubeClient.fromKubeconfig(buildKubeconfig({ server: apiServerUrl, caPem, user: `${OVN_NODE_USER_PREFIX}${node}`, credentials: { certPem, keyPem } }));
+    return KubeClient.fromKubeconfig(
+        buildKubeconfig({ server: apiServerUrl, caPem, user: `${OVN_NODE_USER_PREFIX}${node}`, credentials: { certPem, keyPem } }),
+    );
 }
 
 test("node identities: every node's ovnkube has its own approved certificate, and the webhook refuses one node's change to another Node's annotations", async () => {
@@ -276,16 +347,30 @@ test("node identities: every node's ovnkube has its own approved certificate, an
         .filter((c) => ((c.status as { conditions?: Array<{ type: string }> }).conditions ?? []).some((x) => x.type === "Approved"))
         .map((c) => (c.spec as { username: string }).username)
         .sort();
-    assert.deepEqual(approved, lab.cluster.hosts.map((h) => `system:node:${h.name}`), "each node asked once, with its kubelet's credentials, and ovnkube-identity approved it");
+    assert.deepEqual(
+        approved,
+        lab.cluster.hosts.map((h) => `system:node:${h.name}`),
+        "each node asked once, with its kubelet's credentials, and ovnkube-identity approved it",
+    );
 
     const node2 = await nodeIdentityClient("node2");
     try {
         const annotation = "k8s.ovn.org/host-cidrs";
         const own = (await lab.admin.get({ apiVersion: "v1", kind: "Node", name: "node2" })).metadata.annotations![annotation];
         // Its own Node: allowed (the same value written again).
-        await node2.patch({ apiVersion: "v1", kind: "Node", name: "node2" }, { metadata: { annotations: { [annotation]: own } } }, "merge", { subresource: "status" });
+        await node2.patch(
+            { apiVersion: "v1", kind: "Node", name: "node2" },
+            { metadata: { annotations: { [annotation]: own } } },
+            "merge",
+            { subresource: "status" },
+        );
         // Another Node: refused by the webhook, which names both nodes.
-        const other = node2.patch({ apiVersion: "v1", kind: "Node", name: "node1" }, { metadata: { annotations: { [annotation]: own } } }, "merge", { subresource: "status" });
+        const other = node2.patch(
+            { apiVersion: "v1", kind: "Node", name: "node1" },
+            { metadata: { annotations: { [annotation]: own } } },
+            "merge",
+            { subresource: "status" },
+        );
         await assert.rejects(other, (e: Error) => {
             assert.match(e.message, /admission webhook "ovn-kubernetes-admission-webhook-node\.k8s\.io" denied the request/);
             assert.match(e.message, /ovnkube-node on node: "node2" is not allowed to modify nodes "node1" annotations/);
@@ -305,7 +390,10 @@ test("ovnkube was refused no API call: its logs on every host hold no forbidden 
         const logs = fs.readdirSync(dir).filter((f) => f.endsWith(".log") && f.startsWith("ovnkube"));
         assert.ok(logs.length > 0, `${host.name}: no ovnkube log in ${dir}`);
         for (const log of logs) {
-            const forbidden = fs.readFileSync(path.join(dir, log), "utf8").split("\n").filter((l) => /forbidden/i.test(l));
+            const forbidden = fs
+                .readFileSync(path.join(dir, log), "utf8")
+                .split("\n")
+                .filter((l) => /forbidden/i.test(l));
             assert.deepEqual(forbidden.slice(0, 3), [], `${host.name} ${log}`);
         }
     }
@@ -320,12 +408,27 @@ test("node3 leaves under traffic: refused while it is a Kubernetes Node; once dr
         }),
     );
     assert.equal(removal.refused.ok, false);
-    assert.match(removal.refused.error ?? "", new RegExp(`node ${goes}: still a Kubernetes Node \\(ovnkube keeps its Logical_Switch_Port tstor-${goes} in the Northbound on .*kubectl delete node ${goes}`));
-    assert.deepEqual(removal.refused.ops.filter((o) => o.op !== "same" && !o.error), [], "the refused preview plans nothing");
+    assert.match(
+        removal.refused.error ?? "",
+        new RegExp(
+            `node ${goes}: still a Kubernetes Node \\(ovnkube keeps its Logical_Switch_Port tstor-${goes} in the Northbound on .*kubectl delete node ${goes}`,
+        ),
+    );
+    assert.deepEqual(
+        removal.refused.ops.filter((o) => o.op !== "same" && !o.error),
+        [],
+        "the refused preview plans nothing",
+    );
 
     assert.equal(removal.done.ok, true, removal.done.error);
-    console.log(`node removal up: ${changed(removal.done).join(", ")}; probes ${removal.traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
-    assert.deepEqual(removal.traffic.map((t) => t.lost), [0, 0], "pods on the untouched nodes lost no probe");
+    console.log(
+        `node removal up: ${changed(removal.done).join(", ")}; probes ${removal.traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`,
+    );
+    assert.deepEqual(
+        removal.traffic.map((t) => t.lost),
+        [0, 0],
+        "pods on the untouched nodes lost no probe",
+    );
     assert.deepEqual(removal.left, [], "nothing of the node is left in the other zones' NB or SB");
     assert.deepEqual(processesNamed(lab.cluster, ["ovn-northd"]), ["node1: ovn-northd", "node2: ovn-northd"], "the node's zone stopped");
     assert.deepEqual(await snapshotHost(lab.cluster, goes), bareHosts.get(goes), `${goes} is as it was before the first up`);
@@ -337,21 +440,37 @@ test("node3 joins again while the cluster runs: the cluster manager restarts for
     const goes = "node3";
     writeLabStack(lab, lab.offline.stackFile!);
     const to = lab.model;
-    const added = await phase(`${goes} added`, () => addOvnkubeNode(lab, to.kube, goes, ["node1", "node2"], () => writeLabStack(lab, lab.offline.stackFile!)));
+    const added = await phase(`${goes} added`, () =>
+        addOvnkubeNode(lab, to.kube, goes, ["node1", "node2"], () => writeLabStack(lab, lab.offline.stackFile!)),
+    );
     assert.equal(added.done.ok, true, added.done.error);
     const plan = planOf(goes);
-    console.log(`node add up ${added.upSeconds.toFixed(1)} s: ${changed(added.done).join(", ")}; the cluster manager first gave ${JSON.stringify(added.assigned)}; probes ${added.traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
-    assert.deepEqual(added.traffic.map((t) => t.lost), [0, 0], "pods on the untouched nodes lost no probe");
+    console.log(
+        `node add up ${added.upSeconds.toFixed(1)} s: ${changed(added.done).join(", ")}; the cluster manager first gave ${JSON.stringify(added.assigned)}; probes ${added.traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`,
+    );
+    assert.deepEqual(
+        added.traffic.map((t) => t.lost),
+        [0, 0],
+        "pods on the untouched nodes lost no probe",
+    );
     // Of what ran, only the cluster manager's DaemonSet changed (for the plan): the nodes' ovnkube-node
     // select their nodes by the plans' label, so the untouched nodes' pods kept running.
-    assert.deepEqual(changed(added.done).filter((c) => !c.startsWith("create ")), ["update ovn-change-guard", "update ovn-destroy-guard", "update ovn-ovnkube-control-plane"]);
+    assert.deepEqual(
+        changed(added.done).filter((c) => !c.startsWith("create ")),
+        ["update ovn-change-guard", "update ovn-destroy-guard", "update ovn-ovnkube-control-plane"],
+    );
     assert.deepEqual(added.nodePodsReplaced, [], "the untouched nodes' ovnkube-node pods were not restarted");
     assert.equal(added.annotations[NODE_ID_ANNOTATION], String(plan.nodeId), `${goes} has its planned node-id`);
     assert.deepEqual(JSON.parse(added.annotations[NODE_SUBNETS_ANNOTATION]), { default: [plan.subnet] });
     assert.deepEqual(JSON.parse(added.annotations[NODE_TRANSIT_ANNOTATION]), { ipv4: plan.transit!.cidr });
     // Its zone holds its own rows; every other zone sees it at its planned transit address.
     assert.equal(await nbGet(goes, "Logical_Switch", goes, "other_config:subnet"), plan.subnet);
-    for (const zone of ["node1", "node2"]) assert.deepEqual(await nbGet(zone, "Logical_Switch_Port", `tstor-${goes}`, "addresses"), [`${plan.transit!.mac} ${plan.transit!.cidr}`], zone);
+    for (const zone of ["node1", "node2"])
+        assert.deepEqual(
+            await nbGet(zone, "Logical_Switch_Port", `tstor-${goes}`, "addresses"),
+            [`${plan.transit!.mac} ${plan.transit!.cidr}`],
+            zone,
+        );
 
     await proveJoinedNode(lab, model, ["node1", goes]);
     assert.deepEqual(changed(await apply(lab.offline)), [], "a further up changes nothing");
@@ -362,7 +481,10 @@ async function ovnkubeRules(host: string): Promise<string[]> {
     const { priority, mark, table } = OVNKUBE_ITP_RULE;
     const r = await hostExec(lab.cluster, host, ["sh", "-c", "ip -N -4 rule show; ip -N -6 rule show"]);
     assert.equal(r.code, 0, r.stderr);
-    return r.stdout.split("\n").map((l) => l.replace(/\s+/g, " ").trim()).filter((l) => l === `${priority}: from all fwmark ${mark} lookup ${table}`);
+    return r.stdout
+        .split("\n")
+        .map((l) => l.replace(/\s+/g, " ").trim())
+        .filter((l) => l === `${priority}: from all fwmark ${mark} lookup ${table}`);
 }
 
 test("destroy leaves every host as it was before the first up: bridges, ports, addresses, routes and routing rules, sysctls, nftables, iptables rules, OVN processes, files", async () => {
@@ -389,13 +511,17 @@ test("ovn-kubernetes 1.3 on Debian 13 (OVN 25.03) is refused at preview, before 
         assert.equal(r.ok, false);
         assert.match(r.error ?? "", /OVN_Northbound 7\.11\.0 \(needs 7\.12\.0\)/);
         assert.match(r.error ?? "", /OVN 25\.09 or newer/);
-        assert.deepEqual(r.ops.filter((o) => o.error).map((o) => o.name), ["ovn-node1-scripts"]);
+        assert.deepEqual(
+            r.ops.filter((o) => o.error).map((o) => o.name),
+            ["ovn-node1-scripts"],
+        );
 
         assert.equal(fs.existsSync(path.join(oldWork, "state", `${old.offline.stack}.json`)), false, "preview wrote a state");
         assert.deepEqual(ovsOvnDaemons(old.cluster), []);
         const ns = old.model.kube.namespace;
         assert.equal(await old.admin.tryGet({ apiVersion: "v1", kind: "Namespace", name: ns }), undefined);
-        for (const node of await old.admin.list("v1", "Node")) assert.equal(node.metadata.annotations?.[NODE_SUBNETS_ANNOTATION], undefined, `${node.metadata.name} got a plan`);
+        for (const node of await old.admin.list("v1", "Node"))
+            assert.equal(node.metadata.annotations?.[NODE_SUBNETS_ANNOTATION], undefined, `${node.metadata.name} got a plan`);
     } finally {
         old.admin.close();
         await down(OLD_ID);

@@ -28,7 +28,12 @@ const sh = async (host: string, argv: string[]) => {
     assert.equal(r.code, 0, `${host}: ${argv.join(" ")}: ${r.stderr}`);
     return r.stdout;
 };
-const lines = (text: string) => text.split("\n").map((l) => l.trim()).filter(Boolean).sort();
+const lines = (text: string) =>
+    text
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .sort();
 const changed = (r: OperationResult) => r.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`);
 const authorizedKeys = () => path.join(cluster.dir, "authorized_keys");
 
@@ -39,12 +44,19 @@ async function assertClusterIntact() {
     const targets = (text: string) => lines(text).map((l) => l.split(" ").pop());
     assert.deepEqual(targets(await sh(central, ["ovn-nbctl", "get-connection"])), [model.central!.nbListener]);
     assert.deepEqual(targets(await sh(central, ["ovn-sbctl", "get-connection"])), [model.central!.sbListener]);
-    assert.deepEqual(lines(await sh(central, ["ovn-sbctl", "--bare", "--columns=name", "list", "Chassis"])), Object.values(systemIds).sort());
+    assert.deepEqual(
+        lines(await sh(central, ["ovn-sbctl", "--bare", "--columns=name", "list", "Chassis"])),
+        Object.values(systemIds).sort(),
+    );
     const gw = model.gateways[0];
     const flows = await sh(gw.node, ["ovs-ofctl", "-O", "OpenFlow13", "dump-flows", gw.bridge]);
     assert.match(flows, /actions=ct\(commit,zone=64000\)/);
     assert.match(flows, /ct_state=\+est\+trk/);
-    const m = await pingMatrix(cluster, cluster.hosts.map((h) => ({ label: h.name, from: h.name })), model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })));
+    const m = await pingMatrix(
+        cluster,
+        cluster.hosts.map((h) => ({ label: h.name, from: h.name })),
+        model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })),
+    );
     assert.ok(m.allOk, "\n" + formatMatrix(m));
 }
 
@@ -69,7 +81,9 @@ test("a new SSH key, authorized on every host first, then written as the stack's
     execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "rotated", "-f", newKey]);
     fs.appendFileSync(authorizedKeys(), fs.readFileSync(`${newKey}.pub`));
     const doc = YAML.parse(fs.readFileSync(options.stackFile!, "utf8"));
-    doc.config[SSH_KEY] = { secure: PassphraseSecrets.open(LOCAL_LAB_PASSPHRASE, doc.encryptionsalt).encrypt(fs.readFileSync(newKey, "utf8")) };
+    doc.config[SSH_KEY] = {
+        secure: PassphraseSecrets.open(LOCAL_LAB_PASSPHRASE, doc.encryptionsalt).encrypt(fs.readFileSync(newKey, "utf8")),
+    };
     fs.writeFileSync(options.stackFile!, YAML.stringify(doc), { mode: 0o600 });
 
     const r = await apply(options);

@@ -58,11 +58,21 @@ test(`mtu ${NEW_MTU + 1}, one byte more than the underlay carries: preview and u
             for (const x of failed) {
                 const h = lab.model.hosts.find((host) => x.name === `ovn-${host.name}-scripts`);
                 assert.ok(h, `${x.name} failed: ${x.error}`);
-                assert.match(x.error!, new RegExp(`mtu ${NEW_MTU + 1} does not fit ${h.name}'s underlay: geneve adds ${GENEVE_OVERHEAD} bytes`));
-                assert.match(x.error!, new RegExp(`its tunnel address ${h.chassis!.encapIp.replace(/\./g, "\\.")}\\), whose MTU is ${UNDERLAY_MTU}`));
+                assert.match(
+                    x.error!,
+                    new RegExp(`mtu ${NEW_MTU + 1} does not fit ${h.name}'s underlay: geneve adds ${GENEVE_OVERHEAD} bytes`),
+                );
+                assert.match(
+                    x.error!,
+                    new RegExp(`its tunnel address ${h.chassis!.encapIp.replace(/\./g, "\\.")}\\), whose MTU is ${UNDERLAY_MTU}`),
+                );
                 assert.match(x.error!, new RegExp(`set mtu to at most ${NEW_MTU}`));
             }
-            assert.deepEqual(r.ops.filter((x) => x.op !== "same" && x.error === undefined).map((x) => `${x.op} ${x.name}`), [], "no step taken");
+            assert.deepEqual(
+                r.ops.filter((x) => x.op !== "same" && x.error === undefined).map((x) => `${x.op} ${x.name}`),
+                [],
+                "no step taken",
+            );
         }
         assert.deepEqual(await mgmtMtus(), expectMtus(1400));
     } finally {
@@ -77,25 +87,52 @@ test(`mtu ${NEW_MTU + 1}, one byte more than the underlay carries: preview and u
 // management port changed, per pair; a path that stopped working would lose every probe after it.
 test(`mtu 1400 → ${NEW_MTU} under traffic: every management port takes it in place, pods keep reaching each other`, async (t) => {
     const sbBefore = sortedLines(await hostOut(lab.cluster, "node1", ["ovn-sbctl", "--bare", "--columns=name", "list", "Chassis"]));
-    const nbBefore = sortedLines(await hostOut(lab.cluster, "node1", ["ovn-nbctl", "--bare", "--columns=name,addresses", "list", "Logical_Switch_Port"]));
+    const nbBefore = sortedLines(
+        await hostOut(lab.cluster, "node1", ["ovn-nbctl", "--bare", "--columns=name,addresses", "list", "Logical_Switch_Port"]),
+    );
     const o = await changeMtu(lab, NEW_MTU);
     assert.equal(o.result.ok, true, o.result.error);
     const changed = o.result.ops.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name}`);
-    t.diagnostic(`up ${o.seconds.toFixed(1)} s; pods ${o.traffic.map((x) => `${x.lost}/${x.sent}`).join(", ")} lost; ${changed.join("; ")}`);
-    assert.deepEqual(changed.filter((c) => !c.startsWith("update ")), [], "updated in place, nothing created, replaced or deleted");
-    assert.deepEqual(changed.filter((c) => !/-mgmt-port$|-scripts$/.test(c)), [], "only the management ports change (and the script bundles check the MTU again)");
+    t.diagnostic(
+        `up ${o.seconds.toFixed(1)} s; pods ${o.traffic.map((x) => `${x.lost}/${x.sent}`).join(", ")} lost; ${changed.join("; ")}`,
+    );
+    assert.deepEqual(
+        changed.filter((c) => !c.startsWith("update ")),
+        [],
+        "updated in place, nothing created, replaced or deleted",
+    );
+    assert.deepEqual(
+        changed.filter((c) => !/-mgmt-port$|-scripts$/.test(c)),
+        [],
+        "only the management ports change (and the script bundles check the MTU again)",
+    );
     const portsChanged = changed.filter((c) => c.endsWith("-mgmt-port")).length;
     assert.equal(portsChanged, lab.model.nodeNetworks.length);
-    for (const x of o.traffic) assert.ok(x.lost <= portsChanged, `${x.lost} of ${x.sent} probes lost, more than one per management port changed (${portsChanged})`);
+    for (const x of o.traffic)
+        assert.ok(
+            x.lost <= portsChanged,
+            `${x.lost} of ${x.sent} probes lost, more than one per management port changed (${portsChanged})`,
+        );
     assert.deepEqual(await mgmtMtus(), expectMtus(NEW_MTU));
-    assert.deepEqual(sortedLines(await hostOut(lab.cluster, "node1", ["ovn-sbctl", "--bare", "--columns=name", "list", "Chassis"])), sbBefore);
-    assert.deepEqual(sortedLines(await hostOut(lab.cluster, "node1", ["ovn-nbctl", "--bare", "--columns=name,addresses", "list", "Logical_Switch_Port"])), nbBefore);
+    assert.deepEqual(
+        sortedLines(await hostOut(lab.cluster, "node1", ["ovn-sbctl", "--bare", "--columns=name", "list", "Chassis"])),
+        sbBefore,
+    );
+    assert.deepEqual(
+        sortedLines(
+            await hostOut(lab.cluster, "node1", ["ovn-nbctl", "--bare", "--columns=name,addresses", "list", "Logical_Switch_Port"]),
+        ),
+        nbBefore,
+    );
 });
 
 test(`pods created again at ${NEW_MTU}: DF packets of exactly ${NEW_MTU} bytes cross the overlay pod to pod and host to pod; one more byte is refused at the pod`, async () => {
     await recreatePods(lab);
     assert.equal(lab.pods[0].mtu, NEW_MTU);
-    for (const [from, to] of [[lab.pods[0], lab.pods[1]], [lab.pods[1], lab.pods[0]]] as const) {
+    for (const [from, to] of [
+        [lab.pods[0], lab.pods[1]],
+        [lab.pods[1], lab.pods[0]],
+    ] as const) {
         const r = await dfPing(lab, from, to.ip, NEW_MTU);
         assert.equal(r.ok, true, `${from.ifaceId} → ${to.ip}: ${r.output}`);
     }

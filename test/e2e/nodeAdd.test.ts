@@ -7,7 +7,19 @@ import { after, before, test } from "node:test";
 import { ping } from "../../lab/localcluster";
 import { apply } from "../../lab/offline/api";
 import { addNodeSteps } from "../../lab/scenarios/nodeScenarios";
-import { CHANGED, chassisOf, BOOKKEEPING_UPDATES, isNodeResource, mentionsNode, nodeSteps, ovnRows, splitRows, stateNames, totals, type OvnRows } from "../../lab/scenarios/nodeChange";
+import {
+    CHANGED,
+    chassisOf,
+    BOOKKEEPING_UPDATES,
+    isNodeResource,
+    mentionsNode,
+    nodeSteps,
+    ovnRows,
+    splitRows,
+    stateNames,
+    totals,
+    type OvnRows,
+} from "../../lab/scenarios/nodeChange";
 
 const ID = "laadd";
 let steps: Awaited<ReturnType<typeof addNodeSteps>>;
@@ -23,7 +35,10 @@ after(async () => {
 });
 
 test("before: the stack has no node2, the SB no chassis of its host", async () => {
-    assert.equal(steps.lab.model.nodeNetworks.some((n) => n.node === CHANGED), false);
+    assert.equal(
+        steps.lab.model.nodeNetworks.some((n) => n.node === CHANGED),
+        false,
+    );
     assert.equal(await chassisOf(steps.lab, CHANGED), undefined);
 });
 
@@ -36,8 +51,17 @@ test("up with node2 appended creates only node2's resources, moves nothing of th
     const { mine: created, others } = nodeSteps(done.result, CHANGED, "create");
     t.diagnostic(`created: ${created.join(" ")}`);
     assert.deepEqual(others, BOOKKEEPING_UPDATES);
-    assert.deepEqual(created.sort(), stateNames(steps.lab).filter((n) => isNodeResource(n, CHANGED)).sort());
-    for (const part of ["scripts", "chassis", "switch", "mgmt"]) assert.ok(created.some((n) => n.includes(part)), `no ${part} created: ${created.join(", ")}`);
+    assert.deepEqual(
+        created.sort(),
+        stateNames(steps.lab)
+            .filter((n) => isNodeResource(n, CHANGED))
+            .sort(),
+    );
+    for (const part of ["scripts", "chassis", "switch", "mgmt"])
+        assert.ok(
+            created.some((n) => n.includes(part)),
+            `no ${part} created: ${created.join(", ")}`,
+        );
 
     const network = model.nodeNetworks.find((n) => n.node === CHANGED)!;
     const chassis = await chassisOf(steps.lab, CHANGED);
@@ -67,5 +91,8 @@ test("a pod on the new node reaches the pods on the others, and they reach it", 
 test("a further up changes nothing", async () => {
     const r = await apply(steps.lab.options);
     assert.equal(r.ok, true, r.error);
-    assert.deepEqual(r.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`), []);
+    assert.deepEqual(
+        r.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`),
+        [],
+    );
 });

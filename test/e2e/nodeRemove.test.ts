@@ -8,7 +8,21 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { apply, preview } from "../../lab/offline/api";
 import { removeNodeSteps } from "../../lab/scenarios/nodeScenarios";
-import { CHANGED, chassisOf, BOOKKEEPING_UPDATES, isNodeResource, mentionsNode, nodeHostState, nodeSteps, ovnRows, splitRows, stateNames, totals, type NodeLab, type OvnRows } from "../../lab/scenarios/nodeChange";
+import {
+    CHANGED,
+    chassisOf,
+    BOOKKEEPING_UPDATES,
+    isNodeResource,
+    mentionsNode,
+    nodeHostState,
+    nodeSteps,
+    ovnRows,
+    splitRows,
+    stateNames,
+    totals,
+    type NodeLab,
+    type OvnRows,
+} from "../../lab/scenarios/nodeChange";
 
 const ID = "larm";
 let lab: NodeLab;
@@ -35,7 +49,12 @@ test("the node carries a pod: preview of its removal says so, naming the switch 
     const r = await preview(lab.options);
     assert.equal(r.ok, false);
     assert.match(r.error!, new RegExp(`removing node/${CHANGED}, host ${CHANGED} stopped before deleting anything: 1 blocker\\(s\\)`));
-    assert.ok(r.error!.includes(`NodeSwitch node/${CHANGED}: cannot delete: Logical_Switch row "switch" still holds Logical_Switch_Port ${steps.pod.ifaceId} (not created by Pulumi)`), r.error);
+    assert.ok(
+        r.error!.includes(
+            `NodeSwitch node/${CHANGED}: cannot delete: Logical_Switch row "switch" still holds Logical_Switch_Port ${steps.pod.ifaceId} (not created by Pulumi)`,
+        ),
+        r.error,
+    );
     assert.match(r.error!, /kubectl drain/);
     assert.deepEqual(await ovnRows(lab), rowsBefore);
 });
@@ -44,7 +63,10 @@ test("up refuses before touching anything: same NB and SB rows, the node's host 
     const host = await nodeHostState(lab, CHANGED, network().mgmtInterface);
     const refused = await steps.upWithTraffic();
     assert.equal(refused.result.ok, false);
-    assert.match(refused.result.error!, /ChangeGuard ovn-change-guard: .*removing node\/node2, host node2 stopped before deleting anything/s);
+    assert.match(
+        refused.result.error!,
+        /ChangeGuard ovn-change-guard: .*removing node\/node2, host node2 stopped before deleting anything/s,
+    );
     assert.deepEqual(
         refused.result.ops.filter((o) => o.op !== "same" && !o.error),
         [],
@@ -68,14 +90,24 @@ test("after the drain, up deletes exactly the node: its NB group, its SB chassis
     // The engine's order the guards rely on: both diffs (and updates) before the first delete.
     const at = (o: string) => done.result.ops.findIndex((x) => `${x.op} ${x.name}` === o);
     const firstDelete = done.result.ops.findIndex((x) => x.op === "delete");
-    assert.ok(BOOKKEEPING_UPDATES.every((u) => at(u) >= 0 && at(u) < firstDelete), done.result.ops.map((x) => `${x.op} ${x.name}`).join(", "));
+    assert.ok(
+        BOOKKEEPING_UPDATES.every((u) => at(u) >= 0 && at(u) < firstDelete),
+        done.result.ops.map((x) => `${x.op} ${x.name}`).join(", "),
+    );
 
     const after = await ovnRows(lab);
     const split = { before: splitRows(rowsBefore, markers), after: splitRows(after, markers) };
     assert.deepEqual(split.after.untouched, split.before.untouched, "rows of the other nodes and the cluster unchanged");
     // The pod is drained: what still mentioned the node before the up is its own (switch, ports, chassis...).
-    assert.ok(split.before.mentioning.nb.Logical_Switch.length === 1 && split.before.mentioning.sb.Chassis.length === 1, JSON.stringify(split.before.mentioning));
-    assert.deepEqual(split.after.mentioning, { nb: emptyTables(after.nb), sb: emptyTables(after.sb) }, "nothing of the node is left in NB or SB");
+    assert.ok(
+        split.before.mentioning.nb.Logical_Switch.length === 1 && split.before.mentioning.sb.Chassis.length === 1,
+        JSON.stringify(split.before.mentioning),
+    );
+    assert.deepEqual(
+        split.after.mentioning,
+        { nb: emptyTables(after.nb), sb: emptyTables(after.sb) },
+        "nothing of the node is left in NB or SB",
+    );
     assert.equal(await chassisOf(lab, CHANGED), undefined);
 
     const host = await nodeHostState(lab, CHANGED, network().mgmtInterface);
@@ -87,7 +119,10 @@ test("after the drain, up deletes exactly the node: its NB group, its SB chassis
 test("a further up changes nothing", async () => {
     const r = await apply(lab.options);
     assert.equal(r.ok, true, r.error);
-    assert.deepEqual(r.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`), []);
+    assert.deepEqual(
+        r.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`),
+        [],
+    );
 });
 
 const emptyTables = (db: Record<string, string[]>) => Object.fromEntries(Object.keys(db).map((t) => [t, []]));

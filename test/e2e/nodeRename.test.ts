@@ -32,7 +32,10 @@ after(async () => {
 
 test("validate, given the stack file as last applied, warns that the node is renamed and so replaced", () => {
     steps.renameInStack();
-    const r = spawnSync(process.execPath, ["--import", "tsx", "cli/validate.ts", steps.lab.options.stackFile!, "--previous", applied], { cwd: ROOT, encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["--import", "tsx", "cli/validate.ts", steps.lab.options.stackFile!, "--previous", applied], {
+        cwd: ROOT,
+        encoding: "utf8",
+    });
     assert.equal(r.status, 0, r.stderr);
     const ip = steps.lab.cluster.hosts.find((h) => h.name === CHANGED)!.ip;
     assert.ok(r.stderr.includes(`warning: nodes[1].name: "${steps.to}" is node "${CHANGED}" renamed (${ip}:22)`), r.stderr);
@@ -44,7 +47,10 @@ test("preview shows the node would be replaced and refuses a one-step rename, na
     const r = await preview(steps.lab.options);
     assert.equal(r.ok, false);
     assert.ok(r.error!.includes(`node "${CHANGED}" (${ip}:22) is renamed "${steps.to}": that replaces the node`), r.error);
-    assert.ok(r.error!.includes(`remove "${CHANGED}" from the stack and run up (drain it first), then add "${steps.to}" and run up again`), r.error);
+    assert.ok(
+        r.error!.includes(`remove "${CHANGED}" from the stack and run up (drain it first), then add "${steps.to}" and run up again`),
+        r.error,
+    );
     assert.deepEqual(await ovnRows(steps.lab), rowsBefore);
 });
 
@@ -53,7 +59,10 @@ test("up refuses before touching anything: no step taken, NB, SB and the host as
     const refused = await steps.upWithTraffic();
     assert.equal(refused.result.ok, false);
     assert.match(refused.result.error!, /ChangeGuard ovn-change-guard: .*renaming stopped before anything was changed/s);
-    assert.deepEqual(refused.result.ops.filter((o) => o.op !== "same" && !o.error), []);
+    assert.deepEqual(
+        refused.result.ops.filter((o) => o.op !== "same" && !o.error),
+        [],
+    );
     assert.deepEqual(await ovnRows(steps.lab), rowsBefore);
     assert.deepEqual(await nodeHostState(steps.lab, CHANGED, steps.network.mgmtInterface), host);
     assert.equal(totals(refused.traffic).lost, 0, JSON.stringify(refused.traffic));
@@ -63,7 +72,9 @@ test("done as the message says, a removal and then an addition: the new name's s
     steps.undoRename();
     const { removed, added } = await steps.renameInTwoUps();
     assert.equal(added.result.ok, true, added.result.error);
-    t.diagnostic(`removal up ${removed.seconds.toFixed(1)} s ${JSON.stringify(removed.traffic)}; addition up ${added.seconds.toFixed(1)} s ${JSON.stringify(added.traffic)}`);
+    t.diagnostic(
+        `removal up ${removed.seconds.toFixed(1)} s ${JSON.stringify(removed.traffic)}; addition up ${added.seconds.toFixed(1)} s ${JSON.stringify(added.traffic)}`,
+    );
     const rows = await ovnRows(steps.lab);
     const switches = rows.nb.Logical_Switch.map((l) => l.split(",")[0]);
     assert.ok(switches.includes(steps.to) && !switches.includes(CHANGED), switches.join(" "));
@@ -71,7 +82,11 @@ test("done as the message says, a removal and then an addition: the new name's s
     const chassis = await chassisOf(steps.lab, CHANGED);
     assert.ok(chassis, "the host's chassis is back in the SB");
     assert.equal(rows.sb.Chassis.length, rowsBefore.sb.Chassis.length);
-    assert.equal(totals(removed.traffic).lost + totals(added.traffic).lost, 0, JSON.stringify({ removed: removed.traffic, added: added.traffic }));
+    assert.equal(
+        totals(removed.traffic).lost + totals(added.traffic).lost,
+        0,
+        JSON.stringify({ removed: removed.traffic, added: added.traffic }),
+    );
     // The lab's pods are placed by host name, which the rename does not change: the renamed
     // node's management port (its host end on that host, its logical port on the new switch) stands in.
     const mgmt = steps.lab.model.nodeNetworks.find((n) => n.node === steps.to)!.mgmt.ip;

@@ -50,17 +50,25 @@ async function exec(pod: string, ...argv: string[]): Promise<string> {
 
 before(async () => {
     await phase("bring-up and apply", async () => {
-        const { lab: l, first } = await bringUpOvnkubeLab({ id: ID, hosts: 3, os: "debian-sid", workDir, stack: { ovnkube: { gatewayMode: "local" } } }, async (bare) => {
-            for (const h of bare.cluster.hosts) bareHosts.set(h.name, await snapshotHost(bare.cluster, h.name));
-        });
+        const { lab: l, first } = await bringUpOvnkubeLab(
+            { id: ID, hosts: 3, os: "debian-sid", workDir, stack: { ovnkube: { gatewayMode: "local" } } },
+            async (bare) => {
+                for (const h of bare.cluster.hosts) bareHosts.set(h.name, await snapshotHost(bare.cluster, h.name));
+            },
+        );
         lab = l;
         assert.equal(first.ok, true, first.error);
     });
     pods = await phase("demo Deployment", async () => {
-        await lab.admin.create(deploymentManifest({ name: DEMO, replicas: 3, command: ["sleep", "3600"], image: WORKLOAD_IMAGE, memoryLimit: MEMORY_LIMIT }));
+        await lab.admin.create(
+            deploymentManifest({ name: DEMO, replicas: 3, command: ["sleep", "3600"], image: WORKLOAD_IMAGE, memoryLimit: MEMORY_LIMIT }),
+        );
         return pollUntil(
             async () => {
-                const list = (await lab.admin.list("v1", "Pod", { namespace: "default", labelSelector: `${DEMO_APP_LABEL}=${DEMO}` })) as unknown as PodView[];
+                const list = (await lab.admin.list("v1", "Pod", {
+                    namespace: "default",
+                    labelSelector: `${DEMO_APP_LABEL}=${DEMO}`,
+                })) as unknown as PodView[];
                 const running = list.filter((p) => p.status.phase === "Running" && p.status.podIP);
                 if (running.length < 3) return undefined;
                 return running.map((p) => ({ name: p.metadata.name, node: p.spec.nodeName, ip: p.status.podIP!, uid: p.metadata.uid }));
@@ -87,7 +95,11 @@ test("every node runs the upstream kubelet on containerd", async () => {
 test("an exec into a demo pod pings a pod on another node", async () => {
     const [from, to] = [pods[0], pods.find((p) => p.node !== pods[0].node)!];
     const out = await exec(from.name, "ping", "-c", "3", "-W", "5", to.ip);
-    assert.match(out, /3 packets transmitted, 3 packets received, 0% packet loss/, `${from.name} (${from.node}) to ${to.name} (${to.node}, ${to.ip}):\n${out}`);
+    assert.match(
+        out,
+        /3 packets transmitted, 3 packets received, 0% packet loss/,
+        `${from.name} (${from.node}) to ${to.name} (${to.node}, ${to.ip}):\n${out}`,
+    );
 });
 
 test("an exec's failure comes back as the command's exit code", async () => {
@@ -98,23 +110,42 @@ test("an exec's failure comes back as the command's exit code", async () => {
 
 test("the logs of ovnkube-node show its start", async () => {
     const node = lab.cluster.hosts[0].name;
-    const [pod] = (await lab.admin.list("v1", "Pod", { namespace: "ovn-kubernetes", fieldSelector: `spec.nodeName=${node}`, labelSelector: "app=ovnkube-node" })) as unknown as PodView[];
+    const [pod] = (await lab.admin.list("v1", "Pod", {
+        namespace: "ovn-kubernetes",
+        fieldSelector: `spec.nodeName=${node}`,
+        labelSelector: "app=ovnkube-node",
+    })) as unknown as PodView[];
     assert.ok(pod, `no ovnkube-node pod on ${node}`);
     const log = await lab.admin.logs({ namespace: "ovn-kubernetes", name: pod.metadata.name, container: "ovnkube-controller" });
-    assert.ok(log.includes(NODE_STARTED), `${pod.metadata.name}'s log lacks "${NODE_STARTED}"; its first lines:\n${log.split("\n").slice(0, 10).join("\n")}`);
+    assert.ok(
+        log.includes(NODE_STARTED),
+        `${pod.metadata.name}'s log lacks "${NODE_STARTED}"; its first lines:\n${log.split("\n").slice(0, 10).join("\n")}`,
+    );
 });
 
 test("a pod with a memory limit gets it in its cgroup", async () => {
     const pod = pods[0];
     // As the container sees it, and as its node's pod cgroup holds it (the kubelet's cgroup root on this machine).
     assert.equal(Number((await exec(pod.name, "cat", "/sys/fs/cgroup/memory/memory.limit_in_bytes")).trim()), MEMORY_LIMIT_BYTES);
-    const podCgroup = path.join("/sys/fs/cgroup/memory", nodeCgroupRoot(ID, pod.node), "kubepods", "burstable", `pod${pod.uid}`, "memory.limit_in_bytes");
+    const podCgroup = path.join(
+        "/sys/fs/cgroup/memory",
+        nodeCgroupRoot(ID, pod.node),
+        "kubepods",
+        "burstable",
+        `pod${pod.uid}`,
+        "memory.limit_in_bytes",
+    );
     assert.equal(Number(fs.readFileSync(podCgroup, "utf8").trim()), MEMORY_LIMIT_BYTES);
 });
 
 test("in local gateway mode, the workloads the other ovnkube tests prove run on it: planned addresses, every pair pings, TCP, ClusterIP and NodePort, SNAT", async () => {
     assert.equal(lab.model.kube.gatewayMode, "local");
-    const pods = await proveWorkloads(lab, lab.model, { spread: "spread", server: "server" }, lab.cluster.hosts.map((h) => h.name));
+    const pods = await proveWorkloads(
+        lab,
+        lab.model,
+        { spread: "spread", server: "server" },
+        lab.cluster.hosts.map((h) => h.name),
+    );
     assert.equal(pods.length, lab.cluster.hosts.length + 1);
 });
 

@@ -19,7 +19,10 @@ async function rows() {
     const sb = (args: string[]) => hostOut(lab.cluster, central(), ["ovn-sbctl", "--bare", ...args]).then(sortedLines);
     const nb = (args: string[]) => hostOut(lab.cluster, central(), ["ovn-nbctl", "--bare", ...args]).then(sortedLines);
     const encapTypes: string[] = [];
-    for (const h of lab.cluster.hosts) encapTypes.push(`${h.name} ${(await hostOut(lab.cluster, h.name, ["ovs-vsctl", "get", "Open_vSwitch", ".", "external_ids:ovn-encap-type"])).trim()}`);
+    for (const h of lab.cluster.hosts)
+        encapTypes.push(
+            `${h.name} ${(await hostOut(lab.cluster, h.name, ["ovs-vsctl", "get", "Open_vSwitch", ".", "external_ids:ovn-encap-type"])).trim()}`,
+        );
     return {
         sbEncaps: await sb(["--columns=ip,type", "list", "Encap"]),
         sbChassis: await sb(["--columns=name", "list", "Chassis"]),
@@ -40,7 +43,8 @@ after(async () => {
     await lab?.close();
 });
 
-const REASON = /encapType: vxlan cannot replace geneve on a running cluster: node1 \(geneve\), node2 \(geneve\), node3 \(geneve\) are registered with geneve tunnels\. OVN builds tunnels only between chassis that share an encap type.*4096 logical switches.*destroy the cluster and create it again with vxlan/;
+const REASON =
+    /encapType: vxlan cannot replace geneve on a running cluster: node1 \(geneve\), node2 \(geneve\), node3 \(geneve\) are registered with geneve tunnels\. OVN builds tunnels only between chassis that share an encap type.*4096 logical switches.*destroy the cluster and create it again with vxlan/;
 
 test("geneve → vxlan: preview refuses, naming encapType and why", async () => {
     setEncap("vxlan");
@@ -53,7 +57,11 @@ test("up refuses before touching anything; rows, host settings and pod traffic u
     const o = await changeEncapType(lab, "vxlan");
     assert.equal(o.result.ok, false);
     assert.match(o.result.error ?? "", REASON);
-    assert.deepEqual(o.result.ops.filter((x) => x.op !== "same" && !x.error).map((x) => `${x.op} ${x.name}`), [], "no step carried out");
+    assert.deepEqual(
+        o.result.ops.filter((x) => x.op !== "same" && !x.error).map((x) => `${x.op} ${x.name}`),
+        [],
+        "no step carried out",
+    );
     t.diagnostic(`refused after ${o.seconds.toFixed(1)} s; untouched pairs ${o.traffic.map((x) => `${x.lost}/${x.sent}`).join(", ")} lost`);
     for (const x of o.traffic) assert.equal(x.lost, 0);
     assert.deepEqual(await rows(), before_);
@@ -63,6 +71,9 @@ test("geneve back in the stack: up changes nothing", async () => {
     setEncap("geneve");
     const r = await apply(lab.options);
     assert.equal(r.ok, true, r.error);
-    assert.deepEqual(r.ops.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name}`), []);
+    assert.deepEqual(
+        r.ops.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name}`),
+        [],
+    );
     assert.deepEqual(await rows(), before_);
 });

@@ -32,8 +32,11 @@ const SPREAD = "e2e-upgrade";
 let work: string;
 let lab: OvnkubeLab;
 
-
-const changed = (r: OperationResult) => r.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`).sort();
+const changed = (r: OperationResult) =>
+    r.ops
+        .filter((o) => o.op !== "same")
+        .map((o) => `${o.op} ${o.name}`)
+        .sort();
 const podIps = (pods: KubePod[]) => Object.fromEntries(pods.map((p) => [p.name, p.ip]));
 
 /** The images the running ovnkube pods were made from. */
@@ -51,14 +54,18 @@ after(async () => {
 });
 
 test("1.2 → 1.3 in one up: preview names what rolls, the pods keep their addresses and reach each other, the new release runs", async () => {
-    const up = await phase("bring-up and up on 1.2", () => bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", workDir: work, release: "1.2" }));
+    const up = await phase("bring-up and up on 1.2", () =>
+        bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", workDir: work, release: "1.2" }),
+    );
     lab = up.lab;
     assert.equal(up.first.ok, true, up.first.error);
     assert.equal(lab.model.kube.version, "1.2");
     await waitOvnkubePodsRunning(lab.admin, lab.model.kube, 120_000);
     assert.deepEqual(await runningImages(), [releaseOf("1.2").image]);
 
-    const pods = await phase("workloads", () => startDemoDeployment(lab.admin, lab.cluster, { name: SPREAD, replicas: HOSTS, command: ["sleep", "infinity"] }));
+    const pods = await phase("workloads", () =>
+        startDemoDeployment(lab.admin, lab.cluster, { name: SPREAD, replicas: HOSTS, command: ["sleep", "infinity"] }),
+    );
     await assertPodsPing(lab, pods);
 
     // No registry here: the nodes get 1.3's image before the up that names it.
@@ -71,9 +78,17 @@ test("1.2 → 1.3 in one up: preview names what rolls, the pods keep their addre
     const plan = changed(seen);
     console.log(`preview: ${plan.join(", ")}`);
     // The release's DaemonSets roll in place; 1.3's two new CRDs are created; nothing is replaced or deleted.
-    for (const ds of ["ovn-ovnkube-control-plane", "ovn-ovnkube-node", "ovn-ovnkube-identity"]) assert.ok(plan.includes(`update ${ds}`), `${ds} in ${JSON.stringify(plan)}`);
-    assert.ok(plan.includes("create ovn-ovnkube-crd-vteps.k8s.ovn.org") && plan.includes("create ovn-ovnkube-crd-clusternetworkconnects.k8s.ovn.org"), JSON.stringify(plan));
-    assert.deepEqual(plan.filter((o) => /^(replace|delete)/.test(o)), []);
+    for (const ds of ["ovn-ovnkube-control-plane", "ovn-ovnkube-node", "ovn-ovnkube-identity"])
+        assert.ok(plan.includes(`update ${ds}`), `${ds} in ${JSON.stringify(plan)}`);
+    assert.ok(
+        plan.includes("create ovn-ovnkube-crd-vteps.k8s.ovn.org") &&
+            plan.includes("create ovn-ovnkube-crd-clusternetworkconnects.k8s.ovn.org"),
+        JSON.stringify(plan),
+    );
+    assert.deepEqual(
+        plan.filter((o) => /^(replace|delete)/.test(o)),
+        [],
+    );
     assert.deepEqual(await runningImages(), [releaseOf("1.2").image], "preview changed nothing");
 
     // Probes both ways between the pods on the two nodes, 20 per second, from before the up until
@@ -82,17 +97,30 @@ test("1.2 → 1.3 in one up: preview names what rolls, the pods keep their addre
     assert.equal(rollout.result.ok, true, rollout.result.error);
     const traffic = rollout.traffic;
     console.log(`pod-to-pod probes during the upgrade: ${traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
-    assert.deepEqual(traffic.map((t) => t.lost), [0, 0], "no probe between the pods was lost while the release rolled");
-    assert.ok(traffic.every((t) => t.sent > 20), "probes ran through the upgrade");
+    assert.deepEqual(
+        traffic.map((t) => t.lost),
+        [0, 0],
+        "no probe between the pods was lost while the release rolled",
+    );
+    assert.ok(
+        traffic.every((t) => t.sent > 20),
+        "probes ran through the upgrade",
+    );
     assert.deepEqual(await runningImages(), [releaseOf("1.3").image]);
 
     // The pods were never touched: same pods, same addresses, and they still reach each other.
-    const after = (await lab.admin.list("v1", "Pod", { namespace: "default", labelSelector: `app=${SPREAD}` })).map((p) => [p.metadata.name, (p.status as { podIP: string }).podIP]);
+    const after = (await lab.admin.list("v1", "Pod", { namespace: "default", labelSelector: `app=${SPREAD}` })).map((p) => [
+        p.metadata.name,
+        (p.status as { podIP: string }).podIP,
+    ]);
     assert.deepEqual(Object.fromEntries(after), podIps(pods));
     await phase("pods after the upgrade", () => assertPodsPing(lab, pods));
     const again = await apply(lab.offline);
     assert.deepEqual(changed(again), [], "a second up after the upgrade changes nothing");
-    assert.deepEqual(ovnkubePodsOf(await lab.admin.list("v1", "Pod", { namespace: lab.model.kube.namespace })).filter((p) => p.phase !== "Running"), []);
+    assert.deepEqual(
+        ovnkubePodsOf(await lab.admin.list("v1", "Pod", { namespace: lab.model.kube.namespace })).filter((p) => p.phase !== "Running"),
+        [],
+    );
 });
 
 test("going back to 1.2, or to the centralized architecture, is refused at preview, naming both and the way", async () => {
@@ -100,11 +128,17 @@ test("going back to 1.2, or to the centralized architecture, is refused at previ
     writeLabStack(lab, lab.offline.stackFile!, { ovnkube: { version: "1.2" } });
     const back = await preview(lab.offline);
     assert.equal(back.ok, false);
-    assert.match(back.error ?? "", /ovnkube\.version 1\.3 → 1\.2 stopped before anything was changed: ovn-kubernetes upgrades forward only/);
+    assert.match(
+        back.error ?? "",
+        /ovnkube\.version 1\.3 → 1\.2 stopped before anything was changed: ovn-kubernetes upgrades forward only/,
+    );
 
     writeLabStack(lab, lab.offline.stackFile!, { ovnkube: { version: "1.3", architecture: "centralized" }, centrals: 1 });
     const other = await preview(lab.offline);
     assert.equal(other.ok, false);
-    assert.match(other.error ?? "", /ovnkube\.architecture interconnect → centralized stopped before anything was changed: .*removed its zone migration in 1\.3/);
+    assert.match(
+        other.error ?? "",
+        /ovnkube\.architecture interconnect → centralized stopped before anything was changed: .*removed its zone migration in 1\.3/,
+    );
     assert.deepEqual(await runningImages(), [releaseOf("1.3").image], "nothing changed");
 });

@@ -27,13 +27,29 @@ function problems(mutate: (cfg: Cfg) => void): Array<{ path: string; message: st
 const gw = (cfg: Cfg) => cfg.nodes[2] as Cfg["nodes"][number] & { gateway: NonNullable<Cfg["nodes"][number]["gateway"]> };
 
 test("the dev stack is valid as it is: its dedicated NIC eth1 is not on the SSH network", () => {
-    assert.deepEqual(problems(() => {}), []);
+    assert.deepEqual(
+        problems(() => {}),
+        [],
+    );
 });
 
 test("br-int is OVN's integration bridge: neither a gateway bridge nor a gateway NIC", () => {
-    assert.deepEqual(problems((c) => (gw(c).gateway.bridge = "br-int")).filter((p) => /integration bridge/.test(p.message)).map((p) => p.path), ["nodes[2].gateway.bridge"]);
-    assert.deepEqual(problems((c) => (gw(c).gateway.interface = "br-int")).filter((p) => /integration bridge/.test(p.message)).map((p) => p.path), ["nodes[2].gateway.interface"]);
-    assert.throws(() => scripts.gatewayBridgeScript(gatewayModel("shared", { bridge: "br-int" }), "netdev"), /gateways\[node1\]\.bridge must not be br-int/);
+    assert.deepEqual(
+        problems((c) => (gw(c).gateway.bridge = "br-int"))
+            .filter((p) => /integration bridge/.test(p.message))
+            .map((p) => p.path),
+        ["nodes[2].gateway.bridge"],
+    );
+    assert.deepEqual(
+        problems((c) => (gw(c).gateway.interface = "br-int"))
+            .filter((p) => /integration bridge/.test(p.message))
+            .map((p) => p.path),
+        ["nodes[2].gateway.interface"],
+    );
+    assert.throws(
+        () => scripts.gatewayBridgeScript(gatewayModel("shared", { bridge: "br-int" }), "netdev"),
+        /gateways\[node1\]\.bridge must not be br-int/,
+    );
 });
 
 test("with the userspace datapath the tunnel NIC's bridge is reserved, and the tunnel NIC is no bridge name", () => {
@@ -45,30 +61,63 @@ test("with the userspace datapath the tunnel NIC's bridge is reserved, and the t
         tunnel(c);
         gw(c).gateway.bridge = "breth0";
     });
-    assert.ok(clash.some((p) => p.path === "nodes[2].gateway.bridge" && /"breth0" is this node's tunnel bridge \(tunnelInterface eth0/.test(p.message)), JSON.stringify(clash));
+    assert.ok(
+        clash.some(
+            (p) => p.path === "nodes[2].gateway.bridge" && /"breth0" is this node's tunnel bridge \(tunnelInterface eth0/.test(p.message),
+        ),
+        JSON.stringify(clash),
+    );
     const nicName = problems((c) => {
         tunnel(c);
         gw(c).gateway.bridge = "eth0";
     });
-    assert.ok(nicName.some((p) => p.path === "nodes[2].gateway.bridge" && /"eth0" is this node's tunnelInterface, an existing NIC/.test(p.message)), JSON.stringify(nicName));
+    assert.ok(
+        nicName.some(
+            (p) => p.path === "nodes[2].gateway.bridge" && /"eth0" is this node's tunnelInterface, an existing NIC/.test(p.message),
+        ),
+        JSON.stringify(nicName),
+    );
     // A shared gateway on the tunnel NIC itself is the tunnel bridge: that is allowed.
-    assert.deepEqual(problems((c) => {
-        tunnel(c);
-        Object.assign(gw(c).gateway, { mode: "shared", interface: "eth0", physicalIp: "10.0.0.12/24", defaultGateway: "10.0.0.1" });
-    }).filter((p) => /tunnel/.test(p.message)), []);
+    assert.deepEqual(
+        problems((c) => {
+            tunnel(c);
+            Object.assign(gw(c).gateway, { mode: "shared", interface: "eth0", physicalIp: "10.0.0.12/24", defaultGateway: "10.0.0.1" });
+        }).filter((p) => /tunnel/.test(p.message)),
+        [],
+    );
 });
 
 test("a dedicated NIC never carries the node's SSH address or tunnel IP", () => {
     const ssh = problems((c) => Object.assign(gw(c).gateway, { physicalIp: "10.0.0.50/24", defaultGateway: "10.0.0.1" }));
-    assert.ok(ssh.some((p) => p.path === "nodes[2].gateway.physicalIp" && /nodes\[2\]\.address 10\.0\.0\.12 is inside its physicalIp 10\.0\.0\.50\/24.*locking out SSH; use mode "shared"/.test(p.message)), JSON.stringify(ssh));
+    assert.ok(
+        ssh.some(
+            (p) =>
+                p.path === "nodes[2].gateway.physicalIp" &&
+                /nodes\[2\]\.address 10\.0\.0\.12 is inside its physicalIp 10\.0\.0\.50\/24.*locking out SSH; use mode "shared"/.test(
+                    p.message,
+                ),
+        ),
+        JSON.stringify(ssh),
+    );
     const tunnel = problems((c) => {
         gw(c).tunnelIp = "10.33.74.20";
     });
-    assert.ok(tunnel.some((p) => p.path === "nodes[2].gateway.physicalIp" && /nodes\[2\]\.tunnelIp 10\.33\.74\.20 is inside/.test(p.message)), JSON.stringify(tunnel));
+    assert.ok(
+        tunnel.some((p) => p.path === "nodes[2].gateway.physicalIp" && /nodes\[2\]\.tunnelIp 10\.33\.74\.20 is inside/.test(p.message)),
+        JSON.stringify(tunnel),
+    );
     const tunnelNic = problems((c) => {
         gw(c).tunnelInterface = "eth1";
     });
-    assert.ok(tunnelNic.some((p) => p.path === "nodes[2].gateway.interface" && /eth1 is also the tunnelInterface/.test(p.message)), JSON.stringify(tunnelNic));
+    assert.ok(
+        tunnelNic.some((p) => p.path === "nodes[2].gateway.interface" && /eth1 is also the tunnelInterface/.test(p.message)),
+        JSON.stringify(tunnelNic),
+    );
     // Shared, the same addresses simply move with the NIC.
-    assert.deepEqual(problems((c) => Object.assign(gw(c).gateway, { mode: "shared", physicalIp: "10.0.0.50/24", defaultGateway: "10.0.0.1" })).filter((p) => /dedicated/.test(p.message)), []);
+    assert.deepEqual(
+        problems((c) => Object.assign(gw(c).gateway, { mode: "shared", physicalIp: "10.0.0.50/24", defaultGateway: "10.0.0.1" })).filter(
+            (p) => /dedicated/.test(p.message),
+        ),
+        [],
+    );
 });

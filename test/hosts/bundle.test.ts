@@ -13,7 +13,14 @@ import { hostModel } from "./fixtures";
 import type { LocalCluster } from "../../lab/localcluster";
 import * as scripts from "../../components/hosts/scripts";
 import { OVNKUBE_ITP_RULE, TABLES_BEFORE } from "../../components/hosts/scripts/ovnkubeNode";
-import { BUNDLE_ROOT, bundleInstallCommand, bundleRemoveCommand, bundleStdin, scriptBundle, type ScriptBundle } from "../../components/hosts/scripts/bundle";
+import {
+    BUNDLE_ROOT,
+    bundleInstallCommand,
+    bundleRemoveCommand,
+    bundleStdin,
+    scriptBundle,
+    type ScriptBundle,
+} from "../../components/hosts/scripts/bundle";
 import { inHost, labHost, ovsdbAddresses, ovsHostLab } from "./support/lab";
 import { runOk, runScript } from "./support/remote";
 
@@ -28,7 +35,10 @@ function olderBundle(): ScriptBundle {
     const files = { ...scriptBundle().files };
     files["common.sh"] += "\nlog 'older package code running'\n";
     delete files.SHA256SUMS;
-    files.SHA256SUMS = Object.keys(files).sort().map((f) => `${sha256(files[f])}  ${f}\n`).join("");
+    files.SHA256SUMS = Object.keys(files)
+        .sort()
+        .map((f) => `${sha256(files[f])}  ${f}\n`)
+        .join("");
     const digest = sha256(files.SHA256SUMS);
     return { digest, id: digest.slice(0, 16), dir: `${BUNDLE_ROOT}/${digest.slice(0, 16)}`, files };
 }
@@ -53,23 +63,51 @@ test("a command's create and delete run from the installed bundle; the output is
 test("the ovnkube-node cleanup removes ovnkube-node's ip rules and its table's routes through the management port, and no one else's", async () => {
     const { priority, mark, table } = OVNKUBE_ITP_RULE;
     const cleanup = scripts.ovnkubeNodeCleanupScript(H, { masqueradeSubnet: "169.254.169.0/29" });
-    const lines = async (cmd: string) => (await inHost(lab, H, cmd)).split("\n").map((l) => l.replace(/\s+/g, " ").trim()).filter(Boolean).sort();
+    const lines = async (cmd: string) =>
+        (await inHost(lab, H, cmd))
+            .split("\n")
+            .map((l) => l.replace(/\s+/g, " ").trim())
+            .filter(Boolean)
+            .sort();
     const rules = () => lines("ip -N -4 rule show; ip -N -6 rule show | sed 's/^/v6 /'");
     const tableRoutes = () => lines(`ip -4 route show table ${table}`);
     const before = await rules();
-    const ours = [`ip -4 rule add fwmark ${mark} lookup ${table} prio ${priority}`, `ip -6 rule add fwmark ${mark} lookup ${table} prio ${priority}`];
+    const ours = [
+        `ip -4 rule add fwmark ${mark} lookup ${table} prio ${priority}`,
+        `ip -6 rule add fwmark ${mark} lookup ${table} prio ${priority}`,
+    ];
     // As ovnkube-node makes them (a veth stands for its management port), and a user's rules and
     // route that differ from them in one selector each.
-    const users = [`ip -4 rule add fwmark ${mark} lookup ${table} prio 31`, `ip -4 rule add fwmark 0x99 lookup ${table} prio ${priority}`, `ip -6 rule add fwmark ${mark} lookup 8 prio ${priority}`];
-    await inHost(lab, H, [
-        "ip link add ovn-k8s-mp0 type veth peer name ovn-k8s-mp0p", "ip link set ovn-k8s-mp0 up", "ip link set ovn-k8s-mp0p up",
-        `ip route add table ${table} 10.96.0.0/16 dev ovn-k8s-mp0`, `ip route add table ${table} 192.0.2.0/24 dev eth0`,
-        ...ours, ...users,
-    ].join(" && "));
+    const users = [
+        `ip -4 rule add fwmark ${mark} lookup ${table} prio 31`,
+        `ip -4 rule add fwmark 0x99 lookup ${table} prio ${priority}`,
+        `ip -6 rule add fwmark ${mark} lookup 8 prio ${priority}`,
+    ];
+    await inHost(
+        lab,
+        H,
+        [
+            "ip link add ovn-k8s-mp0 type veth peer name ovn-k8s-mp0p",
+            "ip link set ovn-k8s-mp0 up",
+            "ip link set ovn-k8s-mp0p up",
+            `ip route add table ${table} 10.96.0.0/16 dev ovn-k8s-mp0`,
+            `ip route add table ${table} 192.0.2.0/24 dev eth0`,
+            ...ours,
+            ...users,
+        ].join(" && "),
+    );
     try {
         assert.equal((await rules()).length, before.length + 5);
         await runOk(lab, H, cleanup.delete!);
-        assert.deepEqual(await rules(), [...before, `${Number(priority) + 1}: from all fwmark ${mark} lookup ${table}`, `${priority}: from all fwmark 0x99 lookup ${table}`, `v6 ${priority}: from all fwmark ${mark} lookup 8`].sort());
+        assert.deepEqual(
+            await rules(),
+            [
+                ...before,
+                `${Number(priority) + 1}: from all fwmark ${mark} lookup ${table}`,
+                `${priority}: from all fwmark 0x99 lookup ${table}`,
+                `v6 ${priority}: from all fwmark ${mark} lookup 8`,
+            ].sort(),
+        );
         assert.deepEqual(await tableRoutes(), ["192.0.2.0/24 dev eth0 scope link"]);
 
         // A user's rule with the same priority, mark and table and one more selector: the kernel
@@ -78,18 +116,26 @@ test("the ovnkube-node cleanup removes ovnkube-node's ip rules and its table's r
         const run = await runOk(lab, H, cleanup.delete!);
         assert.match(run.log, new RegExp(`left the -4 rules of priority ${priority} with fwmark ${mark}`));
         const left = await rules();
-        assert.ok(left.includes(`${priority}: from all fwmark ${mark} lookup ${table}`) && left.includes(`${priority}: from 10.9.0.0/16 fwmark ${mark} lookup ${table}`), left.join("\n"));
+        assert.ok(
+            left.includes(`${priority}: from all fwmark ${mark} lookup ${table}`) &&
+                left.includes(`${priority}: from 10.9.0.0/16 fwmark ${mark} lookup ${table}`),
+            left.join("\n"),
+        );
         assert.ok(!left.includes(`v6 ${priority}: from all fwmark ${mark} lookup ${table}`), "the IPv6 rule, alone of its kind, went");
     } finally {
-        await inHost(lab, H, [
-            "ip link del ovn-k8s-mp0 2>/dev/null",
-            `ip route flush table ${table}`,
-            `while ip -4 rule del prio ${priority} fwmark ${mark} 2>/dev/null; do :; done`,
-            `ip -4 rule del prio ${priority} fwmark 0x99 2>/dev/null`,
-            `ip -4 rule del prio ${Number(priority) + 1} 2>/dev/null`,
-            `ip -6 rule del prio ${priority} 2>/dev/null`,
-            "true",
-        ].join("; "));
+        await inHost(
+            lab,
+            H,
+            [
+                "ip link del ovn-k8s-mp0 2>/dev/null",
+                `ip route flush table ${table}`,
+                `while ip -4 rule del prio ${priority} fwmark ${mark} 2>/dev/null; do :; done`,
+                `ip -4 rule del prio ${priority} fwmark 0x99 2>/dev/null`,
+                `ip -4 rule del prio ${Number(priority) + 1} 2>/dev/null`,
+                `ip -6 rule del prio ${priority} 2>/dev/null`,
+                "true",
+            ].join("; "),
+        );
     }
     assert.deepEqual(await rules(), before);
 });
@@ -100,7 +146,10 @@ test("a failed run prints its stderr and still names its log", async () => {
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /^error: secret k8s-api-token is required on stdin/m);
     assert.match(r.stderr, /\nlog \/var\/log\/ovn-kubernetes-as-code\/chassis-create\.log\n$/);
-    assert.match((await runScript(lab, H, "tail -n 3 /var/log/ovn-kubernetes-as-code/chassis-create.log")).stdout, /secret k8s-api-token is required on stdin/);
+    assert.match(
+        (await runScript(lab, H, "tail -n 3 /var/log/ovn-kubernetes-as-code/chassis-create.log")).stdout,
+        /secret k8s-api-token is required on stdin/,
+    );
 });
 
 test("after a change of a script, a command recorded by the older package runs the older code until its bundle is removed", async () => {
@@ -114,7 +163,11 @@ test("after a change of a script, a command recorded by the older package runs t
     assert.match(oldCreate.log, /older package code running/);
     const present = await runOk(lab, H, bundleInstallCommand(scriptBundle().digest), bundleStdin(scriptBundle()));
     assert.equal(present.stdout.trim(), `bundle ${scriptBundle().id} present`);
-    assert.deepEqual((await inHost(lab, H, `ls ${BUNDLE_ROOT}`)).trim().split("\n").sort(), [older.id, scriptBundle().id].sort(), "both versions side by side");
+    assert.deepEqual(
+        (await inHost(lab, H, `ls ${BUNDLE_ROOT}`)).trim().split("\n").sort(),
+        [older.id, scriptBundle().id].sort(),
+        "both versions side by side",
+    );
     // The newer package's command runs the newer code; the recorded delete the older one.
     assert.doesNotMatch((await runOk(lab, H, cleanup.create)).log, /older package code running/);
     const oldDelete = await runOk(lab, H, olderCommand(older, cleanup.delete!));
@@ -142,7 +195,11 @@ test("the bundle's provider runs the host's package step from the bundle it inst
     const key = fs.readFileSync(lab.privateKeyPath, "utf8");
     await rememberProviderConfig({ config: { get: (k: string) => (k === KEY_CONFIG ? key : undefined) } } as never);
     const host = lab.hosts[0];
-    const base = { ssh: { host: host.ip, port: host.sshPort, user: "root", hostKey: host.hostKeyLine }, privateKeyConfig: KEY_CONFIG, digest: scriptBundle().digest };
+    const base = {
+        ssh: { host: host.ip, port: host.sshPort, user: "root", hostKey: host.hostKeyLine },
+        privateKeyConfig: KEY_CONFIG,
+        digest: scriptBundle().digest,
+    };
     const step = (over: Parameters<typeof hostModel>[0], pins: Parameters<typeof scripts.packagesScript>[1] = {}) =>
         scripts.packagesScript(hostModel({ name: H, packages: ["openvswitch-switch"], ...over }), pins).create;
     const log = () => inHost(lab, H, "cat /var/log/ovn-kubernetes-as-code/packages-install.log");
@@ -168,7 +225,10 @@ test("the bundle's provider runs the host's package step from the bundle it inst
     assert.deepEqual(await scriptBundleProvider.diff!(created.id, created.outs, pinned), { changes: true, replaces: [] });
     await scriptBundleProvider.update!(created.id, created.outs, pinned);
     assert.match(await log(), new RegExp(`packages already installed: openvswitch-switch=${version.replace(/[.+]/g, "\\$&")}\n`));
-    assert.deepEqual(await scriptBundleProvider.diff!(created.id, { ...pinned, fingerprint: created.outs.fingerprint }, pinned), { changes: false, replaces: [] });
+    assert.deepEqual(await scriptBundleProvider.diff!(created.id, { ...pinned, fingerprint: created.outs.fingerprint }, pinned), {
+        changes: false,
+        replaces: [],
+    });
 
     await scriptBundleProvider.delete!(created.id, created.outs);
     assert.equal(await bundleThere(), false);

@@ -49,15 +49,25 @@ async function unwrap<T>(value: pulumi.Input<T>): Promise<{ value: T; secret: bo
     return { value: v, secret };
 }
 
-const connection = pulumi.output({ host: "10.0.0.11", port: 22, user: "root", privateKey: pulumi.secret("-----BEGIN OPENSSH PRIVATE KEY-----SECRETKEY") });
+const connection = pulumi.output({
+    host: "10.0.0.11",
+    port: 22,
+    user: "root",
+    privateKey: pulumi.secret("-----BEGIN OPENSSH PRIVATE KEY-----SECRETKEY"),
+});
 
 /** What a node's parts are children of, as in the cluster. */
 const cluster = new pulumi.ComponentResource("ovn-kubernetes:index:OvnKubernetesCluster", "ovn");
 
 /** The remote.Command resources a part or component holds: names, parent (by URN: the component itself, or the parts' parent), inputs. */
-async function commandsOf(holder: object, parent: pulumi.Resource = holder as pulumi.Resource): Promise<Array<{ name: string; command: import("@pulumi/command").remote.Command; urn: string }>> {
+async function commandsOf(
+    holder: object,
+    parent: pulumi.Resource = holder as pulumi.Resource,
+): Promise<Array<{ name: string; command: import("@pulumi/command").remote.Command; urn: string }>> {
     const urn = await unwrap(parent.urn);
-    const children = Object.values(holder).filter((v): v is import("@pulumi/command").remote.Command => v instanceof (require("@pulumi/command").remote.Command));
+    const children = Object.values(holder).filter(
+        (v): v is import("@pulumi/command").remote.Command => v instanceof require("@pulumi/command").remote.Command,
+    );
     const result = [];
     for (const command of children) {
         const childUrn = (await unwrap(command.urn)).value;
@@ -65,7 +75,8 @@ async function commandsOf(holder: object, parent: pulumi.Resource = holder as pu
     }
     // A child's URN type chain starts with its parent's type: proves `parent: this`.
     const parentType = urn.value.split("::")[2];
-    for (const r of result) assert.ok(r.urn.split("::")[2].startsWith(`${parentType}$command:remote:Command`), `${r.urn} is not a child of ${urn.value}`);
+    for (const r of result)
+        assert.ok(r.urn.split("::")[2].startsWith(`${parentType}$command:remote:Command`), `${r.urn} is not a child of ${urn.value}`);
     return result;
 }
 
@@ -92,18 +103,25 @@ test("Central over ssl: OVS first, then databases with the SSL material as secre
     for (const s of Object.values(SECRETS)) assert.ok(!create.includes(s.split("\n")[1] ?? s));
     assert.match(inlineCommand((await unwrap(db.delete)).value!), /del-connection/);
     assert.equal((await unwrap(c.nbListener)).value, "pssl:6641:10.0.0.1");
-    assert.throws(() => new hosts.Central("central-nossl", { central: centralModel(true), connection }), /ssl \(privateKey, certificate, caCertificate\) is required/);
+    assert.throws(
+        () => new hosts.Central("central-nossl", { central: centralModel(true), connection }),
+        /ssl \(privateKey, certificate, caCertificate\) is required/,
+    );
 });
 
 test("Chassis: OVS then controller; system-id from the last stdout line; k8s secrets on stdin", async () => {
-    const ch = new hosts.Chassis("rhel1-chassis", {
-        host: rhelHost(),
-        nbAddress: "tcp:10.0.0.1:6641",
-        sbAddress: "tcp:10.0.0.1:6642",
-        connection,
-        k8sApiToken: pulumi.secret(SECRETS.token),
-        k8sCaCertificate: pulumi.secret(SECRETS.ca),
-    }, { parent: cluster });
+    const ch = new hosts.Chassis(
+        "rhel1-chassis",
+        {
+            host: rhelHost(),
+            nbAddress: "tcp:10.0.0.1:6641",
+            sbAddress: "tcp:10.0.0.1:6642",
+            connection,
+            k8sApiToken: pulumi.secret(SECRETS.token),
+            k8sCaCertificate: pulumi.secret(SECRETS.ca),
+        },
+        { parent: cluster },
+    );
     const cmds = await commandsOf(ch, cluster);
     // Open vSwitch starts in the controller's command, the chassis' first without a NIC to move.
     assert.deepEqual(cmds.map((x) => x.name).sort(), ["rhel1-chassis-controller"]);
@@ -111,25 +129,40 @@ test("Chassis: OVS then controller; system-id from the last stdout line; k8s sec
     const controller = ch.controller;
     const stdin = await unwrap(controller.stdin);
     assert.equal(stdin.secret, true);
-    assert.deepEqual(stdin.value!.split("\n").map((l) => l.split(" ")[0]), ["k8s-api-token", "k8s-ca-certificate", ""]);
+    assert.deepEqual(
+        stdin.value!.split("\n").map((l) => l.split(" ")[0]),
+        ["k8s-api-token", "k8s-ca-certificate", ""],
+    );
     assert.equal(Buffer.from(stdin.value!.split("\n")[0].split(" ")[1], "base64").toString(), SECRETS.token);
     assert.equal((await unwrap(ch.systemId)).value, "0f6c5a52-5c57-4a8b-9d5e-3e0c1f6b2a11");
     await assertSecretConnection(controller);
     assert.throws(
-        () => new hosts.Chassis("no-token", { host: rhelHost(), nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642", connection }, { parent: cluster }),
+        () =>
+            new hosts.Chassis(
+                "no-token",
+                { host: rhelHost(), nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642", connection },
+                { parent: cluster },
+            ),
         /k8sApiToken and k8sCaCertificate are required/,
     );
 });
 
 test("Chassis over plain http and tcp needs no stdin at all", async () => {
-    const ch = new hosts.Chassis("node1-chassis", { host: hostModel(), nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642", connection }, { parent: cluster });
+    const ch = new hosts.Chassis(
+        "node1-chassis",
+        { host: hostModel(), nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642", connection },
+        { parent: cluster },
+    );
     assert.equal((await unwrap(ch.controller.stdin)).value, undefined);
 });
 
 test("ManagementPort: one command, replaced (delete first) when the interface is renamed", async () => {
     const m = new hosts.ManagementPort("node1-mgmt", { network: nodeNetworkModel(), connection }, { parent: cluster });
     const cmds = await commandsOf(m, cluster);
-    assert.deepEqual(cmds.map((x) => x.name), ["node1-mgmt-mgmt-port"]);
+    assert.deepEqual(
+        cmds.map((x) => x.name),
+        ["node1-mgmt-mgmt-port"],
+    );
     assert.deepEqual((await unwrap(m.port.triggers)).value, ["k8s-node1"]);
     assert.match((await unwrap(m.port.delete)).value!, /^mgmt_if='k8s-node1'$/m);
 });
@@ -149,7 +182,10 @@ test("GatewayHost outputs the NIC MAC; GatewayFlows is a separate component", as
     await assertSecretConnection(g.bridge);
     const f = new hosts.GatewayFlows("node1-gw-flows", { gateway: gatewayModel("shared"), connection }, { dependsOn: [g] });
     const flows = await commandsOf(f);
-    assert.deepEqual(flows.map((x) => x.name), ["node1-gw-flows-flows"]);
+    assert.deepEqual(
+        flows.map((x) => x.name),
+        ["node1-gw-flows-flows"],
+    );
     assert.match((await unwrap(f.flows.create)).value!, /patch-breth0_node1-to-br-int/);
 });
 
@@ -162,19 +198,29 @@ test("the engine sees every component token and only secret connections and stdi
     for (const t of ["Chassis", "ManagementPort", "Zone"]) assert.ok(!types.has(`ovn-kubernetes:hosts:${t}`), t);
     const commands = created.filter((c) => c.type === "command:remote:Command");
     const names = commands.map((c) => c.name);
-    for (const name of ["central-databases", "rhel1-chassis-controller", "node1-mgmt-mgmt-port", "node1-gw-bridge", "node1-gw-flows-flows"]) assert.ok(names.includes(name), `${name} in ${names.join(" ")}`);
+    for (const name of ["central-databases", "rhel1-chassis-controller", "node1-mgmt-mgmt-port", "node1-gw-bridge", "node1-gw-flows-flows"])
+        assert.ok(names.includes(name), `${name} in ${names.join(" ")}`);
     for (const c of commands) {
         // Serialized secrets keep their signature on the way to the engine (state stores them encrypted).
         const sig = pulumi.runtime.specialSigKey;
         assert.equal((c.inputs.connection as Record<string, unknown>)?.[sig], pulumi.runtime.specialSecretSig, `${c.name}: connection`);
-        if (c.inputs.stdin !== undefined) assert.equal((c.inputs.stdin as Record<string, unknown>)[sig], pulumi.runtime.specialSecretSig, `${c.name}: stdin`);
+        if (c.inputs.stdin !== undefined)
+            assert.equal((c.inputs.stdin as Record<string, unknown>)[sig], pulumi.runtime.specialSecretSig, `${c.name}: stdin`);
         assert.ok(!JSON.stringify(c.inputs.create ?? "").includes("SECRET"), `${c.name}: a secret in create`);
     }
 });
 
 test("bad models fail at construction, before any command exists", () => {
-    assert.throws(() => new hosts.ManagementPort("bad", { network: nodeNetworkModel({ mgmtInterface: "k8s-$(id)" }), connection }, { parent: cluster }), /mgmtInterface/);
-    assert.throws(() => new hosts.GatewayHost("bad", { gateway: gatewayModel("shared", { interface: "eth0;id" }), connection, datapathType: "netdev" }), /interface/);
+    assert.throws(
+        () =>
+            new hosts.ManagementPort("bad", { network: nodeNetworkModel({ mgmtInterface: "k8s-$(id)" }), connection }, { parent: cluster }),
+        /mgmtInterface/,
+    );
+    assert.throws(
+        () =>
+            new hosts.GatewayHost("bad", { gateway: gatewayModel("shared", { interface: "eth0;id" }), connection, datapathType: "netdev" }),
+        /interface/,
+    );
 });
 
 test("a part's resources are the cluster's children, wait for what the part waits for, and alias the component they sat in", async () => {
@@ -187,9 +233,16 @@ test("a part's resources are the cluster's children, wait for what the part wait
     // One that waits for another of the part waits for the part's dependencies through it.
     assert.deepEqual(part.child({ dependsOn: [cluster] }).dependsOn, [cluster]);
     const alias = (opts.aliases as Array<{ parent: pulumi.Output<string> }>)[0];
-    assert.equal((await unwrap(alias.parent)).value, "urn:pulumi:stack::project::ovn-kubernetes:index:OvnKubernetesCluster$ovn-kubernetes:hosts:Chassis::ovn-node1-chassis");
+    assert.equal(
+        (await unwrap(alias.parent)).value,
+        "urn:pulumi:stack::project::ovn-kubernetes:index:OvnKubernetesCluster$ovn-kubernetes:hosts:Chassis::ovn-node1-chassis",
+    );
     // A part that sat inside another: its former URN is under that one's.
-    const inner = new Part("ovn-kubernetes:hosts:ManagementPort", "ovn-node1-mgmt", new Part("ovn-kubernetes:network:NodeNetwork", "ovn-node1", { parent: cluster }).inner());
+    const inner = new Part(
+        "ovn-kubernetes:hosts:ManagementPort",
+        "ovn-node1-mgmt",
+        new Part("ovn-kubernetes:network:NodeNetwork", "ovn-node1", { parent: cluster }).inner(),
+    );
     assert.equal(
         (await unwrap(inner.formerUrn)).value,
         "urn:pulumi:stack::project::ovn-kubernetes:index:OvnKubernetesCluster$ovn-kubernetes:network:NodeNetwork$ovn-kubernetes:hosts:ManagementPort::ovn-node1-mgmt",

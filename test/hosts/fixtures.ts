@@ -14,13 +14,25 @@ export function hostModel(over: Partial<HostModel> = {}): HostModel {
         isCentral: false,
         isChassis: true,
         datapathType: "netdev",
-        chassis: { writer: "pulumi", encapIp: "10.0.0.11", encapType: "geneve", bridgeMappings: "physnet:breth0", k8sApiServer: "http://10.0.0.1:8080" },
+        chassis: {
+            writer: "pulumi",
+            encapIp: "10.0.0.11",
+            encapType: "geneve",
+            bridgeMappings: "physnet:breth0",
+            k8sApiServer: "http://10.0.0.1:8080",
+        },
         ...over,
     };
 }
 
 export const rhelHost = (): HostModel =>
-    hostModel({ name: "rhel1", os: "rhel", packages: ["openvswitch", "ovn", "ovn-host"], datapathType: "system", chassis: { writer: "pulumi", encapIp: "10.0.0.12", encapType: "vxlan", k8sApiServer: "https://api.example.com:6443" } });
+    hostModel({
+        name: "rhel1",
+        os: "rhel",
+        packages: ["openvswitch", "ovn", "ovn-host"],
+        datapathType: "system",
+        chassis: { writer: "pulumi", encapIp: "10.0.0.12", encapType: "vxlan", k8sApiServer: "https://api.example.com:6443" },
+    });
 
 export function centralModel(ssl = false, ip = "10.0.0.1"): CentralModel {
     const proto = ssl ? "pssl" : "ptcp";
@@ -31,7 +43,11 @@ export function centralModel(ssl = false, ip = "10.0.0.1"): CentralModel {
 export function clusteredCentralModel(ssl = false): CentralModel {
     const protocol = ssl ? "ssl" : "tcp";
     const members = [1, 2, 3].map((i) => ({ host: `central${i}`, ip: `10.0.0.${i}` }));
-    return { ...centralModel(ssl), host: "central1", cluster: { members, protocol, nbPort: 6641, sbPort: 6642, nbRaftPort: 6643, sbRaftPort: 6644 } };
+    return {
+        ...centralModel(ssl),
+        host: "central1",
+        cluster: { members, protocol, nbPort: 6641, sbPort: 6642, nbRaftPort: 6643, sbRaftPort: 6644 },
+    };
 }
 
 export function nodeNetworkModel(over: Partial<NodeNetworkModel> = {}): NodeNetworkModel {
@@ -82,7 +98,9 @@ export function gatewayModel(mode: "shared" | "dedicated" = "shared", over: Part
 export const packagesConfigs: Record<string, PackagesConfig> = {
     plain: {},
     pinned: { openvswitchVersion: "3.1.0-2+deb12u1", ovnVersion: "23.03.1-1~deb12u2" },
-    repo: { repository: { name: "ovs-lab", url: "https://packages.example.org/ovs", apt: { suite: "bookworm", components: "main contrib" } } },
+    repo: {
+        repository: { name: "ovs-lab", url: "https://packages.example.org/ovs", apt: { suite: "bookworm", components: "main contrib" } },
+    },
     skip: { skip: true },
 };
 

@@ -14,13 +14,21 @@ import { runOk, runScript } from "./support/remote";
 const ID = "hostsgw";
 let lab: LocalCluster;
 const GW = "node2";
-const shared = () => gatewayModel("shared", { node: GW, uplinkPort: "breth0_node2", physical: { ip: lab.hosts[1].ip, cidr: `${lab.hosts[1].ip}/${lab.prefixLen}`, mac: "" } });
+const shared = () =>
+    gatewayModel("shared", {
+        node: GW,
+        uplinkPort: "breth0_node2",
+        physical: { ip: lab.hosts[1].ip, cidr: `${lab.hosts[1].ip}/${lab.prefixLen}`, mac: "" },
+    });
 /** A static route of the host's own, to prove routes move with the addresses and come back. */
 const EXTRA_ROUTE = "198.51.100.0/24";
 
 /** The NIC's IPv4 state as `ip` shows it, device names left out so eth0 and breth0 compare. */
 async function ipv4State(dev: string): Promise<{ addrs: string[]; routes: string[] }> {
-    const addrs = (await inHost(lab, GW, `ip -4 -o addr show dev ${dev} scope global | awk '{print $4}'`)).trim().split("\n").filter(Boolean);
+    const addrs = (await inHost(lab, GW, `ip -4 -o addr show dev ${dev} scope global | awk '{print $4}'`))
+        .trim()
+        .split("\n")
+        .filter(Boolean);
     const routes = (await inHost(lab, GW, `ip -4 route show dev ${dev}`)).trim().split("\n").filter(Boolean).sort();
     return { addrs, routes };
 }
@@ -67,13 +75,17 @@ test("shared NIC flows: after the gateway router is bound here, conntrack splits
     const systemId = scripts.parseSystemId((await runOk(lab, GW, scripts.chassisScript(host, ovsdbAddresses(central)).create)).stdout);
     await runOk(lab, "node1", scripts.chassisScript(labHost(central), ovsdbAddresses(central)).create);
     // The minimum NB a shared gateway needs for ovn-controller to plug ext_node2 into breth0.
-    await inHost(lab, "node1", [
-        `ovn-nbctl lr-add GR_node2 -- set Logical_Router GR_node2 options:chassis=${systemId}`,
-        `ovn-nbctl lrp-add GR_node2 rtoe-GR_node2 ${nicMac} ${lab.hosts[1].ip}/${lab.prefixLen}`,
-        "ovn-nbctl ls-add ext_node2",
-        "ovn-nbctl lsp-add ext_node2 etor-GR_node2 -- lsp-set-type etor-GR_node2 router -- lsp-set-addresses etor-GR_node2 router -- lsp-set-options etor-GR_node2 router-port=rtoe-GR_node2",
-        "ovn-nbctl lsp-add ext_node2 breth0_node2 -- lsp-set-type breth0_node2 localnet -- lsp-set-addresses breth0_node2 unknown -- lsp-set-options breth0_node2 network_name=physnet",
-    ].join(" && "));
+    await inHost(
+        lab,
+        "node1",
+        [
+            `ovn-nbctl lr-add GR_node2 -- set Logical_Router GR_node2 options:chassis=${systemId}`,
+            `ovn-nbctl lrp-add GR_node2 rtoe-GR_node2 ${nicMac} ${lab.hosts[1].ip}/${lab.prefixLen}`,
+            "ovn-nbctl ls-add ext_node2",
+            "ovn-nbctl lsp-add ext_node2 etor-GR_node2 -- lsp-set-type etor-GR_node2 router -- lsp-set-addresses etor-GR_node2 router -- lsp-set-options etor-GR_node2 router-port=rtoe-GR_node2",
+            "ovn-nbctl lsp-add ext_node2 breth0_node2 -- lsp-set-type breth0_node2 localnet -- lsp-set-addresses breth0_node2 unknown -- lsp-set-options breth0_node2 network_name=physnet",
+        ].join(" && "),
+    );
     const flows = scripts.gatewayFlowsScript(shared());
     await runOk(lab, GW, flows.create);
     const dump = await inHost(lab, GW, "ovs-ofctl -O OpenFlow13 dump-flows breth0 --no-stats");
@@ -91,7 +103,9 @@ test("shared NIC flows: after the gateway router is bound here, conntrack splits
     // The host's own traffic still flows (to LOCAL): a new SSH session over breth0.
     assert.equal((await runOk(lab, GW, "hostname")).stdout.trim(), GW);
     await runOk(lab, GW, flows.delete!);
-    assert.deepEqual((await inHost(lab, GW, "ovs-ofctl -O OpenFlow13 dump-flows breth0 --no-stats")).trim().split("\n"), ["priority=0 actions=NORMAL"]);
+    assert.deepEqual((await inHost(lab, GW, "ovs-ofctl -O OpenFlow13 dump-flows breth0 --no-stats")).trim().split("\n"), [
+        "priority=0 actions=NORMAL",
+    ]);
 });
 
 test("shared NIC delete: eth0 gets its address and routes back exactly, breth0 is gone, SSH answers", async () => {
@@ -106,7 +120,11 @@ test("shared NIC delete: eth0 gets its address and routes back exactly, breth0 i
 
 test("dedicated NIC: eth1 joins breth1 and leaves the host stack; delete restores its address and route", async () => {
     // eth1 and its addresses exist only inside this test's namespace.
-    await inHost(lab, GW, "ip link add eth1 type veth peer name eth1-peer && ip link set eth1-peer up && ip addr add 192.0.2.5/24 dev eth1 && ip link set eth1 up && ip route add 203.0.113.0/24 via 192.0.2.1 dev eth1 proto static");
+    await inHost(
+        lab,
+        GW,
+        "ip link add eth1 type veth peer name eth1-peer && ip link set eth1-peer up && ip addr add 192.0.2.5/24 dev eth1 && ip link set eth1 up && ip route add 203.0.113.0/24 via 192.0.2.1 dev eth1 proto static",
+    );
     const eth1Before = { addrs: ["192.0.2.5/24"], routes: (await inHost(lab, GW, "ip -4 route show dev eth1")).trim().split("\n").sort() };
     const dedicated = gatewayModel("dedicated", { node: GW, interface: "eth1", bridge: "breth1", uplinkPort: "breth1_node2" });
     const script = scripts.gatewayBridgeScript(dedicated, "netdev");
@@ -120,6 +138,9 @@ test("dedicated NIC: eth1 joins breth1 and leaves the host stack; delete restore
     await runOk(lab, GW, script.create);
     await runOk(lab, GW, script.delete!);
     assert.equal((await inHost(lab, GW, "ovs-vsctl list-br")).includes("breth1"), false);
-    const after = { addrs: (await inHost(lab, GW, "ip -4 -o addr show dev eth1 | awk '{print $4}'")).trim().split("\n"), routes: (await inHost(lab, GW, "ip -4 route show dev eth1")).trim().split("\n").sort() };
+    const after = {
+        addrs: (await inHost(lab, GW, "ip -4 -o addr show dev eth1 | awk '{print $4}'")).trim().split("\n"),
+        routes: (await inHost(lab, GW, "ip -4 route show dev eth1")).trim().split("\n").sort(),
+    };
     assert.deepEqual(after, eth1Before);
 });

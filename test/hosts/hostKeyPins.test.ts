@@ -41,7 +41,10 @@ test("a fingerprint pin is refused with the node's path and the ssh-keyscan comm
     config.nodes[1].hostKey = keygenFingerprint(config.nodes[1].hostKey);
     assert.match(config.nodes[1].hostKey, /^SHA256:/);
     const problems = problemsOf(config);
-    assert.deepEqual(problems.map((p) => p.path), ["nodes[1].hostKey"]);
+    assert.deepEqual(
+        problems.map((p) => p.path),
+        ["nodes[1].hostKey"],
+    );
     assert.match(problems[0].message, /fingerprint cannot be verified by @pulumi\/command/);
     assert.ok(problems[0].message.includes(`ssh-keyscan -t ed25519 ${config.nodes[1].address}`), problems[0].message);
 });
@@ -50,7 +53,10 @@ test("a key line whose data is not a key of its type is refused as damaged", () 
     const config = stackConfig("prod");
     config.nodes[2].hostKey = config.nodes[2].hostKey.replace(/^ssh-ed25519/, "ssh-rsa");
     const problems = problemsOf(config);
-    assert.deepEqual(problems.map((p) => p.path), ["nodes[2].hostKey"]);
+    assert.deepEqual(
+        problems.map((p) => p.path),
+        ["nodes[2].hostKey"],
+    );
     assert.match(problems[0].message, /is damaged: its data does not hold a ssh-rsa key/);
 });
 
@@ -74,7 +80,14 @@ test("a host command with a delete script refuses deleteBeforeReplace: false, be
     const parent = {} as pulumi.Resource;
     const script = { create: "true", delete: "true" };
     assert.throws(
-        () => hostCommand(parent, "node1-mgmt-port", script, { connection: { host: "h", port: 22, user: "root", privateKey: "k" } }, { deleteBeforeReplace: false }),
+        () =>
+            hostCommand(
+                parent,
+                "node1-mgmt-port",
+                script,
+                { connection: { host: "h", port: 22, user: "root", privateKey: "k" } },
+                { deleteBeforeReplace: false },
+            ),
         /node1-mgmt-port: a host command with a delete script is replaced delete-first/,
     );
 });

@@ -28,7 +28,9 @@ async function nicState(dev: string) {
     const lines = async (cmd: string) => (await inHost(lab, H, cmd)).split("\n").filter(Boolean).sort();
     return {
         // Family, address and flags; the label (the device's name) and lifetimes left out.
-        addresses: await lines(`ip -o addr show dev ${dev} scope global | awk -v dev=${dev} '{ l = $3; for (i = 4; i <= NF && $i != "valid_lft"; i++) if (index($i, dev) != 1 && $i != "\\\\") l = l " " $i; print l }'`),
+        addresses: await lines(
+            `ip -o addr show dev ${dev} scope global | awk -v dev=${dev} '{ l = $3; for (i = 4; i <= NF && $i != "valid_lft"; i++) if (index($i, dev) != 1 && $i != "\\\\") l = l " " $i; print l }'`,
+        ),
         routes: [...(await lines(`ip -4 route show dev ${dev}`)), ...(await lines(`ip -6 route show dev ${dev}`))],
         master: (await inHost(lab, H, `ip -o link show dev ${dev} | grep -o 'master [^ ]*' || true`)).trim(),
         ovsBridge: (await inHost(lab, H, `ovs-vsctl port-to-br ${dev} 2>/dev/null || true`)).trim(),
@@ -56,7 +58,11 @@ async function watcherRunning(): Promise<boolean> {
 
 async function setHook(name: "failAt" | "confirmSeconds", value: string | undefined): Promise<void> {
     const file = scripts.MOVE_TEST_HOOKS[name];
-    await inHost(lab, H, value === undefined ? `rm -f ${file}` : `mkdir -p ${scripts.HOST_STATE_DIR} && printf '%s' ${shellQuote(value)} >${file}`);
+    await inHost(
+        lab,
+        H,
+        value === undefined ? `rm -f ${file}` : `mkdir -p ${scripts.HOST_STATE_DIR} && printf '%s' ${shellQuote(value)} >${file}`,
+    );
 }
 
 const tokenOf = (stdout: string) => scripts.parseConfirmToken(stdout);
@@ -65,19 +71,27 @@ let eth0Before: Awaited<ReturnType<typeof nicState>>;
 before(async () => {
     lab = await startLab(ID, 1);
     await runOk(lab, H, scripts.ovsStartScript(labHost(lab.hosts[0])).create);
-    await inHost(lab, H, [
-        `ip -6 addr add ${V6.host}/${V6.prefix} dev eth0`,
-        `ip route add 198.51.100.0/24 via ${lab.external.ip} dev eth0 proto static metric 50`,
-        `ip -6 route add ${V6.route} via ${V6.external} dev eth0 metric 512`,
-    ].join(" && "));
+    await inHost(
+        lab,
+        H,
+        [
+            `ip -6 addr add ${V6.host}/${V6.prefix} dev eth0`,
+            `ip route add 198.51.100.0/24 via ${lab.external.ip} dev eth0 proto static metric 50`,
+            `ip -6 route add ${V6.route} via ${V6.external} dev eth0 metric 512`,
+        ].join(" && "),
+    );
     await run(["ip", "netns", "exec", lab.external.ns, "ip", "-6", "addr", "add", `${V6.external}/${V6.prefix}`, "dev", "eth0", "nodad"]);
     // Settled means no tentative address is left: read the reference state only then. (Comparing
     // two reads instead raced with DAD ending between them: the second had lost "tentative".)
     const deadline = Date.now() + 10_000;
-    while ((await inHost(lab, H, "ip -6 -o addr show dev eth0 tentative")).trim() !== "" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    while ((await inHost(lab, H, "ip -6 -o addr show dev eth0 tentative")).trim() !== "" && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 200));
     eth0Before = await nicState("eth0");
     assert.equal(eth0Before.addresses.length, 2, "an IPv4 and an IPv6 address on eth0");
-    assert.ok(eth0Before.routes.some((r) => r.startsWith(V6.route)), "an IPv6 static route on eth0");
+    assert.ok(
+        eth0Before.routes.some((r) => r.startsWith(V6.route)),
+        "an IPv6 static route on eth0",
+    );
 });
 after(async () => {
     await down(ID);
@@ -123,7 +137,10 @@ test("a confirmed move stays: IPv4 and IPv6 addresses and routes on breth0, tagg
     assert.equal(scripts.parseNicMac(r.stdout), (await inHost(lab, H, "cat /sys/class/net/eth0/address")).trim());
     const onBridge = await nicState("breth0");
     assert.deepEqual(onBridge.addresses, eth0Before.addresses);
-    assert.deepEqual(onBridge.routes.filter((x) => !/proto kernel/.test(x)), eth0Before.routes.filter((x) => !/proto kernel/.test(x)));
+    assert.deepEqual(
+        onBridge.routes.filter((x) => !/proto kernel/.test(x)),
+        eth0Before.routes.filter((x) => !/proto kernel/.test(x)),
+    );
     assert.deepEqual((await nicState("eth0")).addresses, []);
     assert.equal((await inHost(lab, H, `ovs-vsctl get Bridge breth0 'external_ids:"${scripts.BRIDGE_OWNER_KEY}"'`)).trim(), '"node1/eth0"');
     // IPv6 over the moved path: the external namespace reaches the host's IPv6 address on breth0.
@@ -152,7 +169,10 @@ test("a bridge another move resource takes over (tunnel bridge → gateway): the
     const taken = await runOk(lab, H, gateway.create);
     assert.equal(tokenOf(taken.stdout), "none", "nothing moved: the NIC is in place");
     assert.match(taken.log, new RegExp(`taken over from ${scripts.defaultMoveResource(shared())}`));
-    assert.equal((await inHost(lab, H, `ovs-vsctl get Bridge breth0 'external_ids:"${scripts.BRIDGE_CLAIM_KEY}"'`)).trim().replace(/"/g, ""), "node1-gateway-bridge");
+    assert.equal(
+        (await inHost(lab, H, `ovs-vsctl get Bridge breth0 'external_ids:"${scripts.BRIDGE_CLAIM_KEY}"'`)).trim().replace(/"/g, ""),
+        "node1-gateway-bridge",
+    );
     const old = await runOk(lab, H, move().delete!);
     assert.match(old.log, /held by node1-gateway-bridge now: eth0 left on it/);
     assert.deepEqual(await nicState("breth0"), onBridge, "the old delete changed nothing");
@@ -165,7 +185,10 @@ test("an untagged bridge of that name is someone else's: create refuses and chan
     await inHost(lab, H, "ovs-vsctl add-br breth0 -- set Bridge breth0 datapath_type=netdev fail_mode=secure");
     const r = await runScript(lab, H, move().create);
     assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /OVS bridge breth0 exists and is not this project's bridge for eth0 \(external_ids:ovn-kubernetes-as-code:owner is absent, expected node1\/eth0\); refusing to change it/);
+    assert.match(
+        r.stderr,
+        /OVS bridge breth0 exists and is not this project's bridge for eth0 \(external_ids:ovn-kubernetes-as-code:owner is absent, expected node1\/eth0\); refusing to change it/,
+    );
     assert.equal((await inHost(lab, H, "ovs-vsctl get Bridge breth0 fail_mode")).trim(), "secure", "not reconfigured");
     assert.equal((await nicState("eth0")).ovsBridge, "", "eth0 not moved");
     const del = await runOk(lab, H, move().delete!);
@@ -192,7 +215,10 @@ test("a dedicated NIC carrying the SSH session's address is refused before anyth
     const script = scripts.gatewayBridgeScript(gatewayModel("dedicated", { node: H, interface: "eth0", bridge: "breth0" }), "netdev");
     const r = await runScript(lab, H, script.create);
     assert.notEqual(r.code, 0);
-    assert.match(r.stderr, new RegExp(`dedicated gateway NIC eth0 carries ${lab.hosts[0].ip.replace(/\./g, "\\.")}, the address this SSH session uses`));
+    assert.match(
+        r.stderr,
+        new RegExp(`dedicated gateway NIC eth0 carries ${lab.hosts[0].ip.replace(/\./g, "\\.")}, the address this SSH session uses`),
+    );
     await expectNicState("eth0", eth0Before, "eth0 untouched");
     assert.equal((await runOk(lab, H, "hostname")).stdout.trim(), H);
 });

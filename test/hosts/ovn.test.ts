@@ -25,7 +25,10 @@ const sbctl = (args: string) => `ovn-sbctl --timeout=10 --db=tcp:${central().ip}
 
 test("packages: already installed at the pinned version → nothing to do, no network needed", async () => {
     const version = (await inHost(lab, "node1", "dpkg-query -W -f='${Version}' openvswitch-switch")).trim();
-    const host = hostModel({ name: "node1", packages: ["openvswitch-common", "openvswitch-switch", "ovn-common", "ovn-central", "ovn-host"] });
+    const host = hostModel({
+        name: "node1",
+        packages: ["openvswitch-common", "openvswitch-switch", "ovn-common", "ovn-central", "ovn-host"],
+    });
     const r = await runOk(lab, "node1", scripts.packagesScript(host, { openvswitchVersion: version }).create);
     assert.match(r.log, /packages already installed/);
     const skipped = await runOk(lab, "node1", scripts.packagesScript(host, { skip: true }).create);
@@ -64,7 +67,9 @@ test("chassis on every host: registered in the SB with its encap IP and type; sy
         systemIds.set(h.name, scripts.parseSystemId(r.stdout));
     }
     const encaps = (await inHost(lab, "node2", sbctl("--format=csv --data=bare --no-headings --columns=chassis_name,type,ip list Encap")))
-        .trim().split("\n").sort();
+        .trim()
+        .split("\n")
+        .sort();
     assert.deepEqual(encaps, lab.hosts.map((h) => `${systemIds.get(h.name)},geneve,${h.ip}`).sort());
     for (const h of lab.hosts) {
         const again = await runOk(lab, h.name, scripts.chassisScript(labHost(h), ovsdbAddresses(central())).create);
@@ -109,13 +114,25 @@ test("management port: interface on br-int with the model's MAC, IP, MTU and rou
     assert.match(await inHost(lab, "node2", "ip -4 -o addr show dev k8s-node2"), /inet 10\.128\.1\.2\/24 /);
     assert.match(await inHost(lab, "node2", "ip -4 route show 10.128.0.0/14"), /via 10\.128\.1\.1 dev k8s-node2/);
     assert.equal((await inHost(lab, "node2", "ovs-vsctl port-to-br k8s-node2")).trim(), "br-int");
-    assert.equal((await inHost(lab, "node2", "ovs-vsctl get Interface k8s-node2 external_ids:iface-id")).trim().replace(/"/g, ""), "k8s-node2");
+    assert.equal(
+        (await inHost(lab, "node2", "ovs-vsctl get Interface k8s-node2 external_ids:iface-id")).trim().replace(/"/g, ""),
+        "k8s-node2",
+    );
     assert.equal((await inHost(lab, "node2", "ovs-vsctl get Interface k8s-node2 mac_in_use")).trim(), '"0a:58:0a:80:01:02"');
     // A new address and cluster subnet replace the old ones instead of adding to them.
-    const moved = scripts.managementPortScript({ ...net, mgmt: { ...net.mgmt, ip: "10.128.2.2", cidr: "10.128.2.2/24" }, router: { ...net.router, ip: "10.128.2.1" }, clusterSubnet: "10.128.0.0/15" });
+    const moved = scripts.managementPortScript({
+        ...net,
+        mgmt: { ...net.mgmt, ip: "10.128.2.2", cidr: "10.128.2.2/24" },
+        router: { ...net.router, ip: "10.128.2.1" },
+        clusterSubnet: "10.128.0.0/15",
+    });
     await runOk(lab, "node2", moved.create);
-    assert.deepEqual((await inHost(lab, "node2", "ip -4 -o addr show dev k8s-node2 | awk '{print $4}'")).trim().split("\n"), ["10.128.2.2/24"]);
-    assert.deepEqual((await inHost(lab, "node2", "ip -4 route show dev k8s-node2 | grep -v 'proto kernel'")).trim().split("\n"), ["10.128.0.0/15 via 10.128.2.1"]);
+    assert.deepEqual((await inHost(lab, "node2", "ip -4 -o addr show dev k8s-node2 | awk '{print $4}'")).trim().split("\n"), [
+        "10.128.2.2/24",
+    ]);
+    assert.deepEqual((await inHost(lab, "node2", "ip -4 route show dev k8s-node2 | grep -v 'proto kernel'")).trim().split("\n"), [
+        "10.128.0.0/15 via 10.128.2.1",
+    ]);
     await runOk(lab, "node2", port.delete!);
     assert.equal((await runScript(lab, "node2", "test -e /sys/class/net/k8s-node2")).code, 1);
     assert.equal((await inHost(lab, "node2", "ip -4 route show 10.128.0.0/15")).trim(), "");
@@ -126,9 +143,26 @@ test("management port: interface on br-int with the model's MAC, IP, MTU and rou
 test("ovnkube mode: the chassis writes only the keys ovnkube-node never writes, and leaves ovnkube's alone", async () => {
     const h = lab.hosts[1];
     // What ovnkube-node writes from its flags (facts: setupOVNNode, SetDBAuth, bridge mappings).
-    const ovnkubeKeys = { "ovn-remote": `tcp:${central().ip}:6642`, "ovn-encap-ip": h.ip, "ovn-encap-type": "geneve", hostname: h.name, "ovn-bridge-mappings": "physnet:breth0" };
-    await inHost(lab, h.name, `ovs-vsctl set Open_vSwitch . ${Object.entries(ovnkubeKeys).map(([k, v]) => `external_ids:${k}=${v}`).join(" ")}`);
-    const ovnkubeMode = labHost(h, { writer: "ovnkube", encapIp: "10.9.9.9", bridgeMappings: undefined, k8sApiServer: "https://10.0.0.1:6443" });
+    const ovnkubeKeys = {
+        "ovn-remote": `tcp:${central().ip}:6642`,
+        "ovn-encap-ip": h.ip,
+        "ovn-encap-type": "geneve",
+        hostname: h.name,
+        "ovn-bridge-mappings": "physnet:breth0",
+    };
+    await inHost(
+        lab,
+        h.name,
+        `ovs-vsctl set Open_vSwitch . ${Object.entries(ovnkubeKeys)
+            .map(([k, v]) => `external_ids:${k}=${v}`)
+            .join(" ")}`,
+    );
+    const ovnkubeMode = labHost(h, {
+        writer: "ovnkube",
+        encapIp: "10.9.9.9",
+        bridgeMappings: undefined,
+        k8sApiServer: "https://10.0.0.1:6443",
+    });
     const r = await runOk(lab, h.name, scripts.chassisScript(ovnkubeMode, ovsdbAddresses(central())).create);
     assert.equal(scripts.parseSystemId(r.stdout), systemIds.get(h.name));
     for (const [k, v] of Object.entries(ovnkubeKeys)) assert.equal(await externalId(lab, h.name, k), v, `${k} is ovnkube's`);

@@ -65,7 +65,16 @@ test("secret lines: every secret survives the stdin round trip byte for byte", (
     const stdin = encodeSecretLines({ "k8s-api-token": SECRETS.token, "k8s-ca-certificate": SECRETS.ca, "ssl-private-key": SECRETS.key });
     assert.ok(!stdin.includes(SECRETS.token) && !stdin.includes("BEGIN"), "secret lines carry base64 only");
     const file = join(dir, "key.pem");
-    const r = runLocal(["bash", "-c", secretsProbe(`set -euo pipefail; write_secret_file ssl-private-key ${shellQuote(file)}; printf '%s' "\${secret[k8s-api-token]}"`)], stdin);
+    const r = runLocal(
+        [
+            "bash",
+            "-c",
+            secretsProbe(
+                `set -euo pipefail; write_secret_file ssl-private-key ${shellQuote(file)}; printf '%s' "\${secret[k8s-api-token]}"`,
+            ),
+        ],
+        stdin,
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, SECRETS.token);
     // A PEM keeps its content; the file is owner-only.

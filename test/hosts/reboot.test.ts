@@ -25,7 +25,16 @@ let lab: LocalCluster;
 const V6 = { host: "2001:db8:7::12", external: "2001:db8:7::1", prefix: 64, route: "2001:db8:8::/64" };
 const EXTRA_ROUTE = "198.51.100.0/24";
 const shared = () => gatewayModel("shared", { node: GW, uplinkPort: "breth0_node2" });
-const mgmt = () => nodeNetworkModel({ node: GW, switchName: GW, mgmtPort: "k8s-node2", mgmtInterface: "k8s-node2", subnet: "10.128.2.0/24", router: { ip: "10.128.2.1", cidr: "10.128.2.1/24", mac: "0a:58:0a:80:02:01" }, mgmt: { ip: "10.128.2.2", cidr: "10.128.2.2/24", mac: "0a:58:0a:80:02:02" } });
+const mgmt = () =>
+    nodeNetworkModel({
+        node: GW,
+        switchName: GW,
+        mgmtPort: "k8s-node2",
+        mgmtInterface: "k8s-node2",
+        subnet: "10.128.2.0/24",
+        router: { ip: "10.128.2.1", cidr: "10.128.2.1/24", mac: "0a:58:0a:80:02:01" },
+        mgmt: { ip: "10.128.2.2", cidr: "10.128.2.2/24", mac: "0a:58:0a:80:02:02" },
+    });
 
 const lines = async (cmd: string) => (await inHost(lab, GW, cmd)).split("\n").filter(Boolean).sort();
 /** What a reboot loses and the boot entry must bring back. */
@@ -37,7 +46,13 @@ async function hostNetwork() {
         mgmt: await lines("ip -o addr show dev k8s-node2 scope global | awk '{ print $3, $4 }'"),
         mgmtRoutes: await lines("ip -4 route show dev k8s-node2"),
         mgmtMac: (await inHost(lab, GW, "cat /sys/class/net/k8s-node2/address")).trim(),
-        filter: (await inHost(lab, GW, "nft list table netdev ovn-k8s-eth0 2>/dev/null | grep -o 'hook ingress device \"eth0\".*policy drop' || true")).trim(),
+        filter: (
+            await inHost(
+                lab,
+                GW,
+                "nft list table netdev ovn-k8s-eth0 2>/dev/null | grep -o 'hook ingress device \"eth0\".*policy drop' || true",
+            )
+        ).trim(),
     };
 }
 
@@ -57,18 +72,24 @@ before(async () => {
     lab = await up({ id: ID, hosts: 2, os: "debian13" });
     for (const h of lab.hosts) await installBundle(lab, h.name);
     const central = lab.hosts[0];
-    await Promise.all(lab.hosts.map(async (h) => {
-        const packages = h.name === "node1" ? ["openvswitch-switch", "ovn-central", "ovn-host"] : ["openvswitch-switch", "ovn-host"];
-        await runOk(lab, h.name, scripts.packagesScript(hostModel({ name: h.name, packages }), {}).create);
-        await runOk(lab, h.name, scripts.ovsStartScript(labHost(h)).create);
-    }));
+    await Promise.all(
+        lab.hosts.map(async (h) => {
+            const packages = h.name === "node1" ? ["openvswitch-switch", "ovn-central", "ovn-host"] : ["openvswitch-switch", "ovn-host"];
+            await runOk(lab, h.name, scripts.packagesScript(hostModel({ name: h.name, packages }), {}).create);
+            await runOk(lab, h.name, scripts.ovsStartScript(labHost(h)).create);
+        }),
+    );
     await runOk(lab, "node1", scripts.centralScript(centralModel(false, central.ip)).create);
     for (const h of lab.hosts) await runOk(lab, h.name, scripts.chassisScript(labHost(h), ovsdbAddresses(central)).create);
-    await inHost(lab, GW, [
-        `ip -6 addr add ${V6.host}/${V6.prefix} dev eth0`,
-        `ip route add ${EXTRA_ROUTE} via ${lab.external.ip} dev eth0 proto static metric 50`,
-        `ip -6 route add ${V6.route} via ${V6.external} dev eth0 metric 512`,
-    ].join(" && "));
+    await inHost(
+        lab,
+        GW,
+        [
+            `ip -6 addr add ${V6.host}/${V6.prefix} dev eth0`,
+            `ip route add ${EXTRA_ROUTE} via ${lab.external.ip} dev eth0 proto static metric 50`,
+            `ip -6 route add ${V6.route} via ${V6.external} dev eth0 metric 512`,
+        ].join(" && "),
+    );
     await run(["ip", "netns", "exec", lab.external.ns, "ip", "-6", "addr", "add", `${V6.external}/${V6.prefix}`, "dev", "eth0", "nodad"]);
     await waitFor("IPv6 DAD on eth0", 10, async () => (await inHost(lab, GW, "ip -6 -o addr show dev eth0 tentative")).trim() === "");
 });
@@ -82,7 +103,11 @@ test("the boot program passes bash -n and shellcheck", () => {
 
 test("a NIC the distribution configures is refused before anything changes, naming the file and the fix", async () => {
     // On a tmpfs of the host's own mount namespace: Debian 12 hosts share this machine's /etc.
-    await inHost(lab, GW, "mount -t tmpfs lab-etc-network /etc/network && printf 'auto eth0\\niface eth0 inet static\\n    address 192.0.2.9/24\\n' >/etc/network/interfaces");
+    await inHost(
+        lab,
+        GW,
+        "mount -t tmpfs lab-etc-network /etc/network && printf 'auto eth0\\niface eth0 inet static\\n    address 192.0.2.9/24\\n' >/etc/network/interfaces",
+    );
     const r = await runScript(lab, GW, scripts.gatewayBridgeScript(shared(), "netdev").create);
     await inHost(lab, GW, "umount /etc/network");
     assert.notEqual(r.code, 0);

@@ -8,20 +8,36 @@ import { lintScript, runLocal } from "./support/bash";
 import { bashBody, inlineCommand } from "../../components/hosts/scripts/shell";
 import { BUNDLE_ROOT, COMMAND_LOG_DIR } from "../../components/hosts/scripts/bundle";
 import { GatewayMode } from "../../components/config/types";
-import { SECRETS, centralModel, clusteredCentralModel, gatewayModel, hostModel, nodeNetworkModel, packagesConfigs, rhelHost } from "./fixtures";
+import {
+    SECRETS,
+    centralModel,
+    clusteredCentralModel,
+    gatewayModel,
+    hostModel,
+    nodeNetworkModel,
+    packagesConfigs,
+    rhelHost,
+} from "./fixtures";
 
 const tcp = { nbAddress: "tcp:10.0.0.1:6641", sbAddress: "tcp:10.0.0.1:6642" };
 const ssl = { nbAddress: "ssl:10.0.0.1:6641", sbAddress: "ssl:10.0.0.1:6642" };
 
 function allScripts(): Record<string, HostScript> {
     const out: Record<string, HostScript> = {};
-    for (const [label, host] of [["debian", hostModel()], ["rhel", rhelHost()]] as const) {
-        for (const [config, packages] of Object.entries(packagesConfigs)) out[`packages/${label}/${config}`] = scripts.packagesScript(host, packages);
+    for (const [label, host] of [
+        ["debian", hostModel()],
+        ["rhel", rhelHost()],
+    ] as const) {
+        for (const [config, packages] of Object.entries(packagesConfigs))
+            out[`packages/${label}/${config}`] = scripts.packagesScript(host, packages);
         out[`ovs/${label}`] = scripts.ovsStartScript(host);
         out[`chassis/${label}/tcp`] = scripts.chassisScript(host, tcp);
         out[`chassis/${label}/ssl`] = scripts.chassisScript(host, ssl);
     }
-    out["packages/rhel/repo"] = scripts.packagesScript(rhelHost(), { repository: { name: "ovs", url: "https://example.org/el9/" }, ovnVersion: "23.09.0-1.el9" });
+    out["packages/rhel/repo"] = scripts.packagesScript(rhelHost(), {
+        repository: { name: "ovs", url: "https://example.org/el9/" },
+        ovnVersion: "23.09.0-1.el9",
+    });
     out["central/tcp"] = scripts.centralScript(centralModel(false));
     out["central/ssl"] = scripts.centralScript(centralModel(true), "rhel");
     out["central-member/first/tcp"] = scripts.centralMemberScript(clusteredCentralModel(false), "central1");
@@ -30,7 +46,9 @@ function allScripts(): Record<string, HostScript> {
     out["gateway/shared"] = scripts.gatewayBridgeScript(gatewayModel("shared"), "netdev");
     out["gateway/dedicated"] = scripts.gatewayBridgeScript(gatewayModel("dedicated"), "system");
     out["flows/shared"] = scripts.gatewayFlowsScript(gatewayModel("shared"));
-    out["gateway/confirm"] = { create: scripts.gatewayConfirmScript(gatewayModel("shared"), "0f6c5a52-5c57-4a8b-9d5e-3e0c1f6b2a11", "node1-gw-bridge") };
+    out["gateway/confirm"] = {
+        create: scripts.gatewayConfirmScript(gatewayModel("shared"), "0f6c5a52-5c57-4a8b-9d5e-3e0c1f6b2a11", "node1-gw-bridge"),
+    };
     return out;
 }
 
@@ -40,7 +58,10 @@ const texts = Object.entries(allScripts()).flatMap(([name, s]) =>
 
 test("every generated script passes bash -n and shellcheck -s bash, as the program it runs from the bundle", () => {
     assert.ok(texts.length >= 30, `only ${texts.length} scripts`);
-    const syntax = texts.map(([name, text]) => [name, runLocal(["bash", "-n"], text)] as const).filter(([, r]) => r.code !== 0).map(([name, r]) => `${name}: ${r.stderr}`);
+    const syntax = texts
+        .map(([name, text]) => [name, runLocal(["bash", "-n"], text)] as const)
+        .filter(([, r]) => r.code !== 0)
+        .map(([name, r]) => `${name}: ${r.stderr}`);
     assert.deepEqual(syntax, []);
     const problems = texts.flatMap(([name, text]) => lintScript(inlineCommand(text)).map((p) => `${name}: ${p}`));
     assert.deepEqual(problems, []);
@@ -73,7 +94,10 @@ test("scripts carry the model's values, quoted", () => {
     assert.match(chassis, /^ovn_remote='tcp:10\.0\.0\.1:6642'$/m);
     assert.match(chassis, /^bridge_mappings='physnet:breth0'$/m);
     assert.match(scripts.chassisScript(rhelHost(), tcp).create, /^bridge_mappings=''$/m, "absent mapping → empty → key removed");
-    assert.match(scripts.packagesScript(hostModel(), packagesConfigs.pinned).create, /^wanted='openvswitch-common=3\.1\.0-2\+deb12u1 openvswitch-switch=3\.1\.0-2\+deb12u1 ovn-common=23\.03\.1-1~deb12u2 ovn-host=23\.03\.1-1~deb12u2'$/m);
+    assert.match(
+        scripts.packagesScript(hostModel(), packagesConfigs.pinned).create,
+        /^wanted='openvswitch-common=3\.1\.0-2\+deb12u1 openvswitch-switch=3\.1\.0-2\+deb12u1 ovn-common=23\.03\.1-1~deb12u2 ovn-host=23\.03\.1-1~deb12u2'$/m,
+    );
     assert.match(scripts.gatewayFlowsScript(gatewayModel()).create, /^patch_port='patch-breth0_node1-to-br-int'$/m);
     assert.match(scripts.gatewayFlowsScript(gatewayModel()).create, /^ct_zone='64000'$/m);
 });
@@ -88,24 +112,56 @@ function throwsNaming(make: () => unknown, field: RegExp, label: string): void {
 test("metacharacters in any model field make the generator throw, naming the field", () => {
     for (const evil of EVIL) {
         const l = JSON.stringify(evil);
-        throwsNaming(() => scripts.gatewayBridgeScript(gatewayModel("shared", { interface: evil }), "netdev"), /gateways\[node1\]\.interface/, l);
+        throwsNaming(
+            () => scripts.gatewayBridgeScript(gatewayModel("shared", { interface: evil }), "netdev"),
+            /gateways\[node1\]\.interface/,
+            l,
+        );
         throwsNaming(() => scripts.gatewayBridgeScript(gatewayModel("shared", { bridge: evil }), "netdev"), /gateways\[node1\]\.bridge/, l);
         throwsNaming(() => scripts.gatewayFlowsScript(gatewayModel("shared", { uplinkPort: evil })), /gateways\[node1\]\.uplinkPort/, l);
         throwsNaming(() => scripts.gatewayBridgeScript(gatewayModel("shared", { node: evil }), "netdev"), /gateway\.node/, l);
-        throwsNaming(() => scripts.managementPortScript(nodeNetworkModel({ mgmtInterface: evil })), /nodeNetworks\[node1\]\.mgmtInterface/, l);
+        throwsNaming(
+            () => scripts.managementPortScript(nodeNetworkModel({ mgmtInterface: evil })),
+            /nodeNetworks\[node1\]\.mgmtInterface/,
+            l,
+        );
         throwsNaming(() => scripts.managementPortScript(nodeNetworkModel({ mgmtPort: evil })), /nodeNetworks\[node1\]\.mgmtPort/, l);
         throwsNaming(() => scripts.managementPortScript(nodeNetworkModel({ clusterSubnet: evil })), /clusterSubnet/, l);
-        throwsNaming(() => scripts.managementPortScript(nodeNetworkModel({ mgmt: { ip: "10.128.1.2", cidr: evil, mac: "0a:58:0a:80:01:02" } })), /mgmt\.cidr/, l);
-        throwsNaming(() => scripts.managementPortScript(nodeNetworkModel({ mgmt: { ip: "10.128.1.2", cidr: "10.128.1.2/24", mac: evil } })), /mgmt\.mac/, l);
-        throwsNaming(() => scripts.chassisScript(hostModel({ chassis: { ...hostModel().chassis!, encapIp: evil } }), tcp), /hosts\[node1\]\.chassis\.encapIp/, l);
-        throwsNaming(() => scripts.chassisScript(hostModel({ chassis: { ...hostModel().chassis!, k8sApiServer: evil } }), tcp), /chassis\.k8sApiServer/, l);
-        throwsNaming(() => scripts.chassisScript(hostModel({ chassis: { ...hostModel().chassis!, bridgeMappings: evil } }), tcp), /chassis\.bridgeMappings/, l);
+        throwsNaming(
+            () => scripts.managementPortScript(nodeNetworkModel({ mgmt: { ip: "10.128.1.2", cidr: evil, mac: "0a:58:0a:80:01:02" } })),
+            /mgmt\.cidr/,
+            l,
+        );
+        throwsNaming(
+            () => scripts.managementPortScript(nodeNetworkModel({ mgmt: { ip: "10.128.1.2", cidr: "10.128.1.2/24", mac: evil } })),
+            /mgmt\.mac/,
+            l,
+        );
+        throwsNaming(
+            () => scripts.chassisScript(hostModel({ chassis: { ...hostModel().chassis!, encapIp: evil } }), tcp),
+            /hosts\[node1\]\.chassis\.encapIp/,
+            l,
+        );
+        throwsNaming(
+            () => scripts.chassisScript(hostModel({ chassis: { ...hostModel().chassis!, k8sApiServer: evil } }), tcp),
+            /chassis\.k8sApiServer/,
+            l,
+        );
+        throwsNaming(
+            () => scripts.chassisScript(hostModel({ chassis: { ...hostModel().chassis!, bridgeMappings: evil } }), tcp),
+            /chassis\.bridgeMappings/,
+            l,
+        );
         throwsNaming(() => scripts.chassisScript(hostModel(), { ...tcp, sbAddress: evil }), /sbAddress/, l);
         throwsNaming(() => scripts.chassisScript(hostModel({ name: evil }), tcp), /host\.name/, l);
         throwsNaming(() => scripts.centralScript({ ...centralModel(), nbListener: evil }), /central\.nbListener/, l);
         throwsNaming(() => scripts.packagesScript(hostModel({ packages: ["ovn-host", evil] }), {}), /hosts\[node1\]\.packages\[1\]/, l);
         throwsNaming(() => scripts.packagesScript(hostModel(), { ovnVersion: evil }), /packages\.ovnVersion/, l);
-        throwsNaming(() => scripts.packagesScript(hostModel(), { repository: { name: "r", url: evil, apt: { suite: "s", components: "main" } } }), /packages\.repository\.url/, l);
+        throwsNaming(
+            () => scripts.packagesScript(hostModel(), { repository: { name: "r", url: evil, apt: { suite: "s", components: "main" } } }),
+            /packages\.repository\.url/,
+            l,
+        );
         throwsNaming(() => scripts.ovsStartScript(hostModel({ datapathType: evil as "netdev" })), /datapathType/, l);
     }
 });
@@ -113,12 +169,18 @@ test("metacharacters in any model field make the generator throw, naming the fie
 test("inconsistent models are refused before anything runs", () => {
     assert.throws(() => scripts.centralScript({ ...centralModel(false), nbListener: "pssl:6641:10.0.0.1" }), /must start with ptcp:/);
     assert.throws(() => scripts.centralScript({ ...centralModel(false), sbListener: "ptcp:6642:10.0.0.2" }), /same address/);
-    assert.throws(() => scripts.centralScript({ ...centralModel(false), nbListener: "ptcp:6641" }), /central\.nbListener must be an OVSDB listener/);
+    assert.throws(
+        () => scripts.centralScript({ ...centralModel(false), nbListener: "ptcp:6641" }),
+        /central\.nbListener must be an OVSDB listener/,
+    );
     assert.throws(() => scripts.chassisScript(hostModel({ isChassis: false, chassis: undefined }), tcp), /not a chassis/);
     assert.throws(() => scripts.gatewayFlowsScript(gatewayModel("dedicated")), /must be shared/);
     assert.throws(() => scripts.gatewayBridgeScript(gatewayModel("shared", { bridge: "eth0" }), "netdev"), /must differ/);
     assert.throws(() => scripts.managementPortScript(nodeNetworkModel({ mtu: 100000 })), /mtu must be an integer/);
-    assert.throws(() => scripts.packagesScript(hostModel(), { repository: { name: "r", url: "https://x.org/" } }), /apt \(suite, components\) is required/);
+    assert.throws(
+        () => scripts.packagesScript(hostModel(), { repository: { name: "r", url: "https://x.org/" } }),
+        /apt \(suite, components\) is required/,
+    );
 });
 
 test("results are read from the last stdout line and checked", () => {

@@ -48,10 +48,15 @@ for (const n of [1, 2]) {
             assert.deepEqual(shown, [], `a command line showed ${needle}`);
         }
         // The sampler did see the run: the script's own shell and the OVS tools it started.
-        assert.ok(sample.commandLines.some((l) => l.includes("/run.sh ovn-ctl secrets chassis-create")), "the chassis script was sampled");
+        assert.ok(
+            sample.commandLines.some((l) => l.includes("/run.sh ovn-ctl secrets chassis-create")),
+            "the chassis script was sampled",
+        );
         const tools = sample.commandLines.filter((l) => /^(ovs-vsctl|ovn-appctl|python3) /.test(l));
         assert.ok(sample.passes > 10, `only ${sample.passes} passes over /proc`);
-        console.log(`argv sampler: ${sample.passes} passes, ${sample.commandLines.length} command lines, ${tools.length} of OVS tools and python3`);
+        console.log(
+            `argv sampler: ${sample.passes} passes, ${sample.commandLines.length} command lines, ${tools.length} of OVS tools and python3`,
+        );
 
         const logs = await inHost(lab, H, "ls /var/log/openvswitch /var/log/ovn");
         assert.match(logs, /ovsdb-server\.log/, "there are logs to search");

@@ -28,17 +28,35 @@ const sslStdin = () => scripts.encodeSecretLines({ "ssl-private-key": pki.key, "
 
 test("central over ssl: pssl listeners, SSL files 0600 from stdin, reachable over ssl from node2", async () => {
     const central = scripts.centralScript(centralModel(true, lab.hosts[0].ip));
-    for (const text of [central.create, central.delete!]) assert.ok(!text.includes(pki.key.split("\n")[1]), "no key material in the script");
+    for (const text of [central.create, central.delete!])
+        assert.ok(!text.includes(pki.key.split("\n")[1]), "no key material in the script");
     const r = await runOk(lab, "node1", central.create, sslStdin());
     assert.ok(!r.stderr.includes("PRIVATE KEY") && !r.stdout.includes("PRIVATE KEY"));
-    assert.equal((await inHost(lab, "node1", "stat -c %a /etc/ovn/ovn-central-privkey.pem /etc/ovn/ovn-central-cert.pem /etc/ovn/ovn-central-cacert.pem")).trim(), "600\n600\n600");
+    assert.equal(
+        (
+            await inHost(
+                lab,
+                "node1",
+                "stat -c %a /etc/ovn/ovn-central-privkey.pem /etc/ovn/ovn-central-cert.pem /etc/ovn/ovn-central-cacert.pem",
+            )
+        ).trim(),
+        "600\n600\n600",
+    );
     assert.equal(await inHost(lab, "node1", "cat /etc/ovn/ovn-central-privkey.pem"), pki.key);
     assert.equal((await inHost(lab, "node1", "ovn-nbctl get-connection")).trim(), `pssl:6641:${lab.hosts[0].ip}`);
     // node2 reaches NB over ssl with the client material, put by the test in a directory private to
     // the host (a local-cluster host shares /tmp with this machine).
     const put = (pem: string, file: string) => `printf '%s' ${Buffer.from(pem).toString("base64")} | base64 -d >${file}`;
-    await inHost(lab, "node2", `mkdir -p /var/lib/openvswitch/test-pki && ${put(pki.key, "/var/lib/openvswitch/test-pki/k")} && ${put(pki.cert, "/var/lib/openvswitch/test-pki/c")} && ${put(pki.ca, "/var/lib/openvswitch/test-pki/ca")}`);
-    await inHost(lab, "node2", `ovn-nbctl --timeout=10 --db=ssl:${lab.hosts[0].ip}:6641 -p /var/lib/openvswitch/test-pki/k -c /var/lib/openvswitch/test-pki/c -C /var/lib/openvswitch/test-pki/ca show`);
+    await inHost(
+        lab,
+        "node2",
+        `mkdir -p /var/lib/openvswitch/test-pki && ${put(pki.key, "/var/lib/openvswitch/test-pki/k")} && ${put(pki.cert, "/var/lib/openvswitch/test-pki/c")} && ${put(pki.ca, "/var/lib/openvswitch/test-pki/ca")}`,
+    );
+    await inHost(
+        lab,
+        "node2",
+        `ovn-nbctl --timeout=10 --db=ssl:${lab.hosts[0].ip}:6641 -p /var/lib/openvswitch/test-pki/k -c /var/lib/openvswitch/test-pki/c -C /var/lib/openvswitch/test-pki/ca show`,
+    );
 });
 
 test("chassis over ssl: ovn-controller joins the SB with its client material from stdin", async () => {
@@ -46,7 +64,11 @@ test("chassis over ssl: ovn-controller joins the SB with its client material fro
     const chassis = scripts.chassisScript(labHost(h), ovsdbAddresses(lab.hosts[0], "ssl"));
     const systemId = scripts.parseSystemId((await runOk(lab, h.name, chassis.create, sslStdin())).stdout);
     assert.match(await inHost(lab, h.name, "ovs-vsctl get-ssl"), /Private key: \/etc\/openvswitch\/ovn-controller-privkey\.pem/);
-    const names = await inHost(lab, "node2", `ovn-sbctl --timeout=10 --db=ssl:${lab.hosts[0].ip}:6642 -p /var/lib/openvswitch/test-pki/k -c /var/lib/openvswitch/test-pki/c -C /var/lib/openvswitch/test-pki/ca --bare --columns=name list Chassis`);
+    const names = await inHost(
+        lab,
+        "node2",
+        `ovn-sbctl --timeout=10 --db=ssl:${lab.hosts[0].ip}:6642 -p /var/lib/openvswitch/test-pki/k -c /var/lib/openvswitch/test-pki/c -C /var/lib/openvswitch/test-pki/ca --bare --columns=name list Chassis`,
+    );
     assert.match(names, new RegExp(systemId));
 });
 

@@ -66,7 +66,11 @@ function registeredNode(name: string, master: boolean): KubeObject {
         kind: "Node",
         metadata: {
             name,
-            labels: { "kubernetes.io/hostname": name, "kubernetes.io/os": "linux", ...(master ? { "node-role.kubernetes.io/control-plane": "" } : {}) },
+            labels: {
+                "kubernetes.io/hostname": name,
+                "kubernetes.io/os": "linux",
+                ...(master ? { "node-role.kubernetes.io/control-plane": "" } : {}),
+            },
             annotations: { "node.alpha.kubernetes.io/ttl": "0" },
         },
         status: { capacity: resources, allocatable: resources },
@@ -75,9 +79,13 @@ function registeredNode(name: string, master: boolean): KubeObject {
 
 /** A token of a service account from the TokenRequest API, as the kubelet projects it into the pods. */
 async function serviceAccountToken(account: string): Promise<string> {
-    const answer = await admin.transport.request<{ status: { token: string } }>("POST", `/api/v1/namespaces/${NAMESPACE}/serviceaccounts/${account}/token`, {
-        body: { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: { expirationSeconds: 3600 } },
-    });
+    const answer = await admin.transport.request<{ status: { token: string } }>(
+        "POST",
+        `/api/v1/namespaces/${NAMESPACE}/serviceaccounts/${account}/token`,
+        {
+            body: { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: { expirationSeconds: 3600 } },
+        },
+    );
     return answer.status.token;
 }
 
@@ -103,7 +111,14 @@ async function may(who: Subject, [verb, resource, attrs = {}]: Request): Promise
         spec: {
             user: who.user,
             groups: who.groups,
-            resourceAttributes: { verb, resource, group: attrs.group ?? "", subresource: attrs.subresource, namespace: attrs.namespace, name: attrs.name },
+            resourceAttributes: {
+                verb,
+                resource,
+                group: attrs.group ?? "",
+                subresource: attrs.subresource,
+                namespace: attrs.namespace,
+                name: attrs.name,
+            },
         },
     });
     return (review.status as { allowed: boolean }).allowed;
@@ -117,7 +132,12 @@ async function assertDecisions(who: Subject, allowed: Request[], denied: Request
 
 /** A client of the API server with a service account's token. */
 async function accountClient(name: string): Promise<KubeClient> {
-    const client = KubeClient.fromCredentials({ server: cp.apiServerUrl, caPem: cp.caPem, token: await serviceAccountToken(name), context: name });
+    const client = KubeClient.fromCredentials({
+        server: cp.apiServerUrl,
+        caPem: cp.caPem,
+        token: await serviceAccountToken(name),
+        context: name,
+    });
     clients.push(client);
     return client;
 }
@@ -140,7 +160,25 @@ function nodeIdentity(node: string): Promise<{ csr: KubeObject; client: KubeClie
 async function requestNodeCertificate(node: string): Promise<{ csr: KubeObject; client: KubeClient }> {
     const user = `${OVN_NODE_USER_PREFIX}${node}`;
     const [keyFile, csrFile] = [path.join(work, `${node}.key`), path.join(work, `${node}.csr`)];
-    execFileSync("openssl", ["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", keyFile, "-out", csrFile, "-subj", `/O=${OVN_NODES_GROUP}/CN=${user}`], { stdio: ["ignore", "ignore", "pipe"] });
+    execFileSync(
+        "openssl",
+        [
+            "req",
+            "-new",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-keyout",
+            keyFile,
+            "-out",
+            csrFile,
+            "-subj",
+            `/O=${OVN_NODES_GROUP}/CN=${user}`,
+        ],
+        { stdio: ["ignore", "ignore", "pipe"] },
+    );
     const kubelet = KubeClient.fromKubeconfig((await cp.nodeCredentials(node)).kubeconfig);
     clients.push(kubelet);
     const name = `ovnkube-${node}`;
@@ -148,13 +186,27 @@ async function requestNodeCertificate(node: string): Promise<{ csr: KubeObject; 
         apiVersion: "certificates.k8s.io/v1",
         kind: "CertificateSigningRequest",
         metadata: { name },
-        spec: { request: fs.readFileSync(csrFile).toString("base64"), signerName: CLIENT_SIGNER, usages: ["digital signature", "client auth"], expirationSeconds: 3600 },
+        spec: {
+            request: fs.readFileSync(csrFile).toString("base64"),
+            signerName: CLIENT_SIGNER,
+            usages: ["digital signature", "client auth"],
+            expirationSeconds: 3600,
+        },
     });
     const ref = { apiVersion: "certificates.k8s.io/v1", kind: "CertificateSigningRequest", name };
     const approval = `/apis/certificates.k8s.io/v1/certificatesigningrequests/${name}/approval`;
     const approved = async (by: KubeClient) => {
         const csr = await admin.get(ref);
-        const status = { conditions: [{ type: "Approved", status: "True", reason: "OvnkubeIdentity", message: `${user} asked with its node's kubelet credentials` }] };
+        const status = {
+            conditions: [
+                {
+                    type: "Approved",
+                    status: "True",
+                    reason: "OvnkubeIdentity",
+                    message: `${user} asked with its node's kubelet credentials`,
+                },
+            ],
+        };
         return by.transport.request("PUT", approval, { body: { ...csr, status } });
     };
     // The nodes' account may not approve; ovnkube-identity's may.
@@ -166,7 +218,14 @@ async function requestNodeCertificate(node: string): Promise<{ csr: KubeObject; 
     };
     const csr = await pollUntil(signed, { timeoutMs: 60_000, intervalMs: 250, what: `the controller manager to sign ${name}` });
     const certPem = Buffer.from((csr.status as { certificate: string }).certificate, "base64").toString();
-    const client = KubeClient.fromKubeconfig(buildKubeconfig({ server: cp.apiServerUrl, caPem: cp.caPem, user, credentials: { certPem, keyPem: fs.readFileSync(keyFile, "utf8") } }));
+    const client = KubeClient.fromKubeconfig(
+        buildKubeconfig({
+            server: cp.apiServerUrl,
+            caPem: cp.caPem,
+            user,
+            credentials: { certPem, keyPem: fs.readFileSync(keyFile, "utf8") },
+        }),
+    );
     clients.push(client);
     return { csr, client };
 }
@@ -174,7 +233,8 @@ async function requestNodeCertificate(node: string): Promise<{ csr: KubeObject; 
 /** Applies every object of `m` as the component does: the release's CRDs first, then the manifests in order. */
 async function applyAll(m: KubeModel): Promise<void> {
     for (const crd of await loadCrds(m.crdUrls)) await admin.apply(crd as unknown as KubeObject, { fieldManager: APPLIER });
-    for (const obj of manifestList(kubeManifests(m))) await admin.apply(obj as unknown as KubeObject, obj.kind === "Node" ? NODE_PLAN_APPLY : { fieldManager: APPLIER });
+    for (const obj of manifestList(kubeManifests(m)))
+        await admin.apply(obj as unknown as KubeObject, obj.kind === "Node" ? NODE_PLAN_APPLY : { fieldManager: APPLIER });
 }
 
 const READ = ["get", "list", "watch"];
@@ -208,7 +268,11 @@ const APPROVER: Request[] = [
     ...READ.map((v): Request => [v, "nodes"]),
     ["create", "events", { namespace: NAMESPACE }],
     ["create", "leases", { group: "coordination.k8s.io", namespace: NAMESPACE }],
-    ...["get", "update"].map((v): Request => [v, "leases", { group: "coordination.k8s.io", namespace: NAMESPACE, name: "ovnkube-identity" }]),
+    ...["get", "update"].map((v): Request => [
+        v,
+        "leases",
+        { group: "coordination.k8s.io", namespace: NAMESPACE, name: "ovnkube-identity" },
+    ]),
 ];
 /** No one's with node identities: approving for another signer, signing, writing a request's status. */
 const NOT_APPROVAL: Request[] = [
@@ -248,7 +312,8 @@ const NOBODY: Request[] = [
  * The chart's features (on by default: egress IP, firewall, QoS, service, external gateways), as the
  * chart grants them (docs/facts/ovnkube-1.3.md §13). `read` lists what a part watches.
  */
-const featureReads = (...resources: string[]): Request[] => resources.flatMap((r) => READ.map((v): Request => [v, r, { group: OVN, namespace: "default" }]));
+const featureReads = (...resources: string[]): Request[] =>
+    resources.flatMap((r) => READ.map((v): Request => [v, r, { group: OVN, namespace: "default" }]));
 const featureWrites = (...resources: string[]): Request[] =>
     resources.flatMap((r) => {
         const [resource, subresource] = r.split("/");
@@ -256,7 +321,10 @@ const featureWrites = (...resources: string[]): Request[] =>
     });
 const STATUS_OF = ["egressfirewalls/status", "egressqoses/status", "adminpolicybasedexternalroutes/status"];
 /** The network controller's: every feature's objects, and the status of those it reports on. */
-const FEATURE_CONTROLLER: Request[] = [...featureReads("egressips", "egressfirewalls", "egressqoses", "egressservices", "adminpolicybasedexternalroutes"), ...featureWrites(...STATUS_OF)];
+const FEATURE_CONTROLLER: Request[] = [
+    ...featureReads("egressips", "egressfirewalls", "egressqoses", "egressservices", "adminpolicybasedexternalroutes"),
+    ...featureWrites(...STATUS_OF),
+];
 /** The cluster manager's: the same objects; it assigns egress IPs (the EgressIP itself) and egress service hosts, and merges the zones' status. */
 const FEATURE_CLUSTER_MANAGER: Request[] = [...FEATURE_CONTROLLER, ...featureWrites("egressips", "egressservices/status")];
 /** ovnkube-node's own: the objects of the features it is given. */
@@ -269,7 +337,9 @@ before(async () => {
     // The API server runs on no host here: it would call ovnkube-identity on the master's address.
     const identity = { ...IDENTITY, webhookAddress: lab.cluster.hosts[0].ip, listen: "node" as const };
     model = interconnectModel({ config: { ...interconnectModel().config, ...config }, identity });
-    centralized = kubeModel({ config: { ...kubeModel().config, ...config, OvnNorth: "tcp:127.0.0.1:6641", OvnSouth: "tcp:127.0.0.1:6642" } });
+    centralized = kubeModel({
+        config: { ...kubeModel().config, ...config, OvnNorth: "tcp:127.0.0.1:6641", OvnSouth: "tcp:127.0.0.1:6642" },
+    });
     for (const n of model.nodes) await admin.create(registeredNode(n.name, model.masterNodes.includes(n.name)));
 });
 
@@ -289,7 +359,12 @@ test("the API server accepts the release's CRDs and every object as server-side 
     const m = kubeManifests(model);
     assert.ok(m.identity, "node identities are on");
     for (const ds of [m.controlPlane, ...m.nodes, m.identity.daemonSet]) {
-        const live = (await admin.get({ apiVersion: "apps/v1", kind: "DaemonSet", namespace: NAMESPACE, name: ds.metadata.name })) as unknown as DaemonSet;
+        const live = (await admin.get({
+            apiVersion: "apps/v1",
+            kind: "DaemonSet",
+            namespace: NAMESPACE,
+            name: ds.metadata.name,
+        })) as unknown as DaemonSet;
         assert.deepEqual(live.spec.template.spec.containers[0].args, ds.spec.template.spec.containers[0].args, ds.metadata.name);
         assert.equal(live.spec.template.spec.serviceAccountName, ds.spec.template.spec.serviceAccountName);
         assert.deepEqual(live.spec.template.spec.volumes, ds.spec.template.spec.volumes);
@@ -299,9 +374,17 @@ test("the API server accepts the release's CRDs and every object as server-side 
     const clusterRole = await admin.get({ apiVersion: rbac, kind: "ClusterRole", name: m.identity.clusterRole.metadata.name });
     assert.deepEqual(clusterRole.rules, m.identity.clusterRole.rules);
     for (const binding of [m.identity.clusterRoleBinding, m.roles.node.clusterRoleBinding]) {
-        assert.deepEqual((await admin.get({ apiVersion: rbac, kind: "ClusterRoleBinding", name: binding.metadata.name })).subjects, binding.subjects, binding.metadata.name);
+        assert.deepEqual(
+            (await admin.get({ apiVersion: rbac, kind: "ClusterRoleBinding", name: binding.metadata.name })).subjects,
+            binding.subjects,
+            binding.metadata.name,
+        );
     }
-    assert.deepEqual((await admin.get({ apiVersion: rbac, kind: "RoleBinding", namespace: NAMESPACE, name: m.identity.roleBinding.metadata.name })).subjects, m.identity.roleBinding.subjects);
+    assert.deepEqual(
+        (await admin.get({ apiVersion: rbac, kind: "RoleBinding", namespace: NAMESPACE, name: m.identity.roleBinding.metadata.name }))
+            .subjects,
+        m.identity.roleBinding.subjects,
+    );
 });
 
 test("the DaemonSet controller and the scheduler put one ovnkube-node of the right group on every node, ovnkube-control-plane on the masters", async () => {
@@ -325,7 +408,9 @@ test("the DaemonSet controller and the scheduler put one ovnkube-node of the rig
         { timeoutMs: 60_000, what: "a scheduled pod of every DaemonSet on each of its nodes" },
     );
     assert.deepEqual(Object.fromEntries(placed), Object.fromEntries(expected));
-    const nodePods = [...placed].filter(([ds]) => !["ovnkube-control-plane", "ovnkube-identity"].includes(ds)).flatMap(([, nodes]) => nodes);
+    const nodePods = [...placed]
+        .filter(([ds]) => !["ovnkube-control-plane", "ovnkube-identity"].includes(ds))
+        .flatMap(([, nodes]) => nodes);
     assert.equal(new Set(nodePods).size, model.nodes.length, "one ovnkube-node per node");
 });
 
@@ -334,11 +419,17 @@ test("a node's certificate: requested with the kubelet's credentials, approved b
     assert.equal((csr.spec as { username: string }).username, "system:node:worker-0", "asked with the kubelet's credentials");
     assert.equal((csr.spec as { signerName: string }).signerName, CLIENT_SIGNER);
     const conditions = (csr.status as { conditions: Array<{ type: string; reason: string }> }).conditions;
-    assert.deepEqual(conditions.map((c) => [c.type, c.reason]), [["Approved", "OvnkubeIdentity"]]);
+    assert.deepEqual(
+        conditions.map((c) => [c.type, c.reason]),
+        [["Approved", "OvnkubeIdentity"]],
+    );
     const review = await client.create({ apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview", metadata: {} });
     const who = (review.status as { userInfo: { username: string; groups: string[] } }).userInfo;
     assert.equal(who.username, "system:ovn-node:worker-0");
-    assert.deepEqual(who.groups.filter((g) => g !== "system:authenticated"), ["system:ovn-nodes"]);
+    assert.deepEqual(
+        who.groups.filter((g) => g !== "system:authenticated"),
+        ["system:ovn-nodes"],
+    );
 });
 
 test("the Node plan, its zone and its node group label land beside the kubelet's and are restored over ovnkube's own write", async () => {
@@ -348,13 +439,22 @@ test("the Node plan, its zone and its node group label land beside the kubelet's
         assert.equal(annotations(live)["k8s.ovn.org/node-id"], String(n.nodeId));
         assert.equal(annotations(live)["k8s.ovn.org/node-transit-switch-port-ifaddr"], JSON.stringify({ ipv4: n.transit!.cidr }));
         assert.equal(live.metadata.labels?.["k8s.ovn.org/zone-name"], n.name);
-        assert.equal(live.metadata.labels?.["ovn-kubernetes-as-code/ovnkube-node-group"], model.nodeGroups.find((g) => g.nodes.includes(n.name))!.name);
+        assert.equal(
+            live.metadata.labels?.["ovn-kubernetes-as-code/ovnkube-node-group"],
+            model.nodeGroups.find((g) => g.nodes.includes(n.name))!.name,
+        );
         assert.equal(annotations(live)["node.alpha.kubernetes.io/ttl"], "0", "the kubelet's annotation stays");
         assert.equal(live.metadata.labels?.["kubernetes.io/hostname"], n.name);
-        const owned = (live.metadata.managedFields as Array<{ manager: string; fieldsV1: unknown }>).find((f) => f.manager === NODE_PLAN_APPLY.fieldManager);
+        const owned = (live.metadata.managedFields as Array<{ manager: string; fieldsV1: unknown }>).find(
+            (f) => f.manager === NODE_PLAN_APPLY.fieldManager,
+        );
         assert.deepEqual(owned?.fieldsV1, {
             "f:metadata": {
-                "f:annotations": { "f:k8s.ovn.org/node-id": {}, "f:k8s.ovn.org/node-subnets": {}, "f:k8s.ovn.org/node-transit-switch-port-ifaddr": {} },
+                "f:annotations": {
+                    "f:k8s.ovn.org/node-id": {},
+                    "f:k8s.ovn.org/node-subnets": {},
+                    "f:k8s.ovn.org/node-transit-switch-port-ifaddr": {},
+                },
                 "f:labels": { "f:k8s.ovn.org/zone-name": {}, "f:ovn-kubernetes-as-code/ovnkube-node-group": {} },
             },
         });
@@ -363,7 +463,10 @@ test("the Node plan, its zone and its node group label land beside the kubelet's
     // ovnkube writes node annotations through nodes/status, as its node's own user.
     const node = (await nodeIdentity("worker-0")).client;
     const worker = model.nodes.find((n) => n.name === "worker-0")!;
-    await node.patch(nodeRef(worker.name), { metadata: { annotations: { "k8s.ovn.org/node-id": "42" } } }, "merge", { subresource: "status", fieldManager: "ovnkube" });
+    await node.patch(nodeRef(worker.name), { metadata: { annotations: { "k8s.ovn.org/node-id": "42" } } }, "merge", {
+        subresource: "status",
+        fieldManager: "ovnkube",
+    });
     assert.equal(annotations(await admin.get(nodeRef(worker.name)))["k8s.ovn.org/node-id"], "42");
 
     const plan = kubeManifests(model).nodePlans.find((p) => p.metadata.name === worker.name)! as unknown as KubeObject;
@@ -384,19 +487,31 @@ test("the Node plan, its zone and its node group label land beside the kubelet's
 
 test("interconnect RBAC with node identities: the cluster manager's account, every node's own user and ovnkube-identity's account make their calls and no others", async () => {
     // The cluster manager allocates for the nodes and leads.
-    await assertDecisions(account("ovnkube-cluster-manager"), [...EVERY_ROLE, ...LEADER_ELECTION, ...FEATURE_CLUSTER_MANAGER], [...NOBODY, ...CONTROLLER, ...ZONE_CONTROLLER, ...APPROVAL]);
+    await assertDecisions(
+        account("ovnkube-cluster-manager"),
+        [...EVERY_ROLE, ...LEADER_ELECTION, ...FEATURE_CLUSTER_MANAGER],
+        [...NOBODY, ...CONTROLLER, ...ZONE_CONTROLLER, ...APPROVAL],
+    );
     // Every node runs its zone's controller as its certificate's user, in the nodes' group, and renews that certificate.
-    await assertDecisions(ovnNode("node1"), [...EVERY_ROLE, ...CONTROLLER, ...ZONE_CONTROLLER, ...NODE_CERTIFICATE, ...FEATURE_CONTROLLER, ...FEATURE_NODE], [
-        ...NOBODY,
-        ...LEADER_ELECTION,
-        ...APPROVAL,
-        ...NOT_APPROVAL,
-        ...featureWrites("egressips", "egressservices/status"),
-    ]);
+    await assertDecisions(
+        ovnNode("node1"),
+        [...EVERY_ROLE, ...CONTROLLER, ...ZONE_CONTROLLER, ...NODE_CERTIFICATE, ...FEATURE_CONTROLLER, ...FEATURE_NODE],
+        [...NOBODY, ...LEADER_ELECTION, ...APPROVAL, ...NOT_APPROVAL, ...featureWrites("egressips", "egressservices/status")],
+    );
     // The nodes' account holds nothing any more.
     await assertDecisions(account("ovnkube-node"), [], [...EVERY_ROLE, ...CONTROLLER, ...NODE_CERTIFICATE, ...APPROVAL]);
     // ovnkube-identity approves for the API server's client signer only.
-    await assertDecisions(account("ovnkube-identity"), [...APPROVAL, ...APPROVER], [...NOBODY, ...NOT_APPROVAL, ...LEADER_ELECTION.filter(([verb]) => verb !== "create"), ...NODE_STATUS, ["create", "certificatesigningrequests", { group: CERTIFICATES }]]);
+    await assertDecisions(
+        account("ovnkube-identity"),
+        [...APPROVAL, ...APPROVER],
+        [
+            ...NOBODY,
+            ...NOT_APPROVAL,
+            ...LEADER_ELECTION.filter(([verb]) => verb !== "create"),
+            ...NODE_STATUS,
+            ["create", "certificatesigningrequests", { group: CERTIFICATES }],
+        ],
+    );
     // The centralized master's account does not exist here.
     assert.equal(await may(account("ovnkube-master"), ["get", "nodes"]), false);
 });
@@ -414,7 +529,11 @@ test("ovnkube -init-cluster-manager, with the DaemonSet's command line and its a
     assert.ok(!argv.some((a) => a.includes("$(")), argv.join(" "));
     argv[0] = await labBinary("ovnkube", ovnKubernetesLabRelease("1.3"));
     const stdout = path.join(work, "ovnkube-cluster-manager.stdout");
-    const ovnkube = startInNetns(cp.netns, ["env", `K8S_TOKEN_FILE=${path.join(work, "token")}`, `K8S_CACERT=${path.join(work, "ca.crt")}`, ...argv], stdout);
+    const ovnkube = startInNetns(
+        cp.netns,
+        ["env", `K8S_TOKEN_FILE=${path.join(work, "token")}`, `K8S_CACERT=${path.join(work, "ca.crt")}`, ...argv],
+        stdout,
+    );
     helperPids.push(ovnkube);
     const exited = () => (isLiveProcess(ovnkube) ? undefined : `ovnkube exited:\n${logTail(log)}\n${logTail(stdout)}`);
 
@@ -429,7 +548,10 @@ test("ovnkube -init-cluster-manager, with the DaemonSet's command line and its a
     assert.equal((lease.spec as { leaseDurationSeconds: number }).leaseDurationSeconds, 137);
     // The election is recorded as an Event, created by the same account.
     await pollUntil(
-        async () => (await admin.list("v1", "Event", { namespace: NAMESPACE })).find((e) => /master-0 became leader/.test((e as { message?: string }).message ?? "")),
+        async () =>
+            (await admin.list("v1", "Event", { namespace: NAMESPACE })).find((e) =>
+                /master-0 became leader/.test((e as { message?: string }).message ?? ""),
+            ),
         { timeoutMs: 30_000, what: "the cluster manager's LeaderElection event" },
     );
 
@@ -455,18 +577,26 @@ test("ovnkube -init-cluster-manager, with the DaemonSet's command line and its a
 
 test("centralized RBAC: the master's account runs the network controller and leads, the nodes' only annotate their Nodes", async () => {
     await applyAll(centralized);
-    await assertDecisions(account("ovnkube-master"), [...EVERY_ROLE, ...CONTROLLER, ...LEADER_ELECTION, ...FEATURE_CLUSTER_MANAGER], [...NOBODY, ...ZONE_CONTROLLER]);
+    await assertDecisions(
+        account("ovnkube-master"),
+        [...EVERY_ROLE, ...CONTROLLER, ...LEADER_ELECTION, ...FEATURE_CLUSTER_MANAGER],
+        [...NOBODY, ...ZONE_CONTROLLER],
+    );
     // Without node identities the nodes' role is their account's again, and their group's no longer;
     // ovn-node is given neither the egress firewall nor egress QoS (ovnkube.sh), so it may not read them.
-    await assertDecisions(account("ovnkube-node"), [...EVERY_ROLE, ...FEATURE_NODE], [
-        ...NOBODY,
-        ...CONTROLLER,
-        ...ZONE_CONTROLLER,
-        ...LEADER_ELECTION,
-        ...NODE_CERTIFICATE,
-        ...featureReads("egressfirewalls", "egressqoses"),
-        ...featureWrites(...STATUS_OF),
-    ]);
+    await assertDecisions(
+        account("ovnkube-node"),
+        [...EVERY_ROLE, ...FEATURE_NODE],
+        [
+            ...NOBODY,
+            ...CONTROLLER,
+            ...ZONE_CONTROLLER,
+            ...LEADER_ELECTION,
+            ...NODE_CERTIFICATE,
+            ...featureReads("egressfirewalls", "egressqoses"),
+            ...featureWrites(...STATUS_OF),
+        ],
+    );
     await assertDecisions(ovnNode("node1"), [], EVERY_ROLE);
     // The Role is bound to the master's account now, and no longer to the cluster manager's.
     assert.equal(await may(account("ovnkube-cluster-manager"), LEADER_ELECTION[1]), false);
@@ -484,24 +614,39 @@ test("the API server takes ovnkube-identity's Secret with a real certificate and
     assert.equal(Buffer.from(data["tls.crt"], "base64").toString(), pair.certificate);
     assert.equal(Buffer.from(data["tls.key"], "base64").toString(), pair.privateKey);
     // The DaemonSet the API server holds mounts that Secret.
-    const ds = (await admin.get({ apiVersion: "apps/v1", kind: "DaemonSet", namespace: NAMESPACE, name: "ovnkube-identity" })) as unknown as DaemonSet;
+    const ds = (await admin.get({
+        apiVersion: "apps/v1",
+        kind: "DaemonSet",
+        namespace: NAMESPACE,
+        name: "ovnkube-identity",
+    })) as unknown as DaemonSet;
     assert.ok(ds.spec.template.spec.volumes?.some((v) => "secret" in v && v.secret.secretName === secret.metadata.name));
 
     // The webhooks come last and go at once: failurePolicy Fail, and no ovnkube-identity answers
     // here, so while they exist the API server refuses every node status update (the controller
     // manager's, the nodes') and every pod status update. Nothing after this test runs on this API server.
     const caBundle = Buffer.from(pair.caCertificate).toString("base64");
-    const webhooks = webhookConfigurations(model).map((w) => ({ ...w, webhooks: w.webhooks.map((h) => ({ ...h, clientConfig: { ...h.clientConfig, caBundle } })) }));
+    const webhooks = webhookConfigurations(model).map((w) => ({
+        ...w,
+        webhooks: w.webhooks.map((h) => ({ ...h, clientConfig: { ...h.clientConfig, caBundle } })),
+    }));
     assert.equal(webhooks.length, 2, "node and pod webhooks with interconnect");
     const ref = (name: string) => ({ apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingWebhookConfiguration", name });
     // Whoever writes it: the webhook is called for every node status update, the admin's too.
-    const probe = () => admin.patch(nodeRef("worker-0"), { metadata: { annotations: { "example.com/webhook-probe": String(Date.now()) } } }, "merge", { subresource: "status" });
+    const probe = () =>
+        admin.patch(nodeRef("worker-0"), { metadata: { annotations: { "example.com/webhook-probe": String(Date.now()) } } }, "merge", {
+            subresource: "status",
+        });
     try {
         for (const w of webhooks) await admin.apply(w as unknown as KubeObject, { fieldManager: APPLIER });
         for (const w of webhooks) {
             const got = (await admin.get(ref(w.metadata.name))) as unknown as typeof w;
             const [hook] = got.webhooks;
-            assert.deepEqual(hook.clientConfig, { url: `https://${address}:9443/${w.metadata.name === NODE_WEBHOOK ? "node" : "pod"}`, caBundle }, w.metadata.name);
+            assert.deepEqual(
+                hook.clientConfig,
+                { url: `https://${address}:9443/${w.metadata.name === NODE_WEBHOOK ? "node" : "pod"}`, caBundle },
+                w.metadata.name,
+            );
             assert.equal(hook.failurePolicy, "Fail");
             assert.deepEqual(hook.rules, w.webhooks[0].rules);
             // The API server compiled the pod webhook's CEL condition, or it would have refused it.
@@ -510,8 +655,15 @@ test("the API server takes ovnkube-identity's Secret with a real certificate and
         // In force as soon as the API server has loaded them: a node status update is refused.
         await pollUntil(
             async () => {
-                const outcome = await probe().then(() => new Error("the update passed"), (e: Error) => e);
-                if (outcome instanceof KubeApiError && /failed calling webhook "ovn-kubernetes-admission-webhook-node\.k8s\.io"/.test(outcome.message)) return true;
+                const outcome = await probe().then(
+                    () => new Error("the update passed"),
+                    (e: Error) => e,
+                );
+                if (
+                    outcome instanceof KubeApiError &&
+                    /failed calling webhook "ovn-kubernetes-admission-webhook-node\.k8s\.io"/.test(outcome.message)
+                )
+                    return true;
                 throw outcome;
             },
             { timeoutMs: 30_000, intervalMs: 250, what: "the node webhook to refuse a node status update while nothing answers" },
@@ -521,5 +673,12 @@ test("the API server takes ovnkube-identity's Secret with a real certificate and
     }
     for (const w of webhooks) assert.equal(await admin.tryGet(ref(w.metadata.name)), undefined, w.metadata.name);
     // Gone, the same update passes again.
-    await pollUntil(async () => probe().then(() => true, () => undefined), { timeoutMs: 30_000, intervalMs: 250, what: "node status updates to pass once the webhooks are gone" });
+    await pollUntil(
+        async () =>
+            probe().then(
+                () => true,
+                () => undefined,
+            ),
+        { timeoutMs: 30_000, intervalMs: 250, what: "node status updates to pass once the webhooks are gone" },
+    );
 });

@@ -62,7 +62,10 @@ describe("the control plane", () => {
             });
 
             it("mounts only its log directory without SSL", () => {
-                assert.deepEqual([...hostMounts(controlPlane, c)], [["/var/log/ovn-kubernetes", { host: "/var/log/ovn-kubernetes", readOnly: false, propagation: undefined }]]);
+                assert.deepEqual(
+                    [...hostMounts(controlPlane, c)],
+                    [["/var/log/ovn-kubernetes", { host: "/var/log/ovn-kubernetes", readOnly: false, propagation: undefined }]],
+                );
             });
 
             it("keeps its leader-election Lease in the model's namespace", () => {
@@ -79,14 +82,21 @@ describe("the control plane", () => {
             assert.equal(controlPlane.metadata.name, "ovnkube-control-plane");
             assert.equal(c.name, "ovnkube-cluster-manager");
             assert.equal(flag(c, "-init-cluster-manager"), "$(K8S_NODE)");
-            for (const other of ["-init-master", "-init-node", "-init-ovnkube-controller", "-zone", "-enable-svc-template-support"]) assert.ok(!has(c, other), other);
+            for (const other of ["-init-master", "-init-node", "-init-ovnkube-controller", "-zone", "-enable-svc-template-support"])
+                assert.ok(!has(c, other), other);
             for (const db of ["-nb-address", "-sb-address"]) assert.ok(!has(c, db), db);
         });
 
         it("hands out transit addresses from the model's transit subnet", () => {
             assert.ok(has(c, "-enable-interconnect"));
             assert.equal(flag(c, "-cluster-manager-v4-transit-subnet"), "100.88.0.0/16");
-            assert.equal(flag(main(kubeManifests(interconnectModel({ transitSubnet: "100.90.0.0/16" })).controlPlane), "-cluster-manager-v4-transit-subnet"), "100.90.0.0/16");
+            assert.equal(
+                flag(
+                    main(kubeManifests(interconnectModel({ transitSubnet: "100.90.0.0/16" })).controlPlane),
+                    "-cluster-manager-v4-transit-subnet",
+                ),
+                "100.90.0.0/16",
+            );
         });
 
         it("logs to upstream's cluster-manager file in the host's /var/log/ovn-kubernetes", () => {
@@ -102,7 +112,15 @@ describe("the control plane", () => {
             assert.equal(controlPlane.metadata.name, "ovnkube-master");
             assert.equal(c.name, "ovnkube-master");
             assert.equal(flag(c, "-init-master"), "$(K8S_NODE)");
-            for (const other of ["-init-cluster-manager", "-init-node", "-init-ovnkube-controller", "-zone", "-enable-interconnect", "-cluster-manager-v4-transit-subnet"]) assert.ok(!has(c, other), other);
+            for (const other of [
+                "-init-cluster-manager",
+                "-init-node",
+                "-init-ovnkube-controller",
+                "-zone",
+                "-enable-interconnect",
+                "-cluster-manager-v4-transit-subnet",
+            ])
+                assert.ok(!has(c, other), other);
             assert.equal(flag(c, "-nb-address"), "$(OVN_NORTH)");
             assert.equal(flag(c, "-sb-address"), "$(OVN_SOUTH)");
             assert.ok(has(c, "-enable-svc-template-support"));
@@ -121,17 +139,27 @@ describe("ovnkube-node: one DaemonSet per node group", () => {
             const placedOn = (ds: (typeof nodes)[number]) => selectedNodes(ds, nodePlans);
 
             it("is named after its group and placed on exactly the group's nodes, by the label their plans carry, not by their names", () => {
-                assert.deepEqual(nodes.map((ds) => ds.metadata.name), ["ovnkube-node-default", "ovnkube-node-breth0-10-19-188-1"]);
+                assert.deepEqual(
+                    nodes.map((ds) => ds.metadata.name),
+                    ["ovnkube-node-default", "ovnkube-node-breth0-10-19-188-1"],
+                );
                 assert.deepEqual(nodes.map(placedOn), [["master-0", "master-1", "worker-1"], ["worker-0"]]);
                 for (const ds of nodes) {
-                    assert.deepEqual(ds.spec.template.spec.nodeSelector, { "kubernetes.io/os": "linux", "ovn-kubernetes-as-code/ovnkube-node-group": ds.metadata.name });
+                    assert.deepEqual(ds.spec.template.spec.nodeSelector, {
+                        "kubernetes.io/os": "linux",
+                        "ovn-kubernetes-as-code/ovnkube-node-group": ds.metadata.name,
+                    });
                     assert.equal(ds.spec.template.spec.affinity, undefined);
                 }
             });
 
             it("leaves every node's DaemonSet as it was when a node joins a group: only the new node's plan is new", () => {
                 const joining = { ...model.nodes[3], name: "worker-2", subnet: "10.128.8.0/23", nodeId: 6 };
-                const grown = kubeManifests({ ...model, nodes: [...model.nodes, joining], nodeGroups: model.nodeGroups.map((g, i) => (i === 0 ? { ...g, nodes: [...g.nodes, joining.name] } : g)) });
+                const grown = kubeManifests({
+                    ...model,
+                    nodes: [...model.nodes, joining],
+                    nodeGroups: model.nodeGroups.map((g, i) => (i === 0 ? { ...g, nodes: [...g.nodes, joining.name] } : g)),
+                });
                 assert.deepEqual(grown.nodes, nodes);
                 assert.deepEqual(selectedNodes(grown.nodes[0], grown.nodePlans), ["master-0", "master-1", "worker-1", "worker-2"]);
             });
@@ -162,7 +190,10 @@ describe("ovnkube-node: one DaemonSet per node group", () => {
 
             it("keeps the seeds' name when there is a single group", () => {
                 const single = kubeManifests(oneGroupModel({ architecture: model.architecture, config: model.config }));
-                assert.deepEqual(single.nodes.map((ds) => ds.metadata.name), ["ovnkube-node"]);
+                assert.deepEqual(
+                    single.nodes.map((ds) => ds.metadata.name),
+                    ["ovnkube-node"],
+                );
                 assert.deepEqual(selectedNodes(single.nodes[0], single.nodePlans), ["master-0", "master-1", "worker-0", "worker-1"]);
             });
         });
@@ -220,7 +251,15 @@ describe("ovnkube-node", () => {
 
             it("mounts nothing only ovnkube.sh or upstream's OVS/OVN containers use", () => {
                 const m = hostMounts(ds, c);
-                for (const path of ["/var/lib/kubelet", "/var/run/dbus", "/var/log/openvswitch", "/var/log/ovn", "/opt/cni/bin", "/ovn-cert", "/var/lib/cni/networks/ovn-k8s-cni-overlay"]) {
+                for (const path of [
+                    "/var/lib/kubelet",
+                    "/var/run/dbus",
+                    "/var/log/openvswitch",
+                    "/var/log/ovn",
+                    "/opt/cni/bin",
+                    "/ovn-cert",
+                    "/var/lib/cni/networks/ovn-k8s-cni-overlay",
+                ]) {
                     assert.ok(!m.has(path), path);
                 }
                 // With node identities also the kubelet's kubeconfig directory and client certificates (test/kube/identity.test.ts).
@@ -233,7 +272,10 @@ describe("ovnkube-node", () => {
                 const script = init.command[2];
                 assert.match(script, /cp -f \/usr\/libexec\/cni\/ovn-k8s-cni-overlay \/opt\/cni\/bin\/ovn-k8s-cni-overlay\.tmp;/);
                 assert.match(script, /mv -f \/opt\/cni\/bin\/ovn-k8s-cni-overlay\.tmp \/opt\/cni\/bin\/ovn-k8s-cni-overlay$/);
-                assert.deepEqual([...hostMounts(ds, init)], [["/opt/cni/bin", { host: "/opt/cni/bin", readOnly: false, propagation: undefined }]]);
+                assert.deepEqual(
+                    [...hostMounts(ds, init)],
+                    [["/opt/cni/bin", { host: "/opt/cni/bin", readOnly: false, propagation: undefined }]],
+                );
                 assert.equal(init.securityContext.privileged, false);
             });
 
@@ -259,7 +301,8 @@ describe("ovnkube-node", () => {
     it("centralized: only the node, against the central's databases", () => {
         for (const c of kubeManifests(kubeModel()).nodes.map(main)) {
             assert.equal(c.name, "ovnkube-node");
-            for (const other of ["-init-ovnkube-controller", "-zone", "-enable-interconnect", "-cluster-manager-v4-transit-subnet"]) assert.ok(!has(c, other), other);
+            for (const other of ["-init-ovnkube-controller", "-zone", "-enable-interconnect", "-cluster-manager-v4-transit-subnet"])
+                assert.ok(!has(c, other), other);
             assert.equal(flag(c, "-nb-address"), "$(OVN_NORTH)");
             assert.equal(flag(c, "-sb-address"), "$(OVN_SOUTH)");
         }
@@ -286,14 +329,19 @@ describe("ovnkube arguments", () => {
                 }
             });
 
-            it(model.identity ? "give the nodes, and only them, the kubelet's kubeconfig to request their own certificate with" : "pass no bootstrap kubeconfig without node identities", () => {
-                const [controlPlane, ...nodes] = roles(model);
-                for (const c of [controlPlane, ...nodes]) {
-                    const node = c !== controlPlane;
-                    assert.equal(flag(c, "-bootstrap-kubeconfig"), node ? model.identity?.bootstrapKubeconfig : undefined, c.name);
-                    assert.equal(has(c, "-cert-dir"), node && model.identity !== undefined, c.name);
-                }
-            });
+            it(
+                model.identity
+                    ? "give the nodes, and only them, the kubelet's kubeconfig to request their own certificate with"
+                    : "pass no bootstrap kubeconfig without node identities",
+                () => {
+                    const [controlPlane, ...nodes] = roles(model);
+                    for (const c of [controlPlane, ...nodes]) {
+                        const node = c !== controlPlane;
+                        assert.equal(flag(c, "-bootstrap-kubeconfig"), node ? model.identity?.bootstrapKubeconfig : undefined, c.name);
+                        assert.equal(has(c, "-cert-dir"), node && model.identity !== undefined, c.name);
+                    }
+                },
+            );
 
             it(ic ? "name no database: every zone uses its own unix sockets" : "pass the central's databases to every role", () => {
                 for (const c of roles(model)) {
@@ -305,7 +353,9 @@ describe("ovnkube arguments", () => {
             });
 
             it("follow the model's join and masquerade subnets", () => {
-                const other = bothArchitectures({ joinSubnet: "100.70.0.0/16", masqueradeSubnet: "169.254.128.0/17" }).find(([a]) => a === architecture)![1];
+                const other = bothArchitectures({ joinSubnet: "100.70.0.0/16", masqueradeSubnet: "169.254.128.0/17" }).find(
+                    ([a]) => a === architecture,
+                )![1];
                 for (const c of roles(other)) {
                     assert.equal(flag(c, "-gateway-v4-join-subnet"), "100.70.0.0/16");
                     assert.equal(flag(c, "-gateway-v4-masquerade-subnet"), "169.254.128.0/17");
@@ -322,14 +372,20 @@ describe("ovnkube arguments", () => {
                 assert.ok(!has(c, "-encap-type"));
                 assert.equal(flag(c, "-cluster-subnets"), "$(OVN_NET_CIDR)");
                 const databases = ic ? [] : ["OVN_NORTH", "OVN_SOUTH"];
-                assert.deepEqual(c.env?.map((e) => e.name), ["K8S_NODE", "K8S_NODE_IP", ...databases, "K8S_APISERVER", "OVN_NET_CIDR", "OVN_SVC_CIDR"]);
+                assert.deepEqual(
+                    c.env?.map((e) => e.name),
+                    ["K8S_NODE", "K8S_NODE_IP", ...databases, "K8S_APISERVER", "OVN_NET_CIDR", "OVN_SVC_CIDR"],
+                );
             });
 
             it("carry no credentials: ovnkube reads the service account's token and CA from the pod's mount itself", () => {
                 for (const insecure of [false, true]) {
-                    const m = insecure ? { ...model, secureApi: false, config: { ...model.config, k8s_apiserver: "http://10.19.188.22:8080" } } : model;
+                    const m = insecure
+                        ? { ...model, secureApi: false, config: { ...model.config, k8s_apiserver: "http://10.19.188.22:8080" } }
+                        : model;
                     for (const c of roles(m)) {
-                        for (const credential of ["-k8s-token", "-k8s-token-file", "-k8s-cacert", "-k8s-kubeconfig"]) assert.ok(!has(c, credential), `${c.name}: ${credential}`);
+                        for (const credential of ["-k8s-token", "-k8s-token-file", "-k8s-cacert", "-k8s-kubeconfig"])
+                            assert.ok(!has(c, credential), `${c.name}: ${credential}`);
                         assert.ok(!(c.args ?? []).some((a) => a.includes("/var/run/secrets/")), c.name);
                     }
                 }
@@ -348,7 +404,11 @@ describe("ovnkube arguments", () => {
                 assert.equal(flag(c, `-${db}-cert-common-name`), "10.0.0.5");
             }
         }
-        assert.deepEqual(hostMounts(m.controlPlane, main(m.controlPlane)).get("/etc/openvswitch"), { host: "/etc/openvswitch", readOnly: true, propagation: undefined });
+        assert.deepEqual(hostMounts(m.controlPlane, main(m.controlPlane)).get("/etc/openvswitch"), {
+            host: "/etc/openvswitch",
+            readOnly: true,
+            propagation: undefined,
+        });
         for (const model of [kubeModel(), interconnectModel()]) {
             assert.ok(!has(main(kubeManifests(model).controlPlane), "-nb-client-privkey"));
             assert.ok(!has(main(kubeManifests(model).controlPlane), "-nb-cert-common-name"));

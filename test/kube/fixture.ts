@@ -19,7 +19,11 @@ function planned(name: string, subnet: string, nodeId: number, encapIp: string):
         subnet,
         nodeId,
         gatewayRouterJoin: { ip: join, cidr: `${join}/16`, mac: `0a:58:64:40:00:${nodeId.toString(16).padStart(2, "0")}` },
-        transit: { ip: `${TRANSIT_BASE}${nodeId}`, cidr: `${TRANSIT_BASE}${nodeId}/16`, mac: `0a:58:64:58:00:${nodeId.toString(16).padStart(2, "0")}` },
+        transit: {
+            ip: `${TRANSIT_BASE}${nodeId}`,
+            cidr: `${TRANSIT_BASE}${nodeId}/16`,
+            mac: `0a:58:64:58:00:${nodeId.toString(16).padStart(2, "0")}`,
+        },
         encapIp,
         gatewayIp: encapIp,
     };
@@ -69,11 +73,18 @@ export function kubeModel(overrides: Partial<KubeModel> = {}): KubeModel {
 /** The same cluster with every node in one group, as the model names it then. */
 export function oneGroupModel(overrides: Partial<KubeModel> = {}): KubeModel {
     const base = kubeModel();
-    return kubeModel({ nodeGroups: [{ name: "ovnkube-node", nodes: base.nodes.map((n) => n.name), gatewayInterface: "breth0" }], ...overrides });
+    return kubeModel({
+        nodeGroups: [{ name: "ovnkube-node", nodes: base.nodes.map((n) => n.name), gatewayInterface: "breth0" }],
+        ...overrides,
+    });
 }
 
 /** Node identities as the model has them by default: the webhook on localhost, kubeadm's kubelet kubeconfig. */
-export const IDENTITY: Readonly<IdentityModel> = { webhookAddress: "localhost", listen: "localhost", bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf" };
+export const IDENTITY: Readonly<IdentityModel> = {
+    webhookAddress: "localhost",
+    listen: "localhost",
+    bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf",
+};
 
 /** The same cluster with interconnect: a zone per node, no central, so no database addresses; node identities on. */
 export function interconnectModel(overrides: Partial<KubeModel> = {}): KubeModel {

@@ -31,11 +31,20 @@ for (const stack of ["prod", "staging"] as const) {
         });
 
         it(`turns node identities on, as upstream: ovnkube-identity on the masters, the nodes' role their group's, ${ic ? "node and pod webhooks" : "the node webhook"} at localhost`, () => {
-            assert.deepEqual(model.kube.identity, { webhookAddress: "localhost", listen: "localhost", bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf" });
+            assert.deepEqual(model.kube.identity, {
+                webhookAddress: "localhost",
+                listen: "localhost",
+                bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf",
+            });
             assert.deepEqual(affinityNodes(m.identity!.daemonSet), masters);
-            assert.deepEqual(m.roles.node.clusterRoleBinding.subjects, [{ kind: "Group", name: "system:ovn-nodes", apiGroup: "rbac.authorization.k8s.io" }]);
+            assert.deepEqual(m.roles.node.clusterRoleBinding.subjects, [
+                { kind: "Group", name: "system:ovn-nodes", apiGroup: "rbac.authorization.k8s.io" },
+            ]);
             const webhooks = webhookConfigurations(model.kube);
-            assert.deepEqual(webhooks.map((w) => w.webhooks[0].clientConfig.url), ["node", ...(ic ? ["pod"] : [])].map((k) => `https://localhost:9443/${k}`));
+            assert.deepEqual(
+                webhooks.map((w) => w.webhooks[0].clientConfig.url),
+                ["node", ...(ic ? ["pod"] : [])].map((k) => `https://localhost:9443/${k}`),
+            );
             for (const w of webhooks) assert.doesNotThrow(() => validateObject(w), w.metadata.name);
         });
 
@@ -68,13 +77,21 @@ for (const stack of ["prod", "staging"] as const) {
                 assert.equal(toInt(model.plan.gatewayJoinIps[name]), join + id, name);
                 // Interconnect: the Node names its zone, itself; and the transit port is the transit base + node-id.
                 const group = model.kube.nodeGroups.find((g) => g.nodes.includes(name))!.name;
-                assert.deepEqual(plan.metadata.labels, { "ovn-kubernetes-as-code/ovnkube-node-group": group, ...(ic ? { "k8s.ovn.org/zone-name": name } : {}) }, name);
+                assert.deepEqual(
+                    plan.metadata.labels,
+                    { "ovn-kubernetes-as-code/ovnkube-node-group": group, ...(ic ? { "k8s.ovn.org/zone-name": name } : {}) },
+                    name,
+                );
                 const planned = model.kube.nodes.find((n) => n.name === name)!;
                 if (ic) assert.equal(toInt(planned.transit!.ip), toInt(cfg.transitSubnet.split("/")[0]) + id, name);
                 else assert.equal(planned.transit, undefined);
             }
             for (const pinned of cfg.nodes.filter((n) => n.subnet)) {
-                assert.equal(JSON.parse(m.nodePlans.find((p) => p.metadata.name === pinned.name)!.metadata.annotations["k8s.ovn.org/node-subnets"]).default[0], pinned.subnet);
+                assert.equal(
+                    JSON.parse(m.nodePlans.find((p) => p.metadata.name === pinned.name)!.metadata.annotations["k8s.ovn.org/node-subnets"])
+                        .default[0],
+                    pinned.subnet,
+                );
             }
         });
 
@@ -82,7 +99,16 @@ for (const stack of ["prod", "staging"] as const) {
             const databases = ic ? [] : ["OVN_NORTH", "OVN_SOUTH"];
             for (const ds of m.nodes) {
                 const env = new Set(main(ds).env?.map((e) => e.name));
-                for (const name of [...databases, "K8S_APISERVER", "OVN_NET_CIDR", "OVN_SVC_CIDR", "MTU", "OVN_HOST_SUBNET_LENGTH", "OVN_ENCAP_TYPE", "K8S_NODE_IP"]) {
+                for (const name of [
+                    ...databases,
+                    "K8S_APISERVER",
+                    "OVN_NET_CIDR",
+                    "OVN_SVC_CIDR",
+                    "MTU",
+                    "OVN_HOST_SUBNET_LENGTH",
+                    "OVN_ENCAP_TYPE",
+                    "K8S_NODE_IP",
+                ]) {
                     assert.ok(env.has(name), name);
                 }
                 if (ic) assert.ok(!env.has("OVN_NORTH") && !env.has("OVN_SOUTH"));

@@ -16,10 +16,12 @@ import { validateObject } from "./schema";
 
 /** `--name=value` arguments (ovnkube-identity's Go flags), by name. */
 function longFlags(ds: DaemonSet): Map<string, string | true> {
-    return new Map((main(ds).args ?? []).map((a) => {
-        const [name, ...value] = a.split("=");
-        return [name, value.length ? value.join("=") : true];
-    }));
+    return new Map(
+        (main(ds).args ?? []).map((a) => {
+            const [name, ...value] = a.split("=");
+            return [name, value.length ? value.join("=") : true];
+        }),
+    );
 }
 
 const identityOf = (model: KubeModel) => {
@@ -80,14 +82,20 @@ for (const [architecture, model] of withIdentity) {
         it("listens on its node's own address (the Node's InternalIP) when the API server calls a master's address", () => {
             const nodeDs = identityOf(onNode(model)).daemonSet;
             assert.equal(longFlags(nodeDs).get("--webhook-host"), "$(K8S_NODE_IP)");
-            assert.deepEqual(main(nodeDs).env?.find((e) => e.name === "K8S_NODE_IP")?.valueFrom, { fieldRef: { fieldPath: "status.hostIP" } });
+            assert.deepEqual(main(nodeDs).env?.find((e) => e.name === "K8S_NODE_IP")?.valueFrom, {
+                fieldRef: { fieldPath: "status.hostIP" },
+            });
             const argv = expandedCommand(main(nodeDs), model.config, { node: "master-0", hostIP: "10.19.188.22" });
             assert.ok(argv.includes("--webhook-host=10.19.188.22"), argv.join(" "));
             assert.ok(argv.includes(`--k8s-apiserver=${model.config.k8s_apiserver}`), argv.join(" "));
         });
 
         it("validates against the Kubernetes schema, with its Secret and webhooks", () => {
-            for (const obj of [...Object.values(identityOf(model)), { ...webhookSecret(model), stringData: { "tls.crt": "c", "tls.key": "k" } }, ...webhookConfigurations(model)]) {
+            for (const obj of [
+                ...Object.values(identityOf(model)),
+                { ...webhookSecret(model), stringData: { "tls.crt": "c", "tls.key": "k" } },
+                ...webhookConfigurations(model),
+            ]) {
                 assert.doesNotThrow(() => validateObject(obj), `${obj.kind}/${obj.metadata.name}`);
             }
         });
@@ -96,7 +104,12 @@ for (const [architecture, model] of withIdentity) {
             const list = manifestList(kubeManifests(model));
             const at = (kind: string, name: string) => list.findIndex((o) => o.kind === kind && o.metadata.name === name);
             const first = list.findIndex((o) => o.kind === "DaemonSet" && o.metadata.name !== "ovnkube-identity");
-            for (const [kind, name] of [["ServiceAccount", "ovnkube-identity"], ["ClusterRoleBinding", "ovn-kubernetes-identity"], ["RoleBinding", "ovn-kubernetes-identity"], ["DaemonSet", "ovnkube-identity"]]) {
+            for (const [kind, name] of [
+                ["ServiceAccount", "ovnkube-identity"],
+                ["ClusterRoleBinding", "ovn-kubernetes-identity"],
+                ["RoleBinding", "ovn-kubernetes-identity"],
+                ["DaemonSet", "ovnkube-identity"],
+            ]) {
                 const i = at(kind, name);
                 assert.ok(i >= 0 && i < first, `${kind}/${name}`);
             }
@@ -108,13 +121,22 @@ for (const [architecture, model] of withIdentity) {
         const ic = architecture === "interconnect";
 
         it(ic ? "guard node and pod status updates" : "guard node status updates only (no pod webhook without interconnect)", () => {
-            assert.deepEqual(webhooks.map((w) => w.metadata.name), ic ? [NODE_WEBHOOK, POD_WEBHOOK] : [NODE_WEBHOOK]);
-            assert.deepEqual(webhooks.map((w) => w.webhooks.map((h) => h.rules.flatMap((r) => r.resources))), ic ? [[["nodes/status"]], [["pods/status"]]] : [[["nodes/status"]]]);
+            assert.deepEqual(
+                webhooks.map((w) => w.metadata.name),
+                ic ? [NODE_WEBHOOK, POD_WEBHOOK] : [NODE_WEBHOOK],
+            );
+            assert.deepEqual(
+                webhooks.map((w) => w.webhooks.map((h) => h.rules.flatMap((r) => r.resources))),
+                ic ? [[["nodes/status"]], [["pods/status"]]] : [[["nodes/status"]]],
+            );
             for (const w of webhooks) {
                 assert.equal(w.webhooks.length, 1);
                 const [h] = w.webhooks;
                 assert.equal(h.name, `${w.metadata.name}.k8s.io`);
-                assert.deepEqual(h.rules.map((r) => r.operations), [["UPDATE"]]);
+                assert.deepEqual(
+                    h.rules.map((r) => r.operations),
+                    [["UPDATE"]],
+                );
             }
         });
 
@@ -129,8 +151,14 @@ for (const [architecture, model] of withIdentity) {
 
         it("call https://<webhookAddress>:9443/<kind>", () => {
             const urls = (m: KubeModel) => webhookConfigurations(m).map((w) => w.webhooks[0].clientConfig.url);
-            assert.deepEqual(urls(model), ic ? ["https://localhost:9443/node", "https://localhost:9443/pod"] : ["https://localhost:9443/node"]);
-            assert.deepEqual(urls(onNode(model)), ic ? ["https://10.19.188.22:9443/node", "https://10.19.188.22:9443/pod"] : ["https://10.19.188.22:9443/node"]);
+            assert.deepEqual(
+                urls(model),
+                ic ? ["https://localhost:9443/node", "https://localhost:9443/pod"] : ["https://localhost:9443/node"],
+            );
+            assert.deepEqual(
+                urls(onNode(model)),
+                ic ? ["https://10.19.188.22:9443/node", "https://10.19.188.22:9443/pod"] : ["https://10.19.188.22:9443/node"],
+            );
             assert.equal(webhookUrl(onNode(model), "pod"), "https://10.19.188.22:9443/pod");
         });
     });
@@ -138,7 +166,9 @@ for (const [architecture, model] of withIdentity) {
 
 describe("the pod webhook (interconnect)", () => {
     it("skips ovnkube-identity's own pods, by the namespace and its name label, so that it can start while its webhook is down", () => {
-        const pod = webhookConfigurations(interconnectModel({ namespace: "openshift-ovn-kubernetes" })).find((w) => w.metadata.name === POD_WEBHOOK)!;
+        const pod = webhookConfigurations(interconnectModel({ namespace: "openshift-ovn-kubernetes" })).find(
+            (w) => w.metadata.name === POD_WEBHOOK,
+        )!;
         const [condition] = pod.webhooks[0].matchConditions ?? [];
         assert.equal(condition?.name, "skip-ovnkube-identity-self-pods");
         assert.equal(
@@ -160,26 +190,43 @@ describe("ovnkube-node with node identities", () => {
             assert.equal(flag(main(ds), "-bootstrap-kubeconfig"), "/etc/kubernetes/kubelet.conf", ds.metadata.name);
             assert.equal(flag(main(ds), "-cert-dir"), "/var/run/ovn-kubernetes/certs");
         }
-        const other = kubeManifests(interconnectModel({ identity: { ...IDENTITY, bootstrapKubeconfig: "/var/lib/kubelet/kubeconfig" } })).nodes;
+        const other = kubeManifests(
+            interconnectModel({ identity: { ...IDENTITY, bootstrapKubeconfig: "/var/lib/kubelet/kubeconfig" } }),
+        ).nodes;
         assert.equal(flag(main(other[0]), "-bootstrap-kubeconfig"), "/var/lib/kubelet/kubeconfig");
     });
 
     it("mounts the kubeconfig's directory and the kubelet's client certificates read-only, at the host's paths", () => {
         for (const ds of groups) {
             const pod = ds.spec.template.spec;
-            for (const [name, path] of [["host-kubeconfig", "/etc/kubernetes"], ["host-kubelet-pki", "/var/lib/kubelet/pki"]]) {
-                assert.deepEqual(pod.volumes?.find((v) => v.name === name), { name, hostPath: { path, type: "Directory" } }, `${ds.metadata.name}: ${name}`);
-                assert.deepEqual(main(ds).volumeMounts?.find((m) => m.name === name), { name, mountPath: path, readOnly: true });
+            for (const [name, path] of [
+                ["host-kubeconfig", "/etc/kubernetes"],
+                ["host-kubelet-pki", "/var/lib/kubelet/pki"],
+            ]) {
+                assert.deepEqual(
+                    pod.volumes?.find((v) => v.name === name),
+                    { name, hostPath: { path, type: "Directory" } },
+                    `${ds.metadata.name}: ${name}`,
+                );
+                assert.deepEqual(
+                    main(ds).volumeMounts?.find((m) => m.name === name),
+                    { name, mountPath: path, readOnly: true },
+                );
             }
             // The shim installer needs neither.
-            for (const init of pod.initContainers ?? []) assert.ok(!(init.volumeMounts ?? []).some((m) => m.name.startsWith("host-kube")), init.name);
+            for (const init of pod.initContainers ?? [])
+                assert.ok(!(init.volumeMounts ?? []).some((m) => m.name.startsWith("host-kube")), init.name);
         }
         const other = kubeManifests(interconnectModel({ identity: { ...IDENTITY, bootstrapKubeconfig: "/srv/kube/node.conf" } })).nodes[0];
-        assert.deepEqual(main(other).volumeMounts?.find((m) => m.name === "host-kubeconfig"), { name: "host-kubeconfig", mountPath: "/srv/kube", readOnly: true });
+        assert.deepEqual(
+            main(other).volumeMounts?.find((m) => m.name === "host-kubeconfig"),
+            { name: "host-kubeconfig", mountPath: "/srv/kube", readOnly: true },
+        );
     });
 
     it("a kubeconfig in the kubelet's own directory brings the certificates with its mount: no second mount of its pki", () => {
-        const ds = kubeManifests(interconnectModel({ identity: { ...IDENTITY, bootstrapKubeconfig: "/var/lib/kubelet/kubeconfig" } })).nodes[0];
+        const ds = kubeManifests(interconnectModel({ identity: { ...IDENTITY, bootstrapKubeconfig: "/var/lib/kubelet/kubeconfig" } }))
+            .nodes[0];
         const kube = (main(ds).volumeMounts ?? []).filter((m) => m.name.startsWith("host-kube"));
         assert.deepEqual(kube, [{ name: "host-kubeconfig", mountPath: "/var/lib/kubelet", readOnly: true }]);
     });

@@ -41,5 +41,7 @@ export function expandedCommand(c: Container, config: Record<string, string>, po
         const value = configMapKeyRef ? config[configMapKeyRef.key] : fieldRef ? fields[fieldRef.fieldPath] : undefined;
         if (value !== undefined) values.set(e.name, value);
     }
-    return [...c.command, ...(c.args ?? [])].map((arg) => arg.replace(/\$\(([A-Z0-9_]+)\)/g, (whole, name: string) => values.get(name) ?? whole));
+    return [...c.command, ...(c.args ?? [])].map((arg) =>
+        arg.replace(/\$\(([A-Z0-9_]+)\)/g, (whole, name: string) => values.get(name) ?? whole),
+    );
 }

@@ -33,7 +33,11 @@ for (const [architecture, model] of bothArchitectures()) {
     const controlPlaneAccount = ic ? "ovnkube-cluster-manager" : "ovnkube-master";
     /** The account a DaemonSet's pods run as and the app label they share: every node group's is ovnkube-node. */
     const runsAs = (ds: DaemonSetObject): [account: string, app: string] =>
-        ds === m.controlPlane ? [controlPlaneAccount, ds.metadata.name] : ds === m.identity?.daemonSet ? ["ovnkube-identity", "ovnkube-identity"] : ["ovnkube-node", "ovnkube-node"];
+        ds === m.controlPlane
+            ? [controlPlaneAccount, ds.metadata.name]
+            : ds === m.identity?.daemonSet
+              ? ["ovnkube-identity", "ovnkube-identity"]
+              : ["ovnkube-node", "ovnkube-node"];
 
     describe(`${architecture}: schema`, () => {
         it("every object validates against the Kubernetes OpenAPI schema", () => {
@@ -50,7 +54,8 @@ for (const [architecture, model] of bothArchitectures()) {
             const kinds = list.map((o) => o.kind);
             assert.equal(kinds[0], "Namespace");
             assert.ok(kinds.lastIndexOf("Node") < kinds.indexOf("DaemonSet"));
-            for (const kind of ["ConfigMap", "ServiceAccount", "ClusterRoleBinding", "RoleBinding"] as const) assert.ok(kinds.lastIndexOf(kind) < kinds.indexOf("DaemonSet"), kind);
+            for (const kind of ["ConfigMap", "ServiceAccount", "ClusterRoleBinding", "RoleBinding"] as const)
+                assert.ok(kinds.lastIndexOf(kind) < kinds.indexOf("DaemonSet"), kind);
         });
 
         it("the validator does catch a broken DaemonSet and a broken Node", () => {
@@ -74,9 +79,19 @@ for (const [architecture, model] of bothArchitectures()) {
             assert.equal(m.roles.node.clusterRole.metadata.name, "ovn-kubernetes-node");
             assert.equal(m.role.metadata.name, "ovn-kubernetes");
             assert.equal(m.controlPlane.metadata.name, ic ? "ovnkube-control-plane" : "ovnkube-master");
-            assert.deepEqual(m.nodes.map((ds) => ds.metadata.name), ["ovnkube-node-default", "ovnkube-node-breth0-10-19-188-1"]);
+            assert.deepEqual(
+                m.nodes.map((ds) => ds.metadata.name),
+                ["ovnkube-node-default", "ovnkube-node-breth0-10-19-188-1"],
+            );
             const identity = m.identity ? [m.identity.serviceAccount, m.identity.role, m.identity.roleBinding] : [];
-            const namespaced = [...Object.values(m.roles).map((r) => r.serviceAccount), m.configMap, m.role, m.roleBinding, ...identity, ...daemonSetsOf(m)];
+            const namespaced = [
+                ...Object.values(m.roles).map((r) => r.serviceAccount),
+                m.configMap,
+                m.role,
+                m.roleBinding,
+                ...identity,
+                ...daemonSetsOf(m),
+            ];
             for (const obj of namespaced) assert.equal(obj.metadata.namespace, "ovn-kubernetes", `${obj.kind}/${obj.metadata.name}`);
         });
 
@@ -84,7 +99,11 @@ for (const [architecture, model] of bothArchitectures()) {
             const other = kubeManifests(sameArchitecture(model, { namespace: "openshift-ovn-kubernetes" }));
             assert.equal(other.namespace.metadata.name, "openshift-ovn-kubernetes");
             for (const ds of daemonSetsOf(other)) assert.equal(ds.metadata.namespace, "openshift-ovn-kubernetes");
-            const bindings = [...Object.values(other.roles).map((r) => r.clusterRoleBinding), other.roleBinding, ...(other.identity ? [other.identity.clusterRoleBinding, other.identity.roleBinding] : [])];
+            const bindings = [
+                ...Object.values(other.roles).map((r) => r.clusterRoleBinding),
+                other.roleBinding,
+                ...(other.identity ? [other.identity.clusterRoleBinding, other.identity.roleBinding] : []),
+            ];
             const accounts = bindings.flatMap((b) => b.subjects).filter((s) => s.kind === "ServiceAccount");
             // Every binding names an account but the nodes' with node identities, which names their group.
             assert.equal(accounts.length, bindings.length - (model.identity ? 1 : 0));
@@ -192,9 +211,15 @@ describe("the control plane rolls when the node plan changes, so that it reserve
             const hash = (ds: DaemonSetObject) => ds.spec.template.metadata.annotations[NODE_PLAN_HASH_ANNOTATION];
             assert.match(hash(before.controlPlane), /^[0-9a-f]{64}$/);
             assert.notEqual(hash(grown.controlPlane), hash(before.controlPlane));
-            const moved = kubeManifests(sameArchitecture(model, { nodes: model.nodes.map((n, i) => (i === 0 ? { ...n, nodeId: 4998 } : n)) }));
+            const moved = kubeManifests(
+                sameArchitecture(model, { nodes: model.nodes.map((n, i) => (i === 0 ? { ...n, nodeId: 4998 } : n)) }),
+            );
             assert.notEqual(hash(moved.controlPlane), hash(before.controlPlane));
-            assert.equal(hash(kubeManifests(sameArchitecture(model, {})).controlPlane), hash(before.controlPlane), "the same plan rolls nothing");
+            assert.equal(
+                hash(kubeManifests(sameArchitecture(model, {})).controlPlane),
+                hash(before.controlPlane),
+                "the same plan rolls nothing",
+            );
             for (const ds of before.nodes) assert.equal(hash(ds), undefined, "ovnkube-node does not restart for another node's plan");
         });
     }
@@ -203,14 +228,26 @@ describe("the control plane rolls when the node plan changes, so that it reserve
 describe("the release's CRDs", () => {
     it("are read from the model's URLs: every one a k8s.ovn.org CustomResourceDefinition that validates", async () => {
         const model = interconnectModel();
-        assert.ok(model.crdUrls.every((u) => u.startsWith("file:///")), "the fixture reads the lab's copy");
+        assert.ok(
+            model.crdUrls.every((u) => u.startsWith("file:///")),
+            "the fixture reads the lab's copy",
+        );
         const crds = await loadCrds(model.crdUrls);
         assert.equal(crds.length, model.crdUrls.length);
         assert.deepEqual(
             crds.map((c) => c.metadata.name).sort(),
             [
-                "adminpolicybasedexternalroutes", "clusternetworkconnects", "clusteruserdefinednetworks", "egressfirewalls", "egressips", "egressqoses",
-                "egressservices", "networkqoses", "routeadvertisements", "userdefinednetworks", "vteps",
+                "adminpolicybasedexternalroutes",
+                "clusternetworkconnects",
+                "clusteruserdefinednetworks",
+                "egressfirewalls",
+                "egressips",
+                "egressqoses",
+                "egressservices",
+                "networkqoses",
+                "routeadvertisements",
+                "userdefinednetworks",
+                "vteps",
             ].map((n) => `${n}.k8s.ovn.org`),
         );
         for (const crd of crds) {

@@ -11,7 +11,10 @@ describe("Node plan patches", () => {
     const { nodePlans } = kubeManifests(kubeModel());
 
     it("patch every planned node, in the model's order", () => {
-        assert.deepEqual(nodePlans.map((p) => p.metadata.name), ["master-0", "master-1", "worker-0", "worker-1"]);
+        assert.deepEqual(
+            nodePlans.map((p) => p.metadata.name),
+            ["master-0", "master-1", "worker-0", "worker-1"],
+        );
     });
 
     it("carry only node-subnets as ovnkube's list form and node-id as a decimal string", () => {
@@ -43,11 +46,22 @@ describe("Node plan patches", () => {
         const model = interconnectModel();
         assert.deepEqual(
             patches.map((p) => p.metadata.annotations),
-            model.nodes.map((n) => ({ "k8s.ovn.org/node-subnets": JSON.stringify({ default: [n.subnet] }), "k8s.ovn.org/node-id": String(n.nodeId), "k8s.ovn.org/node-transit-switch-port-ifaddr": JSON.stringify({ ipv4: n.transit!.cidr }) })),
+            model.nodes.map((n) => ({
+                "k8s.ovn.org/node-subnets": JSON.stringify({ default: [n.subnet] }),
+                "k8s.ovn.org/node-id": String(n.nodeId),
+                "k8s.ovn.org/node-transit-switch-port-ifaddr": JSON.stringify({ ipv4: n.transit!.cidr }),
+            })),
         );
-        assert.deepEqual(JSON.parse(patches[0].metadata.annotations["k8s.ovn.org/node-transit-switch-port-ifaddr"]), { ipv4: "100.88.0.2/16" });
-        assert.deepEqual(nodePlanPatch(kubeModel().nodes[0], "interconnect", "ovnkube-node").metadata.labels, { "ovn-kubernetes-as-code/ovnkube-node-group": "ovnkube-node", "k8s.ovn.org/zone-name": "master-0" });
-        assert.deepEqual(nodePlanPatch(kubeModel().nodes[0], "centralized", "ovnkube-node").metadata.labels, { "ovn-kubernetes-as-code/ovnkube-node-group": "ovnkube-node" });
+        assert.deepEqual(JSON.parse(patches[0].metadata.annotations["k8s.ovn.org/node-transit-switch-port-ifaddr"]), {
+            ipv4: "100.88.0.2/16",
+        });
+        assert.deepEqual(nodePlanPatch(kubeModel().nodes[0], "interconnect", "ovnkube-node").metadata.labels, {
+            "ovn-kubernetes-as-code/ovnkube-node-group": "ovnkube-node",
+            "k8s.ovn.org/zone-name": "master-0",
+        });
+        assert.deepEqual(nodePlanPatch(kubeModel().nodes[0], "centralized", "ovnkube-node").metadata.labels, {
+            "ovn-kubernetes-as-code/ovnkube-node-group": "ovnkube-node",
+        });
     });
 
     it("follow the model's plan", () => {

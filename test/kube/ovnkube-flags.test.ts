@@ -24,11 +24,15 @@ function parse(ovnkube: string, args: readonly string[], timeoutMs = 10_000): { 
 
 function daemonSetArgs(model: KubeModel): Array<[string, string[]]> {
     const m = kubeManifests(model);
-    return [m.controlPlane, ...m.nodes].map((ds) => [ds.metadata.name, expandedCommand(main(ds), model.config, { node: "worker-0", hostIP: "10.19.188.23" }).slice(1)]);
+    return [m.controlPlane, ...m.nodes].map((ds) => [
+        ds.metadata.name,
+        expandedCommand(main(ds), model.config, { node: "worker-0", hostIP: "10.19.188.23" }).slice(1),
+    ]);
 }
 
 /** Every feature the release has switched on, so that each of their flags reaches its processes. */
-const releaseFeatures = (version: OvnkubeVersion) => featureSettings(Object.fromEntries(FEATURE_KEYS.map((k) => [k, releaseHas(version, k)])));
+const releaseFeatures = (version: OvnkubeVersion) =>
+    featureSettings(Object.fromEntries(FEATURE_KEYS.map((k) => [k, releaseHas(version, k)])));
 
 /**
  * The fixture's models for one release: both architectures with the chart's features, both with
@@ -37,7 +41,11 @@ const releaseFeatures = (version: OvnkubeVersion) => featureSettings(Object.from
 function models(version: OvnkubeVersion): Array<[string, KubeModel]> {
     const ssl = kubeModel({ version, config: { ...kubeModel().config, OvnNorth: "ssl:10.0.0.5:6641", OvnSouth: "ssl:10.0.0.5:6642" } });
     const everything = bothArchitectures({ version, features: releaseFeatures(version), gatewayMode: "local", egressIpHealthCheckPort: 0 });
-    return [...bothArchitectures({ version }), ...everything.map(([a, m]): [string, KubeModel] => [`${a}, every feature of ${version}, local gateway`, m]), ["centralized with ssl databases", ssl]];
+    return [
+        ...bothArchitectures({ version }),
+        ...everything.map(([a, m]): [string, KubeModel] => [`${a}, every feature of ${version}, local gateway`, m]),
+        ["centralized with ssl databases", ssl],
+    ];
 }
 
 for (const version of OVNKUBE_VERSIONS) {
@@ -62,7 +70,16 @@ for (const version of OVNKUBE_VERSIONS) {
                 for (const [name, args] of lines) {
                     assert.ok(!args.some((a) => a.includes("$(")), `${name}: ${args.join(" ")}`);
                     const r = parse(ovnkube, args);
-                    assert.ok(r.parsed, `${name}: ${r.output.split("\n").filter((l) => /^\s*[FE]\d{4}|Incorrect|flag/.test(l)).slice(0, 3).join("\n") || r.output.slice(0, 400)}`);
+                    assert.ok(
+                        r.parsed,
+                        `${name}: ${
+                            r.output
+                                .split("\n")
+                                .filter((l) => /^\s*[FE]\d{4}|Incorrect|flag/.test(l))
+                                .slice(0, 3)
+                                .join("\n") || r.output.slice(0, 400)
+                        }`,
+                    );
                 }
             });
         }
@@ -70,7 +87,11 @@ for (const version of OVNKUBE_VERSIONS) {
         it("lacks the flags of the features of later releases, which validation refuses", () => {
             const later = FEATURE_KEYS.filter((k) => !releaseHas(version, k));
             if (version === "1.2") assert.deepEqual(later, ["allowIcmpNetworkPolicy", "evpn"]);
-            for (const k of later) assert.match(parse(ovnkube, ["-init-cluster-manager", "n1", `-${FEATURES[k].flag}`]).output, new RegExp(`flag provided but not defined: -${FEATURES[k].flag}`));
+            for (const k of later)
+                assert.match(
+                    parse(ovnkube, ["-init-cluster-manager", "n1", `-${FEATURES[k].flag}`]).output,
+                    new RegExp(`flag provided but not defined: -${FEATURES[k].flag}`),
+                );
         });
 
         it("and this check tells an unknown flag, a bad value and a stray value apart from a good line", () => {

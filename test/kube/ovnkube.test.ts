@@ -19,8 +19,17 @@ const PLANS = ["master-0-plan", "master-1-plan", "worker-0-plan", "worker-1-plan
 const NODE_DAEMON_SETS = ["node-default", "node-breth0-10-19-188-1"];
 /** The CRDs of ovn-kubernetes 1.3, by their resource names' suffix. */
 const CRDS = [
-    "adminpolicybasedexternalroutes", "clusternetworkconnects", "clusteruserdefinednetworks", "egressfirewalls", "egressips", "egressqoses",
-    "egressservices", "networkqoses", "routeadvertisements", "userdefinednetworks", "vteps",
+    "adminpolicybasedexternalroutes",
+    "clusternetworkconnects",
+    "clusteruserdefinednetworks",
+    "egressfirewalls",
+    "egressips",
+    "egressqoses",
+    "egressservices",
+    "networkqoses",
+    "routeadvertisements",
+    "userdefinednetworks",
+    "vteps",
 ].map((c) => `crd-${c}.k8s.ovn.org`);
 /** Every child but the provider, by name suffix, with its type; the control plane's DaemonSet is `control-plane` (interconnect) or `master`. */
 function childTypes(controlPlane: "control-plane" | "master"): Record<string, string> {
@@ -56,7 +65,9 @@ function identityTypes(interconnect: boolean): Record<string, string> {
         "webhook-secret": "kubernetes:core/v1:Secret",
         identity: "kubernetes:apps/v1:DaemonSet",
         "ovn-kubernetes-admission-webhook-node": "kubernetes:admissionregistration.k8s.io/v1:ValidatingWebhookConfiguration",
-        ...(interconnect ? { "ovn-kubernetes-admission-webhook-pod": "kubernetes:admissionregistration.k8s.io/v1:ValidatingWebhookConfiguration" } : {}),
+        ...(interconnect
+            ? { "ovn-kubernetes-admission-webhook-pod": "kubernetes:admissionregistration.k8s.io/v1:ValidatingWebhookConfiguration" }
+            : {}),
     };
 }
 
@@ -201,7 +212,11 @@ describe("Ovnkube with a kubeconfig (centralized)", () => {
             "pulumi.com/patchFieldManager": "ovn-kubernetes-node-plan",
             "pulumi.com/patchForce": "true",
         });
-        assert.deepEqual(plan.metadata.labels, { "ovn-kubernetes-as-code/ovnkube-node-group": "ovnkube-node-breth0-10-19-188-1" }, "centralized: no zone label");
+        assert.deepEqual(
+            plan.metadata.labels,
+            { "ovn-kubernetes-as-code/ovnkube-node-group": "ovnkube-node-breth0-10-19-188-1" },
+            "centralized: no zone label",
+        );
         assert.equal(plan.spec, undefined, "only annotations are patched");
     });
 
@@ -209,14 +224,29 @@ describe("Ovnkube with a kubeconfig (centralized)", () => {
         const crds = CRDS.map((c) => `k-${c}`);
         const plans = PLANS.map((p) => `k-${p}`);
         // The nodes' DaemonSets come after every plan through the control plane's: not listing the plans again.
-        const nodeDeps = ["k-config", "k-host-network-namespace", "k-node-service-account", "k-node-cluster-role-binding", "k-master", ...crds];
+        const nodeDeps = [
+            "k-config",
+            "k-host-network-namespace",
+            "k-node-service-account",
+            "k-node-cluster-role-binding",
+            "k-master",
+            ...crds,
+        ];
         for (const ds of NODE_DAEMON_SETS.map((d) => `k-${d}`)) {
             const d = await deps(ds);
             for (const needed of nodeDeps) assert.ok(d.includes(needed), `${ds} after ${needed}`);
             for (const plan of plans) assert.ok(!d.includes(plan), `${ds} lists ${plan}`);
         }
         const master = await deps("k-master");
-        for (const needed of ["k-config", "k-host-network-namespace", "k-control-plane-service-account", "k-control-plane-cluster-role-binding", "k-role-binding", ...plans, ...crds]) {
+        for (const needed of [
+            "k-config",
+            "k-host-network-namespace",
+            "k-control-plane-service-account",
+            "k-control-plane-cluster-role-binding",
+            "k-role-binding",
+            ...plans,
+            ...crds,
+        ]) {
             assert.ok(master.includes(needed), `k-master after ${needed}`);
         }
         for (const plan of plans) assert.deepEqual(await deps(plan), [], `${plan} waits for nothing`);
@@ -233,7 +263,10 @@ describe("Ovnkube with a kubeconfig (centralized)", () => {
         assert.equal(await value(component.namespace), "ovn-kubernetes");
         assert.equal(await value(component.controlPlaneDaemonSet), "ovnkube-master");
         assert.deepEqual(await value(component.nodeDaemonSets), ["ovnkube-node-default", "ovnkube-node-breth0-10-19-188-1"]);
-        assert.deepEqual([...(await value(component.crds))].sort(), CRDS.map((c) => c.slice("crd-".length)));
+        assert.deepEqual(
+            [...(await value(component.crds))].sort(),
+            CRDS.map((c) => c.slice("crd-".length)),
+        );
         const plan = await value(component.nodePlan);
         assert.deepEqual(Object.keys(plan), ["master-0", "master-1", "worker-0", "worker-1"]);
         assert.deepEqual(plan["master-1"], { "k8s.ovn.org/node-subnets": '{"default":["10.128.6.0/23"]}', "k8s.ovn.org/node-id": "5" });
@@ -256,8 +289,13 @@ describe("Ovnkube with interconnect", () => {
     });
 
     it("binds the nodes' role to their certificates' group", () => {
-        assert.deepEqual(byName("i-node-cluster-role-binding").inputs.subjects, [{ kind: "Group", name: "system:ovn-nodes", apiGroup: "rbac.authorization.k8s.io" }]);
-        assert.equal(flag(byName("i-node-default").inputs.spec.template.spec.containers[0], "-bootstrap-kubeconfig"), "/etc/kubernetes/kubelet.conf");
+        assert.deepEqual(byName("i-node-cluster-role-binding").inputs.subjects, [
+            { kind: "Group", name: "system:ovn-nodes", apiGroup: "rbac.authorization.k8s.io" },
+        ]);
+        assert.equal(
+            flag(byName("i-node-default").inputs.spec.template.spec.containers[0], "-bootstrap-kubeconfig"),
+            "/etc/kubernetes/kubelet.conf",
+        );
     });
 
     it("makes the webhook certificate for the webhook's address, its private key an output kept secret", () => {
@@ -284,7 +322,10 @@ describe("Ovnkube with interconnect", () => {
 
     it("gives both webhooks the CA that signed the served certificate as caBundle", () => {
         const served = new X509Certificate(byName("i-webhook-secret").inputs.stringData.value["tls.crt"]);
-        for (const [name, path] of [["i-ovn-kubernetes-admission-webhook-node", "node"], ["i-ovn-kubernetes-admission-webhook-pod", "pod"]]) {
+        for (const [name, path] of [
+            ["i-ovn-kubernetes-admission-webhook-node", "node"],
+            ["i-ovn-kubernetes-admission-webhook-pod", "pod"],
+        ]) {
             const [hook] = byName(name).inputs.webhooks;
             assert.equal(hook.clientConfig.url, `https://localhost:9443/${path}`);
             assert.equal(hook.failurePolicy, "Fail");
@@ -295,8 +336,12 @@ describe("Ovnkube with interconnect", () => {
 
     it("starts ovnkube-identity once its account may act and its certificate is there, the webhooks once it runs, ovnkube-node after both", async () => {
         const identity = await deps("i-identity");
-        for (const needed of ["i-namespace", "i-config", "i-identity-cluster-role-binding", "i-identity-role-binding", "i-webhook-secret"]) assert.ok(identity.includes(needed), `i-identity after ${needed}`);
-        for (const [binding, role] of [["i-identity-cluster-role-binding", "i-identity-cluster-role"], ["i-identity-role-binding", "i-identity-role"]]) {
+        for (const needed of ["i-namespace", "i-config", "i-identity-cluster-role-binding", "i-identity-role-binding", "i-webhook-secret"])
+            assert.ok(identity.includes(needed), `i-identity after ${needed}`);
+        for (const [binding, role] of [
+            ["i-identity-cluster-role-binding", "i-identity-cluster-role"],
+            ["i-identity-role-binding", "i-identity-role"],
+        ]) {
             assert.ok((await deps(binding)).includes(role), `${binding} after ${role}`);
             assert.ok((await deps(binding)).includes("i-identity-service-account"), binding);
         }
@@ -304,7 +349,8 @@ describe("Ovnkube with interconnect", () => {
         for (const w of webhooks) assert.deepEqual(await deps(w), ["i-identity"], w);
         for (const ds of NODE_DAEMON_SETS.map((d) => `i-${d}`)) {
             const d = await deps(ds);
-            for (const needed of ["i-identity", ...webhooks, "i-node-cluster-role-binding"]) assert.ok(d.includes(needed), `${ds} after ${needed}`);
+            for (const needed of ["i-identity", ...webhooks, "i-node-cluster-role-binding"])
+                assert.ok(d.includes(needed), `${ds} after ${needed}`);
         }
     });
 
@@ -313,7 +359,9 @@ describe("Ovnkube with interconnect", () => {
         assert.equal(byName("i-control-plane-service-account").inputs.metadata.name, "ovnkube-cluster-manager");
         assert.equal(byName("i-control-plane").inputs.spec.template.spec.serviceAccountName, "ovnkube-cluster-manager");
         assert.equal(byName("i-node-default").inputs.spec.template.spec.containers[0].name, "ovnkube-controller");
-        assert.deepEqual(byName("i-role-binding").inputs.subjects, [{ kind: "ServiceAccount", name: "ovnkube-cluster-manager", namespace: "ovn-kubernetes" }]);
+        assert.deepEqual(byName("i-role-binding").inputs.subjects, [
+            { kind: "ServiceAccount", name: "ovnkube-cluster-manager", namespace: "ovn-kubernetes" },
+        ]);
         const data = byName("i-config").inputs.data;
         assert.ok(!("OvnNorth" in data) && !("OvnSouth" in data));
     });
@@ -322,7 +370,10 @@ describe("Ovnkube with interconnect", () => {
         for (const p of PLANS) {
             const node = p.replace(/-plan$/, "");
             const group = node === "worker-0" ? "ovnkube-node-breth0-10-19-188-1" : "ovnkube-node-default";
-            assert.deepEqual(byName(`i-${p}`).inputs.metadata.labels, { "ovn-kubernetes-as-code/ovnkube-node-group": group, "k8s.ovn.org/zone-name": node });
+            assert.deepEqual(byName(`i-${p}`).inputs.metadata.labels, {
+                "ovn-kubernetes-as-code/ovnkube-node-group": group,
+                "k8s.ovn.org/zone-name": node,
+            });
         }
     });
 });

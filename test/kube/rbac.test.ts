@@ -43,7 +43,12 @@ for (const [architecture, model] of bothArchitectures({ features: NO_FEATURES })
     describe(`RBAC (${architecture}, every optional feature off)`, () => {
         it("has no wildcard group, resource or verb", () => {
             const identity = m.identity ? [...m.identity.clusterRole.rules, ...m.identity.role.rules] : [];
-            for (const r of [...m.roles["control-plane"].clusterRole.rules, ...m.roles.node.clusterRole.rules, ...m.role.rules, ...identity]) {
+            for (const r of [
+                ...m.roles["control-plane"].clusterRole.rules,
+                ...m.roles.node.clusterRole.rules,
+                ...m.role.rules,
+                ...identity,
+            ]) {
                 for (const v of [...r.apiGroups, ...r.resources, ...r.verbs]) assert.ok(!v.includes("*"), JSON.stringify(r));
             }
         });
@@ -59,8 +64,15 @@ for (const [architecture, model] of bothArchitectures({ features: NO_FEATURES })
                 assert.equal(r.serviceAccount.metadata.namespace, "ovn-kubernetes");
                 assert.equal(r.clusterRole.metadata.name, clusterRole);
                 assert.equal(r.clusterRoleBinding.metadata.name, clusterRole);
-                assert.deepEqual(r.clusterRoleBinding.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: clusterRole });
-                const holder = role === "node" && model.identity ? { kind: "Group", name: "system:ovn-nodes", apiGroup: "rbac.authorization.k8s.io" } : { kind: "ServiceAccount", name: account, namespace: "ovn-kubernetes" };
+                assert.deepEqual(r.clusterRoleBinding.roleRef, {
+                    apiGroup: "rbac.authorization.k8s.io",
+                    kind: "ClusterRole",
+                    name: clusterRole,
+                });
+                const holder =
+                    role === "node" && model.identity
+                        ? { kind: "Group", name: "system:ovn-nodes", apiGroup: "rbac.authorization.k8s.io" }
+                        : { kind: "ServiceAccount", name: account, namespace: "ovn-kubernetes" };
                 assert.deepEqual(r.clusterRoleBinding.subjects, [holder]);
             }
         });
@@ -85,35 +97,58 @@ for (const [architecture, model] of bothArchitectures({ features: NO_FEATURES })
                     for (const verb of ["create", "patch", "update"]) assert.ok(allows(rules, "", "events", verb));
                 });
 
-                it(controller ? "runs the network controller: reads network policies, annotates pods and services through status" : "runs no network controller: no network policies, pods or services to annotate", () => {
-                    for (const verb of READ) assert.equal(allows(rules, "networking.k8s.io", "networkpolicies", verb), controller, verb);
-                    for (const resource of ["pods/status", "services/status"]) {
-                        for (const verb of STATUS_WRITES) assert.equal(allows(rules, "", resource, verb), controller, `${verb} ${resource}`);
-                    }
-                    // Only a zone's controller (interconnect) writes the namespaces' status.
-                    for (const verb of STATUS_WRITES) assert.equal(allows(rules, "", "namespaces/status", verb), controller && ic, `${verb} namespaces/status`);
-                });
+                it(
+                    controller
+                        ? "runs the network controller: reads network policies, annotates pods and services through status"
+                        : "runs no network controller: no network policies, pods or services to annotate",
+                    () => {
+                        for (const verb of READ)
+                            assert.equal(allows(rules, "networking.k8s.io", "networkpolicies", verb), controller, verb);
+                        for (const resource of ["pods/status", "services/status"]) {
+                            for (const verb of STATUS_WRITES)
+                                assert.equal(allows(rules, "", resource, verb), controller, `${verb} ${resource}`);
+                        }
+                        // Only a zone's controller (interconnect) writes the namespaces' status.
+                        for (const verb of STATUS_WRITES)
+                            assert.equal(allows(rules, "", "namespaces/status", verb), controller && ic, `${verb} namespaces/status`);
+                    },
+                );
 
                 // The nodes' own certificates are requested by ovnkube-node itself, with node identities.
                 const requests = role === "node" && model.identity !== undefined;
 
                 it(`grants nothing for disabled features or ovnkube.sh${requests ? "" : ", nor certificate requests"}`, () => {
                     const groups = new Set(rules.flatMap((r) => r.apiGroups));
-                    const expected = ["", "discovery.k8s.io", ...(requests ? [CERTIFICATES] : []), ...(controller ? ["networking.k8s.io"] : [])];
+                    const expected = [
+                        "",
+                        "discovery.k8s.io",
+                        ...(requests ? [CERTIFICATES] : []),
+                        ...(controller ? ["networking.k8s.io"] : []),
+                    ];
                     assert.deepEqual([...groups].sort(), expected.sort());
                     assert.ok(!allows(rules, "", "endpoints", "list"), "service backends come from EndpointSlices");
                     assert.ok(!allows(rules, "", "nodes/status", "get"));
                     assert.ok(!allows(rules, "k8s.ovn.org", "egressips", "list"));
-                    assert.equal(rules.some((r) => r.resources.includes("certificatesigningrequests")), requests);
+                    assert.equal(
+                        rules.some((r) => r.resources.includes("certificatesigningrequests")),
+                        requests,
+                    );
                 });
 
-                it(requests ? "lets the nodes request and watch their certificates, not approve or sign them" : "grants no certificate requests", () => {
-                    for (const verb of ["create", ...READ]) assert.equal(allows(rules, CERTIFICATES, "certificatesigningrequests", verb), requests, verb);
-                    for (const verb of ["update", "patch", "delete"]) assert.ok(!allows(rules, CERTIFICATES, "certificatesigningrequests", verb), verb);
-                    assert.ok(!allows(rules, CERTIFICATES, "certificatesigningrequests/approval", "update"));
-                    assert.ok(!allows(rules, CERTIFICATES, "certificatesigningrequests/status", "update"));
-                    assert.ok(!allows(rules, CERTIFICATES, "signers", "approve", CLIENT_SIGNER));
-                });
+                it(
+                    requests
+                        ? "lets the nodes request and watch their certificates, not approve or sign them"
+                        : "grants no certificate requests",
+                    () => {
+                        for (const verb of ["create", ...READ])
+                            assert.equal(allows(rules, CERTIFICATES, "certificatesigningrequests", verb), requests, verb);
+                        for (const verb of ["update", "patch", "delete"])
+                            assert.ok(!allows(rules, CERTIFICATES, "certificatesigningrequests", verb), verb);
+                        assert.ok(!allows(rules, CERTIFICATES, "certificatesigningrequests/approval", "update"));
+                        assert.ok(!allows(rules, CERTIFICATES, "certificatesigningrequests/status", "update"));
+                        assert.ok(!allows(rules, CERTIFICATES, "signers", "approve", CLIENT_SIGNER));
+                    },
+                );
 
                 it("grants no creation, deletion, secrets or ConfigMaps", () => {
                     for (const verb of ["create", "delete", "deletecollection", "escalate", "bind", "impersonate"]) {
@@ -146,7 +181,9 @@ for (const [architecture, model] of bothArchitectures({ features: NO_FEATURES })
                 assert.equal(m.role.metadata.namespace, "ovn-kubernetes");
                 assert.equal(m.roleBinding.metadata.namespace, "ovn-kubernetes");
                 assert.deepEqual(m.roleBinding.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "ovn-kubernetes" });
-                assert.deepEqual(m.roleBinding.subjects, [{ kind: "ServiceAccount", name: controlPlaneAccount, namespace: "ovn-kubernetes" }]);
+                assert.deepEqual(m.roleBinding.subjects, [
+                    { kind: "ServiceAccount", name: controlPlaneAccount, namespace: "ovn-kubernetes" },
+                ]);
             });
         });
     });
@@ -180,12 +217,20 @@ describe("ovnkube-identity's RBAC, with node identities", () => {
         for (const verb of READ) assert.ok(allows(rules, CERTIFICATES, "certificatesigningrequests", verb), verb);
         assert.ok(allows(rules, CERTIFICATES, "certificatesigningrequests/approval", "update"));
         assert.ok(allows(rules, CERTIFICATES, "signers", "approve", CLIENT_SIGNER));
-        for (const signer of ["kubernetes.io/kubelet-serving", "kubernetes.io/kube-apiserver-client-kubelet", "kubernetes.io/legacy-unknown"]) {
+        for (const signer of [
+            "kubernetes.io/kubelet-serving",
+            "kubernetes.io/kube-apiserver-client-kubelet",
+            "kubernetes.io/legacy-unknown",
+        ]) {
             assert.ok(!allows(rules, CERTIFICATES, "signers", "approve", signer), signer);
         }
         assert.ok(!allows(rules, CERTIFICATES, "signers", "approve"), "only by name");
         // It neither asks for certificates nor signs them (the controller manager does).
-        for (const [resource, verb] of [["certificatesigningrequests", "create"], ["certificatesigningrequests/status", "update"], ["signers", "sign"]]) {
+        for (const [resource, verb] of [
+            ["certificatesigningrequests", "create"],
+            ["certificatesigningrequests/status", "update"],
+            ["signers", "sign"],
+        ]) {
             assert.ok(!allows(rules, CERTIFICATES, resource, verb, CLIENT_SIGNER), `${verb} ${resource}`);
         }
     });
@@ -194,7 +239,8 @@ describe("ovnkube-identity's RBAC, with node identities", () => {
         for (const verb of READ) assert.ok(allows(rules, "", "nodes", verb), verb);
         for (const verb of ["create", "patch", "update"]) assert.ok(allows(rules, "", "events", verb), verb);
         for (const resource of ["nodes", "nodes/status", "pods", "pods/status", "secrets"]) {
-            for (const verb of ["create", "patch", "update", "delete"]) assert.ok(!allows(rules, "", resource, verb), `${verb} ${resource}`);
+            for (const verb of ["create", "patch", "update", "delete"])
+                assert.ok(!allows(rules, "", resource, verb), `${verb} ${resource}`);
         }
         assert.ok(!allows(rules, "", "secrets", "get"));
     });
@@ -202,12 +248,21 @@ describe("ovnkube-identity's RBAC, with node identities", () => {
     it("is bound to its own account in the model's namespace", () => {
         assert.equal(identity.serviceAccount.metadata.name, "ovnkube-identity");
         assert.equal(identity.clusterRole.metadata.name, "ovn-kubernetes-identity");
-        assert.deepEqual(identity.clusterRoleBinding.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "ovn-kubernetes-identity" });
+        assert.deepEqual(identity.clusterRoleBinding.roleRef, {
+            apiGroup: "rbac.authorization.k8s.io",
+            kind: "ClusterRole",
+            name: "ovn-kubernetes-identity",
+        });
         assert.deepEqual(identity.clusterRoleBinding.subjects, [account]);
-        assert.deepEqual(identity.roleBinding.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "ovn-kubernetes-identity" });
+        assert.deepEqual(identity.roleBinding.roleRef, {
+            apiGroup: "rbac.authorization.k8s.io",
+            kind: "Role",
+            name: "ovn-kubernetes-identity",
+        });
         assert.deepEqual(identity.roleBinding.subjects, [account]);
         const other = kubeManifests(interconnectModel({ namespace: "openshift-ovn-kubernetes" })).identity!;
-        for (const obj of [other.serviceAccount, other.role, other.roleBinding, other.daemonSet]) assert.equal(obj.metadata.namespace, "openshift-ovn-kubernetes", obj.kind);
+        for (const obj of [other.serviceAccount, other.role, other.roleBinding, other.daemonSet])
+            assert.equal(obj.metadata.namespace, "openshift-ovn-kubernetes", obj.kind);
         for (const b of [other.clusterRoleBinding, other.roleBinding]) assert.equal(namespaceOf(b.subjects[0]), "openshift-ovn-kubernetes");
     });
 
@@ -259,23 +314,35 @@ describe("RBAC per feature, as the chart grants it", () => {
         it(`${architecture}: a feature that is off grants nothing, one that is on only its own objects`, () => {
             const nqos = bothArchitectures({ features: only("networkQos") }).find(([a]) => a === architecture)![1];
             const groups = (m: KubeModel) => new Set([...rulesOf(m, "control-plane"), ...rulesOf(m, "node")].flatMap((r) => r.apiGroups));
-            const resources = (m: KubeModel) => [...rulesOf(m, "control-plane"), ...rulesOf(m, "node")].filter((r) => r.apiGroups.includes(OVN)).flatMap((r) => r.resources);
+            const resources = (m: KubeModel) =>
+                [...rulesOf(m, "control-plane"), ...rulesOf(m, "node")]
+                    .filter((r) => r.apiGroups.includes(OVN))
+                    .flatMap((r) => r.resources);
             assert.deepEqual([...new Set(resources(nqos))].sort(), ["networkqoses", "networkqoses/status"]);
             assert.ok(!groups(nqos).has(ANP) && !groups(nqos).has("k8s.cni.cncf.io"));
             const anp = bothArchitectures({ features: only("adminNetworkPolicy") }).find(([a]) => a === architecture)![1];
             assert.ok(!groups(anp).has(OVN));
             const controller = rulesOf(anp, ic ? "node" : "control-plane");
-            for (const r of ["adminnetworkpolicies", "baselineadminnetworkpolicies"]) for (const verb of READ) assert.ok(allows(controller, ANP, r, verb), `${verb} ${r}`);
+            for (const r of ["adminnetworkpolicies", "baselineadminnetworkpolicies"])
+                for (const verb of READ) assert.ok(allows(controller, ANP, r, verb), `${verb} ${r}`);
             for (const verb of STATUS_WRITES) assert.ok(allows(controller, ANP, "adminnetworkpolicies/status", verb), verb);
             // The cluster manager lists them and patches their status, as the chart has it.
             if (ic) {
                 const cm = rulesOf(anp, "control-plane");
                 assert.ok(allows(cm, ANP, "adminnetworkpolicies", "list") && !allows(cm, ANP, "adminnetworkpolicies", "watch"));
-                assert.ok(allows(cm, ANP, "baselineadminnetworkpolicies/status", "patch") && !allows(cm, ANP, "baselineadminnetworkpolicies/status", "update"));
+                assert.ok(
+                    allows(cm, ANP, "baselineadminnetworkpolicies/status", "patch") &&
+                        !allows(cm, ANP, "baselineadminnetworkpolicies/status", "update"),
+                );
             }
             // Features without objects grant nothing.
-            const plain = bothArchitectures({ features: only("multicast", "serviceTemplates", "statelessNetworkPolicy", "allowIcmpNetworkPolicy") }).find(([a]) => a === architecture)![1];
-            assert.deepEqual([...groups(plain)].sort(), [...groups(bothArchitectures({ features: NO_FEATURES }).find(([a]) => a === architecture)![1])].sort());
+            const plain = bothArchitectures({
+                features: only("multicast", "serviceTemplates", "statelessNetworkPolicy", "allowIcmpNetworkPolicy"),
+            }).find(([a]) => a === architecture)![1];
+            assert.deepEqual(
+                [...groups(plain)].sort(),
+                [...groups(bothArchitectures({ features: NO_FEATURES }).find(([a]) => a === architecture)![1])].sort(),
+            );
         });
     }
 

@@ -19,16 +19,27 @@ export function validateObject(obj: KubeObject | TlsSecret | Webhooks): void {
     // validation is what matters, so the data is handed over as it is.
     const data = obj as never;
     switch (obj.kind) {
-        case "Namespace": return new Namespace(data).validate();
-        case "ServiceAccount": return new ServiceAccount(data).validate();
-        case "ConfigMap": return new ConfigMap(data).validate();
-        case "ClusterRole": return new ClusterRole(data).validate();
-        case "ClusterRoleBinding": return new ClusterRoleBinding(data).validate();
-        case "Role": return new Role(data).validate();
-        case "RoleBinding": return new RoleBinding(data).validate();
-        case "Node": return new Node(data).validate();
-        case "DaemonSet": return new DaemonSet(data).validate();
-        case "Secret": return new Secret(data).validate();
-        case "ValidatingWebhookConfiguration": return new ValidatingWebhookConfiguration(data).validate();
+        case "Namespace":
+            return new Namespace(data).validate();
+        case "ServiceAccount":
+            return new ServiceAccount(data).validate();
+        case "ConfigMap":
+            return new ConfigMap(data).validate();
+        case "ClusterRole":
+            return new ClusterRole(data).validate();
+        case "ClusterRoleBinding":
+            return new ClusterRoleBinding(data).validate();
+        case "Role":
+            return new Role(data).validate();
+        case "RoleBinding":
+            return new RoleBinding(data).validate();
+        case "Node":
+            return new Node(data).validate();
+        case "DaemonSet":
+            return new DaemonSet(data).validate();
+        case "Secret":
+            return new Secret(data).validate();
+        case "ValidatingWebhookConfiguration":
+            return new ValidatingWebhookConfiguration(data).validate();
     }
 }

@@ -39,12 +39,15 @@ Components: main
 
 test("one-line sources: options and comments dropped, every entry read", () => {
     const sources = parseOneLineSources({ path: "/etc/apt/sources.list", text: ONE_LINE });
-    assert.deepEqual(sources.map((s) => [s.types[0], s.uris[0], s.suites[0], s.components.join(" ")]), [
-        ["deb-src", "http://src.example/debian", "bookworm", "main"],
-        ["deb", "https://download.example/linux/debian", "bookworm", "stable"],
-        ["deb", "http://security.example/debian-security", "bookworm-security", "main"],
-        ["deb", "http://mirror.example/debian/", "bookworm", "main contrib"],
-    ]);
+    assert.deepEqual(
+        sources.map((s) => [s.types[0], s.uris[0], s.suites[0], s.components.join(" ")]),
+        [
+            ["deb-src", "http://src.example/debian", "bookworm", "main"],
+            ["deb", "https://download.example/linux/debian", "bookworm", "stable"],
+            ["deb", "http://security.example/debian-security", "bookworm-security", "main"],
+            ["deb", "http://mirror.example/debian/", "bookworm", "main contrib"],
+        ],
+    );
     // Not the source package entry, not a third party's suite component, not the security archive.
     assert.equal(chooseDebianMirror(undefined, [{ path: "/etc/apt/sources.list", text: ONE_LINE }]), "http://mirror.example/debian");
 });
@@ -54,24 +57,36 @@ test("deb822 sources: disabled stanzas skipped, continuation lines kept in their
     assert.equal(sources.length, 2);
     assert.deepEqual(sources[0].uris, ["http://proxy.example:3142/debian", "http://second.example/debian"]);
     assert.deepEqual(sources[0].types, ["deb", "deb-src"]);
-    assert.equal(chooseDebianMirror(undefined, [{ path: "/etc/apt/sources.list.d/debian.sources", text: DEB822 }]), "http://proxy.example:3142/debian");
+    assert.equal(
+        chooseDebianMirror(undefined, [{ path: "/etc/apt/sources.list.d/debian.sources", text: DEB822 }]),
+        "http://proxy.example:3142/debian",
+    );
 });
 
 test("the override wins over the sources, and is checked", () => {
     const files = [{ path: "/etc/apt/sources.list", text: ONE_LINE }];
     assert.equal(chooseDebianMirror("file:/srv/mirror/debian/", files), "file:/srv/mirror/debian");
     assert.equal(chooseDebianMirror("", files), "http://mirror.example/debian", "an empty override is no override");
-    assert.throws(() => chooseDebianMirror("mirror.example/debian", files), /OVN_K8S_LAB_MIRROR="mirror\.example\/debian" is not a mirror URL/);
-    assert.throws(() => chooseDebianMirror("http://mirror.example/debian --keyring=/x", files), /OVN_K8S_LAB_MIRROR=.* is not a mirror URL/);
+    assert.throws(
+        () => chooseDebianMirror("mirror.example/debian", files),
+        /OVN_K8S_LAB_MIRROR="mirror\.example\/debian" is not a mirror URL/,
+    );
+    assert.throws(
+        () => chooseDebianMirror("http://mirror.example/debian --keyring=/x", files),
+        /OVN_K8S_LAB_MIRROR=.* is not a mirror URL/,
+    );
 });
 
 test("no Debian archive: the error names the files read and the variable to set", () => {
     const thirdParty = { path: "/etc/apt/sources.list.d/vendor.list", text: "deb https://vendor.example/apt nodistro main\n" };
-    assert.throws(() => chooseDebianMirror(undefined, [thirdParty]), (e: Error) => {
-        assert.match(e.message, /no Debian archive .* in this machine's apt sources \(\/etc\/apt\/sources\.list\.d\/vendor\.list\)/);
-        assert.match(e.message, /set OVN_K8S_LAB_MIRROR to a Debian mirror's URL/);
-        return true;
-    });
+    assert.throws(
+        () => chooseDebianMirror(undefined, [thirdParty]),
+        (e: Error) => {
+            assert.match(e.message, /no Debian archive .* in this machine's apt sources \(\/etc\/apt\/sources\.list\.d\/vendor\.list\)/);
+            assert.match(e.message, /set OVN_K8S_LAB_MIRROR to a Debian mirror's URL/);
+            return true;
+        },
+    );
     assert.throws(() => chooseDebianMirror(undefined, []), /\(no apt source file\): set OVN_K8S_LAB_MIRROR/);
 });
 

@@ -15,8 +15,12 @@ const ID = "lccli";
 
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-        execFile(process.execPath, ["--import", "tsx", "lab/localcluster/cli.ts", ...args], { cwd: PROJECT_ROOT, encoding: "utf8", timeout: 60_000 },
-            (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }));
+        execFile(
+            process.execPath,
+            ["--import", "tsx", "lab/localcluster/cli.ts", ...args],
+            { cwd: PROJECT_ROOT, encoding: "utf8", timeout: 60_000 },
+            (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
+        );
     });
 }
 
@@ -34,14 +38,28 @@ test("up, status and down from the command line", async () => {
     assert.match(upRun.stdout, /node1\s+172\.31\.250\.11\s+debian12\s+\d+\s+\d+\s+ok/);
     assert.match(upRun.stdout, /node2\s+172\.31\.250\.12\s+debian12\s+\d+\s+\d+\s+ok/);
     const nodes = YAML.parse(fs.readFileSync(stack, "utf8")).config["ovn-kubernetes:nodes"];
-    assert.deepEqual(nodes.map((n: { address: string }) => n.address), ["172.31.250.11", "172.31.250.12"]);
+    assert.deepEqual(
+        nodes.map((n: { address: string }) => n.address),
+        ["172.31.250.11", "172.31.250.12"],
+    );
 
     const statusRun = await cli("status", "--id", ID, "--json");
     assert.equal(statusRun.code, 0, statusRun.stderr);
     assert.equal(JSON.parse(statusRun.stdout).healthy, true);
 
     // exec runs inside the host: its hostname, its address, the command's own options and exit code.
-    const inside = await cli("exec", "--id", ID, "node2", "--", "sh", "-c", 'hostname; ip -o -4 addr show dev eth0 | grep -c "$1"; exit 3', "sh", "172.31.250.12/");
+    const inside = await cli(
+        "exec",
+        "--id",
+        ID,
+        "node2",
+        "--",
+        "sh",
+        "-c",
+        'hostname; ip -o -4 addr show dev eth0 | grep -c "$1"; exit 3',
+        "sh",
+        "172.31.250.12/",
+    );
     assert.equal(inside.code, 3, inside.stderr);
     assert.equal(inside.stdout, "node2\n1\n");
     const stranger = await cli("exec", "--id", ID, "node9", "--", "true");

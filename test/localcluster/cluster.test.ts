@@ -25,8 +25,20 @@ function ssh(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 }
 
 function sshArgs(ip: string, knownHostsFile: string, command: string): string[] {
-    return ["-i", cluster.privateKeyPath, "-o", "StrictHostKeyChecking=yes", "-o", `UserKnownHostsFile=${knownHostsFile}`,
-        "-o", "BatchMode=yes", "-o", "ConnectTimeout=5", `root@${ip}`, command];
+    return [
+        "-i",
+        cluster.privateKeyPath,
+        "-o",
+        "StrictHostKeyChecking=yes",
+        "-o",
+        `UserKnownHostsFile=${knownHostsFile}`,
+        "-o",
+        "BatchMode=yes",
+        "-o",
+        "ConnectTimeout=5",
+        `root@${ip}`,
+        command,
+    ];
 }
 
 before(async () => {
@@ -71,10 +83,12 @@ test("ssh2 logs in with the generated key and the host key's SHA256 fingerprint 
                 client.exec("hostname", (err, stream) => {
                     if (err) return reject(err);
                     let text = "";
-                    stream.on("data", (d: Buffer) => (text += d.toString())).on("close", () => {
-                        client.end();
-                        resolve(text.trim());
-                    });
+                    stream
+                        .on("data", (d: Buffer) => (text += d.toString()))
+                        .on("close", () => {
+                            client.end();
+                            resolve(text.trim());
+                        });
                 });
             })
             .on("error", reject)
@@ -118,7 +132,10 @@ test("each host has its own /run, OVS/OVN directories and hostname", async () =>
     assert.equal((await hostExec(cluster, b.name, "hostname")).stdout.trim(), b.name);
     // As on an installed host, its own name and its peers' resolve (ovs-ctl runs `hostname -f`).
     assert.equal((await hostExec(cluster, b.name, ["hostname", "-f"])).stdout.trim(), b.name);
-    assert.match((await hostExec(cluster, b.name, ["getent", "hosts", a.name])).stdout, new RegExp(`^${a.ip.replace(/\./g, "\\.")}\\s+${a.name}`));
+    assert.match(
+        (await hostExec(cluster, b.name, ["getent", "hosts", a.name])).stdout,
+        new RegExp(`^${a.ip.replace(/\./g, "\\.")}\\s+${a.name}`),
+    );
     assert.equal((await hostExec(cluster, b.name, ["cat", "/etc/hostname"])).stdout, `${b.name}\n`);
     assert.notEqual(fs.readFileSync("/etc/hostname", "utf8"), `${b.name}\n`);
     assert.notEqual(os.hostname(), a.name);
@@ -127,10 +144,18 @@ test("each host has its own /run, OVS/OVN directories and hostname", async () =>
 test("status reports every host alive and reachable; a second up of the same id is refused", async () => {
     const s = await status(ID);
     assert.equal(s.healthy, true);
-    assert.deepEqual(s.hosts.map((h) => [h.name, h.holderAlive, h.reachable, typeof h.sshdPid]), [
-        ["node1", true, true, "number"], ["node2", true, true, "number"], ["node3", true, true, "number"],
-    ]);
-    assert.deepEqual(loadCluster(ID).hosts.map((h) => h.ip), cluster.hosts.map((h) => h.ip));
+    assert.deepEqual(
+        s.hosts.map((h) => [h.name, h.holderAlive, h.reachable, typeof h.sshdPid]),
+        [
+            ["node1", true, true, "number"],
+            ["node2", true, true, "number"],
+            ["node3", true, true, "number"],
+        ],
+    );
+    assert.deepEqual(
+        loadCluster(ID).hosts.map((h) => h.ip),
+        cluster.hosts.map((h) => h.ip),
+    );
     await assert.rejects(up({ id: ID, hosts: 1 }), /already exists/);
     // Another cluster on the same underlay would answer for these hosts' addresses: refused before anything is made.
     await assert.rejects(up({ id: "lcupdup", hosts: 1, subnet: cluster.subnet }), /overlaps the route to/);
@@ -142,7 +167,10 @@ test("down ends every process and removes every namespace, link, mount and file 
     await hostExec(cluster, "node2", "sleep 300 >/dev/null 2>&1 &");
     // And something that entered only a host's mount namespace: it is in the root's network
     // namespace but would keep the host's mounts alive.
-    const mountOnly = spawn("nsenter", ["-t", String(cluster.hosts[0].holderPid), "-m", "--", "sleep", "300"], { detached: true, stdio: "ignore" });
+    const mountOnly = spawn("nsenter", ["-t", String(cluster.hosts[0].holderPid), "-m", "--", "sleep", "300"], {
+        detached: true,
+        stdio: "ignore",
+    });
     mountOnly.unref();
     const holderMnt = fs.readlinkSync(`/proc/${cluster.hosts[0].holderPid}/ns/mnt`);
     for (let i = 0; i < 100 && fs.readlinkSync(`/proc/${mountOnly.pid}/ns/mnt`) !== holderMnt; i++) {

@@ -12,7 +12,14 @@ import { execFileSync } from "node:child_process";
 import { KubeApiError, KubeClient, pollUntil, type KubeObject } from "../../lab/kubeclient";
 import { down, hostExec } from "../../lab/localcluster";
 import type { LocalCluster } from "../../lab/localcluster";
-import { KUBERNETES_VERSION, labBinary, loadControlPlane, LAB_BIN_ENV, LAB_CACHE_ENV, type ControlPlane } from "../../lab/localcluster/kube";
+import {
+    KUBERNETES_VERSION,
+    labBinary,
+    loadControlPlane,
+    LAB_BIN_ENV,
+    LAB_CACHE_ENV,
+    type ControlPlane,
+} from "../../lab/localcluster/kube";
 import { labCrdDir, labSourceDir, LAB_CRDS_ENV, ovnKubernetesLabRelease } from "../../lab/localcluster/labReleases";
 import { startKubeLab, type KubeLab } from "../support/kubeControlPlane";
 import { leftovers, processesIn, stillRunning } from "./leftovers";
@@ -51,7 +58,10 @@ test("a namespace held by a finalizer: the bounded wait for its deletion says wh
     const ns = { apiVersion: "v1", kind: "Namespace", name: "held" };
     await admin.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: "held", finalizers: ["example.com/hold"] } });
     assert.equal(await admin.delete(ns), true);
-    await assert.rejects(admin.waitUntilGone(ns, 1500), /timed out after 1500 ms waiting for Namespace held to be deleted.*; it is terminating since .*finalizers example\.com\/hold/);
+    await assert.rejects(
+        admin.waitUntilGone(ns, 1500),
+        /timed out after 1500 ms waiting for Namespace held to be deleted.*; it is terminating since .*finalizers example\.com\/hold/,
+    );
     await admin.patch(ns, { metadata: { finalizers: null } }, "merge");
     await admin.waitUntilGone(ns, 30_000);
 });
@@ -74,7 +84,11 @@ test("a kubelet's credentials register its own Node and are refused for another 
     assert.equal(fs.statSync(node1.kubeconfigPath).mode & 0o777, 0o600);
     const kubelet = KubeClient.fromKubeconfig(node1.kubeconfig);
     try {
-        const created = await kubelet.create({ apiVersion: "v1", kind: "Node", metadata: { name: "node1", labels: { "kubernetes.io/hostname": "node1" } } });
+        const created = await kubelet.create({
+            apiVersion: "v1",
+            kind: "Node",
+            metadata: { name: "node1", labels: { "kubernetes.io/hostname": "node1" } },
+        });
         assert.equal(created.metadata.name, "node1");
         const taintKeys = (node: KubeObject) => ((node.spec as { taints?: Array<{ key: string }> }).taints ?? []).map((t) => t.key);
         // As for a kubelet registering: not ready until it reports so.
@@ -84,14 +98,31 @@ test("a kubelet's credentials register its own Node and are refused for another 
 
         await assert.rejects(
             kubelet.create({ apiVersion: "v1", kind: "Node", metadata: { name: "node9" } }),
-            (e: unknown) => e instanceof KubeApiError && e.statusCode === 403 && /node "node1" is not allowed to modify node "node9"/.test(e.message),
+            (e: unknown) =>
+                e instanceof KubeApiError && e.statusCode === 403 && /node "node1" is not allowed to modify node "node9"/.test(e.message),
         );
         assert.equal(await admin.tryGet({ apiVersion: "v1", kind: "Node", name: "node9" }), undefined);
         // Node lifecycle runs: once the kubelet reports Ready, the not-ready taint set at registration goes.
         const now = new Date().toISOString();
-        await kubelet.patch({ apiVersion: "v1", kind: "Node", name: "node1" }, {
-            status: { conditions: [{ type: "Ready", status: "True", reason: "KubeletReady", message: "ready", lastHeartbeatTime: now, lastTransitionTime: now }] },
-        }, "strategic", { subresource: "status" });
+        await kubelet.patch(
+            { apiVersion: "v1", kind: "Node", name: "node1" },
+            {
+                status: {
+                    conditions: [
+                        {
+                            type: "Ready",
+                            status: "True",
+                            reason: "KubeletReady",
+                            message: "ready",
+                            lastHeartbeatTime: now,
+                            lastTransitionTime: now,
+                        },
+                    ],
+                },
+            },
+            "strategic",
+            { subresource: "status" },
+        );
         await pollUntil(
             async () => {
                 const taints = taintKeys(await admin.get({ apiVersion: "v1", kind: "Node", name: "node1" }));
@@ -119,7 +150,10 @@ test("a missing or damaged lab binary is named, with how to obtain the binaries"
         process.env[LAB_CACHE_ENV] = path.join(dir, "cache");
         const k8s = path.join(dir, "bin", "k8s-v1.36.2");
         fs.mkdirSync(k8s, { recursive: true });
-        await assert.rejects(labBinary("kube-apiserver"), new RegExp(`missing ${k8s}/SHA256SUMS: .*Kubernetes v1\\.36\\.2's release.*${LAB_BIN_ENV}`));
+        await assert.rejects(
+            labBinary("kube-apiserver"),
+            new RegExp(`missing ${k8s}/SHA256SUMS: .*Kubernetes v1\\.36\\.2's release.*${LAB_BIN_ENV}`),
+        );
         assert.equal(labSourceDir(ovnKubernetesLabRelease("1.3")), path.join(dir, "bin", "ovn-kubernetes-v1.3.0"));
 
         fs.writeFileSync(path.join(k8s, "SHA256SUMS"), `${"0".repeat(64)}  kube-apiserver\n`);
@@ -127,11 +161,17 @@ test("a missing or damaged lab binary is named, with how to obtain the binaries"
 
         fs.writeFileSync(path.join(k8s, "kube-apiserver"), "not the real thing\n");
         execFileSync("xz", [path.join(k8s, "kube-apiserver")]);
-        await assert.rejects(labBinary("kube-apiserver"), /unpacks to SHA-256 [0-9a-f]{64}, but .*SHA256SUMS says 0{64}: the file is damaged/);
+        await assert.rejects(
+            labBinary("kube-apiserver"),
+            /unpacks to SHA-256 [0-9a-f]{64}, but .*SHA256SUMS says 0{64}: the file is damaged/,
+        );
         // Nothing unverified is left in the cache.
         assert.deepEqual(fs.readdirSync(path.join(dir, "cache", "0".repeat(64))), []);
     } finally {
-        for (const [k, v] of [[LAB_BIN_ENV, saved.bin], [LAB_CACHE_ENV, saved.cache]] as const) {
+        for (const [k, v] of [
+            [LAB_BIN_ENV, saved.bin],
+            [LAB_CACHE_ENV, saved.cache],
+        ] as const) {
             if (v === undefined) delete process.env[k];
             else process.env[k] = v;
         }
@@ -154,7 +194,10 @@ test("each release is read from its own directory of ../shared/k8s-lab; the CRDs
         process.env[LAB_CRDS_ENV] = "/elsewhere/crds";
         assert.equal(labCrdDir("1.3"), "/elsewhere/crds/v1.3.0");
     } finally {
-        for (const [k, v] of [[LAB_BIN_ENV, saved.bin], [LAB_CRDS_ENV, saved.crds]] as const) {
+        for (const [k, v] of [
+            [LAB_BIN_ENV, saved.bin],
+            [LAB_CRDS_ENV, saved.crds],
+        ] as const) {
             if (v === undefined) delete process.env[k];
             else process.env[k] = v;
         }
@@ -164,7 +207,13 @@ test("each release is read from its own directory of ../shared/k8s-lab; the CRDs
 test("down ends every control plane process and removes its namespace, veth and files", async () => {
     const marks = processesIn([cp.netns]);
     const pids = Object.values(cp.pids);
-    assert.deepEqual(marks.map((m) => m.pid).filter((p) => pids.includes(p)).sort(), [...pids].sort());
+    assert.deepEqual(
+        marks
+            .map((m) => m.pid)
+            .filter((p) => pids.includes(p))
+            .sort(),
+        [...pids].sort(),
+    );
     await down(ID);
     assert.deepEqual(stillRunning(marks), []);
     assert.deepEqual(leftovers(ID), { netns: [], links: [], mounts: [] });

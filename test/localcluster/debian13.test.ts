@@ -98,7 +98,13 @@ test("each host's root is its own overlay, shared for later mounts; the lab dire
     assert.equal(fs.readFileSync(path.join(ownRootLayout(a.dir, a.base!).upper, marker), "utf8"), `written-on-${a.name}\n`);
     assert.equal(fs.readFileSync(inHostRoot(a.holderPid, marker), "utf8"), `written-on-${a.name}\n`);
     // The overlay is mounted only inside the host's mount namespace.
-    assert.deepEqual(fs.readFileSync("/proc/self/mountinfo", "utf8").split("\n").filter((l) => l.includes(`${cluster.dir}/hosts`)), []);
+    assert.deepEqual(
+        fs
+            .readFileSync("/proc/self/mountinfo", "utf8")
+            .split("\n")
+            .filter((l) => l.includes(`${cluster.dir}/hosts`)),
+        [],
+    );
     // Each host has its own identity.
     const ids = await Promise.all(cluster.hosts.map((h) => overSsh(h.name, "cat /etc/machine-id")));
     assert.match(ids[0], /^[0-9a-f]{32}\n$/);
@@ -141,7 +147,11 @@ test("the program's package step installs Open vSwitch 3.5 and OVN 25.03 from th
         assert.match(await overSsh(h.name, "ovs-vsctl --version"), /^ovs-vsctl \(Open vSwitch\) 3\.5\.\d+/);
         assert.match(await overSsh(h.name, "ovn-controller --version"), /^ovn-controller 25\.03\.\d+/);
         // policy-rc.d refused the package scripts' service starts: nothing runs until the program starts it.
-        assert.deepEqual(processesOfHost(h).filter((n) => /^(ovsdb-server|ovs-vswitchd|ovn-)/.test(n)), [], `daemons on ${h.name}`);
+        assert.deepEqual(
+            processesOfHost(h).filter((n) => /^(ovsdb-server|ovs-vswitchd|ovn-)/.test(n)),
+            [],
+            `daemons on ${h.name}`,
+        );
     }
     assert.match(await overSsh(central.name, "ovn-northd --version"), /^ovn-northd 25\.03\.\d+/);
     assert.equal(fs.existsSync(path.join(central.base!, "usr/bin/ovs-vsctl")), false, "the base stays without OVS");
@@ -163,13 +173,16 @@ test("down ends every process and removes every namespace, mount and directory; 
     assert.deepEqual(stillRunning(marks), []);
     assert.deepEqual(leftovers(ID), { netns: [], links: [], mounts: [] });
     // No mount namespace anywhere on the machine still holds a host's overlay.
-    const holding = fs.readdirSync("/proc").filter((e) => /^\d+$/.test(e)).filter((pid) => {
-        try {
-            return fs.readFileSync(`/proc/${pid}/mountinfo`, "utf8").includes(`${cluster.dir}/hosts`);
-        } catch {
-            return false;
-        }
-    });
+    const holding = fs
+        .readdirSync("/proc")
+        .filter((e) => /^\d+$/.test(e))
+        .filter((pid) => {
+            try {
+                return fs.readFileSync(`/proc/${pid}/mountinfo`, "utf8").includes(`${cluster.dir}/hosts`);
+            } catch {
+                return false;
+            }
+        });
     assert.deepEqual(holding, []);
     assert.equal(fs.existsSync(cluster.dir), false);
     assert.equal(fs.existsSync(path.join(baseDir(DEBIAN13_BASE), "etc/os-release")), true);
@@ -198,19 +211,28 @@ test("builders of the base take turns under the machine lock, which a killed hol
     const lock = path.join(dir, "base.lock");
     try {
         const spans: Array<[number, number]> = [];
-        const hold = () => withMachineLock(lock, async () => {
-            const start = Date.now();
-            await new Promise((r) => setTimeout(r, 200));
-            spans.push([start, Date.now()]);
-        });
+        const hold = () =>
+            withMachineLock(lock, async () => {
+                const start = Date.now();
+                await new Promise((r) => setTimeout(r, 200));
+                spans.push([start, Date.now()]);
+            });
         await Promise.all([hold(), hold(), hold()]);
         spans.sort((x, y) => x[0] - y[0]);
         for (let i = 1; i < spans.length; i++) assert.ok(spans[i][0] >= spans[i - 1][1], `overlapping holders: ${JSON.stringify(spans)}`);
 
         // A process that dies while holding the lock (as a crashed build would) must not keep it.
-        const holder = spawn(process.execPath, ["--import", "tsx", "-e",
-            `require(${JSON.stringify(require.resolve("../../lab/localcluster/machineLock"))}).withMachineLock(process.argv[1], () => { console.log("held"); return new Promise(() => {}); })`,
-            lock], { stdio: ["ignore", "pipe", "inherit"] });
+        const holder = spawn(
+            process.execPath,
+            [
+                "--import",
+                "tsx",
+                "-e",
+                `require(${JSON.stringify(require.resolve("../../lab/localcluster/machineLock"))}).withMachineLock(process.argv[1], () => { console.log("held"); return new Promise(() => {}); })`,
+                lock,
+            ],
+            { stdio: ["ignore", "pipe", "inherit"] },
+        );
         await new Promise<void>((resolve, reject) => {
             holder.stdout.on("data", (d: Buffer) => d.toString().includes("held") && resolve());
             holder.on("exit", (code) => reject(new Error(`lock holder exited early (${code})`)));
@@ -232,7 +254,11 @@ test("builders of the base take turns under the machine lock, which a killed hol
 test("the base's cache directory is named after its whole recipe", () => {
     const dir = baseDir(DEBIAN13_BASE, "/cache");
     assert.match(dir, /^\/cache\/debian13-[0-9a-f]{12}$/);
-    assert.equal(baseDir({ ...DEBIAN13_BASE, include: [...DEBIAN13_BASE.include].reverse() }, "/cache"), dir, "order of the include list does not matter");
+    assert.equal(
+        baseDir({ ...DEBIAN13_BASE, include: [...DEBIAN13_BASE.include].reverse() }, "/cache"),
+        dir,
+        "order of the include list does not matter",
+    );
     assert.notEqual(baseDir({ ...DEBIAN13_BASE, include: [...DEBIAN13_BASE.include, "tcpdump"] }, "/cache"), dir);
     assert.notEqual(baseDir({ ...DEBIAN13_BASE, repoPackages: ["openvswitch-switch"] }, "/cache"), dir);
     assert.notEqual(baseDir({ ...DEBIAN13_BASE, suite: "forky" }, "/cache"), dir);

@@ -37,7 +37,13 @@ const seconds = (since: number) => Math.round((Date.now() - since) / 100) / 10;
 before(async () => {
     await down(ID); // whatever an aborted earlier run left
     const started = Date.now();
-    ({ cluster, kubernetes: lab } = await upWithKubernetes({ id: ID, hosts: 2, os: "debian-sid", ovnKubernetes: "1.3", log: () => undefined }));
+    ({ cluster, kubernetes: lab } = await upWithKubernetes({
+        id: ID,
+        hosts: 2,
+        os: "debian-sid",
+        ovnKubernetes: "1.3",
+        log: () => undefined,
+    }));
     upSeconds = seconds(started);
     admin = KubeClient.fromKubeconfig(lab.controlPlane.adminKubeconfig.content);
 });
@@ -70,25 +76,49 @@ async function waitForPod(name: string, what: string, ok: (p: Pod) => boolean, t
     } catch (e) {
         const host = cluster.hosts.find((h) => h.name === last?.spec?.nodeName) ?? cluster.hosts[0];
         const log = path.join(cluster.dir, "kubelet", host.name, "kubelet.log");
-        throw new Error(`${(e as Error).message}\nlast status: ${JSON.stringify(last?.status, null, 1)}\nkubelet log:\n${fs.readFileSync(log, "utf8").slice(-2000)}`);
+        throw new Error(
+            `${(e as Error).message}\nlast status: ${JSON.stringify(last?.status, null, 1)}\nkubelet log:\n${fs.readFileSync(log, "utf8").slice(-2000)}`,
+        );
     }
 }
 
 /** A hostNetwork pod bound to `node` (as a DaemonSet's pod is once scheduled), run by that host's kubelet; its `sleep` ignores TERM, so a short grace. */
 async function createHostNetworkPod(name: string, node: string, spec: Omit<PodSpec, "nodeName" | "hostNetwork">): Promise<void> {
-    await admin.create({ apiVersion: "v1", kind: "Pod", metadata: { name, namespace: NS }, spec: { nodeName: node, hostNetwork: true, terminationGracePeriodSeconds: 1, ...spec } } as KubeObject);
+    await admin.create({
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name, namespace: NS },
+        spec: { nodeName: node, hostNetwork: true, terminationGracePeriodSeconds: 1, ...spec },
+    } as KubeObject);
 }
 
-const isReady = (p: Pod) => p.status?.phase === "Running" && p.status.conditions?.some((c) => c.type === "Ready" && c.status === "True") === true;
+const isReady = (p: Pod) =>
+    p.status?.phase === "Running" && p.status.conditions?.some((c) => c.type === "Ready" && c.status === "True") === true;
 
 test("every host runs Debian unstable behind its own sshd, with arp_ignore=1 and the tools ovnkube's node calls", async (t) => {
-    t.diagnostic(`up 2 --os debian-sid --kubernetes --ovn-kubernetes 1.3: ${upSeconds} s (includes building the base when it was not cached)`);
+    t.diagnostic(
+        `up 2 --os debian-sid --kubernetes --ovn-kubernetes 1.3: ${upSeconds} s (includes building the base when it was not cached)`,
+    );
     const releases = await checkOwnRootHosts(cluster, "debian-sid", baseDir(DEBIAN_SID_BASE));
     for (const h of cluster.hosts) {
         assert.match(releases.get(h.name)!, /^PRETTY_NAME="Debian GNU\/Linux \w+\/sid"$/m);
         assert.match(releases.get(h.name)!, /^\w+\/sid$/m);
         assert.equal((await overSsh(h.name, "sysctl -n net.ipv4.conf.all.arp_ignore")).trim(), "1");
-        const tools = ["iptables", "nft", "conntrack", "ip", "ethtool", "sysctl", "mount", "nsenter", "modprobe", "update-ca-certificates", "ping", "nc", "apt-ftparchive"];
+        const tools = [
+            "iptables",
+            "nft",
+            "conntrack",
+            "ip",
+            "ethtool",
+            "sysctl",
+            "mount",
+            "nsenter",
+            "modprobe",
+            "update-ca-certificates",
+            "ping",
+            "nc",
+            "apt-ftparchive",
+        ];
         assert.equal(await overSsh(h.name, tools.map((c) => `command -v ${c} >/dev/null || echo "missing ${c}"`).join("; ")), "");
         // ovnkube's iptables rules land in nftables, as on a current distribution.
         assert.match(await overSsh(h.name, "iptables --version"), /\(nf_tables\)/);
@@ -98,7 +128,8 @@ test("every host runs Debian unstable behind its own sshd, with arp_ignore=1 and
 test("apt-get installs OVN 26.03 and Open vSwitch 4.0 from the base's local repository; the Northbound schema is new enough for ovnkube 1.3", async (t) => {
     const started = Date.now();
     // Hosts have no route to any mirror: this is the local repository only, as in the program's package step.
-    const install = "apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q openvswitch-switch openvswitch-common ovn-central ovn-host ovn-common";
+    const install =
+        "apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q openvswitch-switch openvswitch-common ovn-central ovn-host ovn-common";
     await Promise.all(cluster.hosts.map((h) => overSsh(h.name, install)));
     t.diagnostic(`apt-get install on 2 hosts at once: ${seconds(started)} s`);
     const [central] = cluster.hosts;
@@ -109,16 +140,23 @@ test("apt-get installs OVN 26.03 and Open vSwitch 4.0 from the base's local repo
     assert.match(await overSsh(central.name, "ovs-vsctl --version"), /^ovs-vsctl \(Open vSwitch\) 4\.0\.\d+/);
     // policy-rc.d refused the package scripts' service starts. The host shares this machine's process
     // table, so only processes in its own network namespace are its own.
-    assert.equal((await runScript(cluster, central.name, "pgrep -x --ns $$ --nslist net ovsdb-server")).code, 1, "no ovsdb-server runs after the install");
+    assert.equal(
+        (await runScript(cluster, central.name, "pgrep -x --ns $$ --nslist net ovsdb-server")).code,
+        1,
+        "no ovsdb-server runs after the install",
+    );
 
     // A Northbound ovsdb-server of the installed OVN serves the schema ovnkube checks.
-    const nb = await overSsh(central.name, [
-        "set -e; mkdir -p /run/ovn /var/lib/ovn /var/log/ovn",
-        "ovsdb-tool create /var/lib/ovn/lab-nb.db /usr/share/ovn/ovn-nb.ovsschema",
-        "ovsdb-server --detach --no-chdir --unixctl=/run/ovn/lab-nb.ctl --pidfile=/run/ovn/lab-nb.pid --log-file=/var/log/ovn/lab-nb.log --remote=punix:/run/ovn/lab-nb.sock /var/lib/ovn/lab-nb.db",
-        "ovsdb-client get-schema-version unix:/run/ovn/lab-nb.sock OVN_Northbound",
-        'kill "$(cat /run/ovn/lab-nb.pid)"',
-    ].join("\n"));
+    const nb = await overSsh(
+        central.name,
+        [
+            "set -e; mkdir -p /run/ovn /var/lib/ovn /var/log/ovn",
+            "ovsdb-tool create /var/lib/ovn/lab-nb.db /usr/share/ovn/ovn-nb.ovsschema",
+            "ovsdb-server --detach --no-chdir --unixctl=/run/ovn/lab-nb.ctl --pidfile=/run/ovn/lab-nb.pid --log-file=/var/log/ovn/lab-nb.log --remote=punix:/run/ovn/lab-nb.sock /var/lib/ovn/lab-nb.db",
+            "ovsdb-client get-schema-version unix:/run/ovn/lab-nb.sock OVN_Northbound",
+            'kill "$(cat /run/ovn/lab-nb.pid)"',
+        ].join("\n"),
+    );
     const served = nb.trim();
     t.diagnostic(`OVN_Northbound served: ${served}`);
     assert.match(served, /^\d+\.\d+\.\d+$/);
@@ -149,13 +187,18 @@ test("a pod shaped like ovnkube's node pod (init container, two containers, exec
     const node = cluster.hosts[1];
     const started = Date.now();
     await createHostNetworkPod("twocontainers", node.name, {
-        initContainers: [{ name: "install-cni", image: IMAGE, command: ["/bin/sh", "-c", "/usr/libexec/cni/ovn-k8s-cni-overlay --version | head -1"] }],
+        initContainers: [
+            { name: "install-cni", image: IMAGE, command: ["/bin/sh", "-c", "/usr/libexec/cni/ovn-k8s-cni-overlay --version | head -1"] },
+        ],
         containers: [
             {
                 name: "ovnkube-controller",
                 image: IMAGE,
                 command: ["/bin/sh", "-c", "/usr/bin/ovnkube --version | head -1; touch /run/lab-ready; exec sleep 3600"],
-                readinessProbe: { exec: { command: ["/bin/sh", "-c", "test -e /run/lab-ready && /usr/bin/ovn-kube-util --version >/dev/null"] }, periodSeconds: 1 },
+                readinessProbe: {
+                    exec: { command: ["/bin/sh", "-c", "test -e /run/lab-ready && /usr/bin/ovn-kube-util --version >/dev/null"] },
+                    periodSeconds: 1,
+                },
             },
             { name: "ovn-controller", image: IMAGE, command: ["/bin/sh", "-c", "exec sleep 3600"] },
         ],
@@ -192,6 +235,9 @@ test("the unstable base has its own cache directory, named after its recipe: Deb
     assert.match(dir, /^\/cache\/debian-sid-[0-9a-f]{12}$/);
     assert.notEqual(path.basename(dir).slice(-12), path.basename(baseDir(DEBIAN13_BASE, "/cache")).slice(-12));
     assert.equal(DEBIAN_SID_BASE.suite, "sid");
-    assert.deepEqual(DEBIAN_SID_BASE.include.filter((p) => !DEBIAN13_BASE.include.includes(p)), ["conntrack", "containerd", "runc", "busybox-static"]);
+    assert.deepEqual(
+        DEBIAN_SID_BASE.include.filter((p) => !DEBIAN13_BASE.include.includes(p)),
+        ["conntrack", "containerd", "runc", "busybox-static"],
+    );
     assert.deepEqual(DEBIAN_SID_BASE.repoPackages, DEBIAN13_BASE.repoPackages);
 });

@@ -16,11 +16,20 @@ const modelOf = (stack: "dev" | "prod" | "staging", edit: (cfg: Record<string, a
 test("interconnect: every zone's node, its own NB and SB", () => {
     const model = modelOf("staging");
     assert.equal(model.architecture, "interconnect");
-    assert.deepEqual(model.hosts.filter((h) => h.zone).map((h) => h.name), ["master-0", "master-1", "master-2", "worker-0", "worker-1"]);
+    assert.deepEqual(
+        model.hosts.filter((h) => h.zone).map((h) => h.name),
+        ["master-0", "master-1", "master-2", "worker-0", "worker-1"],
+    );
     const lines = exploreCommands("local", model).map((c) => c.line);
     assert.equal(lines.length, 10);
-    assert.deepEqual(lines.slice(-2), ["npm run local -- exec worker-1 -- ovn-nbctl show", "npm run local -- exec worker-1 -- ovn-sbctl show"]);
-    assert.deepEqual(new Set(exploreCommands("local", model).map((c) => c.host)), new Set(model.hosts.filter((h) => h.zone).map((h) => h.name)));
+    assert.deepEqual(lines.slice(-2), [
+        "npm run local -- exec worker-1 -- ovn-nbctl show",
+        "npm run local -- exec worker-1 -- ovn-sbctl show",
+    ]);
+    assert.deepEqual(
+        new Set(exploreCommands("local", model).map((c) => c.host)),
+        new Set(model.hosts.filter((h) => h.zone).map((h) => h.name)),
+    );
 });
 
 test("centralized and Pulumi mode: the central only; another cluster id is named", () => {
@@ -29,10 +38,10 @@ test("centralized and Pulumi mode: the central only; another cluster id is named
         { host: "kube-master", argv: ["ovn-nbctl", "show"], line: "npm run local -- exec --id lab2 kube-master -- ovn-nbctl show" },
         { host: "kube-master", argv: ["ovn-sbctl", "show"], line: "npm run local -- exec --id lab2 kube-master -- ovn-sbctl show" },
     ]);
-    assert.deepEqual(exploreCommands("local", modelOf("prod")).map((c) => c.line), [
-        "npm run local -- exec ovn-central -- ovn-nbctl show",
-        "npm run local -- exec ovn-central -- ovn-sbctl show",
-    ]);
+    assert.deepEqual(
+        exploreCommands("local", modelOf("prod")).map((c) => c.line),
+        ["npm run local -- exec ovn-central -- ovn-nbctl show", "npm run local -- exec ovn-central -- ovn-sbctl show"],
+    );
 });
 
 test("several centrals: the first one, which may be a follower, is asked to answer anyway", () => {
@@ -40,8 +49,11 @@ test("several centrals: the first one, which may be a follower, is asked to answ
         for (const n of cfg.nodes) n.roles = n.roles.includes("central") ? n.roles : ["central", ...n.roles];
     });
     assert.ok(model.central?.cluster);
-    assert.deepEqual(exploreCommands("local", model).map((c) => c.argv), [
-        ["ovn-nbctl", "--no-leader-only", "show"],
-        ["ovn-sbctl", "--no-leader-only", "show"],
-    ]);
+    assert.deepEqual(
+        exploreCommands("local", model).map((c) => c.argv),
+        [
+            ["ovn-nbctl", "--no-leader-only", "show"],
+            ["ovn-sbctl", "--no-leader-only", "show"],
+        ],
+    );
 });

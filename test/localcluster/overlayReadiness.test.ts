@@ -7,8 +7,25 @@ import { formatCaughtUp, formatTunnelMesh, remoteIps } from "../../lab/localclus
 test("remote IPs come from each tunnel port's options; ports without one add nothing", () => {
     const listing = JSON.stringify({
         data: [
-            [["map", [["csum", "true"], ["key", "flow"], ["remote_ip", "172.31.95.12"]]]],
-            [["map", [["key", "flow"], ["remote_ip", "172.31.95.13"]]]],
+            [
+                [
+                    "map",
+                    [
+                        ["csum", "true"],
+                        ["key", "flow"],
+                        ["remote_ip", "172.31.95.12"],
+                    ],
+                ],
+            ],
+            [
+                [
+                    "map",
+                    [
+                        ["key", "flow"],
+                        ["remote_ip", "172.31.95.13"],
+                    ],
+                ],
+            ],
             [["map", []]],
         ],
         headings: ["options"],
@@ -32,5 +49,8 @@ test("an incomplete mesh names the chassis, the peers it lacks and its controlle
 
 test("the chassis' catch-up with Northbound is reported with its time, or why it did not come", () => {
     assert.equal(formatCaughtUp({ ok: true, seconds: 1.26 }), "chassis caught up with Northbound in 1.3 s");
-    assert.equal(formatCaughtUp({ ok: false, seconds: 60, detail: "ovn-nbctl: timeout after 60 seconds" }), "chassis caught up with Northbound: NOT within 60 s (ovn-nbctl: timeout after 60 seconds)");
+    assert.equal(
+        formatCaughtUp({ ok: false, seconds: 60, detail: "ovn-nbctl: timeout after 60 seconds" }),
+        "chassis caught up with Northbound: NOT within 60 s (ovn-nbctl: timeout after 60 seconds)",
+    );
 });

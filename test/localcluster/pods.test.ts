@@ -56,7 +56,14 @@ test("addPod plugs the pod into br-int with the CNI's external_ids and configure
     const pod = await addPod(cluster, "node1", "default", "web-1", podNet(3));
     assert.equal(pod.ifaceId, "default_web-1");
 
-    const ext = await hostExec(cluster, "node1", ["ovs-vsctl", "--format=json", "--columns=external_ids", "find", "interface", `name=${pod.hostIface}`]);
+    const ext = await hostExec(cluster, "node1", [
+        "ovs-vsctl",
+        "--format=json",
+        "--columns=external_ids",
+        "find",
+        "interface",
+        `name=${pod.hostIface}`,
+    ]);
     assert.equal(ext.code, 0, ext.stderr);
     const map = Object.fromEntries(JSON.parse(ext.stdout).data[0][0][1] as Array<[string, string]>);
     assert.deepEqual(map, { "iface-id": "default_web-1", attached_mac: "0a:58:0a:80:01:03", ip_address: "10.128.1.3/24" });
@@ -101,7 +108,10 @@ test("removePod takes the port off br-int and removes the pod's namespace", asyn
     await removePod(cluster, "node1", "default", "web-2");
     const ports = await hostExec(cluster, "node1", ["ovs-vsctl", "list-ports", "br-int"]);
     assert.equal(ports.stdout.trim().split("\n").length, 1);
-    assert.equal(leftovers(ID).netns.some((n) => n.endsWith("_default_web-2")), false);
+    assert.equal(
+        leftovers(ID).netns.some((n) => n.endsWith("_default_web-2")),
+        false,
+    );
     assert.equal(await ping(cluster, { node: "node1", namespace: "default", pod: "web-1" }, "10.128.1.4", 2), false);
     await removePod(cluster, "node1", "default", "web-2"); // DEL twice is fine, as CNI requires
 });
@@ -110,7 +120,10 @@ test("down ends the OVS daemons started inside the hosts and removes the pods' n
     const marks = processesIn(leftovers(ID).netns);
     const daemons = await hostExec(cluster, "node1", ["cat", "/run/openvswitch/ovsdb-server.pid", "/run/openvswitch/ovs-vswitchd.pid"]);
     const daemonPids = daemons.stdout.trim().split("\n").map(Number);
-    assert.ok(daemonPids.every((p) => marks.some((m) => m.pid === p)), "the daemons were among the host's processes");
+    assert.ok(
+        daemonPids.every((p) => marks.some((m) => m.pid === p)),
+        "the daemons were among the host's processes",
+    );
     await down(ID);
     assert.deepEqual(stillRunning(marks), []);
     assert.deepEqual(leftovers(ID), { netns: [], links: [], mounts: [] });

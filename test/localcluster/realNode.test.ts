@@ -25,15 +25,18 @@ test("the kubelet serves its API on the node address to clients of the cluster C
     const config = parse(kubeletConfig({ address: "172.31.9.11", cgroupRoot: nodeCgroupRoot("abc", "node2") }));
     assert.equal(config.address, "172.31.9.11");
     assert.equal(config.port, 10250);
-    assert.deepEqual(config.authentication, { anonymous: { enabled: false }, webhook: { enabled: true }, x509: { clientCAFile: CLUSTER_CA } });
+    assert.deepEqual(config.authentication, {
+        anonymous: { enabled: false },
+        webhook: { enabled: true },
+        x509: { clientCAFile: CLUSTER_CA },
+    });
     assert.equal(config.authorization.mode, "Webhook");
     assert.equal(config.cgroupRoot, "/lc-abc/node2");
     assert.equal(config.failCgroupV1, false);
-    assert.deepEqual(kubeletArgv({ bin: "/k", nodeName: "node2", nodeIp: "172.31.9.12", kubeconfig: "/etc/kubernetes/kubelet.conf" }).slice(2), [
-        "--kubeconfig=/etc/kubernetes/kubelet.conf",
-        "--hostname-override=node2",
-        "--node-ip=172.31.9.12",
-    ]);
+    assert.deepEqual(
+        kubeletArgv({ bin: "/k", nodeName: "node2", nodeIp: "172.31.9.12", kubeconfig: "/etc/kubernetes/kubelet.conf" }).slice(2),
+        ["--kubeconfig=/etc/kubernetes/kubelet.conf", "--hostname-override=node2", "--node-ip=172.31.9.12"],
+    );
     assert.throws(() => nodeCgroupRoot("Bad-Id", "node1"), /invalid local cluster id "Bad-Id"/);
 });
 

@@ -10,7 +10,13 @@ import { SECRET_PRESENT } from "../../components/program/readConfig";
 import { PassphraseSecrets } from "../../lab/offline/passphraseSecrets";
 import { labCrdDir } from "../../lab/localcluster/labReleases";
 import { stackConfig } from "../../lab/harness/configs";
-import { LOCAL_LAB_PASSPHRASE, defaultStackPath, localPassphrase, localStackConfig, writeLocalStack } from "../../lab/localcluster/stackFile";
+import {
+    LOCAL_LAB_PASSPHRASE,
+    defaultStackPath,
+    localPassphrase,
+    localStackConfig,
+    writeLocalStack,
+} from "../../lab/localcluster/stackFile";
 import { LocalCluster } from "../../lab/localcluster/state";
 
 function fakeCluster(hosts: number, dir: string): LocalCluster {
@@ -56,13 +62,23 @@ test("the stack file lists the hosts with roles, pinned keys and a shared gatewa
     const c = doc.config;
     assert.deepEqual(
         c["ovn-kubernetes:nodes"].map((n: { name: string; roles: string[] }) => [n.name, n.roles]),
-        [["node1", ["central", "master"]], ["node2", ["node"]], ["node3", ["node", "gateway"]]],
+        [
+            ["node1", ["central", "master"]],
+            ["node2", ["node"]],
+            ["node3", ["node", "gateway"]],
+        ],
     );
     const n3 = c["ovn-kubernetes:nodes"][2];
     assert.equal(n3.address, "172.31.40.13");
     assert.equal(n3.tunnelIp, "172.31.40.13");
     assert.equal(n3.hostKey, "ssh-ed25519 AAAAkey2");
-    assert.deepEqual(n3.gateway, { mode: "shared", interface: "eth0", bridge: "breth0", physicalIp: "172.31.40.13/24", defaultGateway: "172.31.40.1" });
+    assert.deepEqual(n3.gateway, {
+        mode: "shared",
+        interface: "eth0",
+        bridge: "breth0",
+        physicalIp: "172.31.40.13/24",
+        defaultGateway: "172.31.40.1",
+    });
     assert.equal(c["ovn-kubernetes:datapathType"], "netdev");
     assert.equal(c["ovn-kubernetes:encapType"], "geneve");
     assert.equal(c["ovn-kubernetes:mtu"], 1400);
@@ -104,8 +120,14 @@ test("a single host carries every role; ranges that overlap the underlay are ref
 test("node settings go over what the lab writes for the named nodes only; a name that is no host is refused", () => {
     const cluster = fakeCluster(3, tmp());
     const config = localStackConfig(cluster, { nodeSettings: { node2: { tunnelInterface: "eth1" } } });
-    assert.deepEqual(config.nodes.map((n) => n.tunnelInterface), ["eth0", "eth1", "eth0"]);
-    assert.throws(() => localStackConfig(cluster, { nodeSettings: { node9: {} } }), /nodeSettings: node9 not among local cluster .*'s hosts/);
+    assert.deepEqual(
+        config.nodes.map((n) => n.tunnelInterface),
+        ["eth0", "eth1", "eth0"],
+    );
+    assert.throws(
+        () => localStackConfig(cluster, { nodeSettings: { node9: {} } }),
+        /nodeSettings: node9 not among local cluster .*'s hosts/,
+    );
 });
 
 test("ovnkube mode: interconnect unless told, no node central, the cluster's release with its CRDs from the lab's copies; a valid stack", () => {
@@ -118,27 +140,47 @@ test("ovnkube mode: interconnect unless told, no node central, the cluster's rel
         ovnKubernetes: { release: "1.3", image: "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3", kubelet: true },
     };
     const kubernetes = { apiServerUrl: "https://172.31.40.2:6443", kubeconfig: "apiVersion: v1\nkind: Config\n" };
-    const valid = (c: ReturnType<typeof localStackConfig>) => validateConfig({ ...c, sshPrivateKey: SECRET_PRESENT, kubeconfig: SECRET_PRESENT } as never);
+    const valid = (c: ReturnType<typeof localStackConfig>) =>
+        validateConfig({ ...c, sshPrivateKey: SECRET_PRESENT, kubeconfig: SECRET_PRESENT } as never);
 
     const ic = localStackConfig(cluster, { kubernetes });
-    assert.deepEqual(ic.nodes.map((n) => n.roles), [["master"], ["node"], ["node"]]);
+    assert.deepEqual(
+        ic.nodes.map((n) => n.roles),
+        [["master"], ["node"], ["node"]],
+    );
     assert.deepEqual(ic.kubernetes, { enabled: true });
     // The control plane runs on no host: it calls ovnkube-identity's webhook at the master's address.
-    assert.deepEqual(ic.ovnkube, { version: "1.3", crdMirror: `file://${labCrdDir("1.3")}/`, identity: { webhookAddress: cluster.hosts[0].ip } });
+    assert.deepEqual(ic.ovnkube, {
+        version: "1.3",
+        crdMirror: `file://${labCrdDir("1.3")}/`,
+        identity: { webhookAddress: cluster.hosts[0].ip },
+    });
     const model = buildClusterModel(valid(ic));
     assert.equal(model.architecture, "interconnect");
-    assert.deepEqual(model.kube.identity, { webhookAddress: cluster.hosts[0].ip, listen: "node", bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf" });
-    assert.deepEqual(model.hosts.map((h) => h.zone), ["node1", "node2", "node3"]);
+    assert.deepEqual(model.kube.identity, {
+        webhookAddress: cluster.hosts[0].ip,
+        listen: "node",
+        bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf",
+    });
+    assert.deepEqual(
+        model.hosts.map((h) => h.zone),
+        ["node1", "node2", "node3"],
+    );
     assert.ok(model.kube.crdUrls.every((u) => u.startsWith(`file://${labCrdDir("1.3")}/k8s.ovn.org_`)));
 
     const centralized = localStackConfig(cluster, { kubernetes, ovnkube: { architecture: "centralized" } });
-    assert.deepEqual(centralized.nodes.map((n) => n.roles), [["central", "master"], ["node"], ["node"]]);
+    assert.deepEqual(
+        centralized.nodes.map((n) => n.roles),
+        [["central", "master"], ["node"], ["node"]],
+    );
     assert.equal(centralized.ovnkube?.architecture, "centralized");
     assert.equal(buildClusterModel(valid(centralized)).central?.host, "node1");
 
     // The stack file carries it, and Pulumi mode carries none.
     const dir = tmp();
-    const doc = YAML.parse(fs.readFileSync(writeLocalStack(cluster, path.join(dir, "Pulumi.local.yaml"), { passphrase: "lab", kubernetes }), "utf8"));
+    const doc = YAML.parse(
+        fs.readFileSync(writeLocalStack(cluster, path.join(dir, "Pulumi.local.yaml"), { passphrase: "lab", kubernetes }), "utf8"),
+    );
     assert.deepEqual(doc.config["ovn-kubernetes:ovnkube"], ic.ovnkube);
     assert.ok(doc.config["ovn-kubernetes:kubeconfig"].secure);
     assert.equal(localStackConfig(cluster).ovnkube, undefined);

@@ -26,11 +26,23 @@ const CASES: [string, Kind, keyof typeof base, (i: any) => void, string][] = [
     ["node name in upper case", nodeSwitchKind, "node", (i) => (i.network.node = "Kube"), "network.node"],
     ["malformed subnet", nodeSwitchKind, "node", (i) => (i.network.subnet = "192.168.1.0/33"), "network.subnet"],
     ["subnet with host bits", nodeSwitchKind, "node", (i) => (i.network.subnet = "192.168.1.7/24"), "network.subnet"],
-    ["router address outside the subnet", nodeSwitchKind, "node", (i) => Object.assign(i.network.router, { ip: "10.9.9.1", cidr: "10.9.9.1/24" }), "network.router.ip"],
+    [
+        "router address outside the subnet",
+        nodeSwitchKind,
+        "node",
+        (i) => Object.assign(i.network.router, { ip: "10.9.9.1", cidr: "10.9.9.1/24" }),
+        "network.router.ip",
+    ],
     ["cidr not matching ip", nodeSwitchKind, "node", (i) => (i.network.mgmt.cidr = "192.168.1.3/24"), "network.mgmt.cidr"],
     ["malformed MAC", nodeSwitchKind, "node", (i) => (i.network.router.mac = "0a:58:zz:00:00:01"), "network.router.mac"],
     ["multicast MAC", nodeSwitchKind, "node", (i) => (i.network.mgmt.mac = "01:00:5e:00:00:01"), "network.mgmt.mac"],
-    ["management IP equal to the router IP", nodeSwitchKind, "node", (i) => Object.assign(i.network.mgmt, { ip: "192.168.1.1", cidr: "192.168.1.1/24" }), "network.mgmt.ip"],
+    [
+        "management IP equal to the router IP",
+        nodeSwitchKind,
+        "node",
+        (i) => Object.assign(i.network.mgmt, { ip: "192.168.1.1", cidr: "192.168.1.1/24" }),
+        "network.mgmt.ip",
+    ],
     ["missing model", nodeSwitchKind, "node", (i) => delete i.network, "network"],
     ["missing owner", nodeSwitchKind, "node", (i) => delete i.owner, "owner"],
     ["owner with a space", nodeSwitchKind, "node", (i) => (i.owner = "proj/dev stack"), "owner"],
@@ -46,15 +58,37 @@ const CASES: [string, Kind, keyof typeof base, (i: any) => void, string][] = [
     ["router name with brackets", clusterRouterKind, "router", (i) => (i.router.name = "ovn[0]"), "router.name"],
     ["system-id with a quote", gatewayRouterKind, "gateway", (i) => (i.systemId = "abc'def"), "systemId"],
     ["missing NIC MAC", gatewayRouterKind, "gateway", (i) => delete i.macAddress, "macAddress"],
-    ["default gateway off the physical network", gatewayRouterKind, "gateway", (i) => (i.gateway.defaultGateway = "10.99.0.1"), "gateway.defaultGateway"],
-    ["rampout subnet outside the cluster subnet", gatewayRouterKind, "gateway", (i) => (i.gateway.rampoutSubnets = ["10.0.0.0/24"]), "gateway.rampoutSubnets.0"],
-    ["malformed rampout subnet", gatewayRouterKind, "gateway", (i) => (i.gateway.rampoutSubnets = ["192.168.0.0/16", "x"]), "gateway.rampoutSubnets.1"],
+    [
+        "default gateway off the physical network",
+        gatewayRouterKind,
+        "gateway",
+        (i) => (i.gateway.defaultGateway = "10.99.0.1"),
+        "gateway.defaultGateway",
+    ],
+    [
+        "rampout subnet outside the cluster subnet",
+        gatewayRouterKind,
+        "gateway",
+        (i) => (i.gateway.rampoutSubnets = ["10.0.0.0/24"]),
+        "gateway.rampoutSubnets.0",
+    ],
+    [
+        "malformed rampout subnet",
+        gatewayRouterKind,
+        "gateway",
+        (i) => (i.gateway.rampoutSubnets = ["192.168.0.0/16", "x"]),
+        "gateway.rampoutSubnets.1",
+    ],
     ["uplink port with a comma", gatewayRouterKind, "gateway", (i) => (i.gateway.uplinkPort = "breth1,x"), "gateway.uplinkPort"],
 ];
 
 describe("checkInputs", () => {
     it("accepts the dev stack's model for all three kinds", () => {
-        for (const [kind, inputs] of [[clusterRouterKind, base.router], [nodeSwitchKind, base.node], [gatewayRouterKind, base.gateway]] as const) {
+        for (const [kind, inputs] of [
+            [clusterRouterKind, base.router],
+            [nodeSwitchKind, base.node],
+            [gatewayRouterKind, base.gateway],
+        ] as const) {
             assert.deepEqual(checkInputs(kind, inputs).failures, []);
         }
     });
@@ -62,7 +96,11 @@ describe("checkInputs", () => {
     for (const [what, kind, which, change, property] of CASES) {
         it(`${what} → ${property}`, () => {
             const failures = failuresFor(kind, base[which] as Record<string, any>, change);
-            assert.deepEqual(failures.map((f) => f.property), [property], JSON.stringify(failures));
+            assert.deepEqual(
+                failures.map((f) => f.property),
+                [property],
+                JSON.stringify(failures),
+            );
             assert.ok(failures[0].reason.length > 5);
         });
     }
@@ -79,7 +117,10 @@ describe("checkInputs", () => {
     it("never quotes the private key", () => {
         const secret = "-----BEGIN NOTHING-----\nc2VjcmV0LXRoYXQtbXVzdC1ub3QtbGVhaw==\n";
         const failures = failuresFor(nodeSwitchKind, base.node, (i) => (i.nb.privateKey = secret));
-        assert.deepEqual(failures.map((f) => f.property), ["nb.privateKey"]);
+        assert.deepEqual(
+            failures.map((f) => f.property),
+            ["nb.privateKey"],
+        );
         assert.ok(!JSON.stringify(failures).includes("c2VjcmV0"));
     });
 

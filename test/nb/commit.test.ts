@@ -24,17 +24,35 @@ describe("commit outcome", () => {
     });
 
     it("a count other than relied on is an error naming the row", () => {
-        assert.throws(() => committedRows(steps, [{ uuid: uuid(U) }, { count: 0 }, { count: 1 }]), new RegExp(`^Error: update of Logical_Switch_Port row "mgmt-port" \\(k8s-node1, uuid ${U}\\) matched 0 rows, expected exactly 1: .*the state is unchanged`));
-        assert.throws(() => committedRows(steps, [{ uuid: uuid(U) }, { count: 1 }, { count: 0 }]), /mutate of Logical_Switch_Port row "mgmt-port" .* matched 0 rows, expected at least 1/);
-        const del: Step[] = [{ op: deleteRows("Logical_Switch", byUuid), counts: { row: { ...port, table: "Logical_Switch", key: "switch" }, rule: "one" } }];
+        assert.throws(
+            () => committedRows(steps, [{ uuid: uuid(U) }, { count: 0 }, { count: 1 }]),
+            new RegExp(
+                `^Error: update of Logical_Switch_Port row "mgmt-port" \\(k8s-node1, uuid ${U}\\) matched 0 rows, expected exactly 1: .*the state is unchanged`,
+            ),
+        );
+        assert.throws(
+            () => committedRows(steps, [{ uuid: uuid(U) }, { count: 1 }, { count: 0 }]),
+            /mutate of Logical_Switch_Port row "mgmt-port" .* matched 0 rows, expected at least 1/,
+        );
+        const del: Step[] = [
+            { op: deleteRows("Logical_Switch", byUuid), counts: { row: { ...port, table: "Logical_Switch", key: "switch" }, rule: "one" } },
+        ];
         assert.throws(() => committedRows(del, [{ count: 2 }]), /delete of Logical_Switch row "switch" .* matched 2 rows/);
     });
 
     it("a failed wait names the row it guarded; other failures are left as they are", () => {
         const guarded: Step[] = [{ op: steps[1].op, guards: { row: port } }, unclaimed("Logical_Switch", "o/s", "node/n", "switch")];
         const timedOut = (index: number) => ({ name: "OvsdbOperationError", error: "timed out", index });
-        assert.match(concurrentChange(guarded, timedOut(0))!.message, new RegExp(`^Logical_Switch_Port row "mgmt-port" \\(k8s-node1, uuid ${U}\\) was changed or deleted by another writer after it was read: nothing was applied`));
-        assert.match(concurrentChange(guarded, timedOut(1))!.message, /^another writer created a row carrying the tags of Logical_Switch row "switch" after it was read/);
+        assert.match(
+            concurrentChange(guarded, timedOut(0))!.message,
+            new RegExp(
+                `^Logical_Switch_Port row "mgmt-port" \\(k8s-node1, uuid ${U}\\) was changed or deleted by another writer after it was read: nothing was applied`,
+            ),
+        );
+        assert.match(
+            concurrentChange(guarded, timedOut(1))!.message,
+            /^another writer created a row carrying the tags of Logical_Switch row "switch" after it was read/,
+        );
         assert.equal(concurrentChange(guarded, { name: "OvsdbCommitError", error: "constraint violation" }), undefined);
     });
 });

@@ -48,7 +48,9 @@ describe(`${NODES} node networks and 2 gateways created in parallel over one SSH
             assert.equal(mine.length, 1, n.node);
             assert.equal(mine[0].name, n.switchName);
             assert.equal(entries(mine[0].other_config).subnet, n.subnet);
-            const ports = atoms(mine[0].ports).map((u: any) => u[1]).sort();
+            const ports = atoms(mine[0].ports)
+                .map((u: any) => u[1])
+                .sort();
             assert.deepEqual(ports, [lsps[n.routerPeerPort]._uuid[1], lsps[n.mgmtPort]._uuid[1]].sort());
             assert.deepEqual(atoms(lsps[n.mgmtPort].addresses), [`${n.mgmt.mac} ${n.mgmt.ip}`]);
             assert.equal(lrps[n.routerPort].mac, n.router.mac);

@@ -42,7 +42,14 @@ describe("DestroyGuard: a destroy, and an up that removes a node, check first", 
         // The mocks stay in place and keep recording into the same list.
         const { DestroyGuard } = await import("../../components/guard/destroyGuard");
         const groups = ownedGroups(model).filter((g) => g.group === GROUP || g.type === "ClusterRouter");
-        const made = new DestroyGuard("destroy-guard", { nb: env.connection(), owner: OWNER, groups, hosts: [{ name: "central", ssh: env.sshd.target() }], centrals: ["central"], privateKey: env.sshd.privateKey });
+        const made = new DestroyGuard("destroy-guard", {
+            nb: env.connection(),
+            owner: OWNER,
+            groups,
+            hosts: [{ name: "central", ssh: env.sshd.target() }],
+            centrals: ["central"],
+            privateKey: env.sshd.privateKey,
+        });
         await new Promise<void>((resolve) => pulumi.all([made.urn]).apply(() => resolve()));
         router = track(registered.find((r) => r.name === "cluster-router")!);
         node = track(registered.find((r) => r.name === `node-${n.node}`)!);
@@ -96,7 +103,10 @@ describe("DestroyGuard: a destroy, and an up that removes a node, check first", 
         const impostor = { name: "node8", ssh: env.sshd.target({ hostKey: model.hosts[0].ssh.hostKey! }) };
         const recordedWith = { ...guard.outputs, hosts: [...guard.outputs!.hosts, silent, impostor] };
         await assert.rejects(diff(withInputs({ hosts: [...guard.registered.hosts, impostor] }), recordedWith), (err: Error) => {
-            assert.match(err.message, /removing host node9 stopped before deleting anything: 1 blocker\(s\):\n {2}- host node9: SSH connection to root@127\.0\.0\.1:\d+ failed: connect ECONNREFUSED/);
+            assert.match(
+                err.message,
+                /removing host node9 stopped before deleting anything: 1 blocker\(s\):\n {2}- host node9: SSH connection to root@127\.0\.0\.1:\d+ failed: connect ECONNREFUSED/,
+            );
             return true;
         });
         await assert.rejects(destroyPreview(recordedWith), (err: Error) => {
@@ -107,7 +117,10 @@ describe("DestroyGuard: a destroy, and an up that removes a node, check first", 
         });
         // The stack's host listed under another name: a rename in place, refused before any check.
         await assert.rejects(diff(withInputs({ hosts: [{ ...guard.registered.hosts[0], name: "central2" }] })), (err: Error) => {
-            assert.match(err.message, /renaming stopped before anything was changed:\n {2}- node "central" \(127\.0\.0\.1:\d+\) is renamed "central2"/);
+            assert.match(
+                err.message,
+                /renaming stopped before anything was changed:\n {2}- node "central" \(127\.0\.0\.1:\d+\) is renamed "central2"/,
+            );
             return true;
         });
         // Adding hosts removes nothing: no check, whatever they answer.

@@ -17,12 +17,19 @@ const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
 describe("diffNb", () => {
     it("reports nothing for the same inputs against the rows they produced", () => {
         assert.deepEqual(diffNb(nodeSwitchKind, recorded(nodeSwitchKind, node), node), { replaces: [], updates: [], drift: [] });
-        assert.deepEqual(diffNb(gatewayRouterKind, recorded(gatewayRouterKind, gateway), gateway), { replaces: [], updates: [], drift: [] });
+        assert.deepEqual(diffNb(gatewayRouterKind, recorded(gatewayRouterKind, gateway), gateway), {
+            replaces: [],
+            updates: [],
+            drift: [],
+        });
     });
 
     it("a new subnet is an in-place update of exactly the columns it touches", () => {
         const news = clone(node);
-        Object.assign(news.network, { subnet: "192.168.11.0/24", router: { ip: "192.168.11.1", cidr: "192.168.11.1/24", mac: "0a:58:c0:a8:0b:01" } });
+        Object.assign(news.network, {
+            subnet: "192.168.11.0/24",
+            router: { ip: "192.168.11.1", cidr: "192.168.11.1/24", mac: "0a:58:c0:a8:0b:01" },
+        });
         const d = diffNb(nodeSwitchKind, recorded(nodeSwitchKind, node), news);
         assert.deepEqual(d.replaces, []);
         assert.deepEqual(d.updates, ["network.router.cidr", "network.router.ip", "network.router.mac", "network.subnet"]);
@@ -54,7 +61,11 @@ describe("diffNb", () => {
         const news = clone(node);
         news.nb.privateKey = news.nb.privateKey.replace("testonly", "rotated");
         news.nb.ssh.user = "ovn";
-        assert.deepEqual(diffNb(nodeSwitchKind, recorded(nodeSwitchKind, node), news), { replaces: [], updates: ["nb.privateKey", "nb.ssh.user"], drift: [] });
+        assert.deepEqual(diffNb(nodeSwitchKind, recorded(nodeSwitchKind, node), news), {
+            replaces: [],
+            updates: ["nb.privateKey", "nb.ssh.user"],
+            drift: [],
+        });
     });
 
     it("drift recorded by refresh (a port gone, a column changed) is an update", () => {
@@ -66,7 +77,11 @@ describe("diffNb", () => {
         assert.deepEqual(diffNb(nodeSwitchKind, olds, node), {
             replaces: [],
             updates: [],
-            drift: ["rows.Logical_Router_Port rtos-kube-master.mac", "rows.Logical_Switch_Port k8s-kube-master", "rows.Logical_Switch_Port k8s-old@x"],
+            drift: [
+                "rows.Logical_Router_Port rtos-kube-master.mac",
+                "rows.Logical_Switch_Port k8s-kube-master",
+                "rows.Logical_Switch_Port k8s-old@x",
+            ],
         });
     });
 
@@ -83,7 +98,12 @@ describe("diffNb", () => {
     });
 
     it("state of schema version 3 (every row whole, its key inside) reads as the same rows: no change but the version", () => {
-        const v3 = { ...recorded(nodeSwitchKind, node), version: "3", declared: undefined, rows: specStates(nodeSwitchKind.rows(node as never)) };
+        const v3 = {
+            ...recorded(nodeSwitchKind, node),
+            version: "3",
+            declared: undefined,
+            rows: specStates(nodeSwitchKind.rows(node as never)),
+        };
         assert.deepEqual(diffNb(nodeSwitchKind, v3, node), { replaces: [], updates: ["version"], drift: [] });
         v3.rows["Logical_Router_Port rtos-kube-master"].columns.mac = "0a:00:00:00:00:99";
         assert.deepEqual(diffNb(nodeSwitchKind, v3, node).drift, ["rows.Logical_Router_Port rtos-kube-master.mac"]);
@@ -92,7 +112,12 @@ describe("diffNb", () => {
     it("state of schema version 2 (rows keyed by row key, no key inside) reads as the same rows: no change", () => {
         const current = recorded(nodeSwitchKind, node);
         const whole = specStates(nodeSwitchKind.rows(node as never));
-        const legacy = { ...current, version: "2", declared: undefined, rows: Object.fromEntries(Object.values<any>(whole).map(({ key, ...rest }) => [key, rest])) };
+        const legacy = {
+            ...current,
+            version: "2",
+            declared: undefined,
+            rows: Object.fromEntries(Object.values<any>(whole).map(({ key, ...rest }) => [key, rest])),
+        };
         assert.deepEqual(Object.keys(legacy.rows).sort(), ["mgmt-port", "router-port", "switch", "switch-router-port"]);
         assert.deepEqual(diffNb(nodeSwitchKind, legacy, node), { replaces: [], updates: ["version"], drift: [] });
         delete legacy.rows["mgmt-port"];
@@ -102,7 +127,11 @@ describe("diffNb", () => {
     it("values unknown at preview: systemId is an update, an unknown node name a replacement", () => {
         const news = clone(gateway);
         news.systemId = UNKNOWN;
-        assert.deepEqual(diffNb(gatewayRouterKind, recorded(gatewayRouterKind, gateway), news), { replaces: [], updates: ["systemId"], drift: [] });
+        assert.deepEqual(diffNb(gatewayRouterKind, recorded(gatewayRouterKind, gateway), news), {
+            replaces: [],
+            updates: ["systemId"],
+            drift: [],
+        });
         news.gateway.node = UNKNOWN;
         assert.deepEqual(diffNb(gatewayRouterKind, recorded(gatewayRouterKind, gateway), news).replaces, ["gateway.node"]);
     });
@@ -118,7 +147,10 @@ describe("diffNb", () => {
         assert.ok(d.drift.includes("rows.Logical_Router GR_kube-minion2.options"));
         assert.ok(d.drift.includes("rows.Logical_Router_Port rtoe-GR_kube-minion2.mac"));
         assert.ok(d.drift.includes("rows.Logical_Switch_Port etor-GR_kube-minion2.addresses"));
-        assert.ok(d.drift.includes("rows.Logical_Router_Static_Route ovn_cluster_router 192.168.128.0/17 100.64.103.136"), d.drift.join("\n"));
+        assert.ok(
+            d.drift.includes("rows.Logical_Router_Static_Route ovn_cluster_router 192.168.128.0/17 100.64.103.136"),
+            d.drift.join("\n"),
+        );
     });
 });
 
@@ -129,11 +161,19 @@ describe("diffAnswer: what the engine is told", () => {
         assert.deepEqual(answer, { changes: undefined, replaces: [], deleteBeforeReplace: false });
     });
     it("drift alone is a change: the engine's diff of equal inputs would find none", () => {
-        assert.deepEqual(diffAnswer({ ...none, drift: ["rows.Logical_Router_Port rtos-kube-master.mac"] }), { changes: true, replaces: [], deleteBeforeReplace: false });
+        assert.deepEqual(diffAnswer({ ...none, drift: ["rows.Logical_Router_Port rtos-kube-master.mac"] }), {
+            changes: true,
+            replaces: [],
+            deleteBeforeReplace: false,
+        });
         assert.deepEqual(diffAnswer({ ...none, drift: ["declared"] }).changes, true);
     });
     it("a replacement stays the provider's decision, by top-level input, deleting first", () => {
-        assert.deepEqual(diffAnswer({ ...none, replaces: ["network.node", "owner"], updates: ["network.subnet"] }), { changes: true, replaces: ["network", "owner"], deleteBeforeReplace: true });
+        assert.deepEqual(diffAnswer({ ...none, replaces: ["network.node", "owner"], updates: ["network.subnet"] }), {
+            changes: true,
+            replaces: ["network", "owner"],
+            deleteBeforeReplace: true,
+        });
     });
     it("nothing changed is DIFF_NONE", () => {
         assert.deepEqual(diffAnswer(none), { changes: false, replaces: [], deleteBeforeReplace: false });

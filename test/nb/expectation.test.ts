@@ -28,11 +28,22 @@ const NODE2 = {
     "NAT GR_node2 snat 10.128.0.0/14": { external_ip: "172.18.0.3", logical_port: [] },
     "Logical_Router_Static_Route GR_node2 10.128.0.0/14 100.64.0.1": { output_port: [], "external_ids:ic-learned-route": NO_KEY },
 };
-const EXPECTATIONS: Record<string, { subject: string; rows: Record<string, Record<string, string | string[]>>; settle?: Record<string, number> }> = {
+const EXPECTATIONS: Record<
+    string,
+    { subject: string; rows: Record<string, Record<string, string | string[]>>; settle?: Record<string, number> }
+> = {
     // One look, no waiting: create succeeds only if NB already holds the plan.
     node2: { subject: "node/node2", rows: NODE2, settle: { timeoutSeconds: 0, intervalSeconds: 1 } },
-    never: { subject: "gateway/node2", rows: { "Logical_Router GR_node2": { "options:chassis": "chassis-that-never-comes" } }, settle: { timeoutSeconds: 1.5, intervalSeconds: 0.25 } },
-    late: { subject: "node/node3", rows: { "Logical_Switch node3": { "other_config:subnet": "10.128.6.0/24" } }, settle: { timeoutSeconds: 20, intervalSeconds: 0.2 } },
+    never: {
+        subject: "gateway/node2",
+        rows: { "Logical_Router GR_node2": { "options:chassis": "chassis-that-never-comes" } },
+        settle: { timeoutSeconds: 1.5, intervalSeconds: 0.25 },
+    },
+    late: {
+        subject: "node/node3",
+        rows: { "Logical_Switch node3": { "other_config:subnet": "10.128.6.0/24" } },
+        settle: { timeoutSeconds: 20, intervalSeconds: 0.2 },
+    },
 };
 
 /** The expectations as the engine gets them: constructed under the SDK's mocks, `__provider` serialized. */
@@ -40,7 +51,10 @@ async function registerExpectations(nb: ReturnType<NbEnv["connection"]>): Promis
     const registered: Registered[] = [];
     await pulumi.runtime.setMocks(
         {
-            newResource: (args: pulumi.runtime.MockResourceArgs) => (registered.push({ type: args.type, name: args.name, inputs: args.inputs }), { id: `${args.name}-id`, state: args.inputs }),
+            newResource: (args: pulumi.runtime.MockResourceArgs) => (
+                registered.push({ type: args.type, name: args.name, inputs: args.inputs }),
+                { id: `${args.name}-id`, state: args.inputs }
+            ),
             call: (args: pulumi.runtime.MockCallArgs) => args.inputs,
         },
         "ovn-kubernetes",
@@ -69,8 +83,26 @@ describe("NorthboundExpectation via the dynamic-provider host against a real NB 
         env = await startEnv();
         // The foreign writer: the rows ovnkube would realise for node2 (MAC in upper case, as an
         // operator might type it), and node3's gateway with the same SNAT, which node2's must not match.
-        await env.nb.nbctl("ls-add", "node2", "--", "set", "Logical_Switch", "node2", "other_config:subnet=10.128.5.0/24", "other_config:mcast_snoop=true");
-        await env.nb.nbctl("lr-add", "GR_node2", "--", "set", "Logical_Router", "GR_node2", `options:chassis=${SYSTEM_ID}`, "options:lb_force_snat_ip=router_ip");
+        await env.nb.nbctl(
+            "ls-add",
+            "node2",
+            "--",
+            "set",
+            "Logical_Switch",
+            "node2",
+            "other_config:subnet=10.128.5.0/24",
+            "other_config:mcast_snoop=true",
+        );
+        await env.nb.nbctl(
+            "lr-add",
+            "GR_node2",
+            "--",
+            "set",
+            "Logical_Router",
+            "GR_node2",
+            `options:chassis=${SYSTEM_ID}`,
+            "options:lb_force_snat_ip=router_ip",
+        );
         await env.nb.nbctl("lrp-add", "GR_node2", "rtoj-GR_node2", "0A:58:64:40:00:02", "100.64.0.2/16");
         await env.nb.nbctl("lr-nat-add", "GR_node2", "snat", "172.18.0.3", "10.128.0.0/14");
         await env.nb.nbctl("lr-route-add", "GR_node2", "10.128.0.0/14", "100.64.0.1");
@@ -85,7 +117,10 @@ describe("NorthboundExpectation via the dynamic-provider host against a real NB 
     });
 
     it("registers dynamic resources of type ovn-nb:NorthboundExpectation whose NB connection is a secret", () => {
-        assert.deepEqual(registered.map((x) => x.type), Array(3).fill("pulumi-nodejs:dynamic/ovn-nb:NorthboundExpectation"));
+        assert.deepEqual(
+            registered.map((x) => x.type),
+            Array(3).fill("pulumi-nodejs:dynamic/ovn-nb:NorthboundExpectation"),
+        );
         const keyLine = env.sshd.privateKey.split("\n")[1];
         for (const x of registered) {
             assert.ok(isSecretValue(x.inputs.nb), `${x.name}: nb must be a secret`);
@@ -97,7 +132,10 @@ describe("NorthboundExpectation via the dynamic-provider host against a real NB 
         const t = r.node2;
         const rows = { ...NODE2, "NAT GR_node2 10.128.0.0/14": { type: "snat" }, "Logical_Switch node2": { subnet: "10.128.5.0/24" } };
         const { failures } = await host.check(t.urn, {}, { ...t.registered, rows });
-        assert.deepEqual(failures.map((f) => f.property), ['rows["Logical_Switch node2"]["subnet"]', 'rows["NAT GR_node2 10.128.0.0/14"]']);
+        assert.deepEqual(
+            failures.map((f) => f.property),
+            ['rows["Logical_Switch node2"]["subnet"]', 'rows["NAT GR_node2 10.128.0.0/14"]'],
+        );
     });
 
     it("create: NB holds the plan, so it succeeds on its one look with the observed rows equal to the expectation, writing nothing", async () => {
@@ -105,7 +143,10 @@ describe("NorthboundExpectation via the dynamic-provider host against a real NB 
         assert.equal((await up(host, r.node2)).action, "create");
         assert.equal(r.node2.id, "node/node2");
         assert.deepEqual(r.node2.outputs!.rows, r.node2.checked!.rows);
-        assert.deepEqual(r.node2.outputs!.rows["Logical_Router_Port rtoj-GR_node2"], { mac: "0a:58:64:40:00:02", networks: "100.64.0.2/16" });
+        assert.deepEqual(r.node2.outputs!.rows["Logical_Router_Port rtoj-GR_node2"], {
+            mac: "0a:58:64:40:00:02",
+            networks: "100.64.0.2/16",
+        });
         assert.deepEqual(await nbState(env), before_);
     });
 
@@ -136,7 +177,18 @@ describe("NorthboundExpectation via the dynamic-provider host against a real NB 
     });
 
     it("once the rows are back as planned, up updates the expectation and records the plan again", async () => {
-        await env.nb.nbctl("set", "Logical_Switch", "node2", "other_config:subnet=10.128.5.0/24", "--", "lr-nat-add", "GR_node2", "snat", "172.18.0.3", "10.128.0.0/14");
+        await env.nb.nbctl(
+            "set",
+            "Logical_Switch",
+            "node2",
+            "other_config:subnet=10.128.5.0/24",
+            "--",
+            "lr-nat-add",
+            "GR_node2",
+            "snat",
+            "172.18.0.3",
+            "10.128.0.0/14",
+        );
         assert.equal((await up(host, r.node2)).action, "update");
         assert.deepEqual(r.node2.outputs!.rows, r.node2.checked!.rows);
     });
@@ -148,8 +200,14 @@ describe("NorthboundExpectation via the dynamic-provider host against a real NB 
             c.diagnostic(err.message);
             const elapsed = Date.now() - started;
             assert.ok(elapsed >= 1500 && elapsed < 10000, `failed after ${elapsed} ms`);
-            assert.match(err.message, /NorthboundExpectation gateway\/node2: after 1\.\d s the Northbound database still differs from the plan in 1 place:/);
-            assert.match(err.message, new RegExp(`Logical_Router GR_node2 options:chassis: expected "chassis-that-never-comes", observed "${SYSTEM_ID}"`));
+            assert.match(
+                err.message,
+                /NorthboundExpectation gateway\/node2: after 1\.\d s the Northbound database still differs from the plan in 1 place:/,
+            );
+            assert.match(
+                err.message,
+                new RegExp(`Logical_Router GR_node2 options:chassis: expected "chassis-that-never-comes", observed "${SYSTEM_ID}"`),
+            );
             assert.match(err.message, /ovnkube owns these rows/);
             assert.ok(!err.message.includes(env.sshd.privateKey.split("\n")[1]));
             return true;
@@ -189,7 +247,14 @@ describe("NorthboundExpectation via the dynamic-provider host against a real NB 
     });
 
     it("a bad row key never reaches the host", async () => {
-        await assert.rejects(up(host, { ...r.late, id: undefined, checked: undefined }, { ...r.late.registered, rows: { "Logical_Switch node 3": { name: "x" } } }), CheckFailed);
+        await assert.rejects(
+            up(
+                host,
+                { ...r.late, id: undefined, checked: undefined },
+                { ...r.late.registered, rows: { "Logical_Switch node 3": { name: "x" } } },
+            ),
+            CheckFailed,
+        );
     });
 
     it("the host never printed the private key", () => {

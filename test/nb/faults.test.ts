@@ -52,16 +52,25 @@ describe("faults", () => {
         const news = { ...t.registered, nb: { ...t.registered.nb, ssh: { ...t.registered.nb.ssh, hostKey: wrongPin } } };
         await assert.rejects(up(host, t, news), (err: Error) => {
             c.diagnostic(err.message);
-            assert.match(err.message, /ClusterRouter cluster\/ovn_cluster_router: host key mismatch for 127\.0\.0\.1:\d+: it presented SHA256:/);
+            assert.match(
+                err.message,
+                /ClusterRouter cluster\/ovn_cluster_router: host key mismatch for 127\.0\.0\.1:\d+: it presented SHA256:/,
+            );
             assert.ok(!err.message.includes(key()));
             return true;
         });
         assert.equal((await env.nb.nbctl("show")).trim(), "");
-        await assert.rejects(up(host, t, { ...news, nb: { ...news.nb, ssh: { ...news.nb.ssh, hostKey: "SHA256:nope" } } }), (err: unknown) => {
-            assert.ok(err instanceof CheckFailed);
-            assert.deepEqual(err.failures.map((f) => f.property), ["nb.ssh.hostKey"]);
-            return true;
-        });
+        await assert.rejects(
+            up(host, t, { ...news, nb: { ...news.nb, ssh: { ...news.nb.ssh, hostKey: "SHA256:nope" } } }),
+            (err: unknown) => {
+                assert.ok(err instanceof CheckFailed);
+                assert.deepEqual(
+                    err.failures.map((f) => f.property),
+                    ["nb.ssh.hostKey"],
+                );
+                return true;
+            },
+        );
     });
 
     it("NB restarted between operations: the next call reconnects", async () => {
@@ -90,7 +99,12 @@ describe("faults", () => {
         // Through the proxy: the 3rd write reaches NB and commits, its reply and everything after are lost.
         const viaProxy = (t: Tracked) => ({ ...t.registered, nb: { ...t.registered.nb, socket: proxy.socket } });
         const cutOff = proxy.cutAfterWrites(3);
-        const runs = pending.map((t) => up(host, t, viaProxy(t)).then(() => undefined, (err: Error) => err));
+        const runs = pending.map((t) =>
+            up(host, t, viaProxy(t)).then(
+                () => undefined,
+                (err: Error) => err,
+            ),
+        );
         const committed = await cutOff;
         await env.sshd.stop();
         const errors = (await Promise.all(runs)).filter((e): e is Error => e !== undefined);

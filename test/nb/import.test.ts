@@ -17,7 +17,15 @@ import { assertClusterRouter, assertGateway, assertNodeNetwork, listTable } from
 const model = devModel();
 const gateway = model.gateways[0];
 const minion = model.nodeNetworks[1];
-const TABLES = ["Logical_Switch", "Logical_Switch_Port", "Logical_Router", "Logical_Router_Port", "Logical_Router_Static_Route", "NAT", "Load_Balancer"];
+const TABLES = [
+    "Logical_Switch",
+    "Logical_Switch_Port",
+    "Logical_Router",
+    "Logical_Router_Port",
+    "Logical_Router_Static_Route",
+    "NAT",
+    "Load_Balancer",
+];
 /** The port changed by hand before the import: the declaration says otherwise, so `up` sets it back. */
 const BY_HAND = "0a:58:0a:00:00:99 192.168.1.99";
 
@@ -52,7 +60,8 @@ function changes(before: Awaited<ReturnType<typeof everything>>, after: Awaited<
                 out.push(`${a ? "-" : "+"}${label}`);
                 continue;
             }
-            for (const column of Object.keys(b)) if (JSON.stringify(a[column]) !== JSON.stringify(b[column])) out.push(`${label}.${column}`);
+            for (const column of Object.keys(b))
+                if (JSON.stringify(a[column]) !== JSON.stringify(b[column])) out.push(`${label}.${column}`);
         }
     }
     return out.sort();
@@ -70,7 +79,13 @@ describe("import of a seed-built topology (no tags) through the dynamic-provider
         await env.nb.nbctl("ls-add", "operator-switch", "--", "lsp-add", "operator-switch", "operator-port");
         await env.nb.nbctl("lb-add", "foreign-lb", "10.96.0.1:80", "10.0.0.5:8080", "tcp");
         await env.nb.nbctl("lsp-set-addresses", minion.mgmtPort, BY_HAND);
-        for (const reg of await registerUnderMocks({ model, owner: OWNER, nb: env.connection(), gatewayHost: { [gateway.node]: GATEWAY_HOST } })) r[reg.name] = track(reg);
+        for (const reg of await registerUnderMocks({
+            model,
+            owner: OWNER,
+            nb: env.connection(),
+            gatewayHost: { [gateway.node]: GATEWAY_HOST },
+        }))
+            r[reg.name] = track(reg);
         host = await startProviderHost();
     });
     after(async () => {
@@ -81,7 +96,10 @@ describe("import of a seed-built topology (no tags) through the dynamic-provider
     it("read with no recorded state finds every row by ovn-kubernetes' names and records its UUID; nothing is written", async () => {
         const before_ = await everything(env.nb);
         for (const t of Object.values(r)) {
-            const group = t.name === "cluster-router" ? `cluster/${model.clusterRouter.name}` : `${t.name.split("-")[0]}/${t.name.slice(t.name.indexOf("-") + 1)}`;
+            const group =
+                t.name === "cluster-router"
+                    ? `cluster/${model.clusterRouter.name}`
+                    : `${t.name.split("-")[0]}/${t.name.slice(t.name.indexOf("-") + 1)}`;
             const id = resourceId(OWNER, group);
             const read = await host.read(t.urn, id, {}, t.registered);
             assert.equal(read.id, id, t.name);
@@ -108,19 +126,25 @@ describe("import of a seed-built topology (no tags) through the dynamic-provider
 
     it("a wrong import id is refused naming the one these inputs make", async () => {
         const t = r[`node-${minion.node}`];
-        await assert.rejects(host.read(t.urn, `${OWNER}:node/elsewhere`, {}, t.registered), /import id ".*node\/elsewhere" does not name the declared rows: expected ".*:node\/kube-minion1"/);
+        await assert.rejects(
+            host.read(t.urn, `${OWNER}:node/elsewhere`, {}, t.registered),
+            /import id ".*node\/elsewhere" does not name the declared rows: expected ".*:node\/kube-minion1"/,
+        );
     });
 
     it("the next up changes only what differs from the declaration: tags on every adopted row, the port changed by hand; no row added or removed", async () => {
         const before_ = await everything(env.nb);
         for (const t of Object.values(r)) assert.equal((await up(host, t)).action, "update", t.name);
         const changed = changes(before_, await everything(env.nb));
-        const tagged = Object.values(r).flatMap((t) => Object.values<any>(rowStates(t)).map((s) => `${s.table} ${before_[s.table][s.uuid].name || s.uuid}.external_ids`));
+        const tagged = Object.values(r).flatMap((t) =>
+            Object.values<any>(rowStates(t)).map((s) => `${s.table} ${before_[s.table][s.uuid].name || s.uuid}.external_ids`),
+        );
         const declared = [`Logical_Switch_Port ${minion.mgmtPort}.addresses`];
         assert.deepEqual(changed, [...new Set([...tagged, ...declared])].sort());
         assert.equal(tagged.length, 6 + 3 * 4 + 13);
         // The rows are the seed's (same UUIDs) and now as declared.
-        for (const t of Object.values(r)) for (const s of Object.values<any>(rowStates(t))) assert.ok(before_[s.table][s.uuid], `${t.name}: ${s.key} kept its row`);
+        for (const t of Object.values(r))
+            for (const s of Object.values<any>(rowStates(t))) assert.ok(before_[s.table][s.uuid], `${t.name}: ${s.key} kept its row`);
         await assertClusterRouter(env.nb, model);
         for (const n of model.nodeNetworks) await assertNodeNetwork(env.nb, n);
         await assertGateway(env.nb, gateway, GATEWAY_HOST);

@@ -11,7 +11,15 @@ import { startDevTopology, type DevTopology } from "./support/devTopology";
 import { devModel, findColumn, GATEWAY_HOST, KEY_CONFIG, OWNER, type NbEnv } from "../../lab/harness/env";
 import type { ProviderHost } from "../../lab/harness/providerHost";
 import type { Registered } from "../../lab/harness/serializedProviders";
-import { addForeignRows, assertClusterRouter, assertForeignRowsSurvive, assertGateway, assertNodeNetwork, ownedCounts, type ForeignRows } from "./support/topology";
+import {
+    addForeignRows,
+    assertClusterRouter,
+    assertForeignRowsSurvive,
+    assertGateway,
+    assertNodeNetwork,
+    ownedCounts,
+    type ForeignRows,
+} from "./support/topology";
 
 const model = devModel();
 const gateway = model.gateways[0];
@@ -79,12 +87,17 @@ describe("NB providers via the dynamic-provider host against a real NB over SSH"
         // Rows are recorded under their OVN names, in step with the declaration: their UUIDs only.
         const master = r[`node-kube-master`];
         for (const [name, record] of Object.entries<any>(master.outputs!.rows)) assert.deepEqual(Object.keys(record), ["uuid"], name);
-        assert.deepEqual(Object.entries(rowStates(master)).map(([name, s]) => `${name} = ${s.key}`).sort(), [
-            "Logical_Router_Port rtos-kube-master = router-port",
-            "Logical_Switch kube-master = switch",
-            "Logical_Switch_Port k8s-kube-master = mgmt-port",
-            "Logical_Switch_Port stor-kube-master = switch-router-port",
-        ]);
+        assert.deepEqual(
+            Object.entries(rowStates(master))
+                .map(([name, s]) => `${name} = ${s.key}`)
+                .sort(),
+            [
+                "Logical_Router_Port rtos-kube-master = router-port",
+                "Logical_Switch kube-master = switch",
+                "Logical_Switch_Port k8s-kube-master = mgmt-port",
+                "Logical_Switch_Port stor-kube-master = switch-router-port",
+            ],
+        );
         await assertForeignRowsSurvive(env.nb, foreign);
     });
 
@@ -110,12 +123,20 @@ describe("NB providers via the dynamic-provider host against a real NB over SSH"
     it("update: a new node subnet changes only those columns, in place (same row UUIDs)", async () => {
         const t = r["node-kube-minion1"];
         const uuidsBefore = await findColumn(env.nb, "Logical_Switch_Port", "_uuid", "external_ids:pulumi-group=node/kube-minion1");
-        const network = { ...t.registered.network, subnet: "192.168.12.0/24", router: { ip: "192.168.12.1", cidr: "192.168.12.1/24", mac: "0a:58:c0:a8:0c:01" }, mgmt: { ip: "192.168.12.2", cidr: "192.168.12.2/24", mac: "0a:58:c0:a8:0c:02" } };
+        const network = {
+            ...t.registered.network,
+            subnet: "192.168.12.0/24",
+            router: { ip: "192.168.12.1", cidr: "192.168.12.1/24", mac: "0a:58:c0:a8:0c:01" },
+            mgmt: { ip: "192.168.12.2", cidr: "192.168.12.2/24", mac: "0a:58:c0:a8:0c:02" },
+        };
         const { action, diff } = await up(host, t, { ...t.registered, network });
         assert.equal(action, "update");
         assert.deepEqual(diff!.replaces, []);
         await assertNodeNetwork(env.nb, { ...model.nodeNetworks[1], ...network });
-        assert.deepEqual((await findColumn(env.nb, "Logical_Switch_Port", "_uuid", "external_ids:pulumi-group=node/kube-minion1")).sort(), uuidsBefore.sort());
+        assert.deepEqual(
+            (await findColumn(env.nb, "Logical_Switch_Port", "_uuid", "external_ids:pulumi-group=node/kube-minion1")).sort(),
+            uuidsBefore.sort(),
+        );
         assert.equal((await up(host, t, t.registered)).action, "update");
         await assertNodeNetwork(env.nb, model.nodeNetworks[1]);
         await assertForeignRowsSurvive(env.nb, foreign);
@@ -126,10 +147,16 @@ describe("NB providers via the dynamic-provider host against a real NB over SSH"
         const router = await findColumn(env.nb, "Logical_Router", "_uuid", `name=${gateway.router}`);
         const moved = { systemId: "chassis-moved", macAddress: "52:54:00:aa:bb:cc" };
         const rampout = ["192.168.128.0/17", "192.168.64.0/18"];
-        assert.equal((await up(host, t, { ...t.registered, ...moved, gateway: { ...t.registered.gateway, rampoutSubnets: rampout } })).action, "update");
+        assert.equal(
+            (await up(host, t, { ...t.registered, ...moved, gateway: { ...t.registered.gateway, rampoutSubnets: rampout } })).action,
+            "update",
+        );
         await assertGateway(env.nb, { ...gateway, rampoutSubnets: rampout }, moved);
         assert.deepEqual(await findColumn(env.nb, "Logical_Router", "_uuid", `name=${gateway.router}`), router);
-        assert.equal((await up(host, t, { ...t.registered, ...moved, gateway: { ...t.registered.gateway, rampoutSubnets: [rampout[1]] } })).action, "update");
+        assert.equal(
+            (await up(host, t, { ...t.registered, ...moved, gateway: { ...t.registered.gateway, rampoutSubnets: [rampout[1]] } })).action,
+            "update",
+        );
         const routes = await env.nb.nbctl("lr-route-list", "ovn_cluster_router");
         assert.doesNotMatch(routes, /192\.168\.128\.0\/17/);
         assert.match(routes, /192\.168\.64\.0\/18\s+\S+ src-ip/);
@@ -141,7 +168,10 @@ describe("NB providers via the dynamic-provider host against a real NB over SSH"
 
     it("diff: renaming a node replaces the resource, deleting first", async () => {
         const t = r["node-kube-minion1"];
-        const checked = await host.check(t.urn, t.checked!, { ...t.registered, network: { ...t.registered.network, node: "kube-minion9", switchName: "kube-minion9" } });
+        const checked = await host.check(t.urn, t.checked!, {
+            ...t.registered,
+            network: { ...t.registered.network, node: "kube-minion9", switchName: "kube-minion9" },
+        });
         const diff = await host.diff(t.urn, t.id!, t.outputs!, checked.inputs, t.checked!);
         assert.deepEqual(diff, { changes: 2, replaces: ["network"], deleteBeforeReplace: true });
     });
@@ -150,7 +180,7 @@ describe("NB providers via the dynamic-provider host against a real NB over SSH"
         const t = r["node-kube-minion1"];
         const n = model.nodeNetworks[1];
         await env.nb.nbctl("lsp-del", n.mgmtPort);
-        await env.nb.nbctl("set", "Logical_Router_Port", n.routerPort, "mac=\"0a:00:00:00:00:99\"");
+        await env.nb.nbctl("set", "Logical_Router_Port", n.routerPort, 'mac="0a:00:00:00:00:99"');
         await env.nb.nbctl("set", "Logical_Switch", n.switchName, "other_config:subnet=10.9.9.0/24", "other_config:mcast_snoop=true");
         const read = await refresh(host, t);
         assert.equal(read!.rows[`Logical_Switch_Port ${n.mgmtPort}`], undefined);
@@ -192,7 +222,10 @@ describe("NB providers via the dynamic-provider host against a real NB over SSH"
         const t = r["cluster-router"];
         await assert.rejects(host.delete(t.urn, t.id!, t.outputs!, t.checked!), (err: Error) => {
             assert.match(err.message, /ClusterRouter cluster\/ovn_cluster_router: cannot delete: /);
-            assert.match(err.message, /Logical_Switch row "join-switch" still holds Logical_Switch_Port jtor-GR_kube-minion2 of gateway\/kube-minion2/);
+            assert.match(
+                err.message,
+                /Logical_Switch row "join-switch" still holds Logical_Switch_Port jtor-GR_kube-minion2 of gateway\/kube-minion2/,
+            );
             assert.match(err.message, /Logical_Router_Port rtos-kube-master of node\/kube-master/);
             assert.match(err.message, /Logical_Router_Static_Route 0\.0\.0\.0\/0 of gateway\/kube-minion2/);
             return true;

@@ -27,11 +27,15 @@ describe("NB writes guarded against other writers, rows claimed by UUID", () => 
     let node: Tracked;
     /** The node's inputs pointed at the proxy (from its creation on: the socket is part of its identity). */
     const viaProxy = () => ({ ...node.registered, nb: { ...node.registered.nb, socket: proxy.socket } });
-    const uuidOf = async (table: string, key: string) => findColumn(env.nb, table, "_uuid", `external_ids:pulumi-group="${GROUP}"`, `external_ids:pulumi-row=${key}`);
+    const uuidOf = async (table: string, key: string) =>
+        findColumn(env.nb, table, "_uuid", `external_ids:pulumi-group="${GROUP}"`, `external_ids:pulumi-row=${key}`);
     /** An update of the node whose commit the proxy holds while `meanwhile` runs; resolves with its error. */
     async function updateRacing(meanwhile: () => Promise<unknown>): Promise<Error> {
         const hold = proxy.holdNextWrite();
-        const run = up(host, node, viaProxy()).then(() => assert.fail("the update must fail"), (err: Error) => err);
+        const run = up(host, node, viaProxy()).then(
+            () => assert.fail("the update must fail"),
+            (err: Error) => err,
+        );
         assert.match(await hold.held, new RegExp(`^pulumi ${OWNER} ${GROUP}$`));
         await meanwhile();
         hold.release();
@@ -57,8 +61,14 @@ describe("NB writes guarded against other writers, rows claimed by UUID", () => 
     it("records the UUID of every row it created, as NB holds them", async () => {
         const rows = node.outputs!.rows;
         assert.equal(node.outputs!.version, NB_SCHEMA_VERSION);
-        assert.deepEqual(Object.keys(rows).sort(), [`Logical_Router_Port ${n.routerPort}`, `Logical_Switch ${n.switchName}`, `Logical_Switch_Port ${n.mgmtPort}`, `Logical_Switch_Port ${n.routerPeerPort}`]);
-        for (const [name, state] of Object.entries(rowStates(node))) assert.deepEqual([state.uuid], await uuidOf(state.table, state.key), name);
+        assert.deepEqual(Object.keys(rows).sort(), [
+            `Logical_Router_Port ${n.routerPort}`,
+            `Logical_Switch ${n.switchName}`,
+            `Logical_Switch_Port ${n.mgmtPort}`,
+            `Logical_Switch_Port ${n.routerPeerPort}`,
+        ]);
+        for (const [name, state] of Object.entries(rowStates(node)))
+            assert.deepEqual([state.uuid], await uuidOf(state.table, state.key), name);
     });
 
     it("a row changed between the read and the commit: the update fails naming it, state not advanced; a re-run converges", async (c) => {
@@ -66,9 +76,16 @@ describe("NB writes guarded against other writers, rows claimed by UUID", () => 
         await refresh(host, node);
         const recorded = structuredClone(node.outputs);
         const mgmt = keyed(rowStates(node, recorded!), "mgmt-port").uuid;
-        const err = await updateRacing(() => env.nb.nbctl("set", "Logical_Switch_Port", n.mgmtPort, `addresses="0a:58:00:00:00:02 10.0.0.10"`, "external_ids:note=by-hand"));
+        const err = await updateRacing(() =>
+            env.nb.nbctl("set", "Logical_Switch_Port", n.mgmtPort, `addresses="0a:58:00:00:00:02 10.0.0.10"`, "external_ids:note=by-hand"),
+        );
         c.diagnostic(err.message);
-        assert.match(err.message, new RegExp(`NodeSwitch ${GROUP}: Logical_Switch_Port row "mgmt-port" \\(${n.mgmtPort}, uuid ${mgmt}\\) was changed or deleted by another writer after it was read: nothing was applied and the state is unchanged; run again`));
+        assert.match(
+            err.message,
+            new RegExp(
+                `NodeSwitch ${GROUP}: Logical_Switch_Port row "mgmt-port" \\(${n.mgmtPort}, uuid ${mgmt}\\) was changed or deleted by another writer after it was read: nothing was applied and the state is unchanged; run again`,
+            ),
+        );
         assert.deepEqual(node.outputs, recorded);
         assert.equal((await env.nb.nbctl("lsp-get-addresses", n.mgmtPort)).trim(), "0a:58:00:00:00:02 10.0.0.10");
 
@@ -85,7 +102,10 @@ describe("NB writes guarded against other writers, rows claimed by UUID", () => 
         const mgmt = keyed(rowStates(node, recorded!), "mgmt-port").uuid;
         const err = await updateRacing(() => env.nb.nbctl("lsp-del", n.mgmtPort));
         c.diagnostic(err.message);
-        assert.match(err.message, new RegExp(`Logical_Switch_Port row "mgmt-port" \\(${n.mgmtPort}, uuid ${mgmt}\\) was changed or deleted by another writer`));
+        assert.match(
+            err.message,
+            new RegExp(`Logical_Switch_Port row "mgmt-port" \\(${n.mgmtPort}, uuid ${mgmt}\\) was changed or deleted by another writer`),
+        );
         assert.deepEqual(node.outputs, recorded);
         assert.deepEqual(await uuidOf("Logical_Switch_Port", "mgmt-port"), []);
 
@@ -97,11 +117,17 @@ describe("NB writes guarded against other writers, rows claimed by UUID", () => 
     });
 
     it("state of schema versions 1 (no UUIDs), 2 (UUIDs, keyed by row key) and 3 (whole rows) is read and updated, and gains names, UUIDs and the compact record", async () => {
-        for (const [version, keep] of [["1", ["table", "columns"]], ["2", ["table", "columns", "uuid"]], ["3", []]] as const) {
+        for (const [version, keep] of [
+            ["1", ["table", "columns"]],
+            ["2", ["table", "columns", "uuid"]],
+            ["3", []],
+        ] as const) {
             // 1 and 2 keyed by the row key; 3 by OVN name, every row whole with its key inside.
             const whole = rowStates(node);
             const legacyRows =
-                version === "3" ? whole : Object.fromEntries(Object.values<any>(whole).map((s) => [s.key, Object.fromEntries(keep.map((k) => [k, s[k]]))]));
+                version === "3"
+                    ? whole
+                    : Object.fromEntries(Object.values<any>(whole).map((s) => [s.key, Object.fromEntries(keep.map((k) => [k, s[k]]))]));
             const { declared: _, ...rest } = node.outputs!;
             const legacy = { ...rest, version, rows: legacyRows };
             const read = await host.read(node.urn, node.id!, legacy, { ...node.checked!, version });
@@ -122,8 +148,14 @@ describe("NB writes guarded against other writers, rows claimed by UUID", () => 
 
         const read = await refresh(host, node);
         assert.equal(read!.rows[`Logical_Switch ${n.switchName}`].uuid, real);
-        assert.deepEqual(read!.rows[`Logical_Switch copied-tags@${copy}`], { table: "Logical_Switch", key: "switch", columns: { name: "copied-tags" } });
-        const claimed = new RegExp(`Logical_Switch row "switch": the row this resource created is ${real}, yet ${copy} carries its tags .*Nothing was changed or deleted`);
+        assert.deepEqual(read!.rows[`Logical_Switch copied-tags@${copy}`], {
+            table: "Logical_Switch",
+            key: "switch",
+            columns: { name: "copied-tags" },
+        });
+        const claimed = new RegExp(
+            `Logical_Switch row "switch": the row this resource created is ${real}, yet ${copy} carries its tags .*Nothing was changed or deleted`,
+        );
         await assert.rejects(up(host, node, viaProxy()), (err: Error) => {
             c.diagnostic(err.message);
             assert.match(err.message, new RegExp(`^2 UNKNOWN: NodeSwitch ${GROUP}: `));
@@ -138,7 +170,12 @@ describe("NB writes guarded against other writers, rows claimed by UUID", () => 
         // Without its row key the copy claims nothing: the group converges and is destroyed around it.
         await env.nb.nbctl("remove", "Logical_Switch", copy, "external_ids", "pulumi-row");
         assert.equal((await up(host, node, viaProxy())).action, "update");
-        assert.deepEqual(Object.values(rowStates(node)).map((s) => s.key).sort(), ["mgmt-port", "router-port", "switch", "switch-router-port"]);
+        assert.deepEqual(
+            Object.values(rowStates(node))
+                .map((s) => s.key)
+                .sort(),
+            ["mgmt-port", "router-port", "switch", "switch-router-port"],
+        );
         await destroy(host, node);
         assert.deepEqual(await findColumn(env.nb, "Logical_Switch", "_uuid", `external_ids:pulumi-group="${GROUP}"`), [copy]);
     });

@@ -47,9 +47,13 @@ describe("NB providers stored as stubs, run from the installed package", () => {
         for (const x of registered) {
             const text: string = x.inputs.__provider;
             assert.ok(text.includes(JSON.stringify(PROVIDERS_ENTRY)), `${x.name}: the stub requires ${PROVIDERS_ENTRY}`);
-            assert.ok(text.includes(`.installedProvider(${JSON.stringify(x.type.replace("pulumi-nodejs:dynamic/", ""))}, ${PROVIDER_CONTRACT}, `), `${x.name}: the stub passes its type token and contract`);
+            assert.ok(
+                text.includes(`.installedProvider(${JSON.stringify(x.type.replace("pulumi-nodejs:dynamic/", ""))}, ${PROVIDER_CONTRACT}, `),
+                `${x.name}: the stub passes its type token and contract`,
+            );
             assert.ok(text.length <= STUB_BUDGET, `${x.name}: stub of ${text.length} bytes`);
-            for (const inner of ["applyGroup", "withNb", "ssh2", "transact"]) assert.ok(!text.includes(inner), `${x.name}: ${inner} must not be copied into state`);
+            for (const inner of ["applyGroup", "withNb", "ssh2", "transact"])
+                assert.ok(!text.includes(inner), `${x.name}: ${inner} must not be copied into state`);
         }
     });
 
@@ -58,7 +62,9 @@ describe("NB providers stored as stubs, run from the installed package", () => {
         const node = r[`node-${model.nodeNetworks[0].node}`];
         assert.equal((await up(host, router)).action, "create");
         assert.equal((await up(host, node)).action, "create");
-        assert.deepEqual(await findColumn(env.nb, "Logical_Switch", "name", `name=${model.nodeNetworks[0].switchName}`), [model.nodeNetworks[0].switchName]);
+        assert.deepEqual(await findColumn(env.nb, "Logical_Switch", "name", `name=${model.nodeNetworks[0].switchName}`), [
+            model.nodeNetworks[0].switchName,
+        ]);
         assert.equal((await up(host, node)).action, "same");
         const network = node.registered.network;
         const moved = { ...node.registered, network: { ...network, mgmt: { ...network.mgmt, mac: "0a:58:c0:a8:01:fe" } } };
@@ -77,7 +83,11 @@ describe("NB providers stored as stubs, run from the installed package", () => {
         for (const t of all) assert.equal((await up(host, t)).action, "create");
         const sizes = stateBytes(all);
         console.log("state bytes per NB resource (inputs + outputs; of which the two provider stubs):");
-        all.forEach((t, i) => console.log(`  ${t.name}: ${sizes[i].total} (stubs ${sizes[i].provider}, the kind's data ${sizes[i].total - sizes[i].provider})`));
+        all.forEach((t, i) =>
+            console.log(
+                `  ${t.name}: ${sizes[i].total} (stubs ${sizes[i].provider}, the kind's data ${sizes[i].total - sizes[i].provider})`,
+            ),
+        );
         all.forEach((t, i) => {
             assert.ok(sizes[i].total <= STATE_BUDGET, `${t.name}: ${sizes[i].total} bytes of state`);
             assert.ok(sizes[i].provider <= 2 * STUB_BUDGET, `${t.name}: ${sizes[i].provider} bytes of stubs`);

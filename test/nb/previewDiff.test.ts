@@ -100,7 +100,11 @@ describe("NB changes as the engine diffs them (preview --diff, replaceOnChanges,
     });
 
     it("ignoreChanges on an NB setting: that setting keeps its old value, the others change", async () => {
-        const network = { ...t.registered.network, router: { ...t.registered.network.router, mac: "0a:58:c0:a8:02:99" }, mgmt: { ...t.registered.network.mgmt, mac: "0a:58:c0:a8:02:98" } };
+        const network = {
+            ...t.registered.network,
+            router: { ...t.registered.network.router, mac: "0a:58:c0:a8:02:99" },
+            mgmt: { ...t.registered.network.mgmt, mac: "0a:58:c0:a8:02:98" },
+        };
         const { action, engine } = await up(topology.host, t, { ...t.registered, network }, { ignoreChanges: ["network.router.mac"] });
         assert.deepEqual(engine!.detailedDiff, { "network.mgmt.mac": "update" });
         assert.equal(action, "update");
@@ -117,7 +121,9 @@ describe("NB changes as the engine diffs them (preview --diff, replaceOnChanges,
         const { action, diff } = await up(topology.host, t, { ...t.registered, network });
         assert.deepEqual(diff, { changes: DIFF_SOME, replaces: ["network"], deleteBeforeReplace: true });
         assert.equal(action, "replace");
-        assert.deepEqual(await findColumn(topology.env.nb, "Logical_Switch", "name", "external_ids:pulumi-group=node/kube-minion9"), ["kube-minion9"]);
+        assert.deepEqual(await findColumn(topology.env.nb, "Logical_Switch", "name", "external_ids:pulumi-group=node/kube-minion9"), [
+            "kube-minion9",
+        ]);
         assert.deepEqual(await switchUuid(), []);
     });
 });

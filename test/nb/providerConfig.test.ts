@@ -63,7 +63,10 @@ describe("the SSH key of the NB providers", () => {
         const cases: Array<[unknown, RegExp]> = [
             [neither, /nb\.privateKeyConfig: exactly one of privateKeyConfig .* and privateKey must be given/],
             [{ ...env.connection(), privateKeyConfig: KEY_CONFIG }, /nb\.privateKeyConfig: exactly one of/],
-            [{ ...env.configured(), privateKeyConfig: "sshPrivateKey" }, /nb\.privateKeyConfig: must be a full stack config key, <namespace>:<name>/],
+            [
+                { ...env.configured(), privateKeyConfig: "sshPrivateKey" },
+                /nb\.privateKeyConfig: must be a full stack config key, <namespace>:<name>/,
+            ],
         ];
         for (const [nb, reason] of cases) {
             await assert.rejects(up(configured, t, { ...t.registered, nb }), (err: unknown) => {

@@ -14,17 +14,33 @@ test("schema.gen.ts (row types, columns by kind, parent columns) is what the ins
     const installed = readFileSync(DEFAULT_SCHEMA, "utf8");
     const schema = JSON.parse(installed) as { version: string; cksum: string };
     // Says which schema the types come from: a machine with another OVN fails here, naming both.
-    assert.deepEqual({ version: schema.version, cksum: schema.cksum }, { version: NB_SCHEMA_SOURCE.version, cksum: NB_SCHEMA_SOURCE.cksum });
+    assert.deepEqual(
+        { version: schema.version, cksum: schema.cksum },
+        { version: NB_SCHEMA_SOURCE.version, cksum: NB_SCHEMA_SOURCE.cksum },
+    );
     assert.equal(generate(installed), readFileSync(OUTPUT, "utf8"));
 });
 
 test("each table's columns are sorted by kind, and only strong references to non-root tables make a parent", () => {
-    const ref = (refTable: string, refType?: string) => ({ key: { type: "uuid", refTable, ...(refType ? { refType } : {}) }, min: 0, max: "unlimited" });
+    const ref = (refTable: string, refType?: string) => ({
+        key: { type: "uuid", refTable, ...(refType ? { refType } : {}) },
+        min: 0,
+        max: "unlimited",
+    });
     const schema = {
         name: "OVN_Northbound",
         version: "1.0.0",
         tables: {
-            Router: { isRoot: true, columns: { name: { type: "string" }, ports: { type: ref("Port") }, lbs: { type: ref("Lb", "weak") }, groups: { type: ref("Group") }, options: { type: { key: "string", value: "string", min: 0, max: "unlimited" } } } },
+            Router: {
+                isRoot: true,
+                columns: {
+                    name: { type: "string" },
+                    ports: { type: ref("Port") },
+                    lbs: { type: ref("Lb", "weak") },
+                    groups: { type: ref("Group") },
+                    options: { type: { key: "string", value: "string", min: 0, max: "unlimited" } },
+                },
+            },
             Port: { columns: { networks: { type: { key: "string", min: 1, max: "unlimited" } }, peer: { type: ref("Port", "weak") } } },
             Lb: { isRoot: true, columns: { vips: { type: { key: "string", value: "string", min: 0, max: "unlimited" } } } },
             Group: { isRoot: true, columns: { lbs: { type: ref("Lb", "weak") } } },
@@ -34,13 +50,28 @@ test("each table's columns are sorted by kind, and only strong references to non
     assert.match(text, /^ {4}Router: \{ plain: \["name"\], maps: \["options"\], refs: \["groups","lbs","ports"\] \},$/m);
     assert.match(text, /^ {4}Port: \{ plain: \["networks"\], maps: \[\], refs: \["peer"\] \},$/m);
     const parents = text.slice(text.indexOf("export const NB_PARENTS"));
-    assert.equal(parents.split("\n").filter((l) => l.startsWith("    ")).join("\n"), '    Port: [{ table: "Router", column: "ports" }],');
+    assert.equal(
+        parents
+            .split("\n")
+            .filter((l) => l.startsWith("    "))
+            .join("\n"),
+        '    Port: [{ table: "Router", column: "ports" }],',
+    );
 });
 
 test("the reconciler's parent and child columns are the installed schema's", () => {
     assert.deepEqual(
-        ["Logical_Switch_Port", "Logical_Router_Port", "Logical_Router_Static_Route", "NAT", "Logical_Switch", "Load_Balancer"].map((t) => parentOf(t as NbTable)),
-        [{ table: "Logical_Switch", column: "ports" }, { table: "Logical_Router", column: "ports" }, { table: "Logical_Router", column: "static_routes" }, { table: "Logical_Router", column: "nat" }, undefined, undefined],
+        ["Logical_Switch_Port", "Logical_Router_Port", "Logical_Router_Static_Route", "NAT", "Logical_Switch", "Load_Balancer"].map((t) =>
+            parentOf(t as NbTable),
+        ),
+        [
+            { table: "Logical_Switch", column: "ports" },
+            { table: "Logical_Router", column: "ports" },
+            { table: "Logical_Router", column: "static_routes" },
+            { table: "Logical_Router", column: "nat" },
+            undefined,
+            undefined,
+        ],
     );
     assert.deepEqual(childColumns("Logical_Router"), ["ports", "static_routes", "nat"]);
     assert.equal(childTable("Logical_Router", "nat"), "NAT");
@@ -51,11 +82,16 @@ function compileErrors(lines: string[]): Record<number, string> {
     const dir = path.join(PROJECT_ROOT, "components/nb/core");
     const file = path.join(dir, "__columns_check.ts");
     const text = ['import { rowSpec } from "./rows";', ...lines.map((l, i) => `export const r${i} = ${l};`)].join("\n");
-    const config = ts.parseJsonConfigFileContent(ts.readConfigFile(path.join(PROJECT_ROOT, "tsconfig.json"), ts.sys.readFile).config, ts.sys, PROJECT_ROOT);
+    const config = ts.parseJsonConfigFileContent(
+        ts.readConfigFile(path.join(PROJECT_ROOT, "tsconfig.json"), ts.sys.readFile).config,
+        ts.sys,
+        PROJECT_ROOT,
+    );
     const options = { ...config.options, noCheck: false, noEmit: true };
     const host = ts.createCompilerHost(options);
     const read = host.getSourceFile.bind(host);
-    host.getSourceFile = (name, version, ...rest) => (name === file ? ts.createSourceFile(name, text, version) : read(name, version, ...rest));
+    host.getSourceFile = (name, version, ...rest) =>
+        name === file ? ts.createSourceFile(name, text, version) : read(name, version, ...rest);
     host.fileExists = (name) => name === file || ts.sys.fileExists(name);
     const program = ts.createProgram([file], options, host);
     const errors: Record<number, string> = {};

@@ -5,7 +5,15 @@ import { test } from "node:test";
 import { aliasUrns, type AliasScope } from "../../lab/offline/aliases";
 
 const STACK_URN = "urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev";
-const spec = (s: Partial<{ name: string; type: string; parentUrn: string; noParent: boolean }>) => ({ name: "", type: "", stack: "", project: "", parentUrn: "", noParent: false, ...s });
+const spec = (s: Partial<{ name: string; type: string; parentUrn: string; noParent: boolean }>) => ({
+    name: "",
+    type: "",
+    stack: "",
+    project: "",
+    parentUrn: "",
+    noParent: false,
+    ...s,
+});
 const scope = (moved: Record<string, string> = {}): AliasScope => ({ stack: "dev", project: "proj", aliasedFrom: (u) => moved[u] });
 
 test("an alias to an old parent gives the URN under that parent's type chain; no parent gives the top level", () => {
@@ -14,14 +22,18 @@ test("an alias to an old parent gives the URN under that parent's type chain; no
         "urn:pulumi:dev::proj::ovn:index:Cluster$ovn:hosts:Chassis$command:remote:Command::n1-ovs",
     ]);
     assert.deepEqual(aliasUrns(reg, [spec({ noParent: true })], scope()), ["urn:pulumi:dev::proj::command:remote:Command::n1-ovs"]);
-    assert.deepEqual(aliasUrns({ ...reg, parent: STACK_URN }, [spec({ name: "old" })], scope()), ["urn:pulumi:dev::proj::command:remote:Command::old"]);
+    assert.deepEqual(aliasUrns({ ...reg, parent: STACK_URN }, [spec({ name: "old" })], scope()), [
+        "urn:pulumi:dev::proj::command:remote:Command::old",
+    ]);
     assert.deepEqual(aliasUrns(reg, [{ urn: "urn:pulumi:dev::proj::x:y:Z::given" }], scope()), ["urn:pulumi:dev::proj::x:y:Z::given"]);
 });
 
 test("a child of a parent found by an alias is also sought under the parent's old URN, its name's prefix renamed with it", () => {
     const parent = "urn:pulumi:dev::proj::ovn:index:Cluster::new";
     const moved = { [parent]: "urn:pulumi:dev::proj::ovn:legacy:Cluster::old" };
-    assert.deepEqual(aliasUrns({ name: "new-guard", type: "t:m:G", parent }, [], scope(moved)), ["urn:pulumi:dev::proj::ovn:legacy:Cluster$t:m:G::old-guard"]);
+    assert.deepEqual(aliasUrns({ name: "new-guard", type: "t:m:G", parent }, [], scope(moved)), [
+        "urn:pulumi:dev::proj::ovn:legacy:Cluster$t:m:G::old-guard",
+    ]);
     // An alias naming the (new) parent stands for the parent's old URN.
     assert.deepEqual(aliasUrns({ name: "x", type: "t:m:G", parent: STACK_URN }, [spec({ parentUrn: parent })], scope(moved)), [
         "urn:pulumi:dev::proj::ovn:legacy:Cluster$t:m:G::x",

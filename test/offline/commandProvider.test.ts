@@ -42,7 +42,14 @@ const PROVIDER_FACTS = {
 let a: TestSshd;
 let b: TestSshd;
 let dir: string;
-const ctx: HandlerContext = { project: "p", stack: "s", projectDir: "/", manifestsDir: "/", config: {}, hostKeys: { pins: {}, insecure: false } };
+const ctx: HandlerContext = {
+    project: "p",
+    stack: "s",
+    projectDir: "/",
+    manifestsDir: "/",
+    config: {},
+    hostKeys: { pins: {}, insecure: false },
+};
 const handler = commandHandler(ctx);
 
 before(async () => {
@@ -54,11 +61,29 @@ after(async () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const connectionOf = (s: TestSshd, over: Record<string, unknown> = {}) => ({ host: s.host, port: s.port, user: s.user, privateKey: s.privateKey, hostKey: s.hostKeyLine, ...over });
+const connectionOf = (s: TestSshd, over: Record<string, unknown> = {}) => ({
+    host: s.host,
+    port: s.port,
+    user: s.user,
+    privateKey: s.privateKey,
+    hostKey: s.hostKeyLine,
+    ...over,
+});
 /** A script that records, in `<dir>/<mark>`, the port of the sshd it ran under. */
 const marking = (mark: string) => `echo "$SSH_CONNECTION" | cut -d' ' -f4 > ${dir}/${mark}`;
-const ranOn = (mark: string) => (fs.existsSync(path.join(dir, mark)) ? Number(fs.readFileSync(path.join(dir, mark), "utf8").trim()) : undefined);
-const state = (outputs: Props): StateResource => ({ urn: "urn:cmd", type: "command:remote:Command", name: "cmd", parent: "", custom: true, id: "cmd1", inputs: outputs, outputs, dependencies: [] });
+const ranOn = (mark: string) =>
+    fs.existsSync(path.join(dir, mark)) ? Number(fs.readFileSync(path.join(dir, mark), "utf8").trim()) : undefined;
+const state = (outputs: Props): StateResource => ({
+    urn: "urn:cmd",
+    type: "command:remote:Command",
+    name: "cmd",
+    parent: "",
+    custom: true,
+    id: "cmd1",
+    inputs: outputs,
+    outputs,
+    dependencies: [],
+});
 const reg = { name: "cmd" } as Registration;
 const clearMarks = () => fs.readdirSync(dir).forEach((f) => fs.rmSync(path.join(dir, f)));
 
@@ -75,7 +100,11 @@ test("the SDK registers remote.Command with the provider's replace-on-change inp
     const seen: Array<{ type: string; replaceOnChanges: string[]; secretOutputs: string[] }> = [];
     const original = monitor.registerResource.bind(monitor);
     monitor.registerResource = (req: any, cb: any) => {
-        seen.push({ type: req.getType(), replaceOnChanges: req.getReplaceonchangesList(), secretOutputs: req.getAdditionalsecretoutputsList() });
+        seen.push({
+            type: req.getType(),
+            replaceOnChanges: req.getReplaceonchangesList(),
+            secretOutputs: req.getAdditionalsecretoutputsList(),
+        });
         return original(req, cb);
     };
     const { remote } = await import("@pulumi/command");
@@ -90,7 +119,15 @@ test("the SDK registers remote.Command with the provider's replace-on-change inp
 });
 
 test("diff: a change of triggers replaces; a change of any other input, the connection included, updates", async () => {
-    const base: Props = { connection: connectionOf(a), create: "c", update: "u", delete: "d", stdin: "x", environment: { A: "1" }, triggers: ["1"] };
+    const base: Props = {
+        connection: connectionOf(a),
+        create: "c",
+        update: "u",
+        delete: "d",
+        stdin: "x",
+        environment: { A: "1" },
+        triggers: ["1"],
+    };
     const changes: Record<string, unknown> = {
         triggers: ["2"],
         connection: connectionOf(a, { privateKey: b.privateKey }),
@@ -118,7 +155,13 @@ test("diff: a change of triggers replaces; a change of any other input, the conn
 
 test(`update runs ${PROVIDER_FACTS.updateRuns}`, async () => {
     clearMarks();
-    const old = state({ connection: connectionOf(a), create: marking("create"), update: marking("update"), delete: marking("delete"), stdout: "before" });
+    const old = state({
+        connection: connectionOf(a),
+        create: marking("create"),
+        update: marking("update"),
+        delete: marking("delete"),
+        stdout: "before",
+    });
     await handler.update(old, { ...old.inputs, connection: connectionOf(b) }, reg);
     assert.deepEqual([ranOn("update"), ranOn("create"), ranOn("delete")], [b.port, undefined, undefined]);
 
@@ -143,9 +186,17 @@ test("the connection's host key is verified before login: update and delete refu
     const loginsBefore = await a.acceptedLogins();
     const wrongPin = connectionOf(a, { hostKey: b.hostKeyLine });
     const old = state({ connection: wrongPin, create: marking("create"), delete: marking("delete") });
-    await assert.rejects(handler.update(old, old.inputs, reg), new RegExp(`^Error: create: host key mismatch for 127\\.0\\.0\\.1:${a.port}: it presented ${a.hostKeyFingerprint.replace(/[+/]/g, "\\$&")}`));
+    await assert.rejects(
+        handler.update(old, old.inputs, reg),
+        new RegExp(
+            `^Error: create: host key mismatch for 127\\.0\\.0\\.1:${a.port}: it presented ${a.hostKeyFingerprint.replace(/[+/]/g, "\\$&")}`,
+        ),
+    );
     await assert.rejects(handler.delete(old), /^Error: delete: host key mismatch/);
-    await assert.rejects(handler.delete(state({ connection: connectionOf(a, { hostKey: "SHA256:" + "A".repeat(43) }), delete: marking("delete") })), /failed to parse connection\.hostKey/);
+    await assert.rejects(
+        handler.delete(state({ connection: connectionOf(a, { hostKey: "SHA256:" + "A".repeat(43) }), delete: marking("delete") })),
+        /failed to parse connection\.hostKey/,
+    );
     assert.equal(await a.acceptedLogins(), loginsBefore);
     assert.deepEqual(fs.readdirSync(dir), []);
 });

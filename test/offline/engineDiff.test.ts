@@ -20,7 +20,13 @@ describe("property paths, as PropertyPath.String and ParsePropertyPath", () => {
         assert.equal(pathString(["a.b", 'say "hi"']), '["a.b"]["say \\"hi\\""]');
     });
     it("parses back what it writes, `*` included, and refuses a malformed path", () => {
-        for (const path of [["network", "subnet"], ["rows", "Logical_Switch kube-master", "mac"], ["gateway", "rampoutSubnets", 2], ['say "hi"', "x"]]) assert.deepEqual(parsePath(pathString(path)), path);
+        for (const path of [
+            ["network", "subnet"],
+            ["rows", "Logical_Switch kube-master", "mac"],
+            ["gateway", "rampoutSubnets", 2],
+            ['say "hi"', "x"],
+        ])
+            assert.deepEqual(parsePath(pathString(path)), path);
         assert.deepEqual(parsePath("triggers[*]"), ["triggers", "*"]);
         assert.deepEqual(parsePath("network.*"), ["network", "*"]);
         assert.throws(() => parsePath(".network"), /expected a name or index first/);
@@ -68,7 +74,10 @@ describe("ignoreChanges, as processIgnoreChanges", () => {
         assert.equal(news.network.subnet, "10.0.2.0/24", "the inputs given are not changed");
     });
     it("`*` resets every member; a name absent before is removed; secrecy of the old value is kept", () => {
-        assert.deepEqual(processIgnoreChanges({ network: { subnet: "s", mgmt: { ip: "i" }, extra: 1 } }, olds, ["network.*"]).inputs.network, olds.network);
+        assert.deepEqual(
+            processIgnoreChanges({ network: { subnet: "s", mgmt: { ip: "i" }, extra: 1 } }, olds, ["network.*"]).inputs.network,
+            olds.network,
+        );
         assert.deepEqual(processIgnoreChanges({ owner: "x" }, olds, ["owner"]).inputs, {});
         assert.deepEqual(processIgnoreChanges({ nb: { user: "b" } }, olds, ["nb.user"]).inputs.nb, { user: secret("a") });
     });
@@ -83,19 +92,38 @@ describe("diffResource and applyReplaceOnChanges", () => {
     const olds = { network: { node: "n1", subnet: "10.0.1.0/24" }, owner: "o" };
     const news = { network: { node: "n1", subnet: "10.0.2.0/24" }, owner: "o" };
     it("DIFF_NONE and DIFF_SOME are taken as they are, without a DetailedDiff", () => {
-        assert.deepEqual(resolveDiff(reply(DIFF_NONE), olds, news), { changes: false, changedKeys: [], replaceKeys: [], deleteBeforeReplace: false });
-        assert.deepEqual(resolveDiff(reply(DIFF_SOME), olds, olds), { changes: true, changedKeys: [], replaceKeys: [], deleteBeforeReplace: false });
+        assert.deepEqual(resolveDiff(reply(DIFF_NONE), olds, news), {
+            changes: false,
+            changedKeys: [],
+            replaceKeys: [],
+            deleteBeforeReplace: false,
+        });
+        assert.deepEqual(resolveDiff(reply(DIFF_SOME), olds, olds), {
+            changes: true,
+            changedKeys: [],
+            replaceKeys: [],
+            deleteBeforeReplace: false,
+        });
     });
     it("DIFF_UNKNOWN: the engine diffs the inputs; with the changed path ignored there is no change", () => {
         const d = resolveDiff(reply(DIFF_UNKNOWN), olds, news);
-        assert.deepEqual(d, { changes: true, changedKeys: ["network"], detailedDiff: { "network.subnet": "update" }, replaceKeys: [], deleteBeforeReplace: false });
+        assert.deepEqual(d, {
+            changes: true,
+            changedKeys: ["network"],
+            detailedDiff: { "network.subnet": "update" },
+            replaceKeys: [],
+            deleteBeforeReplace: false,
+        });
         assert.equal(resolveDiff(reply(DIFF_UNKNOWN), olds, news, ["network.subnet"]).changes, false);
         assert.equal(resolveDiff(reply(DIFF_UNKNOWN), olds, olds).changes, false);
     });
     it("replaceOnChanges turns the DetailedDiff entries under its paths, and changed keys it contains, into replacements", () => {
         const d = resolveDiff(reply(DIFF_UNKNOWN), olds, news);
         const nested = applyReplaceOnChanges(d, ["network.subnet"]);
-        assert.deepEqual([nested.detailedDiff, nested.replaceKeys, isReplacement(nested)], [{ "network.subnet": "update-replace" }, [], true]);
+        assert.deepEqual(
+            [nested.detailedDiff, nested.replaceKeys, isReplacement(nested)],
+            [{ "network.subnet": "update-replace" }, [], true],
+        );
         const top = applyReplaceOnChanges(d, ["network"]);
         assert.deepEqual([top.detailedDiff, top.replaceKeys], [{ "network.subnet": "update-replace" }, ["network"]]);
         assert.ok(isReplacement(applyReplaceOnChanges(d, ["*"])));

@@ -27,7 +27,11 @@ async function run(op: typeof apply, values: Values): Promise<OperationResult> {
 const tunables = (r: OperationResult) => r.ops.find((o) => o.name === "tunables")!;
 /** What the provider did, in order: [create|update, settings]. */
 const log = () =>
-    fs.readFileSync(path.join(f.hostDir, "tunables.log"), "utf8").trim().split("\n").map((line) => [line.split(" ")[0], JSON.parse(line.slice(line.indexOf(" ") + 1))]);
+    fs
+        .readFileSync(path.join(f.hostDir, "tunables.log"), "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => [line.split(" ")[0], JSON.parse(line.slice(line.indexOf(" ") + 1))]);
 const first = { router: { mac: "0a:58:00:00:00:01", ip: "10.0.0.1" }, subnet: "10.0.0.0/24" };
 
 test("created, then a nested change previewed: the DetailedDiff names it, and nothing runs", async () => {
@@ -50,6 +54,9 @@ test("replaceOnChanges on a nested object: a change under it replaces, a change 
     const r = await run(apply, { settings: { ...base, router: { ...base.router, ip: "10.0.1.1" } }, replaceOn: ["settings.router"] });
     assert.deepEqual([tunables(r).op, tunables(r).detailedDiff], ["replace", { "settings.router.ip": "update-replace" }]);
     assert.deepEqual(log().at(-1), ["create", { ...base, router: { ...base.router, ip: "10.0.1.1" } }]);
-    const u = await run(apply, { settings: { ...base, router: { ...base.router, ip: "10.0.1.1" }, subnet: "10.0.2.0/24" }, replaceOn: ["settings.router"] });
+    const u = await run(apply, {
+        settings: { ...base, router: { ...base.router, ip: "10.0.1.1" }, subnet: "10.0.2.0/24" },
+        replaceOn: ["settings.router"],
+    });
     assert.deepEqual([tunables(u).op, tunables(u).detailedDiff], ["update", { "settings.subnet": "update" }]);
 });

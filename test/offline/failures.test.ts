@@ -16,13 +16,15 @@ after(async () => {
 });
 
 const statePath = () => path.join(f.work, "state", "test.json");
-const names = () => (fs.existsSync(statePath()) ? (JSON.parse(fs.readFileSync(statePath(), "utf8")).resources as { name: string }[]).map((r) => r.name) : []);
+const names = () =>
+    fs.existsSync(statePath()) ? (JSON.parse(fs.readFileSync(statePath(), "utf8")).resources as { name: string }[]).map((r) => r.name) : [];
 // Another host's key (from the example stack): a pin the test sshd cannot match.
 const OTHER_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII71TdFIWPdW1BL4JS1tIcUqqJYhihYXogEh7sOaXM1n other";
 
 test("an invalid Kubernetes object fails preview and up with its field path, and is not recorded", async () => {
     f.write({ invalidDaemonSet: true });
-    const pathMessage = /kubernetes:apps\/v1:DaemonSet broken: invalid Kubernetes object:\n {2}spec\.template\.spec\.containers\[0\]\.ports\[0\]\.containerPort: must be integer/;
+    const pathMessage =
+        /kubernetes:apps\/v1:DaemonSet broken: invalid Kubernetes object:\n {2}spec\.template\.spec\.containers\[0\]\.ports\[0\]\.containerPort: must be integer/;
     const p = await preview(f.options());
     assert.equal(p.ok, false);
     assert.match(p.error ?? "", pathMessage);
@@ -40,7 +42,10 @@ test("a host whose key does not match the pin is refused before any login", asyn
     f.write({ hostKey: OTHER_KEY });
     const r = await apply(f.options());
     assert.equal(r.ok, false);
-    assert.match(r.error ?? "", /command:remote:Command main: create: host key mismatch for 127\.0\.0\.1:\d+: it presented SHA256:\S+, but SHA256:\S+ is pinned/);
+    assert.match(
+        r.error ?? "",
+        /command:remote:Command main: create: host key mismatch for 127\.0\.0\.1:\d+: it presented SHA256:\S+, but SHA256:\S+ is pinned/,
+    );
     assert.equal(await f.sshd.acceptedLogins(), loginsBefore);
     assert.deepEqual(f.opsLog(), []);
     assert.ok(!names().includes("main"));
@@ -62,7 +67,13 @@ test("a failing script reports its exit status and output tail with secrets mask
     f.write({});
     const fixed = await apply(f.options());
     assert.equal(fixed.ok, true, fixed.error);
-    assert.deepEqual(fixed.ops.filter((o) => o.op === "create").map((o) => o.name).sort(), ["file", "main"]);
+    assert.deepEqual(
+        fixed.ops
+            .filter((o) => o.op === "create")
+            .map((o) => o.name)
+            .sort(),
+        ["file", "main"],
+    );
     assert.deepEqual(f.opsLog(), ["main-create"]);
 });
 

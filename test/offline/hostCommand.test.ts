@@ -46,14 +46,21 @@ const keygen = (file: string) => {
     for (const f of [file, `${file}.pub`]) fs.rmSync(f, { force: true });
     execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "", "-f", file]);
 };
-const fingerprintOf = (pubFile: string) => execFileSync("ssh-keygen", ["-l", "-E", "sha256", "-f", pubFile], { encoding: "utf8" }).split(" ")[1];
+const fingerprintOf = (pubFile: string) =>
+    execFileSync("ssh-keygen", ["-l", "-E", "sha256", "-f", pubFile], { encoding: "utf8" }).split(" ")[1];
 
 before(async () => {
     sshd = await startSshd();
     work = fs.mkdtempSync(path.join(tmpdir(), "host-command-"));
     hostDir = path.join(work, "host");
     fs.mkdirSync(hostDir);
-    options = { stack: "test", projectDir: path.join(__dirname, "hostCommandFixture"), stackFile: path.join(work, "Pulumi.test.yaml"), localDir: work, passphrase: PASSPHRASE };
+    options = {
+        stack: "test",
+        projectDir: path.join(__dirname, "hostCommandFixture"),
+        stackFile: path.join(work, "Pulumi.test.yaml"),
+        localDir: work,
+        passphrase: PASSPHRASE,
+    };
 });
 after(async () => {
     await sshd?.cleanup();
@@ -85,7 +92,10 @@ test("a rotated SSH key (the new key authorized first) updates the command: crea
     assert.deepEqual(r.ops.find((o) => o.name === "host-state")?.keys, ["connection"]);
     assert.deepEqual(opsLog(), ["create-1", "create-1"]);
     assert.equal(hostState(), "1");
-    assert.match(fs.readFileSync(sshd.logFile, "utf8"), new RegExp(`Accepted publickey for root .* ED25519 ${fingerprintOf(`${newKey}.pub`).replace(/[+/]/g, "\\$&")}`));
+    assert.match(
+        fs.readFileSync(sshd.logFile, "utf8"),
+        new RegExp(`Accepted publickey for root .* ED25519 ${fingerprintOf(`${newKey}.pub`).replace(/[+/]/g, "\\$&")}`),
+    );
 
     // The old key withdrawn: the state already holds the new one, so the next up has nothing to do.
     fs.writeFileSync(path.join(sshd.dir, "authorized_keys"), fs.readFileSync(`${newKey}.pub`));
@@ -118,7 +128,12 @@ test("a host presenting another key than the pin: up refuses before login, destr
     writeStack({ privateKey, hostKey: sshd.hostKeyLine, generation: "3" });
     const up = await apply(options);
     assert.equal(up.ok, false);
-    assert.match(up.error ?? "", new RegExp(`host-state: delete: host key mismatch for 127\\.0\\.0\\.1:${sshd.port}: it presented ${presented.replace(/[+/]/g, "\\$&")}`));
+    assert.match(
+        up.error ?? "",
+        new RegExp(
+            `host-state: delete: host key mismatch for 127\\.0\\.0\\.1:${sshd.port}: it presented ${presented.replace(/[+/]/g, "\\$&")}`,
+        ),
+    );
 
     const down = await destroy(options);
     assert.equal(down.ok, false);

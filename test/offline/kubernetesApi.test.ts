@@ -37,10 +37,13 @@ before(async () => {
     work = mkdtempSync(path.join(tmpdir(), "offline-kube-"));
     const secrets = PassphraseSecrets.create(PASSPHRASE);
     const stackFile = path.join(work, `Pulumi.${STACK}.yaml`);
-    fs.writeFileSync(stackFile, YAML.stringify({
-        encryptionsalt: secrets.encryptionSalt,
-        config: { [`${PROJECT}:kubeconfig`]: { secure: secrets.encrypt(cp.adminKubeconfig.content) } },
-    }));
+    fs.writeFileSync(
+        stackFile,
+        YAML.stringify({
+            encryptionsalt: secrets.encryptionSalt,
+            config: { [`${PROJECT}:kubeconfig`]: { secure: secrets.encrypt(cp.adminKubeconfig.content) } },
+        }),
+    );
     options = { stack: STACK, projectDir: FIXTURE_DIR, stackFile, localDir: work, passphrase: PASSPHRASE };
 });
 
@@ -80,7 +83,17 @@ test("up applies every object to the API server under the stack's field manager"
     console.log(`first up ${Date.now() - t0} ms`);
     const entries = kubeResources(r);
     const kinds = new Set(entries.map((e) => refOf(e).kind));
-    for (const kind of ["Namespace", "ServiceAccount", "ConfigMap", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "DaemonSet"]) assert.ok(kinds.has(kind), kind);
+    for (const kind of [
+        "Namespace",
+        "ServiceAccount",
+        "ConfigMap",
+        "ClusterRole",
+        "ClusterRoleBinding",
+        "Role",
+        "RoleBinding",
+        "DaemonSet",
+    ])
+        assert.ok(kinds.has(kind), kind);
     assert.equal(r.counts.created, r.ops.length);
 
     for (const e of entries) {
@@ -88,7 +101,8 @@ test("up applies every object to the API server under the stack's field manager"
         assert.ok(managers(live).includes(`${managerOf(e)}/Apply`), `${e.name}: managers ${managers(live).join(", ")}`);
         // Outputs are the declared fields only: nothing the server filled in.
         const meta = e.outputs.metadata as Record<string, unknown>;
-        for (const serverField of ["uid", "resourceVersion", "managedFields", "creationTimestamp"]) assert.ok(!(serverField in meta), `${e.name}: ${serverField}`);
+        for (const serverField of ["uid", "resourceVersion", "managedFields", "creationTimestamp"])
+            assert.ok(!(serverField in meta), `${e.name}: ${serverField}`);
         assert.ok(!("status" in e.outputs), e.name);
         assert.equal(e.outputs.__fieldManager, managerOf(e));
     }
@@ -108,7 +122,9 @@ test("a second up changes nothing, also after the controllers wrote status", asy
     await pollUntil(
         async () => {
             const list = await admin.list("apps/v1", "DaemonSet", { namespace: "ovn-kubernetes" });
-            return list.length > 0 && list.every((d) => (d.status as { observedGeneration?: number } | undefined)?.observedGeneration) ? true : undefined;
+            return list.length > 0 && list.every((d) => (d.status as { observedGeneration?: number } | undefined)?.observedGeneration)
+                ? true
+                : undefined;
         },
         { timeoutMs: 30_000, what: "the DaemonSet controller to report the DaemonSets' status" },
     );
@@ -124,12 +140,21 @@ test("a ConfigMap value edited by hand is drift for refresh, and up --refresh pu
     await admin.patch(configMapRef, { data: { mtu: "9000" } }, "merge", { fieldManager: "kubectl-edit" });
     const seen = await refresh({ ...options, dryRun: true });
     assert.equal(seen.ok, true, seen.error);
-    assert.deepEqual(seen.drift.map((d) => [d.type, d.change, d.keys]), [["kubernetes:core/v1:ConfigMap", "changed", ["data"]]]);
+    assert.deepEqual(
+        seen.drift.map((d) => [d.type, d.change, d.keys]),
+        [["kubernetes:core/v1:ConfigMap", "changed", ["data"]]],
+    );
 
     const fixed = await apply({ ...options, refresh: true });
     assert.equal(fixed.ok, true, fixed.error);
-    assert.deepEqual(fixed.drift.map((d) => d.type), ["kubernetes:core/v1:ConfigMap"]);
-    assert.deepEqual(changed(fixed).map((o) => [o.type, o.op, o.keys]), [["kubernetes:core/v1:ConfigMap", "update", ["data"]]]);
+    assert.deepEqual(
+        fixed.drift.map((d) => d.type),
+        ["kubernetes:core/v1:ConfigMap"],
+    );
+    assert.deepEqual(
+        changed(fixed).map((o) => [o.type, o.op, o.keys]),
+        [["kubernetes:core/v1:ConfigMap", "update", ["data"]]],
+    );
     const cm = await admin.get(configMapRef);
     assert.equal((cm.data as Record<string, string>).mtu, "1400");
     assert.deepEqual((await refresh({ ...options, dryRun: true })).drift, []);
@@ -137,7 +162,10 @@ test("a ConfigMap value edited by hand is drift for refresh, and up --refresh pu
 
 test("destroy deletes every object, waits until the namespace is gone, and gives up what patches held", async () => {
     const before = kubeResources(await refresh({ ...options, dryRun: true }));
-    assert.ok(before.some((e) => refOf(e).kind === "Namespace"), "nothing to destroy");
+    assert.ok(
+        before.some((e) => refOf(e).kind === "Namespace"),
+        "nothing to destroy",
+    );
     const t0 = Date.now();
     const r = await destroy(options);
     assert.equal(r.ok, true, r.error);
@@ -147,8 +175,12 @@ test("destroy deletes every object, waits until the namespace is gone, and gives
     // A patched object stays, without what the patch had set.
     for (const e of before.filter(isPatch)) {
         const live = await admin.tryGet(refOf(e));
-        for (const key of Object.keys(annotationsOf(e.inputs))) assert.ok(live === undefined || !(key in annotationsOf(live)), `${e.name}: ${key} left on the object`);
-        assert.ok(live === undefined || !managers(live).some((m) => m.startsWith(`${managerOf(e)}/`)), `${e.name}: managers ${live && managers(live).join(", ")}`);
+        for (const key of Object.keys(annotationsOf(e.inputs)))
+            assert.ok(live === undefined || !(key in annotationsOf(live)), `${e.name}: ${key} left on the object`);
+        assert.ok(
+            live === undefined || !managers(live).some((m) => m.startsWith(`${managerOf(e)}/`)),
+            `${e.name}: managers ${live && managers(live).join(", ")}`,
+        );
     }
     assert.deepEqual(JSON.parse(fs.readFileSync(r.statePath, "utf8")).resources, []);
 });

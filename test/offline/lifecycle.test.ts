@@ -37,7 +37,20 @@ const hostFile = (name: string) => fs.readFileSync(path.join(f.hostDir, name), "
 const manifest = () => YAML.parse(fs.readFileSync(path.join(f.work, "test", "manifests", "default_configmap_settings.yaml"), "utf8"));
 const stateText = () => fs.readFileSync(path.join(f.work, "state", "test.json"), "utf8");
 const cli = async (...args: string[]) => {
-    const argv = ["--import", "tsx", path.join(ROOT, "lab", "offline", "cli.ts"), ...args, "--stack", "test", "--project-dir", FIXTURE_DIR, "--stack-file", f.stackFile, "--local-dir", f.work];
+    const argv = [
+        "--import",
+        "tsx",
+        path.join(ROOT, "lab", "offline", "cli.ts"),
+        ...args,
+        "--stack",
+        "test",
+        "--project-dir",
+        FIXTURE_DIR,
+        "--stack-file",
+        f.stackFile,
+        "--local-dir",
+        f.work,
+    ];
     const out = await run(process.execPath, argv, { cwd: ROOT, env: { ...process.env, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE } });
     seen.push(out.stdout, out.stderr);
     return out.stdout;
@@ -61,7 +74,12 @@ test("up creates every resource: the command ran on the host with its secret std
     assert.equal(hostFile("main.stdin"), STDIN_SECRET);
     assert.equal(hostFile("main.txt"), "note=\n");
     assert.equal(hostFile("dynamic.txt"), "one");
-    assert.deepEqual(manifest(), { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "settings", namespace: "default" }, data: { value: "one" } });
+    assert.deepEqual(manifest(), {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: "settings", namespace: "default" },
+        data: { value: "one" },
+    });
     assert.deepEqual(r.outputs, { stdout: "made\n", fileValue: "one", configMapName: "settings", extraCreated: true });
     // Registration order is creation order: main before extra, which depends on it.
     const order = (JSON.parse(stateText()).resources as { name: string }[]).map((x) => x.name);
@@ -86,7 +104,13 @@ test("a no-op up writes the state once and profiles its run: the provider host s
     assert.equal(r.counts.unchanged, 5);
     const { milestones, totals } = r.profile!;
     assert.deepEqual(totals["state writes"], { count: 1, ms: totals["state writes"].ms });
-    for (const m of ["dynamic provider host: started and configured", "program: SDK loaded, stack registered", "program: loaded, first resource registered", "program: exited", "done"])
+    for (const m of [
+        "dynamic provider host: started and configured",
+        "program: SDK loaded, stack registered",
+        "program: loaded, first resource registered",
+        "program: exited",
+        "done",
+    ])
         assert.equal(typeof milestones[m], "number", m);
     assert.ok(milestones["program: SDK loaded, stack registered"] <= milestones["program: loaded, first resource registered"]);
     assert.ok(milestones["program: exited"] <= milestones.done);
@@ -135,10 +159,16 @@ test("refresh reports drift when the dynamic resource's live state changed, and 
 
     fs.writeFileSync(path.join(f.hostDir, "dynamic.txt"), "tampered");
     r = await refresh(f.options({ dryRun: true }));
-    assert.deepEqual(r.drift.map((d) => [d.name, d.change, d.keys]), [["file", "changed", ["value"]]]);
+    assert.deepEqual(
+        r.drift.map((d) => [d.name, d.change, d.keys]),
+        [["file", "changed", ["value"]]],
+    );
     r = await refresh(f.options());
     seen.push(JSON.stringify(r));
-    assert.deepEqual(r.drift.map((d) => [d.name, d.change, d.keys]), [["file", "changed", ["value"]]]);
+    assert.deepEqual(
+        r.drift.map((d) => [d.name, d.change, d.keys]),
+        [["file", "changed", ["value"]]],
+    );
     assert.equal(r.counts.updated, 1);
     // The state now holds the live value, so a second refresh finds nothing new.
     assert.deepEqual((await refresh(f.options())).drift, []);
@@ -154,7 +184,10 @@ test("refresh reports a removed manifest as deleted", async () => {
     const saved = fs.readFileSync(file);
     fs.rmSync(file);
     const r = await refresh(f.options({ dryRun: true }));
-    assert.deepEqual(r.drift.map((d) => [d.name, d.change]), [["settings", "deleted"]]);
+    assert.deepEqual(
+        r.drift.map((d) => [d.name, d.change]),
+        [["settings", "deleted"]],
+    );
     fs.writeFileSync(file, saved);
 });
 
@@ -168,7 +201,8 @@ test("a changed ConfigMap and dynamic value are updated in place", async () => {
 test("a resource moved into a component and back, with an alias to where it was, keeps its state and runs nothing", async () => {
     const settings = { extra: true, note: "x", trigger: "3", deleteFirst: true, value: "two" } as const;
     const logLength = f.opsLog().length;
-    const record = () => (JSON.parse(stateText()).resources as { urn: string; parent: string; id?: string }[]).find((x) => x.urn.endsWith("::extra"))!;
+    const record = () =>
+        (JSON.parse(stateText()).resources as { urn: string; parent: string; id?: string }[]).find((x) => x.urn.endsWith("::extra"))!;
     const before = record();
 
     const into = await up({ ...settings, extraIn: "group" });
@@ -203,7 +237,10 @@ test("destroy deletes in reverse registration order: delete scripts, dynamic del
     const r = await destroy(f.options());
     seen.push(JSON.stringify(r));
     assert.equal(r.ok, true, r.error);
-    assert.deepEqual(r.ops.map((o) => o.name), [...registered].reverse());
+    assert.deepEqual(
+        r.ops.map((o) => o.name),
+        [...registered].reverse(),
+    );
     assert.deepEqual(f.opsLog().slice(logLength), ["extra-delete", "main-delete"]);
     assert.equal(fs.existsSync(path.join(f.hostDir, "dynamic.txt")), false);
     assert.equal(fs.existsSync(path.join(f.work, "test", "manifests", "default_configmap_settings.yaml")), false);

@@ -122,7 +122,9 @@ test("Kubernetes schema problems are reported as field paths; valid objects pass
     assert.deepEqual(kubeProblems(ds), ["spec.template.spec.containers[0].ports[0].containerPort: must be integer"]);
     const noSpec = kubeProblems({ apiVersion: "apps/v1", kind: "DaemonSet", metadata: { name: "d" }, spec: { template: {} } });
     assert.ok(noSpec.includes("spec.selector: is required"), noSpec.join("; "));
-    assert.deepEqual(kubeProblems({ apiVersion: "example.com/v1", kind: "Widget" }), ["apiVersion/kind: no Kubernetes schema for example.com/v1 Widget"]);
+    assert.deepEqual(kubeProblems({ apiVersion: "example.com/v1", kind: "Widget" }), [
+        "apiVersion/kind: no Kubernetes schema for example.com/v1 Widget",
+    ]);
     assert.equal(fieldPath("/a/0/b~1c"), "a[0].b/c");
 });
 
@@ -130,7 +132,11 @@ test("outputs stay secret where their inputs were; changed keys ignore secrecy; 
     const out = annotateSecrets({ a: 1, b: 2, c: 3 }, { a: secret(1), b: 2 }, ["c"]);
     assert.ok(isSecretValue(out.a) && !isSecretValue(out.b) && isSecretValue(out.c));
     assert.deepEqual(changedKeys({ a: secret("x"), b: 1, c: undefined }, { a: "x", b: 2 }), ["b"]);
-    assert.deepEqual(maskSecrets({ a: secret("x"), b: [secret(1), 2], c: UNKNOWN_VALUE }), { a: "[secret]", b: ["[secret]", 2], c: "[unknown]" });
+    assert.deepEqual(maskSecrets({ a: secret("x"), b: [secret(1), 2], c: UNKNOWN_VALUE }), {
+        a: "[secret]",
+        b: ["[secret]", 2],
+        c: "[unknown]",
+    });
 });
 
 test("the CLI's lines name resources and input names, never values; bad usage exits 2", async () => {

@@ -43,7 +43,8 @@ test("up builds the cluster: host scripts ran, the Northbound topology exists, o
     assert.ok(r.counts.created >= 20, `created ${r.counts.created}`);
     assert.equal(r.ops.filter((o) => o.op !== "create").length, 0);
     const types = new Set(r.ops.map((o) => o.type));
-    for (const t of ["command:remote:Command", "pulumi-nodejs:dynamic/hosts:ScriptBundle", "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch"]) assert.ok(types.has(t), t);
+    for (const t of ["command:remote:Command", "pulumi-nodejs:dynamic/hosts:ScriptBundle", "pulumi-nodejs:dynamic/ovn-nb:NodeSwitch"])
+        assert.ok(types.has(t), t);
     const names = await switches();
     for (const name of ["join", "node1", "node2"]) assert.ok(names.includes(name), `switch ${name} in ${names.join(", ")}`);
     const systemIds = r.outputs.systemIds as Record<string, string>;
@@ -61,11 +62,17 @@ test("a switch deleted behind the program's back is drift for refresh, and up --
     await hostExec(cluster, "node1", ["ovn-nbctl", "ls-del", "node1"]);
     const r = await refresh({ ...options, dryRun: true });
     assert.equal(r.ok, true, r.error);
-    assert.deepEqual(r.drift.map((d) => d.name), ["ovn-node1-switch"]);
+    assert.deepEqual(
+        r.drift.map((d) => d.name),
+        ["ovn-node1-switch"],
+    );
 
     const fixed = await apply({ ...options, refresh: true });
     assert.equal(fixed.ok, true, fixed.error);
-    assert.deepEqual(fixed.drift.map((d) => d.name), ["ovn-node1-switch"]);
+    assert.deepEqual(
+        fixed.drift.map((d) => d.name),
+        ["ovn-node1-switch"],
+    );
     assert.ok(changed(fixed).some((o) => o.name === "ovn-node1-switch" && o.op === "update"));
     assert.ok((await switches()).includes("node1"));
     assert.deepEqual((await refresh({ ...options, dryRun: true })).drift, []);

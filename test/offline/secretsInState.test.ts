@@ -63,17 +63,43 @@ test("apply with an https API server: the token is on every chassis and in no ar
     const argv = await sampler.stop();
     assert.equal(r.ok, true, r.error);
     assert.ok(argv.passes > 100, `only ${argv.passes} sampling passes`);
-    assert.ok(argv.commandLines.some((l) => l.includes("sshd")), "the sampler saw the apply's SSH sessions");
+    assert.ok(
+        argv.commandLines.some((l) => l.includes("sshd")),
+        "the sampler saw the apply's SSH sessions",
+    );
 
     for (const h of cluster.hosts) {
-        const ids = await hostExec(cluster, h.name, ["ovs-vsctl", "--if-exists", "get", "Open_vSwitch", ".", "external_ids:k8s-api-token", "external_ids:k8s-api-server"]);
+        const ids = await hostExec(cluster, h.name, [
+            "ovs-vsctl",
+            "--if-exists",
+            "get",
+            "Open_vSwitch",
+            ".",
+            "external_ids:k8s-api-token",
+            "external_ids:k8s-api-server",
+        ]);
         assert.equal(ids.code, 0, ids.stderr);
-        assert.deepEqual(ids.stdout.trim().split("\n").map((l) => l.replace(/^"|"$/g, "")), [TOKEN, `https://${cluster.hosts[0].ip}:6443`], `${h.name}: external_ids`);
-        const logs = await hostExec(cluster, h.name, ["bash", "-c", `grep -rlF -e ${NEEDLES.map((n) => `'${n}'`).join(" -e ")} /var/log/openvswitch /var/log/ovn || true`]);
+        assert.deepEqual(
+            ids.stdout
+                .trim()
+                .split("\n")
+                .map((l) => l.replace(/^"|"$/g, "")),
+            [TOKEN, `https://${cluster.hosts[0].ip}:6443`],
+            `${h.name}: external_ids`,
+        );
+        const logs = await hostExec(cluster, h.name, [
+            "bash",
+            "-c",
+            `grep -rlF -e ${NEEDLES.map((n) => `'${n}'`).join(" -e ")} /var/log/openvswitch /var/log/ovn || true`,
+        ]);
         assert.equal(logs.stdout.trim(), "", `${h.name}: logs holding the token`);
     }
     for (const n of NEEDLES) {
-        assert.deepEqual(argv.commandLines.filter((l) => l.includes(n)), [], `a command line holding ${n}`);
+        assert.deepEqual(
+            argv.commandLines.filter((l) => l.includes(n)),
+            [],
+            `a command line holding ${n}`,
+        );
         assert.ok(!JSON.stringify(r).includes(n), `the apply's result holds ${n}`);
     }
     const stateFiles = fs.readdirSync(work, { recursive: true }).length;

@@ -65,7 +65,9 @@ for (const [name, raw] of [
 
 test("a live reading marks the box that differs (orange), the one missing a row (red), and no other", async () => {
     const model = modelOf(stackFile("staging"));
-    const { texts, boxes, fills } = checkSvg(await liveTopologySvg(model, "staging", exampleDifferences(model, "10.128.200.0/23", "worker-0", "worker-1")));
+    const { texts, boxes, fills } = checkSvg(
+        await liveTopologySvg(model, "staging", exampleDifferences(model, "10.128.200.0/23", "worker-0", "worker-1")),
+    );
     assert.equal(boxes.get("worker-0"), "box switch differs");
     assert.equal(boxes.get("GR_worker-1"), "box gateway missing");
     const marked = [...boxes.entries()].filter(([, c]) => c.endsWith(" differs") || c.endsWith(" missing")).map(([t]) => t);
@@ -81,7 +83,10 @@ test("a live reading of a collapsed group colours the node's line; an unread dat
     const differs: NbDifferences[] = plannedNbRows(model).map((nb) => ({
         host: nb.host,
         zone: nb.zone,
-        differences: nb.zone === "worker-30" ? [{ row: "Logical_Switch worker-30", column: "other_config:subnet", expected: "x", observed: NO_ROW }] : [],
+        differences:
+            nb.zone === "worker-30"
+                ? [{ row: "Logical_Switch worker-30", column: "other_config:subnet", expected: "x", observed: NO_ROW }]
+                : [],
     }));
     const { texts, fills } = checkSvg(await liveTopologySvg(model, "large", differs));
     const line = naming(texts, "worker-30")[0];
@@ -89,7 +94,12 @@ test("a live reading of a collapsed group colours the node's line; an unread dat
     assert.notEqual(fills.get(naming(texts, "worker-31")[0]), RED);
 
     const staging = modelOf(stackFile("staging"));
-    const unread: NbDifferences[] = plannedNbRows(staging).map((nb) => ({ host: nb.host, zone: nb.zone, differences: [], ...(nb.zone === "master-1" ? { error: "connection refused" } : {}) }));
+    const unread: NbDifferences[] = plannedNbRows(staging).map((nb) => ({
+        host: nb.host,
+        zone: nb.zone,
+        differences: [],
+        ...(nb.zone === "master-1" ? { error: "connection refused" } : {}),
+    }));
     const { boxes, texts: stagingTexts } = checkSvg(await liveTopologySvg(staging, "staging", unread));
     for (const title of ["master-1", "GR_master-1"]) assert.match(boxes.get(title)!, / missing$/, title);
     assert.equal(boxes.get("master-0"), "box switch");

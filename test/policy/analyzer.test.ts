@@ -21,7 +21,8 @@ const { AnalyzerClient } = require("@pulumi/pulumi/proto/analyzer_grpc_pb");
 
 let pack: ChildProcess;
 let client: any;
-const call = (method: string, request: unknown): Promise<any> => new Promise((resolve, reject) => client[method](request, (err: Error | null, res: any) => (err ? reject(err) : resolve(res))));
+const call = (method: string, request: unknown): Promise<any> =>
+    new Promise((resolve, reject) => client[method](request, (err: Error | null, res: any) => (err ? reject(err) : resolve(res))));
 const urn = (stack: string, type: string, name: string) => `urn:pulumi:${stack}::ovn-kubernetes::${type}::${name}`;
 
 before(async () => {
@@ -39,7 +40,10 @@ after(() => {
 
 async function configure(config: Record<string, { level: number; properties: object }>, tags: Record<string, string> = {}) {
     const request = new pb.ConfigureAnalyzerRequest();
-    for (const [name, c] of Object.entries(config)) request.getPolicyconfigMap().set(name, new pb.PolicyConfig().setEnforcementlevel(c.level).setProperties(Struct.fromJavaScript(c.properties)));
+    for (const [name, c] of Object.entries(config))
+        request
+            .getPolicyconfigMap()
+            .set(name, new pb.PolicyConfig().setEnforcementlevel(c.level).setProperties(Struct.fromJavaScript(c.properties)));
     await call("configure", request);
     const stack = new pb.AnalyzerStackConfigureRequest().setStack("prod").setProject("ovn-kubernetes");
     for (const [k, v] of Object.entries(tags)) stack.getTagsMap().set(k, v);
@@ -53,7 +57,12 @@ const diagnostics = (res: any) =>
 const noOptions = () => new pb.AnalyzerResourceOptions();
 
 function analyze(stack: string, type: string, name: string, properties: object) {
-    const request = new pb.AnalyzeRequest().setType(type).setName(name).setUrn(urn(stack, type, name)).setProperties(Struct.fromJavaScript(properties)).setOptions(noOptions());
+    const request = new pb.AnalyzeRequest()
+        .setType(type)
+        .setName(name)
+        .setUrn(urn(stack, type, name))
+        .setProperties(Struct.fromJavaScript(properties))
+        .setOptions(noOptions());
     return call("analyze", request);
 }
 
@@ -61,7 +70,10 @@ test("GetAnalyzerInfo lists every rule, mandatory, with its configuration schema
     const info = await call("getAnalyzerInfo", new Empty());
     assert.equal(info.getName(), "ovn-kubernetes-network");
     const policies = info.getPoliciesList();
-    assert.deepEqual(policies.map((p: any) => p.getName()), POLICIES.map((p) => p.name));
+    assert.deepEqual(
+        policies.map((p: any) => p.getName()),
+        POLICIES.map((p) => p.name),
+    );
     assert.ok(policies.every((p: any) => p.getEnforcementlevel() === pb.EnforcementLevel.MANDATORY));
     const mtu = policies.find((p: any) => p.getName() === "mtu-fits-tunnel");
     assert.equal(mtu.getConfigschema().getProperties().toJavaScript().underlayMtu.default, 1500);
@@ -69,13 +81,23 @@ test("GetAnalyzerInfo lists every rule, mandatory, with its configuration schema
 
 test("Analyze: the configured underlay MTU and enforcement level reach the rule; an unverified host key is mandatory", async () => {
     await configure({ "mtu-fits-tunnel": { level: pb.EnforcementLevel.ADVISORY, properties: { underlayMtu: 1450 } } });
-    const mtu = diagnostics(await analyze("dev", SCRIPT_BUNDLE_TYPE, "ovn-worker-0-scripts", { tunnel: { node: "worker-0", mtu: 1400, encapType: "geneve", tunnelIp: "10.0.0.11" } }));
+    const mtu = diagnostics(
+        await analyze("dev", SCRIPT_BUNDLE_TYPE, "ovn-worker-0-scripts", {
+            tunnel: { node: "worker-0", mtu: 1400, encapType: "geneve", tunnelIp: "10.0.0.11" },
+        }),
+    );
     assert.deepEqual(mtu, [{ policy: "mtu-fits-tunnel", level: pb.EnforcementLevel.ADVISORY, message: mtu[0].message }]);
     assert.match(mtu[0].message, /node worker-0: mtu 1400 \+ 58 bytes of geneve = 1458 exceeds the underlay MTU 1450/);
     const ssh = { host: "10.0.0.11", port: 22, user: "root", insecureIgnoreHostKey: true };
     const keys = diagnostics(await analyze("dev", SCRIPT_BUNDLE_TYPE, "ovn-worker-0-scripts", { ssh }));
-    assert.deepEqual(keys.map((d: any) => [d.policy, d.level]), [["host-keys-verified", pb.EnforcementLevel.MANDATORY]]);
-    assert.deepEqual(diagnostics(await analyze("dev", SCRIPT_BUNDLE_TYPE, "ovn-worker-0-scripts", { ssh: { ...ssh, insecureIgnoreHostKey: false } })), []);
+    assert.deepEqual(
+        keys.map((d: any) => [d.policy, d.level]),
+        [["host-keys-verified", pb.EnforcementLevel.MANDATORY]],
+    );
+    assert.deepEqual(
+        diagnostics(await analyze("dev", SCRIPT_BUNDLE_TYPE, "ovn-worker-0-scripts", { ssh: { ...ssh, insecureIgnoreHostKey: false } })),
+        [],
+    );
 });
 
 test("Analyze: plain TCP in a stack tagged production fails, in an untagged staging stack passes", async () => {
@@ -84,7 +106,10 @@ test("Analyze: plain TCP in a stack tagged production fails, in an untagged stag
     assert.deepEqual(diagnostics(await analyze("staging", "command:remote:Command", "ovn-worker-0-chassis-controller", chassis)), []);
     await configure({}, { environment: "production" });
     const tagged = diagnostics(await analyze("staging", "command:remote:Command", "ovn-worker-0-chassis-controller", chassis));
-    assert.deepEqual(tagged.map((d: any) => d.policy), ["ovsdb-over-ssl"]);
+    assert.deepEqual(
+        tagged.map((d: any) => d.policy),
+        ["ovsdb-over-ssl"],
+    );
     assert.match(tagged[0].message, /create uses tcp:10\.0\.0\.10:6642/);
 });
 
@@ -96,10 +121,20 @@ test("AnalyzeStack: a role changed on the ChangeGuard's record fails against the
         .setProperties(Struct.fromJavaScript({ hosts: [{ name: "worker-2", ssh: { host: "10.10.0.22" }, roles: ["master"] }] }))
         .setOptions(noOptions());
     const stack = new pb.AnalyzeStackRequest().setResourcesList([guard]);
-    await configure({ "role-change-needs-drain": { level: pb.EnforcementLevel.MANDATORY, properties: { running: { "worker-2": ["node"] } } } });
+    await configure({
+        "role-change-needs-drain": { level: pb.EnforcementLevel.MANDATORY, properties: { running: { "worker-2": ["node"] } } },
+    });
     const found = diagnostics(await call("analyzeStack", stack));
-    assert.deepEqual(found.map((d: any) => d.policy), ["role-change-needs-drain"]);
+    assert.deepEqual(
+        found.map((d: any) => d.policy),
+        ["role-change-needs-drain"],
+    );
     assert.match(found[0].message, /node worker-2: roles \[node\] → \[master\]/);
-    await configure({ "role-change-needs-drain": { level: pb.EnforcementLevel.MANDATORY, properties: { running: { "worker-2": ["node"] }, drained: ["worker-2"] } } });
+    await configure({
+        "role-change-needs-drain": {
+            level: pb.EnforcementLevel.MANDATORY,
+            properties: { running: { "worker-2": ["node"] }, drained: ["worker-2"] },
+        },
+    });
     assert.deepEqual(diagnostics(await call("analyzeStack", stack)), []);
 });

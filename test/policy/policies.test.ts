@@ -55,35 +55,60 @@ test("ovsdb-over-ssl: a production stack over tcp fails on every listener and cl
     assert.ok(vs.every((v) => v.message.includes("set ovnTransport.protocol: ssl")));
     // Marking: by stack name (productionStacks) or by stack tag (productionTags).
     assert.deepEqual(of(await runPolicies(POLICIES, broken, { ...base, stack: "staging" }), "ovsdb-over-ssl"), []);
-    assert.equal(of(await runPolicies(POLICIES, broken, { ...base, stack: "staging", stackTags: { environment: "production" } }), "ovsdb-over-ssl").length, vs.length);
+    assert.equal(
+        of(await runPolicies(POLICIES, broken, { ...base, stack: "staging", stackTags: { environment: "production" } }), "ovsdb-over-ssl")
+            .length,
+        vs.length,
+    );
     const named = { ...base, stack: "eu-west", config: { ...base.config, "ovsdb-over-ssl": { productionStacks: ["^eu-"] } } };
     assert.equal(of(await runPolicies(POLICIES, broken, named), "ovsdb-over-ssl").length, vs.length);
 });
 
 test("host-keys-verified: ssh.insecureIgnoreHostKey fails once per host, naming its address", async () => {
     const vs = of(await runPolicies(POLICIES, broken, base), "host-keys-verified");
-    assert.deepEqual(vs.map((v) => /^host (\S+):/.exec(v.message)![1]).sort(), ["10.10.0.10", "10.10.0.20", "10.10.0.21", "10.10.0.22", "10.10.0.5"]);
+    assert.deepEqual(vs.map((v) => /^host (\S+):/.exec(v.message)![1]).sort(), [
+        "10.10.0.10",
+        "10.10.0.20",
+        "10.10.0.21",
+        "10.10.0.22",
+        "10.10.0.5",
+    ]);
     assert.match(vs[0].message, /ssh\.insecureIgnoreHostKey is true/);
 });
 
 test("identity-webhook-on: ovnkube without ovnkube-identity fails once, naming ovnkube.identity.enabled", async () => {
     const vs = of(await runPolicies(POLICIES, broken, base), "identity-webhook-on");
-    assert.deepEqual(vs.map((v) => v.resource), ["ovn-ovnkube"]);
-    assert.match(vs[0].message, /without the ValidatingWebhookConfiguration ovn-kubernetes-admission-webhook-node: set ovnkube\.identity\.enabled: true/);
+    assert.deepEqual(
+        vs.map((v) => v.resource),
+        ["ovn-ovnkube"],
+    );
+    assert.match(
+        vs[0].message,
+        /without the ValidatingWebhookConfiguration ovn-kubernetes-admission-webhook-node: set ovnkube\.identity\.enabled: true/,
+    );
 });
 
 test("mtu-fits-tunnel: 1480 + Geneve's 58 bytes fails on every chassis; a 9000-byte underlay passes it", async () => {
     const vs = of(await runPolicies(POLICIES, broken, base), "mtu-fits-tunnel");
     assert.deepEqual(vs.map((v) => v.resource).sort(), K8S_NODES.map((n) => `ovn-${n}-scripts`).sort());
-    assert.match(vs.find((v) => v.resource === "ovn-master-0-scripts")!.message, /node master-0: mtu 1480 \+ 58 bytes of geneve = 1538 exceeds the underlay MTU 1500; set mtu to at most 1442/);
+    assert.match(
+        vs.find((v) => v.resource === "ovn-master-0-scripts")!.message,
+        /node master-0: mtu 1480 \+ 58 bytes of geneve = 1538 exceeds the underlay MTU 1500; set mtu to at most 1442/,
+    );
     const jumbo = { ...base, config: { ...base.config, "mtu-fits-tunnel": { underlayMtu: 9000 } } };
     assert.deepEqual(of(await runPolicies(POLICIES, broken, jumbo), "mtu-fits-tunnel"), []);
 });
 
 test("role-change-needs-drain: worker-2 becoming a master fails until it is listed as drained; without running roles nothing is compared", async () => {
     const vs = of(await runPolicies(POLICIES, broken, base), "role-change-needs-drain");
-    assert.deepEqual(vs.map((v) => v.resource), ["ovn-change-guard"]);
-    assert.match(vs[0].message, /^node worker-2: roles \[node\] → \[master\] on a running cluster: drain it first \(kubectl drain worker-2 /);
+    assert.deepEqual(
+        vs.map((v) => v.resource),
+        ["ovn-change-guard"],
+    );
+    assert.match(
+        vs[0].message,
+        /^node worker-2: roles \[node\] → \[master\] on a running cluster: drain it first \(kubectl drain worker-2 /,
+    );
     const drained = { ...base, config: { "role-change-needs-drain": { running, drained: ["worker-2"] } } };
     assert.deepEqual(of(await runPolicies(POLICIES, broken, drained), "role-change-needs-drain"), []);
     assert.deepEqual(of(await runPolicies(POLICIES, broken, { stack: "prod" }), "role-change-needs-drain"), []);
@@ -93,9 +118,18 @@ test("images-pinned: :latest fails for every container; requireDigest fails the 
     const vs = of(await runPolicies(POLICIES, broken, base), "images-pinned");
     assert.ok(vs.length >= 4, `${vs.length} violations`);
     assert.ok(vs.every((v) => v.message.includes(`image ${LATEST} is tagged latest`)));
-    assert.deepEqual([...new Set(vs.map((v) => v.resource))].sort(), broken.filter((r) => r.type === "kubernetes:apps/v1:DaemonSet").map((r) => r.name).sort());
+    assert.deepEqual(
+        [...new Set(vs.map((v) => v.resource))].sort(),
+        broken
+            .filter((r) => r.type === "kubernetes:apps/v1:DaemonSet")
+            .map((r) => r.name)
+            .sort(),
+    );
     const digestOnly = { ...base, config: { ...base.config, "images-pinned": { requireDigest: true } } };
-    assert.match(of(await runPolicies(POLICIES, prod, digestOnly), "images-pinned")[0].message, /ovn-kube-ubuntu:release-1\.3 has no sha256 digest/);
+    assert.match(
+        of(await runPolicies(POLICIES, prod, digestOnly), "images-pinned")[0].message,
+        /ovn-kube-ubuntu:release-1\.3 has no sha256 digest/,
+    );
     assert.deepEqual(imageReference("registry.example.com:5000/ovn/ovnkube"), {});
     assert.deepEqual(imageReference("registry.example.com:5000/ovn/ovnkube:v1.3.0"), { tag: "v1.3.0" });
     assert.deepEqual(imageReference(`ovnkube@sha256:${"a".repeat(64)}`), { digest: `sha256:${"a".repeat(64)}` });
@@ -103,12 +137,18 @@ test("images-pinned: :latest fails for every container; requireDigest fails the 
 
 test("api-server-over-https: an http API server fails in production on ovn-config and every chassis", async () => {
     const vs = of(await runPolicies(POLICIES, broken, base), "api-server-over-https");
-    assert.deepEqual(vs.map((v) => v.resource).sort(), ["ovn-ovnkube-config", ...K8S_NODES.map((n) => `ovn-${n}-chassis-controller`)].sort());
+    assert.deepEqual(
+        vs.map((v) => v.resource).sort(),
+        ["ovn-ovnkube-config", ...K8S_NODES.map((n) => `ovn-${n}-chassis-controller`)].sort(),
+    );
     assert.match(vs[0].message, /the API server http:\/\/api\.prod\.example\.com:6443 is not https/);
 });
 
 test("host-packages-pinned: unpinned packages fail in production on every host, naming the packages", async () => {
     const vs = of(await runPolicies(POLICIES, broken, base), "host-packages-pinned");
     assert.deepEqual(vs.map((v) => v.resource).sort(), prodConfig.nodes.map((n) => `ovn-${n.name}-scripts`).sort());
-    assert.match(vs.find((v) => v.resource === `ovn-${prodConfig.nodes[0].name}-scripts`)!.message, /openvswitch-common, openvswitch-switch, ovn-common, ovn-central not pinned/);
+    assert.match(
+        vs.find((v) => v.resource === `ovn-${prodConfig.nodes[0].name}-scripts`)!.message,
+        /openvswitch-common, openvswitch-switch, ovn-common, ovn-central not pinned/,
+    );
 });

@@ -11,12 +11,22 @@ import { commandPrivateKey } from "../../components/ssh/commandKey";
 import { dropSecrets, TEST_SECRETS } from "../../lab/harness/pulumiMocks";
 
 const preview = (stack: string, edit?: (raw: Record<string, any>) => void) =>
-    runProgram({ projectDir: ROOT, project: "ovn-kubernetes", stack, dryRun: true, ...engineConfig(stack, edit), register: async () => ({}) });
+    runProgram({
+        projectDir: ROOT,
+        project: "ovn-kubernetes",
+        stack,
+        dryRun: true,
+        ...engineConfig(stack, edit),
+        register: async () => ({}),
+    });
 
 /** Each registration as type, name and parent's name: what makes the tree, whatever the project is called. */
 const tree = (r: Awaited<ReturnType<typeof preview>>) => {
     const parentName = (urn: string) => (urn.includes("::pulumi:pulumi:Stack::") ? "(stack)" : urn.split("::").pop());
-    return r.monitor.registrations.filter((x) => x.type !== "pulumi:pulumi:Stack").map((x) => `${x.type} ${x.name} < ${parentName(x.parent)}`).sort();
+    return r.monitor.registrations
+        .filter((x) => x.type !== "pulumi:pulumi:Stack")
+        .map((x) => `${x.type} ${x.name} < ${parentName(x.parent)}`)
+        .sort();
 };
 
 test("cmd/run: the dev stack compiles with the project's TypeScript settings and registers the cluster", async () => {
@@ -39,7 +49,8 @@ test("cmd/run: the dev stack compiles with the project's TypeScript settings and
     const wireKey = commandPrivateKey(TEST_SECRETS.sshPrivateKey).split("\n")[1];
     const withoutSecrets = JSON.stringify(r.monitor.registrations.map((x) => dropSecrets(x.inputs)));
     assert.ok(JSON.stringify(r.monitor.registrations).includes(wireKey), "the key should reach the engine, wrapped");
-    for (const needle of [wireKey, TEST_SECRETS.sshPrivateKey.split("\n")[1]]) assert.ok(!withoutSecrets.includes(needle), "private key outside a secret wrapper");
+    for (const needle of [wireKey, TEST_SECRETS.sshPrivateKey.split("\n")[1]])
+        assert.ok(!withoutSecrets.includes(needle), "private key outside a secret wrapper");
 });
 
 test("cmd/run: invalid config stops the program with the path, before any resource", async () => {
@@ -47,7 +58,10 @@ test("cmd/run: invalid config stops the program with the path, before any resour
     assert.equal(r.code, 32, r.stderr);
     const messages = r.monitor.logs.map((l) => l.message).join("\n");
     assert.match(messages, /nodes\[1\]\.subnet: 10\.1\.0\.0\/24 is not inside clusterSubnet/);
-    assert.deepEqual(r.monitor.registrations.map((x) => x.type), ["pulumi:pulumi:Stack"]);
+    assert.deepEqual(
+        r.monitor.registrations.map((x) => x.type),
+        ["pulumi:pulumi:Stack"],
+    );
 });
 
 test("cmd/run: the examples/ program, which imports the package, registers the same tree as index.ts", async () => {

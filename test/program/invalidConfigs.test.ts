@@ -25,7 +25,10 @@ function setEngineConfig(cfg: Record<string, unknown>, texts: Partial<Record<str
 
 test("invalid configs through the SDK's config: the program refuses each with its path and registers nothing", async () => {
     const registered: string[] = [];
-    const newResource = async (a: pulumi.runtime.MockResourceArgs) => (registered.push(a.name), { id: a.name, state: await programState(a) });
+    const newResource = async (a: pulumi.runtime.MockResourceArgs) => (
+        registered.push(a.name),
+        { id: a.name, state: await programState(a) }
+    );
     await pulumi.runtime.setMocks({ newResource, call: (a) => a.inputs }, "ovn-kubernetes", "bad");
     for (const [what, mutate, path] of INVALID) {
         const { cfg, texts } = invalidCase(mutate);

@@ -20,8 +20,14 @@ test("the ambient kubeconfig: $KUBECONFIG's first file, its current context's se
     const dir = mkdtempSync(join(tmpdir(), "ambient-"));
     const file = join(dir, "config");
     writeFileSync(file, kubeconfigFor("https://api.ambient.example.com:6443"));
-    assert.equal(ambientServer({ KUBECONFIG: `${file}:/nonexistent` }), `https://api.ambient.example.com:6443 (the ambient kubeconfig ${file}, its current context)`);
-    assert.equal(ambientServer({ KUBECONFIG: join(dir, "missing") }), `the ambient kubeconfig, but ${join(dir, "missing")} cannot be read here`);
+    assert.equal(
+        ambientServer({ KUBECONFIG: `${file}:/nonexistent` }),
+        `https://api.ambient.example.com:6443 (the ambient kubeconfig ${file}, its current context)`,
+    );
+    assert.equal(
+        ambientServer({ KUBECONFIG: join(dir, "missing") }),
+        `the ambient kubeconfig, but ${join(dir, "missing")} cannot be read here`,
+    );
     writeFileSync(file, "clusters: []\n");
     assert.equal(ambientServer({ KUBECONFIG: file }), `no server (the ambient kubeconfig ${file}, its current context)`);
 });

@@ -18,7 +18,10 @@ test("prod stack with three centrals under mocks: membership, one databases comm
     for (const m of members.slice(1)) assert.ok(names.includes(`ovn-central-${m}-databases`), m);
     const membership = resources.find((r) => r.name === "ovn-central-membership")!;
     assert.equal(membership.type, "pulumi-nodejs:dynamic/ovn-central:CentralMembership");
-    assert.deepEqual(membership.inputs.cluster.members.map((m: { host: string }) => m.host), members);
+    assert.deepEqual(
+        membership.inputs.cluster.members.map((m: { host: string }) => m.host),
+        members,
+    );
     assert.equal(membership.inputs.cluster.protocol, "ssl");
 
     const ips = nodes.filter((n) => n.roles.includes("central")).map((n) => n.address);
@@ -34,5 +37,8 @@ test("prod stack with three centrals under mocks: membership, one databases comm
     const expectation = resources.find((r) => r.type === "pulumi-nodejs:dynamic/ovn-nb:NorthboundExpectation")!;
     const nb = expectation.inputs.nb;
     const value = nb?.value ?? nb;
-    assert.deepEqual(value.members.map((m: { ssh: { host: string } }) => m.ssh.host), ips);
+    assert.deepEqual(
+        value.members.map((m: { ssh: { host: string } }) => m.ssh.host),
+        ips,
+    );
 });

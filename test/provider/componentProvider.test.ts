@@ -48,11 +48,16 @@ test("GetSchema: every argument, output and nested property has a type and a des
     for (const { path: at, property } of props) {
         assert.ok(property.type || property.$ref, `${at}: no type`);
         assert.ok(property.description?.trim(), `${at}: no description`);
-        if (property.$ref?.startsWith("#/types/")) assert.ok(refType(schema, property.$ref), `${at}: ${property.$ref} is not in the schema`);
+        if (property.$ref?.startsWith("#/types/"))
+            assert.ok(refType(schema, property.$ref), `${at}: ${property.$ref} is not in the schema`);
     }
-    assert.deepEqual(Object.keys(component.inputProperties).sort(), [...Object.keys(stackConfigSchema.properties), "owner", "sshPrivateKeyConfig"].sort());
+    assert.deepEqual(
+        Object.keys(component.inputProperties).sort(),
+        [...Object.keys(stackConfigSchema.properties), "owner", "sshPrivateKeyConfig"].sort(),
+    );
     // Settings are plain values: validated as a whole before anything is registered. Secrets are inputs.
-    for (const [k, p] of Object.entries(component.inputProperties)) assert.equal((p as { plain?: boolean }).plain === true, !(SECRET_KEYS as readonly string[]).includes(k), k);
+    for (const [k, p] of Object.entries(component.inputProperties))
+        assert.equal((p as { plain?: boolean }).plain === true, !(SECRET_KEYS as readonly string[]).includes(k), k);
     // Enumerations are the validation's enums.
     const values = (token: string) => refType(schema, `#/types/${PROVIDER_NAME}:index:${token}`)?.enum?.map((e) => e.value);
     assert.deepEqual(values("Role"), stackConfigSchema.properties.nodes.items.properties.roles.items.enum);
@@ -73,30 +78,48 @@ for (const { stack, writer } of STACKS)
         // The release's CRDs come from the lab's copies (ovnkube mode reads them), for both sides alike.
         const raw = withLabCrdMirror(stackConfig(stack));
         const at = { project: "ovn-kubernetes", stack };
-        const program = await runProgram({ projectDir: ROOT, ...at, dryRun: true, ...engineConfig(stack, (r) => Object.assign(r, withLabCrdMirror(r))), register: async () => ({}) });
+        const program = await runProgram({
+            projectDir: ROOT,
+            ...at,
+            dryRun: true,
+            ...engineConfig(stack, (r) => Object.assign(r, withLabCrdMirror(r))),
+            register: async () => ({}),
+        });
         assert.equal(program.code, 0, program.stderr);
         const built = await host.construct("ovn", plainInputs(raw), at);
         assert.equal(built.error, undefined, `${built.error}\n${host.stderr()}`);
 
-        const children = (types: string[]) => countByType(types.filter((t) => t !== "pulumi:pulumi:Stack" && !t.endsWith(":index:OvnKubernetesCluster")));
+        const children = (types: string[]) =>
+            countByType(types.filter((t) => t !== "pulumi:pulumi:Stack" && !t.endsWith(":index:OvnKubernetesCluster")));
         const fromProgram = children(program.monitor.registrations.map((r) => r.type));
         assert.ok(Object.values(fromProgram).reduce((a, b) => a + b) > 20);
         assert.deepEqual(children(built.monitor.registrations.map((r) => r.type)), fromProgram);
         // The same names under the same component name: the same stack whichever language declares it.
-        const names = (m: typeof built.monitor) => m.registrations.filter((r) => r.parent).map((r) => r.name).sort();
+        const names = (m: typeof built.monitor) =>
+            m.registrations
+                .filter((r) => r.parent)
+                .map((r) => r.name)
+                .sort();
         assert.deepEqual(names(built.monitor), names(program.monitor));
 
         const exported = program.monitor.outputs.get(program.monitor.rootUrn())!;
         assert.equal(built.state!.topologyWriter, writer);
-        for (const key of ["nodeSubnets", "nbAddress", "sbAddress", "kubernetesServer"]) assert.deepEqual(built.state![key], exported[key], key);
+        for (const key of ["nodeSubnets", "nbAddress", "sbAddress", "kubernetesServer"])
+            assert.deepEqual(built.state![key], exported[key], key);
         // Secrets reach the engine only inside secret wrappers.
         // The commands carry the SSH key in the short form pulumi-command reads (ssh/commandKey).
         const wireKey = commandPrivateKey(TEST_SECRETS.sshPrivateKey).split("\n")[1];
         assert.ok(JSON.stringify(built.monitor.registrations).includes(wireKey), "the key should reach the engine, wrapped");
         for (const key of SECRET_KEYS.filter((k) => raw[k] !== undefined)) {
-            const needles = [TEST_SECRETS[key].split("\n").find((l) => l.length > 20 && !l.startsWith("-----"))!, ...(key === "sshPrivateKey" ? [wireKey] : [])];
+            const needles = [
+                TEST_SECRETS[key].split("\n").find((l) => l.length > 20 && !l.startsWith("-----"))!,
+                ...(key === "sshPrivateKey" ? [wireKey] : []),
+            ];
             for (const needle of needles) {
-                assert.ok(!JSON.stringify(built.monitor.registrations.map((r) => dropSecrets(r.inputs))).includes(needle), `${key} outside a secret wrapper`);
+                assert.ok(
+                    !JSON.stringify(built.monitor.registrations.map((r) => dropSecrets(r.inputs))).includes(needle),
+                    `${key} outside a secret wrapper`,
+                );
                 assert.ok(!JSON.stringify(built.state).includes(needle), `${key} in the component's outputs`);
             }
         }
@@ -108,7 +131,10 @@ function validateReport(raw: Record<string, unknown>): { path: string; message: 
     try {
         const file = path.join(dir, "Pulumi.bad.yaml");
         writeFileSync(file, stringify({ config: Object.fromEntries(Object.entries(raw).map(([k, v]) => [`ovn-kubernetes:${k}`, v])) }));
-        const run = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "cli", "validate.ts"), file, "--json"], { cwd: ROOT, encoding: "utf8" });
+        const run = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "cli", "validate.ts"), file, "--json"], {
+            cwd: ROOT,
+            encoding: "utf8",
+        });
         assert.equal(run.status, 1, run.stderr);
         return JSON.parse(run.stdout).problems;
     } finally {
@@ -118,7 +144,11 @@ function validateReport(raw: Record<string, unknown>): { path: string; message: 
 
 const BAD: { what: string; edit: (raw: Record<string, any>) => void; paths: string[] }[] = [
     { what: "a node subnet outside the cluster subnet", edit: (raw) => (raw.nodes[1].subnet = "10.1.0.0/24"), paths: ["nodes[1].subnet"] },
-    { what: "a misspelled setting and a bad enumeration", edit: (raw) => ((raw.mut = 9000), (raw.nodes[2].gateway.mode = "bridged")), paths: ["mut", "nodes[2].gateway.mode"] },
+    {
+        what: "a misspelled setting and a bad enumeration",
+        edit: (raw) => ((raw.mut = 9000), (raw.nodes[2].gateway.mode = "bridged")),
+        paths: ["mut", "nodes[2].gateway.mode"],
+    },
 ];
 
 for (const bad of BAD)
@@ -129,7 +159,8 @@ for (const bad of BAD)
         assert.deepEqual(problems.map((p) => p.path).sort(), bad.paths);
         const built = await host.construct("ovn", plainInputs(raw), AT);
         assert.ok(built.error, "construct should fail");
-        for (const p of problems) assert.ok(built.error.includes(`  ${p.path}: ${p.message}`), `${p.path}: ${p.message} not in:\n${built.error}`);
+        for (const p of problems)
+            assert.ok(built.error.includes(`  ${p.path}: ${p.message}`), `${p.path}: ${p.message} not in:\n${built.error}`);
         assert.deepEqual(built.monitor.registrations, []);
         assert.ok(!built.error.includes(TEST_SECRETS.sshPrivateKey.split("\n")[1]));
     });
@@ -140,10 +171,15 @@ test("examples: the YAML program uses only declared properties and its cluster c
     assert.equal(resource.type, COMPONENT_TYPE);
     const component = schema.resources[COMPONENT_TYPE];
     assert.deepEqual(undeclared(schema, component.inputProperties, resource.properties), []);
-    for (const out of Object.values(yamlProgram.outputs) as string[]) assert.ok(component.properties[out.replace(/^\$\{ovn\.(\w+)\}$/, "$1")], out);
+    for (const out of Object.values(yamlProgram.outputs) as string[])
+        assert.ok(component.properties[out.replace(/^\$\{ovn\.(\w+)\}$/, "$1")], out);
     // `${sshPrivateKey}` is the program's secret config: the engine hands the provider a secret.
     assert.equal(resource.properties.sshPrivateKey, "${sshPrivateKey}");
-    const built = await host.construct("ovn", { ...resource.properties, sshPrivateKey: secret(TEST_SECRETS.sshPrivateKey) }, { project: "ovn-cluster-yaml", stack: "dev" });
+    const built = await host.construct(
+        "ovn",
+        { ...resource.properties, sshPrivateKey: secret(TEST_SECRETS.sshPrivateKey) },
+        { project: "ovn-cluster-yaml", stack: "dev" },
+    );
     assert.equal(built.error, undefined, built.error);
     assert.ok(built.monitor.registrations.length > 20);
 
@@ -152,7 +188,10 @@ test("examples: the YAML program uses only declared properties and its cluster c
     assert.ok(ours.length >= 6, JSON.stringify(ours));
     for (const call of ours) {
         const name = call.name.slice("ovn.".length);
-        const props = name === "OvnKubernetesCluster" ? component.inputProperties : refType(schema, `#/types/${PROVIDER_NAME}:index:${name.replace(/Args$/, "")}`)?.properties;
+        const props =
+            name === "OvnKubernetesCluster"
+                ? component.inputProperties
+                : refType(schema, `#/types/${PROVIDER_NAME}:index:${name.replace(/Args$/, "")}`)?.properties;
         assert.ok(props, `${call.name} is not in the schema`);
         for (const k of call.keywords) assert.ok(props[camelCase(k)], `${call.name}(${k}=…): no ${camelCase(k)}`);
     }

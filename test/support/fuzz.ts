@@ -39,15 +39,121 @@ function leaves(v: unknown, at: Array<string | number> = []): Array<{ path: Arra
 
 /** Values operators write: every value of the example stacks, and ones near the edges of what is valid. */
 const VALUES: unknown[] = [
-    ...new Map(EXAMPLES.flatMap((s) => leaves(examples[s]).filter((l) => l.path.length > 0).map((l) => [JSON.stringify(l.value), l.value]))).values(),
-    "", "0.0.0.0", "127.0.0.1", "255.255.255.255", "224.0.0.1", "169.254.0.1", "10.0.0.0", "10.0.0.255", "10.0.0.0/8", "10.0.0.10/32",
-    "10.0.0.0/31", "0.0.0.0/0", "100.64.0.0/29", "100.88.0.0/24", "169.254.0.0/30", "192.168.0.0/22", "192.168.0.0/23", "100.88.0.0/16", "169.254.0.0/17", "169.254.0.0/16", "169.254.128.0/17", "169.254.169.248/29", "169.254.169.0/29", "10.200.0.0/24", "172.30.0.0/16", "10.128.0.0/14", "10.33.74.0/24", "8.0.0.0/16", "52.0.0.0/16", "172.0.0.0/8",
-    "http://10.0.0.10:6641", "https://10.0.0.10", "http://127.0.0.1:8080", "https://localhost:6443", "https://kubernetes.default.svc", "https://api.cluster.local:6443", "https://172.30.0.1", "stt", "vxlan", "netdev", "rhel", "dedicated", "shared",
-    "br-int", "br_ex", "br.ex", "BrEx", "eth0", "ovn-host-network", "kube-system", "user", "root", "join", "GR_x", "global", "centralized", "interconnect",
-    "bob:pw@registry.example.com/ovnkube:v1", "registry.example.com:5000/ovnkube", "ovnkube:v1.3.0", "https://ghcr.io/ovn/ovnkube:v1", "ghcr.io/OVN/ovnkube:v1", "ghcr.io/ovn/ovnkube:latest", "ghcr.io/ovn/ovnkube:master", "ghcr.io/ovn/ovnkube:release-1.2", "http://mirror.example.com/v1.3.0/crds/", "https://mirror.example.com/master/crds/", "https://mirror.example.com/v1.2.0/crds/", "https://mirror.example.com/v1.3.0/crds/", "https://u:tok@mirror.example.com/v1.3.0/crds/",
+    ...new Map(
+        EXAMPLES.flatMap((s) =>
+            leaves(examples[s])
+                .filter((l) => l.path.length > 0)
+                .map((l) => [JSON.stringify(l.value), l.value]),
+        ),
+    ).values(),
+    "",
+    "0.0.0.0",
+    "127.0.0.1",
+    "255.255.255.255",
+    "224.0.0.1",
+    "169.254.0.1",
+    "10.0.0.0",
+    "10.0.0.255",
+    "10.0.0.0/8",
+    "10.0.0.10/32",
+    "10.0.0.0/31",
+    "0.0.0.0/0",
+    "100.64.0.0/29",
+    "100.88.0.0/24",
+    "169.254.0.0/30",
+    "192.168.0.0/22",
+    "192.168.0.0/23",
+    "100.88.0.0/16",
+    "169.254.0.0/17",
+    "169.254.0.0/16",
+    "169.254.128.0/17",
+    "169.254.169.248/29",
+    "169.254.169.0/29",
+    "10.200.0.0/24",
+    "172.30.0.0/16",
+    "10.128.0.0/14",
+    "10.33.74.0/24",
+    "8.0.0.0/16",
+    "52.0.0.0/16",
+    "172.0.0.0/8",
+    "http://10.0.0.10:6641",
+    "https://10.0.0.10",
+    "http://127.0.0.1:8080",
+    "https://localhost:6443",
+    "https://kubernetes.default.svc",
+    "https://api.cluster.local:6443",
+    "https://172.30.0.1",
+    "stt",
+    "vxlan",
+    "netdev",
+    "rhel",
+    "dedicated",
+    "shared",
+    "br-int",
+    "br_ex",
+    "br.ex",
+    "BrEx",
+    "eth0",
+    "ovn-host-network",
+    "kube-system",
+    "user",
+    "root",
+    "join",
+    "GR_x",
+    "global",
+    "centralized",
+    "interconnect",
+    "bob:pw@registry.example.com/ovnkube:v1",
+    "registry.example.com:5000/ovnkube",
+    "ovnkube:v1.3.0",
+    "https://ghcr.io/ovn/ovnkube:v1",
+    "ghcr.io/OVN/ovnkube:v1",
+    "ghcr.io/ovn/ovnkube:latest",
+    "ghcr.io/ovn/ovnkube:master",
+    "ghcr.io/ovn/ovnkube:release-1.2",
+    "http://mirror.example.com/v1.3.0/crds/",
+    "https://mirror.example.com/master/crds/",
+    "https://mirror.example.com/v1.2.0/crds/",
+    "https://mirror.example.com/v1.3.0/crds/",
+    "https://u:tok@mirror.example.com/v1.3.0/crds/",
     "quay.io/ovn/ovnkube@sha256:" + "a".repeat(64),
-    "SHA256:" + "A".repeat(43), "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII71", 0, 1, 22, 443, 6641, 6642, 6643, 6644, 9443, "https://10.0.0.10:9443", "/etc/kubernetes/admin.conf", "/etc/kubernetes/bootstrap-kubelet.conf", "/root/.kube/config", 8, 24, 28, 29, 30, 32, 576, 9000, 65535,
-    -1, 1.5, true, false, null, [], {}, ["central"], ["master"], ["node", "gateway"], ["central", "master", "node", "gateway"], { secure: "v1:x" }, { secure: "v1:Zm9vYmFyYmF6:c2VjcmV0LXZhbHVlLWhlcmU=" },
+    "SHA256:" + "A".repeat(43),
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII71",
+    0,
+    1,
+    22,
+    443,
+    6641,
+    6642,
+    6643,
+    6644,
+    9443,
+    "https://10.0.0.10:9443",
+    "/etc/kubernetes/admin.conf",
+    "/etc/kubernetes/bootstrap-kubelet.conf",
+    "/root/.kube/config",
+    8,
+    24,
+    28,
+    29,
+    30,
+    32,
+    576,
+    9000,
+    65535,
+    -1,
+    1.5,
+    true,
+    false,
+    null,
+    [],
+    {},
+    ["central"],
+    ["master"],
+    ["node", "gateway"],
+    ["central", "master", "node", "gateway"],
+    { secure: "v1:x" },
+    { secure: "v1:Zm9vYmFyYmF6:c2VjcmV0LXZhbHVlLWhlcmU=" },
 ];
 
 type Op = (raw: Record<string, any>, texts: SecretTexts) => void;
@@ -88,10 +194,20 @@ const op: fc.Arbitrary<Op> = fc.oneof(
         texts[to] = texts[from];
         raw[to] ??= { secure: "v1:x" };
     }),
-    fc.constantFrom<[string, unknown]>(["kubernetes", { enabled: true }], ["kubernetes", { enabled: false }], ["lab", true], ["ovnkube", { architecture: "centralized" }], ["ovnkube", { allowMovingImageTag: true }]).map(
-        // Objects are merged into what is there; a plain value (lab: true) replaces it.
-        ([k, v]): Op => (raw) => (raw[k] = typeof v === "object" ? { ...(typeof raw[k] === "object" ? raw[k] : {}), ...(v as object) } : v),
-    ),
+    fc
+        .constantFrom<[string, unknown]>(
+            ["kubernetes", { enabled: true }],
+            ["kubernetes", { enabled: false }],
+            ["lab", true],
+            ["ovnkube", { architecture: "centralized" }],
+            ["ovnkube", { allowMovingImageTag: true }],
+        )
+        .map(
+            // Objects are merged into what is there; a plain value (lab: true) replaces it.
+            ([k, v]): Op =>
+                (raw) =>
+                    (raw[k] = typeof v === "object" ? { ...(typeof raw[k] === "object" ? raw[k] : {}), ...(v as object) } : v),
+        ),
 );
 
 /** Host keys of their own for added nodes (a copied key is refused). */
@@ -107,23 +223,47 @@ function nodeAt(raw: Record<string, any>, i: number): Record<string, any> | unde
 /** Changes an operator makes to a working stack that keep it plausible, so that many cases are accepted. */
 const plausible: fc.Arbitrary<Op> = fc.oneof(
     // Nodes of their own (name, address, host key), some of them gateways on the dev stack's LAN.
-    fc.tuple(fc.integer({ min: 0, max: FRESH_HOST_KEYS.length - 1 }), fc.integer({ min: 1, max: 6 }), fc.constantFrom("shared", "dedicated", undefined)).map(([first, count, mode]): Op => (raw) => {
-        if (!Array.isArray(raw.nodes)) return;
-        for (let k = first; k < Math.min(first + count, FRESH_HOST_KEYS.length); k++) {
-            const gateway = mode && { mode, interface: "eth1", physicalIp: `10.33.74.${100 + k}/24`, defaultGateway: "10.33.74.253" };
-            raw.nodes.push({ name: `extra-${k}`, address: `10.250.${k}.10`, roles: gateway ? ["node", "gateway"] : ["node"], hostKey: FRESH_HOST_KEYS[k], ...(gateway ? { gateway } : {}) });
-        }
-    }),
+    fc
+        .tuple(
+            fc.integer({ min: 0, max: FRESH_HOST_KEYS.length - 1 }),
+            fc.integer({ min: 1, max: 6 }),
+            fc.constantFrom("shared", "dedicated", undefined),
+        )
+        .map(([first, count, mode]): Op => (raw) => {
+            if (!Array.isArray(raw.nodes)) return;
+            for (let k = first; k < Math.min(first + count, FRESH_HOST_KEYS.length); k++) {
+                const gateway = mode && { mode, interface: "eth1", physicalIp: `10.33.74.${100 + k}/24`, defaultGateway: "10.33.74.253" };
+                raw.nodes.push({
+                    name: `extra-${k}`,
+                    address: `10.250.${k}.10`,
+                    roles: gateway ? ["node", "gateway"] : ["node"],
+                    hostKey: FRESH_HOST_KEYS[k],
+                    ...(gateway ? { gateway } : {}),
+                });
+            }
+        }),
     fc.nat().map((i): Op => (raw) => {
         if (Array.isArray(raw.nodes) && raw.nodes.length > 1) raw.nodes.splice(i % raw.nodes.length, 1);
     }),
-    fc.nat().map((i): Op => (raw) => void delete nodeAt(raw, i)?.subnet),
+    fc.nat().map(
+        (i): Op =>
+            (raw) =>
+                void delete nodeAt(raw, i)?.subnet,
+    ),
     fc.tuple(fc.nat(), fc.integer({ min: 1024, max: 65535 })).map(([i, port]): Op => (raw) => {
         const n = nodeAt(raw, i);
         if (n) n.port = port;
     }),
-    fc.integer({ min: 16, max: 28 }).map((len): Op => (raw) => (raw.hostSubnetLength = len)),
-    fc.integer({ min: 576, max: 9216 }).map((mtu): Op => (raw) => (raw.mtu = mtu)),
+    fc.integer({ min: 16, max: 28 }).map(
+        (len): Op =>
+            (raw) =>
+                (raw.hostSubnetLength = len),
+    ),
+    fc.integer({ min: 576, max: 9216 }).map(
+        (mtu): Op =>
+            (raw) =>
+                (raw.mtu = mtu),
+    ),
     fc.constantFrom<Op>(
         (raw) => (raw.lab = true),
         (raw) => (raw.allowPublicClusterRanges = true),
@@ -136,21 +276,37 @@ const plausible: fc.Arbitrary<Op> = fc.oneof(
 );
 
 /** An example stack with up to four changes, most of them plausible. */
-export const mutatedExample: fc.Arbitrary<FuzzCase> = fc.tuple(fc.constantFrom(...EXAMPLES), fc.array(fc.oneof({ arbitrary: plausible, weight: 3 }, { arbitrary: op, weight: 1 }), { maxLength: 4 })).map(([stack, ops]) => {
-    const raw = structuredClone(examples[stack]);
-    const texts: SecretTexts = testSecretTexts();
-    for (const o of ops) o(raw, texts);
-    return { raw, texts };
-});
+export const mutatedExample: fc.Arbitrary<FuzzCase> = fc
+    .tuple(
+        fc.constantFrom(...EXAMPLES),
+        fc.array(fc.oneof({ arbitrary: plausible, weight: 3 }, { arbitrary: op, weight: 1 }), { maxLength: 4 }),
+    )
+    .map(([stack, ops]) => {
+        const raw = structuredClone(examples[stack]);
+        const texts: SecretTexts = testSecretTexts();
+        for (const o of ops) o(raw, texts);
+        return { raw, texts };
+    });
 
 const octet = fc.integer({ min: 0, max: 255 });
 /** IPv4 addresses biased towards the ranges the examples use, so that relations meet. */
 const ip = fc.oneof(
-    fc.tuple(fc.constantFrom("10.0.0", "10.10.0", "10.33.74", "192.168.1", "172.30.0", "100.64.0", "127.0.0", "169.254.1"), octet).map(([n, h]) => `${n}.${h}`),
+    fc
+        .tuple(fc.constantFrom("10.0.0", "10.10.0", "10.33.74", "192.168.1", "172.30.0", "100.64.0", "127.0.0", "169.254.1"), octet)
+        .map(([n, h]) => `${n}.${h}`),
     fc.tuple(octet, octet, octet, octet).map((o) => o.join(".")),
 );
 const cidr = fc.oneof(
-    fc.constantFrom("10.128.0.0/14", "192.168.0.0/16", "172.30.0.0/16", "100.64.0.0/16", "100.88.0.0/16", "169.254.0.0/17", "10.0.0.0/8", "10.33.74.0/24"),
+    fc.constantFrom(
+        "10.128.0.0/14",
+        "192.168.0.0/16",
+        "172.30.0.0/16",
+        "100.64.0.0/16",
+        "100.88.0.0/16",
+        "169.254.0.0/17",
+        "10.0.0.0/8",
+        "10.33.74.0/24",
+    ),
     fc.tuple(ip, fc.integer({ min: 0, max: 32 })).map(([a, p]) => `${a}/${p}`),
 );
 const HOST_KEYS = EXAMPLES.flatMap((s) => examples[s].nodes.map((n: { hostKey: string }) => n.hostKey));
@@ -199,11 +355,29 @@ export const generatedConfig: fc.Arbitrary<FuzzCase> = fc
             encapType: fc.constantFrom("geneve", "vxlan", "stt"),
             mtu: fc.integer({ min: 576, max: 9216 }),
             datapathType: fc.constantFrom("system", "netdev"),
-            apiServer: fc.record({ url: fc.oneof(ip.map((a) => `https://${a}:6443`), ip.map((a) => `http://${a}:8080`), fc.constant("https://api.example.com")) }),
-            ovnTransport: fc.record({ protocol: fc.constantFrom("tcp", "ssl"), nbPort: fc.constantFrom(6641, 22), sbPort: fc.constantFrom(6642, 6641) }, { requiredKeys: [] }),
-            ssh: fc.record({ user: fc.constantFrom("root", "admin"), port: fc.constantFrom(22, 6641), insecureIgnoreHostKey: fc.boolean() }, { requiredKeys: [] }),
-            kubernetes: fc.record({ enabled: fc.boolean(), namespace: fc.constantFrom("ovn-kubernetes", "ovn-host-network"), useAmbientConfig: fc.boolean() }, { requiredKeys: [] }),
-            ovnkube: fc.record({ version: fc.constantFrom("1.2", "1.3"), architecture: fc.constantFrom("interconnect", "centralized") }, { requiredKeys: [] }),
+            apiServer: fc.record({
+                url: fc.oneof(
+                    ip.map((a) => `https://${a}:6443`),
+                    ip.map((a) => `http://${a}:8080`),
+                    fc.constant("https://api.example.com"),
+                ),
+            }),
+            ovnTransport: fc.record(
+                { protocol: fc.constantFrom("tcp", "ssl"), nbPort: fc.constantFrom(6641, 22), sbPort: fc.constantFrom(6642, 6641) },
+                { requiredKeys: [] },
+            ),
+            ssh: fc.record(
+                { user: fc.constantFrom("root", "admin"), port: fc.constantFrom(22, 6641), insecureIgnoreHostKey: fc.boolean() },
+                { requiredKeys: [] },
+            ),
+            kubernetes: fc.record(
+                { enabled: fc.boolean(), namespace: fc.constantFrom("ovn-kubernetes", "ovn-host-network"), useAmbientConfig: fc.boolean() },
+                { requiredKeys: [] },
+            ),
+            ovnkube: fc.record(
+                { version: fc.constantFrom("1.2", "1.3"), architecture: fc.constantFrom("interconnect", "centralized") },
+                { requiredKeys: [] },
+            ),
             lab: fc.boolean(),
             secrets: fc.subarray([...SECRET_KEYS]),
         },
@@ -236,7 +410,9 @@ export function assertPlanDisjoint(config: StackConfig, model: ReturnType<typeof
         ["serviceSubnet", parseNetwork(config.serviceSubnet)],
         ["joinSubnet", parseNetwork(config.joinSubnet)],
         ...(model.writer === "ovnkube" ? ([["masqueradeSubnet", parseNetwork(config.masqueradeSubnet)]] as Array<[string, Cidr4]>) : []),
-        ...(model.architecture === "interconnect" && model.writer === "ovnkube" ? ([["transitSubnet", parseNetwork(config.transitSubnet)]] as Array<[string, Cidr4]>) : []),
+        ...(model.architecture === "interconnect" && model.writer === "ovnkube"
+            ? ([["transitSubnet", parseNetwork(config.transitSubnet)]] as Array<[string, Cidr4]>)
+            : []),
     ];
     const subnets = Object.entries(model.plan.subnets).map(([n, s]): [string, Cidr4] => [`node ${n}`, parseNetwork(s)]);
     for (const [n, s] of subnets) assert.ok(contains(cluster, s), `${n} ${s.text} is outside clusterSubnet ${cluster.text}`);
@@ -244,7 +420,8 @@ export function assertPlanDisjoint(config: StackConfig, model: ReturnType<typeof
     for (let i = 0; i < all.length; i++)
         for (let j = i + 1; j < all.length; j++) {
             const nested = all[i][0] === "clusterSubnet" && all[j][0].startsWith("node ");
-            if (!nested) assert.ok(!overlaps(all[i][1], all[j][1]), `${all[i][0]} ${all[i][1].text} overlaps ${all[j][0]} ${all[j][1].text}`);
+            if (!nested)
+                assert.ok(!overlaps(all[i][1], all[j][1]), `${all[i][0]} ${all[i][1].text} overlaps ${all[j][0]} ${all[j][1].text}`);
         }
     const joins = Object.values(model.plan.gatewayJoinIps);
     assert.equal(new Set(joins).size, joins.length, `two gateways share a join address: ${joins.join(", ")}`);
@@ -259,7 +436,9 @@ export function validateAndRender(c: FuzzCase): StackConfig | undefined {
         if (!(e instanceof ConfigError)) throw new Error(`validate threw ${(e as Error)?.stack ?? e} for ${JSON.stringify(c.raw)}`);
         assert.ok(e.problems.length > 0);
         for (const p of e.problems) assertConfigPath(p.path, c.raw);
-        for (const t of Object.values(c.texts)) for (const line of t.split("\n")) if (line.length > 20 && !line.startsWith("-----")) assert.ok(!e.message.includes(line), "a secret value in an error");
+        for (const t of Object.values(c.texts))
+            for (const line of t.split("\n"))
+                if (line.length > 20 && !line.startsWith("-----")) assert.ok(!e.message.includes(line), "a secret value in an error");
         return undefined;
     }
     const model = buildClusterModel(config);
@@ -285,7 +464,8 @@ export async function withMocks(): Promise<MockedProgram> {
     process.on("unhandledRejection", (e) => failures.push(e));
     // The webhook certificate's key pair takes a second to make: one serves every case.
     let webhook: Record<string, unknown> | undefined;
-    const state = async (a: pulumi.runtime.MockResourceArgs) => (a.type === WEBHOOK_CERTIFICATE ? { ...(webhook ??= await programState(a)), ...a.inputs } : programState(a));
+    const state = async (a: pulumi.runtime.MockResourceArgs) =>
+        a.type === WEBHOOK_CERTIFICATE ? { ...(webhook ??= await programState(a)), ...a.inputs } : programState(a);
     await pulumi.runtime.setMocks(
         { newResource: async (a) => (registered.push(a.name), { id: `${a.name}-id`, state: await state(a) }), call: (a) => a.inputs },
         "ovn-kubernetes",
@@ -303,15 +483,28 @@ export async function withMocks(): Promise<MockedProgram> {
         async register(raw, config, texts) {
             const before = registered.length;
             const isSecret = (k: string) => (SECRET_KEYS as readonly string[]).includes(k);
-            const secrets = Object.fromEntries(Object.keys(raw).filter(isSecret).map((k) => [k, pulumi.secret(texts[k as SecretKey] ?? SECRET_PRESENT.secure)]));
+            const secrets = Object.fromEntries(
+                Object.keys(raw)
+                    .filter(isSecret)
+                    .map((k) => [k, pulumi.secret(texts[k as SecretKey] ?? SECRET_PRESENT.secure)]),
+            );
             const settings = Object.fromEntries(Object.entries(raw).filter(([k]) => !isSecret(k)));
             // The release's CRDs come from the lab's copies: the component reads them, and tests never reach the network.
-            const withMirror = { ...settings, ovnkube: { ...settings.ovnkube, crdMirror: labCrdMirror(config.ovnkube.version) } } as ClusterSettings;
+            const withMirror = {
+                ...settings,
+                ovnkube: { ...settings.ovnkube, crdMirror: labCrdMirror(config.ovnkube.version) },
+            } as ClusterSettings;
             // The SDK keeps a stack trace with every promise it makes, which costs more than the rest
             // of a case; the component's failures are caught by message.
             const limit = Error.stackTraceLimit;
             Error.stackTraceLimit = 0;
-            const cluster = new OvnKubernetesCluster(`c${n++}`, { ...withMirror, ...secrets, sshPrivateKey: secrets.sshPrivateKey, owner: "fuzz/stack", sshPrivateKeyConfig: "ovn-kubernetes:sshPrivateKey" });
+            const cluster = new OvnKubernetesCluster(`c${n++}`, {
+                ...withMirror,
+                ...secrets,
+                sshPrivateKey: secrets.sshPrivateKey,
+                owner: "fuzz/stack",
+                sshPrivateKeyConfig: "ovn-kubernetes:sshPrivateKey",
+            });
             await pulumi.output(cluster.kubernetesServer).apply((s) => s);
             await (pulumi.runtime as unknown as { waitForRPCs(): Promise<void> }).waitForRPCs();
             Error.stackTraceLimit = limit;
@@ -322,7 +515,12 @@ export async function withMocks(): Promise<MockedProgram> {
 }
 
 /** Runs `runs` cases; every `every`-th accepted one also through the program when `program` is given. Returns the counts. */
-export async function runFuzz(runs: number, program?: MockedProgram, seed?: number, every = 1): Promise<{ runs: number; accepted: number; programs: number; registered: number }> {
+export async function runFuzz(
+    runs: number,
+    program?: MockedProgram,
+    seed?: number,
+    every = 1,
+): Promise<{ runs: number; accepted: number; programs: number; registered: number }> {
     let accepted = 0;
     let programs = 0;
     let registered = 0;

@@ -16,13 +16,27 @@ interface Spelling {
 const spelling: fc.Arbitrary<Spelling> = fc.oneof(
     fc.nat(70000).map((n) => ({ text: String(n), go: n })),
     fc.integer({ min: 1, max: 70000 }).map((n) => ({ text: `0${n.toString(8)}`, go: n })),
-    fc.tuple(fc.integer({ min: 10, max: 70000 }), fc.nat(3)).map(([n, k]) => { const d = String(n); const at = 1 + (k % (d.length - 1)); return { text: `${d.slice(0, at)}_${d.slice(at)}`, go: n }; }),
+    fc.tuple(fc.integer({ min: 10, max: 70000 }), fc.nat(3)).map(([n, k]) => {
+        const d = String(n);
+        const at = 1 + (k % (d.length - 1));
+        return { text: `${d.slice(0, at)}_${d.slice(at)}`, go: n };
+    }),
     fc.nat(70000).map((n) => ({ text: `0b${n.toString(2)}`, go: n })),
     fc.nat(70000).map((n) => ({ text: `0x${n.toString(16)}`, go: n })),
     fc.nat(70000).map((n) => ({ text: `+0x${n.toString(16)}`, go: n })),
     fc.nat(70000).map((n) => ({ text: `-0o${n.toString(8)}`, go: -n })),
-    fc.tuple(fc.integer({ min: 1970, max: 2999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 })).map(([y, m, d]) => ({ text: `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`, go: undefined })),
-    fc.constantFrom<Spelling>({ text: "yes", go: "yes" }, { text: "off", go: "off" }, { text: "1e3", go: 1000 }, { text: "08", go: 8 }, { text: "0.5", go: 0.5 }, { text: "10.0.0.0/8", go: "10.0.0.0/8" }, { text: "v1.3.0", go: "v1.3.0" }),
+    fc
+        .tuple(fc.integer({ min: 1970, max: 2999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 }))
+        .map(([y, m, d]) => ({ text: `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`, go: undefined })),
+    fc.constantFrom<Spelling>(
+        { text: "yes", go: "yes" },
+        { text: "off", go: "off" },
+        { text: "1e3", go: 1000 },
+        { text: "08", go: 8 },
+        { text: "0.5", go: 0.5 },
+        { text: "10.0.0.0/8", go: "10.0.0.0/8" },
+        { text: "v1.3.0", go: "v1.3.0" },
+    ),
 );
 
 const KEYS = ["mtu", "hostSubnetLength", "ssh.port", "nodes[0].port", "nodes[0].name"] as const;
@@ -40,7 +54,11 @@ function stackFile(key: (typeof KEYS)[number], s: Spelling): string {
     }
 }
 
-const valueAt = (raw: Record<string, any>, key: string): unknown => key.split(/\.|\[(\d+)\]\.?/).filter(Boolean).reduce<any>((o, k) => o?.[k], raw);
+const valueAt = (raw: Record<string, any>, key: string): unknown =>
+    key
+        .split(/\.|\[(\d+)\]\.?/)
+        .filter(Boolean)
+        .reduce<any>((o, k) => o?.[k], raw);
 
 export async function runYamlFuzz(runs: number, seed?: number): Promise<{ runs: number; refused: number }> {
     let refused = 0;
@@ -52,14 +70,21 @@ export async function runYamlFuzz(runs: number, seed?: number): Promise<{ runs: 
                 raw = configFromStackYaml(text);
             } catch (e) {
                 assert.ok(e instanceof ConfigError, `not a ConfigError: ${e}`);
-                assert.deepEqual(e.problems.map((p) => p.path), [key]);
+                assert.deepEqual(
+                    e.problems.map((p) => p.path),
+                    [key],
+                );
                 const line = text.split("\n").findIndex((l) => l.endsWith(`: ${s.text}`)) + 1;
                 assert.match(e.problems[0].message, new RegExp(`^line ${line}: `));
                 refused++;
                 return;
             }
             assert.notEqual(s.go, undefined, `${s.text} passed, but the Pulumi CLI reformats it as a date`);
-            assert.equal(valueAt(raw, key), s.go, `${s.text}: this program reads ${JSON.stringify(valueAt(raw, key))}, the Pulumi CLI ${s.go}`);
+            assert.equal(
+                valueAt(raw, key),
+                s.go,
+                `${s.text}: this program reads ${JSON.stringify(valueAt(raw, key))}, the Pulumi CLI ${s.go}`,
+            );
         }),
         { numRuns: runs, seed },
     );

@@ -13,16 +13,25 @@ import type { Recorded } from "../../lab/harness/pulumiMocks";
 
 const sdk = createRequire(require.resolve("@pulumi/pulumi/package.json"));
 const { Struct } = sdk("google-protobuf/google/protobuf/struct_pb");
-const { deserializeProperties } = require("@pulumi/policy/deserialize") as { deserializeProperties(s: unknown, proxySecrets: boolean): Record<string, any> };
+const { deserializeProperties } = require("@pulumi/policy/deserialize") as {
+    deserializeProperties(s: unknown, proxySecrets: boolean): Record<string, any>;
+};
 
 /** The resources the program registers for `stack` (with `overrides` of its config), from a process of their own. */
 export function recordStack(stack: string, overrides: Record<string, unknown> = {}): Promise<Recorded[]> {
     const out = path.join(mkdtempSync(path.join(tmpdir(), "policy-")), "resources.json");
     return new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, ["--import", "tsx", "test/support/recordProgram.ts", stack, out, JSON.stringify(overrides)], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+        const child = spawn(process.execPath, ["--import", "tsx", "test/support/recordProgram.ts", stack, out, JSON.stringify(overrides)], {
+            cwd: ROOT,
+            stdio: ["ignore", "ignore", "pipe"],
+        });
         let stderr = "";
         child.stderr.on("data", (d) => (stderr += d));
-        child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(readFileSync(out, "utf8"))) : reject(new Error(`recording ${stack} failed (${code}): ${stderr}`))));
+        child.on("exit", (code) =>
+            code === 0
+                ? resolve(JSON.parse(readFileSync(out, "utf8")))
+                : reject(new Error(`recording ${stack} failed (${code}): ${stderr}`)),
+        );
     });
 }
 
@@ -47,7 +56,13 @@ export async function runPolicies(policies: Policies, recorded: readonly Recorde
         name: r.name,
         urn: `urn:pulumi:${run.stack}::ovn-kubernetes::${r.type}::${r.name}`,
         props: deserializeProperties(Struct.fromJavaScript(JSON.parse(JSON.stringify(r.inputs))), false),
-        opts: { protect: false, ignoreChanges: [], aliases: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 }, additionalSecretOutputs: r.secretOutputs ?? [] },
+        opts: {
+            protect: false,
+            ignoreChanges: [],
+            aliases: [],
+            customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 },
+            additionalSecretOutputs: r.secretOutputs ?? [],
+        },
         dependencies: [],
         propertyDependencies: {},
         isType: () => false,
@@ -60,7 +75,10 @@ export async function runPolicies(policies: Policies, recorded: readonly Recorde
     const violations: Violation[] = [];
     for (const policy of policies) {
         const getConfig = <T extends object>() => (run.config?.[policy.name] ?? {}) as T;
-        const report = (resource: string): ReportViolation => (message, urn) => void violations.push({ policy: policy.name, resource: urn ? urn.split("::").pop()! : resource, message });
+        const report =
+            (resource: string): ReportViolation =>
+            (message, urn) =>
+                void violations.push({ policy: policy.name, resource: urn ? urn.split("::").pop()! : resource, message });
         if ("validateStack" in policy && policy.validateStack) {
             await policy.validateStack({ resources, stackTags, getConfig, notApplicable }, report("(stack)"));
             continue;

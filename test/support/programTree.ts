@@ -38,10 +38,14 @@ function assertIdentity(resources: Recorded[], webhookAddress: string, interconn
     assert.equal(dropSecrets(secret.inputs.stringData), "[secret]", "the Secret's data is secret");
     const pair = secret.inputs.stringData.value as Record<"tls.crt" | "tls.key", string>;
     const keyLine = pair["tls.key"].split("\n")[1];
-    for (const r of resources) assert.ok(!(JSON.stringify(dropSecrets(r.inputs)) ?? "").includes(keyLine), `${r.name}: the webhook's private key in plain text`);
+    for (const r of resources)
+        assert.ok(!(JSON.stringify(dropSecrets(r.inputs)) ?? "").includes(keyLine), `${r.name}: the webhook's private key in plain text`);
     const served = new X509Certificate(pair["tls.crt"]);
     const webhooks = resources.filter((r) => r.type === "kubernetes:admissionregistration.k8s.io/v1:ValidatingWebhookConfiguration");
-    assert.deepEqual(webhooks.map((w) => w.name).sort(), ["node", ...(interconnect ? ["pod"] : [])].map((k) => `ovn-ovnkube-ovn-kubernetes-admission-webhook-${k}`));
+    assert.deepEqual(
+        webhooks.map((w) => w.name).sort(),
+        ["node", ...(interconnect ? ["pod"] : [])].map((k) => `ovn-ovnkube-ovn-kubernetes-admission-webhook-${k}`),
+    );
     for (const w of webhooks) {
         assert.equal(parentName(w), "ovn-ovnkube");
         const [hook] = w.inputs.webhooks;
@@ -66,7 +70,8 @@ export async function assertProgramTree(STACK: ExampleStack) {
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ssh:HostKeyCheck"), 0);
     // A node's parts (packages, zone, chassis, network, management port) are no components: their
     // resources are the cluster's own children, named after the part.
-    for (const part of ["hosts:HostPackages", "hosts:Zone", "hosts:Chassis", "network:NodeNetwork", "hosts:ManagementPort"]) assert.equal(count(resources, `ovn-kubernetes:${part}`), 0, part);
+    for (const part of ["hosts:HostPackages", "hosts:Zone", "hosts:Chassis", "network:NodeNetwork", "hosts:ManagementPort"])
+        assert.equal(count(resources, `ovn-kubernetes:${part}`), 0, part);
     // Each host's packages come with its script bundle (below): no command of their own.
     assert.equal(resources.filter((r) => r.name.endsWith("-packages-install")).length, 0);
     const commandsNamed = (suffix: string) => resources.filter((r) => r.type === "command:remote:Command" && r.name.endsWith(suffix));
@@ -94,10 +99,13 @@ export async function assertProgramTree(STACK: ExampleStack) {
     assert.equal(count(resources, "ovn-kubernetes:hosts:GatewayHost"), pulumiMode ? gateways.length : shared.length);
     // The schema check runs where ovnkube's databases are (the central, or every zone), in that host's script bundle.
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:OvnkubeSchemaCheck"), 0);
-    const schemaChecked = resources.filter((r) => r.type === "pulumi-nodejs:dynamic/hosts:ScriptBundle" && r.inputs.ovnkubeDatabases !== undefined);
+    const schemaChecked = resources.filter(
+        (r) => r.type === "pulumi-nodejs:dynamic/hosts:ScriptBundle" && r.inputs.ovnkubeDatabases !== undefined,
+    );
     const databaseHosts = pulumiMode ? [] : interconnect ? k8sNodes.map((n) => n.name) : [model.central!.host];
     assert.deepEqual(schemaChecked.map((b) => b.inputs.ovnkubeDatabases.node).sort(), [...databaseHosts].sort());
-    for (const b of schemaChecked) assert.deepEqual(b.inputs.ovnkubeDatabases, { node: b.name.replace(/^ovn-(.*)-scripts$/, "$1"), version: model.kube.version });
+    for (const b of schemaChecked)
+        assert.deepEqual(b.inputs.ovnkubeDatabases, { node: b.name.replace(/^ovn-(.*)-scripts$/, "$1"), version: model.kube.version });
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelTypeCheck"), writes(1));
     for (const check of resources.filter((r) => r.type === "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelTypeCheck")) {
         assert.equal(check.inputs.privateKeyConfig, KEY_CONFIG, "the key named, not held");
@@ -108,7 +116,13 @@ export async function assertProgramTree(STACK: ExampleStack) {
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelMtuCheck"), 0);
     const bundles = resources.filter((r) => r.type === "pulumi-nodejs:dynamic/hosts:ScriptBundle");
     assert.deepEqual(bundles.map((b) => b.name).sort(), nodes.map((n) => `ovn-${n.name}-scripts`).sort());
-    assert.deepEqual(bundles.filter((b) => b.inputs.tunnel !== undefined).map((b) => b.inputs.tunnel.node).sort(), chassis.map((n) => n.name).sort());
+    assert.deepEqual(
+        bundles
+            .filter((b) => b.inputs.tunnel !== undefined)
+            .map((b) => b.inputs.tunnel.node)
+            .sort(),
+        chassis.map((n) => n.name).sort(),
+    );
     for (const b of bundles.filter((b) => b.inputs.tunnel !== undefined)) assert.equal(b.inputs.tunnel.mtu, model.mtu);
     for (const b of bundles) {
         assert.equal(b.inputs.privateKeyConfig, KEY_CONFIG);
@@ -117,26 +131,40 @@ export async function assertProgramTree(STACK: ExampleStack) {
         const host = model.hosts.find((h) => `ovn-${h.name}-scripts` === b.name)!;
         if (model.packages.skip) assert.equal(b.inputs.packages, undefined);
         else {
-            assert.match(b.inputs.packages, new RegExp(`^\\. /usr/local/lib/ovn-kubernetes-as-code/${b.inputs.digest.slice(0, 16)}/run\\.sh packages-install$`, "m"));
+            assert.match(
+                b.inputs.packages,
+                new RegExp(`^\\. /usr/local/lib/ovn-kubernetes-as-code/${b.inputs.digest.slice(0, 16)}/run\\.sh packages-install$`, "m"),
+            );
             const wanted = /^wanted='([^']*)'$/m.exec(b.inputs.packages)![1].split(" ");
-            assert.deepEqual(wanted.map((w) => w.split("=")[0]), host.packages);
+            assert.deepEqual(
+                wanted.map((w) => w.split("=")[0]),
+                host.packages,
+            );
         }
     }
     // Every NIC move's NIC in its host's bundle, whose check refuses a NIC the distribution still
     // configures: the userspace tunnel NICs and the gateways' NICs.
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:NicHandoverCheck"), 0);
-    const moved = bundles.flatMap((b) => (b.inputs.nics ?? []).map((n: { node: string; interface: string; role: string }) => `${n.node}/${n.interface}/${n.role}`)).sort();
+    const moved = bundles
+        .flatMap((b) =>
+            (b.inputs.nics ?? []).map((n: { node: string; interface: string; role: string }) => `${n.node}/${n.interface}/${n.role}`),
+        )
+        .sort();
     const expected = [
         ...model.hosts.filter((h) => h.chassis?.tunnelBridge).map((h) => `${h.name}/${h.chassis!.tunnelBridge!.interface}/tunnel`),
         ...model.gateways.map((g) => `${g.node}/${g.interface}/gateway`),
     ].sort();
     assert.deepEqual(moved, expected);
     assert.equal(count(resources, "ovn-kubernetes:hosts:GatewayHost"), model.gateways.length);
-    for (const b of bundles) for (const n of b.inputs.nics ?? []) assert.equal(b.name, `ovn-${n.node}-scripts`, "each NIC in its own host's bundle");
+    for (const b of bundles)
+        for (const n of b.inputs.nics ?? []) assert.equal(b.name, `ovn-${n.node}-scripts`, "each NIC in its own host's bundle");
     assert.equal(count(resources, "ovn-kubernetes:kubernetes:Ovnkube"), feeds(1));
     // Expectations: centralized, the cluster router and per node its switch and its gateway router;
     // interconnect, one per zone holding all of its node's rows.
-    assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-nb:NorthboundExpectation"), feeds(interconnect ? k8sNodes.length : 1 + 2 * k8sNodes.length));
+    assert.equal(
+        count(resources, "pulumi-nodejs:dynamic/ovn-nb:NorthboundExpectation"),
+        feeds(interconnect ? k8sNodes.length : 1 + 2 * k8sNodes.length),
+    );
     // The release's CRDs, read from the (lab's) mirror when the program runs, one resource each.
     const crds = resources.filter((r) => r.type === "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition");
     assert.equal(crds.length, feeds(releaseOf(model.kube.version).crdUrls.length));
@@ -160,7 +188,9 @@ export async function assertProgramTree(STACK: ExampleStack) {
         assert.equal("privateKey" in g.inputs, false);
         if (pulumiMode) assert.equal(g.inputs.nb.privateKeyConfig, KEY_CONFIG);
     }
-    const customs = resources.filter((r) => r.type.startsWith("pulumi-nodejs:") || r.type.startsWith("command:") || r.type.startsWith("kubernetes:"));
+    const customs = resources.filter(
+        (r) => r.type.startsWith("pulumi-nodejs:") || r.type.startsWith("command:") || r.type.startsWith("kubernetes:"),
+    );
     assert.equal(customs[0], changeGuard, `registered first: ${customs[0]?.name}`);
     assert.equal(customs.at(-1), guard, `registered last: ${customs.at(-1)?.name}`);
     const daemonSets = pulumiMode ? 0 : manifestList(kubeManifests(model.kube)).filter((o) => o.kind === "DaemonSet").length;
@@ -172,7 +202,10 @@ export async function assertProgramTree(STACK: ExampleStack) {
     const ifIdentity = (n: number) => (identity ? n : 0);
     assert.equal(count(resources, WEBHOOK_CERTIFICATE), ifIdentity(1));
     assert.equal(count(resources, "kubernetes:core/v1:Secret"), ifIdentity(1));
-    assert.equal(count(resources, "kubernetes:admissionregistration.k8s.io/v1:ValidatingWebhookConfiguration"), ifIdentity(interconnect ? 2 : 1));
+    assert.equal(
+        count(resources, "kubernetes:admissionregistration.k8s.io/v1:ValidatingWebhookConfiguration"),
+        ifIdentity(interconnect ? 2 : 1),
+    );
     assert.equal(daemonSets, pulumiMode ? 0 : 1 + model.kube.nodeGroups.length + ifIdentity(1));
     if (identity) assertIdentity(resources, model.kube.identity!.webhookAddress, interconnect);
 
@@ -197,7 +230,11 @@ export async function assertProgramTree(STACK: ExampleStack) {
         for (const key of ["OvnNorth", "OvnSouth"]) assert.equal(key in configMap.inputs.data, !interconnect, key);
         for (const n of k8sNodes) {
             const plan = named(resources, `ovn-ovnkube-${n.name}-plan`);
-            assert.equal(plan.inputs.metadata.labels?.["k8s.ovn.org/zone-name"], interconnect ? n.name : undefined, `${n.name}: zone label`);
+            assert.equal(
+                plan.inputs.metadata.labels?.["k8s.ovn.org/zone-name"],
+                interconnect ? n.name : undefined,
+                `${n.name}: zone label`,
+            );
         }
         if (interconnect) {
             for (const n of k8sNodes) {
@@ -208,7 +245,9 @@ export async function assertProgramTree(STACK: ExampleStack) {
                 assert.equal(expectation.inputs.nb.members, undefined);
             }
         } else {
-            for (const n of k8sNodes) for (const e of [`ovn-expect-node-${n.name}`, `ovn-expect-gateway-${n.name}`]) assert.equal(parentName(named(resources, e)), "ovn");
+            for (const n of k8sNodes)
+                for (const e of [`ovn-expect-node-${n.name}`, `ovn-expect-gateway-${n.name}`])
+                    assert.equal(parentName(named(resources, e)), "ovn");
         }
     }
     if (!interconnect) assert.equal(parentName(named(resources, "ovn-central")), "ovn");

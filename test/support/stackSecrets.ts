@@ -4,7 +4,11 @@ import * as fs from "node:fs";
 import YAML from "yaml";
 import { PassphraseSecrets } from "../../lab/offline/passphraseSecrets";
 
-export function setStackConfig(stackFile: string, passphrase: string, values: { plain?: Record<string, unknown>; secret?: Record<string, string> }): void {
+export function setStackConfig(
+    stackFile: string,
+    passphrase: string,
+    values: { plain?: Record<string, unknown>; secret?: Record<string, string> },
+): void {
     const doc = YAML.parseDocument(fs.readFileSync(stackFile, "utf8"));
     const secrets = PassphraseSecrets.open(passphrase, doc.get("encryptionsalt") as string);
     for (const [key, value] of Object.entries(values.plain ?? {})) doc.setIn(["config", key], value);

@@ -21,7 +21,12 @@ export function pngSize(png: Buffer): { width: number; height: number } {
 
 export function checkSvg(svg: string): CheckedSvg {
     assert.equal(XMLValidator.validate(svg), true, "well-formed XML");
-    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", isArray: (name) => ["text", "g", "rect", "polyline"].includes(name), trimValues: false }).parse(svg);
+    const doc = new XMLParser({
+        ignoreAttributes: false,
+        attributeNamePrefix: "",
+        isArray: (name) => ["text", "g", "rect", "polyline"].includes(name),
+        trimValues: false,
+    }).parse(svg);
     const root = doc.svg;
     assert.ok(root, "the root element is <svg>");
     const width = Math.ceil(Number(root.width));

@@ -37,7 +37,10 @@ test("check refuses a wrong or missing pin, naming host, port and the presented 
     const r = await scriptBundleProvider.check!({}, { ssh: target(wrong) });
     assert.equal(r.failures?.length, 1);
     assert.equal(r.failures![0].property, "ssh");
-    assert.match(r.failures![0].reason, new RegExp(`host key mismatch for 127\\.0\\.0\\.1:${sshd.port}: it presented ${sshd.hostKeyFingerprint.replace(/[+/]/g, "\\$&")}`));
+    assert.match(
+        r.failures![0].reason,
+        new RegExp(`host key mismatch for 127\\.0\\.0\\.1:${sshd.port}: it presented ${sshd.hostKeyFingerprint.replace(/[+/]/g, "\\$&")}`),
+    );
     const missing = await scriptBundleProvider.check!({}, { ssh: target() });
     assert.match(missing.failures![0].reason, /no host key pinned/);
 });
@@ -68,7 +71,10 @@ test("with the key named, a wrong pin is refused in the probe's words before any
     closeSshPool();
     const logins = await sshd.acceptedLogins();
     const wrong = await scriptBundleProvider.check!({}, { ssh: target("SHA256:" + "A".repeat(43)), privateKeyConfig: KEY_CONFIG });
-    assert.match(wrong.failures![0].reason, new RegExp(`host key mismatch for 127\\.0\\.0\\.1:${sshd.port}: it presented ${sshd.hostKeyFingerprint.replace(/[+/]/g, "\\$&")}`));
+    assert.match(
+        wrong.failures![0].reason,
+        new RegExp(`host key mismatch for 127\\.0\\.0\\.1:${sshd.port}: it presented ${sshd.hostKeyFingerprint.replace(/[+/]/g, "\\$&")}`),
+    );
     const unset = await scriptBundleProvider.check!({}, { ssh: target(sshd.hostKeyLine), privateKeyConfig: "ovn-kubernetes:notSet" });
     assert.deepEqual(unset.failures ?? [], []);
     assert.equal(await sshd.acceptedLogins(), logins);

@@ -17,7 +17,11 @@ describe("JsonValueSplitter", () => {
         for (let cut = 0; cut <= text.length; cut++) {
             const splitter = new JsonValueSplitter();
             const values = [...splitter.push(text.slice(0, cut)), ...splitter.push(text.slice(cut))];
-            assert.deepEqual(values.map((v) => JSON.parse(v)), messages, `split at ${cut}`);
+            assert.deepEqual(
+                values.map((v) => JSON.parse(v)),
+                messages,
+                `split at ${cut}`,
+            );
             assert.equal(splitter.partial, false);
         }
     });
@@ -26,7 +30,10 @@ describe("JsonValueSplitter", () => {
         const splitter = new JsonValueSplitter();
         const values: string[] = [];
         for (const c of text) values.push(...splitter.push(c));
-        assert.deepEqual(values.map((v) => JSON.parse(v)), messages);
+        assert.deepEqual(
+            values.map((v) => JSON.parse(v)),
+            messages,
+        );
     });
 
     it("holds back an unfinished value", () => {

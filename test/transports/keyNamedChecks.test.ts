@@ -45,16 +45,30 @@ test("the bundle's handover check logs in with the key its configuration holds, 
     configured = undefined;
     closeSshPool();
     await assert.rejects(scriptBundleProvider.create!(inputs), (err: Error) => {
-        assert.match(err.message, /^privateKeyConfig: the provider's configuration has no ovn-kubernetes:sshPrivateKey, the SSH key this resource logs in with/);
+        assert.match(
+            err.message,
+            /^privateKeyConfig: the provider's configuration has no ovn-kubernetes:sshPrivateKey, the SSH key this resource logs in with/,
+        );
         return true;
     });
 });
 
 test("a tunnel type check or guard recorded with the key itself moves to the named key as an update", async () => {
     const tunnels = { ssh: target(), encapType: "geneve", tunnelIps: { node1: "10.0.0.1" } };
-    assert.deepEqual(await tunnelTypeCheckProvider.diff!("tunnel-type", { ...tunnels, privateKey: sshd.privateKey }, { ...tunnels, privateKeyConfig: KEY_CONFIG }), { changes: true });
+    assert.deepEqual(
+        await tunnelTypeCheckProvider.diff!(
+            "tunnel-type",
+            { ...tunnels, privateKey: sshd.privateKey },
+            { ...tunnels, privateKeyConfig: KEY_CONFIG },
+        ),
+        { changes: true },
+    );
     const scope = { owner: "o/s", groups: [], hosts: [{ name: "node1", ssh: target() }], centrals: ["node1"] };
-    const moved = await destroyGuardProvider.diff!("o/s", { ...scope, privateKey: sshd.privateKey }, { ...scope, privateKeyConfig: KEY_CONFIG });
+    const moved = await destroyGuardProvider.diff!(
+        "o/s",
+        { ...scope, privateKey: sshd.privateKey },
+        { ...scope, privateKeyConfig: KEY_CONFIG },
+    );
     assert.deepEqual(moved, { changes: true }, "no replaces: the engine updates it");
 });
 
@@ -68,7 +82,10 @@ test("a guard refusing a removal names the host it cannot reach, with the config
     const compact = { ...olds, sshShared: shared, hosts: recordHosts(olds.hosts, shared) };
     for (const recorded of [olds, compact, { ...olds, privateKeyConfig: undefined, privateKey: sshd.privateKey }]) {
         await assert.rejects(destroyGuardProvider.diff!("o/s", recorded, news), (err: Error) => {
-            assert.match(err.message, /^removing host node9 stopped before deleting anything: 1 blocker\(s\):\n {2}- host node9: .*ECONNREFUSED/);
+            assert.match(
+                err.message,
+                /^removing host node9 stopped before deleting anything: 1 blocker\(s\):\n {2}- host node9: .*ECONNREFUSED/,
+            );
             assert.ok(!err.message.includes(secretLine()));
             return true;
         });
@@ -76,5 +93,8 @@ test("a guard refusing a removal names the host it cannot reach, with the config
     // The destroy (delete): every host checked with the recorded entry's key; the reachable one is no blocker.
     await destroyGuardProvider.delete!("o/s", { ...olds, hosts: [live] });
     configured = undefined;
-    await assert.rejects(destroyGuardProvider.delete!("o/s", olds), /privateKeyConfig: the provider's configuration has no ovn-kubernetes:sshPrivateKey/);
+    await assert.rejects(
+        destroyGuardProvider.delete!("o/s", olds),
+        /privateKeyConfig: the provider's configuration has no ovn-kubernetes:sshPrivateKey/,
+    );
 });

@@ -34,7 +34,10 @@ describe("Northbound over SSH without forwarding (remote ovsdb-client)", () => {
             insert("Logical_Switch_Port", { name: "stor-node2", type: "router", options: map({ "router-port": "rtos-node2" }) }, "stor"),
             insert("Logical_Switch", { name: "node2", ports: set([namedUuid("stor")]), external_ids: map({ note: tricky }) }),
         ]);
-        assert.match(await nb.nbctl("show"), /switch [0-9a-f-]+ \(node2\)\n\s+port stor-node2\n\s+type: router\n\s+router-port: rtos-node2/);
+        assert.match(
+            await nb.nbctl("show"),
+            /switch [0-9a-f-]+ \(node2\)\n\s+port stor-node2\n\s+type: router\n\s+router-port: rtos-node2/,
+        );
         const [found] = await nbOf().transact(NB, [select("Logical_Switch", [where("name", "==", "node2")], ["external_ids"])]);
         assert.equal(mapToRecord(found.rows[0].external_ids).note, tricky);
     });
@@ -68,7 +71,9 @@ describe("Northbound over SSH without forwarding (remote ovsdb-client)", () => {
                 ]),
             ),
         );
-        const names = (await nb.nbctl("--bare", "--columns=name", "list", "Logical_Switch")).split(/\s+/).filter((n) => n.startsWith("fb-"));
+        const names = (await nb.nbctl("--bare", "--columns=name", "list", "Logical_Switch"))
+            .split(/\s+/)
+            .filter((n) => n.startsWith("fb-"));
         assert.equal(names.length, 50);
         assert.equal((await sshd.acceptedLogins()) - loginsBefore, 1);
         assert.equal(sshPoolStats().connects - connectsBefore, 1);

@@ -55,7 +55,12 @@ describe("Northbound over SSH forwarding", () => {
                 external_ids: map({ gateway_ip: "10.128.1.1/24" }),
             }),
         ]);
-        assert.match(await nb.nbctl("show"), new RegExp(`switch ${uuidText(ls.uuid)} \\(node1\\)\\n\\s+port k8s-node1\\n\\s+addresses: \\["0a:58:0a:80:01:02 10.128.1.2"\\]`));
+        assert.match(
+            await nb.nbctl("show"),
+            new RegExp(
+                `switch ${uuidText(ls.uuid)} \\(node1\\)\\n\\s+port k8s-node1\\n\\s+addresses: \\["0a:58:0a:80:01:02 10.128.1.2"\\]`,
+            ),
+        );
         const listed = await nb.nbctl("--bare", "--columns=_uuid,name", "list", "Logical_Switch_Port", uuidText(port.uuid));
         assert.equal(listed.trim().split(/\n+/).join(" "), `${uuidText(port.uuid)} k8s-node1`);
         assert.equal((await nb.nbctl("get", "Logical_Switch", "node1", "other_config:subnet")).trim(), '"10.128.1.0/24"');
@@ -68,7 +73,9 @@ describe("Northbound over SSH forwarding", () => {
                 insert("Logical_Switch", { name: "node1-dup", ports: set([namedUuid("again")]) }),
             ]),
             (err: unknown) =>
-                err instanceof OvsdbCommitError && err.error === "constraint violation" && /identical values \(k8s-node1\)/.test(err.message),
+                err instanceof OvsdbCommitError &&
+                err.error === "constraint violation" &&
+                /identical values \(k8s-node1\)/.test(err.message),
         );
         await assert.rejects(
             nbOf().transact(NB, [insert("Logical_Switch", { name: "x", ports: set([uuid("0f0a6f2a-6b3e-4b1c-9a7e-1d2b3c4d5e6f")]) })]),
@@ -89,7 +96,9 @@ describe("Northbound over SSH forwarding", () => {
             ),
         );
         assert.equal(results.length, 50);
-        const names = (await nb.nbctl("--bare", "--columns=name", "list", "Logical_Switch")).split(/\s+/).filter((n) => n.startsWith("par-"));
+        const names = (await nb.nbctl("--bare", "--columns=name", "list", "Logical_Switch"))
+            .split(/\s+/)
+            .filter((n) => n.startsWith("par-"));
         assert.equal(names.length, 50);
         assert.equal((await sshd.acceptedLogins()) - loginsBefore, 1);
         assert.equal(sshPoolStats().connects - connectsBefore, 1);
@@ -119,10 +128,19 @@ describe("Northbound over SSH forwarding", () => {
         assert.ok(session instanceof OvsdbClient);
         // A wait that cannot be satisfied holds the transaction at the server for a minute.
         const blocked = session.transact(NB, [
-            wait("Logical_Switch", [where("name", "==", "node1")], { columns: ["name"], until: "==", rows: [{ name: "never" }], timeout: 60000 }),
+            wait("Logical_Switch", [where("name", "==", "node1")], {
+                columns: ["name"],
+                until: "==",
+                rows: [{ name: "never" }],
+                timeout: 60000,
+            }),
         ]);
         const closed = assert.rejects(blocked, (err: unknown) => {
-            return err instanceof OvsdbClosedError && err.message.includes(`via root@127.0.0.1:${sshd.port}`) && /before the reply to transact/.test(err.message);
+            return (
+                err instanceof OvsdbClosedError &&
+                err.message.includes(`via root@127.0.0.1:${sshd.port}`) &&
+                /before the reply to transact/.test(err.message)
+            );
         });
         await session.echo(); // answered in order: the server has read the transaction
         await sshd.stop();

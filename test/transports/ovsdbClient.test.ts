@@ -112,7 +112,10 @@ describe("OvsdbClient over a stream", () => {
         reply({
             id: request.id,
             error: null,
-            result: [{ uuid: ["uuid", "907b1f49-7f6f-4784-9913-43c19257521e"] }, { error: "referential integrity violation", details: "row x" }],
+            result: [
+                { uuid: ["uuid", "907b1f49-7f6f-4784-9913-43c19257521e"] },
+                { error: "referential integrity violation", details: "row x" },
+            ],
         });
         await assert.rejects(pending, (err: unknown) => {
             assert.ok(err instanceof OvsdbCommitError);
@@ -134,7 +137,10 @@ describe("OvsdbClient over a stream", () => {
         const pending = client.transact("OVN_Northbound", [comment("x")]);
         await sent();
         toClient.end();
-        await assert.rejects(pending, (err: unknown) => err instanceof OvsdbClosedError && /before the reply to transact/.test(err.message));
+        await assert.rejects(
+            pending,
+            (err: unknown) => err instanceof OvsdbClosedError && /before the reply to transact/.test(err.message),
+        );
         assert.equal(client.closed, true);
         await assert.rejects(client.echo(), OvsdbClosedError);
     });

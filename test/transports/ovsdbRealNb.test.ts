@@ -54,11 +54,13 @@ describe("OvsdbClient against a real NB ovsdb-server", () => {
         const show = await nb.nbctl("show");
         assert.match(show, new RegExp(`switch ${uuidText(ls.uuid)} \\(node1\\)\\n\\s+port stor-node1\\n\\s+type: router`));
 
-        const [, , [row]] = await client.transact("OVN_Northbound", [
-            insert("Logical_Switch_Port", { name: "k8s-node1" }, "mgmt"),
-            mutate("Logical_Switch", [where("_uuid", "==", ls.uuid)], [mutation("ports", "insert", set([namedUuid("mgmt")]))]),
-            select("Logical_Switch", [where("name", "==", "node1")], ["ports"]),
-        ]).then((r) => [r[0], r[1], r[2].rows] as const);
+        const [, , [row]] = await client
+            .transact("OVN_Northbound", [
+                insert("Logical_Switch_Port", { name: "k8s-node1" }, "mgmt"),
+                mutate("Logical_Switch", [where("_uuid", "==", ls.uuid)], [mutation("ports", "insert", set([namedUuid("mgmt")]))]),
+                select("Logical_Switch", [where("name", "==", "node1")], ["ports"]),
+            ])
+            .then((r) => [r[0], r[1], r[2].rows] as const);
         assert.equal(uuidTexts(row.ports).length, 2);
         assert.ok(uuidTexts(row.ports).includes(uuidText(port.uuid)));
         assert.equal((await nb.nbctl("--bare", "--columns=name", "find", "Logical_Switch_Port", "name=k8s-node1")).trim(), "k8s-node1");
@@ -98,9 +100,15 @@ describe("OvsdbClient against a real NB ovsdb-server", () => {
         await assert.rejects(
             client.transact("OVN_Northbound", [
                 select("Logical_Switch", []),
-                wait("Logical_Switch", [where("name", "==", "node1")], { columns: ["name"], until: "!=", rows: [{ name: "node1" }], timeout: 0 }),
+                wait("Logical_Switch", [where("name", "==", "node1")], {
+                    columns: ["name"],
+                    until: "!=",
+                    rows: [{ name: "node1" }],
+                    timeout: 0,
+                }),
             ]),
-            (err: unknown) => err instanceof OvsdbOperationError && err.index === 1 && /\(wait on Logical_Switch\) failed: timed out/.test(err.message),
+            (err: unknown) =>
+                err instanceof OvsdbOperationError && err.index === 1 && /\(wait on Logical_Switch\) failed: timed out/.test(err.message),
         );
     });
 

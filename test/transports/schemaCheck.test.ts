@@ -37,7 +37,10 @@ describe("ovnkube schema requirements (pure)", () => {
     it("a host whose packages are not installed yet is judged by the OVN its package manager would install", () => {
         const debian13 = parseSchemas("node1", "candidate 25.03.0-1\n")!;
         assert.deepEqual(debian13, { host: "node1", source: "candidate", package: "25.03.0-1", nb: "7.11.0", sb: "20.41.0" });
-        assert.match(schemaRefusal("1.3", debian13)!, /^ovn-kubernetes 1\.3 cannot use the OVN databases of node1: it would install \(ovn-central 25\.03\.0-1\) OVN_Northbound 7\.11\.0 \(needs 7\.12\.0\)/);
+        assert.match(
+            schemaRefusal("1.3", debian13)!,
+            /^ovn-kubernetes 1\.3 cannot use the OVN databases of node1: it would install \(ovn-central 25\.03\.0-1\) OVN_Northbound 7\.11\.0 \(needs 7\.12\.0\)/,
+        );
         assert.equal(schemaRefusal("1.3", parseSchemas("n", "candidate 1:26.03.1-1+b1")!), undefined);
         // A release whose schemas are not known here decides once it is installed.
         assert.equal(parseSchemas("n", "candidate 25.09.2-1"), undefined);
@@ -56,7 +59,12 @@ describe("the schema check of a script bundle against a host over SSH", () => {
         await sshd?.cleanup();
     });
     const databases = { node: "central1", version: "1.3" as const };
-    const inputs = () => ({ ssh: { ...sshd.target(), hostKey: sshd.hostKeyLine }, privateKeyConfig: KEY_CONFIG, digest: scriptBundle().digest, ovnkubeDatabases: databases });
+    const inputs = () => ({
+        ssh: { ...sshd.target(), hostKey: sshd.hostKeyLine },
+        privateKeyConfig: KEY_CONFIG,
+        digest: scriptBundle().digest,
+        ovnkubeDatabases: databases,
+    });
 
     it("refuses at check this machine's installed OVN (read from its schema files), with the versions found there, and at create before installing anything", async () => {
         const local = await run(["ovsdb-tool", "schema-version", "/usr/share/ovn/ovn-nb.ovsschema"]);
@@ -65,10 +73,22 @@ describe("the schema check of a script bundle against a host over SSH", () => {
         const r = await scriptBundleProvider.check!({}, inputs());
         assert.equal(r.failures?.length, 1);
         assert.equal(r.failures![0].property, "ovnkubeDatabases");
-        assert.match(r.failures![0].reason, new RegExp(`^ovn-kubernetes 1\\.3 cannot use the OVN databases of central1: it has installed OVN_Northbound ${nb.replace(/\./g, "\\.")} \\(needs 7\\.12\\.0\\)`));
+        assert.match(
+            r.failures![0].reason,
+            new RegExp(
+                `^ovn-kubernetes 1\\.3 cannot use the OVN databases of central1: it has installed OVN_Northbound ${nb.replace(/\./g, "\\.")} \\(needs 7\\.12\\.0\\)`,
+            ),
+        );
         await assert.rejects(scriptBundleProvider.create!(inputs()), /ovn-kubernetes 1\.3 cannot use the OVN databases of central1/);
         // After a package step, the same: what is installed decides.
-        await assert.rejects(verifySchemasOn(inputs().ssh, sshd.privateKey, databases), /ovn-kubernetes 1\.3 cannot use the OVN databases of central1: it has installed/);
-        await assert.rejects(verifySchemasOn(inputs().ssh, sshd.privateKey, { node: "central1", version: "1.2" }), /OVN_Northbound \S+ \(needs 7\.12\.0\)/, "1.2 needs OVN 25.09 as well");
+        await assert.rejects(
+            verifySchemasOn(inputs().ssh, sshd.privateKey, databases),
+            /ovn-kubernetes 1\.3 cannot use the OVN databases of central1: it has installed/,
+        );
+        await assert.rejects(
+            verifySchemasOn(inputs().ssh, sshd.privateKey, { node: "central1", version: "1.2" }),
+            /OVN_Northbound \S+ \(needs 7\.12\.0\)/,
+            "1.2 needs OVN 25.09 as well",
+        );
     });
 });

@@ -10,7 +10,8 @@ import { startSshd, type TestSshd } from "../../lab/harness/sshd";
 
 /** No line of the private key may appear in an error message. */
 function assertNoKeyMaterial(message: string, privateKey: string): void {
-    for (const line of privateKey.split("\n")) if (line.trim().length >= 16) assert.ok(!message.includes(line.trim()), "key material in message");
+    for (const line of privateKey.split("\n"))
+        if (line.trim().length >= 16) assert.ok(!message.includes(line.trim()), "key material in message");
 }
 
 describe("exec over the pooled SSH connection", () => {
@@ -61,7 +62,11 @@ describe("exec over the pooled SSH connection", () => {
 
     it("refuses a missing pin unless insecureIgnoreHostKey is set", async () => {
         await assert.rejects(exec(other.target({ hostKey: undefined }), other.privateKey, "true"), (err: unknown) => {
-            return err instanceof SshHostKeyError && err.message.includes("no host key pinned") && err.message.includes(other.hostKeyFingerprint);
+            return (
+                err instanceof SshHostKeyError &&
+                err.message.includes("no host key pinned") &&
+                err.message.includes(other.hostKeyFingerprint)
+            );
         });
         const insecure = other.target({ hostKey: undefined, insecureIgnoreHostKey: true });
         assert.equal((await exec(insecure, other.privateKey, "echo ok")).stdout, "ok\n");
@@ -81,7 +86,8 @@ describe("exec over the pooled SSH connection", () => {
     });
 
     it("reports an unusable private key without quoting it", async () => {
-        const garbage = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAAthisIsNotAValidKeyAtAllXXXXXXXX\n-----END OPENSSH PRIVATE KEY-----\n";
+        const garbage =
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAAthisIsNotAValidKeyAtAllXXXXXXXX\n-----END OPENSSH PRIVATE KEY-----\n";
         await assert.rejects(exec(sshd.target(), garbage, "true"), (err: unknown) => {
             assert.ok(err instanceof SshError, String(err));
             assert.match(err.message, /^SSH connection to root@127\.0\.0\.1:\d+ failed: /);
@@ -94,10 +100,11 @@ describe("exec over the pooled SSH connection", () => {
         closeSshPool();
         const loginsBefore = await sshd.acceptedLogins();
         const connectsBefore = sshPoolStats().connects;
-        const results = await Promise.all(
-            Array.from({ length: 50 }, (_, i) => exec(sshd.target(), sshd.privateKey, `echo ${i}`)),
+        const results = await Promise.all(Array.from({ length: 50 }, (_, i) => exec(sshd.target(), sshd.privateKey, `echo ${i}`)));
+        assert.deepEqual(
+            results.map((r) => r.stdout),
+            Array.from({ length: 50 }, (_, i) => `${i}\n`),
         );
-        assert.deepEqual(results.map((r) => r.stdout), Array.from({ length: 50 }, (_, i) => `${i}\n`));
         assert.equal((await sshd.acceptedLogins()) - loginsBefore, 1);
         assert.equal(sshPoolStats().connects - connectsBefore, 1);
     });
@@ -105,7 +112,10 @@ describe("exec over the pooled SSH connection", () => {
     it("fails clearly when the server goes away mid-command, and reconnects once it is back", async () => {
         const marker = join(sshd.dir, "started");
         const running = exec(sshd.target(), sshd.privateKey, `touch ${shellQuote(marker)}; sleep 60`);
-        const lost = assert.rejects(running, (err: unknown) => err instanceof SshError && /connection lost while running touch/.test(err.message));
+        const lost = assert.rejects(
+            running,
+            (err: unknown) => err instanceof SshError && /connection lost while running touch/.test(err.message),
+        );
         await waitUntil("the remote command to start", () => existsSync(marker));
         await sshd.stop();
         await lost;

@@ -30,9 +30,15 @@ test("the same config always gives the same plan, whatever the node order of oth
 test("stability: removing one node and adding another moves no other node's subnet or join address", () => {
     const before = names(40);
     const gateways = ["node-3", "node-7", "node-11"];
-    const p1 = plan(before.map((name) => ({ name })), gateways);
+    const p1 = plan(
+        before.map((name) => ({ name })),
+        gateways,
+    );
     const after = [...before.filter((n) => n !== "node-20"), "node-new"];
-    const p2 = plan(after.map((name) => ({ name })), [...gateways.filter((g) => g !== "node-7"), "node-new"]);
+    const p2 = plan(
+        after.map((name) => ({ name })),
+        [...gateways.filter((g) => g !== "node-7"), "node-new"],
+    );
     const displacedBy20 = new Set(p1.displaced.filter((d) => d.by === "node-20").map((d) => d.node));
     let compared = 0;
     for (const n of before) {
@@ -49,7 +55,13 @@ test("stability: removing one node and adding another moves no other node's subn
 test("appending nodes never moves an existing node, even through hash collisions", () => {
     // 60 nodes into 64 places: collisions are certain, so this exercises the tie-break.
     const small = (ns: string[]) =>
-        planAddresses({ clusterSubnet: "10.0.0.0/18", hostSubnetLength: 24, joinSubnet: "100.64.0.0/16", nodes: ns.map((name) => ({ name })), gateways: [] });
+        planAddresses({
+            clusterSubnet: "10.0.0.0/18",
+            hostSubnetLength: 24,
+            joinSubnet: "100.64.0.0/16",
+            nodes: ns.map((name) => ({ name })),
+            gateways: [],
+        });
     const p1 = small(names(40));
     const p2 = small(names(60));
     assert.ok(p2.displaced.length > 0, "expected collisions in a nearly full cluster subnet");
@@ -64,7 +76,13 @@ test("pinned subnets are kept and never handed to another node", () => {
 
 test("join addresses: cluster router takes .1, gateways distinct addresses, never network or broadcast", () => {
     const gws = names(30, "gw");
-    const p = planAddresses({ clusterSubnet: "10.128.0.0/14", hostSubnetLength: 24, joinSubnet: "100.64.0.0/24", nodes: [], gateways: gws });
+    const p = planAddresses({
+        clusterSubnet: "10.128.0.0/14",
+        hostSubnetLength: 24,
+        joinSubnet: "100.64.0.0/24",
+        nodes: [],
+        gateways: gws,
+    });
     assert.equal(p.clusterRouterJoinIp, "100.64.0.1");
     const ips = gws.map((g) => p.gatewayJoinIps[g]);
     assert.equal(new Set(ips).size, 30);
@@ -73,7 +91,14 @@ test("join addresses: cluster router takes .1, gateways distinct addresses, neve
 
 test("a full cluster subnet is an error naming the node", () => {
     assert.throws(
-        () => planAddresses({ clusterSubnet: "10.0.0.0/23", hostSubnetLength: 24, joinSubnet: "100.64.0.0/16", nodes: names(3).map((name) => ({ name })), gateways: [] }),
+        () =>
+            planAddresses({
+                clusterSubnet: "10.0.0.0/23",
+                hostSubnetLength: 24,
+                joinSubnet: "100.64.0.0/16",
+                nodes: names(3).map((name) => ({ name })),
+                gateways: [],
+            }),
         /no free node subnet left for node "node-2"/,
     );
 });

@@ -43,7 +43,10 @@ test("three centrals: NB and SB addresses list every member, for chassis and ovn
     });
     for (const h of m.hosts) assert.ok(h.isCentral && h.packages.includes("ovn-central"), h.name);
     const centrals = m.hosts.filter((h) => h.isCentral);
-    assert.deepEqual(nbConnection(centrals[0], { privateKey: "k" }, centrals).members?.map((x) => x.ssh.host), ["10.0.0.10", "10.0.0.11", "10.0.0.12"]);
+    assert.deepEqual(
+        nbConnection(centrals[0], { privateKey: "k" }, centrals).members?.map((x) => x.ssh.host),
+        ["10.0.0.10", "10.0.0.11", "10.0.0.12"],
+    );
 });
 
 test("one central: no cluster in the model and no members in the NB connection (single-central stacks stay as they were)", () => {
@@ -51,7 +54,11 @@ test("one central: no cluster in the model and no members in the NB connection (
     assert.equal(m.central!.cluster, undefined);
     assert.equal(m.nbAddress, "tcp:10.0.0.10:6641");
     const central = m.hosts.find((h) => h.isCentral)!;
-    assert.deepEqual(Object.keys(nbConnection(central, { privateKeyConfig: "ovn-kubernetes:sshPrivateKey" })), ["ssh", "privateKeyConfig", "socket"]);
+    assert.deepEqual(Object.keys(nbConnection(central, { privateKeyConfig: "ovn-kubernetes:sshPrivateKey" })), [
+        "ssh",
+        "privateKeyConfig",
+        "socket",
+    ]);
 });
 
 test("member changes: the same members pass, a new cluster passes, anything else is refused naming before and after", () => {
@@ -66,13 +73,24 @@ test("member changes: the same members pass, a new cluster passes, anything else
 });
 
 test("going from several centrals to one is refused by the change guard's diff, naming both; growing and staying are not", async () => {
-    const guard = (centrals: string[]) => ({ owner: "o/s", groups: [], hosts: ["node1", "node2", "node3"].map((name) => ({ name, ssh: { host: "10.0.0.1", port: 22, user: "root", insecureIgnoreHostKey: true } })), centrals, privateKey: "k" });
+    const guard = (centrals: string[]) => ({
+        owner: "o/s",
+        groups: [],
+        hosts: ["node1", "node2", "node3"].map((name) => ({
+            name,
+            ssh: { host: "10.0.0.1", port: 22, user: "root", insecureIgnoreHostKey: true },
+        })),
+        centrals,
+        privateKey: "k",
+    });
     await assert.rejects(
         destroyGuardProvider.diff!("o/s", guard(["node1", "node2", "node3"]), guard(["node1"])),
         /the clustered central \(node1, node2, node3\) cannot become a single central \(node1\) in place.*Destroy the stack's central/,
     );
     assert.deepEqual(await destroyGuardProvider.diff!("o/s", guard(["node1"]), guard(["node1", "node2", "node3"])), { changes: true });
-    assert.deepEqual(await destroyGuardProvider.diff!("o/s", guard(["node1", "node2", "node3"]), guard(["node1", "node2", "node3"])), { changes: false });
+    assert.deepEqual(await destroyGuardProvider.diff!("o/s", guard(["node1", "node2", "node3"]), guard(["node1", "node2", "node3"])), {
+        changes: false,
+    });
     // State from before the guard recorded its centrals: nothing to compare, recorded by the next up.
     const { centrals: _, ...old } = guard(["node1"]);
     assert.deepEqual(await destroyGuardProvider.diff!("o/s", old, guard(["node1"])), { changes: true });
@@ -124,22 +142,40 @@ test("cluster/status: role, term, status, leader, connections and servers", () =
         connections: "",
         servers: [{ id: "6bc7", address: "tcp:127.0.0.1:16643", self: true }],
     });
-    const follower = LEADER.replace("Role: leader", "Role: follower").replace("Term: 1", "Term: 4").replace("Leader: self", "Leader: 84a7")
+    const follower = LEADER.replace("Role: leader", "Role: follower")
+        .replace("Term: 1", "Term: 4")
+        .replace("Leader: self", "Leader: 84a7")
         .replace("Connections:", "Connections: ->84a7 <-84a7 (->91c2)")
-        .replace(/Servers:\n.*\n/, "Servers:\n    6bc7 (6bc7 at tcp:10.0.0.1:6643) (self)\n    84a7 (84a7 at tcp:10.0.0.2:6643) last msg 120 ms ago\n    91c2 (91c2 at tcp:10.0.0.3:6643)\n");
+        .replace(
+            /Servers:\n.*\n/,
+            "Servers:\n    6bc7 (6bc7 at tcp:10.0.0.1:6643) (self)\n    84a7 (84a7 at tcp:10.0.0.2:6643) last msg 120 ms ago\n    91c2 (91c2 at tcp:10.0.0.3:6643)\n",
+        );
     const s = parseClusterStatus(follower);
     assert.equal(s.role, "follower");
     assert.equal(s.term, 4);
     assert.equal(s.leader, "84a7");
     assert.equal(s.connections, "->84a7 <-84a7 (->91c2)");
-    assert.deepEqual(s.servers.map((x) => [x.id, x.address, x.self]), [["6bc7", "tcp:10.0.0.1:6643", true], ["84a7", "tcp:10.0.0.2:6643", false], ["91c2", "tcp:10.0.0.3:6643", false]]);
+    assert.deepEqual(
+        s.servers.map((x) => [x.id, x.address, x.self]),
+        [
+            ["6bc7", "tcp:10.0.0.1:6643", true],
+            ["84a7", "tcp:10.0.0.2:6643", false],
+            ["91c2", "tcp:10.0.0.3:6643", false],
+        ],
+    );
 });
 
 test("NB inputs: each member is checked like the connection itself, naming its path", () => {
     const inputs = structuredClone(devInputs().router) as Record<string, any>;
-    inputs.nb.members = [{ ssh: inputs.nb.ssh, socket: inputs.nb.socket }, { ssh: { ...inputs.nb.ssh, hostKey: "" }, socket: "/a/../b" }];
+    inputs.nb.members = [
+        { ssh: inputs.nb.ssh, socket: inputs.nb.socket },
+        { ssh: { ...inputs.nb.ssh, hostKey: "" }, socket: "/a/../b" },
+    ];
     const failures = checkInputs(clusterRouterKind, inputs).failures.map((f) => f.property);
     assert.deepEqual(failures.sort(), ["nb.members[1].socket", "nb.members[1].ssh.hostKey"]);
     inputs.nb.members = [inputs.nb.members[0]];
-    assert.deepEqual(checkInputs(clusterRouterKind, inputs).failures.map((f) => f.property), ["nb.members"]);
+    assert.deepEqual(
+        checkInputs(clusterRouterKind, inputs).failures.map((f) => f.property),
+        ["nb.members"],
+    );
 });

@@ -11,12 +11,16 @@ import { checkSvg } from "../support/svgCheck";
 import { elapsed, withProgress } from "../../cli/terminal/progress";
 import { colourOn, paint } from "../../cli/terminal/style";
 
-const cli = (tool: string, ...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", `cli/${tool}.ts`, ...args], { cwd: ROOT, encoding: "utf8" });
+const cli = (tool: string, ...args: string[]) =>
+    spawnSync(process.execPath, ["--import", "tsx", `cli/${tool}.ts`, ...args], { cwd: ROOT, encoding: "utf8" });
 const tmp = () => mkdtempSync(path.join(tmpdir(), "cli-"));
 
 function badStack(): string {
     const file = path.join(tmp(), "Pulumi.bad.yaml");
-    writeFileSync(file, readFileSync(path.join(ROOT, "stacks/Pulumi.dev.yaml"), "utf8").replace("address: 10.0.0.11", "address: 10.0.0.300"));
+    writeFileSync(
+        file,
+        readFileSync(path.join(ROOT, "stacks/Pulumi.dev.yaml"), "utf8").replace("address: 10.0.0.11", "address: 10.0.0.300"),
+    );
     return file;
 }
 
@@ -26,8 +30,19 @@ test("validate --json: a valid stack → exit 0, {file, valid, summary, warnings
     assert.equal(r.stderr, "");
     const doc = JSON.parse(r.stdout);
     assert.deepEqual(Object.keys(doc), ["file", "valid", "summary", "warnings"]);
-    assert.deepEqual(doc.summary, { hosts: 3, nodeSwitches: 3, gateways: 1, clusterSubnet: "192.168.0.0/16", writer: "pulumi", architecture: "centralized", nbAddress: "tcp:10.0.0.10:6641" });
-    assert.deepEqual(doc.warnings.map((w: { path: string }) => w.path), ["ovnTransport.protocol"]);
+    assert.deepEqual(doc.summary, {
+        hosts: 3,
+        nodeSwitches: 3,
+        gateways: 1,
+        clusterSubnet: "192.168.0.0/16",
+        writer: "pulumi",
+        architecture: "centralized",
+        nbAddress: "tcp:10.0.0.10:6641",
+    });
+    assert.deepEqual(
+        doc.warnings.map((w: { path: string }) => w.path),
+        ["ovnTransport.protocol"],
+    );
     assert.equal(JSON.parse(cli("validate", "stacks/Pulumi.staging.yaml", "--json").stdout).summary.ovnkubeVersion, "1.3");
 });
 
@@ -69,7 +84,10 @@ test("render --svg --json: exit 0, what was written as JSON, the planned topolog
     const r = cli("render", "stacks/Pulumi.prod.yaml", "--out", out, "--svg", "--json");
     assert.equal(r.status, 0, r.stderr);
     const doc = JSON.parse(r.stdout);
-    assert.deepEqual(doc.files, ["kubernetes.yaml", "plan.json", "crds.json", "topology.svg"].map((f) => path.join(out, f)));
+    assert.deepEqual(
+        doc.files,
+        ["kubernetes.yaml", "plan.json", "crds.json", "topology.svg"].map((f) => path.join(out, f)),
+    );
     assert.equal(doc.writer, "ovnkube");
     assert.equal(doc.nodes, 4);
     const { boxes } = checkSvg(readFileSync(path.join(out, "topology.svg"), "utf8"));
@@ -103,7 +121,10 @@ test("progress: a line per interval while the work runs, the elapsed time at the
     const result = await withProgress("apply", () => twoTicks.then(() => 42), { write, every: 1, now: () => clock });
     assert.equal(result, 42);
     assert.deepEqual(lines, ["  … apply: 0.0 s", "  … apply: 1.5 s", "  apply: done in 3.0 s"]);
-    await assert.rejects(withProgress("checks", () => Promise.reject(new Error("boom")), { write: (l) => lines.push(l), now: () => 65_000 }), /boom/);
+    await assert.rejects(
+        withProgress("checks", () => Promise.reject(new Error("boom")), { write: (l) => lines.push(l), now: () => 65_000 }),
+        /boom/,
+    );
     assert.equal(lines.at(-1), "  checks: failed after 0.0 s");
     assert.equal(elapsed(125_400), "2 min 5 s");
 });

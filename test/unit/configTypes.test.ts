@@ -10,7 +10,10 @@ import { ROOT } from "../../lab/harness/configs";
 const FIXTURES = path.join(ROOT, "test", "fixtures", "configTypes");
 
 test("typecheck: a key added to the JSON Schema alone, to the type alone, or typed differently is a compile error naming it", () => {
-    const tsc = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", path.join(FIXTURES, "tsconfig.json")], { cwd: ROOT, encoding: "utf8" });
+    const tsc = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", path.join(FIXTURES, "tsconfig.json")], {
+        cwd: ROOT,
+        encoding: "utf8",
+    });
     assert.notEqual(tsc.status, 0, "the mismatches compiled");
     const errorsOf = (file: string) => tsc.stdout.split(/\n(?=\S)/).filter((e) => e.startsWith(`test/fixtures/configTypes/${file}(`));
     assert.deepEqual(errorsOf("matching.ts"), [], "the package's schema and types should agree");
@@ -23,7 +26,13 @@ test("typecheck: a key added to the JSON Schema alone, to the type alone, or typ
     for (const [file, line] of Object.entries(expected)) {
         const errors = errorsOf(file);
         assert.ok(errors.length > 0, `${file} compiled`);
-        assert.ok(errors.every((e) => e.includes("error TS2344")), errors.join("\n"));
-        assert.ok(errors.some((e) => e.includes(`Type '${line}' is not assignable`)), `${file}: ${line} not named in\n${errors.join("\n")}`);
+        assert.ok(
+            errors.every((e) => e.includes("error TS2344")),
+            errors.join("\n"),
+        );
+        assert.ok(
+            errors.some((e) => e.includes(`Type '${line}' is not assignable`)),
+            `${file}: ${line} not named in\n${errors.join("\n")}`,
+        );
     }
 });

@@ -18,7 +18,10 @@ const warningPaths = (raw: Record<string, any>) => configWarnings(validateConfig
 test("insecureIgnoreHostKey: refused unless the stack is marked as a lab, and then not warned about", () => {
     const cfg = stackConfig("prod");
     cfg.ssh.insecureIgnoreHostKey = true;
-    assert.throws(() => validateConfig(cfg), (e: unknown) => e instanceof ConfigError && e.problems.map((p) => p.path).join() === "ssh.insecureIgnoreHostKey");
+    assert.throws(
+        () => validateConfig(cfg),
+        (e: unknown) => e instanceof ConfigError && e.problems.map((p) => p.path).join() === "ssh.insecureIgnoreHostKey",
+    );
     assert.deepEqual(warningPaths({ ...cfg, lab: true }), []);
 });
 
@@ -58,8 +61,16 @@ test("a node renamed since the previous stack file: a warning at its name naming
     const old = renamed.nodes[1].name;
     renamed.nodes[1].name = `${old}b`;
     const warnings = renameWarnings(previous, validateConfig(renamed));
-    assert.deepEqual(warnings.map((w) => w.path), ["nodes[1].name"]);
-    assert.match(warnings[0].message, new RegExp(`^"${old}b" is node "${old}" renamed \\(${renamed.nodes[1].address.replace(/\./g, "\\.")}:22\\): a rename replaces the node`));
+    assert.deepEqual(
+        warnings.map((w) => w.path),
+        ["nodes[1].name"],
+    );
+    assert.match(
+        warnings[0].message,
+        new RegExp(
+            `^"${old}b" is node "${old}" renamed \\(${renamed.nodes[1].address.replace(/\./g, "\\.")}:22\\): a rename replaces the node`,
+        ),
+    );
     const shrunk = stackConfig("dev");
     shrunk.nodes.splice(1, 1);
     assert.deepEqual(renameWarnings(previous, validateConfig(shrunk)), []);
@@ -71,13 +82,18 @@ test("a node renamed since the previous stack file: a warning at its name naming
     const after = path.join(dir, "Pulumi.dev.yaml");
     writeFileSync(before, text);
     writeFileSync(after, text.replace(new RegExp(`name: ${old}$`, "m"), `name: ${old}b`));
-    const r = spawnSync(process.execPath, ["--import", "tsx", "cli/validate.ts", after, "--previous", before], { cwd: ROOT, encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["--import", "tsx", "cli/validate.ts", after, "--previous", before], {
+        cwd: ROOT,
+        encoding: "utf8",
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, new RegExp(`warning: nodes\\[1\\]\\.name: "${old}b" is node "${old}" renamed`));
 });
 
 test("stack file: keys under a misspelled namespace are unknown settings, other packages' keys are not", () => {
-    const raw = configFromStackYaml("config:\n  ovn-kubernets:mtu: 9000\n  OVN-Kubernetes:nodes: []\n  kubernetes:kubeconfig: x\n  aws:region: eu\n");
+    const raw = configFromStackYaml(
+        "config:\n  ovn-kubernets:mtu: 9000\n  OVN-Kubernetes:nodes: []\n  kubernetes:kubeconfig: x\n  aws:region: eu\n",
+    );
     assert.deepEqual(Object.keys(raw).sort(), ["OVN-Kubernetes:nodes", "ovn-kubernets:mtu"]);
 });
 
@@ -98,11 +114,16 @@ test("SDK config: a secret key set without --secret is refused, its value never 
         (e: unknown) =>
             e instanceof ConfigError &&
             !e.message.includes(value) &&
-            e.problems.some((p) => p.path === "sshPrivateKey" && p.message.includes("pulumi config set --secret ovn-kubernetes:sshPrivateKey")),
+            e.problems.some(
+                (p) => p.path === "sshPrivateKey" && p.message.includes("pulumi config set --secret ovn-kubernetes:sshPrivateKey"),
+            ),
     );
 });
 
 test("SDK config: a key under a misspelled namespace is an unknown setting", () => {
     const raw = readThroughSdk((c) => (c["ovn-kubernets:mtu"] = "9000"));
-    assert.throws(() => validateConfig(raw), (e: unknown) => e instanceof ConfigError && e.problems.some((p) => p.path === "ovn-kubernets:mtu"));
+    assert.throws(
+        () => validateConfig(raw),
+        (e: unknown) => e instanceof ConfigError && e.problems.some((p) => p.path === "ovn-kubernets:mtu"),
+    );
 });

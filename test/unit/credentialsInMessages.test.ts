@@ -8,10 +8,16 @@ import { stackConfig } from "../../lab/harness/configs";
 const TOKEN = "s3cr3t-t0ken";
 
 const CASES: Array<[string, (c: Record<string, any>) => void]> = [
-    ["CRD mirror with a token and a bad shape", (c) => (c.ovnkube = { ...c.ovnkube, crdMirror: `http://deploy:${TOKEN}@mirror.example.com/master` }), ],
+    [
+        "CRD mirror with a token and a bad shape",
+        (c) => (c.ovnkube = { ...c.ovnkube, crdMirror: `http://deploy:${TOKEN}@mirror.example.com/master` }),
+    ],
     ["CRD mirror with a token", (c) => (c.ovnkube = { ...c.ovnkube, crdMirror: `https://deploy:${TOKEN}@mirror.example.com/master/` })],
     ["image with registry credentials", (c) => (c.ovnkube = { ...c.ovnkube, image: `bob:${TOKEN}@REGISTRY/ovn:latest` })],
-    ["repository URL with a token", (c) => (c.packages = { repository: { name: "ovs", url: `https://x:${TOKEN}@repo.example.com/ debian` } })],
+    [
+        "repository URL with a token",
+        (c) => (c.packages = { repository: { name: "ovs", url: `https://x:${TOKEN}@repo.example.com/ debian` } }),
+    ],
     ["API server URL with a token", (c) => (c.apiServer.url = `https://admin:${TOKEN}@10.20.0.10:6443`)],
 ];
 
@@ -19,7 +25,10 @@ for (const [what, mutate] of CASES)
     test(`refused without its credentials: ${what}`, () => {
         const cfg = stackConfig("staging");
         mutate(cfg);
-        assert.throws(() => validateConfig(cfg), (e: unknown) => e instanceof ConfigError && !e.message.includes(TOKEN) && /…@|holds credentials/.test(e.message));
+        assert.throws(
+            () => validateConfig(cfg),
+            (e: unknown) => e instanceof ConfigError && !e.message.includes(TOKEN) && /…@|holds credentials/.test(e.message),
+        );
     });
 
 test("withoutCredentials keeps the reference's shape", () => {
@@ -33,7 +42,13 @@ test("one ciphertext under two secret keys is refused at the later key without i
     const cfg = stackConfig("prod");
     cfg.ovnSslPrivateKey = { secure: cipher };
     cfg.ovnSslCertificate = { secure: cipher };
-    assert.throws(() => validateConfig(structuredClone(cfg)), (e: unknown) => e instanceof ConfigError && e.problems.some((p) => p.path === "ovnSslCertificate" && /same ciphertext as ovnSslPrivateKey/.test(p.message)) && !e.message.includes("c2VjcmV0"));
+    assert.throws(
+        () => validateConfig(structuredClone(cfg)),
+        (e: unknown) =>
+            e instanceof ConfigError &&
+            e.problems.some((p) => p.path === "ovnSslCertificate" && /same ciphertext as ovnSslPrivateKey/.test(p.message)) &&
+            !e.message.includes("c2VjcmV0"),
+    );
     cfg.ovnSslPrivateKey = { secure: "v1:cXV4cXV1eA==:a2V5LW1hdGVyaWFsLWhlcmU=" };
     cfg.ovnSslCaCertificate = { secure: cipher };
     assert.doesNotThrow(() => validateConfig(cfg), "certificates may share a value");

@@ -24,7 +24,9 @@ test("every relative link in the Markdown reaches its file and heading", async (
         let set = anchors.get(file);
         if (!set) {
             const slugger = new GithubSlugger();
-            const headings = unfenced(fs.readFileSync(file, "utf8")).split("\n").filter((l) => /^#{1,6} /.test(l));
+            const headings = unfenced(fs.readFileSync(file, "utf8"))
+                .split("\n")
+                .filter((l) => /^#{1,6} /.test(l));
             set = new Set(headings.map((h) => slugger.slug(h.replace(/^#+ /, ""))));
             anchors.set(file, set);
         }
@@ -41,7 +43,8 @@ test("every relative link in the Markdown reaches its file and heading", async (
             const resolved = target === "" ? file : path.resolve(path.dirname(file), decodeURIComponent(target));
             const where = `${path.relative(ROOT, file)}: ${link}`;
             if (!fs.existsSync(resolved)) broken.push(`${where} (no such file)`);
-            else if (anchor !== undefined && resolved.endsWith(".md") && !anchorsOf(resolved).has(anchor)) broken.push(`${where} (no such heading)`);
+            else if (anchor !== undefined && resolved.endsWith(".md") && !anchorsOf(resolved).has(anchor))
+                broken.push(`${where} (no such heading)`);
         }
     }
     assert.deepEqual(broken, []);

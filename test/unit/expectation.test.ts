@@ -33,7 +33,12 @@ function failuresOf(change: (i: any) => void) {
 describe("row keys", () => {
     it("name OVN rows by table and name, NAT rows and routes by router and what tells them apart", () => {
         assert.deepEqual(parseRowKey("Logical_Switch_Port k8s-node2"), { table: "Logical_Switch_Port", name: "k8s-node2" });
-        assert.deepEqual(parseRowKey("NAT GR_node2 dnat_and_snat 10.128.5.7"), { table: "NAT", router: "GR_node2", type: "dnat_and_snat", logicalIp: "10.128.5.7" });
+        assert.deepEqual(parseRowKey("NAT GR_node2 dnat_and_snat 10.128.5.7"), {
+            table: "NAT",
+            router: "GR_node2",
+            type: "dnat_and_snat",
+            logicalIp: "10.128.5.7",
+        });
         assert.deepEqual(parseRowKey("Logical_Router_Static_Route ovn_cluster_router 0.0.0.0/0 100.64.0.2"), {
             table: "Logical_Router_Static_Route",
             router: "ovn_cluster_router",
@@ -55,7 +60,10 @@ describe("row keys", () => {
     for (const [key, reason] of BAD) {
         it(`check refuses ${JSON.stringify(key)} under its own path`, () => {
             const failures = failuresOf((i) => (i.rows[key] = { name: "x" }));
-            assert.deepEqual(failures.map((f) => f.property), [`rows[${JSON.stringify(key)}]`]);
+            assert.deepEqual(
+                failures.map((f) => f.property),
+                [`rows[${JSON.stringify(key)}]`],
+            );
             assert.match(failures[0].reason, reason);
         });
     }
@@ -78,15 +86,60 @@ describe("check", () => {
     });
 
     const CASES: [string, (i: any) => void, string, RegExp][] = [
-        ["a map column without a key", (i) => (i.rows["Logical_Switch node2"] = { other_config: "x" }), 'rows["Logical_Switch node2"]["other_config"]', /map column: name one key, as "other_config:<key>"/],
-        ["a key on a plain column", (i) => (i.rows["Logical_Router_Port rtoj-GR_node2"]["networks:x"] = "y"), 'rows["Logical_Router_Port rtoj-GR_node2"]["networks:x"]', /networks is not a map column of Logical_Router_Port/],
-        ["a column the table does not have", (i) => (i.rows["Logical_Switch node2"].subnet = "x"), 'rows["Logical_Switch node2"]["subnet"]', /Logical_Switch has no column "subnet" that can be expected; one of: name, external_ids:<key>, other_config:<key>/],
-        ["a reference column", (i) => (i.rows["Logical_Router GR_node2"].nat = []), 'rows["Logical_Router GR_node2"]["nat"]', /has no column "nat"/],
-        ["a map key with a quote", (i) => (i.rows["Logical_Switch node2"]['other_config:"x"'] = "y"), `rows["Logical_Switch node2"]["other_config:\\"x\\""]`, /the key after "other_config:" must be/],
-        ["a number as value", (i) => (i.rows["Logical_Router_Port rtoj-GR_node2"].mac = 5), 'rows["Logical_Router_Port rtoj-GR_node2"]["mac"]', /must be a string or a list of strings/],
-        ["a control character in a value", (i) => (i.rows["Logical_Router_Port rtoj-GR_node2"].mac = "a\nb"), 'rows["Logical_Router_Port rtoj-GR_node2"]["mac"]', /without control characters/],
-        ["an absent key on a plain column", (i) => (i.rows["Logical_Router_Port rtoj-GR_node2"].mac = NO_KEY), 'rows["Logical_Router_Port rtoj-GR_node2"]["mac"]', /only applies to a map key/],
-        ["a row absent in one column and present in another", (i) => (i.rows["Logical_Router_Port rtoj-GR_node2"].mac = NO_ROW), 'rows["Logical_Router_Port rtoj-GR_node2"]', /for every column or for none/],
+        [
+            "a map column without a key",
+            (i) => (i.rows["Logical_Switch node2"] = { other_config: "x" }),
+            'rows["Logical_Switch node2"]["other_config"]',
+            /map column: name one key, as "other_config:<key>"/,
+        ],
+        [
+            "a key on a plain column",
+            (i) => (i.rows["Logical_Router_Port rtoj-GR_node2"]["networks:x"] = "y"),
+            'rows["Logical_Router_Port rtoj-GR_node2"]["networks:x"]',
+            /networks is not a map column of Logical_Router_Port/,
+        ],
+        [
+            "a column the table does not have",
+            (i) => (i.rows["Logical_Switch node2"].subnet = "x"),
+            'rows["Logical_Switch node2"]["subnet"]',
+            /Logical_Switch has no column "subnet" that can be expected; one of: name, external_ids:<key>, other_config:<key>/,
+        ],
+        [
+            "a reference column",
+            (i) => (i.rows["Logical_Router GR_node2"].nat = []),
+            'rows["Logical_Router GR_node2"]["nat"]',
+            /has no column "nat"/,
+        ],
+        [
+            "a map key with a quote",
+            (i) => (i.rows["Logical_Switch node2"]['other_config:"x"'] = "y"),
+            `rows["Logical_Switch node2"]["other_config:\\"x\\""]`,
+            /the key after "other_config:" must be/,
+        ],
+        [
+            "a number as value",
+            (i) => (i.rows["Logical_Router_Port rtoj-GR_node2"].mac = 5),
+            'rows["Logical_Router_Port rtoj-GR_node2"]["mac"]',
+            /must be a string or a list of strings/,
+        ],
+        [
+            "a control character in a value",
+            (i) => (i.rows["Logical_Router_Port rtoj-GR_node2"].mac = "a\nb"),
+            'rows["Logical_Router_Port rtoj-GR_node2"]["mac"]',
+            /without control characters/,
+        ],
+        [
+            "an absent key on a plain column",
+            (i) => (i.rows["Logical_Router_Port rtoj-GR_node2"].mac = NO_KEY),
+            'rows["Logical_Router_Port rtoj-GR_node2"]["mac"]',
+            /only applies to a map key/,
+        ],
+        [
+            "a row absent in one column and present in another",
+            (i) => (i.rows["Logical_Router_Port rtoj-GR_node2"].mac = NO_ROW),
+            'rows["Logical_Router_Port rtoj-GR_node2"]',
+            /for every column or for none/,
+        ],
         ["a row without columns", (i) => (i.rows["Logical_Switch node3"] = {}), 'rows["Logical_Switch node3"]', /at least one column path/],
         ["no rows", (i) => (i.rows = {}), "rows", /at least one row key/],
         ["a subject with a space", (i) => (i.subject = "node/node 2"), "subject", /e\.g\. "node\/node2"/],
@@ -100,7 +153,10 @@ describe("check", () => {
     for (const [what, change, property, reason] of CASES) {
         it(`reports ${what} under ${property}`, () => {
             const failures = failuresOf(change);
-            assert.deepEqual(failures.map((f) => f.property), [property]);
+            assert.deepEqual(
+                failures.map((f) => f.property),
+                [property],
+            );
             assert.match(failures[0].reason, reason);
         });
     }
@@ -116,9 +172,18 @@ describe("check", () => {
     });
 
     it("leaves values unknown at preview unchecked", () => {
-        assert.deepEqual(failuresOf((i) => (i.rows = UNKNOWN)), []);
-        assert.deepEqual(failuresOf((i) => (i.rows["Logical_Switch node2"]["other_config:subnet"] = UNKNOWN)), []);
-        assert.deepEqual(failuresOf((i) => (i.nb = UNKNOWN)), []);
+        assert.deepEqual(
+            failuresOf((i) => (i.rows = UNKNOWN)),
+            [],
+        );
+        assert.deepEqual(
+            failuresOf((i) => (i.rows["Logical_Switch node2"]["other_config:subnet"] = UNKNOWN)),
+            [],
+        );
+        assert.deepEqual(
+            failuresOf((i) => (i.nb = UNKNOWN)),
+            [],
+        );
     });
 });
 
@@ -130,8 +195,24 @@ describe("reading and projection", () => {
             { op: "select", table: "Logical_Switch", where: [["name", "==", "node2"]], columns: ["other_config"] },
             { op: "select", table: "Logical_Router_Port", where: [["name", "==", "rtoj-GR_node2"]], columns: ["mac", "networks"] },
             { op: "select", table: "Logical_Router", where: [["name", "==", "GR_node2"]], columns: ["options"] },
-            { op: "select", table: "NAT", where: [["type", "==", "snat"], ["logical_ip", "==", "10.128.0.0/14"]], columns: ["_uuid", "external_ip"] },
-            { op: "select", table: "Logical_Router_Static_Route", where: [["ip_prefix", "==", "10.128.0.0/14"], ["nexthop", "==", "100.64.0.1"]], columns: ["_uuid", "policy"] },
+            {
+                op: "select",
+                table: "NAT",
+                where: [
+                    ["type", "==", "snat"],
+                    ["logical_ip", "==", "10.128.0.0/14"],
+                ],
+                columns: ["_uuid", "external_ip"],
+            },
+            {
+                op: "select",
+                table: "Logical_Router_Static_Route",
+                where: [
+                    ["ip_prefix", "==", "10.128.0.0/14"],
+                    ["nexthop", "==", "100.64.0.1"],
+                ],
+                columns: ["_uuid", "policy"],
+            },
             { op: "select", table: "Logical_Router", where: [["name", "==", "GR_node2"]], columns: ["nat", "static_routes"] },
         ]);
     });
@@ -139,10 +220,27 @@ describe("reading and projection", () => {
     const U = (n: number) => ["uuid", `00000000-0000-4000-8000-00000000000${n}`] as ["uuid", string];
     // As ovsdb-server answers: one-element sets bare, maps tagged, other routers' NAT rows included.
     const results = [
-        { rows: [{ other_config: ["map", [["subnet", "10.128.7.0/24"], ["mcast_snoop", "true"]]] }] },
+        {
+            rows: [
+                {
+                    other_config: [
+                        "map",
+                        [
+                            ["subnet", "10.128.7.0/24"],
+                            ["mcast_snoop", "true"],
+                        ],
+                    ],
+                },
+            ],
+        },
         { rows: [{ mac: "0a:58:64:40:00:02", networks: "100.64.0.2/16" }] },
         { rows: [{ options: ["map", [["lb_force_snat_ip", "router_ip"]]] }] },
-        { rows: [{ _uuid: U(1), external_ip: "172.18.0.3" }, { _uuid: U(2), external_ip: "172.18.0.4" }] },
+        {
+            rows: [
+                { _uuid: U(1), external_ip: "172.18.0.3" },
+                { _uuid: U(2), external_ip: "172.18.0.4" },
+            ],
+        },
         { rows: [] },
         { rows: [{ nat: U(1), static_routes: ["set", []] }] },
     ] as any;
@@ -159,9 +257,23 @@ describe("reading and projection", () => {
     });
 
     it("a name held by several rows is observed as ambiguous; sets, integers and booleans render as ovn-nbctl prints them", () => {
-        const p = readPlan(parseExpectation({ "Logical_Switch dup": { name: "dup" }, "Logical_Switch_Port p": { tag: "7", up: "true", addresses: ["x"], port_security: [] } }));
-        const observed = observe(p.rows, matchRows(p, [{ rows: [{ name: "dup" }, { name: "dup" }] }, { rows: [{ tag: 7, up: ["set", [true]], addresses: ["set", ["b", "A"]], port_security: ["set", []] }] }] as any));
-        assert.deepEqual(observed, { "Logical_Switch dup": { name: "<2 rows>" }, "Logical_Switch_Port p": { tag: "7", up: "true", addresses: ["A", "b"], port_security: [] } });
+        const p = readPlan(
+            parseExpectation({
+                "Logical_Switch dup": { name: "dup" },
+                "Logical_Switch_Port p": { tag: "7", up: "true", addresses: ["x"], port_security: [] },
+            }),
+        );
+        const observed = observe(
+            p.rows,
+            matchRows(p, [
+                { rows: [{ name: "dup" }, { name: "dup" }] },
+                { rows: [{ tag: 7, up: ["set", [true]], addresses: ["set", ["b", "A"]], port_security: ["set", []] }] },
+            ] as any),
+        );
+        assert.deepEqual(observed, {
+            "Logical_Switch dup": { name: "<2 rows>" },
+            "Logical_Switch_Port p": { tag: "7", up: "true", addresses: ["A", "b"], port_security: [] },
+        });
     });
 
     it("names every difference by row, column, expected and observed value, and says who owns the rows", () => {
@@ -173,7 +285,10 @@ describe("reading and projection", () => {
             'Logical_Router_Static_Route GR_node2 10.128.0.0/14 100.64.0.1 policy: expected [], observed "<no row>"',
         ]);
         const text = notRealised("NorthboundExpectation", "node/node2", 30, list);
-        assert.match(text, /^NorthboundExpectation node\/node2: after 30 s the Northbound database still differs from the plan in 3 places:\n {2}Logical_Switch node2 /);
+        assert.match(
+            text,
+            /^NorthboundExpectation node\/node2: after 30 s the Northbound database still differs from the plan in 3 places:\n {2}Logical_Switch node2 /,
+        );
         assert.match(text, /ovnkube owns these rows .*k8s\.ovn\.org\/node-subnets.*logs of ovnkube-master and ovnkube-node/);
     });
 });
@@ -208,10 +323,18 @@ describe("settle and diff", () => {
         const diff = expectationProvider().diff!;
         const inputs = checkExpectation({ nb, subject: "node/node2", rows: expected }).inputs;
         const toEngine = { changes: undefined, replaces: [], deleteBeforeReplace: false };
-        assert.deepEqual(await diff("node/node2", { ...inputs, __provider: "x" }, inputs), { changes: false, replaces: [], deleteBeforeReplace: false });
+        assert.deepEqual(await diff("node/node2", { ...inputs, __provider: "x" }, inputs), {
+            changes: false,
+            replaces: [],
+            deleteBeforeReplace: false,
+        });
         assert.deepEqual(await diff("node/node2", { ...inputs, rows: absent }, inputs), toEngine);
         assert.deepEqual(await diff("node/node2", inputs, { ...inputs, settle: { timeoutSeconds: 5 } }), toEngine);
-        assert.deepEqual(await diff("node/node2", inputs, { ...inputs, subject: "node/node3" }), { changes: true, replaces: ["subject"], deleteBeforeReplace: true });
+        assert.deepEqual(await diff("node/node2", inputs, { ...inputs, subject: "node/node3" }), {
+            changes: true,
+            replaces: ["subject"],
+            deleteBeforeReplace: true,
+        });
         assert.deepEqual(await diff("node/node2", inputs, { ...inputs, rows: UNKNOWN }), toEngine);
     });
 });

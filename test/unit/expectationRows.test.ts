@@ -15,7 +15,11 @@ const { ClusterRouter, NodeSwitch, GatewayRouter } = NB_KINDS;
 const model = buildClusterModel(validateConfig(stackConfig("prod")));
 /** Interconnect: every zone's NB also holds its end of the transit switch. */
 const staging = buildClusterModel(validateConfig(stackConfig("staging")));
-const nb = { ssh: { host: "10.0.0.1", port: 22, user: "root", insecureIgnoreHostKey: true }, privateKey: "-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n", socket: "/var/run/ovn/ovnnb_db.sock" };
+const nb = {
+    ssh: { host: "10.0.0.1", port: 22, user: "root", insecureIgnoreHostKey: true },
+    privateKey: "-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n",
+    socket: "/var/run/ovn/ovnnb_db.sock",
+};
 
 test("every expectation the ovnkube topology creates passes the expectation resource's check", () => {
     const all = [
@@ -59,6 +63,11 @@ test("a kind's projection takes cells from its own rows: named as the rows are, 
     assert.deepEqual(expectedCells(specs, { [NODE_ROWS.mgmtPort]: ["addresses", "type"] }), {
         "Logical_Switch_Port k8s-worker-0": { addresses: `${network.mgmt.mac} ${network.mgmt.ip}`, type: "" },
     });
-    const twoNetworks = specs.map((s) => (s.key === NODE_ROWS.routerPort ? { ...s, columns: { ...s.columns, networks: ["10.0.0.1/24", "10.0.1.1/24"] } } : s));
-    assert.throws(() => expectedCells(twoNetworks, { [NODE_ROWS.routerPort]: ["networks"] }), /Logical_Router_Port rtos-worker-0 has no single value at networks/);
+    const twoNetworks = specs.map((s) =>
+        s.key === NODE_ROWS.routerPort ? { ...s, columns: { ...s.columns, networks: ["10.0.0.1/24", "10.0.1.1/24"] } } : s,
+    );
+    assert.throws(
+        () => expectedCells(twoNetworks, { [NODE_ROWS.routerPort]: ["networks"] }),
+        /Logical_Router_Port rtos-worker-0 has no single value at networks/,
+    );
 });

@@ -35,8 +35,14 @@ describe("feature flags per process", () => {
     it("go where ovnkube.sh passes them: templates to the controllers, firewall and QoS not to centralized ovn-node", () => {
         const hc = "-egressip-node-healthcheck-port=9107";
         const common = ["-enable-egress-ip", "-enable-egress-service", "-enable-multi-external-gateway"];
-        assert.deepEqual(featureFlags(CHART, 9107, "clusterManager").sort(), [...common, "-enable-egress-firewall", "-enable-egress-qos", hc].sort());
-        assert.deepEqual(featureFlags(CHART, 9107, "controller").sort(), [...common, "-enable-egress-firewall", "-enable-egress-qos", "-enable-svc-template-support", hc].sort());
+        assert.deepEqual(
+            featureFlags(CHART, 9107, "clusterManager").sort(),
+            [...common, "-enable-egress-firewall", "-enable-egress-qos", hc].sort(),
+        );
+        assert.deepEqual(
+            featureFlags(CHART, 9107, "controller").sort(),
+            [...common, "-enable-egress-firewall", "-enable-egress-qos", "-enable-svc-template-support", hc].sort(),
+        );
         assert.deepEqual(featureFlags(CHART, 9107, "master").sort(), featureFlags(CHART, 9107, "controller").sort());
         assert.deepEqual(featureFlags(CHART, 9107, "node").sort(), [...common, hc].sort());
     });
@@ -58,7 +64,8 @@ describe("feature flags per process", () => {
     });
 
     it("name only features of the table, and each dependency is a feature", () => {
-        for (const k of FEATURE_KEYS) for (const r of featureOf(k).requires ?? []) assert.ok((FEATURE_KEYS as string[]).includes(r), `${k} requires ${r}`);
+        for (const k of FEATURE_KEYS)
+            for (const r of featureOf(k).requires ?? []) assert.ok((FEATURE_KEYS as string[]).includes(r), `${k} requires ${r}`);
     });
 });
 
@@ -78,8 +85,17 @@ describe("features in a stack", () => {
             "https://raw.githubusercontent.com/kubernetes-sigs/network-policy-api/v0.1.5/config/crd/experimental/policy.networking.k8s.io_adminnetworkpolicies.yaml",
             "https://raw.githubusercontent.com/kubernetes-sigs/network-policy-api/v0.1.5/config/crd/experimental/policy.networking.k8s.io_baselineadminnetworkpolicies.yaml",
         ]);
-        const mirrored = plan((c) => (c.ovnkube = { crdMirror: "https://mirror.example.com/ovn-kubernetes/v1.3.0/crds/", features: { adminNetworkPolicy: true } })).model.kube.crdUrls;
-        assert.equal(mirrored.at(-1), "https://mirror.example.com/ovn-kubernetes/v1.3.0/crds/policy.networking.k8s.io_baselineadminnetworkpolicies.yaml");
+        const mirrored = plan(
+            (c) =>
+                (c.ovnkube = {
+                    crdMirror: "https://mirror.example.com/ovn-kubernetes/v1.3.0/crds/",
+                    features: { adminNetworkPolicy: true },
+                }),
+        ).model.kube.crdUrls;
+        assert.equal(
+            mirrored.at(-1),
+            "https://mirror.example.com/ovn-kubernetes/v1.3.0/crds/policy.networking.k8s.io_baselineadminnetworkpolicies.yaml",
+        );
     });
 
     it("an egress-assignable gateway gets the label through the Node plan, and only it", () => {
@@ -104,16 +120,34 @@ describe("changing features on a running cluster", () => {
 
     it("one up rewrites the DaemonSets' command lines (their pods roll) and the ClusterRoles, nothing else", () => {
         const base = plan();
-        assert.deepEqual(changed(base, plan((c) => (c.ovnkube = { features: { egressFirewall: false } }))), [
-            "ClusterRole/ovn-kubernetes-control-plane",
-            "ClusterRole/ovn-kubernetes-node",
-            "DaemonSet/ovnkube-control-plane",
-            "DaemonSet/ovnkube-node-default",
-            "DaemonSet/ovnkube-node-breth1-10-33-74-253",
-        ]);
+        assert.deepEqual(
+            changed(
+                base,
+                plan((c) => (c.ovnkube = { features: { egressFirewall: false } })),
+            ),
+            [
+                "ClusterRole/ovn-kubernetes-control-plane",
+                "ClusterRole/ovn-kubernetes-node",
+                "DaemonSet/ovnkube-control-plane",
+                "DaemonSet/ovnkube-node-default",
+                "DaemonSet/ovnkube-node-breth1-10-33-74-253",
+            ],
+        );
         // A feature without objects of its own changes only the command lines that take it.
-        assert.deepEqual(changed(base, plan((c) => (c.ovnkube = { features: { serviceTemplates: false } }))), ["DaemonSet/ovnkube-node-default", "DaemonSet/ovnkube-node-breth1-10-33-74-253"]);
+        assert.deepEqual(
+            changed(
+                base,
+                plan((c) => (c.ovnkube = { features: { serviceTemplates: false } })),
+            ),
+            ["DaemonSet/ovnkube-node-default", "DaemonSet/ovnkube-node-breth1-10-33-74-253"],
+        );
         // An egress-assignable node: its Node plan only.
-        assert.deepEqual(changed(base, plan((c) => (c.nodes[2].egressAssignable = true))), ["Node/kube-minion2"]);
+        assert.deepEqual(
+            changed(
+                base,
+                plan((c) => (c.nodes[2].egressAssignable = true)),
+            ),
+            ["Node/kube-minion2"],
+        );
     });
 });

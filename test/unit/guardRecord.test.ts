@@ -12,7 +12,14 @@ import type { GuardedHost, OvnkubeNodeRecord } from "../../components/guard/bloc
 
 const KEY_CONFIG = "ovn-kubernetes:sshPrivateKey";
 const hostKey = (i: number) => `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${String(i).padStart(43, "x")} node${i}`;
-const target = (i: number, over: Record<string, unknown> = {}) => ({ host: `10.0.${i >> 8}.${i & 255}`, port: 22, user: "root", hostKey: hostKey(i), insecureIgnoreHostKey: false, ...over });
+const target = (i: number, over: Record<string, unknown> = {}) => ({
+    host: `10.0.${i >> 8}.${i & 255}`,
+    port: 22,
+    user: "root",
+    hostKey: hostKey(i),
+    insecureIgnoreHostKey: false,
+    ...over,
+});
 
 const record = (hosts: GuardedHost[], nodes: OvnkubeNodeRecord[] | undefined, privateKeyConfig = KEY_CONFIG) => {
     const shared = sharedSsh(hosts);
@@ -34,27 +41,41 @@ test("an expanded record is the scope it was made of: hosts with other ports, us
         pinned: fc.boolean(),
     });
     fc.assert(
-        fc.property(fc.array(ssh, { minLength: 1, maxLength: 6 }), fc.array(fc.record({ on: fc.nat(7), socket: fc.constantFrom(NB_SOCKET, "tcp:10.9.0.1:6641"), ownKey: fc.boolean(), members: fc.boolean() }), { maxLength: 6 }), (given, nodeSpecs) => {
-            const hosts: GuardedHost[] = given.map((s, i) => ({
-                name: `node${i}`,
-                roles: ["node"],
-                ssh: s.pinned ? target(i, { port: s.port, user: s.user }) : { host: `10.0.0.${i}`, port: s.port, user: s.user, insecureIgnoreHostKey: true },
-            }));
-            // An index past the hosts: an NB on a host the guard does not list.
-            const sshAt = (i: number) => hosts[i]?.ssh ?? target(100 + i);
-            const nodes: OvnkubeNodeRecord[] = nodeSpecs.map((n, i) => ({
-                name: `k${i}`,
-                nb: {
-                    ssh: sshAt(n.on),
-                    socket: n.socket,
-                    privateKeyConfig: n.ownKey ? "other:sshKey" : KEY_CONFIG,
-                    ...(n.members ? { members: [0, 1, 7].map((m) => ({ ssh: sshAt(m), socket: NB_SOCKET })) } : {}),
-                },
-            }));
-            const expanded = expandRecord(record(hosts, nodes));
-            assert.deepEqual(expanded.hosts, hosts);
-            assert.deepEqual(expanded.ovnkubeNodes, nodes);
-        }),
+        fc.property(
+            fc.array(ssh, { minLength: 1, maxLength: 6 }),
+            fc.array(
+                fc.record({
+                    on: fc.nat(7),
+                    socket: fc.constantFrom(NB_SOCKET, "tcp:10.9.0.1:6641"),
+                    ownKey: fc.boolean(),
+                    members: fc.boolean(),
+                }),
+                { maxLength: 6 },
+            ),
+            (given, nodeSpecs) => {
+                const hosts: GuardedHost[] = given.map((s, i) => ({
+                    name: `node${i}`,
+                    roles: ["node"],
+                    ssh: s.pinned
+                        ? target(i, { port: s.port, user: s.user })
+                        : { host: `10.0.0.${i}`, port: s.port, user: s.user, insecureIgnoreHostKey: true },
+                }));
+                // An index past the hosts: an NB on a host the guard does not list.
+                const sshAt = (i: number) => hosts[i]?.ssh ?? target(100 + i);
+                const nodes: OvnkubeNodeRecord[] = nodeSpecs.map((n, i) => ({
+                    name: `k${i}`,
+                    nb: {
+                        ssh: sshAt(n.on),
+                        socket: n.socket,
+                        privateKeyConfig: n.ownKey ? "other:sshKey" : KEY_CONFIG,
+                        ...(n.members ? { members: [0, 1, 7].map((m) => ({ ssh: sshAt(m), socket: NB_SOCKET })) } : {}),
+                    },
+                }));
+                const expanded = expandRecord(record(hosts, nodes));
+                assert.deepEqual(expanded.hosts, hosts);
+                assert.deepEqual(expanded.ovnkubeNodes, nodes);
+            },
+        ),
     );
 });
 
@@ -88,5 +109,8 @@ test("the guard's diff from a previous version's record to the new one is a chan
     assert.deepEqual(await destroyGuardProvider.diff!("o/s", record(hosts, nodes), record(hosts, nodes)), { changes: false });
     // A host renamed in place is still refused when one side is the previous version's record.
     const renamed = [...hosts.slice(0, 2), { ...hosts[2], name: "node9" }];
-    await assert.rejects(destroyGuardProvider.diff!("o/s", previous, record(renamed, undefined)), /node "node2" \(10\.0\.0\.2:22\) is renamed "node9"/);
+    await assert.rejects(
+        destroyGuardProvider.diff!("o/s", previous, record(renamed, undefined)),
+        /node "node2" \(10\.0\.0\.2:22\) is renamed "node9"/,
+    );
 });

@@ -9,9 +9,24 @@ import { stackConfig } from "../../lab/harness/configs";
 const DIGEST = "sha256:" + "0123456789abcdef".repeat(4);
 
 test("references naming a registry parse into registry, repository, tag and digest", () => {
-    assert.deepEqual(parseImageReference("registry.example.com:5000/ovn/ovn-kube__x.y:v1.3.0"), { registry: "registry.example.com:5000", repository: "ovn/ovn-kube__x.y", tag: "v1.3.0", digest: undefined });
-    assert.deepEqual(parseImageReference(`localhost/ovnkube@${DIGEST}`), { registry: "localhost", repository: "ovnkube", tag: undefined, digest: DIGEST });
-    assert.deepEqual(parseImageReference(`10.0.0.5:5000/ovnkube:v1@${DIGEST}`), { registry: "10.0.0.5:5000", repository: "ovnkube", tag: "v1", digest: DIGEST });
+    assert.deepEqual(parseImageReference("registry.example.com:5000/ovn/ovn-kube__x.y:v1.3.0"), {
+        registry: "registry.example.com:5000",
+        repository: "ovn/ovn-kube__x.y",
+        tag: "v1.3.0",
+        digest: undefined,
+    });
+    assert.deepEqual(parseImageReference(`localhost/ovnkube@${DIGEST}`), {
+        registry: "localhost",
+        repository: "ovnkube",
+        tag: undefined,
+        digest: DIGEST,
+    });
+    assert.deepEqual(parseImageReference(`10.0.0.5:5000/ovnkube:v1@${DIGEST}`), {
+        registry: "10.0.0.5:5000",
+        repository: "ovnkube",
+        tag: "v1",
+        digest: DIGEST,
+    });
     for (const r of Object.values(OVNKUBE_RELEASES)) assert.equal(typeof parseImageReference(r.image), "object", r.image);
 });
 

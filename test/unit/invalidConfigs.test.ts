@@ -20,10 +20,18 @@ for (const [what, mutate, path, reason] of INVALID) {
         const hits = error.problems.filter((p) => p.path === path);
         assert.ok(hits.length > 0, `no problem at ${path}; got ${JSON.stringify(error.problems)}`);
         // A config may break one rule at one path in several ways: one of them must be this reason.
-        if (reason) assert.ok(hits.some((h) => reason.test(h.message)), `no problem at ${path} matches ${reason}; got ${JSON.stringify(hits)}`);
+        if (reason)
+            assert.ok(
+                hits.some((h) => reason.test(h.message)),
+                `no problem at ${path} matches ${reason}; got ${JSON.stringify(hits)}`,
+            );
         assert.ok(error.message.includes(`${path}: `));
         // A secret's value is never shown.
-        for (const t of Object.values(texts)) assert.ok(!t.split("\n").some((line) => line.length > 20 && !line.startsWith("-----") && error.message.includes(line)), `${what}: a secret value in the message`);
+        for (const t of Object.values(texts))
+            assert.ok(
+                !t.split("\n").some((line) => line.length > 20 && !line.startsWith("-----") && error.message.includes(line)),
+                `${what}: a secret value in the message`,
+            );
     });
 }
 

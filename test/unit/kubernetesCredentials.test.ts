@@ -16,7 +16,10 @@ test("ovnkube mode: kubeconfig, or kubernetes.useAmbientConfig: true, and not bo
 
     const neither = stackConfig("staging");
     delete neither.kubeconfig;
-    assert.throws(() => validateConfig(neither), (e: unknown) => e instanceof ConfigError && e.problems.map((p) => p.path).join() === "kubeconfig");
+    assert.throws(
+        () => validateConfig(neither),
+        (e: unknown) => e instanceof ConfigError && e.problems.map((p) => p.path).join() === "kubeconfig",
+    );
 });
 
 test("Pulumi mode needs no Kubernetes credentials", () => {

@@ -58,8 +58,24 @@ test("dev stack: the seeds' topology with ovn-kubernetes names", () => {
     assert.equal(m.clusterRouter.joinAddress.cidr, "100.64.0.1/16");
     const master = m.nodeNetworks.find((n) => n.node === "kube-master")!;
     assert.deepEqual(
-        { sw: master.switchName, subnet: master.subnet, rp: master.routerPort, sp: master.routerPeerPort, r: master.router.cidr, mg: master.mgmt.cidr, port: master.mgmtPort },
-        { sw: "kube-master", subnet: "192.168.1.0/24", rp: "rtos-kube-master", sp: "stor-kube-master", r: "192.168.1.1/24", mg: "192.168.1.2/24", port: "k8s-kube-master" },
+        {
+            sw: master.switchName,
+            subnet: master.subnet,
+            rp: master.routerPort,
+            sp: master.routerPeerPort,
+            r: master.router.cidr,
+            mg: master.mgmt.cidr,
+            port: master.mgmtPort,
+        },
+        {
+            sw: "kube-master",
+            subnet: "192.168.1.0/24",
+            rp: "rtos-kube-master",
+            sp: "stor-kube-master",
+            r: "192.168.1.1/24",
+            mg: "192.168.1.2/24",
+            port: "k8s-kube-master",
+        },
     );
     assert.equal(master.router.mac, "0a:58:c0:a8:01:01");
     const minion1 = m.nodeNetworks.find((n) => n.node === "kube-minion1")!;
@@ -98,7 +114,10 @@ test("prod stack: ssl listeners, a central without a chassis, two shared gateway
     assert.equal(central.isChassis, false);
     assert.deepEqual(central.packages, ["openvswitch-common", "openvswitch-switch", "ovn-common", "ovn-central"]);
     assert.equal(m.gateways.length, 2);
-    assert.deepEqual(m.gateways.map((g) => g.mode), ["shared", "shared"]);
+    assert.deepEqual(
+        m.gateways.map((g) => g.mode),
+        ["shared", "shared"],
+    );
     assert.notEqual(m.gateways[0].join.ip, m.gateways[1].join.ip);
     assert.equal(m.writer, "ovnkube");
     assert.equal(m.kube.secureApi, true);
@@ -138,10 +157,17 @@ test("the release's CRDs: upstream's URLs at its tag, or the mirror's files of t
     const staging = stackConfig("staging");
     const upstream = buildClusterModel(validateConfig(staging)).kube.crdUrls;
     assert.equal(upstream.length, 11);
-    for (const url of upstream) assert.match(url, /^https:\/\/raw\.githubusercontent\.com\/ovn-kubernetes\/ovn-kubernetes\/v1\.3\.0\/helm\/ovn-kubernetes\/crds\/k8s\.ovn\.org_[a-z]+\.yaml$/);
+    for (const url of upstream)
+        assert.match(
+            url,
+            /^https:\/\/raw\.githubusercontent\.com\/ovn-kubernetes\/ovn-kubernetes\/v1\.3\.0\/helm\/ovn-kubernetes\/crds\/k8s\.ovn\.org_[a-z]+\.yaml$/,
+        );
     const mirror = "file:///srv/crds/";
     const mirrored = buildClusterModel(validateConfig({ ...staging, ovnkube: { ...staging.ovnkube, crdMirror: mirror } })).kube.crdUrls;
-    assert.deepEqual(mirrored, upstream.map((u) => mirror + u.split("/").pop()));
+    assert.deepEqual(
+        mirrored,
+        upstream.map((u) => mirror + u.split("/").pop()),
+    );
     // 1.2's chart links to plain-YAML templates (.yaml.j2); a mirror holds them as .yaml.
     const v12 = buildClusterModel(validateConfig({ ...staging, ovnkube: { version: "1.2", crdMirror: mirror } })).kube;
     assert.equal(v12.crdUrls.length, 9);
@@ -165,7 +191,10 @@ describe("ovnkube mode: the plan ovnkube is fed", () => {
     it("gives every Kubernetes node a node-id whose join address is the join base plus the id, within ovnkube's range", () => {
         assert.equal(model.writer, "ovnkube");
         const k8sNodes = cfg.nodes.filter((n) => n.roles.includes("master") || n.roles.includes("node")).map((n) => n.name);
-        assert.deepEqual(model.kube.nodes.map((n) => n.name), k8sNodes);
+        assert.deepEqual(
+            model.kube.nodes.map((n) => n.name),
+            k8sNodes,
+        );
         const ids = new Set<number>();
         for (const n of model.kube.nodes) {
             assert.ok(n.nodeId >= 2 && n.nodeId <= 5000, `${n.name}: node-id ${n.nodeId}`);
@@ -185,7 +214,11 @@ describe("ovnkube mode: the plan ovnkube is fed", () => {
     });
 
     it("turns node identities on by default, upstream's way: the webhook on localhost, the kubelet's kubeconfig kubeadm's", () => {
-        assert.deepEqual(model.kube.identity, { webhookAddress: "localhost", listen: "localhost", bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf" });
+        assert.deepEqual(model.kube.identity, {
+            webhookAddress: "localhost",
+            listen: "localhost",
+            bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf",
+        });
     });
 
     it("has ovnkube-identity listen on the masters' own address when the API server calls a master's, and carries the kubeconfig's path", () => {
@@ -195,14 +228,22 @@ describe("ovnkube mode: the plan ovnkube is fed", () => {
     });
 
     it("leaves node identities out when they are disabled", () => {
-        const off = buildClusterModel(validateConfig({ ...input(), ovnkube: { ...input().ovnkube, identity: { enabled: false, webhookAddress: "10.99.0.1" } } }));
+        const off = buildClusterModel(
+            validateConfig({ ...input(), ovnkube: { ...input().ovnkube, identity: { enabled: false, webhookAddress: "10.99.0.1" } } }),
+        );
         assert.equal(off.kube.identity, undefined);
         assert.ok(!("identity" in off.kube));
     });
 
     it("plans nothing for ovnkube when Kubernetes is disabled", () => {
         // Pulumi mode hands an https API server's token to the chassis; plain http needs none.
-        const pulumiMode = buildClusterModel(validateConfig({ ...input(), apiServer: { url: "http://10.10.0.10:8080" }, kubernetes: { ...input().kubernetes, enabled: false } }));
+        const pulumiMode = buildClusterModel(
+            validateConfig({
+                ...input(),
+                apiServer: { url: "http://10.10.0.10:8080" },
+                kubernetes: { ...input().kubernetes, enabled: false },
+            }),
+        );
         assert.equal(pulumiMode.writer, "pulumi");
         assert.deepEqual(pulumiMode.kube.nodes, []);
         assert.equal(pulumiMode.hosts.find((h) => h.chassis)!.chassis!.writer, "pulumi");
@@ -213,5 +254,9 @@ test("ovnkube-node groups are named as DNS-1123 labels whatever the bridge is ca
     const cfg = stackConfig("prod");
     cfg.nodes[2].gateway.bridge = "Br_Ext";
     const groups = buildClusterModel(validateConfig(cfg)).kube.nodeGroups;
-    assert.deepEqual(groups.map((g) => g.name).sort(), ["ovnkube-node-br-ext-10-10-0-1", "ovnkube-node-breth0-10-10-0-1", "ovnkube-node-default"]);
+    assert.deepEqual(groups.map((g) => g.name).sort(), [
+        "ovnkube-node-br-ext-10-10-0-1",
+        "ovnkube-node-breth0-10-10-0-1",
+        "ovnkube-node-default",
+    ]);
 });

@@ -25,10 +25,25 @@ function writeLog(name: string, create: (db: string) => string[]): Buffer {
     const sock = path.join(work, `${name}.sock`);
     const pid = path.join(work, `${name}.pid`);
     run(create(db));
-    run(["ovsdb-server", "--detach", `--pidfile=${pid}`, `--remote=punix:${sock}`, `--unixctl=${path.join(work, `${name}.ctl`)}`, "--no-chdir", `--log-file=${path.join(work, `${name}.log`)}`, db]);
+    run([
+        "ovsdb-server",
+        "--detach",
+        `--pidfile=${pid}`,
+        `--remote=punix:${sock}`,
+        `--unixctl=${path.join(work, `${name}.ctl`)}`,
+        "--no-chdir",
+        `--log-file=${path.join(work, `${name}.log`)}`,
+        db,
+    ]);
     try {
         run(["ovn-nbctl", `--db=unix:${sock}`, "--timeout=10", "ls-add", "sw1"]);
-        run(["ovsdb-client", "--timeout=10", "transact", `unix:${sock}`, JSON.stringify(["OVN_Northbound", { op: "insert", table: "Logical_Switch", row: { name: "sw2" } }])]);
+        run([
+            "ovsdb-client",
+            "--timeout=10",
+            "transact",
+            `unix:${sock}`,
+            JSON.stringify(["OVN_Northbound", { op: "insert", table: "Logical_Switch", row: { name: "sw2" } }]),
+        ]);
     } finally {
         run(["ovs-appctl", "-t", path.join(work, `${name}.ctl`), "exit"]);
     }
@@ -44,14 +59,26 @@ for (const [form, create] of [
         assert.equal(log.schema.name, "OVN_Northbound");
         const switches = log.transactions.filter((t) => t.rows.Logical_Switch);
         assert.equal(switches.length, 2, JSON.stringify(log.transactions));
-        assert.deepEqual(switches.map((t) => writerOf(t)), ["other", "ovnkube"], "ovn-nbctl ls-add is nobody's host script; no comment is libovsdb's");
+        assert.deepEqual(
+            switches.map((t) => writerOf(t)),
+            ["other", "ovnkube"],
+            "ovn-nbctl ls-add is nobody's host script; no comment is libovsdb's",
+        );
         assert.match(switches[0].comment ?? "", /ls-add sw1$/);
         assert.ok(switches[0].index < switches[1].index);
-        assert.deepEqual(Object.values(switches[1].rows.Logical_Switch).map((cols) => Object.keys(cols ?? {})), [["name"]]);
+        assert.deepEqual(
+            Object.values(switches[1].rows.Logical_Switch).map((cols) => Object.keys(cols ?? {})),
+            [["name"]],
+        );
     });
 }
 
 test("a record whose SHA-1 does not match is refused, naming where", () => {
-    const data = Buffer.from(writeLog("tampered", (db) => ["ovsdb-tool", "create", db, NB_SCHEMA]).toString("latin1").replace('"sw2"', '"swX"'), "latin1");
+    const data = Buffer.from(
+        writeLog("tampered", (db) => ["ovsdb-tool", "create", db, NB_SCHEMA])
+            .toString("latin1")
+            .replace('"sw2"', '"swX"'),
+        "latin1",
+    );
     assert.throws(() => parseNbLog(data), /OVSDB log: record \d+ at byte \d+ fails its SHA-1/);
 });

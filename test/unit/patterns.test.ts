@@ -49,7 +49,12 @@ const at = (stack: Field["stack"], path: string): Field => {
     return { stack, path, get: (c) => parent(c)[last], set: (c, v) => void (parent(c)[last] = v) };
 };
 
-const REPOSITORY = (c: Config) => (c.packages.repository = { name: "ovs-upstream", url: "https://repo.example.com/debian", apt: { suite: "trixie", components: "main contrib" } });
+const REPOSITORY = (c: Config) =>
+    (c.packages.repository = {
+        name: "ovs-upstream",
+        url: "https://repo.example.com/debian",
+        apt: { suite: "trixie", components: "main contrib" },
+    });
 
 /** Each field, with what the example stack lacks for it to have a value. */
 const FIELDS: Array<[Field, ((c: Config) => void)?]> = [
@@ -107,13 +112,26 @@ function variant(rand: () => number, seed: string): string {
     for (let edits = 1 + int(3); edits > 0; edits--) {
         const i = int(v.length + 1);
         switch (int(7)) {
-            case 0: v = v.slice(0, i) + char() + v.slice(i + 1); break;
-            case 1: v = v.slice(0, i) + char() + v.slice(i); break;
-            case 2: v = v.slice(0, i) + v.slice(i + 1); break;
-            case 3: v = v.slice(0, i) + v.slice(i).repeat(1 + int(8)); break;
-            case 4: v = v.replace(/[0-9]+/, () => String(int(10 ** (1 + int(6))))); break;
-            case 5: v = v.slice(0, i); break;
-            default: v = Array.from({ length: int(80) }, char).join("");
+            case 0:
+                v = v.slice(0, i) + char() + v.slice(i + 1);
+                break;
+            case 1:
+                v = v.slice(0, i) + char() + v.slice(i);
+                break;
+            case 2:
+                v = v.slice(0, i) + v.slice(i + 1);
+                break;
+            case 3:
+                v = v.slice(0, i) + v.slice(i).repeat(1 + int(8));
+                break;
+            case 4:
+                v = v.replace(/[0-9]+/, () => String(int(10 ** (1 + int(6)))));
+                break;
+            case 5:
+                v = v.slice(0, i);
+                break;
+            default:
+                v = Array.from({ length: int(80) }, char).join("");
         }
     }
     return v;

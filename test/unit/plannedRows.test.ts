@@ -25,7 +25,8 @@ function desiredRows(raw: Record<string, unknown>) {
         return specs.find((s) => {
             if (s.table !== k.table) return false;
             if (k.table === "NAT") return s.columns.type === k.type && s.columns.logical_ip === k.logicalIp && routerOf(s) === k.router;
-            if (k.table === "Logical_Router_Static_Route") return s.columns.ip_prefix === k.ipPrefix && s.columns.nexthop === k.nexthop && routerOf(s) === k.router;
+            if (k.table === "Logical_Router_Static_Route")
+                return s.columns.ip_prefix === k.ipPrefix && s.columns.nexthop === k.nexthop && routerOf(s) === k.router;
             return s.columns.name === k.name;
         });
     };
@@ -48,7 +49,10 @@ for (const [name, raw] of [
                 const { column, key } = parseColumnPath(parseRowKey(row).table, path);
                 const written = key === undefined ? spec.columns[column] : spec.maps[column]?.[key];
                 // As a live reading sees it: a one-element set reads as its atom.
-                assert.ok(written !== undefined && sameValue(canonicalCell(expected), canonicalCell(written)), `${row} ${path}: planned ${expected}, written ${JSON.stringify(written)}`);
+                assert.ok(
+                    written !== undefined && sameValue(canonicalCell(expected), canonicalCell(written)),
+                    `${row} ${path}: planned ${expected}, written ${JSON.stringify(written)}`,
+                );
                 cells++;
             }
         }

@@ -26,14 +26,23 @@ test("another architecture is refused, naming both and the documented way", () =
     assert.match(why, /removed its zone migration in 1\.3/);
     assert.match(why, /pulumi destroy \(drain first\), then pulumi up with ovnkube\.architecture: centralized/);
     // Also together with an upgrade: the architecture is named first.
-    assert.match(releaseChangeRefusal({ version: "1.2", architecture: "centralized" }, ic("1.3"))!, /^ovnkube\.architecture centralized → interconnect/);
+    assert.match(
+        releaseChangeRefusal({ version: "1.2", architecture: "centralized" }, ic("1.3"))!,
+        /^ovnkube\.architecture centralized → interconnect/,
+    );
 });
 
 test("another gateway mode is refused, naming both and the way to get it; state recorded before the setting ran shared", () => {
     const local = { ...ic("1.3"), gatewayMode: "local" };
     const why = releaseChangeRefusal({ ...ic("1.3"), gatewayMode: "shared" }, local)!;
-    assert.match(why, /^ovnkube\.gatewayMode shared → local stopped before anything was changed: ovn-kubernetes documents no switch of a running cluster's gateway mode/);
-    assert.match(why, /Keep shared, or create the cluster anew: pulumi destroy \(drain first\), then pulumi up with ovnkube\.gatewayMode: local/);
+    assert.match(
+        why,
+        /^ovnkube\.gatewayMode shared → local stopped before anything was changed: ovn-kubernetes documents no switch of a running cluster's gateway mode/,
+    );
+    assert.match(
+        why,
+        /Keep shared, or create the cluster anew: pulumi destroy \(drain first\), then pulumi up with ovnkube\.gatewayMode: local/,
+    );
     assert.match(releaseChangeRefusal(local, ic("1.3"))!, /^ovnkube\.gatewayMode local → shared/);
     // Recorded before the setting: shared, the only mode then; the same mode passes.
     assert.equal(releaseChangeRefusal(ic("1.3"), { ...ic("1.3"), gatewayMode: "shared" }), undefined);
@@ -43,8 +52,17 @@ test("another gateway mode is refused, naming both and the way to get it; state 
 
 test("the ChangeGuard's diff, which every preview runs first, refuses a gateway mode change with that text", async () => {
     const { changeGuardProvider } = await import("../../components/guard/changeGuard");
-    const record = (gatewayMode?: string) => ({ owner: "p/s", groups: [], hosts: [], centrals: [], ovnkube: { ...ic("1.3"), ...(gatewayMode ? { gatewayMode } : {}) } });
-    await assert.rejects(changeGuardProvider.diff!("p/s", record("shared"), record("local")), /^Error: ovnkube\.gatewayMode shared → local stopped before anything was changed/);
+    const record = (gatewayMode?: string) => ({
+        owner: "p/s",
+        groups: [],
+        hosts: [],
+        centrals: [],
+        ovnkube: { ...ic("1.3"), ...(gatewayMode ? { gatewayMode } : {}) },
+    });
+    await assert.rejects(
+        changeGuardProvider.diff!("p/s", record("shared"), record("local")),
+        /^Error: ovnkube\.gatewayMode shared → local stopped before anything was changed/,
+    );
     // State recorded before the setting, on a stack that keeps the default: a rewrite of the record, no refusal.
     assert.deepEqual(await changeGuardProvider.diff!("p/s", record(), record("shared")), { changes: true });
     assert.deepEqual(await changeGuardProvider.diff!("p/s", record("local"), record("local")), { changes: false });

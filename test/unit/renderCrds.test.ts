@@ -25,7 +25,10 @@ const baseName = (url: string) => url.slice(url.lastIndexOf("/") + 1);
 
 /** render's exit code, its --json document and crds.json (async: a test's own server must keep answering meanwhile). */
 async function render(file: string, out: string, ...options: string[]) {
-    const r = await run(process.execPath, ["--import", "tsx", "cli/render.ts", file, "--out", out, "--json", ...options], { cwd: ROOT, encoding: "utf8" }).then(
+    const r = await run(process.execPath, ["--import", "tsx", "cli/render.ts", file, "--out", out, "--json", ...options], {
+        cwd: ROOT,
+        encoding: "utf8",
+    }).then(
         (ok) => ({ code: 0, ...ok }),
         (e: { code: number; stdout: string; stderr: string }) => e,
     );
@@ -39,7 +42,8 @@ async function render(file: string, out: string, ...options: string[]) {
 /** A directory holding the lab's v1.3.0 CRD files, less `without`. */
 function labMirror(...without: string[]): string {
     const dir = mkdtempSync(path.join(tmpdir(), "crd-mirror-"));
-    for (const name of readdirSync(labCrdDir("1.3"))) if (!without.includes(name)) copyFileSync(path.join(labCrdDir("1.3"), name), path.join(dir, name));
+    for (const name of readdirSync(labCrdDir("1.3")))
+        if (!without.includes(name)) copyFileSync(path.join(labCrdDir("1.3"), name), path.join(dir, name));
     return dir;
 }
 
@@ -56,10 +60,16 @@ function assertWritten(out: string, mirror: string, entry: { url: string; file?:
 test("render: staging stack names every CRD of the release by its upstream URL at the tag, reading none offline", async () => {
     const out = mkdtempSync(path.join(tmpdir(), "render-"));
     const crds = await render(STAGING, out);
-    assert.deepEqual(crds.map((c) => c.url), RELEASE.crdUrls);
+    assert.deepEqual(
+        crds.map((c) => c.url),
+        RELEASE.crdUrls,
+    );
     assert.equal(crds.length, 11);
     for (const c of crds) {
-        assert.match(c.url, /^https:\/\/raw\.githubusercontent\.com\/ovn-kubernetes\/ovn-kubernetes\/v1\.3\.0\/helm\/ovn-kubernetes\/crds\/k8s\.ovn\.org_[a-z]+\.yaml$/);
+        assert.match(
+            c.url,
+            /^https:\/\/raw\.githubusercontent\.com\/ovn-kubernetes\/ovn-kubernetes\/v1\.3\.0\/helm\/ovn-kubernetes\/crds\/k8s\.ovn\.org_[a-z]+\.yaml$/,
+        );
         assert.match(c.notRead!, /--fetch-crds/);
         assert.equal(c.sha256, undefined);
     }
@@ -98,14 +108,21 @@ test("render --fetch-crds: a stack's http mirror is read; a file it lacks and an
     const text = readFileSync(STAGING, "utf8");
     assert.ok(text.includes("    architecture: interconnect\n"));
     // A plain-http mirror is a lab's only (plan/checks/crdMirror.ts); its path names the release's tag.
-    const labText = text.replace("    architecture: interconnect\n", `    architecture: interconnect\n    crdMirror: http://127.0.0.1:${port}/${RELEASE.tag}/crds/\n`) + "  ovn-kubernetes:lab: true\n";
+    const labText =
+        text.replace(
+            "    architecture: interconnect\n",
+            `    architecture: interconnect\n    crdMirror: http://127.0.0.1:${port}/${RELEASE.tag}/crds/\n`,
+        ) + "  ovn-kubernetes:lab: true\n";
     writeFileSync(stack, labText);
     const out = mkdtempSync(path.join(tmpdir(), "render-"));
     try {
         const offline = await render(stack, out);
         for (const c of offline) assert.match(c.notRead!, /--fetch-crds/);
         const fetched = await render(stack, out, "--fetch-crds");
-        assert.deepEqual(fetched.map((c) => c.url), RELEASE.crdUrls.map((u) => `http://127.0.0.1:${port}/${RELEASE.tag}/crds/${baseName(u)}`));
+        assert.deepEqual(
+            fetched.map((c) => c.url),
+            RELEASE.crdUrls.map((u) => `http://127.0.0.1:${port}/${RELEASE.tag}/crds/${baseName(u)}`),
+        );
         for (const c of fetched.filter((c) => !c.url.endsWith("_egressips.yaml"))) assertWritten(out, mirror, c);
         assert.match(fetched.find((c) => c.url.endsWith("_egressips.yaml"))!.notRead!, /404/);
     } finally {

@@ -7,7 +7,12 @@ import type { AddressInfo } from "node:net";
 import * as tls from "node:tls";
 import { describe, it } from "node:test";
 import * as forge from "node-forge";
-import { issueWebhookCertificate, RENEW_DAYS, VALID_DAYS, webhookCertificateProvider as provider } from "../../components/kube/webhookCertificate";
+import {
+    issueWebhookCertificate,
+    RENEW_DAYS,
+    VALID_DAYS,
+    webhookCertificateProvider as provider,
+} from "../../components/kube/webhookCertificate";
 
 const DAY = 86_400_000;
 const HOSTS = ["172.31.40.11", "localhost", "webhook.ovn-kubernetes.example"];
@@ -17,16 +22,27 @@ const SERVER_AUTH = "1.3.6.1.5.5.7.3.1";
 const issued = issueWebhookCertificate(HOSTS);
 const ca = new X509Certificate(issued.caCertificate);
 const serving = new X509Certificate(issued.certificate);
-const extension = (pem: string, name: string) => forge.pki.certificateFromPem(pem).getExtension(name) as Record<string, unknown> | undefined;
+const extension = (pem: string, name: string) =>
+    forge.pki.certificateFromPem(pem).getExtension(name) as Record<string, unknown> | undefined;
 
 /** Whether a TLS client that trusts only the CA accepts the pair served for `host` (an address or a name that resolves locally). */
-async function handshake(pair: { certificate: string; privateKey: string; caCertificate: string }, host: string, servername?: string): Promise<true | string> {
+async function handshake(
+    pair: { certificate: string; privateKey: string; caCertificate: string },
+    host: string,
+    servername?: string,
+): Promise<true | string> {
     const server = tls.createServer({ cert: pair.certificate, key: pair.privateKey }, (s) => s.end());
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
         const { port } = server.address() as AddressInfo;
         return await new Promise((resolve) => {
-            const socket = tls.connect({ host: "127.0.0.1", port, ca: pair.caCertificate, servername, checkServerIdentity: (_h, cert) => tls.checkServerIdentity(host, cert) });
+            const socket = tls.connect({
+                host: "127.0.0.1",
+                port,
+                ca: pair.caCertificate,
+                servername,
+                checkServerIdentity: (_h, cert) => tls.checkServerIdentity(host, cert),
+            });
             socket.once("secureConnect", () => (socket.end(), resolve(true)));
             socket.once("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
         });
@@ -59,7 +75,11 @@ describe("issueWebhookCertificate", () => {
     });
 
     it("names every host in its subjectAltName: addresses as IP, names as DNS", () => {
-        assert.deepEqual(serving.subjectAltName?.split(", "), ["IP Address:172.31.40.11", "DNS:localhost", "DNS:webhook.ovn-kubernetes.example"]);
+        assert.deepEqual(serving.subjectAltName?.split(", "), [
+            "IP Address:172.31.40.11",
+            "DNS:localhost",
+            "DNS:webhook.ovn-kubernetes.example",
+        ]);
         assert.equal(serving.checkIP("172.31.40.11"), "172.31.40.11");
         assert.equal(serving.checkHost("webhook.ovn-kubernetes.example"), "webhook.ovn-kubernetes.example");
         assert.equal(serving.checkIP("172.31.40.12"), undefined);
@@ -101,7 +121,8 @@ describe("issueWebhookCertificate", () => {
 });
 
 describe("the WebhookCertificate provider", () => {
-    const diff = async (olds: Record<string, unknown>, hosts: string[]) => (await provider.diff!("ovnkube-webhook-certificate", olds, { hosts })).changes;
+    const diff = async (olds: Record<string, unknown>, hosts: string[]) =>
+        (await provider.diff!("ovnkube-webhook-certificate", olds, { hosts })).changes;
 
     it("check: takes a non-empty list of host names and addresses", async () => {
         for (const hosts of [["localhost"], ["172.31.40.11"], ["master-0.example.com", "10.0.0.1"]]) {

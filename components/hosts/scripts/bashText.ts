@@ -41,5 +41,12 @@ export function assignments(vars: ScriptVars): string[] {
  */
 export function bashProgram(purpose: string, vars: ScriptVars, bodyNames: string[]): string {
     if (/[\x00-\x1f\x7f]/.test(purpose)) throw new Error(`hosts: a program's purpose must be one line: ${JSON.stringify(purpose)}`);
-    return ["#!/usr/bin/env bash", `# ${purpose}`, ...STRICT, ...assignments(vars), ...bodyNames.map((name) => bashBody(name).trim()), ""].join("\n");
+    return [
+        "#!/usr/bin/env bash",
+        `# ${purpose}`,
+        ...STRICT,
+        ...assignments(vars),
+        ...bodyNames.map((name) => bashBody(name).trim()),
+        "",
+    ].join("\n");
 }

@@ -47,9 +47,16 @@ let built: ScriptBundle | undefined;
 export function scriptBundle(): ScriptBundle {
     if (built) return built;
     const files: Record<string, string> = {};
-    for (const file of readdirSync(join(__dirname, "bash")).filter((f) => f.endsWith(".sh")).sort()) files[file] = bashBody(file.slice(0, -3));
+    for (const file of readdirSync(join(__dirname, "bash"))
+        .filter((f) => f.endsWith(".sh"))
+        .sort())
+        files[file] = bashBody(file.slice(0, -3));
     files[BOOT_PROGRAM_FILE] = bootProgram();
-    files[CONSTANTS_FILE] = ["# The bundle's constants (BUNDLE_CONSTANTS), read by run.sh before a command's bodies.", ...assignments(BUNDLE_CONSTANTS), ""].join("\n");
+    files[CONSTANTS_FILE] = [
+        "# The bundle's constants (BUNDLE_CONSTANTS), read by run.sh before a command's bodies.",
+        ...assignments(BUNDLE_CONSTANTS),
+        "",
+    ].join("\n");
     const manifest = Object.keys(files)
         .sort()
         .map((f) => `${sha256(files[f])}  ${f}\n`)
@@ -66,7 +73,11 @@ const HEX = /^[0-9a-f]{64}$/;
 /** The command that installs a bundle of `digest` from stdin (bundleStdin); idempotent. */
 export function bundleInstallCommand(digest: string): string {
     if (!HEX.test(digest)) throw new Error(`hosts: bundle digest must be 64 hex digits, got ${JSON.stringify(digest)}`);
-    return bashProgram(`script bundle ${digest.slice(0, 16)}`, { bundle_root: BUNDLE_ROOT, bundle_id: digest.slice(0, 16), bundle_digest: digest }, ["bundle-install"]);
+    return bashProgram(
+        `script bundle ${digest.slice(0, 16)}`,
+        { bundle_root: BUNDLE_ROOT, bundle_id: digest.slice(0, 16), bundle_digest: digest },
+        ["bundle-install"],
+    );
 }
 
 /** The bundle as the install command reads it: `<file> <base64>` lines. */
@@ -79,5 +90,7 @@ export function bundleStdin(bundle: ScriptBundle): string {
 /** The command that removes the bundle of `digest` from a host. */
 export function bundleRemoveCommand(digest: string): string {
     if (!HEX.test(digest)) throw new Error(`hosts: bundle digest must be 64 hex digits, got ${JSON.stringify(digest)}`);
-    return bashProgram(`script bundle ${digest.slice(0, 16)}: remove`, { bundle_root: BUNDLE_ROOT, bundle_id: digest.slice(0, 16) }, ["bundle-remove"]);
+    return bashProgram(`script bundle ${digest.slice(0, 16)}: remove`, { bundle_root: BUNDLE_ROOT, bundle_id: digest.slice(0, 16) }, [
+        "bundle-remove",
+    ]);
 }

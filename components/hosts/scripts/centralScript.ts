@@ -18,11 +18,16 @@ export function centralScript(central: CentralModel, os: OsFamily = "debian"): H
     checked("central.host", central.host, "nodeName");
     checked("central.os", os, "osFamily");
     const want = central.ssl ? "pssl:" : "ptcp:";
-    for (const [field, value] of [["central.nbListener", nb], ["central.sbListener", sb]]) {
+    for (const [field, value] of [
+        ["central.nbListener", nb],
+        ["central.sbListener", sb],
+    ]) {
         if (!value.startsWith(want)) throw new Error(`hosts: ${field} must start with ${want} when central.ssl is ${central.ssl}`);
     }
     if (listenerIp(nb) !== listenerIp(sb)) {
-        throw new Error(`hosts: central.nbListener and central.sbListener must bind the same address (${listenerIp(nb)} vs ${listenerIp(sb)})`);
+        throw new Error(
+            `hosts: central.nbListener and central.sbListener must bind the same address (${listenerIp(nb)} vs ${listenerIp(sb)})`,
+        );
     }
     const vars = {
         central_unit: centralUnit(os),

@@ -32,7 +32,8 @@ export function chassisScript(host: HostModel, addresses: ChassisAddresses, ovs?
         encap_ip: checked(field("chassis.encapIp"), chassis.encapIp, "ipv4"),
         encap_type: checked(field("chassis.encapType"), chassis.encapType, "encapType"),
         k8s_api_server: checked(field("chassis.k8sApiServer"), chassis.k8sApiServer, "k8sApiServer"),
-        bridge_mappings: chassis.bridgeMappings === undefined ? "" : checked(field("chassis.bridgeMappings"), chassis.bridgeMappings, "bridgeMappings"),
+        bridge_mappings:
+            chassis.bridgeMappings === undefined ? "" : checked(field("chassis.bridgeMappings"), chassis.bridgeMappings, "bridgeMappings"),
         datapath_type: checked(field("datapathType"), host.datapathType, "datapathType"),
     };
     return {

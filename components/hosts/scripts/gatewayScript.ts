@@ -30,11 +30,13 @@ export function gatewayNic(gateway: Pick<GatewayModel, "node" | "mode" | "interf
 export const gatewayBridgeScript = (gateway: GatewayModel, datapathType: DatapathType, moveResource?: string): HostScript =>
     nicMoveScript(gatewayNic(gateway), datapathType, moveResource);
 
-export const gatewayConfirmScript = (gateway: GatewayModel, token: string, moveResource: string): string => nicMoveConfirmScript(gatewayNic(gateway), token, moveResource);
+export const gatewayConfirmScript = (gateway: GatewayModel, token: string, moveResource: string): string =>
+    nicMoveConfirmScript(gatewayNic(gateway), token, moveResource);
 
 export function gatewayFlowsScript(gateway: GatewayModel): HostScript {
     const { node, field, vars } = nicVars(gatewayNic(gateway));
-    if (vars.mode !== GatewayMode.shared) throw new Error(`hosts: ${field("mode")} must be shared for gateway flows (dedicated NICs need none)`);
+    if (vars.mode !== GatewayMode.shared)
+        throw new Error(`hosts: ${field("mode")} must be shared for gateway flows (dedicated NICs need none)`);
     const create = {
         bridge: vars.bridge,
         nic: vars.nic,

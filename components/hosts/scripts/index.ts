@@ -10,7 +10,15 @@ export { ovnkubeNodeCleanupScript, OVNKUBE_CNI_FILES } from "./ovnkubeNode";
 export { chassisScript, parseSystemId, chassisNeedsK8sSecrets, chassisNeedsSsl, type ChassisAddresses } from "./chassisScript";
 export { managementPortScript } from "./managementPortScript";
 export { bootProgram, HOST_NETWORK_DIR, BOOT_ENTRY, BOOT_PROGRAM_PATH, BOOT_FLOWS_LOG, nicPiece, mgmtPiece, flowsPiece } from "./boot";
-export { gatewayBridgeScript, gatewayConfirmScript, gatewayFlowsScript, gatewayNic, localnetPatchPort, GATEWAY_CT_ZONE, PATCH_PORT_WAIT_SECONDS } from "./gatewayScript";
+export {
+    gatewayBridgeScript,
+    gatewayConfirmScript,
+    gatewayFlowsScript,
+    gatewayNic,
+    localnetPatchPort,
+    GATEWAY_CT_ZONE,
+    PATCH_PORT_WAIT_SECONDS,
+} from "./gatewayScript";
 export {
     nicMoveScript,
     nicMoveConfirmScript,

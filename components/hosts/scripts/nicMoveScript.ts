@@ -51,7 +51,17 @@ export const MOVE_CONFIRM_SECONDS = 60;
 export const MOVE_TEST_HOOKS = { failAt: `${HOST_STATE_DIR}/fail-at`, confirmSeconds: `${HOST_STATE_DIR}/confirm-seconds` } as const;
 
 /** Steps of a NIC move, in order, as its errors and the fail-at hook name them. */
-export const MOVE_STEPS = ["bridge-add", "ingress-filter", "port-add", "address-move", "route-move", "address-release", "address-flush", "boot-record", "confirm-arm"] as const;
+export const MOVE_STEPS = [
+    "bridge-add",
+    "ingress-filter",
+    "port-add",
+    "address-move",
+    "route-move",
+    "address-release",
+    "address-flush",
+    "boot-record",
+    "confirm-arm",
+] as const;
 
 /** The NIC's MAC is the last stdout line of the move. */
 export function parseNicMac(stdout: string): string {
@@ -64,10 +74,14 @@ export function parseNicMac(stdout: string): string {
  * armed there either.
  */
 export function parseConfirmToken(stdout: string): string {
-    const line = stdout.split("\n").map((l) => l.trim()).find((l) => l.startsWith("confirm-token "));
+    const line = stdout
+        .split("\n")
+        .map((l) => l.trim())
+        .find((l) => l.startsWith("confirm-token "));
     if (line === undefined) return "none";
     const token = line.slice("confirm-token ".length);
-    if (token !== "none" && !PATTERNS.uuid.re.test(token)) throw new Error(`hosts: NIC move stdout: bad confirm token ${JSON.stringify(token)}`);
+    if (token !== "none" && !PATTERNS.uuid.re.test(token))
+        throw new Error(`hosts: NIC move stdout: bad confirm token ${JSON.stringify(token)}`);
     return token;
 }
 
@@ -75,11 +89,15 @@ export function parseConfirmToken(stdout: string): string {
 export function nicVars(nic: NicBridge) {
     const node = checked(`${nic.role}.node`, nic.node, "nodeName");
     const field = (key: string) => `${fieldOf(nic)}.${key}`;
-    if (!valuesOf(GatewayMode).includes(nic.mode)) throw new Error(`hosts: ${field("mode")} must be one of ${valuesOf(GatewayMode).join(", ")}, got ${JSON.stringify(nic.mode)}`);
+    if (!valuesOf(GatewayMode).includes(nic.mode))
+        throw new Error(`hosts: ${field("mode")} must be one of ${valuesOf(GatewayMode).join(", ")}, got ${JSON.stringify(nic.mode)}`);
     const name = checked(field("interface"), nic.interface, "ifname");
     const bridge = checked(field("bridge"), nic.bridge, "ifname");
     if (name === bridge) throw new Error(`hosts: ${field("bridge")} must differ from ${field("interface")} (${name})`);
-    if (bridge === INTEGRATION_BRIDGE || name === INTEGRATION_BRIDGE) throw new Error(`hosts: ${field(bridge === INTEGRATION_BRIDGE ? "bridge" : "interface")} must not be ${INTEGRATION_BRIDGE}, OVN's integration bridge`);
+    if (bridge === INTEGRATION_BRIDGE || name === INTEGRATION_BRIDGE)
+        throw new Error(
+            `hosts: ${field(bridge === INTEGRATION_BRIDGE ? "bridge" : "interface")} must not be ${INTEGRATION_BRIDGE}, OVN's integration bridge`,
+        );
     return { node, field, vars: { mode: nic.mode, nic: name, bridge } };
 }
 
@@ -106,7 +124,12 @@ export const defaultMoveResource = (nic: Pick<NicBridge, "node" | "interface">):
  * the move, its claim on the bridge (BRIDGE_CLAIM_KEY). `ovs`: Open vSwitch is started first, in
  * the same create (a chassis' tunnel NIC, moved by its first command).
  */
-export function nicMoveScript(nic: NicBridge, datapathType: DatapathType, moveResource = defaultMoveResource(nic), ovs?: OvsStart): HostScript {
+export function nicMoveScript(
+    nic: NicBridge,
+    datapathType: DatapathType,
+    moveResource = defaultMoveResource(nic),
+    ovs?: OvsStart,
+): HostScript {
     const { node, field, vars, common } = moveVars(nic, moveResource);
     const create = { ...common, datapath_type: checked(field("datapathType"), datapathType, "datapathType") };
     const moveBodies = ["ip-move", "boot-pieces", "boot-nic", "nic-move-state", "nic-move"];
@@ -125,7 +148,11 @@ export function nicMoveScript(nic: NicBridge, datapathType: DatapathType, moveRe
  */
 export function nicHandoverScript(nic: NicBridge): string {
     const { node, vars } = nicVars(nic);
-    return bashProgram(`${nic.role} ${vars.nic} of ${node}: handed over by the distribution's network configuration?`, { nic: vars.nic, bridge: vars.bridge, boot_entry: BOOT_ENTRY }, ["common", "boot-distro-config", "nic-handover-check"]);
+    return bashProgram(
+        `${nic.role} ${vars.nic} of ${node}: handed over by the distribution's network configuration?`,
+        { nic: vars.nic, bridge: vars.bridge, boot_entry: BOOT_ENTRY },
+        ["common", "boot-distro-config", "nic-handover-check"],
+    );
 }
 
 /**

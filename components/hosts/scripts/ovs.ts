@@ -33,6 +33,8 @@ export function ovsStartScript(host: OvsHost): HostScript {
 /** `vars` and `bodies` of a command that starts Open vSwitch first when `start` is given. */
 export function afterOvsStart(start: OvsStart | undefined, vars: ScriptVars, bodies: string[]): [ScriptVars, string[]] {
     if (!start) return [vars, bodies];
-    for (const [name, value] of Object.entries(start.vars)) if (name in vars && vars[name] !== value) throw new Error(`hosts: ${name} is ${vars[name]} for the command but ${value} for Open vSwitch`);
+    for (const [name, value] of Object.entries(start.vars))
+        if (name in vars && vars[name] !== value)
+            throw new Error(`hosts: ${name} is ${vars[name]} for the command but ${value} for Open vSwitch`);
     return [{ ...start.vars, ...vars }, [...start.bodies, ...bodies]];
 }

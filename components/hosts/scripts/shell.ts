@@ -53,12 +53,26 @@ export function inlineCommand(command: string): string {
     // The bundle's directory stays assigned where a body reads files of it (the boot program).
     const bundle = text.some((t) => t.includes("$script_bundle")) ? [`script_bundle=${call[1]}`] : [];
     // The bundle's constants that these bodies read (shellcheck would call the others unused).
-    const constants = Object.fromEntries(Object.entries(BUNDLE_CONSTANTS).filter(([name]) => text.some((t) => new RegExp(`\\$\\{?${name}\\b`).test(t))));
-    return ["#!/usr/bin/env bash", ...STRICT, ...lines.slice(0, -1), ...assignments(constants), ...bundle, bashBody(COMMON_BODY).trim(), ...text, ""].join("\n");
+    const constants = Object.fromEntries(
+        Object.entries(BUNDLE_CONSTANTS).filter(([name]) => text.some((t) => new RegExp(`\\$\\{?${name}\\b`).test(t))),
+    );
+    return [
+        "#!/usr/bin/env bash",
+        ...STRICT,
+        ...lines.slice(0, -1),
+        ...assignments(constants),
+        ...bundle,
+        bashBody(COMMON_BODY).trim(),
+        ...text,
+        "",
+    ].join("\n");
 }
 
 /** The last non-empty line of a script's stdout: where scripts put their one result. */
 export function lastStdoutLine(stdout: string): string {
-    const lines = stdout.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+    const lines = stdout
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l !== "");
     return lines.length ? lines[lines.length - 1] : "";
 }

@@ -20,7 +20,8 @@ export interface Failure {
 const pathParts: Record<string, readonly string[]> = {};
 
 function partsOf(path: string): readonly string[] {
-    if (!Object.prototype.hasOwnProperty.call(pathParts, path)) pathParts[path] = (path.includes("[") ? path.replace(/\[(\d+)\]/g, ".$1") : path).split(".");
+    if (!Object.prototype.hasOwnProperty.call(pathParts, path))
+        pathParts[path] = (path.includes("[") ? path.replace(/\[(\d+)\]/g, ".$1") : path).split(".");
     return pathParts[path];
 }
 
@@ -82,15 +83,18 @@ export function checker(inputs: unknown): Checker {
     };
     const unicastMac = (path: string) => {
         const v = text(path, "mac");
-        if (v !== undefined && parseInt(v.slice(0, 2), 16) % 2 === 1) fail(path, `must be a unicast MAC (first octet even), got ${JSON.stringify(v)}`);
+        if (v !== undefined && parseInt(v.slice(0, 2), 16) % 2 === 1)
+            fail(path, `must be a unicast MAC (first octet even), got ${JSON.stringify(v)}`);
         return v;
     };
     const address = (path: string, opts: { mac?: boolean; within?: string } = {}) => {
         const ip = text(`${path}.ip`, "ipv4");
         const cidr = text(`${path}.cidr`, "cidr");
         if (opts.mac !== false) unicastMac(`${path}.mac`);
-        if (ip !== undefined && cidr !== undefined && cidr.split("/")[0] !== ip) fail(`${path}.cidr`, `must be ${path}.ip (${ip}) with a prefix length, got ${JSON.stringify(cidr)}`);
-        if (ip !== undefined && opts.within !== undefined && !containsIp(parseNetwork(opts.within), ip)) fail(`${path}.ip`, `must lie in ${opts.within}, got ${ip}`);
+        if (ip !== undefined && cidr !== undefined && cidr.split("/")[0] !== ip)
+            fail(`${path}.cidr`, `must be ${path}.ip (${ip}) with a prefix length, got ${JSON.stringify(cidr)}`);
+        if (ip !== undefined && opts.within !== undefined && !containsIp(parseNetwork(opts.within), ip))
+            fail(`${path}.ip`, `must lie in ${opts.within}, got ${ip}`);
     };
     return { failures, present, text, network, unicastMac, address, fail };
 }
@@ -104,10 +108,12 @@ function checkEndpoint(c: Checker, inputs: Record<string, any>, path: string): v
         c.fail(`${path}.ssh.port`, `must be an integer from 1 to 65535, got ${JSON.stringify(port)}`);
     }
     const insecure = valueAt(inputs, `${path}.ssh.insecureIgnoreHostKey`);
-    if (insecure !== undefined && insecure !== UNKNOWN && typeof insecure !== "boolean") c.fail(`${path}.ssh.insecureIgnoreHostKey`, "must be true or false");
+    if (insecure !== undefined && insecure !== UNKNOWN && typeof insecure !== "boolean")
+        c.fail(`${path}.ssh.insecureIgnoreHostKey`, "must be true or false");
     const hostKey = valueAt(inputs, `${path}.ssh.hostKey`);
     if (hostKey === undefined || hostKey === "") {
-        if (insecure !== true) c.fail(`${path}.ssh.hostKey`, "is required: pin the NB host's SSH key, or set insecureIgnoreHostKey for a throw-away lab");
+        if (insecure !== true)
+            c.fail(`${path}.ssh.hostKey`, "is required: pin the NB host's SSH key, or set insecureIgnoreHostKey for a throw-away lab");
     } else if (hostKey !== UNKNOWN) {
         try {
             if (typeof hostKey !== "string") throw new Error("must be a string");
@@ -118,8 +124,9 @@ function checkEndpoint(c: Checker, inputs: Record<string, any>, path: string): v
     }
     if (valueAt(inputs, `${path}.socket`) !== undefined) {
         const socket = c.text(`${path}.socket`, "socket");
-        if (socket !== undefined && socket.split("/").includes("..")) c.fail(`${path}.socket`, "must not contain \"..\"");
-        if (socket !== undefined && socket.startsWith("tcp:") && Number(socket.split(":")[2]) > 65535) c.fail(`${path}.socket`, "port must be at most 65535");
+        if (socket !== undefined && socket.split("/").includes("..")) c.fail(`${path}.socket`, 'must not contain ".."');
+        if (socket !== undefined && socket.startsWith("tcp:") && Number(socket.split(":")[2]) > 65535)
+            c.fail(`${path}.socket`, "port must be at most 65535");
     }
 }
 
@@ -129,17 +136,24 @@ export function checkCommon(c: Checker, inputs: Record<string, any>, versions: r
     checkEndpoint(c, inputs, "nb");
     const [key, from] = [valueAt(inputs, "nb.privateKey"), valueAt(inputs, "nb.privateKeyConfig")];
     if ((key === undefined) === (from === undefined) && valueAt(inputs, "nb") !== undefined && valueAt(inputs, "nb") !== UNKNOWN) {
-        c.fail("nb.privateKeyConfig", "exactly one of privateKeyConfig (the stack config key the provider reads the SSH key from) and privateKey must be given");
+        c.fail(
+            "nb.privateKeyConfig",
+            "exactly one of privateKeyConfig (the stack config key the provider reads the SSH key from) and privateKey must be given",
+        );
     }
     if (key !== undefined && key !== UNKNOWN && (typeof key !== "string" || !/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(key))) {
         c.fail("nb.privateKey", "must be a PEM/OpenSSH private key (-----BEGIN … PRIVATE KEY-----); its value is not shown");
     }
     if (from !== undefined && from !== UNKNOWN && (typeof from !== "string" || !/^[^:\s]+:[^:\s]+$/.test(from))) {
-        c.fail("nb.privateKeyConfig", `must be a full stack config key, <namespace>:<name> (e.g. ovn-kubernetes:sshPrivateKey), got ${JSON.stringify(from)}`);
+        c.fail(
+            "nb.privateKeyConfig",
+            `must be a full stack config key, <namespace>:<name> (e.g. ovn-kubernetes:sshPrivateKey), got ${JSON.stringify(from)}`,
+        );
     }
     const members = valueAt(inputs, "nb.members");
     if (members !== undefined && members !== UNKNOWN) {
-        if (!Array.isArray(members) || members.length < 2) c.fail("nb.members", "must list every member of the clustered NB (at least 2), or be absent");
+        if (!Array.isArray(members) || members.length < 2)
+            c.fail("nb.members", "must list every member of the clustered NB (at least 2), or be absent");
         else members.forEach((_, i) => checkEndpoint(c, inputs, `nb.members[${i}]`));
     }
     const version = valueAt(inputs, "version");

@@ -22,7 +22,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export function recordedRows(states: Record<string, RowState>): Recorded {
     const recorded: Recorded = {};
     for (const state of Object.values(states)) {
-        if (typeof state.uuid === "string" && UUID.test(state.uuid)) recorded[state.key] = { table: state.table as NbTable, uuid: state.uuid };
+        if (typeof state.uuid === "string" && UUID.test(state.uuid))
+            recorded[state.key] = { table: state.table as NbTable, uuid: state.uuid };
     }
     return recorded;
 }
@@ -60,7 +61,8 @@ export function claimRows(specs: readonly RowSpec[], snapshot: Snapshot): Claims
         const rec = recorded[key];
         if (rec) {
             const claimants = rows.filter((r) => r.uuid !== rec.uuid).map((r) => r.uuid);
-            if (claimants.length > 0) claims.conflicts.push({ table: rec.table, key, recorded: { uuid: rec.uuid, present: rec.row !== undefined }, claimants });
+            if (claimants.length > 0)
+                claims.conflicts.push({ table: rec.table, key, recorded: { uuid: rec.uuid, present: rec.row !== undefined }, claimants });
             // Kept even in conflict: `read` reports it, `reconcile` refuses anyway.
             if (rec.row) claim(key, { ...rec.row, key });
         } else if (rows.length > 1) claims.conflicts.push({ table: rows[0].table, key, claimants: rows.map((r) => r.uuid).sort() });
@@ -74,7 +76,9 @@ export function conflictText(owner: string, group: string, conflicts: readonly C
     const parts = conflicts.map((c) => {
         const rows = c.claimants.join(" and ");
         if (!c.recorded) return `${c.table} rows ${rows} all carry the tags of row "${c.key}" (${tags(c.key)})`;
-        const mine = c.recorded.present ? `the row this resource created is ${c.recorded.uuid}` : `the row this resource created (${c.recorded.uuid}) is gone`;
+        const mine = c.recorded.present
+            ? `the row this resource created is ${c.recorded.uuid}`
+            : `the row this resource created (${c.recorded.uuid}) is gone`;
         return `${c.table} row "${c.key}": ${mine}, yet ${rows} carries its tags (${tags(c.key)})`;
     });
     return (

@@ -34,7 +34,11 @@ export function projectRow(spec: RowSpec, live: LiveRow, known: Record<string, s
         columns[name] = sortedRecord(mine);
     }
     for (const name of Object.keys(spec.refs)) {
-        columns[name] = sortedCopy(uuidTexts(live.row[name]).filter((u) => u in known).map((u) => known[u]));
+        columns[name] = sortedCopy(
+            uuidTexts(live.row[name])
+                .filter((u) => u in known)
+                .map((u) => known[u]),
+        );
     }
     return { table: live.table, key: spec.key, columns, uuid: live.uuid };
 }

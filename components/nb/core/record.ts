@@ -51,7 +51,11 @@ export function appliedRecord(specs: readonly RowSpec[], uuids: Readonly<Record<
 }
 
 /** Digest of the rows `specs` declare, recorded as `declared` beside the record. */
-export const declaredDigest = (specs: readonly RowSpec[]): string => createHash("sha256").update(JSON.stringify(specStates(specs))).digest("hex").slice(0, 16);
+export const declaredDigest = (specs: readonly RowSpec[]): string =>
+    createHash("sha256")
+        .update(JSON.stringify(specStates(specs)))
+        .digest("hex")
+        .slice(0, 16);
 
 /**
  * The rows a record stands for, whole and under their OVN names, given the specs of the inputs

@@ -31,7 +31,8 @@ function name(what: string, text: string): string {
 }
 
 function address(what: string, text: string, forms: readonly ("ipv4" | "cidr")[]): string {
-    if (!forms.some((f) => matches(f, text))) throw new Error(`${what} must be ${forms.map((f) => PATTERNS[f].what).join(" or ")}, got ${JSON.stringify(text)}`);
+    if (!forms.some((f) => matches(f, text)))
+        throw new Error(`${what} must be ${forms.map((f) => PATTERNS[f].what).join(" or ")}, got ${JSON.stringify(text)}`);
     return text;
 }
 
@@ -47,13 +48,24 @@ export function parseRowKey(text: string): RowKey {
     if (table === "NAT") {
         if (rest.length !== 3) throw shape(NAT_FORM, "NAT GR_node2 snat 10.128.0.0/14");
         const [router, type, logicalIp] = rest;
-        if (!(NAT_TYPES as readonly string[]).includes(type)) throw new Error(`the NAT type must be one of ${NAT_TYPES.join(", ")}, got ${JSON.stringify(type)}`);
-        return { table, router: name("the router", router), type: type as NatType, logicalIp: address("the logical_ip", logicalIp, ["ipv4", "cidr"]) };
+        if (!(NAT_TYPES as readonly string[]).includes(type))
+            throw new Error(`the NAT type must be one of ${NAT_TYPES.join(", ")}, got ${JSON.stringify(type)}`);
+        return {
+            table,
+            router: name("the router", router),
+            type: type as NatType,
+            logicalIp: address("the logical_ip", logicalIp, ["ipv4", "cidr"]),
+        };
     }
     if (table === "Logical_Router_Static_Route") {
         if (rest.length !== 3) throw shape(ROUTE_FORM, "Logical_Router_Static_Route GR_node2 10.128.0.0/14 100.64.0.1");
         const [router, ipPrefix, nexthop] = rest;
-        return { table, router: name("the router", router), ipPrefix: address("the ip_prefix", ipPrefix, ["cidr", "ipv4"]), nexthop: address("the nexthop", nexthop, ["ipv4"]) };
+        return {
+            table,
+            router: name("the router", router),
+            ipPrefix: address("the ip_prefix", ipPrefix, ["cidr", "ipv4"]),
+            nexthop: address("the nexthop", nexthop, ["ipv4"]),
+        };
     }
     throw new Error(`must start with a table: one of ${ROW_KEY_FORMS.map((f) => `"${f}"`).join(", ")}`);
 }

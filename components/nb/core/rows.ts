@@ -49,11 +49,19 @@ export const refId = (ref: Pick<RowRef, "group" | "key">) => `${ref.group}:${ref
 
 type Columns<T extends NbTable> = NbSchema[T];
 /** Columns a spec owns whole: strings and string sets, typed by the schema (enums included). */
-export type OwnedColumns<T extends NbTable> = { [C in keyof Columns<T> as Columns<T>[C] extends string | readonly string[] ? C : never]?: Columns<T>[C] };
+export type OwnedColumns<T extends NbTable> = {
+    [C in keyof Columns<T> as Columns<T>[C] extends string | readonly string[] ? C : never]?: Columns<T>[C];
+};
 /** Map columns of string to string, of which a spec owns only the keys it lists. */
-export type OwnedMaps<T extends NbTable> = { [C in keyof Columns<T> as Columns<T>[C] extends readonly unknown[] ? never : Columns<T>[C] extends Record<string, string> ? C : never]?: Record<string, string> };
+export type OwnedMaps<T extends NbTable> = {
+    [
+        C in keyof Columns<T> as Columns<T>[C] extends readonly unknown[] ? never : Columns<T>[C] extends Record<string, string> ? C : never
+    ]?: Record<string, string>;
+};
 /** Reference-set columns, of which a spec owns only the members it lists. */
-export type OwnedRefs<T extends NbTable> = { [C in keyof Columns<T> as Columns<T>[C] extends readonly NbRef<string>[] ? C : never]?: RowRef[] };
+export type OwnedRefs<T extends NbTable> = {
+    [C in keyof Columns<T> as Columns<T>[C] extends readonly NbRef<string>[] ? C : never]?: RowRef[];
+};
 
 export interface RowParts<T extends NbTable> {
     columns: OwnedColumns<T>;
@@ -64,7 +72,12 @@ export interface RowParts<T extends NbTable> {
     router?: string;
 }
 
-function identityOf(table: NbTable, columns: Record<string, unknown>, externalIds: Record<string, string>, router: string | undefined): RowIdentity {
+function identityOf(
+    table: NbTable,
+    columns: Record<string, unknown>,
+    externalIds: Record<string, string>,
+    router: string | undefined,
+): RowIdentity {
     const text = (column: string) => String(columns[column]);
     const on = () => {
         if (router === undefined) throw new Error(`internal: a ${table} row needs its router's name`);
@@ -116,7 +129,8 @@ export function specState(spec: RowSpec): RowState {
 /** The states `specs` ask for, by OVN name; with `uuids` (row key → UUID), the states of the rows that hold them. */
 export function specStates(specs: readonly RowSpec[], uuids: Record<string, string> = {}): Record<string, RowState> {
     const out: Record<string, RowState> = {};
-    for (const spec of specs) out[spec.name] = uuids[spec.key] === undefined ? specState(spec) : { ...specState(spec), uuid: uuids[spec.key] };
+    for (const spec of specs)
+        out[spec.name] = uuids[spec.key] === undefined ? specState(spec) : { ...specState(spec), uuid: uuids[spec.key] };
     return out;
 }
 

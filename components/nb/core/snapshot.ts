@@ -36,7 +36,13 @@ export function foreignRefs(group: string, specs: readonly RowSpec[]): RowRef[] 
 export function snapshotOps(plan: ReadPlan): SelectOp[] {
     return [
         ...plan.tables.map((table) => select(table, [where("external_ids", "includes", map(ownerTags(plan.owner, plan.group)))])),
-        ...plan.foreign.map((ref) => select(ref.table, [where("external_ids", "includes", map(ownerTags(plan.owner, ref.group, ref.key)))], ["_uuid", "external_ids"])),
+        ...plan.foreign.map((ref) =>
+            select(
+                ref.table,
+                [where("external_ids", "includes", map(ownerTags(plan.owner, ref.group, ref.key)))],
+                ["_uuid", "external_ids"],
+            ),
+        ),
         ...Object.values(plan.recorded).map((r) => select(r.table, [where("_uuid", "==", uuid(r.uuid))])),
     ];
 }

@@ -23,7 +23,10 @@ export function parseColumnPath(table: ExpectTable, path: string): ColumnPath {
     if (colon < 0 && maps.includes(column)) throw new Error(`${column} is a map column: name one key, as "${column}:<key>"`);
     if (colon >= 0 && maps.includes(column)) {
         const key = path.slice(colon + 1);
-        if (!MAP_KEY.test(key)) throw new Error(`the key after "${column}:" must be 1-200 of A-Z a-z 0-9 _ . : / - (not starting with a separator), got ${JSON.stringify(key)}`);
+        if (!MAP_KEY.test(key))
+            throw new Error(
+                `the key after "${column}:" must be 1-200 of A-Z a-z 0-9 _ . : / - (not starting with a separator), got ${JSON.stringify(key)}`,
+            );
         return { column, key };
     }
     if (colon >= 0 && plain.includes(column)) throw new Error(`${column} is not a map column of ${table}: write "${column}" alone`);

@@ -34,7 +34,8 @@ const SUBJECT = /^[A-Za-z0-9_.-]{1,100}(?:\/[A-Za-z0-9_.-]{1,100}){0,3}$/;
 const VALUE_MAX = 4096;
 
 /** The property path of a row or cell as the engine prints it: rows["<row>"]["<column>"]. */
-export const rowPath = (row: string, column?: string) => `rows[${JSON.stringify(row)}]${column === undefined ? "" : `[${JSON.stringify(column)}]`}`;
+export const rowPath = (row: string, column?: string) =>
+    `rows[${JSON.stringify(row)}]${column === undefined ? "" : `[${JSON.stringify(column)}]`}`;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isCell = (v: unknown): v is Cell => typeof v === "string" || (Array.isArray(v) && v.every((x) => typeof x === "string"));
@@ -78,15 +79,19 @@ function checkValue(c: Checker, path: string, value: unknown, isMapKey: boolean)
     if (!isCell(value)) return c.fail(path, `must be a string or a list of strings (a set), got ${JSON.stringify(value)}`);
     for (const text of typeof value === "string" ? [value] : value) {
         if (isUnknown(text)) continue;
-        if (text.length > VALUE_MAX || /[\u0000-\u001f\u007f]/.test(text)) return c.fail(path, `values must be at most ${VALUE_MAX} characters without control characters`);
-        if (text === NO_KEY && !isMapKey) return c.fail(path, `${JSON.stringify(NO_KEY)} (the key is absent) only applies to a map key such as "options:chassis"`);
-        if ((text === NO_ROW || text === NO_KEY) && typeof value !== "string") return c.fail(path, `${JSON.stringify(text)} stands alone, not inside a list`);
+        if (text.length > VALUE_MAX || /[\u0000-\u001f\u007f]/.test(text))
+            return c.fail(path, `values must be at most ${VALUE_MAX} characters without control characters`);
+        if (text === NO_KEY && !isMapKey)
+            return c.fail(path, `${JSON.stringify(NO_KEY)} (the key is absent) only applies to a map key such as "options:chassis"`);
+        if ((text === NO_ROW || text === NO_KEY) && typeof value !== "string")
+            return c.fail(path, `${JSON.stringify(text)} stands alone, not inside a list`);
     }
 }
 
 function checkRows(c: Checker, rows: unknown): void {
     if (rows === undefined || isUnknown(rows)) return;
-    if (!isObject(rows) || Object.keys(rows).length === 0) return c.fail("rows", 'must map at least one row key (e.g. "Logical_Switch node2") to its expected columns');
+    if (!isObject(rows) || Object.keys(rows).length === 0)
+        return c.fail("rows", 'must map at least one row key (e.g. "Logical_Switch node2") to its expected columns');
     for (const [row, columns] of Object.entries(rows)) {
         let table;
         try {
@@ -108,28 +113,40 @@ function checkRows(c: Checker, rows: unknown): void {
             }
         }
         const absent = Object.values(columns).filter((v) => v === NO_ROW).length;
-        if (absent > 0 && absent < Object.keys(columns).length) c.fail(rowPath(row), `expects the row absent (${JSON.stringify(NO_ROW)}) in some columns and present in others: use ${JSON.stringify(NO_ROW)} for every column or for none`);
+        if (absent > 0 && absent < Object.keys(columns).length)
+            c.fail(
+                rowPath(row),
+                `expects the row absent (${JSON.stringify(NO_ROW)}) in some columns and present in others: use ${JSON.stringify(NO_ROW)} for every column or for none`,
+            );
     }
 }
 
 function checkSettle(c: Checker, settle: unknown): void {
     if (isUnknown(settle)) return;
     if (!isObject(settle)) return c.fail("settle", "must be { timeoutSeconds, intervalSeconds }");
-    for (const name of Object.keys(settle)) if (!(name in SETTLE_LIMITS)) c.fail(`settle.${name}`, "is not a setting: use timeoutSeconds and intervalSeconds");
+    for (const name of Object.keys(settle))
+        if (!(name in SETTLE_LIMITS)) c.fail(`settle.${name}`, "is not a setting: use timeoutSeconds and intervalSeconds");
     for (const [name, { min, max }] of Object.entries(SETTLE_LIMITS)) {
         const v = settle[name];
         if (isUnknown(v)) continue;
-        if (typeof v !== "number" || !Number.isFinite(v) || v < min || v > max) c.fail(`settle.${name}`, `must be a number of seconds from ${min} to ${max}, got ${JSON.stringify(v)}`);
+        if (typeof v !== "number" || !Number.isFinite(v) || v < min || v > max)
+            c.fail(`settle.${name}`, `must be a number of seconds from ${min} to ${max}, got ${JSON.stringify(v)}`);
     }
 }
 
-export function checkExpectation(news: Record<string, any>): { inputs: Record<string, unknown>; failures: { property: string; reason: string }[] } {
+export function checkExpectation(news: Record<string, any>): {
+    inputs: Record<string, unknown>;
+    failures: { property: string; reason: string }[];
+} {
     const inputs = normalizeExpectation(news);
     const c = checker(inputs);
     checkConnection(c, inputs);
     const subject = c.present("subject");
     if (subject !== undefined && subject !== null && (typeof subject !== "string" || !SUBJECT.test(subject))) {
-        c.fail("subject", `must be what the rows belong to, e.g. "node/node2", "gateway/node2" or "cluster" (A-Z a-z 0-9 _ . - and /), got ${JSON.stringify(subject)}`);
+        c.fail(
+            "subject",
+            `must be what the rows belong to, e.g. "node/node2", "gateway/node2" or "cluster" (A-Z a-z 0-9 _ . - and /), got ${JSON.stringify(subject)}`,
+        );
     }
     if (c.present("rows") !== undefined) checkRows(c, inputs.rows);
     checkSettle(c, inputs.settle);

@@ -37,7 +37,8 @@ async function observeNow(props: Props): Promise<Cells> {
 
 async function realise(inputs: ExpectationInputs): Promise<Props> {
     const { observed, differences, waitedMs } = await settle(() => observeNow(inputs), inputs.rows, inputs.settle);
-    if (differences.length > 0) throw new Error(notRealised(EXPECTATION_TYPE, inputs.subject, Math.round(waitedMs / 100) / 10, differences));
+    if (differences.length > 0)
+        throw new Error(notRealised(EXPECTATION_TYPE, inputs.subject, Math.round(waitedMs / 100) / 10, differences));
     return outputsOf(inputs, observed);
 }
 
@@ -50,7 +51,11 @@ export function expectationProvider(): pulumi.dynamic.ResourceProvider {
         // left to the engine's own diff, which names each cell (../resources/diff diffAnswer).
         diff: async (_id: string, olds: Props, news: Props) => {
             const changed = changedLeaves(normalizeExpectation(olds), normalizeExpectation(news));
-            return diffAnswer({ replaces: changed.filter((p) => p === "subject"), updates: changed.filter((p) => p !== "subject"), drift: [] });
+            return diffAnswer({
+                replaces: changed.filter((p) => p === "subject"),
+                updates: changed.filter((p) => p !== "subject"),
+                drift: [],
+            });
         },
         create: async (inputs: Props) => ({ id: inputs.subject, outs: await realise(inputs as ExpectationInputs) }),
         update: async (_id: string, _olds: Props, news: Props) => ({ outs: await realise(news as ExpectationInputs) }),

@@ -39,7 +39,8 @@ export function mismatches(expected: Cells, observed: Cells): Mismatch[] {
     return out;
 }
 
-export const mismatchLine = (m: Mismatch) => `${m.row} ${m.column}: expected ${JSON.stringify(m.expected)}, observed ${JSON.stringify(m.observed)}`;
+export const mismatchLine = (m: Mismatch) =>
+    `${m.row} ${m.column}: expected ${JSON.stringify(m.expected)}, observed ${JSON.stringify(m.observed)}`;
 
 /**
  * The failure of an expectation that did not come true in time: one line per difference, and

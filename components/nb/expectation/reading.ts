@@ -36,13 +36,16 @@ export interface ReadPlan {
 }
 
 /** The router's set column that holds a keyed child row. */
-const holder = (key: RowKey) => (key.table === "NAT" || key.table === "Logical_Router_Static_Route" ? parentOf(key.table)!.column : undefined);
+const holder = (key: RowKey) =>
+    key.table === "NAT" || key.table === "Logical_Router_Static_Route" ? parentOf(key.table)!.column : undefined;
 
 function rowSelect(row: ExpectedRow): SelectOp {
     const columns = columnsOf(Object.values(row.paths));
     const k = row.key;
-    if (k.table === "NAT") return select("NAT", [where("type", "==", k.type), where("logical_ip", "==", k.logicalIp)], ["_uuid", ...columns]);
-    if (k.table === "Logical_Router_Static_Route") return select(k.table, [where("ip_prefix", "==", k.ipPrefix), where("nexthop", "==", k.nexthop)], ["_uuid", ...columns]);
+    if (k.table === "NAT")
+        return select("NAT", [where("type", "==", k.type), where("logical_ip", "==", k.logicalIp)], ["_uuid", ...columns]);
+    if (k.table === "Logical_Router_Static_Route")
+        return select(k.table, [where("ip_prefix", "==", k.ipPrefix), where("nexthop", "==", k.nexthop)], ["_uuid", ...columns]);
     return select(k.table, [where("name", "==", k.name)], columns);
 }
 
@@ -52,7 +55,9 @@ export function readPlan(rows: ExpectedRow[]): ReadPlan {
         const column = holder(row.key);
         if (column !== undefined && "router" in row.key) (held[row.key.router] ??= {})[column] = true;
     }
-    const routers = Object.keys(held).sort().map((name) => ({ name, columns: Object.keys(held[name]).sort() }));
+    const routers = Object.keys(held)
+        .sort()
+        .map((name) => ({ name, columns: Object.keys(held[name]).sort() }));
     const ops = [...rows.map(rowSelect), ...routers.map((r) => select("Logical_Router", [where("name", "==", r.name)], r.columns))];
     return { rows, routers, ops };
 }

@@ -34,7 +34,10 @@ export function clusterRouterRows(owner: string, r: ClusterRouterNb): RowSpec[] 
     const own = (row: keyof typeof CLUSTER_ROWS) => clusterRow(r.name, row);
     const mac = r.joinAddress.mac.toLowerCase();
     return [
-        rowSpec(owner, group, CLUSTER_ROWS.router.key, "Logical_Router", { columns: { name: r.name }, maps: { external_ids: { "k8s-cluster-router": "yes" } } }),
+        rowSpec(owner, group, CLUSTER_ROWS.router.key, "Logical_Router", {
+            columns: { name: r.name },
+            maps: { external_ids: { "k8s-cluster-router": "yes" } },
+        }),
         rowSpec(owner, group, CLUSTER_ROWS.joinSwitch.key, "Logical_Switch", { columns: { name: r.joinSwitch } }),
         rowSpec(owner, group, CLUSTER_ROWS.routerJoinPort.key, "Logical_Router_Port", {
             columns: { name: r.joinPort, mac, networks: [r.joinAddress.cidr] },
@@ -48,8 +51,14 @@ export function clusterRouterRows(owner: string, r: ClusterRouterNb): RowSpec[] 
         }),
         // Unnamed, as ovn-kubernetes made them: ovnkube finds them by these external_ids. Their
         // VIPs belong to ovnkube (services), so `vips` is not managed here.
-        rowSpec(owner, group, CLUSTER_ROWS.lbTcp.key, "Load_Balancer", { columns: { name: "", protocol: ["tcp"] }, maps: { external_ids: { "k8s-cluster-lb-tcp": "yes" } } }),
-        rowSpec(owner, group, CLUSTER_ROWS.lbUdp.key, "Load_Balancer", { columns: { name: "", protocol: ["udp"] }, maps: { external_ids: { "k8s-cluster-lb-udp": "yes" } } }),
+        rowSpec(owner, group, CLUSTER_ROWS.lbTcp.key, "Load_Balancer", {
+            columns: { name: "", protocol: ["tcp"] },
+            maps: { external_ids: { "k8s-cluster-lb-tcp": "yes" } },
+        }),
+        rowSpec(owner, group, CLUSTER_ROWS.lbUdp.key, "Load_Balancer", {
+            columns: { name: "", protocol: ["udp"] },
+            maps: { external_ids: { "k8s-cluster-lb-udp": "yes" } },
+        }),
     ];
 }
 
@@ -60,7 +69,11 @@ export function clusterRouterRows(owner: string, r: ClusterRouterNb): RowSpec[] 
  */
 function ovnkubeClusterRows(model: ClusterModel, node?: OvnkubeNodeModel): ExpectedRows {
     const { router, joinSwitch, routerJoinPort } = CLUSTER_ROWS;
-    const rows = expectedCells(clusterRouterRows("", model.clusterRouter), { [router.key]: ["name"], [joinSwitch.key]: ["name"], [routerJoinPort.key]: ["networks", "mac"] });
+    const rows = expectedCells(clusterRouterRows("", model.clusterRouter), {
+        [router.key]: ["name"],
+        [joinSwitch.key]: ["name"],
+        [routerJoinPort.key]: ["networks", "mac"],
+    });
     if (!node?.transit) return rows;
     return {
         ...rows,

@@ -86,7 +86,9 @@ export function expectedCells(specs: readonly RowSpec[], paths: Readonly<Record<
         if (Array.isArray(value) && value.length === 1) return value[0];
         throw new Error(`internal: ${spec.name} has no single value at ${path}`);
     };
-    return Object.fromEntries(specs.filter((s) => paths[s.key] !== undefined).map((s) => [s.name, Object.fromEntries(paths[s.key].map((p) => [p, cell(s, p)]))]));
+    return Object.fromEntries(
+        specs.filter((s) => paths[s.key] !== undefined).map((s) => [s.name, Object.fromEntries(paths[s.key].map((p) => [p, cell(s, p)]))]),
+    );
 }
 
 export interface KindSpec<F extends Fields, P> {

@@ -26,7 +26,8 @@ export type ValueOf<F extends Fields> = { [K in keyof F]: F[K] extends Field<inf
 const plain = <T>(replace: boolean, validate: Field<T>["validate"]): Field<T> => ({ replace, normalize: (raw) => raw, validate });
 
 /** A string matched against one of the shared patterns (../patterns). */
-export const text = (rule: PatternName, opts: { replace?: boolean } = {}): Field<string> => plain(opts.replace ?? false, (c, path) => c.text(path, rule));
+export const text = (rule: PatternName, opts: { replace?: boolean } = {}): Field<string> =>
+    plain(opts.replace ?? false, (c, path) => c.text(path, rule));
 
 export const ipv4 = (): Field<string> => text("ipv4");
 

@@ -63,7 +63,10 @@ export const GATEWAY_ROWS = {
 /** One src-ip route per rampout subnet; the subnet is the stable part of its key. */
 export const rampoutRouteKey = (subnet: string) => `cluster-route-rampout/${subnet}`;
 
-export function gatewayRouterRows(owner: string, i: Pick<GatewayRouterInputs, "systemId" | "macAddress"> & { gateway: GatewayRouterNb }): RowSpec[] {
+export function gatewayRouterRows(
+    owner: string,
+    i: Pick<GatewayRouterInputs, "systemId" | "macAddress"> & { gateway: GatewayRouterNb },
+): RowSpec[] {
     const g = i.gateway;
     const group = gatewayGroup(g.node);
     const own = (name: keyof typeof GATEWAY_ROWS): RowRef => ({ group, ...GATEWAY_ROWS[name] });
@@ -88,7 +91,10 @@ export function gatewayRouterRows(owner: string, i: Pick<GatewayRouterInputs, "s
             },
             refs: { load_balancer: [own("lbTcp"), own("lbUdp")] },
         }),
-        rowSpec(owner, group, key("routerJoinPort"), "Logical_Router_Port", { columns: { name: g.joinPort, mac: joinMac, networks: [g.join.cidr] }, parent: own("router") }),
+        rowSpec(owner, group, key("routerJoinPort"), "Logical_Router_Port", {
+            columns: { name: g.joinPort, mac: joinMac, networks: [g.join.cidr] },
+            parent: own("router"),
+        }),
         rowSpec(owner, group, key("joinRouterPort"), "Logical_Switch_Port", {
             columns: { name: g.joinPeerPort, type: "router", addresses: [joinMac] },
             maps: { options: { "router-port": g.joinPort } },
@@ -100,23 +106,47 @@ export function gatewayRouterRows(owner: string, i: Pick<GatewayRouterInputs, "s
             maps: { options: { network_name: g.physnet } },
             parent: own("externalSwitch"),
         }),
-        rowSpec(owner, group, key("routerExternalPort"), "Logical_Router_Port", { columns: { name: g.externalPort, mac: nicMac, networks: [g.physical.cidr] }, parent: own("router") }),
+        rowSpec(owner, group, key("routerExternalPort"), "Logical_Router_Port", {
+            columns: { name: g.externalPort, mac: nicMac, networks: [g.physical.cidr] },
+            parent: own("router"),
+        }),
         rowSpec(owner, group, key("externalRouterPort"), "Logical_Switch_Port", {
             columns: { name: g.externalPeerPort, type: "router", addresses: [nicMac] },
             maps: { options: { "router-port": g.externalPort } },
             parent: own("externalSwitch"),
         }),
-        rowSpec(owner, group, key("snat"), "NAT", { columns: { type: "snat", logical_ip: g.clusterSubnet, external_ip: g.physical.ip }, ...onGr }),
-        rowSpec(owner, group, key("clusterRoute"), "Logical_Router_Static_Route", { columns: route(g.clusterSubnet, g.clusterRouterJoinIp), ...onGr }),
-        rowSpec(owner, group, key("defaultRoute"), "Logical_Router_Static_Route", { columns: route("0.0.0.0/0", g.defaultGateway, { outputPort: g.externalPort }), ...onGr }),
+        rowSpec(owner, group, key("snat"), "NAT", {
+            columns: { type: "snat", logical_ip: g.clusterSubnet, external_ip: g.physical.ip },
+            ...onGr,
+        }),
+        rowSpec(owner, group, key("clusterRoute"), "Logical_Router_Static_Route", {
+            columns: route(g.clusterSubnet, g.clusterRouterJoinIp),
+            ...onGr,
+        }),
+        rowSpec(owner, group, key("defaultRoute"), "Logical_Router_Static_Route", {
+            columns: route("0.0.0.0/0", g.defaultGateway, { outputPort: g.externalPort }),
+            ...onGr,
+        }),
         // Each gateway owns its own member of the cluster router's default route: with several
         // gateways OVN spreads traffic over them (ECMP), and removing one gateway removes only its member.
-        rowSpec(owner, group, key("clusterDefaultRoute"), "Logical_Router_Static_Route", { columns: route("0.0.0.0/0", g.join.ip), ...onCluster }),
+        rowSpec(owner, group, key("clusterDefaultRoute"), "Logical_Router_Static_Route", {
+            columns: route("0.0.0.0/0", g.join.ip),
+            ...onCluster,
+        }),
         ...g.rampoutSubnets.map((subnet) =>
-            rowSpec(owner, group, rampoutRouteKey(subnet), "Logical_Router_Static_Route", { columns: route(subnet, g.join.ip, { policy: "src-ip" }), ...onCluster }),
+            rowSpec(owner, group, rampoutRouteKey(subnet), "Logical_Router_Static_Route", {
+                columns: route(subnet, g.join.ip, { policy: "src-ip" }),
+                ...onCluster,
+            }),
         ),
-        rowSpec(owner, group, key("lbTcp"), "Load_Balancer", { columns: { name: "", protocol: ["tcp"] }, maps: { external_ids: { TCP_lb_gateway_router: g.router } } }),
-        rowSpec(owner, group, key("lbUdp"), "Load_Balancer", { columns: { name: "", protocol: ["udp"] }, maps: { external_ids: { UDP_lb_gateway_router: g.router } } }),
+        rowSpec(owner, group, key("lbTcp"), "Load_Balancer", {
+            columns: { name: "", protocol: ["tcp"] },
+            maps: { external_ids: { TCP_lb_gateway_router: g.router } },
+        }),
+        rowSpec(owner, group, key("lbUdp"), "Load_Balancer", {
+            columns: { name: "", protocol: ["udp"] },
+            maps: { external_ids: { UDP_lb_gateway_router: g.router } },
+        }),
     ];
 }
 
@@ -125,7 +155,11 @@ export function gatewayRouterRows(owner: string, i: Pick<GatewayRouterInputs, "s
  * to the gateway bridge's address. Built from the ovnkube node, not from this kind's rows: ovnkube
  * gives every node a gateway router, also nodes with no gateway in the stack.
  */
-function ovnkubeGatewayRows(model: ClusterModel, node: Pick<OvnkubeNodeModel, "name" | "gatewayRouterJoin" | "gatewayIp">, systemId: string): ExpectedRows {
+function ovnkubeGatewayRows(
+    model: ClusterModel,
+    node: Pick<OvnkubeNodeModel, "name" | "gatewayRouterJoin" | "gatewayIp">,
+    systemId: string,
+): ExpectedRows {
     const router = names.gatewayRouter(node.name);
     return {
         [`Logical_Router ${router}`]: { "options:chassis": systemId },
@@ -137,12 +171,26 @@ function ovnkubeGatewayRows(model: ClusterModel, node: Pick<OvnkubeNodeModel, "n
 export const gatewayRouterKind = defineKind({
     type: "GatewayRouter",
     inputs: GATEWAY_ROUTER_INPUTS,
-    tables: ["Logical_Router", "Logical_Switch", "Logical_Router_Port", "Logical_Switch_Port", "Logical_Router_Static_Route", "NAT", "Load_Balancer"],
+    tables: [
+        "Logical_Router",
+        "Logical_Switch",
+        "Logical_Router_Port",
+        "Logical_Switch_Port",
+        "Logical_Router_Static_Route",
+        "NAT",
+        "Load_Balancer",
+    ],
     refine: (c) => {
         // The next hop must be on the physical network, or the default route can never resolve.
         const gw = c.present("gateway.defaultGateway");
         const physical = c.present("gateway.physical.cidr");
-        if (typeof gw === "string" && PATTERNS.ipv4.re.test(gw) && typeof physical === "string" && PATTERNS.cidr.re.test(physical) && !containsIp(networkOf(physical), gw)) {
+        if (
+            typeof gw === "string" &&
+            PATTERNS.ipv4.re.test(gw) &&
+            typeof physical === "string" &&
+            PATTERNS.cidr.re.test(physical) &&
+            !containsIp(networkOf(physical), gw)
+        ) {
             c.fail("gateway.defaultGateway", `must lie in the physical network ${networkOf(physical).text}, got ${gw}`);
         }
     },

@@ -59,7 +59,10 @@ export function nodeSwitchRows(owner: string, n: NodeSwitchNb): RowSpec[] {
 
 /** ovnkube mode: ovnkube builds the node's switch from the node-subnets annotation, subnet and router port as planned. */
 function ovnkubeNodeSwitchRows(network: NodeNetworkModel): ExpectedRows {
-    return expectedCells(nodeSwitchRows("", network), { [NODE_ROWS.switch]: ["other_config:subnet"], [NODE_ROWS.routerPort]: ["networks", "mac"] });
+    return expectedCells(nodeSwitchRows("", network), {
+        [NODE_ROWS.switch]: ["other_config:subnet"],
+        [NODE_ROWS.routerPort]: ["networks", "mac"],
+    });
 }
 
 export const nodeSwitchKind = defineKind({

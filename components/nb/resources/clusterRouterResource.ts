@@ -19,6 +19,12 @@ export class ClusterRouter extends NbResource {
     declare readonly router: pulumi.Output<ClusterRouterNb>;
 
     constructor(name: string, args: ClusterRouterArgs, opts?: pulumi.CustomResourceOptions) {
-        super(provider, name, args, { router: pulumi.output(args.router).apply((router) => clusterRouterKind.normalize({ router }).router as ClusterRouterNb) }, opts);
+        super(
+            provider,
+            name,
+            args,
+            { router: pulumi.output(args.router).apply((router) => clusterRouterKind.normalize({ router }).router as ClusterRouterNb) },
+            opts,
+        );
     }
 }

@@ -57,7 +57,11 @@ export function diffNb(kind: NbKind, olds: Record<string, any>, news: Record<str
     const drift: string[] = [];
     if (replaces.length === 0 && !containsUnknown(after)) {
         const recordedWith = kind.rows(before as never);
-        drift.push(...(typeof olds.rows === "object" && olds.rows !== null ? rowChanges(recordedStates(olds.rows, recordedWith), specStates(kind.rows(after as never))) : ["rows"]));
+        drift.push(
+            ...(typeof olds.rows === "object" && olds.rows !== null
+                ? rowChanges(recordedStates(olds.rows, recordedWith), specStates(kind.rows(after as never)))
+                : ["rows"]),
+        );
         if (olds.declared !== undefined && olds.declared !== declaredDigest(recordedWith)) drift.push("declared");
     }
     return { replaces, updates, drift };
@@ -83,7 +87,8 @@ export interface DiffAnswer {
  * - nothing: DIFF_NONE.
  */
 export function diffAnswer({ replaces, updates, drift }: DiffDetail): DiffAnswer {
-    if (replaces.length > 0) return { changes: true, replaces: [...new Set(replaces.map((p) => p.split(".")[0]))], deleteBeforeReplace: true };
+    if (replaces.length > 0)
+        return { changes: true, replaces: [...new Set(replaces.map((p) => p.split(".")[0]))], deleteBeforeReplace: true };
     if (updates.length > 0) return { changes: undefined, replaces: [], deleteBeforeReplace: false };
     return { changes: drift.length > 0, replaces: [], deleteBeforeReplace: false };
 }

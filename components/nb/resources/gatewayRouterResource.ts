@@ -26,7 +26,11 @@ export class GatewayRouter extends NbResource {
     declare readonly macAddress: pulumi.Output<string>;
 
     constructor(name: string, args: GatewayRouterArgs, opts?: pulumi.CustomResourceOptions) {
-        const own = { gateway: pulumi.output(args.gateway).apply((gateway) => gatewayRouterKind.normalize({ gateway }).gateway as GatewayRouterNb), systemId: args.systemId, macAddress: args.macAddress };
+        const own = {
+            gateway: pulumi.output(args.gateway).apply((gateway) => gatewayRouterKind.normalize({ gateway }).gateway as GatewayRouterNb),
+            systemId: args.systemId,
+            macAddress: args.macAddress,
+        };
         super(provider, name, args, own, opts);
     }
 }

@@ -17,7 +17,12 @@ export function checkInputs(kind: NbKind, news: Record<string, any>): { inputs: 
 }
 
 /** Inputs (normalized) plus group, the rows' record and the digest of `specs`. */
-function outputsWith(inputs: Record<string, unknown>, group: string, specs: readonly RowSpec[], record: Record<string, RowRecord | RowState>): Record<string, any> {
+function outputsWith(
+    inputs: Record<string, unknown>,
+    group: string,
+    specs: readonly RowSpec[],
+    record: Record<string, RowRecord | RowState>,
+): Record<string, any> {
     return { ...inputs, group, rows: record, declared: declaredDigest(specs) };
 }
 
@@ -33,6 +38,12 @@ export function outputsOf(kind: NbKind, inputs: Record<string, any>, group: stri
  * changes none of their rows), which leaves every row as declared: `uuids`, row key → UUID. No
  * JSON round trip: checked inputs, the row names and UUIDs hold no undefined.
  */
-export function appliedOutputs(kind: NbKind, inputs: Record<string, any>, group: string, specs: readonly RowSpec[], uuids: Record<string, string>): Record<string, any> {
+export function appliedOutputs(
+    kind: NbKind,
+    inputs: Record<string, any>,
+    group: string,
+    specs: readonly RowSpec[],
+    uuids: Record<string, string>,
+): Record<string, any> {
     return outputsWith(normalized(kind, inputs), group, specs, appliedRecord(specs, uuids));
 }

@@ -18,7 +18,9 @@ export const resourceId = (owner: string, group: string) => `${owner}:${group}`;
 function requireKnownVersion(kind: NbKind, props: Record<string, any>): void {
     const version = props.version ?? "1";
     if (!KNOWN_VERSIONS.includes(version)) {
-        throw new Error(`${kind.type}: state has schema version ${JSON.stringify(version)}, newer than this code knows (${KNOWN_VERSIONS.join(", ")}): update the program`);
+        throw new Error(
+            `${kind.type}: state has schema version ${JSON.stringify(version)}, newer than this code knows (${KNOWN_VERSIONS.join(", ")}): update the program`,
+        );
     }
 }
 
@@ -44,7 +46,9 @@ export function nbProviderImplementation(kind: NbKind): pulumi.dynamic.ResourceP
         const group = kind.group(inputs);
         const specs = kind.rows(inputs);
         const at = { database: databaseOf(inputs.nb), create: own === undefined };
-        const uuids = await run(inputs, group, () => withNb(inputs.nb, (nb) => applyGroup(kind, nb, at, inputs.owner, group, specs, own ?? {})));
+        const uuids = await run(inputs, group, () =>
+            withNb(inputs.nb, (nb) => applyGroup(kind, nb, at, inputs.owner, group, specs, own ?? {})),
+        );
         return { group, outs: appliedOutputs(kind, inputs, group, specs, uuids) };
     };
     // Import: no recorded state, only the declared inputs. The group is found by its tags, or by
@@ -52,12 +56,18 @@ export function nbProviderImplementation(kind: NbKind): pulumi.dynamic.ResourceP
     // returned too, as the engine needs them for an imported resource.
     const importGroup = async (id: string, raw: Record<string, any>) => {
         const { inputs, failures } = checkInputs(kind, raw);
-        if (failures.length > 0) throw new Error(`${kind.type} ${id}: cannot import: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
+        if (failures.length > 0)
+            throw new Error(`${kind.type} ${id}: cannot import: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
         const group = kind.group(inputs);
         const expected = resourceId(inputs.owner, group);
-        if (id !== expected) throw new Error(`${kind.type}: import id ${JSON.stringify(id)} does not name the declared rows: expected ${JSON.stringify(expected)} (<owner>:<group>)`);
+        if (id !== expected)
+            throw new Error(
+                `${kind.type}: import id ${JSON.stringify(id)} does not name the declared rows: expected ${JSON.stringify(expected)} (<owner>:<group>)`,
+            );
         const specs = kind.rows(inputs);
-        const rows = await run(inputs, group, () => withNb(inputs.nb, async (nb) => (await readGroup(kind, nb, inputs.owner, group, specs, {})) ?? adoptGroup(nb, group, specs)));
+        const rows = await run(inputs, group, () =>
+            withNb(inputs.nb, async (nb) => (await readGroup(kind, nb, inputs.owner, group, specs, {})) ?? adoptGroup(nb, group, specs)),
+        );
         if (rows === undefined) return { id: "", props: {} };
         return { id, props: outputsOf(kind, inputs, group, rows), inputs };
     };
@@ -80,7 +90,9 @@ export function nbProviderImplementation(kind: NbKind): pulumi.dynamic.ResourceP
             if (props.rows === undefined) return importGroup(id, props);
             requireKnownVersion(kind, props);
             const group = props.group ?? kind.group(props as never);
-            const rows = await run(props, group, () => withNb(props.nb, (nb) => readGroup(kind, nb, props.owner, group, kind.rows(props as never), recordedOf(props))));
+            const rows = await run(props, group, () =>
+                withNb(props.nb, (nb) => readGroup(kind, nb, props.owner, group, kind.rows(props as never), recordedOf(props))),
+            );
             // No row of the group left at all: the resource is gone, and the next `up` creates it again.
             if (rows === undefined) return { id: "", props: {} };
             return { id, props: outputsOf(kind, props, group, rows) };

@@ -38,7 +38,12 @@ export const NB_MODULE = "ovn-nb";
 /** The connection as resources record it; a secret when (and only when) it carries the key. */
 export function nbConnectionInput(nb: pulumi.Input<NbConnectionArgs>): pulumi.Output<NbConnection> {
     return pulumi.output(nb).apply((n): pulumi.Output<NbConnection> => {
-        const ssh: SshTarget = { host: n.ssh.host, port: n.ssh.port, user: n.ssh.user, insecureIgnoreHostKey: n.ssh.insecureIgnoreHostKey ?? false };
+        const ssh: SshTarget = {
+            host: n.ssh.host,
+            port: n.ssh.port,
+            user: n.ssh.user,
+            insecureIgnoreHostKey: n.ssh.insecureIgnoreHostKey ?? false,
+        };
         if (n.ssh.hostKey !== undefined) ssh.hostKey = n.ssh.hostKey;
         const connection: NbConnection = { ssh, socket: n.socket ?? NB_SOCKET };
         if (n.privateKeyConfig !== undefined) connection.privateKeyConfig = n.privateKeyConfig;

@@ -20,6 +20,12 @@ export class NodeSwitch extends NbResource {
     declare readonly network: pulumi.Output<NodeSwitchNb>;
 
     constructor(name: string, args: NodeSwitchArgs, opts?: pulumi.CustomResourceOptions) {
-        super(provider, name, args, { network: pulumi.output(args.network).apply((network) => nodeSwitchKind.normalize({ network }).network as NodeSwitchNb) }, opts);
+        super(
+            provider,
+            name,
+            args,
+            { network: pulumi.output(args.network).apply((network) => nodeSwitchKind.normalize({ network }).network as NodeSwitchNb) },
+            opts,
+        );
     }
 }

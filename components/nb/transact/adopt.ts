@@ -21,7 +21,10 @@ function lookup(spec: RowSpec): { op: SelectOp; router?: { name: string; column:
     const id = spec.identity;
     switch (id.table) {
         case "NAT":
-            return { op: select("NAT", [where("type", "==", id.type), where("logical_ip", "==", id.logicalIp)]), router: { name: id.router, column: parentOf("NAT")!.column } };
+            return {
+                op: select("NAT", [where("type", "==", id.type), where("logical_ip", "==", id.logicalIp)]),
+                router: { name: id.router, column: parentOf("NAT")!.column },
+            };
         case "Logical_Router_Static_Route":
             return {
                 op: select(id.table, [where("ip_prefix", "==", id.ipPrefix), where("nexthop", "==", id.nexthop)]),
@@ -38,7 +41,16 @@ function lookup(spec: RowSpec): { op: SelectOp; router?: { name: string; column:
 export async function findByNames(session: OvsdbTransactor, specs: readonly RowSpec[]): Promise<Record<string, LiveRow>> {
     const lookups = specs.map(lookup);
     const routers = [...new Set(lookups.flatMap((l) => (l.router ? [l.router.name] : [])))];
-    const ops = [...lookups.map((l) => l.op), ...routers.map((name) => select("Logical_Router", [where("name", "==", name)], ["_uuid", parentOf("NAT")!.column, parentOf("Logical_Router_Static_Route")!.column]))];
+    const ops = [
+        ...lookups.map((l) => l.op),
+        ...routers.map((name) =>
+            select(
+                "Logical_Router",
+                [where("name", "==", name)],
+                ["_uuid", parentOf("NAT")!.column, parentOf("Logical_Router_Static_Route")!.column],
+            ),
+        ),
+    ];
     const results = await session.transact(NB_DB, ops);
     const held: Record<string, Row[]> = {};
     routers.forEach((name, i) => (held[name] = results[lookups.length + i].rows));
@@ -46,9 +58,13 @@ export async function findByNames(session: OvsdbTransactor, specs: readonly RowS
     specs.forEach((spec, i) => {
         const router = lookups[i].router;
         const members = router ? held[router.name].flatMap((r) => uuidTexts(r[router.column])) : undefined;
-        const rows = results[i].rows.filter((row) => mapToRecord(row.external_ids)[TAG_OWNER] === undefined && (!members || members.includes(uuidText(row._uuid))));
+        const rows = results[i].rows.filter(
+            (row) => mapToRecord(row.external_ids)[TAG_OWNER] === undefined && (!members || members.includes(uuidText(row._uuid))),
+        );
         if (rows.length > 1) {
-            throw new Error(`${spec.name} is held by ${rows.length} untagged rows (uuids ${rows.map((r) => uuidText(r._uuid)).join(", ")}): delete the copies, then import again`);
+            throw new Error(
+                `${spec.name} is held by ${rows.length} untagged rows (uuids ${rows.map((r) => uuidText(r._uuid)).join(", ")}): delete the copies, then import again`,
+            );
         }
         if (rows.length === 1) found[spec.key] = { uuid: uuidText(rows[0]._uuid), table: spec.table, key: spec.key, row: rows[0] };
     });

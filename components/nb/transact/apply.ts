@@ -45,14 +45,28 @@ export async function applyGroup(
     rememberForeign(at.database, owner, snapshot);
     // Only when rows of the group exist already (update, adoption): are they still where they belong?
     const checks = attachmentChecks(group, specs, snapshot);
-    if (checks.length > 0) snapshot.attached = parseAttachment(checks, await session.transact(NB_DB, checks.map((c) => c.op)));
+    if (checks.length > 0)
+        snapshot.attached = parseAttachment(
+            checks,
+            await session.transact(
+                NB_DB,
+                checks.map((c) => c.op),
+            ),
+        );
     const plan = reconcileOrExplain(owner, group, specs, snapshot, session);
     const inserted = await commit(session, plan.steps);
     return { ...plan.kept, ...inserted };
 }
 
 /** The live state of the group's rows in the shape of `specs`' state, or undefined when none exists. */
-export async function readGroup(kind: NbKind, session: OvsdbTransactor, owner: string, group: string, specs: RowSpec[], recorded: Recorded): Promise<Record<string, RowState> | undefined> {
+export async function readGroup(
+    kind: NbKind,
+    session: OvsdbTransactor,
+    owner: string,
+    group: string,
+    specs: RowSpec[],
+    recorded: Recorded,
+): Promise<Record<string, RowState> | undefined> {
     const snapshot = await snapshotOf(session, readPlan(kind, owner, group, specs, recorded));
     const gone = snapshot.own.length === 0 && Object.values(snapshot.recorded ?? {}).every((r) => r.row === undefined);
     return gone ? undefined : liveStates(group, specs, snapshot);
@@ -92,7 +106,8 @@ export async function describe(kind: NbKind, group: string, err: unknown, nb: Pa
     let message = await errorText(err, { ssh: nb?.ssh, socket: nb?.socket });
     if (err instanceof DeferredForeignChildren) message = await nameForeignChildren(err).catch(() => message);
     if (/index on column "name"/.test(message)) {
-        message += " (a row with that name exists but is not tagged as this stack's: remove it, or add this resource's pulumi-owner/pulumi-group/pulumi-row external_ids to adopt it)";
+        message +=
+            " (a row with that name exists but is not tagged as this stack's: remove it, or add this resource's pulumi-owner/pulumi-group/pulumi-row external_ids to adopt it)";
     }
     const text = `${kind.type} ${group}: ${message}`;
     return new Error(withoutKey(text, nb));

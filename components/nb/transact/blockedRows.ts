@@ -13,7 +13,10 @@ import { TAG_GROUP } from "../core/tags";
 export async function describeBlocked(session: OvsdbTransactor, blocked: readonly Blocked[]): Promise<string[]> {
     const children = blocked.flatMap((b) => b.children);
     if (children.length === 0) return [];
-    const results = await session.transact(NB_DB, children.map((c) => select(c.table, [where("_uuid", "==", uuid(c.uuid))])));
+    const results = await session.transact(
+        NB_DB,
+        children.map((c) => select(c.table, [where("_uuid", "==", uuid(c.uuid))])),
+    );
     const names = results.map((r, i) => {
         const row = r.rows[0];
         if (!row) return `${children[i].table} ${children[i].uuid} (gone)`;

@@ -48,7 +48,10 @@ export async function commit(session: OvsdbTransactor, steps: readonly Step[]): 
     if (steps.length === 0) return {};
     let results: readonly OperationResult[];
     try {
-        results = await session.transact(NB_DB, steps.map((s) => s.op));
+        results = await session.transact(
+            NB_DB,
+            steps.map((s) => s.op),
+        );
     } catch (err) {
         throw concurrentChange(steps, err) ?? err;
     }

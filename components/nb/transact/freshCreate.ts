@@ -34,7 +34,8 @@ const slot = (database: string, owner: string, id: string) => `${database}|${own
 /** Remembers the UUIDs of the rows of other groups a read found (one row each, else nothing). */
 export function rememberForeign(database: string, owner: string, snapshot: Snapshot): void {
     const cache = remembered();
-    for (const [id, rows] of Object.entries(snapshot.foreign)) cache[slot(database, owner, id)] = rows.length === 1 ? rows[0].uuid : undefined;
+    for (const [id, rows] of Object.entries(snapshot.foreign))
+        cache[slot(database, owner, id)] = rows.length === 1 ? rows[0].uuid : undefined;
 }
 
 function forget(database: string): void {
@@ -45,14 +46,24 @@ function forget(database: string): void {
 /** A failed guard or a name collision: nothing was written, the read-then-write path decides. */
 function mustFallBack(err: unknown): boolean {
     const e = err as { name?: unknown; error?: unknown };
-    return (e?.name === "OvsdbOperationError" && e.error === "timed out") || (e?.name === "OvsdbCommitError" && e.error === "constraint violation");
+    return (
+        (e?.name === "OvsdbOperationError" && e.error === "timed out") ||
+        (e?.name === "OvsdbCommitError" && e.error === "constraint violation")
+    );
 }
 
 /**
  * Creates the group in one transaction if it is new and the rows it refers to are known: row key →
  * UUID of each row; undefined when it did nothing.
  */
-export async function createFresh(kind: NbKind, session: OvsdbTransactor, database: string, owner: string, group: string, specs: RowSpec[]): Promise<Record<string, string> | undefined> {
+export async function createFresh(
+    kind: NbKind,
+    session: OvsdbTransactor,
+    database: string,
+    owner: string,
+    group: string,
+    specs: RowSpec[],
+): Promise<Record<string, string> | undefined> {
     const cache = remembered();
     const foreign: Record<string, LiveRow[]> = {};
     for (const ref of foreignRefs(group, specs)) {
@@ -63,11 +74,21 @@ export async function createFresh(kind: NbKind, session: OvsdbTransactor, databa
     const plan = reconcile(owner, group, specs, { own: [], foreign, attached: {} });
     const nothingYet: Step[] = kind.tables
         .filter((t) => !UNIQUE_NAMES.includes(t))
-        .map((t) => ({ op: wait(t, [where("external_ids", "includes", map(ownerTags(owner, group)))], { columns: ["_uuid"], until: "==", rows: [], timeout: 0 }) }));
+        .map((t) => ({
+            op: wait(t, [where("external_ids", "includes", map(ownerTags(owner, group)))], {
+                columns: ["_uuid"],
+                until: "==",
+                rows: [],
+                timeout: 0,
+            }),
+        }));
     const steps = [...nothingYet, ...plan.steps];
     let results: readonly OperationResult[];
     try {
-        results = await session.transact(NB_DB, steps.map((s) => s.op));
+        results = await session.transact(
+            NB_DB,
+            steps.map((s) => s.op),
+        );
     } catch (err) {
         if (!mustFallBack(err)) throw err;
         forget(database);

@@ -43,7 +43,9 @@ export function labelOf(live: LiveRow, group?: string): RowLabel {
 }
 
 export function describeRow(row: RowLabel): string {
-    const details = [row.name, row.group ? `of ${row.group}` : undefined, row.uuid ? `uuid ${row.uuid}` : undefined].filter((d) => d !== undefined);
+    const details = [row.name, row.group ? `of ${row.group}` : undefined, row.uuid ? `uuid ${row.uuid}` : undefined].filter(
+        (d) => d !== undefined,
+    );
     return `${row.table} row "${row.key}"${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
 }
 
@@ -64,7 +66,12 @@ export class Watched {
         return Object.values(this.rows).map(({ live, label, columns }) => {
             const row: Row = { _uuid: uuid(live.uuid) };
             for (const c of Object.keys(columns).sort()) row[c] = live.row[c];
-            const op = wait(live.table, [where("_uuid", "==", uuid(live.uuid))], { columns: Object.keys(row), until: "==", rows: [row], timeout: 0 });
+            const op = wait(live.table, [where("_uuid", "==", uuid(live.uuid))], {
+                columns: Object.keys(row),
+                until: "==",
+                rows: [row],
+                timeout: 0,
+            });
             return { op, guards: { row: label } };
         });
     }
@@ -72,6 +79,11 @@ export class Watched {
 
 /** A wait that no row of `table` carries the tags of `key` yet: the insert would make a second one. */
 export function unclaimed(table: NbTable, owner: string, group: string, key: string): Step {
-    const op = wait(table, [where("external_ids", "includes", map(ownerTags(owner, group, key)))], { columns: ["_uuid"], until: "==", rows: [], timeout: 0 });
+    const op = wait(table, [where("external_ids", "includes", map(ownerTags(owner, group, key)))], {
+        columns: ["_uuid"],
+        until: "==",
+        rows: [],
+        timeout: 0,
+    });
     return { op, guards: { row: { table, key }, absent: true } };
 }

@@ -49,7 +49,10 @@ export async function errorText(err: unknown, ctx: ErrorContext): Promise<string
     const nb = `NB (${ctx.socket ?? "its socket"}) via ${where(ctx)}`;
     switch (e.name) {
         case "SshHostKeyError":
-            return (ctx.ssh && hostKeyRefusal(ctx.ssh, String(e.presented))) ?? `host key of ${where(ctx)} refused: it presented ${String(e.presented)}`;
+            return (
+                (ctx.ssh && hostKeyRefusal(ctx.ssh, String(e.presented))) ??
+                `host key of ${where(ctx)} refused: it presented ${String(e.presented)}`
+            );
         case "SshError":
             return sshFailure(ctx, `SSH connection to ${where(ctx)} failed`);
         case "SshChannelError":

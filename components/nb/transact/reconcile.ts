@@ -38,12 +38,18 @@ export interface ReconcilePlan {
 export class ForeignChildrenError extends Error {
     readonly blocked: Blocked[];
     constructor(blocked: Blocked[]) {
-        super(blocked.map((b) => `${b.parent.table} row "${b.parent.key}" (${b.parent.uuid}) still holds ${b.children.length} row(s) this resource does not own`).join("; "));
+        super(
+            blocked
+                .map(
+                    (b) =>
+                        `${b.parent.table} row "${b.parent.key}" (${b.parent.uuid}) still holds ${b.children.length} row(s) this resource does not own`,
+                )
+                .join("; "),
+        );
         this.name = "ForeignChildrenError";
         this.blocked = blocked;
     }
 }
-
 
 function exists(live: LiveRow, group: string): Step {
     const op = wait(live.table, byUuid(live.uuid), { columns: ["_uuid"], until: "==", rows: [{ _uuid: uuid(live.uuid) }], timeout: 0 });
@@ -107,7 +113,8 @@ export function reconcile(owner: string, group: string, specs: readonly RowSpec[
     for (const spec of specs) {
         if (!spec.parent) continue;
         const holder = parentOf(spec.table);
-        if (!holder || holder.table !== spec.parent.table) throw new Error(`internal: ${spec.table} row "${spec.key}" cannot hang on ${spec.parent.table}`);
+        if (!holder || holder.table !== spec.parent.table)
+            throw new Error(`internal: ${spec.table} row "${spec.key}" cannot hang on ${spec.parent.table}`);
         const parent = resolve(spec.parent);
         const child = handle[spec.key];
         const parentInsert = spec.parent.group === group ? inserts[spec.parent.key] : undefined;
@@ -120,16 +127,25 @@ export function reconcile(owner: string, group: string, specs: readonly RowSpec[
         const attached =
             live !== undefined &&
             parent.live !== undefined &&
-            (spec.parent.group === group ? uuidTexts(parent.live.row[holder.column]).includes(live.uuid) : snapshot.attached?.[live.uuid] === true);
+            (spec.parent.group === group
+                ? uuidTexts(parent.live.row[holder.column]).includes(live.uuid)
+                : snapshot.attached?.[live.uuid] === true);
         if (attached) continue;
         // An own parent is guarded on the set the decision read; another group's by its existence.
         if (spec.parent.group === group) watched.watch(parent.live!, [holder.column]);
         const parentLabel = spec.parent.group === group ? labelOf(parent.live!) : labelOf(parent.live!, spec.parent.group);
-        changes.push({ op: mutate(holder.table, [where("_uuid", "==", parent.value)], [mutation(holder.column, "insert", set([child]))]), counts: { row: parentLabel, rule: "one" } });
+        changes.push({
+            op: mutate(holder.table, [where("_uuid", "==", parent.value)], [mutation(holder.column, "insert", set([child]))]),
+            counts: { row: parentLabel, rule: "one" },
+        });
         if (live) {
             // It hangs elsewhere (moved by hand): take it out of the wrong parent, whichever that is.
             watched.watch(live, []);
-            const op = mutate(holder.table, [where(holder.column, "includes", uuid(live.uuid)), where("_uuid", "!=", parent.value)], [mutation(holder.column, "delete", uuid(live.uuid))]);
+            const op = mutate(
+                holder.table,
+                [where(holder.column, "includes", uuid(live.uuid)), where("_uuid", "!=", parent.value)],
+                [mutation(holder.column, "delete", uuid(live.uuid))],
+            );
             changes.push({ op, counts: { row: labelOf(live), rule: "some" } });
             if (!plan.updated.includes(spec.key)) plan.updated.push(spec.key);
         }
@@ -142,11 +158,21 @@ export function reconcile(owner: string, group: string, specs: readonly RowSpec[
     changes.push(...removal.steps);
 
     const fresh = specs.filter((spec) => inserts[spec.key]);
-    const insertSteps: Step[] = fresh.map((spec) => ({ op: insert(spec.table, inserts[spec.key], (handle[spec.key] as [string, string])[1]), inserts: spec.key }));
+    const insertSteps: Step[] = fresh.map((spec) => ({
+        op: insert(spec.table, inserts[spec.key], (handle[spec.key] as [string, string])[1]),
+        inserts: spec.key,
+    }));
     // Guards alone change nothing: an already converged group needs no transaction at all.
     if (insertSteps.length + changes.length === 0) return plan;
     const free = fresh.map((spec) => unclaimed(spec.table, owner, group, spec.key));
-    plan.steps = [{ op: comment(`pulumi ${owner} ${group}`) }, ...Object.values(guards), ...watched.steps(), ...free, ...insertSteps, ...changes];
+    plan.steps = [
+        { op: comment(`pulumi ${owner} ${group}`) },
+        ...Object.values(guards),
+        ...watched.steps(),
+        ...free,
+        ...insertSteps,
+        ...changes,
+    ];
     plan.ops = plan.steps.map((s) => s.op);
     return plan;
 }

@@ -21,7 +21,10 @@ export function changeOps(spec: RowSpec, live: LiveRow, wanted: (column: string)
     const columns: Row = {};
     for (const [name, value] of Object.entries(spec.columns)) {
         const current = setAtoms(live.row[name]);
-        const same = typeof value === "string" ? current.length === 1 && current[0] === value : sameValue(sortedCopy(current as string[]), sortedCopy(value));
+        const same =
+            typeof value === "string"
+                ? current.length === 1 && current[0] === value
+                : sameValue(sortedCopy(current as string[]), sortedCopy(value));
         if (!same) columns[name] = encode(value);
     }
     if (Object.keys(columns).length > 0) ops.push(update(spec.table, byUuid(live.uuid), columns));
@@ -59,14 +62,22 @@ export interface Blocked {
  * delete it, guarded by a wait that it still has the tags that made it ours. Non-root rows go
  * first: once their root is deleted in the same transaction, no set holds them any more.
  */
-export function removalSteps(rows: readonly LiveRow[], ownUuids: Record<string, true>, watched: Watched): { steps: Step[]; blocked: Blocked[] } {
+export function removalSteps(
+    rows: readonly LiveRow[],
+    ownUuids: Record<string, true>,
+    watched: Watched,
+): { steps: Step[]; blocked: Blocked[] } {
     const out = { steps: [] as Step[], blocked: [] as Blocked[] };
     for (const row of [...rows.filter((r) => !isRoot(r.table)), ...rows.filter((r) => isRoot(r.table))]) {
         const label = labelOf(row);
         if (!isRoot(row.table)) {
             const holder = parentOf(row.table)!;
             watched.watch(row, ["external_ids"], label);
-            const op = mutate(holder.table, [where(holder.column, "includes", uuid(row.uuid))], [mutation(holder.column, "delete", uuid(row.uuid))]);
+            const op = mutate(
+                holder.table,
+                [where(holder.column, "includes", uuid(row.uuid))],
+                [mutation(holder.column, "delete", uuid(row.uuid))],
+            );
             out.steps.push({ op, counts: { row: label, rule: "some" } });
             continue;
         }

@@ -47,7 +47,9 @@ export function privateKeyOf(nb: Pick<NbConnection, "privateKey" | "privateKeyCo
     const configured = nb.privateKeyConfig === undefined ? undefined : providerConfigValue(nb.privateKeyConfig);
     if (configured !== undefined) return configured;
     const key = nb.privateKeyConfig ?? "<project>:sshPrivateKey";
-    throw new Error(`nb.privateKeyConfig: the provider's configuration has no ${key}: the NB resources log in with the SSH key of that stack config key (pulumi config set --secret ${key} < key-file)`);
+    throw new Error(
+        `nb.privateKeyConfig: the provider's configuration has no ${key}: the NB resources log in with the SSH key of that stack config key (pulumi config set --secret ${key} < key-file)`,
+    );
 }
 
 /** `text` with the connection's key taken out, whichever way it was given. */
@@ -128,7 +130,11 @@ async function findLeader(nb: NbConnection): Promise<number> {
         if (Date.now() > deadline) {
             const seen = states.map(({ db: s, unreachable }, i) => {
                 const state =
-                    unreachable !== undefined ? `unreachable (${unreachable})` : s === undefined ? "has no OVN_Northbound" : `${s.model}, ${s.connected ? "connected" : "disconnected"}, ${s.leader ? "leader" : "follower"}`;
+                    unreachable !== undefined
+                        ? `unreachable (${unreachable})`
+                        : s === undefined
+                          ? "has no OVN_Northbound"
+                          : `${s.model}, ${s.connected ? "connected" : "disconnected"}, ${s.leader ? "leader" : "follower"}`;
                 return `${sshAddress(nb.members![i].ssh)}: ${state}`;
             });
             throw new Error(`no leader of the clustered OVN_Northbound after ${LEADER_WAIT_MS / 1000} s: ${seen.join("; ")}`);

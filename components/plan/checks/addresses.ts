@@ -71,7 +71,8 @@ export function configuredIps(cfg: StackConfigInput): ConfiguredIp[] {
     const api = urlIpv4(cfg.apiServer.url);
     if (api) ips.push({ path: "apiServer.url", ip: api, kind: "apiServer" });
     const webhook = cfg.ovnkube?.identity?.webhookAddress;
-    if (webhook !== undefined && isIpv4(webhook)) ips.push({ path: "ovnkube.identity.webhookAddress", ip: webhook, kind: "webhookAddress" });
+    if (webhook !== undefined && isIpv4(webhook))
+        ips.push({ path: "ovnkube.identity.webhookAddress", ip: webhook, kind: "webhookAddress" });
     return ips;
 }
 
@@ -95,7 +96,9 @@ function lans(cfg: StackConfigInput): UsedRange[] {
     return cfg.nodes.flatMap((n, i) => {
         if (!n.gateway) return [];
         try {
-            return [{ path: `nodes[${i}].gateway.physicalIp`, net: networkOf(n.gateway.physicalIp), what: `the LAN of nodes[${i}].gateway` }];
+            return [
+                { path: `nodes[${i}].gateway.physicalIp`, net: networkOf(n.gateway.physicalIp), what: `the LAN of nodes[${i}].gateway` },
+            ];
         } catch {
             return []; // reported by the gateway checks
         }
@@ -119,7 +122,10 @@ function insideRange(all: ConfiguredIp[], ranges: UsedRange[], add: Add): void {
     for (const r of ranges) {
         const inside = all.filter((h) => containsIp(r.net, h.ip));
         if (inside.length > 0)
-            add(r.path, `${r.net.text} contains ${inside.map((h) => `${h.path} ${h.ip}`).join(", ")}: ${r.what} would swallow it; choose one that no host address is in`);
+            add(
+                r.path,
+                `${r.net.text} contains ${inside.map((h) => `${h.path} ${h.ip}`).join(", ")}: ${r.what} would swallow it; choose one that no host address is in`,
+            );
     }
 }
 
@@ -127,7 +133,10 @@ function insideRange(all: ConfiguredIp[], ranges: UsedRange[], add: Add): void {
 function notNetworkOrBroadcast(all: ConfiguredIp[], nets: UsedRange[], add: Add): void {
     for (const lan of nets) {
         if (lan.net.prefix >= 31) continue; // point-to-point links use both addresses
-        const edges = new Map([[lan.net.base, "network"], [(lan.net.base + size(lan.net.prefix) - 1) >>> 0, "broadcast"]]);
+        const edges = new Map([
+            [lan.net.base, "network"],
+            [(lan.net.base + size(lan.net.prefix) - 1) >>> 0, "broadcast"],
+        ]);
         for (const h of all) {
             const edge = edges.get(toInt(h.ip));
             if (edge) add(h.path, `${h.ip} is the ${edge} address of ${lan.what} ${lan.net.text}, not a host on it`);
@@ -145,7 +154,11 @@ function otherNodesAddresses(cfg: StackConfigInput, all: ConfiguredIp[], add: Ad
     const ssh = new Map<string, number>();
     cfg.nodes.forEach((n, i) => {
         const key = `${n.address}:${sshPort(n)}`;
-        if (ssh.has(key)) add(`nodes[${i}].address`, `${n.address} port ${sshPort(n)} is already the SSH address of nodes[${ssh.get(key)}]: two nodes would configure one host`);
+        if (ssh.has(key))
+            add(
+                `nodes[${i}].address`,
+                `${n.address} port ${sshPort(n)} is already the SSH address of nodes[${ssh.get(key)}]: two nodes would configure one host`,
+            );
         else ssh.set(key, i);
     });
     // In node order; the tunnel IP a node uses counts also when it defaults to its address.
@@ -155,8 +168,11 @@ function otherNodesAddresses(cfg: StackConfigInput, all: ConfiguredIp[], add: Ad
         return tunnel ? [...own, { path: `nodes[${i}].tunnelIp`, ip: tunnel, kind: "tunnelIp" as const, node: i }] : own;
     });
     identities.forEach((h, k) => {
-        const first = identities.slice(0, k).find((o) => o.ip === h.ip && o.node !== h.node && !(o.kind === "address" && h.kind === "address"));
-        const implicit = h.kind === "tunnelIp" && cfg.nodes[h.node!].tunnelIp === undefined ? " (the tunnel IP defaults to the node's address)" : "";
+        const first = identities
+            .slice(0, k)
+            .find((o) => o.ip === h.ip && o.node !== h.node && !(o.kind === "address" && h.kind === "address"));
+        const implicit =
+            h.kind === "tunnelIp" && cfg.nodes[h.node!].tunnelIp === undefined ? " (the tunnel IP defaults to the node's address)" : "";
         if (first) add(h.path, `${h.ip}${implicit} is already ${first.path}: two nodes would answer for one address`);
     });
     for (const h of all.filter((x) => x.kind === "defaultGateway")) {

@@ -12,7 +12,8 @@ const PATH = "apiServer.url";
 const DO = "give the address of the API server (or its load balancer) that every node reaches on its own network";
 
 /** Names every resolver answers with the host itself (RFC 6761 .localhost, Debian's /etc/hosts). */
-const isLoopbackName = (host: string): boolean => /^(?:localhost|ip6-localhost|ip6-loopback|localhost\.localdomain)$|\.localhost$/i.test(host);
+const isLoopbackName = (host: string): boolean =>
+    /^(?:localhost|ip6-localhost|ip6-loopback|localhost\.localdomain)$|\.localhost$/i.test(host);
 
 /** Names only the cluster's DNS answers: the kubernetes Service and anything under svc or the cluster domain. */
 const isClusterName = (host: string): boolean => /^kubernetes(?:\.default)?$|\.svc$|\.svc\.|\.cluster\.local$/i.test(host);
@@ -22,9 +23,18 @@ export function apiServerAddressProblems(cfg: StackConfigInput, service: Cidr4 |
     const host = urlHost(cfg.apiServer.url);
     if (host === undefined) return;
     if (isLoopbackName(host))
-        add(PATH, `${host} names each node itself, and ovnkube's pods use the host network: only a node running an API server would reach one; ${DO}`);
+        add(
+            PATH,
+            `${host} names each node itself, and ovnkube's pods use the host network: only a node running an API server would reach one; ${DO}`,
+        );
     else if (isClusterName(host))
-        add(PATH, `${host} is a name of the cluster's own DNS, which ovnkube (on the host network, before the cluster's network exists) cannot resolve; ${DO}`);
+        add(
+            PATH,
+            `${host} is a name of the cluster's own DNS, which ovnkube (on the host network, before the cluster's network exists) cannot resolve; ${DO}`,
+        );
     else if (service && isIpv4(host) && containsIp(service, host))
-        add(PATH, `${host} is a Service address in serviceSubnet ${service.text}${host === addressAt(service, 1) ? " (the kubernetes Service's VIP)" : ""}, which only works once ovnkube runs; ${DO}`);
+        add(
+            PATH,
+            `${host} is a Service address in serviceSubnet ${service.text}${host === addressAt(service, 1) ? " (the kubernetes Service's VIP)" : ""}, which only works once ovnkube runs; ${DO}`,
+        );
 }

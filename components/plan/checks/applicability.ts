@@ -43,14 +43,22 @@ export function applicabilityProblems(cfg: StackConfigInput, add: Add): void {
     const repo = cfg.packages?.repository;
     if (repo && cfg.packages?.skip !== true) {
         const debian = cfg.nodes.findIndex((n) => (n.os ?? "debian") === "debian");
-        if (debian >= 0 && !repo.apt) add("packages.repository.apt", `required: nodes[${debian}] is a debian host, whose apt source needs a suite and components`);
-        if (debian < 0 && repo.apt) add("packages.repository.apt", "applies to debian hosts, and every node is rhel (dnf takes the url as its baseurl); remove it");
+        if (debian >= 0 && !repo.apt)
+            add("packages.repository.apt", `required: nodes[${debian}] is a debian host, whose apt source needs a suite and components`);
+        if (debian < 0 && repo.apt)
+            add("packages.repository.apt", "applies to debian hosts, and every node is rhel (dnf takes the url as its baseurl); remove it");
     }
 
     if ((cfg.ssh?.user ?? SCRIPT_USER) !== SCRIPT_USER && cfg.nodes.some((n) => n.user === undefined))
-        add("ssh.user", `"${cfg.ssh!.user}": the host scripts install packages, write /etc and drive Open vSwitch without sudo, so they need ${SCRIPT_USER}; log in as ${SCRIPT_USER}`);
+        add(
+            "ssh.user",
+            `"${cfg.ssh!.user}": the host scripts install packages, write /etc and drive Open vSwitch without sudo, so they need ${SCRIPT_USER}; log in as ${SCRIPT_USER}`,
+        );
     cfg.nodes.forEach((n, i) => {
         if (n.user !== undefined && n.user !== SCRIPT_USER)
-            add(`nodes[${i}].user`, `"${n.user}": the host scripts install packages, write /etc and drive Open vSwitch without sudo, so they need ${SCRIPT_USER}; log in as ${SCRIPT_USER}`);
+            add(
+                `nodes[${i}].user`,
+                `"${n.user}": the host scripts install packages, write /etc and drive Open vSwitch without sudo, so they need ${SCRIPT_USER}; log in as ${SCRIPT_USER}`,
+            );
     });
 }

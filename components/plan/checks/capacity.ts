@@ -23,7 +23,8 @@ export interface CapacityContext {
 }
 
 /** Gateway router places in the join subnet: offsets 2 … size-2, and in ovnkube mode node-ids up to MAX_OVNKUBE_NODE_ID. */
-export const joinPlaces = (join: Cidr4, ovnkubeMode: boolean): number => Math.min(size(join.prefix) - 2, ovnkubeMode ? MAX_OVNKUBE_NODE_ID + 1 : Infinity) - MIN_OVNKUBE_NODE_ID;
+export const joinPlaces = (join: Cidr4, ovnkubeMode: boolean): number =>
+    Math.min(size(join.prefix) - 2, ovnkubeMode ? MAX_OVNKUBE_NODE_ID + 1 : Infinity) - MIN_OVNKUBE_NODE_ID;
 
 /** Cluster subnet slots of the node subnet length not taken by a pinned subnet (pinned ones never overlap: checked apart). */
 function freeSlots(cluster: Cidr4, length: number, pinned: Cidr4[]): number {
@@ -44,22 +45,34 @@ export function capacityProblems(cfg: StackConfigInput & { hostSubnetLength: num
         const unpinned = k8sNodes.length - pinned.length;
         const free = freeSlots(c.cluster, cfg.hostSubnetLength, pinned);
         if (unpinned > free)
-            add("nodes", `${k8sNodes.length} nodes do not fit: clusterSubnet ${c.cluster.text} holds ${free} /${cfg.hostSubnetLength} subnets besides the pinned ones, for ${unpinned} unpinned nodes`);
+            add(
+                "nodes",
+                `${k8sNodes.length} nodes do not fit: clusterSubnet ${c.cluster.text} holds ${free} /${cfg.hostSubnetLength} subnets besides the pinned ones, for ${unpinned} unpinned nodes`,
+            );
     }
     if (c.join) {
         const places = joinPlaces(c.join, c.ovnkubeMode);
         const wanted = c.ovnkubeMode ? k8sNodes.length : cfg.nodes.filter((n) => n.roles.includes("gateway")).length;
         if (wanted > places)
-            add("joinSubnet", c.ovnkubeMode
-                ? `${c.join.text} gives ovnkube ${places} gateway router addresses (node-ids ${MIN_OVNKUBE_NODE_ID}…), fewer than the ${wanted} nodes ${c.mode}`
-                : `${c.join.text} holds ${places} gateway router addresses besides the cluster router's, fewer than the ${wanted} gateways`);
+            add(
+                "joinSubnet",
+                c.ovnkubeMode
+                    ? `${c.join.text} gives ovnkube ${places} gateway router addresses (node-ids ${MIN_OVNKUBE_NODE_ID}…), fewer than the ${wanted} nodes ${c.mode}`
+                    : `${c.join.text} holds ${places} gateway router addresses besides the cluster router's, fewer than the ${wanted} gateways`,
+            );
         // A node's transit address is the transit base + its node-id, which goes as high as the join subnet lets it.
         const highestId = places + MIN_OVNKUBE_NODE_ID - 1;
         if (c.transit && size(c.transit.prefix) - 2 < highestId)
-            add("transitSubnet", `${c.transit.text} holds node-ids up to ${size(c.transit.prefix) - 2}, but joinSubnet ${c.join.text} lets ovnkube give node-ids up to ${highestId}, whose transit address would fall outside it; use a transit subnet of /${32 - Math.ceil(Math.log2(highestId + 2))} or shorter`);
+            add(
+                "transitSubnet",
+                `${c.transit.text} holds node-ids up to ${size(c.transit.prefix) - 2}, but joinSubnet ${c.join.text} lets ovnkube give node-ids up to ${highestId}, whose transit address would fall outside it; use a transit subnet of /${32 - Math.ceil(Math.log2(highestId + 2))} or shorter`,
+            );
     }
     if (c.masquerade && size(c.masquerade.prefix) - 2 < MASQUERADE_ADDRESSES)
-        add("masqueradeSubnet", `${c.masquerade.text} is too small: ovnkube takes its first ${MASQUERADE_ADDRESSES} addresses; use /29 or shorter`);
+        add(
+            "masqueradeSubnet",
+            `${c.masquerade.text} is too small: ovnkube takes its first ${MASQUERADE_ADDRESSES} addresses; use /29 or shorter`,
+        );
 }
 
 function safeNetwork(text: string): Cidr4 | undefined {

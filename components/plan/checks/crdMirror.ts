@@ -22,12 +22,24 @@ export function crdMirrorProblems(cfg: StackConfigInput, version: OvnkubeVersion
     const [, scheme, host, path] = url;
     const tag = releaseOf(version).tag;
     if (scheme === "http" && cfg.lab !== true)
-        add(PATH, `is plain http (host ${host}): anyone on the path could hand every preview other CRDs; serve the mirror over https (or \`lab: true\` for a throw-away lab)`);
+        add(
+            PATH,
+            `is plain http (host ${host}): anyone on the path could hand every preview other CRDs; serve the mirror over https (or \`lab: true\` for a throw-away lab)`,
+        );
     const segments = path.split("/").filter(Boolean);
     const moving = segments.find((s) => MOVING.test(s));
-    if (moving) add(PATH, `follows the branch "${moving}", so every preview may apply other CRDs; mirror the files of release ${version} under its tag, ${tag}, and name that directory`);
+    if (moving)
+        add(
+            PATH,
+            `follows the branch "${moving}", so every preview may apply other CRDs; mirror the files of release ${version} under its tag, ${tag}, and name that directory`,
+        );
     else if (!segments.includes(tag)) {
         const other = segments.find((s) => /^v\d+\.\d+\.\d+$/.test(s));
-        add(PATH, other ? `names the tag ${other}, but ovnkube.version ${version} is ${tag}; mirror ${tag}'s CRD files and name that directory` : `names no release tag in its path (host ${host}), so nothing says which CRDs it serves; keep the files of ${tag} in a directory whose path names ${tag} (…/${tag}/crds/), or use a file:/// copy`);
+        add(
+            PATH,
+            other
+                ? `names the tag ${other}, but ovnkube.version ${version} is ${tag}; mirror ${tag}'s CRD files and name that directory`
+                : `names no release tag in its path (host ${host}), so nothing says which CRDs it serves; keep the files of ${tag} in a directory whose path names ${tag} (…/${tag}/crds/), or use a file:/// copy`,
+        );
     }
 }

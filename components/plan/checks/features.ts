@@ -14,7 +14,11 @@ const featurePath = (k: string) => `ovnkube.features.${k}`;
 export function featureProblems(cfg: StackConfigInput, ovnkubeMode: boolean, add: Add): void {
     if (!ovnkubeMode) {
         cfg.nodes.forEach((n, i) => {
-            if (n.egressAssignable) add(`nodes[${i}].egressAssignable`, "applies to ovnkube mode only (ovnkube assigns egress IPs), and kubernetes.enabled is false; remove it");
+            if (n.egressAssignable)
+                add(
+                    `nodes[${i}].egressAssignable`,
+                    "applies to ovnkube mode only (ovnkube assigns egress IPs), and kubernetes.enabled is false; remove it",
+                );
         });
         return;
     }
@@ -24,9 +28,16 @@ export function featureProblems(cfg: StackConfigInput, ovnkubeMode: boolean, add
         if (!features[k]) continue;
         const f = featureOf(k);
         if (!releaseHas(version, k))
-            add(featurePath(k), `ovn-kubernetes ${version} has no --${f.flag}: it came with ${f.since}; set ovnkube.version: "${f.since}", or remove it`);
+            add(
+                featurePath(k),
+                `ovn-kubernetes ${version} has no --${f.flag}: it came with ${f.since}; set ovnkube.version: "${f.since}", or remove it`,
+            );
         for (const r of f.requires ?? [])
-            if (!features[r as FeatureKey]) add(featurePath(k), `needs ${featurePath(r)}, which is off (ovnkube refuses or ignores ${k} without it); turn it on, or remove ${k}`);
+            if (!features[r as FeatureKey])
+                add(
+                    featurePath(k),
+                    `needs ${featurePath(r)}, which is off (ovnkube refuses or ignores ${k} without it); turn it on, or remove ${k}`,
+                );
         if (f.missing) add(featurePath(k), `needs ${f.missing}; remove it`);
     }
     cfg.nodes.forEach((n, i) => {
@@ -35,7 +46,10 @@ export function featureProblems(cfg: StackConfigInput, ovnkubeMode: boolean, add
         // ovnkube gives every Kubernetes node its own gateway router, which SNATs to the egress IP and
         // answers ARP for it: any of them may hold one, with or without the project's role "gateway".
         if (!isK8sNode(n))
-            add(p, `${n.name} is no Kubernetes node (roles master or node), so ovnkube gives it no gateway router to hold an egress IP; give it the role "node", or remove it`);
+            add(
+                p,
+                `${n.name} is no Kubernetes node (roles master or node), so ovnkube gives it no gateway router to hold an egress IP; give it the role "node", or remove it`,
+            );
         if (!features.egressIp) add(p, `${featurePath("egressIp")} is off, so nothing assigns egress IPs; turn it on, or remove it`);
     });
 }

@@ -52,4 +52,3 @@ export function generatedNameClashes(names: Generated[]): Problem[] {
     }
     return problems;
 }
-

@@ -36,7 +36,10 @@ export function identityProblems(cfg: StackConfigInput, add: Add): void {
     const bootstrap = identity?.bootstrapKubeconfig;
     const what = bootstrap === undefined ? undefined : notNodeCredential(bootstrap);
     if (what)
-        add(BOOTSTRAP, `${bootstrap} is ${what}, not a node's: ovnkube-identity's approver signs only certificate requests of system:node:<name> users; name the kubelet's kubeconfig (kubeadm: /etc/kubernetes/kubelet.conf)`);
+        add(
+            BOOTSTRAP,
+            `${bootstrap} is ${what}, not a node's: ovnkube-identity's approver signs only certificate requests of system:node:<name> users; name the kubelet's kubeconfig (kubeadm: /etc/kubernetes/kubelet.conf)`,
+        );
 
     const address = identity?.webhookAddress ?? "localhost";
     const masters = cfg.nodes.flatMap((n, i) => (n.roles.includes("master") ? [{ n, i }] : []));
@@ -44,12 +47,21 @@ export function identityProblems(cfg: StackConfigInput, add: Add): void {
         // The existing relation (semantic.ts) names an address that is no master's; here: the master's SSH address, which is not where it listens.
         const bySsh = masters.find(({ n }) => n.address === address && tunnelIpOf(n) !== undefined && tunnelIpOf(n) !== address);
         if (bySsh)
-            add(ADDRESS, `${address} is nodes[${bySsh.i}].address, but ovnkube-identity listens on that master's node IP, its tunnelIp ${tunnelIpOf(bySsh.n)}: the API server would find nothing there; use ${tunnelIpOf(bySsh.n)}`);
+            add(
+                ADDRESS,
+                `${address} is nodes[${bySsh.i}].address, but ovnkube-identity listens on that master's node IP, its tunnelIp ${tunnelIpOf(bySsh.n)}: the API server would find nothing there; use ${tunnelIpOf(bySsh.n)}`,
+            );
         return;
     }
     // localhost: every API server must run beside an ovnkube-identity, that is on a master.
     const api = urlIpv4(cfg.apiServer.url);
     const host = api === undefined ? -1 : cfg.nodes.findIndex((n) => n.address === api || tunnelIpOf(n) === api);
     if (host >= 0 && !cfg.nodes[host].roles.includes("master"))
-        add(ADDRESS, `localhost, but apiServer.url names nodes[${host}] (${api}), which is no master and runs no ovnkube-identity: its API server would call a webhook that is not there; ${isK8sNode(cfg.nodes[host]) ? "give that node the role master, " : ""}or set webhookAddress to a master's node IP (${masters.map(({ n }) => tunnelIpOf(n)).filter(Boolean).join(", ")})`);
+        add(
+            ADDRESS,
+            `localhost, but apiServer.url names nodes[${host}] (${api}), which is no master and runs no ovnkube-identity: its API server would call a webhook that is not there; ${isK8sNode(cfg.nodes[host]) ? "give that node the role master, " : ""}or set webhookAddress to a master's node IP (${masters
+                .map(({ n }) => tunnelIpOf(n))
+                .filter(Boolean)
+                .join(", ")})`,
+        );
 }

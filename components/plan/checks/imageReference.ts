@@ -48,7 +48,8 @@ export function parseImageReference(ref: string): ImageReference | string {
     // reference's splitDockerDomain: the first component is a registry when it has a dot or a port, or is localhost.
     if (slash < 0 || !(first.includes(".") || first.includes(":") || first === "localhost"))
         return `names no registry, so each node's runtime picks one (docker.io, or registries.conf's search list); name the registry: ghcr.io/${name}${tag ? `:${tag}` : ""}`;
-    if (!DOMAIN.test(first)) return `has the registry "${first}"; a registry is a DNS name or IPv4 address with an optional numeric port (registry.example.com:5000)`;
+    if (!DOMAIN.test(first))
+        return `has the registry "${first}"; a registry is a DNS name or IPv4 address with an optional numeric port (registry.example.com:5000)`;
     const repository = name.slice(slash + 1);
     const bad = repository.split("/").find((c) => !PATH_COMPONENT.test(c));
     if (bad !== undefined) return `has the path component "${bad}"; path components are lower-case a-z 0-9, joined by . _ __ or -`;
@@ -70,8 +71,14 @@ export function imageReferenceProblems(cfg: StackConfigInput, version: OvnkubeVe
     if (typeof ref === "string") return add(PATH, `"${image}" ${ref}`);
     if (ref.digest || !ref.tag) return;
     if (MOVING_TAGS.includes(ref.tag.toLowerCase()) && cfg.ovnkube?.allowMovingImageTag !== true)
-        add(PATH, `"${image}" has the moving tag "${ref.tag}", which follows a branch instead of release ${version}: every node pulls whatever was pushed last; give the release's tag or a digest (@sha256:…), or set ${ALLOW}: true to run it on purpose`);
+        add(
+            PATH,
+            `"${image}" has the moving tag "${ref.tag}", which follows a branch instead of release ${version}: every node pulls whatever was pushed last; give the release's tag or a digest (@sha256:…), or set ${ALLOW}: true to run it on purpose`,
+        );
     const line = releaseLineOf(ref.tag);
     if (line !== undefined && line !== version)
-        add(PATH, `"${image}" is the image of release ${line}, but ovnkube.version is ${version}; use the image of release ${version}, or set ovnkube.version: "${line}"`);
+        add(
+            PATH,
+            `"${image}" is the image of release ${line}, but ovnkube.version is ${version}; use the image of release ${version}, or set ovnkube.version: "${line}"`,
+        );
 }

@@ -33,19 +33,24 @@ export function hostKeyProblems(cfg: StackConfigInput, add: Add): void {
     cfg.nodes.forEach((n, i) => {
         const path = `nodes[${i}].hostKey`;
         if (n.hostKey === undefined) return;
-        if (isFingerprintPin(n.hostKey)) return add(path, `a fingerprint cannot be verified by @pulumi/command, which needs the key itself: ${keyLineHint(n.address)}`);
+        if (isFingerprintPin(n.hostKey))
+            return add(path, `a fingerprint cannot be verified by @pulumi/command, which needs the key itself: ${keyLineHint(n.address)}`);
         try {
             parseHostKeyLine(n.hostKey);
         } catch (e) {
             return add(path, (e as Error).message);
         }
         const key = sshKey(n.hostKey);
-        if (key instanceof Error) return add(path, `is not an SSH public key (${key.message}); copy the whole line again: ${keyLineHint(n.address)}`);
+        if (key instanceof Error)
+            return add(path, `is not an SSH public key (${key.message}); copy the whole line again: ${keyLineHint(n.address)}`);
         if (key.isPrivateKey()) return add(path, `is a private key; pin the host's public key: ${keyLineHint(n.address)}`);
         const blob = key.getPublicSSH().toString("base64");
         const other = seen.get(blob);
         if (other !== undefined)
-            add(path, `is also the host key of nodes[${other}]: a key copied between hosts (a cloned image) lets one pose as the other; give this host its own key (ssh-keygen -A) and pin it`);
+            add(
+                path,
+                `is also the host key of nodes[${other}]: a key copied between hosts (a cloned image) lets one pose as the other; give this host its own key (ssh-keygen -A) and pin it`,
+            );
         else seen.set(blob, i);
     });
 }
@@ -76,7 +81,12 @@ export function secretMaterialProblems(cfg: StackConfigInput, texts: SecretTexts
     if (ssh !== undefined) {
         const key = sshKey(ssh);
         if (key instanceof Error)
-            add("sshPrivateKey", /passphrase/i.test(key.message) ? "is encrypted with a passphrase, which nothing can give at run time; store the key without one (ssh-keygen -p -N '')" : `is not an SSH private key (${key.message})`);
+            add(
+                "sshPrivateKey",
+                /passphrase/i.test(key.message)
+                    ? "is encrypted with a passphrase, which nothing can give at run time; store the key without one (ssh-keygen -p -N '')"
+                    : `is not an SSH private key (${key.message})`,
+            );
         else if (!key.isPrivateKey()) add("sshPrivateKey", "is a public key; give the private key the hosts' authorized_keys admit");
         else {
             publicKeys.set("sshPrivateKey", spki(createPublicKey(key.getPublicPEM())));
@@ -84,7 +94,10 @@ export function secretMaterialProblems(cfg: StackConfigInput, texts: SecretTexts
             cfg.nodes.forEach((n, i) => {
                 const pinned = n.hostKey && !isFingerprintPin(n.hostKey) ? sshKey(n.hostKey) : undefined;
                 if (pinned && !(pinned instanceof Error) && pinned.getPublicSSH().toString("base64") === own)
-                    add(`nodes[${i}].hostKey`, "is the public half of sshPrivateKey, the program's own login key, not the host's; pin the host's key from ssh-keyscan");
+                    add(
+                        `nodes[${i}].hostKey`,
+                        "is the public half of sshPrivateKey, the program's own login key, not the host's; pin the host's key from ssh-keyscan",
+                    );
             });
         }
     }
@@ -93,12 +106,16 @@ export function secretMaterialProblems(cfg: StackConfigInput, texts: SecretTexts
         const text = texts[k];
         if (text === undefined) continue;
         if (PEM_PRIVATE_KEY.test(text)) {
-            add(k, "holds a private key where a certificate belongs; give the certificate (-----BEGIN CERTIFICATE-----) and keep the key on its host");
+            add(
+                k,
+                "holds a private key where a certificate belongs; give the certificate (-----BEGIN CERTIFICATE-----) and keep the key on its host",
+            );
             continue;
         }
         try {
             const cert = new X509Certificate(text);
-            if (CA_CERTIFICATES.has(k) && !cert.ca) add(k, `is not a CA certificate (basicConstraints CA:FALSE): ${cert.subject.replace(/\n/g, ", ")} cannot vouch for others`);
+            if (CA_CERTIFICATES.has(k) && !cert.ca)
+                add(k, `is not a CA certificate (basicConstraints CA:FALSE): ${cert.subject.replace(/\n/g, ", ")} cannot vouch for others`);
             else if (Date.parse(cert.validTo) < Date.now()) add(k, `expired on ${cert.validTo}`);
             else certs.set(k, cert);
         } catch {
@@ -111,16 +128,33 @@ export function secretMaterialProblems(cfg: StackConfigInput, texts: SecretTexts
             const key = createPrivateKey(sslKey);
             publicKeys.set("ovnSslPrivateKey", spki(createPublicKey(key)));
             const cert = certs.get("ovnSslCertificate");
-            if (cert && !cert.checkPrivateKey(key)) add("ovnSslPrivateKey", "does not belong to ovnSslCertificate: OVN's SSL handshake would fail; give the key the certificate was issued for");
+            if (cert && !cert.checkPrivateKey(key))
+                add(
+                    "ovnSslPrivateKey",
+                    "does not belong to ovnSslCertificate: OVN's SSL handshake would fail; give the key the certificate was issued for",
+                );
         } catch {
-            add("ovnSslPrivateKey", PEM_CERTIFICATE.test(sslKey) ? "holds a certificate where the private key belongs" : "is not a PEM private key (-----BEGIN PRIVATE KEY-----)");
+            add(
+                "ovnSslPrivateKey",
+                PEM_CERTIFICATE.test(sslKey)
+                    ? "holds a certificate where the private key belongs"
+                    : "is not a PEM private key (-----BEGIN PRIVATE KEY-----)",
+            );
         }
     }
     const [cert, ca] = [certs.get("ovnSslCertificate"), certs.get("ovnSslCaCertificate")];
-    if (cert && ca && !cert.verify(ca.publicKey)) add("ovnSslCertificate", `is not signed by ovnSslCaCertificate (issuer ${cert.issuer.replace(/\n/g, ", ")}): every peer would refuse it`);
-    if (texts.k8sApiToken !== undefined && /-----BEGIN /.test(texts.k8sApiToken)) add("k8sApiToken", "holds PEM key material, not a bearer token");
+    if (cert && ca && !cert.verify(ca.publicKey))
+        add(
+            "ovnSslCertificate",
+            `is not signed by ovnSslCaCertificate (issuer ${cert.issuer.replace(/\n/g, ", ")}): every peer would refuse it`,
+        );
+    if (texts.k8sApiToken !== undefined && /-----BEGIN /.test(texts.k8sApiToken))
+        add("k8sApiToken", "holds PEM key material, not a bearer token");
     if (texts.kubeconfig !== undefined && kubeconfigServer(texts.kubeconfig) === undefined)
-        add("kubeconfig", "is not a kubeconfig whose current context names a cluster with an http(s) server (`kubectl config view --minify --raw`)");
+        add(
+            "kubeconfig",
+            "is not a kubeconfig whose current context names a cluster with an http(s) server (`kubectl config view --minify --raw`)",
+        );
     reusedSecrets(texts, publicKeys, add);
 }
 
@@ -133,7 +167,9 @@ function reusedSecrets(texts: SecretTexts, publicKeys: Map<SecretKey, string>, a
     present.forEach((k, j) => {
         const same = present.slice(0, j).find((o) => texts[o]!.trim() === texts[k]!.trim());
         const pair = publicKeys.has(k) ? present.slice(0, j).find((o) => publicKeys.get(o) === publicKeys.get(k)) : undefined;
-        if (same) add(k, `is the same value as ${same}: one secret would serve two purposes, so leaking either leaks both; give each its own`);
-        else if (pair) add(k, `is the key pair of ${pair}: one key would serve two purposes, so leaking either leaks both; give each its own`);
+        if (same)
+            add(k, `is the same value as ${same}: one secret would serve two purposes, so leaking either leaks both; give each its own`);
+        else if (pair)
+            add(k, `is the key pair of ${pair}: one key would serve two purposes, so leaking either leaks both; give each its own`);
     });
 }

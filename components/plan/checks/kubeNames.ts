@@ -30,6 +30,9 @@ export function kubeNameClashes(cfg: StackConfig, model: ClusterModel): Problem[
             });
     }
     if (model.kube.namespace === HOST_NETWORK_NAMESPACE)
-        problems.push({ path: "kubernetes.namespace", message: `"${HOST_NETWORK_NAMESPACE}" is the namespace the project creates for host-network traffic; the stack would create it twice and delete it with either; use another namespace such as ovn-kubernetes` });
+        problems.push({
+            path: "kubernetes.namespace",
+            message: `"${HOST_NETWORK_NAMESPACE}" is the namespace the project creates for host-network traffic; the stack would create it twice and delete it with either; use another namespace such as ovn-kubernetes`,
+        });
     return problems;
 }

@@ -36,21 +36,43 @@ export function urlPort(url: string): number {
 function listenersOf(cfg: StackConfigInput, i: number, clustered: boolean, { centralized, ovnkubeMode }: Deployed): Listener[] {
     const n = cfg.nodes[i];
     const t = cfg.ovnTransport ?? {};
-    const out: Listener[] = [{ path: n.port !== undefined ? `nodes[${i}].port` : "ssh.port", port: n.port ?? cfg.ssh?.port ?? 22, what: `the SSH port of nodes[${i}]` }];
+    const out: Listener[] = [
+        {
+            path: n.port !== undefined ? `nodes[${i}].port` : "ssh.port",
+            port: n.port ?? cfg.ssh?.port ?? 22,
+            what: `the SSH port of nodes[${i}]`,
+        },
+    ];
     if (centralized && n.roles.includes("central")) {
-        out.push({ path: "ovnTransport.nbPort", port: t.nbPort ?? 6641, what: "nbPort" }, { path: "ovnTransport.sbPort", port: t.sbPort ?? 6642, what: "sbPort" });
+        out.push(
+            { path: "ovnTransport.nbPort", port: t.nbPort ?? 6641, what: "nbPort" },
+            { path: "ovnTransport.sbPort", port: t.sbPort ?? 6642, what: "sbPort" },
+        );
         if (clustered)
-            out.push({ path: "ovnTransport.nbRaftPort", port: t.nbRaftPort ?? 6643, what: "nbRaftPort" }, { path: "ovnTransport.sbRaftPort", port: t.sbRaftPort ?? 6644, what: "sbRaftPort" });
+            out.push(
+                { path: "ovnTransport.nbRaftPort", port: t.nbRaftPort ?? 6643, what: "nbRaftPort" },
+                { path: "ovnTransport.sbRaftPort", port: t.sbRaftPort ?? 6644, what: "sbRaftPort" },
+            );
     }
     const api = urlIpv4(cfg.apiServer.url);
-    if (api !== undefined && (api === n.address || api === tunnelIpOf(n))) out.push({ path: "apiServer.url", port: urlPort(cfg.apiServer.url), what: `the API server's port on nodes[${i}]` });
+    if (api !== undefined && (api === n.address || api === tunnelIpOf(n)))
+        out.push({ path: "apiServer.url", port: urlPort(cfg.apiServer.url), what: `the API server's port on nodes[${i}]` });
     if (!ovnkubeMode) return out;
     if (n.roles.includes("master") && cfg.ovnkube?.identity?.enabled !== false)
-        out.push({ path: "ovnkube.identity.enabled", port: WEBHOOK_PORT, what: `ovnkube-identity's webhook port on nodes[${i}] (fixed)`, fixed: true });
+        out.push({
+            path: "ovnkube.identity.enabled",
+            port: WEBHOOK_PORT,
+            what: `ovnkube-identity's webhook port on nodes[${i}] (fixed)`,
+            fixed: true,
+        });
     const features = cfg.ovnkube?.features;
     const healthCheck = features?.egressIpHealthCheckPort ?? EGRESS_IP_HEALTH_CHECK.chartDefault;
     if (isK8sNode(n) && featureSettings(features).egressIp && healthCheck !== 0)
-        out.push({ path: "ovnkube.features.egressIpHealthCheckPort", port: healthCheck, what: "the EgressIP health-check port (ovnkube.features.egressIpHealthCheckPort)" });
+        out.push({
+            path: "ovnkube.features.egressIpHealthCheckPort",
+            port: healthCheck,
+            what: "the EgressIP health-check port (ovnkube.features.egressIpHealthCheckPort)",
+        });
     return out;
 }
 

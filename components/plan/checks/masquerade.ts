@@ -26,9 +26,19 @@ export const WIDEST_MASQUERADE_PREFIX = 17;
 export function masqueradeProblems(masquerade: Cidr4 | undefined, add: Add): void {
     if (!masquerade) return;
     if (!contains(LINK_LOCAL, masquerade))
-        return add(PATH, `${masquerade.text} is not link-local: every node would route it into OVN and hosts outside could reach its addresses; use a range inside 169.254.0.0/16, such as the default 169.254.0.0/17`);
+        return add(
+            PATH,
+            `${masquerade.text} is not link-local: every node would route it into OVN and hosts outside could reach its addresses; use a range inside 169.254.0.0/16, such as the default 169.254.0.0/17`,
+        );
     if (masquerade.prefix < WIDEST_MASQUERADE_PREFIX)
-        add(PATH, `${masquerade.text} is wider than upstream's /${WIDEST_MASQUERADE_PREFIX} (ovnkube uses 5 addresses of it, and every node routes all of it into OVN); use /${WIDEST_MASQUERADE_PREFIX} to /29, such as 169.254.0.0/17`);
+        add(
+            PATH,
+            `${masquerade.text} is wider than upstream's /${WIDEST_MASQUERADE_PREFIX} (ovnkube uses 5 addresses of it, and every node routes all of it into OVN); use /${WIDEST_MASQUERADE_PREFIX} to /29, such as 169.254.0.0/17`,
+        );
     for (const [ip, what] of CLOUD_SERVICES)
-        if (containsIp(masquerade, ip)) add(PATH, `${masquerade.text} covers ${ip}, ${what}: nodes would send it into OVN; use a range that leaves 169.254.169.0/24 out, such as 169.254.0.0/17`);
+        if (containsIp(masquerade, ip))
+            add(
+                PATH,
+                `${masquerade.text} covers ${ip}, ${what}: nodes would send it into OVN; use a range that leaves 169.254.169.0/24 out, such as 169.254.0.0/17`,
+            );
 }

@@ -15,5 +15,8 @@ export function publicRangeProblems(ranges: ReadonlyArray<[string, Cidr4 | undef
     if (allowPublic) return;
     for (const [path, range] of ranges)
         if (range && !NON_PUBLIC.some((p) => contains(p, range)))
-            add(path, `${range.text} is not private address space (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10): every node would route it into the cluster, and hosts with those addresses would become unreachable; choose a private range, or set ${ALLOW_PUBLIC}: true if the space is yours`);
+            add(
+                path,
+                `${range.text} is not private address space (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10): every node would route it into the cluster, and hosts with those addresses would become unreachable; choose a private range, or set ${ALLOW_PUBLIC}: true if the space is yours`,
+            );
 }

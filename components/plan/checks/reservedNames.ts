@@ -16,6 +16,9 @@ export const OVN_DEFAULT_ZONE = "global";
 export function reservedNameProblems(cfg: StackConfigInput, add: Add): void {
     cfg.nodes.forEach((n, i) => {
         if (isK8sNode(n) && n.name === OVN_DEFAULT_ZONE)
-            add(`nodes[${i}].name`, `"${n.name}" is ovn-kubernetes' default zone, the one every node shares without interconnect; interconnect names each node's zone after the node, and ovnkube would skip that zone's interconnect setup; rename the node`);
+            add(
+                `nodes[${i}].name`,
+                `"${n.name}" is ovn-kubernetes' default zone, the one every node shares without interconnect; interconnect names each node's zone after the node, and ovnkube would skip that zone's interconnect setup; rename the node`,
+            );
     });
 }

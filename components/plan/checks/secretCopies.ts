@@ -24,6 +24,10 @@ export function secretCopyProblems(cfg: StackConfigInput, add: Add): void {
     const present = SECRET_KEYS.filter((k) => cipher(k) !== undefined);
     present.forEach((k, j) => {
         const same = present.slice(0, j).find((o) => cipher(o) === cipher(k) && !(isCertificate(o) && isCertificate(k)));
-        if (same) add(k, `holds the same ciphertext as ${same}: one secret's value was pasted under another key; set ${k} to its own value (pulumi config set --secret)`);
+        if (same)
+            add(
+                k,
+                `holds the same ciphertext as ${same}: one secret's value was pasted under another key; set ${k} to its own value (pulumi config set --secret)`,
+            );
     });
 }

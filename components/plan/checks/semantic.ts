@@ -55,16 +55,24 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     const transit = interconnect ? network("transitSubnet", cfg.transitSubnet ?? DEFAULT_TRANSIT_SUBNET) : undefined;
     const masquerade = ovnkubeMode ? network("masqueradeSubnet", cfg.masqueradeSubnet ?? DEFAULT_MASQUERADE_SUBNET) : undefined;
     const named: Array<[string, Cidr4 | undefined]> = [
-        ["clusterSubnet", cluster], ["serviceSubnet", service], ["joinSubnet", join], ["transitSubnet", transit], ["masqueradeSubnet", masquerade],
+        ["clusterSubnet", cluster],
+        ["serviceSubnet", service],
+        ["joinSubnet", join],
+        ["transitSubnet", transit],
+        ["masqueradeSubnet", masquerade],
     ];
     for (let i = 0; i < named.length; i++)
         for (let j = i + 1; j < named.length; j++) {
             const [an, a] = named[i];
             const [bn, b] = named[j];
-            if (a && b && overlaps(a, b)) add(bn, `${b.text} overlaps ${an} ${a.text}; the cluster, service, join, transit and masquerade subnets must be disjoint`);
+            if (a && b && overlaps(a, b))
+                add(bn, `${b.text} overlaps ${an} ${a.text}; the cluster, service, join, transit and masquerade subnets must be disjoint`);
         }
     if (cluster && cfg.hostSubnetLength <= cluster.prefix)
-        add("hostSubnetLength", `/${cfg.hostSubnetLength} is not longer than clusterSubnet /${cluster.prefix}: no room for more than one node`);
+        add(
+            "hostSubnetLength",
+            `/${cfg.hostSubnetLength} is not longer than clusterSubnet /${cluster.prefix}: no room for more than one node`,
+        );
     if (join && join.prefix > 29) add("joinSubnet", `/${join.prefix} is too small for the cluster router and a gateway router`);
 
     if (ovnkubeMode) checkIdentity(cfg, add);
@@ -89,11 +97,16 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
         const onGatewayBridge = n.gateway?.mode === "shared" && (!n.tunnelInterface || n.tunnelInterface === n.gateway.interface);
         if (chassis && netdev && !n.tunnelInterface && !onGatewayBridge)
             add(`${p}.tunnelInterface`, `required with datapathType netdev: userspace tunnels need the tunnel IP on an OVS bridge`);
-        if (n.tunnelInterface && nicBridge(n.tunnelInterface).length > 15) add(`${p}.tunnelInterface`, `bridge "${nicBridge(n.tunnelInterface)}" would be longer than 15 characters`);
-        if (n.roles.includes("central") && !tunnelIp) add(`${p}.tunnelIp`, `the central node needs an IPv4 address for the NB/SB listeners`);
+        if (n.tunnelInterface && nicBridge(n.tunnelInterface).length > 15)
+            add(`${p}.tunnelInterface`, `bridge "${nicBridge(n.tunnelInterface)}" would be longer than 15 characters`);
+        if (n.roles.includes("central") && !tunnelIp)
+            add(`${p}.tunnelIp`, `the central node needs an IPv4 address for the NB/SB listeners`);
 
         if (!n.hostKey && !cfg.ssh?.insecureIgnoreHostKey)
-            add(`${p}.hostKey`, `required: pin the host key (ssh-keyscan), or set ssh.insecureIgnoreHostKey with lab: true for a throw-away lab`);
+            add(
+                `${p}.hostKey`,
+                `required: pin the host key (ssh-keyscan), or set ssh.insecureIgnoreHostKey with lab: true for a throw-away lab`,
+            );
 
         const k8sNode = isK8sNode(n);
         if (n.subnet) {
@@ -116,7 +129,11 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
         checkGatewayNic(p, n, n.datapathType ?? cfg.datapathType, add);
     });
     // ovnkube-node writes ovn-encap-type=geneve on every node whatever it is told (setupOVNNode).
-    if (ovnkubeMode && cfg.encapType !== "geneve") add("encapType", `"${cfg.encapType}" is not supported ${OVNKUBE_MODE}: ovnkube sets every node's ovn-encap-type to geneve; use geneve, or set kubernetes.enabled: false`);
+    if (ovnkubeMode && cfg.encapType !== "geneve")
+        add(
+            "encapType",
+            `"${cfg.encapType}" is not supported ${OVNKUBE_MODE}: ovnkube sets every node's ovn-encap-type to geneve; use geneve, or set kubernetes.enabled: false`,
+        );
     hostKeyProblems(cfg, add);
     secretMaterialProblems(cfg, texts, add);
     addressProblems(cfg, { cluster, service, join, transit, masquerade }, add);
@@ -145,7 +162,14 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     masqueradeProblems(masquerade, add);
     if (ovnkubeMode) apiServerAddressProblems(cfg, service, add);
     if (interconnect) reservedNameProblems(cfg, add);
-    publicRangeProblems([["clusterSubnet", cluster], ["serviceSubnet", service]], cfg.allowPublicClusterRanges === true, add);
+    publicRangeProblems(
+        [
+            ["clusterSubnet", cluster],
+            ["serviceSubnet", service],
+        ],
+        cfg.allowPublicClusterRanges === true,
+        add,
+    );
     capacityProblems(cfg, { cluster, join, transit, masquerade, ovnkubeMode, mode: OVNKUBE_MODE }, add);
     return problems;
 }
@@ -169,7 +193,8 @@ function checkGateway(
     }
     if (phys) {
         const net = networkOf(g.physicalIp);
-        if (!containsIp(net, g.defaultGateway)) add(`${p}.defaultGateway`, `${g.defaultGateway} is not in the subnet of physicalIp ${g.physicalIp}`);
+        if (!containsIp(net, g.defaultGateway))
+            add(`${p}.defaultGateway`, `${g.defaultGateway} is not in the subnet of physicalIp ${g.physicalIp}`);
         else if (toInt(g.defaultGateway) === phys.base) add(`${p}.defaultGateway`, `equals the physical IP`);
         for (const [name, c] of routed) if (c && overlaps(c, net)) add(`${p}.physicalIp`, `${g.physicalIp} overlaps ${name} ${c.text}`);
     }
@@ -190,29 +215,53 @@ function checkGateway(
  * dedicated NIC leaves the host's IP stack, so it must not carry the node's SSH address or its
  * tunnel IP: the host would lose them.
  */
-function checkGatewayNic(p: string, n: StackConfigInput["nodes"][number], datapathType: DatapathType | undefined, add: (path: string, message: string) => void) {
+function checkGatewayNic(
+    p: string,
+    n: StackConfigInput["nodes"][number],
+    datapathType: DatapathType | undefined,
+    add: (path: string, message: string) => void,
+) {
     const g = n.gateway;
     if (!g) return;
     const bridge = gatewayBridgeOf(g);
     const tunnelNic = n.tunnelInterface;
     const tunnelBridge = tunnelBridgeOf(n, datapathType)?.bridge;
-    for (const [key, name] of [["bridge", bridge], ["interface", g.interface]] as const) {
-        if (name === INTEGRATION_BRIDGE) add(`${p}.gateway.${key}`, `"${INTEGRATION_BRIDGE}" is OVN's integration bridge; name another ${key}`);
-        else if (name === tunnelBridge) add(`${p}.gateway.${key}`, `"${name}" is this node's tunnel bridge (tunnelInterface ${tunnelNic} with datapathType netdev); name another ${key}`);
+    for (const [key, name] of [
+        ["bridge", bridge],
+        ["interface", g.interface],
+    ] as const) {
+        if (name === INTEGRATION_BRIDGE)
+            add(`${p}.gateway.${key}`, `"${INTEGRATION_BRIDGE}" is OVN's integration bridge; name another ${key}`);
+        else if (name === tunnelBridge)
+            add(
+                `${p}.gateway.${key}`,
+                `"${name}" is this node's tunnel bridge (tunnelInterface ${tunnelNic} with datapathType netdev); name another ${key}`,
+            );
     }
-    if (tunnelNic && bridge === tunnelNic) add(`${p}.gateway.bridge`, `"${bridge}" is this node's tunnelInterface, an existing NIC; name another bridge`);
+    if (tunnelNic && bridge === tunnelNic)
+        add(`${p}.gateway.bridge`, `"${bridge}" is this node's tunnelInterface, an existing NIC; name another bridge`);
     if (g.mode !== "dedicated") return;
     const leaves = `a dedicated gateway NIC leaves the host's IP stack`;
-    if (tunnelNic === g.interface) add(`${p}.gateway.interface`, `${leaves}, but ${g.interface} is also the tunnelInterface: the tunnel IP would go with it; use mode "shared" or another NIC`);
+    if (tunnelNic === g.interface)
+        add(
+            `${p}.gateway.interface`,
+            `${leaves}, but ${g.interface} is also the tunnelInterface: the tunnel IP would go with it; use mode "shared" or another NIC`,
+        );
     let net: Cidr4;
     try {
         net = networkOf(g.physicalIp);
     } catch {
         return; // reported by checkGateway
     }
-    for (const [key, ip] of [["address", n.address], ["tunnelIp", n.tunnelIp]] as const) {
+    for (const [key, ip] of [
+        ["address", n.address],
+        ["tunnelIp", n.tunnelIp],
+    ] as const) {
         if (ip && isIpv4(ip) && containsIp(net, ip) && !(key === "tunnelIp" && ip === n.address))
-            add(`${p}.gateway.physicalIp`, `${leaves}, but ${p}.${key} ${ip} is inside its physicalIp ${g.physicalIp}, so it is on that NIC and would be removed${key === "address" ? ", locking out SSH" : ""}; use mode "shared", or a NIC on another network`);
+            add(
+                `${p}.gateway.physicalIp`,
+                `${leaves}, but ${p}.${key} ${ip} is inside its physicalIp ${g.physicalIp}, so it is on that NIC and would be removed${key === "address" ? ", locking out SSH" : ""}; use mode "shared", or a NIC on another network`,
+            );
     }
 }
 
@@ -225,13 +274,20 @@ const centralIndexes = (cfg: Defaulted): number[] => cfg.nodes.flatMap((n, i) =>
 function checkCentrals(cfg: Defaulted, add: (path: string, message: string) => void) {
     const centrals = centralIndexes(cfg);
     if (!CENTRAL_COUNTS.includes(centrals.length))
-        add("nodes", `1, 3 or 5 nodes must have the role "central" (found ${centrals.length}): several centrals form raft clusters, which need an odd number of members`);
+        add(
+            "nodes",
+            `1, 3 or 5 nodes must have the role "central" (found ${centrals.length}): several centrals form raft clusters, which need an odd number of members`,
+        );
     if (centrals.length < 2) return;
     // Each member's own address is one of ./addresses.ts's relations.
     for (const i of centrals) {
         const n = cfg.nodes[i];
         // The clustered start goes through Debian's ovn-ctl units (systemd drop-ins) or ovn-ctl itself.
-        if ((n.os ?? "debian") !== "debian") add(`nodes[${i}].os`, `clustered centrals (several nodes with the role "central") are supported on debian hosts only, got ${n.os}`);
+        if ((n.os ?? "debian") !== "debian")
+            add(
+                `nodes[${i}].os`,
+                `clustered centrals (several nodes with the role "central") are supported on debian hosts only, got ${n.os}`,
+            );
     }
 }
 
@@ -247,7 +303,10 @@ function checkIdentity(cfg: Defaulted, add: (path: string, message: string) => v
         const dir = kubeconfigDir(identity.bootstrapKubeconfig);
         const taken = NODE_HOST_DIRS.map((d) => d.mountPath).find((m) => dir === m || m.startsWith(`${dir}/`));
         if (dir === "/" || taken)
-            add("ovnkube.identity.bootstrapKubeconfig", `${identity.bootstrapKubeconfig}: ovnkube-node mounts this file's directory, which ${dir === "/" ? "is the host's root" : `is or holds ${taken}, a directory it mounts already`}; keep the kubelet's kubeconfig in a directory of its own, such as /etc/kubernetes`);
+            add(
+                "ovnkube.identity.bootstrapKubeconfig",
+                `${identity.bootstrapKubeconfig}: ovnkube-node mounts this file's directory, which ${dir === "/" ? "is the host's root" : `is or holds ${taken}, a directory it mounts already`}; keep the kubelet's kubeconfig in a directory of its own, such as /etc/kubernetes`,
+            );
     }
     if (identity.webhookAddress === undefined || identity.webhookAddress === "localhost") return;
     const masters = cfg.nodes.filter((n) => n.roles.includes("master"));
@@ -261,7 +320,10 @@ function checkIdentity(cfg: Defaulted, add: (path: string, message: string) => v
 /** Interconnect: every node is its own zone with local NB, SB and northd, so no node is the central. */
 function checkNoCentrals(cfg: Defaulted, add: (path: string, message: string) => void) {
     for (const i of centralIndexes(cfg))
-        add(`nodes[${i}].roles`, `"central" has no place with ovnkube.architecture interconnect: every node runs its own NB, SB and ovn-northd; remove the role, or set ovnkube.architecture: centralized`);
+        add(
+            `nodes[${i}].roles`,
+            `"central" has no place with ovnkube.architecture interconnect: every node runs its own NB, SB and ovn-northd; remove the role, or set ovnkube.architecture: centralized`,
+        );
 }
 
 /** Namespaces Kubernetes itself owns: the stack creates its namespace and deletes it on destroy. */
@@ -270,15 +332,25 @@ const RESERVED_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node
 function checkNamespace(cfg: Defaulted, add: (path: string, message: string) => void) {
     const ns = cfg.kubernetes?.namespace;
     if (ns !== undefined && RESERVED_NAMESPACES.includes(ns))
-        add("kubernetes.namespace", `"${ns}" belongs to Kubernetes, but the stack owns its namespace and deletes it on destroy; use a namespace of its own such as ovn-kubernetes`);
+        add(
+            "kubernetes.namespace",
+            `"${ns}" belongs to Kubernetes, but the stack owns its namespace and deletes it on destroy; use a namespace of its own such as ovn-kubernetes`,
+        );
 }
 
 const OVNKUBE_MODE = "with kubernetes.enabled (ovnkube mode)";
 
 /** What ovnkube's gateway supports: a shared NIC on an OVS bridge, with SNAT to the node's address. */
-function checkOvnkubeGateway(p: string, g: NonNullable<StackConfigInput["nodes"][number]["gateway"]>, add: (path: string, message: string) => void) {
+function checkOvnkubeGateway(
+    p: string,
+    g: NonNullable<StackConfigInput["nodes"][number]["gateway"]>,
+    add: (path: string, message: string) => void,
+) {
     if (g.mode !== "shared")
-        add(`${p}.mode`, `"${g.mode}" is not supported ${OVNKUBE_MODE}: the project deploys ovnkube's shared gateway only; use "shared", or set kubernetes.enabled: false for the project's own gateway routers`);
+        add(
+            `${p}.mode`,
+            `"${g.mode}" is not supported ${OVNKUBE_MODE}: the project deploys ovnkube's shared gateway only; use "shared", or set kubernetes.enabled: false for the project's own gateway routers`,
+        );
     if ((g.rampoutSubnets ?? []).length > 0)
         add(`${p}.rampoutSubnets`, `not supported ${OVNKUBE_MODE}: ovnkube SNATs every node's pods through that node's own gateway router`);
 }
@@ -288,13 +360,22 @@ function checkOvnkubeGateway(p: string, g: NonNullable<StackConfigInput["nodes"]
  * by `kubeconfig`, or chosen deliberately with kubernetes.useAmbientConfig, never taken silently
  * from whatever the operator's shell points at.
  */
-function checkKubernetesCredentials(cfg: Defaulted, ovnkubeMode: boolean, secretsPresent: Set<SecretKey>, add: (path: string, message: string) => void) {
+function checkKubernetesCredentials(
+    cfg: Defaulted,
+    ovnkubeMode: boolean,
+    secretsPresent: Set<SecretKey>,
+    add: (path: string, message: string) => void,
+) {
     const ambient = cfg.kubernetes?.useAmbientConfig === true;
     if (!ovnkubeMode) {
         if (ambient) add("kubernetes.useAmbientConfig", "applies to ovnkube mode only, and kubernetes.enabled is false; remove it");
         return;
     }
     if (!ambient && !secretsPresent.has("kubeconfig"))
-        add("kubeconfig", `required ${OVNKUBE_MODE} (as a secret): it names the cluster the stack writes to; set it (\`${setSecretCommand("kubeconfig")}\`), or set kubernetes.useAmbientConfig: true to use your own kubeconfig's current context`);
-    if (ambient && secretsPresent.has("kubeconfig")) add("kubernetes.useAmbientConfig", "true, but kubeconfig is set too: say which cluster the stack writes to once; remove one");
+        add(
+            "kubeconfig",
+            `required ${OVNKUBE_MODE} (as a secret): it names the cluster the stack writes to; set it (\`${setSecretCommand("kubeconfig")}\`), or set kubernetes.useAmbientConfig: true to use your own kubeconfig's current context`,
+        );
+    if (ambient && secretsPresent.has("kubeconfig"))
+        add("kubernetes.useAmbientConfig", "true, but kubeconfig is set too: say which cluster the stack writes to once; remove one");
 }

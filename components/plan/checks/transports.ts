@@ -17,7 +17,8 @@ const LAB_ONLY: ReadonlyArray<{ path: string; set: (cfg: StackConfigInput) => bo
 /** Relation: a lab-only switch is on only in a lab. */
 export function labOnlyProblems(cfg: StackConfigInput, add: Add): void {
     for (const s of LAB_ONLY)
-        if (s.set(cfg) && cfg.lab !== true) add(s.path, `${s.why}; pin every nodes[].hostKey, or mark a throw-away stack with \`lab: true\``);
+        if (s.set(cfg) && cfg.lab !== true)
+            add(s.path, `${s.why}; pin every nodes[].hostKey, or mark a throw-away stack with \`lab: true\``);
 }
 
 /** References that name a registry, repository or server, and so could carry credentials. */
@@ -32,7 +33,8 @@ const REFERENCES: ReadonlyArray<{ path: string; value: (cfg: StackConfigInput) =
 export const hasCredentials = (ref: string): boolean => /^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(ref) || /^[^/]*@[^/]*\//.test(ref);
 
 /** The reference with any `user:password@` replaced by `…@`, for messages: credentials are never quoted. */
-export const withoutCredentials = (ref: string): string => ref.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/]*@/i, "$1…@").replace(/^[^/:]*(?::[^/]*)?@(?=[^/]*\/)/, "…@");
+export const withoutCredentials = (ref: string): string =>
+    ref.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/]*@/i, "$1…@").replace(/^[^/:]*(?::[^/]*)?@(?=[^/]*\/)/, "…@");
 
 /** An image reference pins what runs only with a tag or a digest. */
 export const hasTagOrDigest = (image: string): boolean => {
@@ -45,11 +47,17 @@ export function referenceProblems(cfg: StackConfigInput, add: Add): void {
     for (const r of REFERENCES) {
         const v = r.value(cfg);
         if (v !== undefined && hasCredentials(v))
-            add(r.path, "holds credentials (user:password@), which would be written into pod specs, scripts, logs and the state; give the registry or server its credentials by its own means (an image pull secret, a netrc)");
+            add(
+                r.path,
+                "holds credentials (user:password@), which would be written into pod specs, scripts, logs and the state; give the registry or server its credentials by its own means (an image pull secret, a netrc)",
+            );
     }
     const image = cfg.ovnkube?.image;
     if (image !== undefined && !hasCredentials(image) && !hasTagOrDigest(image))
-        add("ovnkube.image", `"${image}" names no tag or digest, so every node pulls whatever the registry has now; give a tag (:v1.3.0) or a digest (@sha256:…)`);
+        add(
+            "ovnkube.image",
+            `"${image}" names no tag or digest, so every node pulls whatever the registry has now; give a tag (:v1.3.0) or a digest (@sha256:…)`,
+        );
 }
 
 /**
@@ -59,7 +67,13 @@ export function referenceProblems(cfg: StackConfigInput, add: Add): void {
 export function transportProblems(cfg: StackConfigInput, ovnkubeMode: boolean, kubeconfigServer: string | undefined, add: Add): void {
     if (cfg.lab === true) return;
     if (ovnkubeMode && cfg.apiServer.url.startsWith("http://"))
-        add("apiServer.url", `${cfg.apiServer.url} is plain http, and ovnkube sends its service-account token on every request: anyone on the path can take it; use the API server's https address (or \`lab: true\` for a throw-away lab)`);
+        add(
+            "apiServer.url",
+            `${cfg.apiServer.url} is plain http, and ovnkube sends its service-account token on every request: anyone on the path can take it; use the API server's https address (or \`lab: true\` for a throw-away lab)`,
+        );
     if (kubeconfigServer?.startsWith("http://"))
-        add("kubeconfig", `its server ${kubeconfigServer} is plain http, so the program's credentials would travel in clear; use the API server's https address (or \`lab: true\` for a throw-away lab)`);
+        add(
+            "kubeconfig",
+            `its server ${kubeconfigServer} is plain http, so the program's credentials would travel in clear; use the API server's https address (or \`lab: true\` for a throw-away lab)`,
+        );
 }

@@ -54,7 +54,12 @@ interface SavedControlPlane {
 }
 
 /** The command line of each component. */
-async function componentArgv(layout: ControlPlaneLayout, address: string, serviceSubnet: string, files: ControlPlaneFiles): Promise<Record<Component, string[]>> {
+async function componentArgv(
+    layout: ControlPlaneLayout,
+    address: string,
+    serviceSubnet: string,
+    files: ControlPlaneFiles,
+): Promise<Record<Component, string[]>> {
     if (!fs.existsSync(ETCD)) throw new Error(`${ETCD} not found: apt-get install -y etcd-server`);
     const bin = await labBinaries(["kube-apiserver", "kube-controller-manager", "kube-scheduler"], KUBERNETES_RELEASE);
     return {
@@ -74,7 +79,13 @@ const since = (started: number) => `${((Date.now() - started) / 1000).toFixed(1)
  * bootstrap RBAC policy that lets them read their configuration is not there yet (on kubeadm
  * clusters the kubelet restarts them; here nothing would).
  */
-async function startAndWait(layout: ControlPlaneLayout, argv: Record<Component, string[]>, admin: KubeClient, timeoutMs: number, log: (line: string) => void): Promise<Record<Component, number>> {
+async function startAndWait(
+    layout: ControlPlaneLayout,
+    argv: Record<Component, string[]>,
+    admin: KubeClient,
+    timeoutMs: number,
+    log: (line: string) => void,
+): Promise<Record<Component, number>> {
     const started = Date.now();
     const deadline = started + timeoutMs;
     const pids: Partial<Record<Component, number>> = {};
@@ -131,7 +142,9 @@ export async function startControlPlane(cluster: LocalCluster, opts: ControlPlan
     const log = opts.log ?? ((line: string) => console.log(line));
     const layout = controlPlaneLayout(cluster.id);
     if (netnsInode(layout.netns) !== undefined) {
-        throw new Error(`the Kubernetes control plane of local cluster ${cluster.id} already runs (namespace ${layout.netns}): stop it first`);
+        throw new Error(
+            `the Kubernetes control plane of local cluster ${cluster.id} already runs (namespace ${layout.netns}): stop it first`,
+        );
     }
     const address = controlPlaneAddress(cluster.subnet);
     const server = apiServerUrl(address);
@@ -168,7 +181,9 @@ export function loadControlPlane(cluster: LocalCluster): ControlPlane {
     }
     const saved = JSON.parse(fs.readFileSync(layout.stateFile, "utf8")) as SavedControlPlane;
     if (!isInNetns(saved.pids["kube-apiserver"], layout.netns)) {
-        throw new Error(`the Kubernetes control plane of local cluster ${cluster.id} is not running (kube-apiserver ${saved.pids["kube-apiserver"]} gone): stop and start it again`);
+        throw new Error(
+            `the Kubernetes control plane of local cluster ${cluster.id} is not running (kube-apiserver ${saved.pids["kube-apiserver"]} gone): stop and start it again`,
+        );
     }
     const ca = readCa(layout.pkiDir);
     return controlPlaneOf(layout, saved, fs.readFileSync(layout.adminKubeconfig, "utf8"), ca);

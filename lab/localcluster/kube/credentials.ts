@@ -44,7 +44,13 @@ export function writeKubeconfig(file: string, server: string, caPem: string, use
 }
 
 /** The CA, the API server's serving certificate, the service-account keys and the components' kubeconfigs. */
-export async function controlPlanePki(layout: ControlPlaneLayout, id: string, address: string, serviceSubnet: string, server: string): Promise<ControlPlanePki> {
+export async function controlPlanePki(
+    layout: ControlPlaneLayout,
+    id: string,
+    address: string,
+    serviceSubnet: string,
+    server: string,
+): Promise<ControlPlanePki> {
     const dir = layout.pkiDir;
     const ca = await ensureCa(dir, `ovn-kubernetes-lab-${id}-ca`);
     const [apiServer, admin, controllerManager, scheduler, kubeletClient] = await Promise.all([
@@ -52,7 +58,11 @@ export async function controlPlanePki(layout: ControlPlaneLayout, id: string, ad
         issueCert(ca, dir, "admin", { commonName: ADMIN_USER.name, organizations: ADMIN_USER.groups, usage: "client" }),
         issueCert(ca, dir, "controller-manager", { commonName: CONTROLLER_MANAGER_USER, usage: "client" }),
         issueCert(ca, dir, "scheduler", { commonName: SCHEDULER_USER, usage: "client" }),
-        issueCert(ca, dir, "apiserver-kubelet-client", { commonName: API_SERVER_KUBELET_CLIENT.name, organizations: API_SERVER_KUBELET_CLIENT.groups, usage: "client" }),
+        issueCert(ca, dir, "apiserver-kubelet-client", {
+            commonName: API_SERVER_KUBELET_CLIENT.name,
+            organizations: API_SERVER_KUBELET_CLIENT.groups,
+            usage: "client",
+        }),
     ]);
     const serviceAccount = ensureKeyPair(dir, "service-account");
     const files: ControlPlaneFiles = {
@@ -86,7 +96,11 @@ export interface NodeCredentials {
 export async function nodeCredentials(layout: ControlPlaneLayout, ca: IssuedCert, server: string, node: string): Promise<NodeCredentials> {
     if (!PATTERNS.nodeName.re.test(node)) throw new Error(`invalid node name ${JSON.stringify(node)}: a lower-case DNS-1123 label`);
     const user = kubeletUser(node);
-    const cert = await issueCert(ca, layout.pkiDir, `kubelet-${node}`, { commonName: user.name, organizations: user.groups, usage: "client" });
+    const cert = await issueCert(ca, layout.pkiDir, `kubelet-${node}`, {
+        commonName: user.name,
+        organizations: user.groups,
+        usage: "client",
+    });
     const kubeconfigPath = layout.kubeconfig(`kubelet-${node}`);
     const kubeconfig = writeKubeconfig(kubeconfigPath, server, ca.certPem, user.name, cert);
     return { user: user.name, certPem: cert.certPem, keyPem: cert.keyPem, kubeconfig, kubeconfigPath };

@@ -18,7 +18,11 @@ export function withoutProxy(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export function startInNetns(netns: string, argv: readonly string[], logPath: string): number {
     const log = fs.openSync(logPath, "a", 0o600);
     try {
-        const child = spawn("ip", ["netns", "exec", netns, ...argv], { detached: true, stdio: ["ignore", log, log], env: withoutProxy(process.env) });
+        const child = spawn("ip", ["netns", "exec", netns, ...argv], {
+            detached: true,
+            stdio: ["ignore", log, log],
+            env: withoutProxy(process.env),
+        });
         // A program that cannot be started shows as an early exit with its log; nothing to crash on here.
         child.on("error", () => undefined);
         child.unref();

@@ -20,13 +20,20 @@ export interface ControlPlaneFiles {
 export function etcdArgv(etcd: string, dataDir: string): string[] {
     return [
         etcd,
-        "--name", "default",
-        "--data-dir", dataDir,
-        "--listen-client-urls", ETCD_CLIENT_URL,
-        "--advertise-client-urls", ETCD_CLIENT_URL,
-        "--listen-peer-urls", ETCD_PEER_URL,
-        "--initial-advertise-peer-urls", ETCD_PEER_URL,
-        "--initial-cluster", `default=${ETCD_PEER_URL}`,
+        "--name",
+        "default",
+        "--data-dir",
+        dataDir,
+        "--listen-client-urls",
+        ETCD_CLIENT_URL,
+        "--advertise-client-urls",
+        ETCD_CLIENT_URL,
+        "--listen-peer-urls",
+        ETCD_PEER_URL,
+        "--initial-advertise-peer-urls",
+        ETCD_PEER_URL,
+        "--initial-cluster",
+        `default=${ETCD_PEER_URL}`,
     ];
 }
 

@@ -7,7 +7,15 @@ import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { DEFAULT_OVN_KUBERNETES_RELEASE, KUBERNETES_RELEASE, LAB_BIN_ENV, labSourceDir, ovnKubernetesLabRelease, type LabBinary, type LabRelease } from "../labReleases";
+import {
+    DEFAULT_OVN_KUBERNETES_RELEASE,
+    KUBERNETES_RELEASE,
+    LAB_BIN_ENV,
+    labSourceDir,
+    ovnKubernetesLabRelease,
+    type LabBinary,
+    type LabRelease,
+} from "../labReleases";
 
 export { LAB_BINARIES, type LabBinary } from "../labReleases";
 
@@ -96,7 +104,9 @@ export async function labBinary(name: LabBinary, release: LabRelease = defaultRe
     try {
         const got = await unxz(compressed, tmp);
         if (got !== sha) {
-            throw new Error(`${compressed} unpacks to SHA-256 ${got}, but ${path.join(source, "SHA256SUMS")} says ${sha}: the file is damaged or not the listed build; ${HOW_TO_GET(release, source)}`);
+            throw new Error(
+                `${compressed} unpacks to SHA-256 ${got}, but ${path.join(source, "SHA256SUMS")} says ${sha}: the file is damaged or not the listed build; ${HOW_TO_GET(release, source)}`,
+            );
         }
         fs.chmodSync(tmp, 0o755);
         fs.renameSync(tmp, target);

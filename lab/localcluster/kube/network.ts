@@ -5,7 +5,12 @@ import { deleteNetns } from "../namespaces";
 import { check, run } from "../run";
 import type { ControlPlaneLayout } from "./layout";
 
-export async function createControlPlaneNetwork(layout: ControlPlaneLayout, bridge: string, address: string, prefixLen: number): Promise<void> {
+export async function createControlPlaneNetwork(
+    layout: ControlPlaneLayout,
+    bridge: string,
+    address: string,
+    prefixLen: number,
+): Promise<void> {
     const ns = layout.netns;
     await check(["ip", "netns", "add", ns]);
     await check(["ip", "link", "add", layout.veth, "type", "veth", "peer", "name", "eth0", "netns", ns]);

@@ -93,8 +93,24 @@ export async function ensureCa(dir: string, commonName: string): Promise<IssuedC
     const { keyPath } = ensureKeyPair(dir, "ca");
     const certPath = caCertPath(dir);
     if (!fs.existsSync(certPath)) {
-        await check(["openssl", "req", "-x509", "-new", "-key", keyPath, "-subj", subject({ commonName }), "-days", DAYS,
-            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign", "-out", certPath]);
+        await check([
+            "openssl",
+            "req",
+            "-x509",
+            "-new",
+            "-key",
+            keyPath,
+            "-subj",
+            subject({ commonName }),
+            "-days",
+            DAYS,
+            "-addext",
+            "basicConstraints=critical,CA:TRUE",
+            "-addext",
+            "keyUsage=critical,keyCertSign,cRLSign",
+            "-out",
+            certPath,
+        ]);
     }
     return issued(certPath, keyPath);
 }
@@ -111,8 +127,25 @@ export async function issueCert(ca: IssuedCert, dir: string, base: string, req: 
     if (!fs.existsSync(certPath)) {
         // Written beside and renamed: a half-written certificate is never taken as issued.
         const tmp = `${certPath}.tmp`;
-        await check(["openssl", "req", "-x509", "-new", "-key", keyPath, "-subj", subject(req), "-days", DAYS,
-            "-CA", ca.certPath, "-CAkey", ca.keyPath, ...leafExtensions(req), "-out", tmp]);
+        await check([
+            "openssl",
+            "req",
+            "-x509",
+            "-new",
+            "-key",
+            keyPath,
+            "-subj",
+            subject(req),
+            "-days",
+            DAYS,
+            "-CA",
+            ca.certPath,
+            "-CAkey",
+            ca.keyPath,
+            ...leafExtensions(req),
+            "-out",
+            tmp,
+        ]);
         fs.renameSync(tmp, certPath);
     }
     return issued(certPath, keyPath);

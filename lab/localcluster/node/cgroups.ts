@@ -91,7 +91,9 @@ function pidsIn(dirs: readonly string[]): number[] {
 
 /** Kills every process in `/lc-<id>` of any hierarchy, then removes the subtrees (bounded). */
 export async function removeClusterCgroups(id: string): Promise<number> {
-    const tops = hierarchies().map((m) => path.join(m, `lc-${checkId(id)}`)).filter((d) => fs.existsSync(d));
+    const tops = hierarchies()
+        .map((m) => path.join(m, `lc-${checkId(id)}`))
+        .filter((d) => fs.existsSync(d));
     if (tops.length === 0) return 0;
     let killed = 0;
     for (let attempt = 0; attempt < 100; attempt++) {

@@ -80,5 +80,11 @@ export interface KubeletArgvInput {
 }
 
 export function kubeletArgv(k: KubeletArgvInput): string[] {
-    return [k.bin, `--config=${KUBELET_CONFIG}`, `--kubeconfig=${k.kubeconfig}`, `--hostname-override=${k.nodeName}`, `--node-ip=${k.nodeIp}`];
+    return [
+        k.bin,
+        `--config=${KUBELET_CONFIG}`,
+        `--kubeconfig=${k.kubeconfig}`,
+        `--hostname-override=${k.nodeName}`,
+        `--node-ip=${k.nodeIp}`,
+    ];
 }

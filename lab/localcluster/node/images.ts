@@ -37,7 +37,10 @@ export interface LabImageArchive {
 const removeTree = (dir: string) => check(["rm", "-rf", "--one-file-system", "--", dir]);
 
 function digestOf(value: unknown): string {
-    return createHash("sha256").update(JSON.stringify({ v: IMAGES_VERSION, value })).digest("hex").slice(0, 12);
+    return createHash("sha256")
+        .update(JSON.stringify({ v: IMAGES_VERSION, value }))
+        .digest("hex")
+        .slice(0, 12);
 }
 
 /**
@@ -81,7 +84,9 @@ async function busyboxRoot(base: string, root: string): Promise<void> {
     fs.mkdirSync(path.join(root, "tmp"), { mode: 0o1777 });
     fs.copyFileSync(path.join(base, "usr/bin/busybox"), path.join(root, "bin/busybox"));
     fs.chmodSync(path.join(root, "bin/busybox"), 0o755);
-    const applets = (await check([path.join(base, "usr/bin/busybox"), "--list"])).split("\n").filter((a) => /^[a-z0-9_.[-]+$/.test(a) && a !== "busybox");
+    const applets = (await check([path.join(base, "usr/bin/busybox"), "--list"]))
+        .split("\n")
+        .filter((a) => /^[a-z0-9_.[-]+$/.test(a) && a !== "busybox");
     for (const a of applets) fs.symlinkSync("busybox", path.join(root, "bin", a));
 }
 
@@ -94,17 +99,35 @@ async function busyboxImages(base: string): Promise<LabImageArchive[]> {
     return Promise.all(
         images.map(async (image) => ({
             ref: image.ref,
-            archive: await cachedArchive(image.ref.replace(/[/:]/g, "_"), { base: path.basename(base), image }, async (scratch, archive) => {
-                const root = path.join(scratch, "root");
-                await busyboxRoot(base, root);
-                await writeOciArchive({ ...image, layers: [root] }, path.join(scratch, "layout"), archive);
-            }),
+            archive: await cachedArchive(
+                image.ref.replace(/[/:]/g, "_"),
+                { base: path.basename(base), image },
+                async (scratch, archive) => {
+                    const root = path.join(scratch, "root");
+                    await busyboxRoot(base, root);
+                    await writeOciArchive({ ...image, layers: [root] }, path.join(scratch, "layout"), archive);
+                },
+            ),
         })),
     );
 }
 
 /** What the base has for the node itself and an ovn-kubernetes image does not: the runtime, CNI plugins, docs. */
-const NOT_IN_OVN_IMAGE = ["usr/bin/containerd", "usr/bin/containerd-shim-runc-v2", "usr/bin/ctr", "usr/sbin/runc", "usr/bin/runc", "usr/lib/cni", "usr/share/doc", "usr/share/man", "usr/share/locale", "usr/share/info", "var/cache/apt", "var/lib/apt/lists", LAB_APT_DIR.slice(1)];
+const NOT_IN_OVN_IMAGE = [
+    "usr/bin/containerd",
+    "usr/bin/containerd-shim-runc-v2",
+    "usr/bin/ctr",
+    "usr/sbin/runc",
+    "usr/bin/runc",
+    "usr/lib/cni",
+    "usr/share/doc",
+    "usr/share/man",
+    "usr/share/locale",
+    "usr/share/info",
+    "var/cache/apt",
+    "var/lib/apt/lists",
+    LAB_APT_DIR.slice(1),
+];
 
 /**
  * The Debian root of every ovn-kubernetes image (their shared bottom layer): the base with the OVS
@@ -112,7 +135,10 @@ const NOT_IN_OVN_IMAGE = ["usr/bin/containerd", "usr/bin/containerd-shim-runc-v2
  * directory beside the archives.
  */
 function debianOvnRoot(base: string): Promise<string> {
-    const dir = path.join(IMAGES_CACHE, `debian-ovn-${digestOf({ base: path.basename(base), packages: DEBIAN_SID_BASE.repoPackages, drop: NOT_IN_OVN_IMAGE })}`);
+    const dir = path.join(
+        IMAGES_CACHE,
+        `debian-ovn-${digestOf({ base: path.basename(base), packages: DEBIAN_SID_BASE.repoPackages, drop: NOT_IN_OVN_IMAGE })}`,
+    );
     return cached(dir, async (partial) => {
         await check(["cp", "-a", "--", base, partial], { timeoutMs: 10 * 60_000 });
         await inRoot(partial, ["apt-get", "install", "-y", "-q", ...DEBIAN_SID_BASE.repoPackages], { timeoutMs: 10 * 60_000 });
@@ -125,21 +151,28 @@ async function ovnKubernetesImage(base: string, release: OvnKubernetesRelease): 
     const bins = await labBinaries(r.binaries, r);
     const ref = ovnKubernetesLabImage(release);
     const debian = await debianOvnRoot(base);
-    const archive = await cachedArchive(`ovn-kubernetes-${r.version}`, { debian: path.basename(debian), ref, bins }, async (scratch, out) => {
-        const root = path.join(scratch, "release");
-        for (const name of r.binaries) {
-            const target = path.join(root, imagePath(name));
-            fs.mkdirSync(path.dirname(target), { recursive: true });
-            fs.copyFileSync(bins[name], target);
-            fs.chmodSync(target, 0o755);
-        }
-        await writeOciArchive({ ref, layers: [debian, root] }, path.join(scratch, "layout"), out);
-    });
+    const archive = await cachedArchive(
+        `ovn-kubernetes-${r.version}`,
+        { debian: path.basename(debian), ref, bins },
+        async (scratch, out) => {
+            const root = path.join(scratch, "release");
+            for (const name of r.binaries) {
+                const target = path.join(root, imagePath(name));
+                fs.mkdirSync(path.dirname(target), { recursive: true });
+                fs.copyFileSync(bins[name], target);
+                fs.chmodSync(target, 0o755);
+            }
+            await writeOciArchive({ ref, layers: [debian, root] }, path.join(scratch, "layout"), out);
+        },
+    );
     return { ref, archive };
 }
 
 /** The images a lab node runs, built when missing: pause, the workload image and those of `releases`. */
-export async function labNodeImages(releases: readonly OvnKubernetesRelease[], log: (line: string) => void = () => undefined): Promise<LabImageArchive[]> {
+export async function labNodeImages(
+    releases: readonly OvnKubernetesRelease[],
+    log: (line: string) => void = () => undefined,
+): Promise<LabImageArchive[]> {
     const base = await ensureDebianBase(DEBIAN_SID_BASE, { progress: log });
     const started = Date.now();
     const images = [...(await busyboxImages(base))];

@@ -56,7 +56,13 @@ export function imageIndex(ref: string, manifest: Blob): object {
     const tag = ref.slice(ref.lastIndexOf(":") + 1);
     return {
         schemaVersion: 2,
-        manifests: [{ mediaType: MEDIA.manifest, ...manifest, annotations: { "io.containerd.image.name": ref, "org.opencontainers.image.ref.name": tag } }],
+        manifests: [
+            {
+                mediaType: MEDIA.manifest,
+                ...manifest,
+                annotations: { "io.containerd.image.name": ref, "org.opencontainers.image.ref.name": tag },
+            },
+        ],
     };
 }
 
@@ -65,7 +71,7 @@ function sha256File(file: string): string {
     const fd = fs.openSync(file, "r");
     try {
         const buf = Buffer.alloc(1 << 20);
-        for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0; ) hash.update(buf.subarray(0, n));
+        for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0;) hash.update(buf.subarray(0, n));
     } finally {
         fs.closeSync(fd);
     }
@@ -93,7 +99,9 @@ function putJson(layout: string, value: object): Blob {
 /** A layer of `root`: sorted, owned by numeric ids, dated 0, so the same files give the same digest. */
 async function putLayer(layout: string, root: string): Promise<Blob> {
     const tmp = path.join(layout, "layer.tmp");
-    await check(["tar", "--sort=name", "--numeric-owner", "--mtime=@0", "--xattrs", "-C", root, "-cf", tmp, "."], { timeoutMs: 10 * 60_000 });
+    await check(["tar", "--sort=name", "--numeric-owner", "--mtime=@0", "--xattrs", "-C", root, "-cf", tmp, "."], {
+        timeoutMs: 10 * 60_000,
+    });
     return putBlob(layout, tmp);
 }
 

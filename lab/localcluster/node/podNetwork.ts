@@ -26,17 +26,25 @@ function parseLink(line: string): { index: number; name: string; peer?: number }
 
 /** The sandbox namespace on `host` whose eth0 holds `ip`, and its veth's host end; throws naming what was looked at. */
 export async function findPodNetwork(host: LocalHost, ip: string): Promise<PodNetwork> {
-    const listed = await run(hostArgv(host, ["sh", "-c", 'for f in "$1"/cni-*; do [ -e "$f" ] && echo "$f"; done; true', "sh", CNI_NETNS_DIR]));
+    const listed = await run(
+        hostArgv(host, ["sh", "-c", 'for f in "$1"/cni-*; do [ -e "$f" ] && echo "$f"; done; true', "sh", CNI_NETNS_DIR]),
+    );
     const namespaces = listed.stdout.split("\n").filter(Boolean);
     for (const netnsPath of namespaces) {
-        const addrs = await run(hostArgv(host, ["nsenter", `--net=${netnsPath}`, "--", "ip", "-o", "-4", "addr", "show", "dev", POD_IFNAME]));
+        const addrs = await run(
+            hostArgv(host, ["nsenter", `--net=${netnsPath}`, "--", "ip", "-o", "-4", "addr", "show", "dev", POD_IFNAME]),
+        );
         if (![...addrs.stdout.matchAll(/\binet ([0-9.]+)\//g)].some((m) => m[1] === ip)) continue;
-        const podLink = parseLink((await run(hostArgv(host, ["nsenter", `--net=${netnsPath}`, "--", "ip", "-o", "link", "show", "dev", POD_IFNAME]))).stdout);
+        const podLink = parseLink(
+            (await run(hostArgv(host, ["nsenter", `--net=${netnsPath}`, "--", "ip", "-o", "link", "show", "dev", POD_IFNAME]))).stdout,
+        );
         if (podLink?.peer === undefined) throw new Error(`${host.name}: ${POD_IFNAME} in ${netnsPath} is not a veth`);
         const hostLinks = (await run(hostArgv(host, ["ip", "-o", "link", "show"]))).stdout.split("\n").map(parseLink);
         const hostEnd = hostLinks.find((l) => l?.index === podLink.peer);
         if (!hostEnd) throw new Error(`${host.name}: no interface with index ${podLink.peer}, the peer of ${POD_IFNAME} in ${netnsPath}`);
         return { netnsPath, hostIfname: hostEnd.name };
     }
-    throw new Error(`${host.name}: no sandbox namespace under ${CNI_NETNS_DIR} holds ${ip} on ${POD_IFNAME} (looked at ${namespaces.length}: ${namespaces.join(", ") || "none"})`);
+    throw new Error(
+        `${host.name}: no sandbox namespace under ${CNI_NETNS_DIR} holds ${ip} on ${POD_IFNAME} (looked at ${namespaces.length}: ${namespaces.join(", ") || "none"})`,
+    );
 }

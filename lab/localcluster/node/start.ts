@@ -83,20 +83,29 @@ export async function startRealNode(opts: RealNodeOptions): Promise<RealNode> {
 
     const containerd = { pid: 0, log: path.join(opts.logDir, "containerd.log") };
     containerd.pid = startInHost(host, ["containerd", "--config", CONTAINERD_CONFIG], containerd.log);
-    await pollUntil(async () => ((await check(hostArgv(host, ["ctr", "--address", CONTAINERD_SOCKET, "version"])).catch(() => "")) ? true : undefined), {
-        timeoutMs,
-        what: `containerd on ${host.name} (log: ${containerd.log})`,
-        giveUp: () => deadDaemon({ containerd }),
-    });
+    await pollUntil(
+        async () => ((await check(hostArgv(host, ["ctr", "--address", CONTAINERD_SOCKET, "version"])).catch(() => "")) ? true : undefined),
+        {
+            timeoutMs,
+            what: `containerd on ${host.name} (log: ${containerd.log})`,
+            giveUp: () => deadDaemon({ containerd }),
+        },
+    );
     await importImages(host, opts.imageArchives, timeoutMs);
 
     const argv = kubeletArgv({ bin: opts.kubeletBin, nodeName: host.name, nodeIp: host.ip, kubeconfig: opts.kubeconfig });
-    return startKubelet(host, { nodeName: host.name, containerd, kubelet: { pid: 0, log: path.join(opts.logDir, "kubelet.log") }, kubeletArgv: argv }, opts.admin, timeoutMs);
+    return startKubelet(
+        host,
+        { nodeName: host.name, containerd, kubelet: { pid: 0, log: path.join(opts.logDir, "kubelet.log") }, kubeletArgv: argv },
+        opts.admin,
+        timeoutMs,
+    );
 }
 
 /** Imports OCI archives (paths as the host sees them) into the node's containerd, where the kubelet looks for images. */
 export async function importImages(host: LocalHost, archives: readonly string[], timeoutMs = 180_000): Promise<void> {
-    for (const archive of archives) await check(hostArgv(host, ["ctr", "--address", CONTAINERD_SOCKET, "-n", "k8s.io", "images", "import", archive]), { timeoutMs });
+    for (const archive of archives)
+        await check(hostArgv(host, ["ctr", "--address", CONTAINERD_SOCKET, "-n", "k8s.io", "images", "import", archive]), { timeoutMs });
 }
 
 /** Starts the node's kubelet (again) and waits until it has registered its Node. */
@@ -126,10 +135,22 @@ export async function stopRealKubelet(host: LocalHost, node: RealNode, timeoutMs
     } catch {
         // already gone
     }
-    await pollUntil(async () => (isLiveProcess(node.kubelet.pid) ? undefined : true), { timeoutMs, intervalMs: 100, what: `the kubelet of ${node.nodeName} to exit` });
-    const running = async () => (await check(ctr(host, "tasks", "ls"))).split("\n").filter((l) => /\sRUNNING\s*$/.test(l)).map((l) => l.split(/\s+/)[0]);
+    await pollUntil(async () => (isLiveProcess(node.kubelet.pid) ? undefined : true), {
+        timeoutMs,
+        intervalMs: 100,
+        what: `the kubelet of ${node.nodeName} to exit`,
+    });
+    const running = async () =>
+        (await check(ctr(host, "tasks", "ls")))
+            .split("\n")
+            .filter((l) => /\sRUNNING\s*$/.test(l))
+            .map((l) => l.split(/\s+/)[0]);
     for (const task of await running()) await run(ctr(host, "tasks", "kill", "--all", "--signal", "SIGKILL", task));
-    await pollUntil(async () => ((await running()).length === 0 ? true : undefined), { timeoutMs, intervalMs: 250, what: `the containers of ${node.nodeName} to stop` });
+    await pollUntil(async () => ((await running()).length === 0 ? true : undefined), {
+        timeoutMs,
+        intervalMs: 250,
+        what: `the containers of ${node.nodeName} to stop`,
+    });
 }
 
 /** Starts a stopped kubelet again, as a host coming back does: it registers its Node anew if it was deleted meanwhile. */

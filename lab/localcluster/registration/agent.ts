@@ -56,7 +56,10 @@ export class NodeAgent {
 
     /** Status and lease now, then every 10 s; a failed beat is logged and the next one tries again. */
     start(): void {
-        this.timer = setInterval(() => void this.heartbeat().catch((e) => this.log(`heartbeat failed: ${(e as Error).message}`)), HEARTBEAT_INTERVAL_MS);
+        this.timer = setInterval(
+            () => void this.heartbeat().catch((e) => this.log(`heartbeat failed: ${(e as Error).message}`)),
+            HEARTBEAT_INTERVAL_MS,
+        );
     }
 
     stop(): void {

@@ -8,7 +8,12 @@ export const NODE_LEASE_NAMESPACE = "kube-node-lease";
 
 const enc = encodeURIComponent;
 const nodeRef = (name: string): ObjectRef => ({ apiVersion: "v1", kind: "Node", name });
-const leaseRef = (name: string): ObjectRef => ({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", namespace: NODE_LEASE_NAMESPACE, name });
+const leaseRef = (name: string): ObjectRef => ({
+    apiVersion: "coordination.k8s.io/v1",
+    kind: "Lease",
+    namespace: NODE_LEASE_NAMESPACE,
+    name,
+});
 
 export class NodeApi {
     constructor(readonly client: KubeClient) {}

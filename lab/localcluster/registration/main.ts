@@ -17,10 +17,19 @@ export async function main(optionsFile: string): Promise<void> {
     const config = loadOptions(optionsFile);
     if (!isLiveProcess(config.holderPid)) throw new Error(`host holder ${config.holderPid} is not running: is the host up?`);
     const api = new NodeApi(KubeClient.fromKubeconfigFile(config.kubeconfigPath));
-    const identity = { name: config.nodeName, internalIP: config.internalIP, labels: config.labels, capacity: config.capacity ?? machineCapacity() };
+    const identity = {
+        name: config.nodeName,
+        internalIP: config.internalIP,
+        labels: config.labels,
+        capacity: config.capacity ?? machineCapacity(),
+    };
     const node = new NodeAgent(api, identity, readNodeFacts(config.holderPid), log);
     // The API server may still be starting: registration is retried, bounded, as a kubelet keeps trying.
-    await pollUntil(() => node.register(), { timeoutMs: 120_000, intervalMs: 2000, what: `registration of node ${config.nodeName} at ${api.client.server}` });
+    await pollUntil(() => node.register(), {
+        timeoutMs: 120_000,
+        intervalMs: 2000,
+        what: `registration of node ${config.nodeName} at ${api.client.server}`,
+    });
     node.start();
     for (const sig of ["SIGTERM", "SIGINT"] as const) {
         process.on(sig, () => {

@@ -54,7 +54,8 @@ const inNamespace = (ns: string, suffix: string) => ns === suffix || ns.endsWith
 export function forbiddenLabelReason(key: string): string | undefined {
     const slash = key.indexOf("/");
     const ns = slash < 0 ? "" : key.slice(0, slash);
-    if (inNamespace(ns, "node-restriction.kubernetes.io")) return "NodeRestriction refuses node-restriction.kubernetes.io labels from kubelets: they are for administrators";
+    if (inNamespace(ns, "node-restriction.kubernetes.io"))
+        return "NodeRestriction refuses node-restriction.kubernetes.io labels from kubelets: they are for administrators";
     const isKube = inNamespace(ns, "kubernetes.io") || inNamespace(ns, "k8s.io");
     if (isKube && !KUBELET_LABELS.has(key) && !inNamespace(ns, "kubelet.kubernetes.io") && !inNamespace(ns, "node.kubernetes.io")) {
         return "a kubelet sets only its own kubernetes.io and k8s.io labels (hostname, os, arch, zone, region, instance type, kubelet.kubernetes.io/*, node.kubernetes.io/*): set this one with admin credentials, as kubeadm does";
@@ -96,7 +97,8 @@ export function initialNode(id: NodeIdentity, facts: NodeFacts, now: string): No
  * The kubelet's words when its runtime does not answer. These hosts have none: kubelet v1.36 needs
  * containerd 2, which Debian 12 and 13 do not ship, so their Node is registered and kept, never Ready.
  */
-export const NO_RUNTIME_MESSAGE = "container runtime is down: this host registers its Node only (kubelet v1.36 needs containerd 2, which Debian 12 and 13 lack)";
+export const NO_RUNTIME_MESSAGE =
+    "container runtime is down: this host registers its Node only (kubelet v1.36 needs containerd 2, which Debian 12 and 13 lack)";
 
 const CONDITIONS: ReadonlyArray<Omit<NodeCondition, "lastHeartbeatTime" | "lastTransitionTime">> = [
     { type: "MemoryPressure", status: "False", reason: "KubeletHasSufficientMemory", message: "kubelet has sufficient memory available" },
@@ -106,12 +108,21 @@ const CONDITIONS: ReadonlyArray<Omit<NodeCondition, "lastHeartbeatTime" | "lastT
 ];
 
 /** The status patch of one heartbeat; a condition keeps its transition time while its status holds. */
-export function nodeStatusPatch(id: NodeIdentity, facts: NodeFacts, old: readonly NodeCondition[], now: string): { status: Node["status"] } {
+export function nodeStatusPatch(
+    id: NodeIdentity,
+    facts: NodeFacts,
+    old: readonly NodeCondition[],
+    now: string,
+): { status: Node["status"] } {
     return {
         status: {
             conditions: CONDITIONS.map((c) => {
                 const prev = old.find((o) => o.type === c.type);
-                return { ...c, lastHeartbeatTime: now, lastTransitionTime: prev && prev.status === c.status ? prev.lastTransitionTime : now };
+                return {
+                    ...c,
+                    lastHeartbeatTime: now,
+                    lastTransitionTime: prev && prev.status === c.status ? prev.lastTransitionTime : now,
+                };
             }),
             addresses: [
                 { type: "InternalIP", address: id.internalIP },

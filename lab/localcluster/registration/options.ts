@@ -28,16 +28,26 @@ const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
 
 /** Checks the options; every error names the option and the fix. */
 export function resolveOptions(o: RegistrationOptions): RegistrationConfig {
-    if (!PATTERNS.nodeName.re.test(o.nodeName ?? "")) throw new Error(`registration option nodeName: ${JSON.stringify(o.nodeName)} is not a lower-case DNS-1123 label`);
-    if (!Number.isInteger(o.holderPid) || o.holderPid <= 1) throw new Error(`registration option holderPid: ${JSON.stringify(o.holderPid)} is not a process id`);
-    if (!PATTERNS.ipv4.re.test(o.internalIP ?? "")) throw new Error(`registration option internalIP: ${JSON.stringify(o.internalIP)} is not an IPv4 address`);
+    if (!PATTERNS.nodeName.re.test(o.nodeName ?? ""))
+        throw new Error(`registration option nodeName: ${JSON.stringify(o.nodeName)} is not a lower-case DNS-1123 label`);
+    if (!Number.isInteger(o.holderPid) || o.holderPid <= 1)
+        throw new Error(`registration option holderPid: ${JSON.stringify(o.holderPid)} is not a process id`);
+    if (!PATTERNS.ipv4.re.test(o.internalIP ?? ""))
+        throw new Error(`registration option internalIP: ${JSON.stringify(o.internalIP)} is not an IPv4 address`);
     const labels = o.labels ?? {};
     for (const [k, v] of Object.entries(labels)) {
         if (!LABEL_KEY.test(k) || !LABEL_VALUE.test(v)) throw new Error(`registration option labels: ${k}=${v} is not a valid label`);
         const why = forbiddenLabelReason(k);
         if (why) throw new Error(`registration option labels: ${k}: ${why}`);
     }
-    return { nodeName: o.nodeName, kubeconfigPath: o.kubeconfigPath, holderPid: o.holderPid, internalIP: o.internalIP, labels, capacity: o.capacity };
+    return {
+        nodeName: o.nodeName,
+        kubeconfigPath: o.kubeconfigPath,
+        holderPid: o.holderPid,
+        internalIP: o.internalIP,
+        labels,
+        capacity: o.capacity,
+    };
 }
 
 /** Reads and checks an options file. */
@@ -49,7 +59,9 @@ export function loadOptions(file: string): RegistrationConfig {
         throw new Error(`cannot read registration options from ${file}: ${(e as Error).message}`);
     }
     if (!raw.kubeconfigPath || !fs.existsSync(raw.kubeconfigPath)) {
-        throw new Error(`registration option kubeconfigPath: ${JSON.stringify(raw.kubeconfigPath)} does not exist (the node's kubeconfig, e.g. from the control plane's nodeCredentials(name))`);
+        throw new Error(
+            `registration option kubeconfigPath: ${JSON.stringify(raw.kubeconfigPath)} does not exist (the node's kubeconfig, e.g. from the control plane's nodeCredentials(name))`,
+        );
     }
     return resolveOptions(raw);
 }

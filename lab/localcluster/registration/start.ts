@@ -21,7 +21,13 @@ export interface RunningRegistration {
 const MAIN = path.join(__dirname, "main.ts");
 
 /** Registers `host` as Node `host.name` with the node credentials in `kubeconfigPath`, and keeps it registered; returns once it is. */
-export async function startRegistration(cluster: LocalCluster, host: LocalHost, kubeconfigPath: string, extra: Pick<RegistrationOptions, "labels" | "capacity"> = {}, readyTimeoutMs = 120_000): Promise<RunningRegistration> {
+export async function startRegistration(
+    cluster: LocalCluster,
+    host: LocalHost,
+    kubeconfigPath: string,
+    extra: Pick<RegistrationOptions, "labels" | "capacity"> = {},
+    readyTimeoutMs = 120_000,
+): Promise<RunningRegistration> {
     const options: RegistrationOptions = { nodeName: host.name, kubeconfigPath, holderPid: host.holderPid, internalIP: host.ip, ...extra };
     resolveOptions(options);
     const stateDir = path.join(cluster.dir, "kubelet", host.name);
@@ -55,5 +61,9 @@ export async function stopRegistration(r: RunningRegistration, timeoutMs = 10_00
     } catch {
         return;
     }
-    await pollUntil(async () => (isLiveProcess(r.pid) ? undefined : true), { timeoutMs, intervalMs: 100, what: `registration agent ${r.pid} of ${r.nodeName} to exit` });
+    await pollUntil(async () => (isLiveProcess(r.pid) ? undefined : true), {
+        timeoutMs,
+        intervalMs: 100,
+        what: `registration agent ${r.pid} of ${r.nodeName} to exit`,
+    });
 }

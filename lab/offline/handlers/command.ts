@@ -29,11 +29,23 @@ function tail(text: string): string {
     return lines.slice(-TAIL_LINES).join("\n");
 }
 
-async function run(ctx: HandlerContext, props: Props, which: "create" | "update" | "delete", script: string): Promise<{ stdout: string; stderr: string }> {
+async function run(
+    ctx: HandlerContext,
+    props: Props,
+    which: "create" | "update" | "delete",
+    script: string,
+): Promise<{ stdout: string; stderr: string }> {
     const p = unwrapSecrets(props) as CommandInputs;
     const c = p.connection ?? {};
     if (!c.host) throw new Error(`${which}: connection.host is missing`);
-    const conn: SshConnection = { host: c.host, port: c.port ?? 22, user: c.user ?? "root", privateKey: c.privateKey, password: c.password, hostKey: c.hostKey };
+    const conn: SshConnection = {
+        host: c.host,
+        port: c.port ?? 22,
+        user: c.user ?? "root",
+        privateKey: c.privateKey,
+        password: c.password,
+        hostKey: c.hostKey,
+    };
     const r = await sshRun(conn, script, ctx.hostKeys, { stdin: p.stdin, env: p.environment }).catch((e: Error) => {
         throw new Error(`${which}: ${e.message}`);
     });

@@ -46,7 +46,11 @@ export function dynamicHandler(host: () => Promise<DynamicProviderHost>): Resour
         async read(old) {
             const live = await (await host()).read(old.urn, old.id ?? "", plain(old.outputs), plain(old.inputs));
             if (live.id === "") return undefined;
-            return { id: live.id, outputs: annotateSecrets(live.outputs, old.outputs), ...(live.inputs ? { inputs: annotateSecrets(live.inputs, old.inputs) } : {}) };
+            return {
+                id: live.id,
+                outputs: annotateSecrets(live.outputs, old.outputs),
+                ...(live.inputs ? { inputs: annotateSecrets(live.inputs, old.inputs) } : {}),
+            };
         },
     };
 }

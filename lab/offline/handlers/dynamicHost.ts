@@ -20,7 +20,11 @@ export type ProviderDiff = ProviderDiffReply;
 const toStruct = (p: Props) => structPb.Struct.fromJavaScript(structSafe(p));
 
 export class DynamicProviderHost {
-    private constructor(private readonly child: ChildProcess, private readonly client: any, private readonly stderr: () => string) {}
+    private constructor(
+        private readonly child: ChildProcess,
+        private readonly client: any,
+        private readonly stderr: () => string,
+    ) {}
 
     /** Starts the host with the project's directory as cwd (its serialized code require()s from there) and configures it. */
     static async start(projectDir: string, env: Record<string, string>, config: Record<string, string>): Promise<DynamicProviderHost> {
@@ -44,7 +48,10 @@ export class DynamicProviderHost {
         const host = new DynamicProviderHost(child, client, () => stderr);
         // The engine configures a provider once with the stack's config and no secret support:
         // it then unwraps secrets before every call and re-marks outputs itself.
-        await host.call("configure", new providerPb.ConfigureRequest().setArgs(toStruct(config)).setAcceptsecrets(false).setAcceptresources(false));
+        await host.call(
+            "configure",
+            new providerPb.ConfigureRequest().setArgs(toStruct(config)).setAcceptsecrets(false).setAcceptresources(false),
+        );
         return host;
     }
 
@@ -68,7 +75,12 @@ export class DynamicProviderHost {
     }
 
     async diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<ProviderDiff> {
-        const req = new providerPb.DiffRequest().setUrn(urn).setId(id).setOlds(toStruct(olds)).setNews(toStruct(news)).setOldInputs(toStruct(oldInputs));
+        const req = new providerPb.DiffRequest()
+            .setUrn(urn)
+            .setId(id)
+            .setOlds(toStruct(olds))
+            .setNews(toStruct(news))
+            .setOldInputs(toStruct(oldInputs));
         const res = await this.call("diff", req);
         return { changes: res.getChanges(), replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
     }
@@ -79,7 +91,12 @@ export class DynamicProviderHost {
     }
 
     async update(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<Props> {
-        const req = new providerPb.UpdateRequest().setUrn(urn).setId(id).setOlds(toStruct(olds)).setNews(toStruct(news)).setOldInputs(toStruct(oldInputs));
+        const req = new providerPb.UpdateRequest()
+            .setUrn(urn)
+            .setId(id)
+            .setOlds(toStruct(olds))
+            .setNews(toStruct(news))
+            .setOldInputs(toStruct(oldInputs));
         const res = await this.call("update", req);
         return res.getProperties()?.toJavaScript() ?? {};
     }

@@ -42,7 +42,10 @@ const annotationsOf = (inputs: Props) => ((plain(inputs).metadata ?? {}) as { an
  */
 export function fieldManagerFor(ctx: Pick<HandlerContext, "project" | "stack">, inputs: Props, oldOutputs?: Props): string {
     const recorded = oldOutputs?.[FIELD_MANAGER_KEY];
-    const name = annotationsOf(inputs)[ANNOTATION.fieldManager] || (typeof recorded === "string" && recorded) || `pulumi-kubernetes-${ctx.project}-${ctx.stack}`;
+    const name =
+        annotationsOf(inputs)[ANNOTATION.fieldManager] ||
+        (typeof recorded === "string" && recorded) ||
+        `pulumi-kubernetes-${ctx.project}-${ctx.stack}`;
     return name.slice(0, FIELD_MANAGER_MAX);
 }
 
@@ -77,7 +80,12 @@ export function kubernetesApi(ctx: HandlerContext) {
         async diff(target: KubeTarget, type: string, old: StateResource, inputs: Props): Promise<DiffResult> {
             const inputKeys = changedKeys(old.inputs, inputs);
             if (!sameObject(objectRef(plain(old.inputs), target.defaultNamespace), objectRef(plain(inputs), target.defaultNamespace))) {
-                return { changes: true, keys: inputKeys, replaceKeys: inputKeys.filter((k) => IDENTITY_KEYS.includes(k)), deleteBeforeReplace: false };
+                return {
+                    changes: true,
+                    keys: inputKeys,
+                    replaceKeys: inputKeys.filter((k) => IDENTITY_KEYS.includes(k)),
+                    deleteBeforeReplace: false,
+                };
             }
             const would = await apply(target, type, inputs, fieldManagerFor(ctx, inputs, old.outputs), true);
             const keys = [...new Set([...inputKeys, ...changedKeys(old.outputs, would, [FIELD_MANAGER_KEY])])].sort();
@@ -95,7 +103,11 @@ export function kubernetesApi(ctx: HandlerContext) {
             if (isPatchType(old.type)) {
                 // An apply that names only the object gives up every field this manager held.
                 const bare = { apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name } } as KubeObject;
-                if (await target.client.tryGet(ref)) await target.client.apply(bare, { fieldManager: fieldManagerFor(ctx, old.inputs, old.outputs), namespace: ref.namespace });
+                if (await target.client.tryGet(ref))
+                    await target.client.apply(bare, {
+                        fieldManager: fieldManagerFor(ctx, old.inputs, old.outputs),
+                        namespace: ref.namespace,
+                    });
                 return;
             }
             if (!(await target.client.delete(ref, { propagationPolicy: "Foreground" }))) return;

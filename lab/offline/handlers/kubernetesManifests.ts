@@ -16,7 +16,7 @@ interface Meta {
 }
 
 export const plain = (p: Props) => unwrapSecrets(p) as Props;
-export const metaOf = (p: Props) => ((plain(p).metadata ?? {}) as Meta);
+export const metaOf = (p: Props) => (plain(p).metadata ?? {}) as Meta;
 
 /** One file per object: <namespace or _cluster>_<kind>[.<group>]_<name>.yaml. */
 export function manifestFile(dir: string, p: Props): string {
@@ -43,7 +43,12 @@ export function manifestsStore(ctx: HandlerContext) {
         diff(old: StateResource, inputs: Props): DiffResult {
             const keys = changedKeys(old.inputs, inputs);
             const moved = manifestFile(dir, old.outputs) !== manifestFile(dir, inputs);
-            return { changes: keys.length > 0, keys, replaceKeys: moved ? keys.filter((k) => IDENTITY_KEYS.includes(k)) : [], deleteBeforeReplace: false };
+            return {
+                changes: keys.length > 0,
+                keys,
+                replaceKeys: moved ? keys.filter((k) => IDENTITY_KEYS.includes(k)) : [],
+                deleteBeforeReplace: false,
+            };
         },
         write(p: Props): Props {
             const file = manifestFile(dir, p);

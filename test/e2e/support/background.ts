@@ -8,7 +8,11 @@ export interface Background {
 }
 
 /** Starts argv and resolves once `ready` holds for its output so far; rejects if it exits first or within `timeoutMs`. */
-export function startBackground(argv: readonly string[], ready: (stdout: string, stderr: string) => boolean, timeoutMs = 10_000): Promise<Background> {
+export function startBackground(
+    argv: readonly string[],
+    ready: (stdout: string, stderr: string) => boolean,
+    timeoutMs = 10_000,
+): Promise<Background> {
     const [cmd, ...args] = argv;
     const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -22,7 +26,10 @@ export function startBackground(argv: readonly string[], ready: (stdout: string,
         return { stdout, stderr, code };
     };
     return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => void stop("SIGKILL").then(() => reject(new Error(`${argv.join(" ")} not ready in ${timeoutMs} ms:\n${stdout}${stderr}`))), timeoutMs);
+        const timer = setTimeout(
+            () => void stop("SIGKILL").then(() => reject(new Error(`${argv.join(" ")} not ready in ${timeoutMs} ms:\n${stdout}${stderr}`))),
+            timeoutMs,
+        );
         const look = () => {
             if (!ready(stdout, stderr)) return;
             clearTimeout(timer);

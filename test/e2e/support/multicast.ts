@@ -22,15 +22,30 @@ const SEND_MS = 3000;
 const SEND_EVERY_MS = 100;
 
 /** One round: every receiver joins `group`, the sender sends to group:port for SEND_MS, then each receiver's count. */
-export async function multicastRound(cluster: LocalCluster, sender: PodRef, receivers: readonly PodRef[], group: string, port: number): Promise<MulticastRound> {
+export async function multicastRound(
+    cluster: LocalCluster,
+    sender: PodRef,
+    receivers: readonly PodRef[],
+    group: string,
+    port: number,
+): Promise<MulticastRound> {
     const node = process.execPath;
-    const listening = await Promise.all(receivers.map((r) => startBackground(argvIn(cluster, { pod: r }, [node, "-e", RECEIVER, group, String(port)]), (out) => out.includes("joined"))));
+    const listening = await Promise.all(
+        receivers.map((r) =>
+            startBackground(argvIn(cluster, { pod: r }, [node, "-e", RECEIVER, group, String(port)]), (out) => out.includes("joined")),
+        ),
+    );
     try {
         await new Promise((r) => setTimeout(r, JOIN_SETTLE_MS));
-        const sent = await run(argvIn(cluster, { pod: sender }, [node, "-e", SENDER, group, String(port), String(SEND_MS), String(SEND_EVERY_MS)]), { timeoutMs: SEND_MS + 10_000 });
+        const sent = await run(
+            argvIn(cluster, { pod: sender }, [node, "-e", SENDER, group, String(port), String(SEND_MS), String(SEND_EVERY_MS)]),
+            { timeoutMs: SEND_MS + 10_000 },
+        );
         if (sent.code !== 0) throw new Error(`the multicast sender in ${sender.pod} failed (${sent.code}): ${sent.stderr}`);
         await new Promise((r) => setTimeout(r, 500));
-        const received = await Promise.all(listening.splice(0).map(async (l) => Number(/received (\d+)/.exec((await l.stop()).stdout)?.[1] ?? NaN)));
+        const received = await Promise.all(
+            listening.splice(0).map(async (l) => Number(/received (\d+)/.exec((await l.stop()).stdout)?.[1] ?? NaN)),
+        );
         return { sent: Number(/sent (\d+)/.exec(sent.stdout)?.[1] ?? NaN), received };
     } finally {
         await Promise.all(listening.map((l) => l.stop("SIGKILL")));

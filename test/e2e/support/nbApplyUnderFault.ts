@@ -14,14 +14,22 @@ import { scaleModel } from "../../../lab/harness/scale";
 export function sideModel(nodes: number, prefix: string): ClusterModel {
     const model = scaleModel(nodes, 0);
     const name = `${prefix}_router`;
-    model.clusterRouter = { ...model.clusterRouter, name, joinSwitch: `${prefix}_join`, joinPort: `rtoj-${name}`, joinPeerPort: `jtor-${name}` };
+    model.clusterRouter = {
+        ...model.clusterRouter,
+        name,
+        joinSwitch: `${prefix}_join`,
+        joinPort: `rtoj-${name}`,
+        joinPeerPort: `jtor-${name}`,
+    };
     for (const n of model.nodeNetworks) n.clusterRouter = name;
     return model;
 }
 
 /** Rows the model's groups hold, by table. */
 export function expectedRows(owner: string, model: ClusterModel): Record<string, number> {
-    const specs = [clusterRouterKind, nodeSwitchKind].flatMap((kind) => kind.instances(model).flatMap((i) => kind.rows({ ...kind.normalize(i.inputs), owner } as never)));
+    const specs = [clusterRouterKind, nodeSwitchKind].flatMap((kind) =>
+        kind.instances(model).flatMap((i) => kind.rows({ ...kind.normalize(i.inputs), owner } as never)),
+    );
     const out: Record<string, number> = {};
     for (const s of specs) out[s.table] = (out[s.table] ?? 0) + 1;
     return out;
@@ -62,7 +70,11 @@ export async function applyNodes(
     const [first, ...rest] = todo[0]?.type === "ClusterRouter" ? todo : [undefined, ...todo];
     if (first) await one(first);
     let next = 0;
-    await Promise.all(Array.from({ length: 16 }, async () => { while (next < rest.length) await one(rest[next++]!); }));
+    await Promise.all(
+        Array.from({ length: 16 }, async () => {
+            while (next < rest.length) await one(rest[next++]!);
+        }),
+    );
     await faulted;
     return { created: done.size, failed, done };
 }

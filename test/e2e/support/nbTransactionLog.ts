@@ -57,13 +57,17 @@ function logRecords(data: Buffer): { clustered: boolean; records: LogRecord[] } 
         const eol = data.indexOf(0x0a, at);
         if (eol < 0) throw new Error(`OVSDB log: record header at byte ${at} has no end`);
         const header = HEADER.exec(data.subarray(at, eol).toString("latin1"));
-        if (!header) throw new Error(`OVSDB log: bad record header at byte ${at}: ${JSON.stringify(data.subarray(at, Math.min(eol, at + 80)).toString("latin1"))}`);
+        if (!header)
+            throw new Error(
+                `OVSDB log: bad record header at byte ${at}: ${JSON.stringify(data.subarray(at, Math.min(eol, at + 80)).toString("latin1"))}`,
+            );
         clustered = header[1] === "CLUSTER";
         const body = data.subarray(eol + 1, eol + 1 + Number(header[2]));
         // A record still being written is incomplete: stop before it, as ovsdb-server's reader does.
         if (body.length < Number(header[2])) break;
         const sha1 = createHash("sha1").update(body).digest("hex");
-        if (sha1 !== header[3]) throw new Error(`OVSDB log: record ${records.length} at byte ${at} fails its SHA-1 (${sha1} ≠ ${header[3]})`);
+        if (sha1 !== header[3])
+            throw new Error(`OVSDB log: record ${records.length} at byte ${at} fails its SHA-1 (${sha1} ≠ ${header[3]})`);
         records.push({ json: JSON.parse(body.toString("utf8")) as Record<string, unknown>, sha1 });
         at = eol + 1 + body.length;
     }
@@ -75,7 +79,10 @@ function transactionOf(index: number, json: Record<string, unknown>, sha1: strin
     for (const [table, changes] of Object.entries(json)) {
         if (table.startsWith("_")) continue;
         rows[table] = Object.fromEntries(
-            Object.entries(changes as Record<string, Record<string, unknown> | null>).map(([uuid, columns]) => [uuid, columns === null ? null : writtenColumns(columns)]),
+            Object.entries(changes as Record<string, Record<string, unknown> | null>).map(([uuid, columns]) => [
+                uuid,
+                columns === null ? null : writtenColumns(columns),
+            ]),
         );
     }
     return { index, date: Number(json._date), comment: typeof json._comment === "string" ? json._comment : undefined, rows, sha1 };
@@ -86,7 +93,8 @@ function raftTransactions(records: readonly LogRecord[]): NbTransaction[] {
     const byIndex = new Map<number, NbTransaction>();
     for (const { json, sha1 } of records) {
         const data = json.data as [unknown, Record<string, unknown> | null] | undefined;
-        if (typeof json.index === "number" && Array.isArray(data) && data[1]) byIndex.set(json.index, transactionOf(json.index, data[1], sha1));
+        if (typeof json.index === "number" && Array.isArray(data) && data[1])
+            byIndex.set(json.index, transactionOf(json.index, data[1], sha1));
     }
     return [...byIndex.values()].sort((a, b) => a.index - b.index);
 }
@@ -95,7 +103,8 @@ function raftTransactions(records: readonly LogRecord[]): NbTransaction[] {
 export function parseNbLog(data: Buffer): NbLog {
     const { clustered, records } = logRecords(data);
     const [first, ...rest] = records;
-    const schema = (clustered ? (first?.json.prev_data as unknown[] | undefined)?.[0] : first?.json) as { name?: unknown; version?: unknown } | undefined;
+    const schema = (clustered ? (first?.json.prev_data as unknown[] | undefined)?.[0] : first?.json) as
+        { name?: unknown; version?: unknown } | undefined;
     if (!schema || typeof schema.name !== "string") throw new Error("OVSDB log: the first record holds no schema");
     return {
         schema: { name: schema.name, version: String(schema.version) },
@@ -105,7 +114,10 @@ export function parseNbLog(data: Buffer): NbLog {
 
 /** True when `later` holds every transaction of `earlier`, unchanged and in order (no compaction in between). */
 export function extendsLog(earlier: NbLog, later: NbLog): boolean {
-    return earlier.transactions.length <= later.transactions.length && earlier.transactions.every((t, i) => later.transactions[i].sha1 === t.sha1);
+    return (
+        earlier.transactions.length <= later.transactions.length &&
+        earlier.transactions.every((t, i) => later.transactions[i].sha1 === t.sha1)
+    );
 }
 
 /**
@@ -185,12 +197,17 @@ export function writerReport(transactions: readonly NbTransaction[]): WriterRepo
         }
     }
     const byColumn: Record<string, Set<NbWriter>> = {};
-    for (const { cell, writers: w } of writers.values()) for (const writer of w) (byColumn[`${cell.table}.${cell.cell}`] ??= new Set()).add(writer);
+    for (const { cell, writers: w } of writers.values())
+        for (const writer of w) (byColumn[`${cell.table}.${cell.cell}`] ??= new Set()).add(writer);
     return {
         transactions: counts,
         others,
         shared: [...writers.values()].filter((e) => e.writers.size > 1).map((e) => ({ ...e.cell, writers: [...e.writers].sort() })),
-        byColumn: Object.fromEntries(Object.entries(byColumn).sort().map(([k, v]) => [k, [...v].sort()])),
+        byColumn: Object.fromEntries(
+            Object.entries(byColumn)
+                .sort()
+                .map(([k, v]) => [k, [...v].sort()]),
+        ),
     };
 }
 

@@ -23,7 +23,22 @@ export function parseTcpdumpVerbose(text: string): SeenPacket[] {
 /** Captures UDP packets to `port` arriving in the external namespace while `during` runs. */
 export async function captureOutside(cluster: LocalCluster, port: number, during: () => Promise<void>): Promise<SeenPacket[]> {
     const capture = await startBackground(
-        argvIn(cluster, { external: true }, ["tcpdump", "-i", "eth0", "-n", "-v", "-t", "-l", "-Q", "in", "udp", "and", "dst", "port", String(port)]),
+        argvIn(cluster, { external: true }, [
+            "tcpdump",
+            "-i",
+            "eth0",
+            "-n",
+            "-v",
+            "-t",
+            "-l",
+            "-Q",
+            "in",
+            "udp",
+            "and",
+            "dst",
+            "port",
+            String(port),
+        ]),
         (_out, err) => err.includes("listening on"),
     );
     let printed = "";
@@ -41,6 +56,8 @@ const SEND = `const d=require("dgram").createSocket("udp4");let i=0;const t=setI
 
 /** Sends `count` UDP datagrams from the pod to ip:port. */
 export async function sendUdp(cluster: LocalCluster, from: PodRef, ip: string, port: number, count: number): Promise<void> {
-    const r = await run(argvIn(cluster, { pod: from }, [process.execPath, "-e", SEND, ip, String(port), String(count)]), { timeoutMs: 20_000 });
+    const r = await run(argvIn(cluster, { pod: from }, [process.execPath, "-e", SEND, ip, String(port), String(count)]), {
+        timeoutMs: 20_000,
+    });
     if (r.code !== 0) throw new Error(`sending UDP from ${from.pod} to ${ip}:${port} failed (${r.code}): ${r.stderr}`);
 }

@@ -13,7 +13,10 @@ export function ovnkubeErrors(cluster: LocalCluster, perFile = 8): string {
             const logs = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith("ovnkube") && f.endsWith(".log")) : [];
             if (logs.length === 0) return [`${host.name}: no ovnkube log in ${dir}`];
             return logs.map((log) => {
-                const errors = fs.readFileSync(path.join(dir, log), "utf8").split("\n").filter((l) => /^[EF]\d{4} /.test(l));
+                const errors = fs
+                    .readFileSync(path.join(dir, log), "utf8")
+                    .split("\n")
+                    .filter((l) => /^[EF]\d{4} /.test(l));
                 return `${host.name} ${log}: ${errors.length} error lines${errors.length ? ", the last:\n  " + errors.slice(-perFile).join("\n  ") : ""}`;
             });
         })

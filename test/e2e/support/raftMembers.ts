@@ -50,7 +50,9 @@ export async function electedAmong(c: Centrals, db: Db, hosts: string[]): Promis
  * right after the kill would start nothing and wait for a server that never comes.
  */
 export async function killDaemons(c: Centrals, host: string, pidfiles: string[]): Promise<void> {
-    const script = pidfiles.map((f) => `pid=$(cat /var/run/ovn/${f}); ppid=$(ps -o ppid= -p "$pid" | tr -d ' '); kill -9 "$ppid" "$pid"; gone+=" $ppid $pid"`).join("; ");
+    const script = pidfiles
+        .map((f) => `pid=$(cat /var/run/ovn/${f}); ppid=$(ps -o ppid= -p "$pid" | tr -d ' '); kill -9 "$ppid" "$pid"; gone+=" $ppid $pid"`)
+        .join("; ");
     const reaped = `for i in $(seq 300); do left=; for p in $gone; do [[ -d /proc/$p ]] && left=y; done; [[ -z $left ]] && exit 0; sleep 0.1; done; echo "not reaped:$gone" >&2; exit 1`;
     await sh(c, host, `gone=; ${script}; ${reaped}`);
 }

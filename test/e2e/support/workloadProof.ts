@@ -11,7 +11,15 @@ import { hostExec, ping, type PodRef } from "../../../lab/localcluster";
 import { CLUSTER_ROUTER } from "../../../components/model/names";
 import { awaitChassisCaughtUp, awaitTunnelMesh, formatCaughtUp, formatTunnelMesh } from "../../../lab/localcluster/overlayReadiness";
 import { formatMatrix, pingMatrix, tcpAnswer, tcpExchange } from "../../../lab/localcluster/checks";
-import { createNodePortService, kubePodExec, podRef, removeDemoWorkloads, startDemoDeployment, startDemoPod, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
+import {
+    createNodePortService,
+    kubePodExec,
+    podRef,
+    removeDemoWorkloads,
+    startDemoDeployment,
+    startDemoPod,
+    type KubePod,
+} from "../../../lab/localcluster/kubeWorkloads";
 import { pollUntil } from "../../../lab/kubeclient";
 import type { OvnkubeLab } from "../../../lab/scenarios/ovnkubeLab";
 
@@ -30,9 +38,16 @@ export async function assertPlannedAddresses(lab: OvnkubeLab, model: ClusterMode
     for (const pod of pods) {
         const subnet = model.kube.nodes.find((n) => n.name === pod.node)!.subnet;
         assert.ok(containsIp(parseNetwork(subnet), pod.ip), `${pod.name} got ${pod.ip}, outside ${pod.node}'s planned ${subnet}`);
-        const annotation = JSON.parse((await lab.admin.get({ apiVersion: "v1", kind: "Pod", namespace: pod.namespace, name: pod.name })).metadata.annotations?.["k8s.ovn.org/pod-networks"] ?? "{}");
+        const annotation = JSON.parse(
+            (await lab.admin.get({ apiVersion: "v1", kind: "Pod", namespace: pod.namespace, name: pod.name })).metadata.annotations?.[
+                "k8s.ovn.org/pod-networks"
+            ] ?? "{}",
+        );
         assert.deepEqual(annotation.default?.ip_addresses, [`${pod.ip}/${parseNetwork(subnet).prefix}`]);
-        assert.match((await kubePodExec(pod, ["ip", "-4", "-o", "addr", "show", "dev", "eth0"])).stdout, new RegExp(`inet ${pod.ip.replace(/\./g, "\\.")}/`));
+        assert.match(
+            (await kubePodExec(pod, ["ip", "-4", "-o", "addr", "show", "dev", "eth0"])).stdout,
+            new RegExp(`inet ${pod.ip.replace(/\./g, "\\.")}/`),
+        );
     }
 }
 
@@ -59,16 +74,20 @@ export async function awaitPodsReach(lab: OvnkubeLab, model: ClusterModel, pods:
     assert.ok(mesh.complete, formatTunnelMesh(mesh));
     for (const a of pods)
         for (const b of pods.filter((p) => p !== a))
-            await pollUntil(async () => (await ping(lab.cluster, podRef(a), b.ip)) || undefined, { timeoutMs: 45_000, intervalMs: 500, what: `${a.name} to reach ${b.name} (${b.ip})` }).catch(
-                async (e) => {
-                    throw new Error(`${(e as Error).message}\n${await clusterRoutes(lab, model)}`);
-                },
-            );
+            await pollUntil(async () => (await ping(lab.cluster, podRef(a), b.ip)) || undefined, {
+                timeoutMs: 45_000,
+                intervalMs: 500,
+                what: `${a.name} to reach ${b.name} (${b.ip})`,
+            }).catch(async (e) => {
+                throw new Error(`${(e as Error).message}\n${await clusterRoutes(lab, model)}`);
+            });
 }
 
 /** One pod on each of `nodes` (a node that has just joined among them): planned addresses, and they reach each other; the pods go whatever the outcome. */
 export async function proveJoinedNode(lab: OvnkubeLab, model: ClusterModel, nodes: readonly string[]): Promise<void> {
-    const fresh = await Promise.all(nodes.map((node, i) => startDemoPod(lab.admin, lab.cluster, { name: `joined-${i}`, node, command: ["sleep", "infinity"] })));
+    const fresh = await Promise.all(
+        nodes.map((node, i) => startDemoPod(lab.admin, lab.cluster, { name: `joined-${i}`, node, command: ["sleep", "infinity"] })),
+    );
     try {
         await assertPlannedAddresses(lab, model, fresh);
         await awaitPodsReach(lab, model, fresh);
@@ -81,7 +100,9 @@ export async function proveJoinedNode(lab: OvnkubeLab, model: ClusterModel, node
 /** The cluster router's routes in every NB (each zone's, or the central's): what a failed reach is read against. */
 async function clusterRoutes(lab: OvnkubeLab, model: ClusterModel): Promise<string> {
     const hosts = model.hosts.filter((h) => h.zone || h.isCentral).map((h) => h.name);
-    const routes = await Promise.all(hosts.map((h) => hostExec(lab.cluster, h, ["ovn-nbctl", "--no-leader-only", "--timeout=10", "lr-route-list", CLUSTER_ROUTER])));
+    const routes = await Promise.all(
+        hosts.map((h) => hostExec(lab.cluster, h, ["ovn-nbctl", "--no-leader-only", "--timeout=10", "lr-route-list", CLUSTER_ROUTER])),
+    );
     return hosts.map((h, i) => `${h}'s ${CLUSTER_ROUTER} routes:\n${routes[i].stdout || routes[i].stderr}`).join("\n");
 }
 
@@ -93,14 +114,31 @@ export async function assertGatewayMode(lab: OvnkubeLab, model: ClusterModel, no
     const local = model.kube.gatewayMode === "local";
     for (const node of nodes) {
         const r = await hostExec(lab.cluster, node, ["nft", "list", "chain", ...LOCAL_GATEWAY_CHAIN]);
-        assert.equal(r.code === 0, local, `${node}: chain ${LOCAL_GATEWAY_CHAIN.join(" ")} ${local ? "missing" : "present"} in ${model.kube.gatewayMode} gateway mode: ${r.stderr.trim()}`);
+        assert.equal(
+            r.code === 0,
+            local,
+            `${node}: chain ${LOCAL_GATEWAY_CHAIN.join(" ")} ${local ? "missing" : "present"} in ${model.kube.gatewayMode} gateway mode: ${r.stderr.trim()}`,
+        );
     }
 }
 
 /** Starts the spread and server Deployments on `nodes` and proves their network; returns [spread pods..., server]. */
-export async function proveWorkloads(lab: OvnkubeLab, model: ClusterModel, names: WorkloadNames, nodes: readonly string[]): Promise<KubePod[]> {
-    const spread = await startDemoDeployment(lab.admin, lab.cluster, { name: names.spread, replicas: nodes.length, command: ["sleep", "infinity"] });
-    assert.deepEqual(spread.map((p) => p.node), [...nodes], "the scheduler put one pod on every node that runs pods");
+export async function proveWorkloads(
+    lab: OvnkubeLab,
+    model: ClusterModel,
+    names: WorkloadNames,
+    nodes: readonly string[],
+): Promise<KubePod[]> {
+    const spread = await startDemoDeployment(lab.admin, lab.cluster, {
+        name: names.spread,
+        replicas: nodes.length,
+        command: ["sleep", "infinity"],
+    });
+    assert.deepEqual(
+        spread.map((p) => p.node),
+        [...nodes],
+        "the scheduler put one pod on every node that runs pods",
+    );
     const [server] = await startDemoDeployment(lab.admin, lab.cluster, {
         name: names.server,
         replicas: 1,
@@ -115,20 +153,29 @@ export async function proveWorkloads(lab: OvnkubeLab, model: ClusterModel, names
     // ovn-k8s-mp0, at the planned .2), across nodes over Geneve.
     const matrix = await pingMatrix(
         lab.cluster,
-        [...pods.map((p) => ({ label: p.name, from: podRef(p) as string | PodRef })), ...lab.cluster.hosts.map((h) => ({ label: h.name, from: h.name }))],
+        [
+            ...pods.map((p) => ({ label: p.name, from: podRef(p) as string | PodRef })),
+            ...lab.cluster.hosts.map((h) => ({ label: h.name, from: h.name })),
+        ],
         [...pods.map((p) => ({ label: p.name, ip: p.ip })), ...model.nodeNetworks.map((n) => ({ label: `${n.node} mgmt`, ip: n.mgmt.ip }))],
     );
     assert.ok(matrix.allOk, "\n" + formatMatrix(matrix));
     const direct = await tcpExchange(lab.cluster, { pod: podRef(server) }, server.ip, { pod: podRef(client) });
     assert.deepEqual(direct, { ok: true, seenSource: client.ip }, "TCP pod → pod on another node keeps the client's address");
 
-    const { clusterIp, nodePort } = await createNodePortService(lab.admin, { name: names.server, selector: { app: names.server }, port: 80, targetPort: SERVER_PORT });
+    const { clusterIp, nodePort } = await createNodePortService(lab.admin, {
+        name: names.server,
+        selector: { app: names.server },
+        port: 80,
+        targetPort: SERVER_PORT,
+    });
     assert.ok(containsIp(parseNetwork(model.serviceSubnet), clusterIp), `ClusterIP ${clusterIp} outside ${model.serviceSubnet}`);
     // ovnkube adds the Service's load balancer asynchronously.
     const answer = await pollUntil(
         async () => {
             const r = await kubePodExec(client, ["nc", "-w", "2", clusterIp, "80"], { timeoutMs: 10_000 });
-            if (r.stdout.trim() !== GREETING) throw new Error(`exit ${r.code}, answer ${JSON.stringify(r.stdout.trim())} ${r.stderr.trim()}`);
+            if (r.stdout.trim() !== GREETING)
+                throw new Error(`exit ${r.code}, answer ${JSON.stringify(r.stdout.trim())} ${r.stderr.trim()}`);
             return r.stdout.trim();
         },
         { timeoutMs: 30_000, intervalMs: 500, what: `the server pod's answer through ClusterIP ${clusterIp}:80` },

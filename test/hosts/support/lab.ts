@@ -38,7 +38,11 @@ export async function inHost(cluster: LocalCluster, host: string, script: string
 }
 
 /** A chassis host model for a local-cluster host (userspace datapath: no kernel OVS module here). */
-export function labHost(host: LocalHost, over: Partial<NonNullable<HostModel["chassis"]>> = {}, hostOver: Partial<HostModel> = {}): HostModel {
+export function labHost(
+    host: LocalHost,
+    over: Partial<NonNullable<HostModel["chassis"]>> = {},
+    hostOver: Partial<HostModel> = {},
+): HostModel {
     return hostModel({
         name: host.name,
         datapathType: "netdev",

@@ -47,7 +47,10 @@ export async function powerOff(cluster: LocalCluster, host: string, nic: string,
  * What the host's boot runs after a power off; fails naming the step that failed. Returns the
  * boot entry's stderr (what it restored) and how long the three steps took.
  */
-export async function bootHost(cluster: LocalCluster, host: Pick<HostModel, "name" | "os" | "datapathType">): Promise<{ bootLog: string; ms: number }> {
+export async function bootHost(
+    cluster: LocalCluster,
+    host: Pick<HostModel, "name" | "os" | "datapathType">,
+): Promise<{ bootLog: string; ms: number }> {
     const started = Date.now();
     await inHost(cluster, host.name, scripts.ovsStartScript(host).create);
     const boot = await hostExec(cluster, host.name, [INIT_SCRIPT, "start"]);

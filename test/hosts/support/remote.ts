@@ -19,14 +19,22 @@ export function sshArgs(cluster: LocalCluster, hostName: string): string[] {
     const host = cluster.hosts.find((h) => h.name === hostName);
     if (!host) throw new Error(`no host ${hostName} in local cluster ${cluster.id}`);
     return [
-        "-i", cluster.privateKeyPath,
-        "-o", `UserKnownHostsFile=${cluster.knownHostsPath}`,
-        "-o", "StrictHostKeyChecking=yes",
-        "-o", "BatchMode=yes",
-        "-o", "ConnectTimeout=10",
-        "-o", "ServerAliveInterval=5",
-        "-o", "ServerAliveCountMax=6",
-        "-p", String(host.sshPort),
+        "-i",
+        cluster.privateKeyPath,
+        "-o",
+        `UserKnownHostsFile=${cluster.knownHostsPath}`,
+        "-o",
+        "StrictHostKeyChecking=yes",
+        "-o",
+        "BatchMode=yes",
+        "-o",
+        "ConnectTimeout=10",
+        "-o",
+        "ServerAliveInterval=5",
+        "-o",
+        "ServerAliveCountMax=6",
+        "-p",
+        String(host.sshPort),
         `root@${host.ip}`,
     ];
 }

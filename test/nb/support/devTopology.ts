@@ -19,7 +19,12 @@ export interface DevTopology {
 export async function startDevTopology(model = devModel()): Promise<DevTopology> {
     const env = await startEnv();
     const gateway = model.gateways[0];
-    const registered = await registerUnderMocks({ model, owner: OWNER, nb: env.configured(), gatewayHost: { [gateway.node]: GATEWAY_HOST } });
+    const registered = await registerUnderMocks({
+        model,
+        owner: OWNER,
+        nb: env.configured(),
+        gatewayHost: { [gateway.node]: GATEWAY_HOST },
+    });
     const tracked: Record<string, Tracked> = {};
     for (const reg of registered) tracked[reg.name] = track(reg);
     const host = await startProviderHost(env.providerConfig);

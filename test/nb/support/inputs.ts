@@ -9,7 +9,10 @@ export const TEST_KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdj
 
 export function devInputs() {
     const model = devModel();
-    const nb = { ssh: { host: "127.0.0.1", port: 2222, user: "root", hostKey: model.hosts[0].ssh.hostKey!, insecureIgnoreHostKey: false }, privateKey: TEST_KEY };
+    const nb = {
+        ssh: { host: "127.0.0.1", port: 2222, user: "root", hostKey: model.hosts[0].ssh.hostKey!, insecureIgnoreHostKey: false },
+        privateKey: TEST_KEY,
+    };
     const checked = (kind: typeof nodeSwitchKind | typeof clusterRouterKind | typeof gatewayRouterKind, raw: Record<string, unknown>) => {
         const { inputs, failures } = checkInputs(kind, raw);
         if (failures.length > 0) throw new Error(JSON.stringify(failures));

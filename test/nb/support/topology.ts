@@ -8,7 +8,8 @@ import { findColumn } from "../../../lab/harness/env";
 /** One key of a map column, unquoted. */
 const mapValue = async (nb: NbServer, table: string, record: string, column: string, key: string) =>
     (await nb.nbctl("get", table, record, `${column}:${key}`)).trim().replace(/^"(.*)"$/, "$1");
-const get = async (nb: NbServer, table: string, record: string, column: string) => (await nb.nbctl("--bare", `--columns=${column}`, "list", table, record)).trim();
+const get = async (nb: NbServer, table: string, record: string, column: string) =>
+    (await nb.nbctl("--bare", `--columns=${column}`, "list", table, record)).trim();
 
 export interface ForeignRows {
     switchUuid: string;
@@ -19,7 +20,10 @@ export interface ForeignRows {
 export async function addForeignRows(nb: NbServer): Promise<ForeignRows> {
     await nb.nbctl("ls-add", "kube-master", "--", "lsp-add", "kube-master", "operator-port");
     await nb.nbctl("lb-add", "foreign-lb", "10.96.0.1:80", "10.0.0.5:8080", "tcp");
-    return { switchUuid: (await findColumn(nb, "Logical_Switch", "_uuid", "name=kube-master"))[0], lbUuid: (await findColumn(nb, "Load_Balancer", "_uuid", "name=foreign-lb"))[0] };
+    return {
+        switchUuid: (await findColumn(nb, "Logical_Switch", "_uuid", "name=kube-master"))[0],
+        lbUuid: (await findColumn(nb, "Load_Balancer", "_uuid", "name=foreign-lb"))[0],
+    };
 }
 
 /** The operator's rows exist exactly as they were made: same UUIDs, no tags added, port still there. */
@@ -35,7 +39,9 @@ export async function assertForeignRowsSurvive(nb: NbServer, rows: ForeignRows):
 export async function assertClusterRouter(nb: NbServer, m: ClusterModel): Promise<void> {
     const r = m.clusterRouter;
     assert.deepEqual(await findColumn(nb, "Logical_Router", "name", "external_ids:k8s-cluster-router=yes"), [r.name]);
-    assert.deepEqual(await findColumn(nb, "Logical_Switch", "name", "external_ids:pulumi-group=cluster/ovn_cluster_router"), [r.joinSwitch]);
+    assert.deepEqual(await findColumn(nb, "Logical_Switch", "name", "external_ids:pulumi-group=cluster/ovn_cluster_router"), [
+        r.joinSwitch,
+    ]);
     assert.equal(await get(nb, "Logical_Router_Port", r.joinPort, "mac"), r.joinAddress.mac);
     assert.equal(await get(nb, "Logical_Router_Port", r.joinPort, "networks"), r.joinAddress.cidr);
     assert.equal((await nb.nbctl("lsp-get-type", r.joinPeerPort)).trim(), "router");
@@ -60,7 +66,10 @@ export async function assertNodeNetwork(nb: NbServer, n: NodeNetworkModel): Prom
     assert.equal((await nb.nbctl("lsp-get-addresses", n.routerPeerPort)).trim(), n.router.mac);
     assert.equal((await nb.nbctl("lsp-get-addresses", n.mgmtPort)).trim(), `${n.mgmt.mac} ${n.mgmt.ip}`);
     const lbs = (await get(nb, "Logical_Switch", sw, "load_balancer")).split(/\s+/).filter(Boolean).sort();
-    const cluster = [...(await findColumn(nb, "Load_Balancer", "_uuid", "external_ids:k8s-cluster-lb-tcp=yes")), ...(await findColumn(nb, "Load_Balancer", "_uuid", "external_ids:k8s-cluster-lb-udp=yes"))].sort();
+    const cluster = [
+        ...(await findColumn(nb, "Load_Balancer", "_uuid", "external_ids:k8s-cluster-lb-tcp=yes")),
+        ...(await findColumn(nb, "Load_Balancer", "_uuid", "external_ids:k8s-cluster-lb-udp=yes")),
+    ].sort();
     assert.deepEqual(lbs, cluster);
 }
 
@@ -86,9 +95,13 @@ export async function assertGateway(nb: NbServer, g: GatewayModel, host: { syste
     assert.match(routes, new RegExp(`0\\.0\\.0\\.0/0\\s+${g.defaultGateway.replace(/\./g, "\\.")} dst-ip ${g.externalPort}`));
     const clusterRoutes = await nb.nbctl("lr-route-list", g.clusterRouter);
     assert.match(clusterRoutes, new RegExp(`0\\.0\\.0\\.0/0\\s+${g.join.ip.replace(/\./g, "\\.")} dst-ip`));
-    for (const subnet of g.rampoutSubnets) assert.match(clusterRoutes, new RegExp(`${subnet.replace(/\./g, "\\.")}\\s+${g.join.ip.replace(/\./g, "\\.")} src-ip`));
+    for (const subnet of g.rampoutSubnets)
+        assert.match(clusterRoutes, new RegExp(`${subnet.replace(/\./g, "\\.")}\\s+${g.join.ip.replace(/\./g, "\\.")} src-ip`));
     const lbs = (await get(nb, "Logical_Router", g.router, "load_balancer")).split(/\s+/).filter(Boolean).sort();
-    const own = [...(await findColumn(nb, "Load_Balancer", "_uuid", `external_ids:TCP_lb_gateway_router=${g.router}`)), ...(await findColumn(nb, "Load_Balancer", "_uuid", `external_ids:UDP_lb_gateway_router=${g.router}`))].sort();
+    const own = [
+        ...(await findColumn(nb, "Load_Balancer", "_uuid", `external_ids:TCP_lb_gateway_router=${g.router}`)),
+        ...(await findColumn(nb, "Load_Balancer", "_uuid", `external_ids:UDP_lb_gateway_router=${g.router}`)),
+    ].sort();
     assert.equal(own.length, 2);
     assert.deepEqual(lbs, own);
 }
@@ -96,7 +109,15 @@ export async function assertGateway(nb: NbServer, g: GatewayModel, host: { syste
 /** Rows per table carrying this owner's tag: a cheap fingerprint of everything the stack owns. */
 export async function ownedCounts(nb: NbServer, owner: string): Promise<Record<string, number>> {
     const counts: Record<string, number> = {};
-    for (const table of ["Logical_Switch", "Logical_Switch_Port", "Logical_Router", "Logical_Router_Port", "Logical_Router_Static_Route", "NAT", "Load_Balancer"]) {
+    for (const table of [
+        "Logical_Switch",
+        "Logical_Switch_Port",
+        "Logical_Router",
+        "Logical_Router_Port",
+        "Logical_Router_Static_Route",
+        "NAT",
+        "Load_Balancer",
+    ]) {
         counts[table] = (await findColumn(nb, table, "_uuid", `external_ids:pulumi-owner=${JSON.stringify(owner)}`)).length;
     }
     return counts;

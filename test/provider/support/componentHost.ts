@@ -35,7 +35,10 @@ export async function startComponentHost(): Promise<ComponentHost> {
     // The engine address: the provider sends its log lines there (the offline engine's Engine service).
     const engine = await startMonitor({ stack: "engine", project: "engine", register: async () => ({}) });
     // The plugin must not inherit a test runner's loader hooks.
-    const plugin = await startPluginProcess([path.join(SDK_DIR, "cmd", "run-plugin"), PACKAGE_DIR, engine.address], PACKAGE_DIR, { ...process.env, NODE_OPTIONS: "" });
+    const plugin = await startPluginProcess([path.join(SDK_DIR, "cmd", "run-plugin"), PACKAGE_DIR, engine.address], PACKAGE_DIR, {
+        ...process.env,
+        NODE_OPTIONS: "",
+    });
     const { child } = plugin;
     const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${plugin.port}`, grpc.credentials.createInsecure());
     return {

@@ -9,7 +9,8 @@ export interface PackageSchema {
 }
 
 /** The type a `#/types/<token>` reference names. */
-export const refType = (schema: PackageSchema, ref: string): ObjectType | undefined => schema.types[decodeURIComponent(ref.replace(/^#\/types\//, ""))];
+export const refType = (schema: PackageSchema, ref: string): ObjectType | undefined =>
+    schema.types[decodeURIComponent(ref.replace(/^#\/types\//, ""))];
 
 /** Every property in the schema, its path and definition: the resources' inputs and outputs, and each type's properties. */
 export function allProperties(schema: PackageSchema): { path: string; property: Property }[] {
@@ -18,7 +19,8 @@ export function allProperties(schema: PackageSchema): { path: string; property: 
         for (const [k, p] of Object.entries(r.inputProperties)) props.push({ path: `${token} input ${k}`, property: p });
         for (const [k, p] of Object.entries(r.properties)) props.push({ path: `${token} output ${k}`, property: p });
     }
-    for (const [token, t] of Object.entries(schema.types)) for (const [k, p] of Object.entries(t.properties ?? {})) props.push({ path: `${token}.${k}`, property: p });
+    for (const [token, t] of Object.entries(schema.types))
+        for (const [k, p] of Object.entries(t.properties ?? {})) props.push({ path: `${token}.${k}`, property: p });
     return props;
 }
 
