@@ -2,20 +2,10 @@
 // of the topology tables read over the local socket (two runs built the same topology when their
 // counts are equal).
 import * as net from "net";
-import { NB_DB } from "@ovn-kubernetes-as-code/cluster/nb";
+import { NB_DB, NB_TABLES } from "@ovn-kubernetes-as-code/cluster/nb";
 import { OvsdbClient } from "@ovn-kubernetes-as-code/cluster/ovsdb";
 import { select } from "@ovn-kubernetes-as-code/cluster/ovsdb";
 import { startNbServer, type NbServer } from "@ovn-kubernetes-as-code/lab/harness";
-
-const TABLES = [
-    "Logical_Switch",
-    "Logical_Switch_Port",
-    "Logical_Router",
-    "Logical_Router_Port",
-    "Logical_Router_Static_Route",
-    "NAT",
-    "Load_Balancer",
-];
 
 export async function localNb(nb: NbServer): Promise<OvsdbClient> {
     const socket = net.connect({ path: nb.socket });
@@ -27,10 +17,10 @@ export async function rowCounts(nb: NbServer): Promise<string> {
     const client = await localNb(nb);
     const results = await client.transact(
         NB_DB,
-        TABLES.map((t) => select(t, [], ["_uuid"])),
+        NB_TABLES.map((t) => select(t, [], ["_uuid"])),
     );
     client.close();
-    return TABLES.map((t, i) => `${t.replace("Logical_", "").replace("_Static", "")} ${results[i].rows.length}`).join(", ");
+    return NB_TABLES.map((t, i) => `${t.replace("Logical_", "").replace("_Static", "")} ${results[i].rows.length}`).join(", ");
 }
 
 /** Fresh NB servers on demand; `release` removes every one started so far. */

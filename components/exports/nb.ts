@@ -7,4 +7,4 @@ export { reconcile } from "../nb/transact/reconcile";
 export { RowRef, RowSpec, RowState, refId } from "../nb/core/rows";
 export { recordedStates } from "../nb/core/record";
 export { closeNbSessions } from "../nb/transact/session";
-export { NB_DB } from "../nb/core/tables";
+export { NB_DB, NB_TABLES } from "../nb/core/tables";

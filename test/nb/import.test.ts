@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { clusterCommands, gatewayCommands, nodeCommands, type NbctlCommand } from "../../bench/seedCommands";
+import { NB_TABLES } from "../../components/nb/core/tables";
 import { resourceId } from "../../components/nb/resources/nbProvider";
 import type { NbServer } from "../../lab/harness/nbServer";
 import { refresh, rowStates, up, track, type Tracked } from "../../lab/harness/engine";
@@ -17,15 +18,6 @@ import { assertClusterRouter, assertGateway, assertNodeNetwork, listTable } from
 const model = devModel();
 const gateway = model.gateways[0];
 const minion = model.nodeNetworks[1];
-const TABLES = [
-    "Logical_Switch",
-    "Logical_Switch_Port",
-    "Logical_Router",
-    "Logical_Router_Port",
-    "Logical_Router_Static_Route",
-    "NAT",
-    "Load_Balancer",
-];
 /** The port changed by hand before the import: the declaration says otherwise, so `up` sets it back. */
 const BY_HAND = "0a:58:0a:00:00:99 192.168.1.99";
 
@@ -45,14 +37,14 @@ async function seed(nb: NbServer): Promise<void> {
 /** Every row of the tables the stack writes: table → uuid → column → value (OVSDB JSON). */
 async function everything(nb: NbServer): Promise<Record<string, Record<string, Record<string, unknown>>>> {
     const all: Record<string, Record<string, Record<string, unknown>>> = {};
-    for (const table of TABLES) all[table] = Object.fromEntries((await listTable(nb, table)).map((row) => [row._uuid[1], row]));
+    for (const table of NB_TABLES) all[table] = Object.fromEntries((await listTable(nb, table)).map((row) => [row._uuid[1], row]));
     return all;
 }
 
 /** `<table> <name or uuid>.<column>` for every cell that differs; rows added or removed as `+`/`-`. */
 function changes(before: Awaited<ReturnType<typeof everything>>, after: Awaited<ReturnType<typeof everything>>): string[] {
     const out: string[] = [];
-    for (const table of TABLES) {
+    for (const table of NB_TABLES) {
         for (const uuid of new Set([...Object.keys(before[table]), ...Object.keys(after[table])])) {
             const [a, b] = [before[table][uuid], after[table][uuid]];
             const label = `${table} ${String((a ?? b).name || uuid)}`;

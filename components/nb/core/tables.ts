@@ -19,7 +19,8 @@ export type NbTable = SchemaTables<
     | "Load_Balancer"
 >;
 
-const NB_TABLES: readonly NbTable[] = [
+/** Every table of NbTable, in the order a reader lists them. */
+export const NB_TABLES: readonly NbTable[] = [
     "Logical_Switch",
     "Logical_Switch_Port",
     "Logical_Router",
