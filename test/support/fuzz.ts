@@ -405,13 +405,15 @@ function assertConfigPath(path: string, raw: Record<string, any>): void {
 
 /** Every pair of the plan's ranges is disjoint, and each node subnet lies in the cluster subnet. */
 export function assertPlanDisjoint(config: StackConfig, model: ReturnType<typeof buildClusterModel>): void {
-    const cluster = parseNetwork(config.clusterSubnet);
+    const cluster = parseNetwork(config.clusterSubnets[0]);
     const own: Array<[string, Cidr4]> = [
-        ["serviceSubnet", parseNetwork(config.serviceSubnet)],
-        ["joinSubnet", parseNetwork(config.joinSubnet)],
-        ...(model.writer === "ovnkube" ? ([["masqueradeSubnet", parseNetwork(config.masqueradeSubnet)]] as Array<[string, Cidr4]>) : []),
+        ["serviceSubnet", parseNetwork(config.serviceSubnets[0])],
+        ["joinSubnet", parseNetwork(config.joinSubnets[0])],
+        ...(model.writer === "ovnkube"
+            ? ([["masqueradeSubnet", parseNetwork(config.masqueradeSubnets[0])]] as Array<[string, Cidr4]>)
+            : []),
         ...(model.architecture === "interconnect" && model.writer === "ovnkube"
-            ? ([["transitSubnet", parseNetwork(config.transitSubnet)]] as Array<[string, Cidr4]>)
+            ? ([["transitSubnet", parseNetwork(config.transitSubnets[0])]] as Array<[string, Cidr4]>)
             : []),
     ];
     const subnets = Object.entries(model.plan.subnets).map(([n, s]): [string, Cidr4] => [`node ${n}`, parseNetwork(s)]);

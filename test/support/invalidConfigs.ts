@@ -230,7 +230,7 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
         "identity webhook address with shell metacharacters",
         (c) => (c.ovnkube = { identity: { webhookAddress: "localhost;id" } }),
         "ovnkube.identity.webhookAddress",
-        /IPv4 address or DNS name/,
+        /IPv4 or IPv6 address or DNS name/,
     ],
     [
         "relative bootstrap kubeconfig",
@@ -573,7 +573,12 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["multicast central address", (c) => (c.nodes[0].tunnelIp = "239.1.1.1"), "nodes[0].tunnelIp", /multicast/],
     ["link-local host address", (c) => (c.nodes[2].address = "169.254.10.12"), "nodes[2].address", /link-local/],
     ["dotted quad that is no IPv4 address", (c) => (c.nodes[1].address = "10.0.0.300"), "nodes[1].address", /not a valid IPv4 address/],
-    ["DNS name with a trailing dot", (c) => (c.nodes[1].address = "minion1.example.com."), "nodes[1].address", /IPv4 address or DNS name/],
+    [
+        "DNS name with a trailing dot",
+        (c) => (c.nodes[1].address = "minion1.example.com."),
+        "nodes[1].address",
+        /IPv4 or IPv6 address or DNS name/,
+    ],
     // Generated OVN names that would collide.
     [
         "node named like the join switch",

@@ -7,8 +7,9 @@ type Add = (path: string, message: string) => void;
 
 export const ALLOW_PUBLIC = "allowPublicClusterRanges";
 
-/** Address space no one routes on the Internet: RFC 1918, and RFC 6598's shared space. */
-const NON_PUBLIC: readonly Cidr4[] = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10"].map(parseNetwork);
+/** Address space no one routes on the Internet: RFC 1918 and RFC 6598's shared space; IPv6 unique-local (RFC 4193). */
+const NON_PUBLIC_TEXT = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7"];
+const NON_PUBLIC: readonly Cidr4[] = NON_PUBLIC_TEXT.map(parseNetwork);
 
 /** Relation: clusterSubnet and serviceSubnet lie in private address space, unless the stack allows public space. */
 export function publicRangeProblems(ranges: ReadonlyArray<[string, Cidr4 | undefined]>, allowPublic: boolean, add: Add): void {
@@ -17,6 +18,6 @@ export function publicRangeProblems(ranges: ReadonlyArray<[string, Cidr4 | undef
         if (range && !NON_PUBLIC.some((p) => contains(p, range)))
             add(
                 path,
-                `${range.text} is not private address space (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10): every node would route it into the cluster, and hosts with those addresses would become unreachable; choose a private range, or set ${ALLOW_PUBLIC}: true if the space is yours`,
+                `${range.text} is not private address space (${NON_PUBLIC_TEXT.filter((p) => parseNetwork(p).family === range.family).join(", ")}): every node would route it into the cluster, and hosts with those addresses would become unreachable; choose a private range, or set ${ALLOW_PUBLIC}: true if the space is yours`,
             );
 }
