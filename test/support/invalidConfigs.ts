@@ -6,7 +6,7 @@ import { SECRET_KEYS } from "../../components/config/types";
 import { stackConfig } from "../../lab/harness/configs";
 import { encryptedSshKey, kubeconfigFor, otherPki, publicLine, rsaKeyPair, testSecretTexts } from "../../lab/harness/secretMaterial";
 
-type Mutation = (c: Record<string, any>, s: SecretTexts) => void;
+export type Mutation = (c: Record<string, any>, s: SecretTexts) => void;
 /** A change of shape that several cases build on. */
 type Shape = (c: Record<string, any>) => void;
 
@@ -14,7 +14,7 @@ type Shape = (c: Record<string, any>) => void;
 const SET = { secure: "v1:test" };
 
 /** The dev cluster in ovnkube mode with the default architecture, interconnect: a shared gateway, no central, an https API server and a kubeconfig. */
-const interconnect: Shape = (c) => {
+export const interconnect: Shape = (c) => {
     c.kubernetes = { enabled: true };
     c.nodes[2].gateway.mode = "shared";
     c.nodes[0].roles = ["master"];

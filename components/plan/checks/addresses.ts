@@ -69,8 +69,8 @@ export function configuredIps(cfg: StackConfigInput): ConfiguredIp[] {
         }
         return out;
     });
-    const api = urlIpv4(cfg.apiServer.url);
-    if (api) ips.push({ path: "apiServer.url", ip: api, kind: "apiServer" });
+    const api = urlHost(cfg.apiServer.url);
+    if (api && familyOf(api)) ips.push({ path: "apiServer.url", ip: api, kind: "apiServer" });
     const webhook = cfg.ovnkube?.identity?.webhookAddress;
     if (webhook !== undefined && familyOf(webhook))
         ips.push({ path: "ovnkube.identity.webhookAddress", ip: webhook, kind: "webhookAddress" });

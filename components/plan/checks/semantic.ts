@@ -27,7 +27,7 @@ import { imageReferenceProblems } from "./imageReference";
 import { masqueradeProblems } from "./masquerade";
 import { apiServerAddressProblems } from "./apiServerAddress";
 import { reservedNameProblems } from "./reservedNames";
-import { publicRangeProblems } from "./publicRanges";
+import { publicRangeProblems, specialRangeProblems } from "./publicRanges";
 import { identityProblems } from "./identity";
 import { crdMirrorProblems } from "./crdMirror";
 import { secretCopyProblems } from "./secretCopies";
@@ -214,6 +214,10 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
             [f.path("serviceSubnet"), f.service],
         ]),
         cfg.allowPublicClusterRanges === true,
+        add,
+    );
+    specialRangeProblems(
+        named.filter(([path]) => !path.startsWith("masqueradeSubnet")),
         add,
     );
     for (const f of nets) capacityProblems(cfg, { ...f, ovnkubeMode, mode: OVNKUBE_MODE }, add);
