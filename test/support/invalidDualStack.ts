@@ -39,6 +39,12 @@ const on =
 
 export const INVALID_DUAL_STACK: Array<[string, Mutation, string, RegExp?]> = [
     [
+        "a tunnel IP other than the primary node IP",
+        on(dual, (c) => (c.nodes[1].tunnelIp = "10.0.0.51")),
+        "nodes[1].tunnelIp",
+        /is not nodes\[1\]\.nodeIps\[0\] \(10\.0\.0\.11\): ovnkube-node tunnels from the Node's primary address/,
+    ],
+    [
         "two IPv4 cluster subnets",
         on(dual, (c) => (c.clusterSubnet = ["192.168.0.0/16", "10.128.0.0/14"])),
         "clusterSubnet[1]",

@@ -4,7 +4,7 @@
 // project's own Northbound topology (Pulumi mode) is the seeds' IPv4 one.
 import { familyOf, type Cidr, type IpFamily } from "../../values";
 import { clusterFamilies, familyName, familyPath, FAMILY_DEFAULTS, listOf, RANGE_KEYS, type RangeKey } from "../../config/families";
-import { isK8sNode, nodeIpsOf } from "../../model/nodes";
+import { isK8sNode, nodeIpsOf, tunnelIpOf } from "../../model/nodes";
 import type { StackConfigInput } from "../../config/types";
 
 type Add = (path: string, message: string) => void;
@@ -57,8 +57,16 @@ export function familyProblems(cfg: StackConfigInput, ovnkubeMode: boolean, add:
         followsCluster(`${p}.subnet`, n.subnet, families, "pinned subnets", add);
         if (n.nodeIps !== undefined && !ovnkubeMode)
             add(`${p}.nodeIps`, "applies to ovnkube mode only (the kubelet's --node-ip); remove it");
-        else if (n.nodeIps !== undefined) followsCluster(`${p}.nodeIps`, n.nodeIps, families, "addresses", add);
-        else if (ovnkubeMode && isK8sNode(n) && families.length > 1)
+        else if (n.nodeIps !== undefined) {
+            followsCluster(`${p}.nodeIps`, n.nodeIps, families, "addresses", add);
+            // ovnkube-node's -encap-ip is the pod's status.hostIP: the kubelet's first --node-ip.
+            const tunnel = tunnelIpOf(n);
+            if (isK8sNode(n) && tunnel !== undefined && tunnel !== n.nodeIps[0])
+                add(
+                    n.tunnelIp === undefined ? `${p}.address` : `${p}.tunnelIp`,
+                    `${tunnel} is not nodes[${i}].nodeIps[0] (${n.nodeIps[0]}): ovnkube-node tunnels from the Node's primary address (status.hostIP, the kubelet's first --node-ip); make them one`,
+                );
+        } else if (ovnkubeMode && isK8sNode(n) && families.length > 1)
             add(
                 `${p}.nodeIps`,
                 `required in a dual-stack cluster: the node's ${names(families)} addresses, in clusterSubnet's order, as its kubelet's --node-ip has them`,
