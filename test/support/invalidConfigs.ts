@@ -164,7 +164,7 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["unknown encap type", (c) => (c.encapType = "gre"), "encapType", /geneve, stt, vxlan/],
     ["unknown top-level key", (c) => (c.clusterSubnets = "10.0.0.0/8"), "clusterSubnets", /not a known setting/],
     ["address with shell metacharacters", (c) => (c.nodes[1].address = "10.0.0.11;id"), "nodes[1].address"],
-    ["hostname address needs a tunnel IP", (c) => (c.nodes[1].address = "minion1.example.com"), "nodes[1].tunnelIp", /not an IPv4 address/],
+    ["hostname address needs a tunnel IP", (c) => (c.nodes[1].address = "minion1.example.com"), "nodes[1].tunnelIp", /not an IP address/],
     ["duplicate tunnel IP", (c) => (c.nodes[2].tunnelIp = "10.0.0.11"), "nodes[2].tunnelIp", /10\.0\.0\.11 is already nodes\[1\]\.address/],
     ["missing host key", (c) => delete c.nodes[1].hostKey, "nodes[1].hostKey", /pin the host key/],
     ["malformed host key", (c) => (c.nodes[1].hostKey = "ssh-ed25519 AAAA$(id)"), "nodes[1].hostKey"],

@@ -39,6 +39,15 @@ const on =
 
 export const INVALID_DUAL_STACK: Array<[string, Mutation, string, RegExp?]> = [
     [
+        "an IPv6-only centralized cluster (the centrals' listeners are IPv4)",
+        on(ipv6Only, (c) => {
+            c.ovnkube = { ...c.ovnkube, architecture: "centralized" };
+            c.nodes[0].roles = ["central", "master"];
+        }),
+        "nodes[0].tunnelIp",
+        /the central node needs an IPv4 address for the NB\/SB listeners, got fd00:10::11/,
+    ],
+    [
         "a tunnel IP other than the primary node IP",
         on(dual, (c) => (c.nodes[1].tunnelIp = "10.0.0.51")),
         "nodes[1].tunnelIp",

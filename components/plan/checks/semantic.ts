@@ -135,15 +135,16 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
         if (/^[0-9.]+$/.test(n.address) && !isIpv4(n.address)) add(`${p}.address`, `"${n.address}" is not a valid IPv4 address`);
         const tunnelIp = tunnelIpOf(n);
         const chassis = isChassis(n);
-        if (chassis && !tunnelIp) add(`${p}.tunnelIp`, `required because address "${n.address}" is not an IPv4 address`);
+        if (chassis && !tunnelIp) add(`${p}.tunnelIp`, `required because address "${n.address}" is not an IP address`);
         const netdev = (n.datapathType ?? cfg.datapathType ?? "system") === "netdev";
         const onGatewayBridge = n.gateway?.mode === "shared" && (!n.tunnelInterface || n.tunnelInterface === n.gateway.interface);
         if (chassis && netdev && !n.tunnelInterface && !onGatewayBridge)
             add(`${p}.tunnelInterface`, `required with datapathType netdev: userspace tunnels need the tunnel IP on an OVS bridge`);
         if (n.tunnelInterface && nicBridge(n.tunnelInterface).length > 15)
             add(`${p}.tunnelInterface`, `bridge "${nicBridge(n.tunnelInterface)}" would be longer than 15 characters`);
-        if (n.roles.includes("central") && !tunnelIp)
-            add(`${p}.tunnelIp`, `the central node needs an IPv4 address for the NB/SB listeners`);
+        // The NB/SB listeners, remotes and raft addresses are IPv4 (an IPv6-only cluster is interconnect's).
+        if (n.roles.includes("central") && !(tunnelIp && isIpv4(tunnelIp)))
+            add(`${p}.tunnelIp`, `the central node needs an IPv4 address for the NB/SB listeners${tunnelIp ? `, got ${tunnelIp}` : ""}`);
 
         if (!n.hostKey && !cfg.ssh?.insecureIgnoreHostKey)
             add(
