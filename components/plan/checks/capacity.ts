@@ -75,7 +75,7 @@ export function capacityProblems(cfg: StackConfigInput & { hostSubnetLength: num
         );
 }
 
-function safeNetwork(text: string): Cidr4 | undefined {
+export function safeNetwork(text: string): Cidr4 | undefined {
     try {
         return parseNetwork(text);
     } catch {

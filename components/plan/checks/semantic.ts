@@ -15,6 +15,8 @@ import { imageReferenceProblems } from "./imageReference";
 import { masqueradeProblems } from "./masquerade";
 import { apiServerAddressProblems } from "./apiServerAddress";
 import { reservedNameProblems } from "./reservedNames";
+import { nodeSubnetSizeProblems } from "./nodeSubnetSize";
+import { packagePinProblems } from "./packagePins";
 import { publicRangeProblems } from "./publicRanges";
 import { identityProblems } from "./identity";
 import { crdMirrorProblems } from "./crdMirror";
@@ -162,6 +164,8 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     masqueradeProblems(masquerade, add);
     if (ovnkubeMode) apiServerAddressProblems(cfg, service, add);
     if (interconnect) reservedNameProblems(cfg, add);
+    if (ovnkubeMode) nodeSubnetSizeProblems(cfg, add);
+    packagePinProblems(cfg, add);
     publicRangeProblems(
         [
             ["clusterSubnet", cluster],
