@@ -30,6 +30,15 @@ export type UidRead = { uid: string } | { refused: string } | { unreachable: str
 /** Errors of the network itself: the address may well serve the cluster to the nodes, only not to this machine. */
 const UNREACHABLE = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET"]);
 
+/** Why a TLS handshake failed, in the kubeconfig's terms, by Node's error code. */
+function tlsFailure(code: string): string {
+    if (code === "ERR_TLS_CERT_ALTNAME_INVALID") return "its certificate does not name that address";
+    if (code === "CERT_HAS_EXPIRED") return "its certificate has expired";
+    if (/SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|CERT_SIGNATURE_FAILURE|CERT_UNTRUSTED/.test(code))
+        return "its certificate is not signed by the kubeconfig's CA";
+    return `its TLS handshake or HTTP answer failed (${code || "no code"})`;
+}
+
 /** GET kube-system at `server` with `creds`' CA and credentials. The token travels in the header only; no error quotes it. */
 export function readClusterUid(creds: KubeCredentials, server: string): Promise<UidRead> {
     const url = new URL(KUBE_SYSTEM_PATH, server.replace(/\/*$/, "/"));
@@ -65,7 +74,7 @@ export function readClusterUid(creds: KubeCredentials, server: string): Promise<
             req.destroy(Object.assign(new Error(`no answer within ${READ_TIMEOUT_MS} ms`), { code: "ETIMEDOUT" })),
         );
         req.on("error", (e: NodeJS.ErrnoException) =>
-            resolve(UNREACHABLE.has(e.code ?? "") ? { unreachable: e.message } : { refused: `its TLS or HTTP failed: ${e.message}` }),
+            resolve(UNREACHABLE.has(e.code ?? "") ? { unreachable: e.message } : { refused: tlsFailure(e.code ?? "") }),
         );
         req.end();
     });
