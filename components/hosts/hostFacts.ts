@@ -4,8 +4,8 @@
 //   package step would call a package manager the host does not have;
 // - an extra repository whose file would overwrite one a package ships (the distribution's own
 //   sources, a vendor's), or, on rhel, whose id a distribution repository already uses;
-// - a shared gateway whose `physicalIp` is not its NIC's own address (nor, once moved, its
-//   bridge's): ovnkube and the gateway router would answer for an address the host does not hold.
+// - a shared gateway whose `physicalIp` is not its NIC's own address (nor, once moved, that of the
+//   bridge it is on): ovnkube and the gateway router would answer for an address the host does not hold.
 // Pure: the read script's text, its parser and the judgement.
 import { OsFamily } from "../config/types";
 import { checked } from "../values";
@@ -108,7 +108,8 @@ export function hostFactRefusals(plan: HostFactsPlan, facts: HostFacts): string[
     }
     const gw = plan.gateway;
     if (gw) {
-        const held = [gw.interface, gw.bridge].flatMap((dev) => (facts.addresses.get(dev) ?? []).map((a) => ({ dev, a })));
+        // The NIC's, its configured bridge's and the bridge it is a port of now: all the script reads.
+        const held = [...facts.addresses].flatMap(([dev, list]) => list.map((a) => ({ dev, a })));
         if (!held.some(({ a }) => a === gw.physicalIp)) {
             const what =
                 held.length > 0

@@ -12,24 +12,37 @@ import { scriptBundleProvider } from "../../components/hosts/scriptBundle";
 import { BUNDLE_ROOT, scriptBundle } from "../../components/hosts/scripts/bundle";
 import { closeSshPool } from "../../components/ssh/pool";
 import { down, up, type LocalCluster } from "../../lab/localcluster";
-import { inHost } from "./support/lab";
+import { inHost, labHost, startLab } from "./support/lab";
+import { ovsStartScript } from "../../components/hosts/scripts";
+import { runOk } from "./support/remote";
 
 const ID = "hostsfct";
+/** A Debian 12 host with Open vSwitch running, for a NIC already on a bridge. */
+const OVS_ID = "hostsfcu";
 const H = "node1";
 const KEY_CONFIG = "ovn-kubernetes:sshPrivateKey";
 let lab: LocalCluster;
+let ovsLab: LocalCluster;
 let started = 0;
+
+/** Each lab logs in with its own key: the provider's configuration holds the one of the lab asked. */
+async function useKeyOf(l: LocalCluster): Promise<void> {
+    const key = fs.readFileSync(l.privateKeyPath, "utf8");
+    await rememberProviderConfig({ config: { get: (k: string) => (k === KEY_CONFIG ? key : undefined) } } as never);
+}
 
 before(async () => {
     started = Date.now();
     await down(ID);
     lab = await up({ id: ID, hosts: 1, os: "debian13" });
-    const key = fs.readFileSync(lab.privateKeyPath, "utf8");
-    await rememberProviderConfig({ config: { get: (k: string) => (k === KEY_CONFIG ? key : undefined) } } as never);
+    ovsLab = await startLab(OVS_ID, 1);
+    await runOk(ovsLab, H, ovsStartScript(labHost(ovsLab.hosts[0])).create);
+    await useKeyOf(lab);
 });
 after(async () => {
     closeSshPool();
     await down(ID);
+    await down(OVS_ID);
     console.log(`# host facts checks: ${((Date.now() - started) / 1000).toFixed(1)} s with the lab's bring-up and teardown`);
 });
 
@@ -42,15 +55,15 @@ const plan = (over: Partial<HostFactsPlan> = {}): HostFactsPlan => ({
     gateway: { interface: "eth0", bridge: "breth0", physicalIp: own() },
     ...over,
 });
-const inputs = (hostFacts: HostFactsPlan) => ({
-    ssh: { host: host().ip, port: host().sshPort, user: "root", hostKey: host().hostKeyLine },
+const inputs = (hostFacts: HostFactsPlan, on = host()) => ({
+    ssh: { host: on.ip, port: on.sshPort, user: "root", hostKey: on.hostKeyLine },
     privateKeyConfig: KEY_CONFIG,
     digest: scriptBundle().digest,
     hostFacts,
 });
 /** The check's refusal of the host's facts, as the engine would show it; undefined when it passes. */
-async function refusal(hostFacts: HostFactsPlan): Promise<string | undefined> {
-    const r = await scriptBundleProvider.check!({}, inputs(hostFacts));
+async function refusal(hostFacts: HostFactsPlan, on = host()): Promise<string | undefined> {
+    const r = await scriptBundleProvider.check!({}, inputs(hostFacts, on));
     assert.ok(
         (r.failures ?? []).every((f) => f.property === "hostFacts"),
         JSON.stringify(r.failures),
@@ -146,5 +159,27 @@ test("a shared gateway's physicalIp that the NIC does not hold is refused naming
     assert.equal(
         await refusal(plan({ gateway: { interface: "eth0", bridge: "brdummy0", physicalIp: `${other}/${lab.prefixLen}` } })),
         undefined,
+    );
+});
+
+test("a NIC already on another OVS bridge (a bridge being renamed) is judged by that bridge's address", async () => {
+    const on = ovsLab.hosts[0];
+    await useKeyOf(ovsLab);
+    const address = on.ip.replace(/\.(\d+)$/, (_, d) => `.${Number(d) + 100}`);
+    // A NIC on the old bridge, whose internal port holds the NIC's address, as a move leaves them.
+    await inHost(
+        ovsLab,
+        H,
+        [
+            "ip link add gwnic0 type veth peer name gwnic1",
+            "ovs-vsctl add-br brold0 -- set bridge brold0 datapath_type=netdev -- add-port brold0 gwnic0",
+            `ip link set brold0 up && ip addr add ${address}/${ovsLab.prefixLen} dev brold0`,
+        ].join(" && "),
+    );
+    const gateway = { interface: "gwnic0", bridge: "brnew0", physicalIp: `${address}/${ovsLab.prefixLen}` };
+    assert.equal(await refusal({ node: H, gateway }, on), undefined);
+    assert.equal(
+        await refusal({ node: H, gateway: { ...gateway, physicalIp: `${on.ip}/${ovsLab.prefixLen}` } }, on),
+        `node1: gateway.physicalIp ${on.ip}/${ovsLab.prefixLen} is not gwnic0's own address: gwnic0 holds ${address}/${ovsLab.prefixLen} (on brold0): set physicalIp to the address the NIC holds`,
     );
 });

@@ -20,7 +20,12 @@ if [[ -n $repo_id ]]; then
     done
 fi
 if [[ -n $gw_nic ]]; then
-    for dev in "$gw_nic" "$gw_bridge"; do
+    # Once moved, the NIC's addresses live on the OVS bridge it is a port of, which is not the
+    # configured one while a bridge is being renamed.
+    moved_to=$(ovs-vsctl --timeout=5 port-to-br "$gw_nic" 2>/dev/null || true)
+    devices=("$gw_nic" "$gw_bridge")
+    [[ -z $moved_to || $moved_to == "$gw_bridge" ]] || devices+=("$moved_to")
+    for dev in "${devices[@]}"; do
         if ! ip link show dev "$dev" >/dev/null 2>&1; then
             printf 'no_device %s\n' "$dev"
             continue
