@@ -9,7 +9,7 @@ import type { OvnKubernetesClusterArgs } from "./program/clusterArgs";
 import { clusterInputs } from "./program/clusterInputs";
 
 export type { OvnKubernetesClusterArgs };
-import { logConfigWarnings } from "./program/readConfig";
+import { kubeconfigConfig, logConfigWarnings } from "./program/readConfig";
 import { clusterScope } from "./program/clusterScope";
 import { guardInputs } from "./program/guardInputs";
 import { encapTypeGate, hostGates, packageSteps } from "./program/hostGates";
@@ -18,6 +18,7 @@ import { chassisOf } from "./program/chassis";
 import { writeTopology } from "./program/writeTopology";
 import { clusterOutputs } from "./program/clusterOutputs";
 import { ChangeGuard } from "./guard/changeGuard";
+import { ClusterIdentityCheck } from "./guard/clusterIdentityCheck";
 import { DestroyGuard } from "./guard/destroyGuard";
 
 /**
@@ -52,7 +53,18 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const packages = packageSteps(model);
         // First, and everything waits for it (through the hosts' script bundles): an `up` that renames a
         // node, or removes one that still has pods, is refused before anything is touched.
-        const changeGuard = new ChangeGuard(`${name}-change-guard`, guards, { parent: this });
+        // Before it, ovnkube mode with the stack's kubeconfig: apiServer.url must be the cluster the objects go to.
+        const identity =
+            model.writer === "ovnkube" && secrets.kubeconfig !== undefined
+                ? [
+                      new ClusterIdentityCheck(
+                          `${name}-cluster-identity`,
+                          { apiServerUrl: config.apiServer.url, kubeconfigConfig: kubeconfigConfig(scope.nbKey.privateKeyConfig) },
+                          { parent: this },
+                      ),
+                  ]
+                : [];
+        const changeGuard = new ChangeGuard(`${name}-change-guard`, guards, { parent: this, dependsOn: identity });
         const gates = hostGates(scope, secrets.sshPrivateKey!, packages, [changeGuard, ...encapTypeGate(scope, changeGuard)]);
         const ssl = ovnSsl(model, secrets);
         const databases = ovnDatabases(scope, gates, ssl);

@@ -5,6 +5,7 @@ import "./nb";
 import "./nb/expectation";
 import "./guard/destroyGuard";
 import "./guard/changeGuard";
+import "./guard/clusterIdentityCheck";
 import "./hosts/centralMembership";
 import "./compat/tunnelTypeCheck";
 import "./compat/schemaCheck";

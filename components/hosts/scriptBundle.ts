@@ -2,8 +2,9 @@
 // which the engine runs at every preview and up before the host's first step, refuses a host whose
 // SSH key is not the pinned one (../ssh/hostKeyCheck), on a chassis an overlay MTU its tunnel
 // device cannot carry (../compat/tunnelMtuCheck), a NIC about to move onto an OVS bridge that the
-// distribution still configures (./nicHandoverCheck), and on a host that serves ovnkube's
-// databases an OVN too old for the release (../compat/schemaCheck); its create and update ask
+// distribution still configures (./nicHandoverCheck), a host that is not what the stack says
+// (./hostFacts: distribution family, repository file, shared gateway address), and on a host that
+// serves ovnkube's databases an OVN too old for the release (../compat/schemaCheck); its create and update ask
 // again before anything is installed, and once more of the schemas after the package step.
 // Its create installs this package's host script bundle (./scripts/bundle) once, then runs the
 // host's package step from it (./scripts/packagesScript: what is missing or at another version
@@ -29,6 +30,8 @@ import type { TunnelMtuPlan } from "../compat/tunnelMtu";
 import { tunnelMtuRefusalOn } from "../compat/tunnelMtuCheck";
 import { schemaRefusalOn, verifySchemasOn, type OvnkubeDatabases } from "../compat/schemaCheck";
 import { nicHandoverRefusal } from "./nicHandoverCheck";
+import { hostFactsRefusal } from "./hostFactsCheck";
+import type { HostFactsPlan } from "./hostFacts";
 import type { NicBridge } from "./scripts/nicMoveScript";
 import { bundleInstallCommand, bundleRemoveCommand, bundleStdin, scriptBundle } from "./scripts/bundle";
 
@@ -44,6 +47,8 @@ export interface ScriptBundleArgs {
     packages?: string;
     /** ovnkube mode, on the host that serves ovnkube's databases: the release their schemas must serve. */
     ovnkubeDatabases?: OvnkubeDatabases;
+    /** What the stack says the host is (./hostFacts): its distribution family, repository, shared gateway's address. */
+    hostFacts?: HostFactsPlan;
 }
 
 /**
@@ -88,6 +93,9 @@ function hostReads(inputs: any): Array<{ property: string; read: () => Promise<s
         ...(inputs.ovnkubeDatabases === undefined
             ? []
             : [{ property: "ovnkubeDatabases", read: () => schemaRefusalOn(inputs.ssh, key(), inputs.ovnkubeDatabases) }]),
+        ...(inputs.hostFacts === undefined
+            ? []
+            : [{ property: "hostFacts", read: () => hostFactsRefusal(inputs.ssh, key(), inputs.hostFacts) }]),
     ];
 }
 
@@ -147,7 +155,7 @@ export const scriptBundleProvider: pulumi.dynamic.ResourceProvider = {
         const replaces = olds.digest !== news.digest ? ["digest"] : [];
         const changes =
             replaces.length > 0 ||
-            ["ssh", "privateKeyConfig", "tunnel", "nics", "packages", "ovnkubeDatabases"].some(
+            ["ssh", "privateKeyConfig", "tunnel", "nics", "packages", "ovnkubeDatabases", "hostFacts"].some(
                 (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
             );
         return { changes, replaces };

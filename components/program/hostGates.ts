@@ -1,12 +1,15 @@
 // Every host's gate: its script bundle, whose check refuses a host that does not present its pinned
 // key, a chassis whose tunnel device cannot carry the overlay MTU, a NIC about to move that the
-// distribution still configures, or databases too old for ovnkube, before any command reaches it;
+// distribution still configures, a host that is not what the stack says (its distribution family,
+// repository, shared gateway address), or databases too old for ovnkube, before any command reaches it;
 // it then installs the host's packages; every command of the host runs from it (the connection
 // depends on it: every command is created after it and deleted before it).
 import * as pulumi from "@pulumi/pulumi";
 import { TunnelTypeCheck } from "../compat/tunnelTypeCheck";
 import { ScriptBundle, type HostConnection } from "../hosts";
 import { nicMovesOf } from "../hosts/nicMove";
+import type { HostFactsPlan } from "../hosts/hostFacts";
+import { GatewayMode } from "../config/types";
 import { packagesScript } from "../hosts/scripts/packagesScript";
 import type { ClusterModel, HostModel } from "../model/types";
 import type { ClusterScope } from "./clusterScope";
@@ -46,6 +49,22 @@ export function encapTypeGate({ name, parent, model, nbKey, centralHost }: Clust
     ];
 }
 
+/**
+ * What the host's facts are judged against: the family and repository of its package step (none
+ * when the hosts bring their own packages) and its shared gateway's address; undefined when nothing.
+ */
+export function hostFactsPlan(host: HostModel, model: ClusterModel): HostFactsPlan | undefined {
+    const gateway = model.gateways.find((g) => g.node === host.name && g.mode === GatewayMode.shared);
+    if (model.packages.skip && !gateway) return undefined;
+    return {
+        node: host.name,
+        ...(model.packages.skip
+            ? {}
+            : { packages: { os: host.os, ...(model.packages.repository ? { repository: model.packages.repository.name } : {}) } }),
+        ...(gateway ? { gateway: { interface: gateway.interface, bridge: gateway.bridge, physicalIp: gateway.physical.cidr } } : {}),
+    };
+}
+
 /** One script bundle per host, each after `dependsOn`, and the connection every command of the host uses. */
 export function hostGates(
     { name, parent, model, nbKey, centralHost }: ClusterScope,
@@ -65,9 +84,11 @@ export function hostGates(
         // ovnkube refuses databases older than its models: found out before any database is touched.
         const servesOvnkube = model.writer === "ovnkube" && (host.zone !== undefined || host.name === centralHost?.name);
         const schemas = servesOvnkube ? { ovnkubeDatabases: { node: host.name, version: model.kube.version } } : {};
+        const plan = hostFactsPlan(host, model);
+        const facts = plan ? { hostFacts: plan } : {};
         const bundle = new ScriptBundle(
             `${name}-${host.name}-scripts`,
-            { ssh: host.ssh, ...nbKey, ...tunnel, ...nics, ...steps, ...schemas },
+            { ssh: host.ssh, ...nbKey, ...tunnel, ...nics, ...steps, ...schemas, ...facts },
             { parent, dependsOn },
         );
         bundles.set(host.name, bundle);

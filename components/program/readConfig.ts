@@ -14,6 +14,10 @@ export type Secrets = Partial<Record<SecretKey, pulumi.Output<string>>>;
 /** The full stack config key of the SSH private key, as readStackConfig reads it with `config`. */
 export const sshPrivateKeyConfig = (config = new pulumi.Config()): string => `${config.name}:${"sshPrivateKey" satisfies SecretKey}`;
 
+/** The full stack config key of the kubeconfig, in the namespace of the SSH key's. */
+export const kubeconfigConfig = (sshKeyConfig = sshPrivateKeyConfig()): string =>
+    `${sshKeyConfig.slice(0, sshKeyConfig.lastIndexOf(":"))}:${"kubeconfig" satisfies SecretKey}`;
+
 const isSecretKey = (k: string): k is SecretKey => (SECRET_KEYS as readonly string[]).includes(k);
 
 /** Marker that stands for a present secret in the object validation sees. */

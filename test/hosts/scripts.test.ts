@@ -8,6 +8,7 @@ import { lintScript, runLocal } from "./support/bash";
 import { bashBody, inlineCommand } from "../../components/hosts/scripts/shell";
 import { BUNDLE_ROOT, COMMAND_LOG_DIR } from "../../components/hosts/scripts/bundle";
 import { GatewayMode } from "../../components/config/types";
+import { hostFactsScript } from "../../components/hosts/hostFacts";
 import {
     SECRETS,
     centralModel,
@@ -82,6 +83,28 @@ test("the NIC handover check's program stands alone: a preview runs it before th
         assert.equal(runLocal(["bash", "-n"], program).code, 0);
         assert.deepEqual(lintScript(program), []);
     }
+});
+
+test("the host facts read stands alone and passes shellcheck, with and without a repository and a gateway", () => {
+    for (const plan of [
+        { node: "node1" },
+        { node: "node1", packages: { os: "debian" as const, repository: "ovn-extra" } },
+        {
+            node: "rhel1",
+            packages: { os: "rhel" as const, repository: "ovn-extra" },
+            gateway: { interface: "eth0", bridge: "breth0", physicalIp: "10.0.0.11/24" },
+        },
+    ]) {
+        const program = hostFactsScript(plan);
+        assert.ok(!program.includes(BUNDLE_ROOT), "it names no bundle");
+        assert.equal(runLocal(["bash", "-n"], program).code, 0);
+        assert.deepEqual(lintScript(program), []);
+    }
+    assert.throws(() => hostFactsScript({ node: "node1", packages: { os: "debian", repository: "a b" } }), /packages\.repository\.name/);
+    assert.throws(
+        () => hostFactsScript({ node: "node1", gateway: { interface: "eth0;reboot", bridge: "breth0", physicalIp: "10.0.0.11/24" } }),
+        /gateways\[node1\]\.interface/,
+    );
 });
 
 test("no secret value (or its base64) appears in any script", () => {

@@ -117,6 +117,11 @@ const VALUES: unknown[] = [
     "https://mirror.example.com/v1.3.0/crds/",
     "https://u:tok@mirror.example.com/v1.3.0/crds/",
     "quay.io/ovn/ovnkube@sha256:" + "a".repeat(64),
+    "3.1.0-2+deb12u1",
+    "24.03.2-1.el9",
+    "2.17.9-0ubuntu0.22.04.1",
+    "baseos",
+    "10.128.0.0/24",
     "SHA256:" + "A".repeat(43),
     "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII71",
     0,
@@ -259,6 +264,41 @@ const plausible: fc.Arbitrary<Op> = fc.oneof(
             (raw) =>
                 (raw.hostSubnetLength = len),
     ),
+    // A node subnet pinned at another length than the others'.
+    fc.tuple(fc.nat(), fc.integer({ min: 20, max: 26 })).map(([i, len]): Op => (raw) => {
+        const n = nodeAt(raw, i);
+        if (n && typeof raw.clusterSubnet === "string") n.subnet = `${raw.clusterSubnet.split("/")[0]}/${len}`;
+    }),
+    // A node of the other distribution family, and pins or a repository of one family.
+    fc.nat().map((i): Op => (raw) => {
+        const n = nodeAt(raw, i);
+        if (n) n.os = n.os === "rhel" ? "debian" : "rhel";
+    }),
+    fc
+        .constantFrom<Record<string, unknown>>(
+            { openvswitchVersion: "3.1.0-2+deb12u1", ovnVersion: "23.03.1-1~deb12u2" },
+            { openvswitchVersion: "3.3.4-1.el9", ovnVersion: "24.03.2-1.el9" },
+            { openvswitchVersion: "3.1.0" },
+            {
+                repository: {
+                    name: "baseos",
+                    url: "https://mirror.example.com/el9/baseos",
+                    apt: { suite: "bookworm", components: "main" },
+                },
+            },
+            {
+                repository: {
+                    name: "ovn-extra",
+                    url: "https://mirror.example.com/debian",
+                    apt: { suite: "bookworm-backports", components: "main" },
+                },
+            },
+        )
+        .map(
+            (packages): Op =>
+                (raw) =>
+                    (raw.packages = { ...(typeof raw.packages === "object" ? raw.packages : {}), ...packages }),
+        ),
     fc.integer({ min: 576, max: 9216 }).map(
         (mtu): Op =>
             (raw) =>

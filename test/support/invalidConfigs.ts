@@ -1403,6 +1403,41 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
         "nodes[0].name",
         /default zone/,
     ],
+    // A pinned node subnet of another size than ovnkube's host subnets.
+    [
+        "a pinned node subnet wider than hostSubnetLength (ovnkube mode)",
+        (c) => {
+            interconnect(c);
+            c.nodes[1].subnet = "192.168.2.0/23";
+        },
+        "nodes[1].subnet",
+        /192\.168\.2\.0\/23 is a \/23, but hostSubnetLength is 24: .*pin a \/24 or set hostSubnetLength to 23/,
+    ],
+    [
+        "hostSubnetLength shorter than the pinned subnets (ovnkube mode)",
+        (c) => {
+            interconnect(c);
+            c.hostSubnetLength = 25;
+        },
+        "nodes[0].subnet",
+        /is a \/24, but hostSubnetLength is 25/,
+    ],
+    // Package pins built for the other distribution family than a node's os.
+    [
+        "a Debian build pinned on a rhel node",
+        (c) => {
+            c.packages = { openvswitchVersion: "3.1.0-2+deb12u1" };
+            c.nodes[1].os = "rhel";
+        },
+        "packages.openvswitchVersion",
+        /"3\.1\.0-2\+deb12u1" is a debian-family build \(\+deb12u1\), but nodes\[1\] \(kube-minion1\) has os: rhel/,
+    ],
+    [
+        "an EL9 build pinned on debian nodes",
+        (c) => (c.packages = { ovnVersion: "23.09.0-1.el9" }),
+        "packages.ovnVersion",
+        /rhel-family build \(\.el9\), but nodes\[0\] \(kube-master\), nodes\[1\] \(kube-minion1\), nodes\[2\] \(kube-minion2\) have os: debian/,
+    ],
     // Public address space as the pod or service range.
     [
         "public cluster subnet",

@@ -191,7 +191,21 @@ export async function assertProgramTree(STACK: ExampleStack) {
     const customs = resources.filter(
         (r) => r.type.startsWith("pulumi-nodejs:") || r.type.startsWith("command:") || r.type.startsWith("kubernetes:"),
     );
-    assert.equal(customs[0], changeGuard, `registered first: ${customs[0]?.name}`);
+    // ovnkube mode with the stack's kubeconfig: the same-cluster check first, the change guard after it.
+    const identityCheck = resources.find((r) => r.type === "pulumi-nodejs:dynamic/ovn-kubernetes:ClusterIdentityCheck");
+    const withKubeconfig = !pulumiMode && stackYaml.kubeconfig !== undefined;
+    assert.equal(identityCheck !== undefined, withKubeconfig);
+    if (identityCheck) {
+        assert.equal(customs[0], identityCheck, `registered first: ${customs[0]?.name}`);
+        const { __provider: _stub, ...checkInputs } = identityCheck.inputs;
+        assert.deepEqual(
+            checkInputs,
+            { apiServerUrl: stackYaml.apiServer.url, kubeconfigConfig: "ovn-kubernetes:kubeconfig" },
+            "the kubeconfig named, not held",
+        );
+        assert.ok(changeGuard.registration!.dependencies.includes(identityCheck.registration!.urn), "the change guard waits for it");
+    }
+    assert.equal(customs[withKubeconfig ? 1 : 0], changeGuard, `registered first: ${customs[0]?.name}`);
     assert.equal(customs.at(-1), guard, `registered last: ${customs.at(-1)?.name}`);
     const daemonSets = pulumiMode ? 0 : manifestList(kubeManifests(model.kube)).filter((o) => o.kind === "DaemonSet").length;
     assert.equal(count(resources, "kubernetes:apps/v1:DaemonSet"), daemonSets);

@@ -36,6 +36,7 @@ test("the providers entry serves every dynamic resource type of the package, und
         "ovn-nb:GatewayRouter",
         "ovn-nb:NorthboundExpectation",
         "ovn-kubernetes:DestroyGuard",
+        "ovn-kubernetes:ClusterIdentityCheck",
         "ovn-kubernetes:OvnkubeSchemaCheck",
         "ovn-kubernetes:WebhookCertificate",
         "hosts:ScriptBundle",

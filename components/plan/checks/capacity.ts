@@ -78,7 +78,7 @@ export function capacityProblems(cfg: StackConfigInput, c: CapacityContext, add:
         );
 }
 
-function safeNetwork(text: string): Cidr | undefined {
+export function safeNetwork(text: string): Cidr | undefined {
     try {
         return parseNetwork(text);
     } catch {

@@ -27,6 +27,8 @@ import { imageReferenceProblems } from "./imageReference";
 import { masqueradeProblems } from "./masquerade";
 import { apiServerAddressProblems } from "./apiServerAddress";
 import { reservedNameProblems } from "./reservedNames";
+import { nodeSubnetSizeProblems } from "./nodeSubnetSize";
+import { packagePinProblems } from "./packagePins";
 import { publicRangeProblems, specialRangeProblems } from "./publicRanges";
 import { identityProblems } from "./identity";
 import { crdMirrorProblems } from "./crdMirror";
@@ -210,6 +212,8 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     for (const f of nets) masqueradeProblems(f.masquerade, f.path("masqueradeSubnet"), add);
     if (ovnkubeMode) apiServerAddressProblems(cfg, services, add);
     if (interconnect) reservedNameProblems(cfg, add);
+    if (ovnkubeMode) for (const f of nets) nodeSubnetSizeProblems(cfg, f, add);
+    packagePinProblems(cfg, add);
     publicRangeProblems(
         nets.flatMap((f): Array<[string, Cidr | undefined]> => [
             [f.path("clusterSubnet"), f.cluster],

@@ -1,5 +1,6 @@
-# Inputs: os_family (debian|rhel), wanted ("name[=version] …"), repo_name, repo_url, apt_suite,
-# apt_components (empty when there is no extra repository).
+# Inputs: os_family (debian|rhel), wanted ("name[=version] …"), repo_name, repo_file (where its
+# source or .repo file goes), repo_url, apt_suite, apt_components (empty when there is no extra
+# repository).
 read -r -a specs <<<"$wanted"
 
 # installed_version PACKAGE: the installed version, empty when not installed.
@@ -38,13 +39,13 @@ if [[ $os_family == debian ]]; then
     export DEBIAN_FRONTEND=noninteractive
     if [[ -n $repo_name ]]; then
         # The repository's signing key must already be trusted by apt: keys are not fetched here.
-        printf 'deb %s %s %s\n' "$repo_url" "$apt_suite" "$apt_components" >"/etc/apt/sources.list.d/$repo_name.list"
+        printf 'deb %s %s %s\n' "$repo_url" "$apt_suite" "$apt_components" >"$repo_file"
     fi
     apt-get update -q >&2
     apt-get install -y -q --allow-downgrades -o Dpkg::Options::=--force-confold "${missing[@]}" >&2
 else
     if [[ -n $repo_name ]]; then
-        printf '[%s]\nname=%s\nbaseurl=%s\nenabled=1\ngpgcheck=1\n' "$repo_name" "$repo_name" "$repo_url" >"/etc/yum.repos.d/$repo_name.repo"
+        printf '[%s]\nname=%s\nbaseurl=%s\nenabled=1\ngpgcheck=1\n' "$repo_name" "$repo_name" "$repo_url" >"$repo_file"
     fi
     dnf_specs=()
     for spec in "${missing[@]}"; do dnf_specs+=("${spec/=/-}"); done
