@@ -170,7 +170,7 @@ test("two Layer3 UDNs on the same subnet: each rendered into its namespace's NAD
     for (const [node, s] of Object.entries(subnets)) {
         for (const net of ["blue_net", "red_net"]) assert.ok(inside(s[net][0], OVERLAPPING), `${node} ${net} ${s[net]}`);
         // The default network keeps the plan's subnet.
-        assert.deepEqual(s.default, [model.nodes.find((n) => n.name === node)!.subnet], node);
+        assert.deepEqual(s.default, model.nodes.find((n) => n.name === node)!.subnets, node);
     }
 });
 
