@@ -3,7 +3,8 @@
 // SSH key is not the pinned one (../ssh/hostKeyCheck), on a chassis an overlay MTU its tunnel
 // device cannot carry (../compat/tunnelMtuCheck), a NIC about to move onto an OVS bridge that the
 // distribution still configures (./nicHandoverCheck), and on a host that serves ovnkube's
-// databases an OVN too old for the release (../compat/schemaCheck); its create and update ask
+// databases an OVN too old for the release (../compat/schemaCheck), and with user-defined networks
+// on a Kubernetes node that cannot run ovnkube-node with them (../compat/udnHostCheck); its create and update ask
 // again before anything is installed, and once more of the schemas after the package step.
 // Its create installs this package's host script bundle (./scripts/bundle) once, then runs the
 // host's package step from it (./scripts/packagesScript: what is missing or at another version
@@ -28,6 +29,8 @@ import type { SshTarget } from "../model/sshTarget";
 import type { TunnelMtuPlan } from "../compat/tunnelMtu";
 import { tunnelMtuRefusalOn } from "../compat/tunnelMtuCheck";
 import { schemaRefusalOn, verifySchemasOn, type OvnkubeDatabases } from "../compat/schemaCheck";
+import { udnHostRefusalOn } from "../compat/udnHostCheck";
+import type { UdnHostPlan } from "../compat/udnHost";
 import { nicHandoverRefusal } from "./nicHandoverCheck";
 import type { NicBridge } from "./scripts/nicMoveScript";
 import { bundleInstallCommand, bundleRemoveCommand, bundleStdin, scriptBundle } from "./scripts/bundle";
@@ -44,6 +47,8 @@ export interface ScriptBundleArgs {
     packages?: string;
     /** ovnkube mode, on the host that serves ovnkube's databases: the release their schemas must serve. */
     ovnkubeDatabases?: OvnkubeDatabases;
+    /** A Kubernetes node whose ovnkube-node runs with network segmentation: systemd and VRF. */
+    udnHost?: UdnHostPlan;
 }
 
 /**
@@ -88,6 +93,7 @@ function hostReads(inputs: any): Array<{ property: string; read: () => Promise<s
         ...(inputs.ovnkubeDatabases === undefined
             ? []
             : [{ property: "ovnkubeDatabases", read: () => schemaRefusalOn(inputs.ssh, key(), inputs.ovnkubeDatabases) }]),
+        ...(inputs.udnHost === undefined ? [] : [{ property: "udnHost", read: () => udnHostRefusalOn(inputs.ssh, key(), inputs.udnHost) }]),
     ];
 }
 
@@ -147,7 +153,7 @@ export const scriptBundleProvider: pulumi.dynamic.ResourceProvider = {
         const replaces = olds.digest !== news.digest ? ["digest"] : [];
         const changes =
             replaces.length > 0 ||
-            ["ssh", "privateKeyConfig", "tunnel", "nics", "packages", "ovnkubeDatabases"].some(
+            ["ssh", "privateKeyConfig", "tunnel", "nics", "packages", "ovnkubeDatabases", "udnHost"].some(
                 (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
             );
         return { changes, replaces };
