@@ -1,7 +1,7 @@
-// The prod stack (ovnkube mode, centralized, a central that is no Kubernetes node) with user-defined networks on, under the SDK's
-// mocks: the NetworkAttachmentDefinition CRD is registered beside the release's (read from a lab
-// mirror of its project), every Kubernetes node's script bundle checks its host for systemd and
-// VRF and no other host's does, and the DaemonSets carry the flags.
+// The prod stack (ovnkube mode, centralized, a central that is no Kubernetes node) with user-defined
+// networks on, under the SDK's mocks: the NetworkAttachmentDefinition CRD is registered beside the
+// release's (read from a lab mirror of its project), every Kubernetes node's script bundle checks
+// its host for systemd and VRF and the central's does not, and the DaemonSets carry the flags.
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { after, test } from "node:test";
