@@ -16,6 +16,8 @@ export type OvnkubeProcess = "master" | "clusterManager" | "controller" | "node"
 const ALL: readonly OvnkubeProcess[] = ["master", "clusterManager", "controller", "node"];
 /** Where the network controller runs, and the cluster manager beside it. */
 const CONTROLLERS: readonly OvnkubeProcess[] = ["master", "clusterManager", "controller"];
+/** Every process but centralized's master: ovnkube.sh's ovn-master passes the flag to nobody there. */
+const INTERCONNECT: readonly OvnkubeProcess[] = ["clusterManager", "controller", "node"];
 
 export interface OvnkubeFeature {
     /** ovnkube's flag, without dashes. */
@@ -24,6 +26,8 @@ export interface OvnkubeFeature {
     since: OvnkubeVersion;
     /** The chart's value at the release's tag. */
     chartDefault: boolean;
+    /** A stack's default where it differs from the chart's, and why in a comment: else the chart's. */
+    projectDefault?: boolean;
     /** Which processes ovnkube.sh passes the flag to. */
     processes: readonly OvnkubeProcess[];
     /** The schema's description. */
@@ -34,6 +38,8 @@ export interface OvnkubeFeature {
     missing?: string;
     /** The custom resources it acts on (docs/features.md). */
     crds?: readonly string[];
+    /** Works with interconnect only: centralized's master never gets the flag from ovnkube.sh. */
+    interconnectOnly?: boolean;
 }
 
 export const FEATURES = {
@@ -153,6 +159,76 @@ export const FEATURES = {
         missing:
             "the DNSNameResolver CRD (dnsnameresolvers.network.openshift.io) and its resolver in CoreDNS, which this program does not deploy",
     },
+    multiNetwork: {
+        flag: "enable-multi-network",
+        since: "1.2",
+        chartDefault: false,
+        processes: ALL,
+        description:
+            "NetworkAttachmentDefinitions of type ovn-k8s-cni-overlay: the base of user-defined networks, and secondary networks, which pods join through Multus (not deployed by this program)",
+        crds: ["network-attachment-definitions.k8s.cni.cncf.io"],
+    },
+    networkSegmentation: {
+        flag: "enable-network-segmentation",
+        since: "1.2",
+        chartDefault: false,
+        processes: ALL,
+        description:
+            "user-defined networks: UserDefinedNetwork and ClusterUserDefinedNetwork give namespaces created with the label k8s.ovn.org/primary-user-defined-network their own isolated primary network; needs multiNetwork",
+        requires: ["multiNetwork"],
+        crds: ["userdefinednetworks.k8s.ovn.org", "clusteruserdefinednetworks.k8s.ovn.org"],
+    },
+    networkConnect: {
+        flag: "enable-network-connect",
+        since: "1.3",
+        chartDefault: false,
+        processes: INTERCONNECT,
+        description: "ClusterNetworkConnect: routes between the user-defined networks it selects; needs networkSegmentation",
+        requires: ["networkSegmentation"],
+        crds: ["clusternetworkconnects.k8s.ovn.org"],
+        interconnectOnly: true,
+    },
+    preconfiguredUdnAddresses: {
+        flag: "enable-preconfigured-udn-addresses",
+        since: "1.2",
+        chartDefault: false,
+        processes: INTERCONNECT,
+        description: "pods of a primary user-defined network may ask for their addresses and MAC; needs networkSegmentation",
+        requires: ["networkSegmentation"],
+        interconnectOnly: true,
+    },
+    dynamicUdnAllocation: {
+        flag: "enable-dynamic-udn-allocation",
+        since: "1.3",
+        chartDefault: false,
+        processes: ALL,
+        description: "a node sets up a user-defined network only while it runs pods of it; needs networkSegmentation",
+        requires: ["networkSegmentation"],
+    },
+    persistentIps: {
+        flag: "enable-persistent-ips",
+        since: "1.2",
+        // The chart's true acts only with multi-network (factory.go at v1.3.0: the IPAMClaim
+        // informer starts only with --enable-multi-network), whose own default is off; on by
+        // default it would be refused below without multiNetwork, and would need the IPAMClaim CRD.
+        chartDefault: true,
+        projectDefault: false,
+        processes: ["master", "clusterManager"],
+        description:
+            "IPAMClaim (k8snetworkplumbingwg/ipamclaims): a pod naming a claim keeps its addresses on a Layer2 or localnet user-defined or secondary network; needs multiNetwork",
+        requires: ["multiNetwork"],
+        crds: ["ipamclaims.k8s.cni.cncf.io"],
+    },
+    multiNetworkPolicy: {
+        flag: "enable-multi-networkpolicy",
+        since: "1.2",
+        chartDefault: false,
+        processes: ALL,
+        description:
+            "MultiNetworkPolicy (k8snetworkplumbingwg/multi-networkpolicy): policies on secondary networks' interfaces; needs multiNetwork (the chart passes it with multi-network)",
+        requires: ["multiNetwork"],
+        crds: ["multi-networkpolicies.k8s.cni.cncf.io"],
+    },
 } as const satisfies Record<string, OvnkubeFeature>;
 
 export type FeatureKey = keyof typeof FEATURES;
@@ -175,12 +251,15 @@ export const DEFAULT_OVNKUBE_GATEWAY_MODE: OvnkubeGatewayMode = "shared";
 /** The node label that lets a node hold egress IPs (go-controller/pkg/util/node_annotations.go:99 at v1.3.0). */
 export const EGRESS_ASSIGNABLE_LABEL = "k8s.ovn.org/egress-assignable";
 
+/** A stack's default for the feature: the chart's, unless the table says otherwise. */
+export const featureDefault = (key: FeatureKey): boolean => featureOf(key).projectDefault ?? featureOf(key).chartDefault;
+
 /** Every feature's value, a feature left unset taking the chart's. */
 export type FeatureSettings = Record<FeatureKey, boolean>;
 
 /** The features with their values filled from the chart's defaults. */
 export function featureSettings(input: Partial<Record<FeatureKey, boolean>> = {}): FeatureSettings {
-    return Object.fromEntries(FEATURE_KEYS.map((k) => [k, input[k] ?? FEATURES[k].chartDefault])) as FeatureSettings;
+    return Object.fromEntries(FEATURE_KEYS.map((k) => [k, input[k] ?? featureDefault(k)])) as FeatureSettings;
 }
 
 /** The flags of the enabled features that `process` takes, in the table's order. */

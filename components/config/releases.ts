@@ -32,10 +32,10 @@ export interface OvnkubeRelease {
     /** The CustomResourceDefinitions the release's chart installs, by upstream URL. */
     crdUrls: readonly string[];
     /**
-     * AdminNetworkPolicy's and BaselineAdminNetworkPolicy's CRDs, of the sigs.k8s.io/network-policy-api
-     * version the release's go.mod requires, from the path its contrib/kind-helm.sh applies.
+     * The CRDs of other projects a feature (a key of ./features) acts on and the release does not
+     * ship, of the version the release's go.mod requires, from the path upstream's kind scripts apply.
      */
-    adminNetworkPolicyCrdUrls: readonly string[];
+    featureCrdUrls: Readonly<Record<string, readonly string[]>>;
 }
 
 const RAW = "https://raw.githubusercontent.com/ovn-kubernetes/ovn-kubernetes";
@@ -57,6 +57,23 @@ const ANP_CRDS_V0_1_5 = ["adminnetworkpolicies", "baselineadminnetworkpolicies"]
         `https://raw.githubusercontent.com/kubernetes-sigs/network-policy-api/v0.1.5/config/crd/experimental/policy.networking.k8s.io_${c}.yaml`,
 );
 
+/** go-controller/go.mod: k8snetworkplumbingwg/network-attachment-definition-client v1.7.7 at v1.2.0 and v1.3.0. */
+const NAD_CRD_V1_7_7 =
+    "https://raw.githubusercontent.com/k8snetworkplumbingwg/network-attachment-definition-client/v1.7.7/artifacts/networks-crd.yaml";
+/** go.mod: k8snetworkplumbingwg/ipamclaims v0.5.1-alpha; contrib/kind-common.sh:925 at v1.3.0 applies this file. */
+const IPAMCLAIM_CRD_V0_5_1 =
+    "https://raw.githubusercontent.com/k8snetworkplumbingwg/ipamclaims/v0.5.1-alpha/artifacts/k8s.cni.cncf.io_ipamclaims.yaml";
+/** go.mod: k8snetworkplumbingwg/multi-networkpolicy v1.0.1; contrib/kind-common.sh:919 at v1.3.0 applies this file. */
+const MULTI_NETWORK_POLICY_CRD_V1_0_1 =
+    "https://raw.githubusercontent.com/k8snetworkplumbingwg/multi-networkpolicy/refs/tags/v1.0.1/scheme.yml";
+/** The same versions in both releases' go.mod. */
+const FEATURE_CRDS = {
+    adminNetworkPolicy: ANP_CRDS_V0_1_5,
+    multiNetwork: [NAD_CRD_V1_7_7],
+    persistentIps: [IPAMCLAIM_CRD_V0_5_1],
+    multiNetworkPolicy: [MULTI_NETWORK_POLICY_CRD_V1_0_1],
+};
+
 export const OVNKUBE_RELEASES: Readonly<Record<OvnkubeVersion, OvnkubeRelease>> = {
     "1.3": {
         version: "1.3",
@@ -67,7 +84,7 @@ export const OVNKUBE_RELEASES: Readonly<Record<OvnkubeVersion, OvnkubeRelease>> 
         ovnRelease: "25.09",
         // helm/ovn-kubernetes/crds/ at v1.3.0
         crdUrls: CRDS_1_3.map((c) => `${RAW}/v1.3.0/helm/ovn-kubernetes/crds/k8s.ovn.org_${c}.yaml`),
-        adminNetworkPolicyCrdUrls: ANP_CRDS_V0_1_5,
+        featureCrdUrls: FEATURE_CRDS,
     },
     "1.2": {
         version: "1.2",
@@ -78,14 +95,14 @@ export const OVNKUBE_RELEASES: Readonly<Record<OvnkubeVersion, OvnkubeRelease>> 
         ovnRelease: "25.09",
         // the chart's crds/ at v1.2.0 link to these plain-YAML templates
         crdUrls: CRDS_1_2.map((c) => `${RAW}/v1.2.0/dist/templates/k8s.ovn.org_${c}.yaml.j2`),
-        adminNetworkPolicyCrdUrls: ANP_CRDS_V0_1_5,
+        featureCrdUrls: FEATURE_CRDS,
     },
 };
 
 export const releaseOf = (version: OvnkubeVersion): OvnkubeRelease => OVNKUBE_RELEASES[version];
 
-/** The CRDs a stack of `version` applies: the release's, and the network-policy-api's with adminNetworkPolicy. */
-export function releaseCrdUrls(version: OvnkubeVersion, features: { adminNetworkPolicy?: boolean }): string[] {
+/** The CRDs a stack of `version` applies: the release's, then the other projects' of each enabled feature. */
+export function releaseCrdUrls(version: OvnkubeVersion, features: Readonly<Record<string, boolean | undefined>>): string[] {
     const release = releaseOf(version);
-    return [...release.crdUrls, ...(features.adminNetworkPolicy ? release.adminNetworkPolicyCrdUrls : [])];
+    return [...release.crdUrls, ...Object.entries(release.featureCrdUrls).flatMap(([k, urls]) => (features[k] ? urls : []))];
 }

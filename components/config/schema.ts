@@ -13,6 +13,7 @@ import {
     EGRESS_IP_HEALTH_CHECK,
     FEATURE_KEYS,
     FEATURES,
+    featureDefault,
     type FeatureKey,
     OvnkubeGatewayMode,
 } from "./features";
@@ -36,7 +37,7 @@ const featureProperties = Object.fromEntries(
         k,
         {
             type: "boolean",
-            default: FEATURES[k].chartDefault,
+            default: featureDefault(k),
             description: `${FEATURES[k].description} (--${FEATURES[k].flag}; ${FEATURES[k].since} and later)`,
         },
     ]),

@@ -183,6 +183,20 @@ export interface OvnkubeFeatures {
     evpn: boolean;
     /** DNS names in EgressFirewall (`--enable-dns-name-resolver`): needs the DNSNameResolver CRD, which is not deployed, so refused. */
     dnsNameResolver: boolean;
+    /** NetworkAttachmentDefinitions, the base of user-defined and secondary networks, its CRD applied too (`--enable-multi-network`; chart: off). */
+    multiNetwork: boolean;
+    /** UserDefinedNetwork and ClusterUserDefinedNetwork (`--enable-network-segmentation`; chart: off): needs multiNetwork. */
+    networkSegmentation: boolean;
+    /** ClusterNetworkConnect (`--enable-network-connect`; 1.3 and later; chart: off): needs networkSegmentation and interconnect. */
+    networkConnect: boolean;
+    /** Pods asking for their UDN addresses (`--enable-preconfigured-udn-addresses`; chart: off): needs networkSegmentation and interconnect. */
+    preconfiguredUdnAddresses: boolean;
+    /** UDNs set up on a node only while it runs their pods (`--enable-dynamic-udn-allocation`; 1.3 and later; chart: off): needs networkSegmentation. */
+    dynamicUdnAllocation: boolean;
+    /** IPAMClaims, their CRD applied too (`--enable-persistent-ips`; chart: on, here off): needs multiNetwork. */
+    persistentIps: boolean;
+    /** MultiNetworkPolicy, its CRD applied too (`--enable-multi-networkpolicy`; chart: with multi-network): needs multiNetwork. */
+    multiNetworkPolicy: boolean;
     /** EgressIP node reachability over gRPC on this TCP port (`--egressip-node-healthcheck-port`; chart: 9107; 0: the legacy port-9 check). */
     egressIpHealthCheckPort: number;
 }

@@ -5,5 +5,5 @@ export { kubeManifests, manifestList } from "../kube/manifests";
 export { OVNKUBE_TYPE } from "../kube/ovnkubeComponent";
 export { webhookCertificateProvider } from "../kube/webhookCertificate";
 export { CONTROL_PLANE, MASTER, NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../kube/objectNames";
-export { DEFAULT_OVNKUBE_VERSION, OVNKUBE_VERSIONS, OvnkubeVersion, releaseOf } from "../config/releases";
+export { DEFAULT_OVNKUBE_VERSION, OVNKUBE_VERSIONS, OvnkubeVersion, releaseCrdUrls, releaseOf } from "../config/releases";
 export { parseKubeconfig, type KubeCredentials, type KubeconfigOptions } from "../kube/kubeconfig";

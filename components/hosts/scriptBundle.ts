@@ -3,8 +3,9 @@
 // SSH key is not the pinned one (../ssh/hostKeyCheck), on a chassis an overlay MTU its tunnel
 // device cannot carry (../compat/tunnelMtuCheck), a NIC about to move onto an OVS bridge that the
 // distribution still configures (./nicHandoverCheck), a host that is not what the stack says
-// (./hostFacts: distribution family, repository file, shared gateway address), and on a host that
-// serves ovnkube's databases an OVN too old for the release (../compat/schemaCheck); its create and update ask
+// (./hostFacts: distribution family, repository file, shared gateway address), on a host that
+// serves ovnkube's databases an OVN too old for the release (../compat/schemaCheck), and with
+// user-defined networks on a Kubernetes node that cannot run ovnkube-node with them (../compat/udnHostCheck); its create and update ask
 // again before anything is installed, and once more of the schemas after the package step.
 // Its create installs this package's host script bundle (./scripts/bundle) once, then runs the
 // host's package step from it (./scripts/packagesScript: what is missing or at another version
@@ -29,6 +30,8 @@ import type { SshTarget } from "../model/sshTarget";
 import type { TunnelMtuPlan } from "../compat/tunnelMtu";
 import { tunnelMtuRefusalOn } from "../compat/tunnelMtuCheck";
 import { schemaRefusalOn, verifySchemasOn, type OvnkubeDatabases } from "../compat/schemaCheck";
+import { udnHostRefusalOn } from "../compat/udnHostCheck";
+import type { UdnHostPlan } from "../compat/udnHost";
 import { nicHandoverRefusal } from "./nicHandoverCheck";
 import { hostFactsRefusal } from "./hostFactsCheck";
 import type { HostFactsPlan } from "./hostFacts";
@@ -49,6 +52,8 @@ export interface ScriptBundleArgs {
     ovnkubeDatabases?: OvnkubeDatabases;
     /** What the stack says the host is (./hostFacts): its distribution family, repository, shared gateway's address. */
     hostFacts?: HostFactsPlan;
+    /** A Kubernetes node whose ovnkube-node runs with network segmentation: systemd and VRF. */
+    udnHost?: UdnHostPlan;
 }
 
 /**
@@ -96,6 +101,7 @@ function hostReads(inputs: any): Array<{ property: string; read: () => Promise<s
         ...(inputs.hostFacts === undefined
             ? []
             : [{ property: "hostFacts", read: () => hostFactsRefusal(inputs.ssh, key(), inputs.hostFacts) }]),
+        ...(inputs.udnHost === undefined ? [] : [{ property: "udnHost", read: () => udnHostRefusalOn(inputs.ssh, key(), inputs.udnHost) }]),
     ];
 }
 
@@ -155,7 +161,7 @@ export const scriptBundleProvider: pulumi.dynamic.ResourceProvider = {
         const replaces = olds.digest !== news.digest ? ["digest"] : [];
         const changes =
             replaces.length > 0 ||
-            ["ssh", "privateKeyConfig", "tunnel", "nics", "packages", "ovnkubeDatabases", "hostFacts"].some(
+            ["ssh", "privateKeyConfig", "tunnel", "nics", "packages", "ovnkubeDatabases", "hostFacts", "udnHost"].some(
                 (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
             );
         return { changes, replaces };

@@ -20,9 +20,18 @@ const READ = ["get", "list", "watch"];
 const WRITE = ["patch", "update"];
 const OVN = "k8s.ovn.org";
 const ANP = "policy.networking.k8s.io";
+/** The network plumbing working group's group: NetworkAttachmentDefinition, IPAMClaim, MultiNetworkPolicy. */
+const CNI = "k8s.cni.cncf.io";
+const NAD = "network-attachment-definitions";
+const UDNS = ["userdefinednetworks", "clusteruserdefinednetworks"];
 
 const read = (group: string, ...resources: string[]): PolicyRule => ({ apiGroups: [group], resources, verbs: [...READ] });
 const write = (group: string, ...resources: string[]): PolicyRule => ({ apiGroups: [group], resources, verbs: [...WRITE] });
+const readAll = (group: string, ...resources: string[]): FeatureGrants => ({
+    controller: [read(group, ...resources)],
+    clusterManager: [read(group, ...resources)],
+    node: [read(group, ...resources)],
+});
 
 /** Objects whose status the controller writes, and the cluster manager merges from every zone. */
 const withStatus = (resource: string): FeatureGrants => ({
@@ -58,6 +67,30 @@ export const FEATURE_GRANTS: Readonly<Partial<Record<FeatureKey, FeatureGrants>>
         ],
         node: [read(ANP, "adminnetworkpolicies", "baselineadminnetworkpolicies")],
     },
+    multiNetwork: readAll(CNI, NAD),
+    // The cluster manager renders each UDN into a NetworkAttachmentDefinition and keeps its status,
+    // and mirrors the UDN pods' EndpointSlices into the network's own.
+    networkSegmentation: {
+        controller: [read(OVN, ...UDNS)],
+        clusterManager: [
+            read(OVN, ...UDNS),
+            write(OVN, ...UDNS, ...UDNS.map((r) => `${r}/status`), "clusteruserdefinednetworks/finalizers"),
+            { apiGroups: [CNI], resources: [NAD], verbs: ["create", "delete", ...WRITE] },
+            { apiGroups: ["discovery.k8s.io"], resources: ["endpointslices"], verbs: ["create", "update", "delete", "deletecollection"] },
+        ],
+        node: [read(OVN, ...UDNS)],
+    },
+    networkConnect: {
+        ...withStatus("clusternetworkconnects"),
+        clusterManager: [read(OVN, "clusternetworkconnects"), write(OVN, "clusternetworkconnects", "clusternetworkconnects/status")],
+        node: [read(OVN, "clusternetworkconnects")],
+    },
+    // Interconnect's controllers and the cluster manager both allocate from a claim and record it in its status.
+    persistentIps: {
+        controller: [read(CNI, "ipamclaims"), write(CNI, "ipamclaims/status")],
+        clusterManager: [read(CNI, "ipamclaims"), write(CNI, "ipamclaims/status")],
+    },
+    multiNetworkPolicy: { controller: [read(CNI, "multi-networkpolicies")], clusterManager: [read(CNI, "multi-networkpolicies")] },
 };
 
 /** The rules of the enabled features for the given parts, in the table's order, each once (two parts may grant the same). */

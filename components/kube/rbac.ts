@@ -1,7 +1,7 @@
 // What ovnkube may do in the API, and nothing more: per service account, what upstream's chart
 // grants it (docs/facts/ovnkube-1.3.md §4), cut to what the binaries do with the stack's features
 // (./featureRbac: each enabled feature's grants). Left out, with the reason:
-// - the CRD groups of features that are off or not offered (k8s.cni.cncf.io: secondary networks):
+// - the CRD groups of features that are off (k8s.cni.cncf.io without multiNetwork):
 //   their informers start only with the feature flags;
 // - `endpoints`: ovnkube reads service backends from EndpointSlices only; the chart's endpoints
 //   rules serve ovnkube.sh's kubectl calls;

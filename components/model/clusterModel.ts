@@ -138,7 +138,9 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
             version: cfg.ovnkube.version,
             architecture: cfg.ovnkube.architecture,
             image: cfg.ovnkube.image,
-            crdUrls: releaseCrdUrls(cfg.ovnkube.version, cfg.ovnkube.features).map((u) => crdUrl(u, cfg.ovnkube.crdMirror)),
+            crdUrls: releaseCrdUrls(cfg.ovnkube.version, featureSettings(cfg.ovnkube.features)).map((u) =>
+                crdUrl(u, cfg.ovnkube.crdMirror),
+            ),
             gatewayMode: cfg.ovnkube.gatewayMode,
             features: featureSettings(cfg.ovnkube.features),
             egressIpHealthCheckPort: cfg.ovnkube.features.egressIpHealthCheckPort,

@@ -74,6 +74,7 @@ export function hostGates(
 ): HostGates {
     const bundles = new Map<string, ScriptBundle>();
     const connection = new Map<string, pulumi.Output<ReturnType<typeof sshConnection>>>();
+    const kubeNodes = new Set(model.writer === "ovnkube" ? model.kube.nodes.map((n) => n.name) : []);
     for (const host of model.hosts) {
         const tunnel = host.chassis
             ? { tunnel: { node: host.name, mtu: model.mtu, encapType: model.encapType, tunnelIp: host.chassis.encapIp } }
@@ -86,9 +87,12 @@ export function hostGates(
         const schemas = servesOvnkube ? { ovnkubeDatabases: { node: host.name, version: model.kube.version } } : {};
         const plan = hostFactsPlan(host, model);
         const facts = plan ? { hostFacts: plan } : {};
+        // ovnkube-node with user-defined networks exits on a host without systemd: refused before it runs there.
+        const udn = kubeNodes.has(host.name) && model.kube.features.networkSegmentation;
+        const udnHost = udn ? { udnHost: { node: host.name } } : {};
         const bundle = new ScriptBundle(
             `${name}-${host.name}-scripts`,
-            { ssh: host.ssh, ...nbKey, ...tunnel, ...nics, ...steps, ...schemas, ...facts },
+            { ssh: host.ssh, ...nbKey, ...tunnel, ...nics, ...steps, ...schemas, ...facts, ...udnHost },
             { parent, dependsOn },
         );
         bundles.set(host.name, bundle);

@@ -20,25 +20,18 @@ import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { buildKubeconfig, KubeApiError, KubeClient, pollUntil, type KubeObject } from "../../lab/kubeclient";
 import type { ControlPlane } from "../../lab/localcluster/kube";
-import { labBinary } from "../../lab/localcluster/kube/labBinaries";
-import { logTail, startInNetns } from "../../lab/localcluster/kube/daemon";
-import { ovnKubernetesLabRelease } from "../../lab/localcluster/labReleases";
 import { isLiveProcess } from "../../lab/localcluster/namespaces";
-import { loadCrds } from "../../components/kube/crds";
 import { NODE_WEBHOOK, OVN_NODE_USER_PREFIX, OVN_NODES_GROUP, webhookConfigurations, webhookSecret } from "../../components/kube/identity";
 import { issueWebhookCertificate } from "../../components/kube/webhookCertificate";
-import { kubeManifests, manifestList } from "../../components/kube/manifests";
+import { kubeManifests } from "../../components/kube/manifests";
 import { NODE_PLAN_APPLY } from "../../components/kube/nodeAnnotations";
-import { CLUSTER_MANAGER_LOG } from "../../components/kube/ovnkubeArgs";
-import type { Container, DaemonSet } from "../../components/kube/objectTypes";
+import type { DaemonSet } from "../../components/kube/objectTypes";
 import type { KubeModel } from "../../components/model/types";
 import { SERVICE_SUBNET, startKubeLab, type KubeLab } from "../support/kubeControlPlane";
+import { APPLIER, applyAll, NAMESPACE, registeredNode, serviceAccountToken, startClusterManager } from "./clusterManagerRun";
 import { IDENTITY, interconnectModel, kubeModel } from "./fixture";
-import { expandedCommand } from "./inspect";
 
 const ID = "lkapi";
-const APPLIER = "pulumi-kubernetes";
-const NAMESPACE = "ovn-kubernetes";
 const LEASE = "ovn-kubernetes-master";
 const CERTIFICATES = "certificates.k8s.io";
 const CLIENT_SIGNER = "kubernetes.io/kube-apiserver-client";
@@ -57,37 +50,6 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), "ovnkube-api-"));
 
 const nodeRef = (name: string) => ({ apiVersion: "v1", kind: "Node", name });
 const annotations = (o: KubeObject) => o.metadata.annotations ?? {};
-
-/** A Node as a kubelet registers it: capacity for the scheduler, masters labelled control-plane. */
-function registeredNode(name: string, master: boolean): KubeObject {
-    const resources = { cpu: "4", memory: "8Gi", pods: "110" };
-    return {
-        apiVersion: "v1",
-        kind: "Node",
-        metadata: {
-            name,
-            labels: {
-                "kubernetes.io/hostname": name,
-                "kubernetes.io/os": "linux",
-                ...(master ? { "node-role.kubernetes.io/control-plane": "" } : {}),
-            },
-            annotations: { "node.alpha.kubernetes.io/ttl": "0" },
-        },
-        status: { capacity: resources, allocatable: resources },
-    };
-}
-
-/** A token of a service account from the TokenRequest API, as the kubelet projects it into the pods. */
-async function serviceAccountToken(account: string): Promise<string> {
-    const answer = await admin.transport.request<{ status: { token: string } }>(
-        "POST",
-        `/api/v1/namespaces/${NAMESPACE}/serviceaccounts/${account}/token`,
-        {
-            body: { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: { expirationSeconds: 3600 } },
-        },
-    );
-    return answer.status.token;
-}
 
 type Attrs = { group?: string; subresource?: string; namespace?: string; name?: string };
 type Request = [verb: string, resource: string, attrs?: Attrs];
@@ -135,7 +97,7 @@ async function accountClient(name: string): Promise<KubeClient> {
     const client = KubeClient.fromCredentials({
         server: cp.apiServerUrl,
         caPem: cp.caPem,
-        token: await serviceAccountToken(name),
+        token: await serviceAccountToken(admin, name),
         context: name,
     });
     clients.push(client);
@@ -231,12 +193,6 @@ async function requestNodeCertificate(node: string): Promise<{ csr: KubeObject; 
 }
 
 /** Applies every object of `m` as the component does: the release's CRDs first, then the manifests in order. */
-async function applyAll(m: KubeModel): Promise<void> {
-    for (const crd of await loadCrds(m.crdUrls)) await admin.apply(crd as unknown as KubeObject, { fieldManager: APPLIER });
-    for (const obj of manifestList(kubeManifests(m)))
-        await admin.apply(obj as unknown as KubeObject, obj.kind === "Node" ? NODE_PLAN_APPLY : { fieldManager: APPLIER });
-}
-
 const READ = ["get", "list", "watch"];
 const OVN = "k8s.ovn.org";
 const STATUS_WRITES = ["patch", "update"];
@@ -351,7 +307,7 @@ after(async () => {
 });
 
 test("the API server accepts the release's CRDs and every object as server-side apply sends it, the Nodes' plan before the DaemonSets", async () => {
-    await applyAll(model);
+    await applyAll(admin, model);
     const crds = await admin.list("apiextensions.k8s.io/v1", "CustomResourceDefinition");
     const ours = crds.map((c) => c.metadata.name ?? "").filter((name) => name.endsWith(".k8s.ovn.org"));
     assert.equal(ours.length, model.crdUrls.length);
@@ -517,25 +473,8 @@ test("interconnect RBAC with node identities: the cluster manager's account, eve
 });
 
 test("ovnkube -init-cluster-manager, with the DaemonSet's command line and its account, holds the Lease and keeps the plan", async () => {
-    // The pod's service-account files, as the kubelet projects them; ovnkube finds them through
-    // the environment here, since the process runs outside a pod (no mount at the in-pod path).
-    fs.writeFileSync(path.join(work, "token"), await serviceAccountToken("ovnkube-cluster-manager"), { mode: 0o600 });
-    fs.writeFileSync(path.join(work, "ca.crt"), cp.caPem);
-    const log = path.join(work, "ovnkube-cluster-manager.log");
-
-    const c: Container = kubeManifests(model).controlPlane.spec.template.spec.containers[0];
-    assert.equal(c.name, "ovnkube-cluster-manager");
-    const argv = expandedCommand(c, model.config, { node: "master-0", hostIP: "" }).map((arg) => (arg === CLUSTER_MANAGER_LOG ? log : arg));
-    assert.ok(!argv.some((a) => a.includes("$(")), argv.join(" "));
-    argv[0] = await labBinary("ovnkube", ovnKubernetesLabRelease("1.3"));
-    const stdout = path.join(work, "ovnkube-cluster-manager.stdout");
-    const ovnkube = startInNetns(
-        cp.netns,
-        ["env", `K8S_TOKEN_FILE=${path.join(work, "token")}`, `K8S_CACERT=${path.join(work, "ca.crt")}`, ...argv],
-        stdout,
-    );
+    const { pid: ovnkube, argv, log, exited } = await startClusterManager(cp, admin, model, work);
     helperPids.push(ovnkube);
-    const exited = () => (isLiveProcess(ovnkube) ? undefined : `ovnkube exited:\n${logTail(log)}\n${logTail(stdout)}`);
 
     const lease = await pollUntil(
         async () => {
@@ -576,7 +515,7 @@ test("ovnkube -init-cluster-manager, with the DaemonSet's command line and its a
 });
 
 test("centralized RBAC: the master's account runs the network controller and leads, the nodes' only annotate their Nodes", async () => {
-    await applyAll(centralized);
+    await applyAll(admin, centralized);
     await assertDecisions(
         account("ovnkube-master"),
         [...EVERY_ROLE, ...CONTROLLER, ...LEADER_ELECTION, ...FEATURE_CLUSTER_MANAGER],

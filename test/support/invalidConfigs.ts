@@ -318,6 +318,83 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
         /needs ovnkube\.features\.egressFirewall, which is off/,
     ],
     [
+        "user-defined networks without multi-network",
+        (c) => {
+            interconnect(c);
+            c.ovnkube = { features: { networkSegmentation: true } };
+        },
+        "ovnkube.features.networkSegmentation",
+        /needs ovnkube\.features\.multiNetwork, which is off/,
+    ],
+    [
+        "network connect without user-defined networks",
+        (c) => {
+            interconnect(c);
+            c.ovnkube = { features: { multiNetwork: true, networkConnect: true } };
+        },
+        "ovnkube.features.networkConnect",
+        /needs ovnkube\.features\.networkSegmentation, which is off/,
+    ],
+    [
+        "network connect on 1.2",
+        (c) => {
+            interconnect(c);
+            c.ovnkube = { version: "1.2", features: { multiNetwork: true, networkSegmentation: true, networkConnect: true } };
+        },
+        "ovnkube.features.networkConnect",
+        /ovn-kubernetes 1\.2 has no --enable-network-connect: it came with 1\.3/,
+    ],
+    [
+        "network connect in the centralized architecture",
+        (c) => {
+            interconnect(c);
+            c.nodes[0].roles = ["central", "master"];
+            c.ovnkube = { architecture: "centralized", features: { multiNetwork: true, networkSegmentation: true, networkConnect: true } };
+        },
+        "ovnkube.features.networkConnect",
+        /works with the interconnect architecture only .*ovnkube\.architecture is centralized/,
+    ],
+    [
+        "preconfigured UDN addresses in the centralized architecture",
+        (c) => {
+            interconnect(c);
+            c.nodes[0].roles = ["central", "master"];
+            c.ovnkube = {
+                architecture: "centralized",
+                features: { multiNetwork: true, networkSegmentation: true, preconfiguredUdnAddresses: true },
+            };
+        },
+        "ovnkube.features.preconfiguredUdnAddresses",
+        /works with the interconnect architecture only/,
+    ],
+    [
+        "dynamic UDN allocation without user-defined networks",
+        (c) => {
+            interconnect(c);
+            c.ovnkube = { features: { dynamicUdnAllocation: true } };
+        },
+        "ovnkube.features.dynamicUdnAllocation",
+        /needs ovnkube\.features\.networkSegmentation, which is off/,
+    ],
+    [
+        "persistent IPs without multi-network",
+        (c) => {
+            interconnect(c);
+            c.ovnkube = { features: { persistentIps: true } };
+        },
+        "ovnkube.features.persistentIps",
+        /needs ovnkube\.features\.multiNetwork, which is off/,
+    ],
+    [
+        "multi-network policy without multi-network",
+        (c) => {
+            interconnect(c);
+            c.ovnkube = { features: { multiNetworkPolicy: true } };
+        },
+        "ovnkube.features.multiNetworkPolicy",
+        /needs ovnkube\.features\.multiNetwork, which is off/,
+    ],
+    [
         "a feature that is not a boolean",
         (c) => {
             interconnect(c);

@@ -106,6 +106,12 @@ export async function assertProgramTree(STACK: ExampleStack) {
     assert.deepEqual(schemaChecked.map((b) => b.inputs.ovnkubeDatabases.node).sort(), [...databaseHosts].sort());
     for (const b of schemaChecked)
         assert.deepEqual(b.inputs.ovnkubeDatabases, { node: b.name.replace(/^ovn-(.*)-scripts$/, "$1"), version: model.kube.version });
+    // With user-defined networks on, every Kubernetes node's bundle checks its host for systemd and VRF.
+    const udnChecked = resources.filter((r) => r.type === "pulumi-nodejs:dynamic/hosts:ScriptBundle" && r.inputs.udnHost !== undefined);
+    assert.deepEqual(
+        udnChecked.map((b) => b.inputs.udnHost.node).sort(),
+        !pulumiMode && model.kube.features.networkSegmentation ? k8sNodes.map((n) => n.name).sort() : [],
+    );
     assert.equal(count(resources, "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelTypeCheck"), writes(1));
     for (const check of resources.filter((r) => r.type === "pulumi-nodejs:dynamic/ovn-kubernetes:TunnelTypeCheck")) {
         assert.equal(check.inputs.privateKeyConfig, KEY_CONFIG, "the key named, not held");

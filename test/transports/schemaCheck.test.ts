@@ -3,15 +3,12 @@
 // release's models need, and an old host is refused by its script bundle at check, naming both
 // versions and the fix, and again at create before anything is installed.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { compareVersions, parseSchemas, schemaRefusal } from "../../components/compat/ovnkubeSchema";
 import { verifySchemasOn } from "../../components/compat/schemaCheck";
-import { rememberProviderConfig } from "../../components/dynamic/providerConfig";
 import { scriptBundleProvider } from "../../components/hosts/scriptBundle";
-import { scriptBundle } from "../../components/hosts/scripts/bundle";
-import { closeSshPool } from "../../components/ssh/pool";
 import { run } from "../../lab/localcluster/run";
-import { startSshd, type TestSshd } from "../../lab/harness/sshd";
+import { bundleOverSsh } from "../support/bundleOverSsh";
 
 describe("ovnkube schema requirements (pure)", () => {
     it("compares OVSDB schema versions numerically", () => {
@@ -48,23 +45,9 @@ describe("ovnkube schema requirements (pure)", () => {
 });
 
 describe("the schema check of a script bundle against a host over SSH", () => {
-    const KEY_CONFIG = "ovn-kubernetes:sshPrivateKey";
-    let sshd: TestSshd;
-    before(async () => {
-        sshd = await startSshd();
-        await rememberProviderConfig({ config: { get: (k: string) => (k === KEY_CONFIG ? sshd.privateKey : undefined) } } as never);
-    });
-    after(async () => {
-        closeSshPool();
-        await sshd?.cleanup();
-    });
+    const host = bundleOverSsh();
     const databases = { node: "central1", version: "1.3" as const };
-    const inputs = () => ({
-        ssh: { ...sshd.target(), hostKey: sshd.hostKeyLine },
-        privateKeyConfig: KEY_CONFIG,
-        digest: scriptBundle().digest,
-        ovnkubeDatabases: databases,
-    });
+    const inputs = () => host.inputs({ ovnkubeDatabases: databases });
 
     it("refuses at check this machine's installed OVN (read from its schema files), with the versions found there, and at create before installing anything", async () => {
         const local = await run(["ovsdb-tool", "schema-version", "/usr/share/ovn/ovn-nb.ovsschema"]);
@@ -82,11 +65,11 @@ describe("the schema check of a script bundle against a host over SSH", () => {
         await assert.rejects(scriptBundleProvider.create!(inputs()), /ovn-kubernetes 1\.3 cannot use the OVN databases of central1/);
         // After a package step, the same: what is installed decides.
         await assert.rejects(
-            verifySchemasOn(inputs().ssh, sshd.privateKey, databases),
+            verifySchemasOn(inputs().ssh, host.sshd().privateKey, databases),
             /ovn-kubernetes 1\.3 cannot use the OVN databases of central1: it has installed/,
         );
         await assert.rejects(
-            verifySchemasOn(inputs().ssh, sshd.privateKey, { node: "central1", version: "1.2" }),
+            verifySchemasOn(inputs().ssh, host.sshd().privateKey, { node: "central1", version: "1.2" }),
             /OVN_Northbound \S+ \(needs 7\.12\.0\)/,
             "1.2 needs OVN 25.09 as well",
         );

@@ -5,12 +5,15 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { EGRESS_ASSIGNABLE_LABEL, FEATURE_KEYS, featureFlags, featureOf, featureSettings } from "../../components/config/features";
 import { clusterManagerArgs, masterArgs, nodeArgs } from "../../components/kube/ovnkubeArgs";
+import { clusterRules } from "../../components/kube/rbac";
 import { kubeManifests, manifestList } from "../../components/kube/manifests";
 import { planCluster } from "../../components/plan/validate";
 import { stackConfig } from "../../lab/harness/configs";
 import { interconnectModel, kubeModel } from "../kube/fixture";
 
 const CHART = featureSettings();
+/** The flags of the chart's features, to see what others add. */
+const CHART_FLAGS = new Set(["master", "clusterManager", "controller", "node"].flatMap((p) => featureFlags(CHART, 9107, p as "node")));
 
 /** The dev stack in ovnkube mode, interconnect, nodes[2] a shared gateway; `edit` changes it further. */
 function plan(edit: (c: Record<string, any>) => void = () => {}) {
@@ -96,6 +99,59 @@ describe("features in a stack", () => {
             mirrored.at(-1),
             "https://mirror.example.com/ovn-kubernetes/v1.3.0/crds/policy.networking.k8s.io_baselineadminnetworkpolicies.yaml",
         );
+    });
+
+    it("user-defined networks: their flags reach every process, network connect and preconfigured addresses not centralized's master", () => {
+        const udn = featureSettings({
+            multiNetwork: true,
+            networkSegmentation: true,
+            networkConnect: true,
+            preconfiguredUdnAddresses: true,
+        });
+        const flags = (p: Parameters<typeof featureFlags>[2]) => featureFlags(udn, 9107, p).filter((f) => !CHART_FLAGS.has(f));
+        const all = [
+            "-enable-multi-network",
+            "-enable-network-segmentation",
+            "-enable-network-connect",
+            "-enable-preconfigured-udn-addresses",
+        ];
+        for (const p of ["clusterManager", "controller", "node"] as const) assert.deepEqual(flags(p), all, p);
+        assert.deepEqual(flags("master"), ["-enable-multi-network", "-enable-network-segmentation"]);
+        // Persistent IPs: the IPAMClaim allocator, in the cluster manager (and centralized's master) only.
+        const ipam = featureSettings({ multiNetwork: true, persistentIps: true });
+        assert.ok(featureFlags(ipam, 9107, "clusterManager").includes("-enable-persistent-ips"));
+        assert.ok(!featureFlags(ipam, 9107, "controller").includes("-enable-persistent-ips"));
+    });
+
+    it("multiNetwork, persistentIps and multiNetworkPolicy apply their projects' CRDs at the versions the release's go.mod requires", () => {
+        const off = plan().model.kube.crdUrls;
+        const on = plan((c) => (c.ovnkube = { features: { multiNetwork: true, persistentIps: true, multiNetworkPolicy: true } })).model.kube
+            .crdUrls;
+        assert.deepEqual(on.slice(0, off.length), off);
+        assert.deepEqual(on.slice(off.length), [
+            "https://raw.githubusercontent.com/k8snetworkplumbingwg/network-attachment-definition-client/v1.7.7/artifacts/networks-crd.yaml",
+            "https://raw.githubusercontent.com/k8snetworkplumbingwg/ipamclaims/v0.5.1-alpha/artifacts/k8s.cni.cncf.io_ipamclaims.yaml",
+            "https://raw.githubusercontent.com/k8snetworkplumbingwg/multi-networkpolicy/refs/tags/v1.0.1/scheme.yml",
+        ]);
+        // The release already ships the UDN, CUDN and ClusterNetworkConnect CRDs.
+        for (const crd of ["userdefinednetworks", "clusteruserdefinednetworks", "clusternetworkconnects"])
+            assert.ok(
+                off.some((u) => u.endsWith(`k8s.ovn.org_${crd}.yaml`)),
+                crd,
+            );
+    });
+
+    it("user-defined networks grant the cluster manager the NADs it renders and the UDNs' status, the nodes only reads", () => {
+        const udn = plan((c) => (c.ovnkube = { features: { multiNetwork: true, networkSegmentation: true } })).model.kube;
+        const allows = (role: "control-plane" | "node", group: string, resource: string, verb: string) =>
+            clusterRules(udn, role).some((r) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb));
+        assert.ok(allows("control-plane", "k8s.cni.cncf.io", "network-attachment-definitions", "create"));
+        assert.ok(allows("control-plane", "k8s.ovn.org", "userdefinednetworks/status", "patch"));
+        assert.ok(allows("node", "k8s.ovn.org", "clusteruserdefinednetworks", "watch"));
+        assert.ok(!allows("node", "k8s.cni.cncf.io", "network-attachment-definitions", "create"));
+        assert.ok(!allows("node", "k8s.ovn.org", "userdefinednetworks/status", "patch"));
+        // Off: no k8s.cni.cncf.io at all.
+        assert.ok(!clusterRules(plan().model.kube, "control-plane").some((r) => r.apiGroups.includes("k8s.cni.cncf.io")));
     });
 
     it("an egress-assignable gateway gets the label through the Node plan, and only it", () => {

@@ -37,6 +37,13 @@ test("defaults are applied by the schema", () => {
             routeAdvertisements: false,
             evpn: false,
             dnsNameResolver: false,
+            multiNetwork: false,
+            networkSegmentation: false,
+            networkConnect: false,
+            preconfiguredUdnAddresses: false,
+            dynamicUdnAllocation: false,
+            persistentIps: false,
+            multiNetworkPolicy: false,
             egressIpHealthCheckPort: 9107,
         },
     });

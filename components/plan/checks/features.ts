@@ -2,7 +2,7 @@
 // release, has the features it works with, and needs nothing this program does not deploy; a node
 // that may hold egress IPs is a Kubernetes node of a cluster with EgressIP on.
 import { FEATURE_KEYS, featureOf, featureSettings, releaseHas, type FeatureKey } from "../../config/features";
-import { DEFAULT_OVNKUBE_VERSION } from "../../config/releases";
+import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION } from "../../config/releases";
 import { isK8sNode } from "../../model/nodes";
 import type { StackConfigInput } from "../../config/types";
 
@@ -24,6 +24,7 @@ export function featureProblems(cfg: StackConfigInput, ovnkubeMode: boolean, add
     }
     const version = cfg.ovnkube?.version ?? DEFAULT_OVNKUBE_VERSION;
     const features = featureSettings(cfg.ovnkube?.features);
+    const architecture = cfg.ovnkube?.architecture ?? DEFAULT_OVNKUBE_ARCHITECTURE;
     for (const k of FEATURE_KEYS) {
         if (!features[k]) continue;
         const f = featureOf(k);
@@ -39,6 +40,11 @@ export function featureProblems(cfg: StackConfigInput, ovnkubeMode: boolean, add
                     `needs ${featurePath(r)}, which is off (ovnkube refuses or ignores ${k} without it); turn it on, or remove ${k}`,
                 );
         if (f.missing) add(featurePath(k), `needs ${f.missing}; remove it`);
+        if (f.interconnectOnly && architecture !== "interconnect")
+            add(
+                featurePath(k),
+                `works with the interconnect architecture only (upstream's ovnkube.sh gives centralized's master no --${f.flag}), and ovnkube.architecture is ${architecture}; set it to interconnect, or remove ${k}`,
+            );
     }
     cfg.nodes.forEach((n, i) => {
         if (!n.egressAssignable) return;
