@@ -23,12 +23,17 @@ export function vtepScript(vtep: VtepModel, ovs?: OvsStart): HostScript {
             checked(field(`bindings[${i}].logicalSwitch`), b.logicalSwitch, "nodeName"),
         ].join(" "),
     );
-    const common = { physical_switch: physicalSwitch, owner_tag: vtepBridgeOwner(physicalSwitch), owner_key: BRIDGE_OWNER_KEY };
+    // The daemons' body (vtep-daemons.sh) reads the SB address in delete too.
+    const common = {
+        physical_switch: physicalSwitch,
+        owner_tag: vtepBridgeOwner(physicalSwitch),
+        owner_key: BRIDGE_OWNER_KEY,
+        sb_address: checked(field("sbAddress"), vtep.sbAddress, "ovsdbRemote"),
+    };
     const vars = {
         ...common,
         tunnel_ip: checked(field("tunnelIp"), vtep.tunnelIp, "ipv4"),
         datapath_type: checked(field("datapathType"), vtep.datapathType, "datapathType"),
-        sb_address: checked(field("sbAddress"), vtep.sbAddress, "ovsdbRemote"),
         ports: ports.join("\n"),
         bindings: bindings.join("\n"),
     };

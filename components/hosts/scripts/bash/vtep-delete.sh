@@ -1,4 +1,4 @@
-# Inputs: physical_switch, owner_tag, and the boot entry's (boot-entry.sh).
+# Inputs: physical_switch, owner_tag, sb_address (read by vtep-daemons.sh), and the boot entry's (boot-entry.sh).
 # Undoes vtep-create.sh: the daemons stop (ovn-controller-vtep's exit removes its Chassis from the
 # SB), the bridges ovs-vtep made (one per VTEP logical switch, their patch ports on the physical
 # switch, vtep_bfd) and the physical switch's bridge go, and the VTEP database is no longer served
