@@ -6,7 +6,7 @@
 # so that they read the switch as it is now. Recorded as a piece the boot entry starts again.
 vtep_db_serve
 ovs-vsctl --timeout=10 -- --may-exist add-br "$physical_switch" \
-    -- set Bridge "$physical_switch" "datapath_type=$datapath_type" "external_ids:$owner_key=\"$owner_tag\""
+    -- set Bridge "$physical_switch" "datapath_type=$datapath_type" "external_ids:\"$owner_key\"=\"$owner_tag\""
 vtep-ctl --may-exist add-ps "$physical_switch"
 vtep-ctl set Physical_Switch "$physical_switch" "tunnel_ips=\"$tunnel_ip\""
 
