@@ -91,11 +91,11 @@ async function snapshot(): Promise<HostSnapshot> {
     const files = (await sh(VTEP, ["find", "/etc/openvswitch", "/etc/init.d", "/usr/local/sbin", "-maxdepth", "2"]))
         .split("\n")
         .filter((f) => f && !OVS_OWN.has(f.split("/").pop()!));
-    const daemons = (await sh(VTEP, ["ps", "-e", "-o", "comm="]))
+    // Daemons by their pidfiles and control sockets in the host's own /run (the machine's process list is shared).
+    const daemons = (await sh(VTEP, ["sh", "-c", "ls /var/run/openvswitch /var/run/ovn 2>/dev/null || true"]))
         .split("\n")
-        .map((c) => c.trim())
-        .filter((c) => c && !["sshd", "ps", "ovsdb-server", "ovs-vswitchd", "nsenter", "sleep"].includes(c));
-    return { links: links.sort(), eth0, files: files.sort(), daemons: [...new Set(daemons)].sort() };
+        .filter((f) => f && !f.endsWith(":") && !/^(ovsdb-server|ovs-vswitchd|db\.sock)/.test(f));
+    return { links: links.sort(), eth0, files: files.sort(), daemons: daemons.sort() };
 }
 
 before(async () => {

@@ -32,26 +32,32 @@ while read -r port; do
     log "port $port removed from $physical_switch"
 done < <(vtep-ctl list-ports "$physical_switch")
 
+declare -A bound=()
 for port in "${!wanted_port[@]}"; do
     while read -r vlan ls; do
         [[ -n $vlan ]] || continue
         vlan=$((10#$vlan))
-        if [[ ${wanted_binding["$port $vlan"]:-} != "$ls" ]]; then
+        if [[ ${wanted_binding["$port $vlan"]:-} == "$ls" ]]; then
+            bound["$port $vlan"]=1
+        else
             vtep-ctl unbind-ls "$physical_switch" "$port" "$vlan"
             log "VLAN $vlan of $port unbound from $ls"
         fi
     done < <(vtep-ctl list-bindings "$physical_switch" "$port")
 done
 for key in "${!wanted_binding[@]}"; do
+    [[ -z ${bound[$key]:-} ]] || continue
     read -r port vlan <<<"$key"
     ls=${wanted_binding[$key]}
     vtep-ctl --may-exist add-ls "$ls"
     vtep-ctl bind-ls "$physical_switch" "$port" "$vlan" "$ls"
+    log "VLAN $vlan of $port bound to $ls"
 done
-# Logical switches no binding uses any more.
+# Logical switches no binding uses any more; one that ovn-controller-vtep still holds MACs of stays
+# (unbound, it carries nothing) until destroy removes the database.
 while read -r ls; do
     [[ -n $ls && -z ${wanted_ls[$ls]:-} ]] || continue
-    vtep-ctl --if-exists del-ls "$ls" || log "VTEP logical switch $ls left: $?"
+    vtep-ctl --if-exists del-ls "$ls" 2>/dev/null || log "VTEP logical switch $ls kept: ovn-controller-vtep still refers to it"
 done < <(vtep-ctl list-ls)
 
 vtep_daemons_stop

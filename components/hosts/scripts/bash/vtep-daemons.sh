@@ -44,6 +44,8 @@ vtep_daemons_start() {
         "$ovs_vtep" --log-file --pidfile --detach "$physical_switch" >&2
     fi
     if ! controller_vtep_running; then
+        # Its pidfile's directory: no other OVN daemon runs on a VTEP host to make it.
+        mkdir -p /var/run/ovn
         ovn-controller-vtep --vtep-db="$vtep_socket" --ovnsb-db="$sb_address" --log-file --pidfile --detach >&2
     fi
     wait_for 30 "ovs-vtep to answer" ovs_vtep_running

@@ -26,7 +26,7 @@ fi
 if ovs-appctl -t ovsdb-server ovsdb-server/list-dbs | grep -qx hardware_vtep; then
     ovs-appctl -t ovsdb-server ovsdb-server/remove-db hardware_vtep >&2
 fi
-rm -f "$vtep_db"
+rm -f "$vtep_db" "${vtep_db%/*}/.${vtep_db##*/}.~lock~"
 rm -f "$(piece_path "vtep-$physical_switch")"
 boot_entry_remove_unused
 log "VTEP $physical_switch removed"
