@@ -2,7 +2,8 @@
 // (ovs-vtep) bound to OVN by ovn-controller-vtep; behind its port eth1 a "physical server"
 // namespace sends VLAN 100, bound to node1's logical switch. The server pings node1's management
 // port and a pod on that switch through the VTEP's VXLAN tunnels; VLAN 200 of the same port
-// reaches nothing. Then a second up and a refresh change nothing, a hand-deleted vtep port is
+// reaches nothing. Then a second up and a refresh change nothing, the boot entry brings back killed
+// daemons and a dropped database, a hand-deleted vtep port is
 // reported and restored, an up that removes the binding cuts the server off, and destroy leaves
 // the VTEP host as it was.
 import assert from "node:assert/strict";
