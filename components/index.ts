@@ -9,10 +9,12 @@ export {
     ClusterRouter,
     GatewayRouter,
     NodeSwitch,
+    VtepGateway,
     NB_SCHEMA_VERSION,
     type ClusterRouterArgs,
     type GatewayRouterArgs,
     type NodeSwitchArgs,
+    type VtepGatewayArgs,
     type NbConnectionArgs,
 } from "./nb";
 export { NorthboundExpectation, type NorthboundExpectationArgs } from "./nb/expectation";

@@ -10,7 +10,7 @@
 # outside namespace that reads the DSCP of egress traffic in the features test. Needs root.
 # Package scripts try to start services; without systemd they are refused harmlessly.
 set -euo pipefail
-packages=(openvswitch-switch openvswitch-common ovn-central ovn-host ovn-common openssh-server openssh-client
+packages=(openvswitch-switch openvswitch-common openvswitch-vtep ovn-central ovn-host ovn-common ovn-controller-vtep openssh-server openssh-client
     iproute2 ethtool iputils-ping nftables shellcheck uuid-runtime procps util-linux debootstrap debian-archive-keyring librsvg2-bin
     containernetworking-plugins etcd-server openssl xz-utils python3-minimal tcpdump)
 missing=()
@@ -27,5 +27,5 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "OS packages: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+apt-get update -q -o DPkg::Lock::Timeout=600
+apt-get install -o DPkg::Lock::Timeout=600 -y -q --no-install-recommends "${missing[@]}"

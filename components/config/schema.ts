@@ -78,6 +78,47 @@ const gateway = {
     additionalProperties: false,
 } as const;
 
+const vtep = {
+    type: "object",
+    description:
+        "role `vtep` only, Pulumi mode: the hardware VTEP switch this host emulates with ovs-vtep, bound to OVN by ovn-controller-vtep ([VTEP gateways](vtep.md))",
+    properties: {
+        physicalSwitch: {
+            ...IFNAME,
+            description: "the physical switch's name in the VTEP database and its OVS bridge (default: the node's name)",
+        },
+        ports: {
+            type: "array",
+            minItems: 1,
+            description: "the switch's ports facing physical servers",
+            items: {
+                type: "object",
+                properties: {
+                    name: { ...IFNAME, description: "the host's NIC" },
+                    bindings: {
+                        type: "array",
+                        description:
+                            "the port's VLANs, each joined to a logical switch (`vtep-ctl bind-ls`); none: the port is bound to nothing",
+                        items: {
+                            type: "object",
+                            properties: {
+                                vlan: { type: "integer", minimum: 0, maximum: 4094, description: "VLAN id (0: untagged frames)" },
+                                logicalSwitch: { ...text("nodeName"), description: "the Kubernetes node whose logical switch it joins" },
+                            },
+                            required: ["vlan", "logicalSwitch"],
+                            additionalProperties: false,
+                        },
+                    },
+                },
+                required: ["name", "bindings"],
+                additionalProperties: false,
+            },
+        },
+    },
+    required: ["ports"],
+    additionalProperties: false,
+} as const;
+
 const node = {
     type: "object",
     properties: {
@@ -99,7 +140,7 @@ const node = {
             minItems: 1,
             uniqueItems: true,
             description:
-                "central (on 1, 3 or 5 nodes): OVN NB/SB and northd; master/node: a Kubernetes node with its logical switch; gateway: gateway-init",
+                "central (on 1, 3 or 5 nodes): OVN NB/SB and northd; master/node: a Kubernetes node with its logical switch; gateway: gateway-init; vtep: a VTEP gateway, alone ([VTEP gateways](vtep.md))",
         },
         tunnelIp: { ...IP, description: "ovn-encap-ip, IPv4 or IPv6 (default: address when it is an IP address)" },
         nodeIp: {
@@ -112,6 +153,7 @@ const node = {
         os: { enum: valuesOf(OsFamily), default: "debian", description: "package family" },
         datapathType: { enum: valuesOf(DatapathType), description: "OVS datapath (default: the cluster's datapathType)" },
         gateway,
+        vtep,
         egressAssignable: {
             type: "boolean",
             description:

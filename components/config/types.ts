@@ -8,7 +8,7 @@ import type { OvnkubeGatewayMode } from "./features";
 import type { IpFamily } from "../values";
 
 /** What a host does in the cluster. */
-export const Role = { central: "central", master: "master", node: "node", gateway: "gateway" } as const;
+export const Role = { central: "central", master: "master", node: "node", gateway: "gateway", vtep: "vtep" } as const;
 export type Role = (typeof Role)[keyof typeof Role];
 /** The overlay tunnel (ovn-encap-type). */
 export const EncapType = { geneve: "geneve", stt: "stt", vxlan: "vxlan" } as const;
@@ -44,6 +44,30 @@ export interface GatewayConfig {
     rampoutSubnets?: string[];
 }
 
+/** One VLAN of a VTEP port joined to a logical switch (`vtep-ctl bind-ls`). */
+export interface VtepBindingConfig {
+    /** The VLAN id on the port (0: untagged frames). */
+    vlan: number;
+    /** The logical switch it joins: a Kubernetes node's switch, by the node's name. */
+    logicalSwitch: string;
+}
+
+/** One physical port of a VTEP with its VLAN bindings. */
+export interface VtepPortConfig {
+    /** The host's NIC that faces the physical servers. */
+    name: string;
+    /** Its VLANs, each joined to a logical switch. */
+    bindings: VtepBindingConfig[];
+}
+
+/** A hardware VTEP switch, emulated on this host by ovs-vtep and bound to OVN by ovn-controller-vtep (Pulumi mode). */
+export interface VtepConfig {
+    /** The physical switch's name in the VTEP database and its OVS bridge (default: the node's name). */
+    physicalSwitch?: string;
+    /** Its ports and their VLAN bindings. */
+    ports: VtepPortConfig[];
+}
+
 export interface NodeConfig {
     /** Kubernetes node name: lower-case DNS-1123 label, the logical switch's name. */
     name: string;
@@ -55,7 +79,7 @@ export interface NodeConfig {
     user?: string;
     /** Pinned SSH host key line (`ssh-ed25519 AAAA…`, from `ssh-keyscan -t ed25519 <address>`). */
     hostKey?: string;
-    /** central: OVN NB/SB and northd; master/node: a Kubernetes node with its logical switch; gateway: gateway-init. */
+    /** central: OVN NB/SB and northd; master/node: a Kubernetes node with its logical switch; gateway: gateway-init; vtep: a VTEP gateway (alone). */
     roles: Role[];
     /** This host's tunnel endpoint (ovn-encap-ip), of either family. Default: `address` when that is an IP address. */
     tunnelIp?: string;
@@ -77,6 +101,8 @@ export interface NodeConfig {
     datapathType?: DatapathType;
     /** Gateway nodes only: how the node leads traffic out of the cluster. */
     gateway?: GatewayConfig;
+    /** Role vtep only: the VTEP switch this host emulates. */
+    vtep?: VtepConfig;
     /** ovnkube mode, a Kubernetes node with ovnkube.features.egressIp: its gateway router may hold egress IPs (label k8s.ovn.org/egress-assignable). */
     egressAssignable?: boolean;
 }

@@ -6,6 +6,7 @@ export { Central, type CentralArgs } from "./central";
 export { Zone, type ZoneArgs } from "./zone";
 export { Chassis, type ChassisArgs } from "./chassis";
 export { ManagementPort, type ManagementPortArgs } from "./managementPort";
+export { VtepHost, VxlanMode, type VtepHostArgs } from "./vtep";
 export { GatewayHost, type GatewayHostArgs } from "./gatewayHost";
 export { GatewayFlows, type GatewayFlowsArgs } from "./gatewayFlows";
 export { ScriptBundle, type ScriptBundleArgs } from "./scriptBundle";

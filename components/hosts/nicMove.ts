@@ -16,7 +16,7 @@ import type { OvsStart } from "./scripts/ovs";
 
 /** The userspace datapath's tunnel NIC of a host, moved onto its bridge with the host's addresses. */
 export function tunnelNic(host: HostModel): NicBridge | undefined {
-    const tunnel = host.chassis?.tunnelBridge;
+    const tunnel = host.chassis?.tunnelBridge ?? host.vtep?.tunnelBridge;
     return tunnel && { node: host.name, ...tunnel, mode: GatewayMode.shared, role: "tunnel" };
 }
 

@@ -7,19 +7,38 @@ import { ifAddress, ifAddressAt } from "./ifAddress";
 import * as names from "./names";
 import { releaseCrdUrls } from "../config/releases";
 import { featureSettings } from "../config/features";
-import { isChassis, isK8sNode, tunnelBridgeOf } from "./nodes";
-import type { ClusterModel, GatewayModel, HostModel, NodeNetworkModel, OvnkubeNodeGroup, OvnkubeNodeModel, TopologyWriter } from "./types";
+import { isChassis, isK8sNode, isVtep, tunnelBridgeOf } from "./nodes";
+import type {
+    ClusterModel,
+    GatewayModel,
+    HostModel,
+    NodeNetworkModel,
+    OvnkubeNodeGroup,
+    OvnkubeNodeModel,
+    TopologyWriter,
+    VtepModel,
+} from "./types";
 
 type Node = StackConfig["nodes"][number];
 
-/** Distribution packages: OVS everywhere, ovn-central on the central node, ovn-host on chassis. */
-export function packagesFor(os: OsFamily, central: boolean, chassis: boolean, datapathType: DatapathType = "system"): string[] {
+/** A VTEP gateway's packages (Debian only, ../plan/checks/vtep): the emulator and OVN's controller for it. */
+const VTEP_PACKAGES = ["openvswitch-vtep", "ovn-common", "ovn-controller-vtep"];
+
+/** Distribution packages: OVS everywhere, ovn-central on the central node, ovn-host on chassis, the VTEP's on a VTEP. */
+export function packagesFor(
+    os: OsFamily,
+    central: boolean,
+    chassis: boolean,
+    datapathType: DatapathType = "system",
+    vtep = false,
+): string[] {
     // nftables: the userspace datapath keeps the kernel's IP stack off NICs it takes over.
     const ovs = [
         ...(os === "debian" ? ["openvswitch-common", "openvswitch-switch"] : ["openvswitch"]),
         ...(datapathType === "netdev" ? ["nftables"] : []),
     ];
     const ovnCommon = os === "debian" ? ["ovn-common"] : ["ovn"];
+    if (vtep) return [...ovs, ...VTEP_PACKAGES];
     return [...ovs, ...(central || chassis ? ovnCommon : []), ...(central ? ["ovn-central"] : []), ...(chassis ? ["ovn-host"] : [])];
 }
 
@@ -60,13 +79,17 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
     const sbAddress = interconnect ? names.LOCAL_SB : centrals.map((c) => `${protocol}:${c.tunnelIp}:${sbPort}`).join(",");
     const zoneOf = (n: Node) => (interconnect && isK8sNode(n) ? n.name : undefined);
     const k8sApiServer = cfg.apiServer.url.replace(/\/$/, "");
+    const vtepNodes = cfg.nodes.filter(isVtep);
+    // Every chassis must also speak VXLAN to reach a VTEP (ovn-controller's preferred encap).
+    const encapTypes = vtepNodes.length > 0 && cfg.encapType !== names.VTEP_ENCAP ? `${cfg.encapType},${names.VTEP_ENCAP}` : cfg.encapType;
 
+    const vteps = new Map(vtepNodes.map((n) => [n.name, vtepModel(n, sbAddress)]));
     const hosts: HostModel[] = cfg.nodes.map((n) => ({
         name: n.name,
         roles: n.roles,
         ssh: { host: n.address, port: n.port, user: n.user, hostKey: n.hostKey, insecureIgnoreHostKey: cfg.ssh.insecureIgnoreHostKey },
         os: n.os,
-        packages: packagesFor(n.os, centrals.includes(n) || zoneOf(n) !== undefined, isChassis(n), n.datapathType),
+        packages: packagesFor(n.os, centrals.includes(n) || zoneOf(n) !== undefined, isChassis(n), n.datapathType, isVtep(n)),
         isCentral: centrals.includes(n),
         ...(zoneOf(n) ? { zone: zoneOf(n) } : {}),
         isChassis: isChassis(n),
@@ -75,12 +98,13 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
             ? {
                   writer,
                   encapIp: n.tunnelIp,
-                  encapType: cfg.encapType,
+                  encapType: encapTypes,
                   bridgeMappings: n.gateway ? `${names.PHYSNET}:${n.gateway.bridge}` : undefined,
                   k8sApiServer,
                   tunnelBridge: tunnelBridgeOf(n, n.datapathType),
               }
             : undefined,
+        ...(vteps.has(n.name) ? { vtep: vteps.get(n.name)! } : {}),
     }));
 
     const clusterRouterJoin = ifAddress(plan.clusterRouterJoinIp, plan.joinPrefix);
@@ -133,6 +157,7 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
         },
         nodeNetworks,
         gateways,
+        vteps: [...vteps.values()],
         kube: {
             namespace: cfg.kubernetes.namespace,
             version: cfg.ovnkube.version,
@@ -194,6 +219,23 @@ function nodeNetwork(n: Node, plan: AddressPlan, cfg: StackConfig): NodeNetworkM
         clusterSubnet: cfg.clusterSubnets[0],
         clusterRouter: names.CLUSTER_ROUTER,
         mtu: cfg.mtu,
+    };
+}
+
+function vtepModel(n: Node, sbAddress: string): VtepModel {
+    const physicalSwitch = n.vtep!.physicalSwitch ?? n.name;
+    const bindings = n.vtep!.ports.flatMap((p) => p.bindings.map((b) => ({ port: p.name, vlan: b.vlan, logicalSwitch: b.logicalSwitch })));
+    const switchNames = [...new Set(bindings.map((b) => b.logicalSwitch))];
+    return {
+        host: n.name,
+        physicalSwitch,
+        tunnelIp: n.tunnelIp,
+        datapathType: n.datapathType,
+        ...(tunnelBridgeOf(n, n.datapathType) ? { tunnelBridge: tunnelBridgeOf(n, n.datapathType)! } : {}),
+        sbAddress,
+        ports: n.vtep!.ports.map((p) => p.name),
+        bindings,
+        switchPorts: switchNames.map((s) => ({ switchName: s, port: names.vtepPort(physicalSwitch, s) })),
     };
 }
 

@@ -32,6 +32,10 @@ export const externalToRouter = (node: string) => `etor-${gatewayRouter(node)}`;
 export const nicBridge = (nic: string) => `br${nic}`;
 export const uplinkPort = (bridge: string, node: string) => `${bridge}_${node}`;
 export const mgmtPortName = (node: string) => `k8s-${node}`;
+/** The type=vtep port on a logical switch that a VTEP's bindings join (one per physical switch and switch). */
+export const vtepPort = (physicalSwitch: string, logicalSwitch: string) => `vtep-${physicalSwitch}-${logicalSwitch}`;
+/** ovn-encap-type of every chassis when the stack has a VTEP: ovn-controller-vtep's chassis speak VXLAN only. */
+export const VTEP_ENCAP = "vxlan";
 /** The OVS internal interface of the management port: a Linux name, so at most 15 characters. */
 export const mgmtInterfaceName = (node: string) => mgmtPortName(node).slice(0, 15);
 

@@ -9,8 +9,14 @@ type Roles = Pick<NodeConfig, "roles">;
 /** A Kubernetes node: it has a node subnet and, in ovnkube mode, a gateway router. */
 export const isK8sNode = (n: Roles): boolean => n.roles.includes("master") || n.roles.includes("node");
 
-/** Runs ovn-controller: every role but a bare central. */
-export const isChassis = (n: Roles): boolean => n.roles.some((r) => r !== "central");
+/** A VTEP gateway: ovs-vtep and ovn-controller-vtep, no ovn-controller (../../docs/vtep.md). */
+export const isVtep = (n: Roles): boolean => n.roles.includes("vtep");
+
+/** Runs ovn-controller: every role but a bare central and a VTEP. */
+export const isChassis = (n: Roles): boolean => n.roles.some((r) => r !== "central" && r !== "vtep");
+
+/** Ends tunnels at its tunnel IP: a chassis or a VTEP. */
+export const isTunnelEndpoint = (n: Roles): boolean => isChassis(n) || isVtep(n);
 
 /** ovn-encap-ip: `tunnelIp`, else the SSH address when it is an IP address (a DNS name gives none). */
 export const tunnelIpOf = (n: Pick<NodeConfig, "tunnelIp" | "address">): string | undefined =>

@@ -31,19 +31,49 @@ export interface HostModel {
     datapathType: DatapathType;
     /** Settings of the local Open_vSwitch row (present only on chassis hosts). */
     chassis?: ChassisModel;
+    /** A VTEP gateway's settings (role vtep), the same object as in ClusterModel.vteps. */
+    vtep?: VtepModel;
 }
 
 export interface ChassisModel {
     /** Which external_ids the chassis layer owns: all of them (pulumi), or only those ovnkube-node never writes (ovnkube). */
     writer: TopologyWriter;
     encapIp: string;
-    encapType: EncapType;
+    /** ovn-encap-type: the stack's encapType, plus `vxlan` when the stack has a VTEP gateway (e.g. `geneve,vxlan`). */
+    encapType: string;
     /** `physnet:<bridge>` on gateway nodes, else undefined (the key is then managed absent). */
     bridgeMappings?: string;
     /** external_ids:k8s-api-server */
     k8sApiServer: string;
     /** Userspace datapath: the NIC holding encapIp moved onto this OVS bridge (unless a shared gateway bridge has it). */
     tunnelBridge?: { interface: string; bridge: string };
+}
+
+/** One VLAN of a VTEP port joined to a logical switch. */
+export interface VtepBindingModel {
+    port: string;
+    vlan: number;
+    /** The OVN logical switch; the VTEP database's logical switch has the same name. */
+    logicalSwitch: string;
+}
+
+/** A VTEP gateway (role vtep): ovs-vtep emulating the physical switch, ovn-controller-vtep binding it to OVN. */
+export interface VtepModel {
+    host: string;
+    /** The Physical_Switch's name in the VTEP database, also its OVS bridge. */
+    physicalSwitch: string;
+    /** The Physical_Switch's tunnel_ips: the node's tunnel IP. */
+    tunnelIp: string;
+    datapathType: DatapathType;
+    /** Userspace datapath: the NIC holding tunnelIp moved onto this OVS bridge, as on a chassis. */
+    tunnelBridge?: { interface: string; bridge: string };
+    /** ovn-controller-vtep's --ovnsb-db. */
+    sbAddress: string;
+    /** The NICs on the physical switch's bridge, in config order. */
+    ports: string[];
+    bindings: VtepBindingModel[];
+    /** The NB side: one type=vtep port per logical switch the bindings join. */
+    switchPorts: { switchName: string; port: string }[];
 }
 
 export interface CentralModel {
@@ -223,5 +253,7 @@ export interface ClusterModel {
     clusterRouter: ClusterRouterModel;
     nodeNetworks: NodeNetworkModel[];
     gateways: GatewayModel[];
+    /** VTEP gateways (Pulumi mode). */
+    vteps: VtepModel[];
     kube: KubeModel;
 }

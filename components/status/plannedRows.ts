@@ -5,7 +5,8 @@
 import type { ClusterModel, IfAddress } from "../model/types";
 import * as names from "../model/names";
 import { NB_KINDS } from "../nb/kinds";
-import type { ExpectedRows } from "../nb/kinds/common";
+import { expectedCells, type ExpectedRows } from "../nb/kinds/common";
+import { vtepGatewayRows } from "../nb/kinds/vtepGateway";
 
 const { ClusterRouter, NodeSwitch, GatewayRouter } = NB_KINDS;
 
@@ -69,5 +70,13 @@ export function plannedNbRows(model: ClusterModel): NbRows[] {
     const kubeNode = (node: string) => model.kube.nodes.find((n) => n.name === node);
     for (const network of model.nodeNetworks)
         Object.assign(rows, NodeSwitch.ovnkube(network, kubeNode(network.node)), gatewayRows(network.node));
+    for (const vtep of model.vteps) Object.assign(rows, plannedVtepRows(vtep));
     return [{ host: model.central!.host, rows }];
+}
+
+/** A VTEP gateway's type=vtep ports (Pulumi mode): type and the two options ovn-controller-vtep binds by. */
+function plannedVtepRows(vtep: ClusterModel["vteps"][number]): ExpectedRows {
+    const specs = vtepGatewayRows("", vtep);
+    const paths = ["type", "options:vtep-physical-switch", "options:vtep-logical-switch"];
+    return expectedCells(specs, Object.fromEntries(specs.map((s) => [s.key, paths])));
 }

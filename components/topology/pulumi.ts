@@ -1,7 +1,10 @@
 // Pulumi mode (Kubernetes disabled): the project's providers write the whole topology, as the
 // seeds' master-init / minion-init / gateway-init did: NB cluster router → per node the switch
-// and the management port's host side → per gateway the NIC's bridge, the gateway router, flows.
+// and the management port's host side → per gateway the NIC's bridge, the gateway router, flows →
+// with VTEP gateways, vxlan_mode on the central, per VTEP its host side and its type=vtep ports.
+import { VtepHost, VxlanMode } from "../hosts";
 import { ClusterRouter } from "../nb/resources/clusterRouterResource";
+import { VtepGateway } from "../nb/resources/vtepGatewayResource";
 import { Gateway } from "../network/gateway";
 import { NodeNetwork } from "../network/nodeNetwork";
 import { centralHostsOf, hostOf, type TopologyContext } from "./context";
@@ -17,12 +20,14 @@ export function pulumiTopology(t: TopologyContext): void {
         { parent: t.parent, dependsOn: nbReady },
     );
 
+    const networks = new Map<string, NodeNetwork>();
     for (const network of model.nodeNetworks) {
-        new NodeNetwork(
+        const n = new NodeNetwork(
             `${name}-${network.node}`,
             { network, nb, owner, connection: t.connection(network.node) },
             { parent: t.parent, dependsOn: [clusterRouter, t.chassis.get(network.node)!.controller] },
         );
+        networks.set(network.node, n);
     }
     for (const gateway of model.gateways) {
         new Gateway(
@@ -36,6 +41,22 @@ export function pulumiTopology(t: TopologyContext): void {
                 datapathType: hostOf(model, gateway.node).datapathType,
             },
             { parent: t.parent, dependsOn: [clusterRouter, t.chassis.get(gateway.node)!.controller] },
+        );
+    }
+    if (model.vteps.length === 0) return;
+    // Before any VTEP's chassis registers: northd would switch to VXLAN mode (../hosts/vtep).
+    const central = centralHostsOf(model)[0].name;
+    const vxlanMode = new VxlanMode(`${name}-${central}`, { connection: t.connection(central) }, { parent: t.parent, dependsOn: nbReady });
+    for (const vtep of model.vteps) {
+        new VtepHost(
+            `${name}-${vtep.host}`,
+            { host: hostOf(model, vtep.host), connection: t.connection(vtep.host) },
+            { parent: t.parent, dependsOn: [t.bundles.get(vtep.host)!, vxlanMode.command] },
+        );
+        new VtepGateway(
+            `${name}-${vtep.host}-vtep-gateway`,
+            { nb, owner, vtep },
+            { parent: t.parent, dependsOn: vtep.switchPorts.map((s) => networks.get(s.switchName)!.switch) },
         );
     }
 }

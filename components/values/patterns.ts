@@ -96,6 +96,8 @@ export const PATTERNS = {
     ovsdbListener: p("an OVSDB listener (ptcp|pssl:port:ipv4)", `p(?:tcp|ssl):${PORT}:${IPV4}`),
     ovnProtocol: p("an OVSDB transport (tcp or ssl)", "tcp|ssl"),
     encapType: p("geneve, stt or vxlan", "geneve|stt|vxlan"),
+    /** ovn-encap-type as a chassis holds it: one type, or the stack's with vxlan for VTEP gateways. */
+    encapTypes: p("geneve, stt or vxlan, optionally followed by ,vxlan", "(?:geneve|stt|vxlan)(?:,vxlan)?"),
     datapathType: p("system or netdev", "system|netdev"),
     topologyWriter: p("pulumi or ovnkube", "pulumi|ovnkube"),
     osFamily: p("debian or rhel", "debian|rhel"),

@@ -44,6 +44,17 @@ function allScripts(): Record<string, HostScript> {
     out["central-member/first/tcp"] = scripts.centralMemberScript(clusteredCentralModel(false), "central1");
     out["central-member/joining/ssl"] = scripts.centralMemberScript(clusteredCentralModel(true), "central3");
     out["mgmt"] = scripts.managementPortScript(nodeNetworkModel());
+    out["vtep"] = scripts.vtepScript({
+        host: "tor1",
+        physicalSwitch: "tor1",
+        tunnelIp: "10.0.0.20",
+        datapathType: "netdev",
+        sbAddress: "tcp:10.0.0.1:6642",
+        ports: ["eth1"],
+        bindings: [{ port: "eth1", vlan: 100, logicalSwitch: "node1" }],
+        switchPorts: [{ switchName: "node1", port: "vtep-tor1-node1" }],
+    });
+    out["vxlan-mode"] = scripts.vxlanModeScript();
     out["gateway/shared"] = scripts.gatewayBridgeScript(gatewayModel("shared"), "netdev");
     out["gateway/dedicated"] = scripts.gatewayBridgeScript(gatewayModel("dedicated"), "system");
     out["flows/shared"] = scripts.gatewayFlowsScript(gatewayModel("shared"));

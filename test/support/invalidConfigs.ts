@@ -35,6 +35,19 @@ const ssl: Shape = (c) => {
     for (const k of ["ovnSslPrivateKey", "ovnSslCertificate", "ovnSslCaCertificate"]) c[k] = SET;
 };
 
+/** A VTEP gateway (fourth node) binding VLAN 100 of eth1 to kube-minion1's switch, and then these bindings. */
+const vtep =
+    (more: { vlan: number; logicalSwitch: string }[] = [], node: Record<string, any> = {}): Shape =>
+    (c) =>
+        c.nodes.push({
+            name: "tor1",
+            address: "10.0.0.20",
+            roles: ["vtep"],
+            hostKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJ7N7bvlg8vv0BoBBSy8J6wUnfGkbkoAi9kT6iWUu2jQ tor1",
+            vtep: { ports: [{ name: "eth1", bindings: [{ vlan: 100, logicalSwitch: "kube-minion1" }, ...more] }] },
+            ...node,
+        });
+
 /** All three dev nodes central: clustered NB and SB with raft ports. */
 const clustered: Shape = (c) => {
     for (const n of c.nodes.slice(1)) n.roles.push("central");
@@ -469,6 +482,46 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
         (c) => (c.nodes[2].egressAssignable = true),
         "nodes[2].egressAssignable",
         /applies to ovnkube mode only/,
+    ],
+    [
+        "VTEP gateway in ovnkube mode",
+        (c) => {
+            interconnect(c);
+            vtep()(c);
+        },
+        "nodes[3].roles",
+        /VTEP gateways are Pulumi mode only/,
+    ],
+    [
+        "VTEP binding to a switch the stack does not have",
+        vtep([{ vlan: 200, logicalSwitch: "rack9" }]),
+        "nodes[3].vtep.ports[0].bindings[1].logicalSwitch",
+        /"rack9" is no logical switch of the stack/,
+    ],
+    [
+        "VTEP port and VLAN bound twice",
+        vtep([{ vlan: 100, logicalSwitch: "kube-master" }]),
+        "nodes[3].vtep.ports[0].bindings[1].vlan",
+        /VLAN 100 of port eth1 is already bound by bindings\[0\]/,
+    ],
+    ["VTEP VLAN id out of range", vtep([{ vlan: 4095, logicalSwitch: "kube-master" }]), "nodes[3].vtep.ports[0].bindings[1].vlan"],
+    ["VTEP role without its settings", vtep([], { vtep: undefined }), "nodes[3].vtep", /required for the role "vtep"/],
+    ["VTEP beside other roles", vtep([], { roles: ["vtep", "node"] }), "nodes[3].roles", /"vtep" must be the host's only role/],
+    [
+        "VTEP settings without the role",
+        (c) => (c.nodes[1].vtep = { ports: [{ name: "eth1", bindings: [] }] }),
+        "nodes[1].vtep",
+        /lacks the role "vtep"/,
+    ],
+    ["VTEP on a RHEL host", vtep([], { os: "rhel" }), "nodes[3].os", /Debian's openvswitch-vtep/],
+    [
+        "VTEP with OVN over SSL",
+        (c) => {
+            ssl(c);
+            vtep()(c);
+        },
+        "nodes[3].roles",
+        /set ovnTransport.protocol: tcp/,
     ],
     ["userspace datapath without a tunnel interface", (c) => (c.datapathType = "netdev"), "nodes[1].tunnelInterface", /userspace tunnels/],
     ["tunnel interface with shell metacharacters", (c) => (c.nodes[1].tunnelInterface = "eth0;id"), "nodes[1].tunnelInterface"],

@@ -1,6 +1,6 @@
 // The boot entry: what brings the host network state the project configured (a NIC's addresses
 // and routes on its OVS bridge, the nftables filter of a userspace-datapath NIC, management port
-// addresses and routes, a shared gateway bridge's OpenFlow rules) back after a reboot, without Pulumi. Open vSwitch recreates its bridges
+// addresses and routes, a shared gateway bridge's OpenFlow rules, a VTEP gateway's daemons) back after a reboot, without Pulumi. Open vSwitch recreates its bridges
 // and ports from its database; this kernel state around them is lost, and without it a host
 // whose NIC moved onto a bridge is unreachable. Each component records its piece in
 // HOST_NETWORK_DIR; the boot program re-applies them all once Open vSwitch runs.
@@ -44,7 +44,7 @@ export function bootProgram(): string {
             flows_wait_seconds: String(BOOT_FLOWS_WAIT_SECONDS),
             flows_log: BOOT_FLOWS_LOG,
         },
-        ["common", "ip-move", "boot-pieces", "boot-nic", "boot-mgmt-port", "gateway-flows", "boot-apply"],
+        ["common", "ip-move", "boot-pieces", "boot-nic", "boot-mgmt-port", "gateway-flows", "vtep-daemons", "boot-apply"],
     );
 }
 

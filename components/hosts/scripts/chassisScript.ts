@@ -30,7 +30,7 @@ export function chassisScript(host: HostModel, addresses: ChassisAddresses, ovs?
         ovn_remote: checked("sbAddress", addresses.sbAddress, "ovsdbRemote"),
         ovn_nb: checked("nbAddress", addresses.nbAddress, "ovsdbRemote"),
         encap_ip: checked(field("chassis.encapIp"), chassis.encapIp, "ip"),
-        encap_type: checked(field("chassis.encapType"), chassis.encapType, "encapType"),
+        encap_type: checked(field("chassis.encapType"), chassis.encapType, "encapTypes"),
         k8s_api_server: checked(field("chassis.k8sApiServer"), chassis.k8sApiServer, "k8sApiServer"),
         bridge_mappings:
             chassis.bridgeMappings === undefined ? "" : checked(field("chassis.bridgeMappings"), chassis.bridgeMappings, "bridgeMappings"),

@@ -9,6 +9,8 @@ export { zoneScript, NORTHD_BACKOFF_MS } from "./zoneScript";
 export { ovnkubeNodeCleanupScript, OVNKUBE_CNI_FILES } from "./ovnkubeNode";
 export { chassisScript, parseSystemId, chassisNeedsK8sSecrets, chassisNeedsSsl, type ChassisAddresses } from "./chassisScript";
 export { managementPortScript } from "./managementPortScript";
+export { vtepScript, vtepBridgeOwner } from "./vtepScript";
+export { vxlanModeScript } from "./vxlanModeScript";
 export { bootProgram, HOST_NETWORK_DIR, BOOT_ENTRY, BOOT_PROGRAM_PATH, BOOT_FLOWS_LOG, nicPiece, mgmtPiece, flowsPiece } from "./boot";
 export {
     gatewayBridgeScript,

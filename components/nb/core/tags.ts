@@ -14,6 +14,7 @@ export const TAG_ROW = "pulumi-row";
 export const clusterGroup = (router: string) => `cluster/${router}`;
 export const nodeGroup = (node: string) => `node/${node}`;
 export const gatewayGroup = (node: string) => `gateway/${node}`;
+export const vtepGroup = (node: string) => `vtep/${node}`;
 
 export function ownerTags(owner: string, group: string, row?: string): Record<string, string> {
     const tags: Record<string, string> = { [TAG_OWNER]: owner, [TAG_GROUP]: group };

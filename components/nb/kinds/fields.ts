@@ -96,6 +96,21 @@ export function object<F extends Fields>(fields: F): Field<ValueOf<F>> {
     };
 }
 
+/** A list of groups of fields (default empty), each checked at `<path>.<index>`. */
+export function list<F extends Fields>(fields: F): Field<ValueOf<F>[]> {
+    return {
+        replace: false,
+        normalize: (raw) => (Array.isArray(raw) ? raw.map((item) => normalizeFields(fields, item)) : (raw ?? [])),
+        validate: (c, path) => {
+            const items = c.present(path);
+            if (items === undefined || items === null) return undefined;
+            if (!Array.isArray(items)) c.fail(path, "must be a list");
+            else items.forEach((_, i) => validateFields(c, fields, `${path}.${i}`));
+            return items;
+        },
+    };
+}
+
 /** Copies the listed keys that are present (never writes undefined: outputs become protobuf Structs). */
 export function copyPresent(source: unknown, keys: readonly string[]): Record<string, unknown> {
     if (source === UNKNOWN) return source as never;

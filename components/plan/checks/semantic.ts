@@ -16,7 +16,8 @@ import {
     type IpFamily,
 } from "../../values";
 import { INTEGRATION_BRIDGE, nicBridge } from "../../model/names";
-import { gatewayBridgeOf, isChassis, isK8sNode, tunnelBridgeOf, tunnelIpOf } from "../../model/nodes";
+import { gatewayBridgeOf, isK8sNode, isTunnelEndpoint, tunnelBridgeOf, tunnelIpOf } from "../../model/nodes";
+import { vtepProblems } from "./vtep";
 import { addressProblems } from "./addresses";
 import { capacityProblems } from "./capacity";
 import { applicabilityProblems, podRoomProblem } from "./applicability";
@@ -137,7 +138,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
         // A DNS name may be all digits, but a dotted quad that is no IPv4 address is a typo.
         if (/^[0-9.]+$/.test(n.address) && !isIpv4(n.address)) add(`${p}.address`, `"${n.address}" is not a valid IPv4 address`);
         const tunnelIp = tunnelIpOf(n);
-        const chassis = isChassis(n);
+        const chassis = isTunnelEndpoint(n);
         if (chassis && !tunnelIp) add(`${p}.tunnelIp`, `required because address "${n.address}" is not an IP address`);
         const netdev = (n.datapathType ?? cfg.datapathType ?? "system") === "netdev";
         const onGatewayBridge = n.gateway?.mode === "shared" && (!n.tunnelInterface || n.tunnelInterface === n.gateway.interface);
@@ -189,6 +190,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     addressProblems(cfg, named, add);
     listenerProblems(cfg, { centralized: !interconnect, ovnkubeMode }, add);
     featureProblems(cfg, ovnkubeMode, add);
+    vtepProblems(cfg, ovnkubeMode, add);
     labOnlyProblems(cfg, add);
     referenceProblems(cfg, add);
     imageReferenceProblems(cfg, cfg.ovnkube?.version ?? DEFAULT_OVNKUBE_VERSION, add);

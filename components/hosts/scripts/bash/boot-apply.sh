@@ -14,13 +14,14 @@ CIDR_RE='^([0-9]{1,3}\.){3}[0-9]{1,3}/[0-9]{1,2}$'
 piece_read() {
     local key value re
     kind="" mode="" nic="" bridge="" owner="" ingress_filter="" addrs="" routes=""
-    mgmt_if="" mac="" mtu="" mgmt_cidr="" cluster_subnet="" router_ip="" patch_port="" ct_zone=""
+    mgmt_if="" mac="" mtu="" mgmt_cidr="" cluster_subnet="" router_ip="" patch_port="" ct_zone="" physical_switch="" sb_address=""
     while read -r key value; do
         case $key in
         "" | "#"*) continue ;;
-        kind) re='^(nic-move|mgmt-port|gateway-flows)$' ;;
+        kind) re='^(nic-move|mgmt-port|gateway-flows|vtep)$' ;;
         mode) re='^(shared|dedicated)$' ;;
-        nic | bridge | mgmt_if) re=$IFNAME_RE ;;
+        nic | bridge | mgmt_if | physical_switch) re=$IFNAME_RE ;;
+        sb_address) re='^tcp:([0-9]{1,3}\.){3}[0-9]{1,3}:[0-9]{1,5}(,tcp:([0-9]{1,3}\.){3}[0-9]{1,3}:[0-9]{1,5})*$' ;;
         owner) re='^[a-z0-9-]{1,63}/[A-Za-z0-9_][A-Za-z0-9_.-]{0,14}$' ;;
         ingress_filter) re='^[01]$' ;;
         mac) re='^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$' ;;
@@ -97,6 +98,12 @@ piece_apply() {
         # a detached waiter installs the flows then, so the boot does not wait for it.
         setsid -f "$boot_program_path" gateway-flows "$1" </dev/null >>"$flows_log" 2>&1
         log "gateway flows on $bridge: installed once ovn-controller adds $patch_port (log: $flows_log)"
+        ;;
+    vtep)
+        [[ -n $physical_switch && -n $sb_address ]] || die "$1: incomplete VTEP"
+        vtep_db_serve
+        vtep_daemons_start
+        log "VTEP $physical_switch: ovs-vtep and ovn-controller-vtep started"
         ;;
     *) die "$1: no kind" ;;
     esac

@@ -105,5 +105,6 @@ boot_entry_remove_unused() {
         fi
     fi
     rm -f "$boot_program_path"
+    rmdir "$boot_dir" 2>/dev/null || true
     log "no host network piece left: boot entry $boot_entry removed"
 }
