@@ -291,6 +291,19 @@ export const INVALID_DUAL_STACK: Array<[string, Mutation, string, RegExp?]> = [
         "hostSubnetLength",
         /pod addresses per node/,
     ],
+    // A pinned node subnet is one of ovnkube's host subnets in each family.
+    [
+        "a pinned IPv6 node subnet other than /64",
+        on(dual, (c) => (c.nodes[1].subnet = withSecond(c.nodes[1].subnet, "fd00:10:244:200::/56"))),
+        "nodes[1].subnet",
+        /fd00:10:244:200::\/56 is a \/56, but IPv6 node subnets are \/64: .*; pin a \/64$/,
+    ],
+    [
+        "a pinned IPv4 node subnet wider than hostSubnetLength (dual stack)",
+        on(dual, (c) => (c.nodes[1].subnet = `192.168.2.0/23,${c.nodes[1].subnet.split(",")[1]}`)),
+        "nodes[1].subnet",
+        /is a \/23, but hostSubnetLength is 24: .*pin a \/24 or set hostSubnetLength to 23/,
+    ],
     [
         "a pinned IPv6 subnet too small for pods",
         on(dual, (c) => (c.nodes[0].subnet = withSecond(c.nodes[0].subnet, "fd00:10:244:1::/126"))),
@@ -302,18 +315,5 @@ export const INVALID_DUAL_STACK: Array<[string, Mutation, string, RegExp?]> = [
         on(dual, (c) => (c.nodes[1].nodeIp = "10.0.0.11,fd00:10::12/64")),
         "nodes[1].nodeIp",
         /one IPv4 or IPv6 address, or one of each/,
-    ],
-    // A pinned node subnet is one of ovnkube's host subnets in each family.
-    [
-        "a pinned IPv6 node subnet other than /64",
-        on(dual, (c) => (c.nodes[1].subnet = withSecond(c.nodes[1].subnet, "fd00:10:244:200::/56"))),
-        "nodes[1].subnet",
-        /fd00:10:244:200::\/56 is a \/56, but an IPv6 node subnet is 64: .*; pin a \/64$/,
-    ],
-    [
-        "a pinned IPv4 node subnet wider than hostSubnetLength",
-        on(dual, (c) => (c.nodes[1].subnet = "192.168.2.0/23,fd00:10:244:2::/64")),
-        "nodes[1].subnet",
-        /is a \/23, but hostSubnetLength is 24: .*pin a \/24 or set hostSubnetLength to 23/,
     ],
 ];

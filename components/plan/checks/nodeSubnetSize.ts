@@ -15,16 +15,18 @@ type Add = (path: string, message: string) => void;
 /** Relation (ovnkube mode): every pinned `nodes[].subnet` of the family is as long as its host subnet length. */
 export function nodeSubnetSizeProblems(cfg: StackConfigInput, f: Pick<FamilyNets, "family" | "k" | "hostSubnetLength">, add: Add): void {
     const length = f.hostSubnetLength;
+    // hostSubnetLength is the IPv4 length; IPv6 host subnets are /64 only (config/utils.go:103).
+    const [setting, fix] =
+        f.family === "ipv6"
+            ? [`IPv6 node subnets are /${length}`, (_: number) => `pin a /${length}`]
+            : [`hostSubnetLength is ${length}`, (p: number) => `pin a /${length} or set hostSubnetLength to ${p}`];
     cfg.nodes.forEach((n, i) => {
         const text = listOf(n.subnet)[f.k];
         const pinned = text === undefined ? undefined : safeNetwork(text);
         if (pinned === undefined || pinned.prefix === length) return;
-        // IPv6 host subnets are /64 only (config/utils.go:103): the pin is what can change.
-        const fix = f.family === "ipv6" ? `pin a /${length}` : `pin a /${length} or set hostSubnetLength to ${pinned.prefix}`;
-        const lengthOf = f.family === "ipv6" ? "an IPv6 node subnet is" : "hostSubnetLength is";
         add(
             `nodes[${i}].subnet`,
-            `${pinned.text} is a /${pinned.prefix}, but ${lengthOf} ${length}: ovnkube allocates every other node a /${length} and keeps a pinned subnet by its exact CIDR, so the two can overlap; ${fix}`,
+            `${pinned.text} is a /${pinned.prefix}, but ${setting}: ovnkube allocates every other node a /${length} and keeps a pinned subnet by its exact CIDR, so the two can overlap; ${fix(pinned.prefix)}`,
         );
     });
 }
