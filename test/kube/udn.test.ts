@@ -55,21 +55,22 @@ const layer3 = (cidr: string) => ({ topology: "Layer3", layer3: { role: "Primary
 type Condition = { type: string; status: string; reason?: string; message?: string };
 const conditions = (o: KubeObject) => ((o.status as { conditions?: Condition[] } | undefined)?.conditions ?? []) as Condition[];
 
-/** Waits, bounded, until the object's NetworkCreated condition is `status`, and returns its conditions. */
-async function awaitNetworkCreated(
+/** Waits, bounded, until each named condition of the object has its status (the cluster manager sets them one by one); returns them all. */
+async function awaitConditions(
     ref: { kind: string; name: string; namespace?: string },
-    status: "True" | "False",
+    want: Readonly<Record<string, "True" | "False">>,
 ): Promise<Condition[]> {
     return pollUntil(
         async () => {
             const got = conditions(await admin.get({ apiVersion: OVN, ...ref }));
-            if (got.find((c) => c.type === "NetworkCreated")?.status !== status) throw new Error(JSON.stringify(got));
+            if (Object.entries(want).some(([type, status]) => got.find((c) => c.type === type)?.status !== status))
+                throw new Error(JSON.stringify(got));
             return got;
         },
         {
             timeoutMs: 60_000,
             intervalMs: 300,
-            what: `${ref.kind} ${ref.namespace ?? ""}/${ref.name} NetworkCreated ${status}`,
+            what: `${ref.kind} ${ref.namespace ?? ""}/${ref.name} ${JSON.stringify(want)}`,
             giveUp: manager.exited,
         },
     );
@@ -153,12 +154,11 @@ test("two Layer3 UDNs on the same subnet: each rendered into its namespace's NAD
         });
     }
     for (const ns of ["blue", "red"]) {
-        const got = await awaitNetworkCreated({ kind: "UserDefinedNetwork", name: "net", namespace: ns }, "True");
-        assert.deepEqual(
-            got.map((c) => `${c.type}=${c.status}`),
-            ["NetworkCreated=True", "NetworkAllocationSucceeded=True"],
-            ns,
+        const got = await awaitConditions(
+            { kind: "UserDefinedNetwork", name: "net", namespace: ns },
+            { NetworkCreated: "True", NetworkAllocationSucceeded: "True" },
         );
+        assert.deepEqual(got.map((c) => `${c.type}=${c.status}`).sort(), ["NetworkAllocationSucceeded=True", "NetworkCreated=True"], ns);
         const config = await nadConfig(ns, "net");
         assert.equal(config.type, "ovn-k8s-cni-overlay");
         assert.equal(config.topology, "layer3");
@@ -192,11 +192,11 @@ test("a Layer2 UDN and a ClusterUserDefinedNetwork over two namespaces are rende
             network: layer3(SHARED),
         },
     });
-    await awaitNetworkCreated({ kind: "UserDefinedNetwork", name: "l2", namespace: "green" }, "True");
+    await awaitConditions({ kind: "UserDefinedNetwork", name: "l2", namespace: "green" }, { NetworkCreated: "True" });
     const l2 = await nadConfig("green", "l2");
     assert.equal(l2.topology, "layer2");
     assert.equal(l2.subnets, LAYER2);
-    const cudn = await awaitNetworkCreated({ kind: "ClusterUserDefinedNetwork", name: "shared" }, "True");
+    const cudn = await awaitConditions({ kind: "ClusterUserDefinedNetwork", name: "shared" }, { NetworkCreated: "True" });
     assert.match(cudn.find((c) => c.type === "NetworkCreated")!.message ?? "", /\[c1, c2\]/);
     for (const ns of ["c1", "c2"]) assert.equal((await nadConfig(ns, "shared")).netAttachDefName, `${ns}/shared`);
     const subnets = await nodeSubnets(["cluster_udn_shared"]);
@@ -256,7 +256,7 @@ test("a primary UDN in a namespace created without the label gets no NAD, and th
         metadata: { name: "net", namespace: "plain" },
         spec: layer3("10.230.0.0/16"),
     });
-    const got = await awaitNetworkCreated({ kind: "UserDefinedNetwork", name: "net", namespace: "plain" }, "False");
+    const got = await awaitConditions({ kind: "UserDefinedNetwork", name: "net", namespace: "plain" }, { NetworkCreated: "False" });
     assert.match(got.find((c) => c.type === "NetworkCreated")!.message ?? "", /primary-user-defined-network|plain/);
     assert.equal(await admin.tryGet({ apiVersion: NAD, kind: "NetworkAttachmentDefinition", namespace: "plain", name: "net" }), undefined);
     assert.equal(manager.exited(), undefined, "the cluster manager keeps running");
