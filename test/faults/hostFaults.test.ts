@@ -18,7 +18,7 @@ import { BUNDLE_ROOT } from "../../components/hosts/scripts/bundle";
 
 const ID = "fault";
 const DOWN = "node2";
-/** The SSH connect timeout (components/ssh/connect.ts) plus the key probe's (../ssh/hostKeyCheck), with slack for a loaded machine. */
+/** One SSH connect timeout (20 s, components/ssh/connect.ts) and the program's start, with slack for a loaded machine. */
 const UNREACHABLE_WITHIN_S = 60;
 let lab: PulumiLab;
 
