@@ -5,7 +5,7 @@
 import * as net from "net";
 import { Client } from "ssh2";
 import type { SshTarget } from "../model/sshTarget";
-import { redactKey, SshError, SshHostKeyError } from "./errors";
+import { redactKey, SshError, SshHostKeyError, SshUnreachableError } from "./errors";
 import { hostKeyRefusal, sshFingerprint } from "./hostKey";
 import { ssh2PrivateKey } from "./commandKey";
 
@@ -45,7 +45,9 @@ export function connectSsh(target: SshTarget, privateKey: string, onLost: () => 
         };
         const onSocketError = (err: Error) => failWith(err.message);
         socket.once("error", onSocketError);
-        socket.setTimeout(CONNECT_TIMEOUT_MS, () => failWith(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`));
+        const silent = () =>
+            fail(new SshUnreachableError(`SSH connection to ${where} failed: no answer within ${CONNECT_TIMEOUT_MS / 1000} s`));
+        socket.setTimeout(CONNECT_TIMEOUT_MS, silent);
         socket.once("connect", () => {
             socket.removeListener("error", onSocketError); // ssh2 reports socket errors from here on
             socket.setKeepAlive(true, 15000);
@@ -68,6 +70,7 @@ export function connectSsh(target: SshTarget, privateKey: string, onLost: () => 
         });
         client.on("error", (err: Error & { level?: string }) => {
             if (settled) return onLost();
+            if (err.level === "client-timeout") return silent();
             const hint = err.level === "client-authentication" ? " (is the public key in the user's authorized_keys?)" : "";
             failWith(err.message + hint);
         });

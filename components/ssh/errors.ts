@@ -35,6 +35,17 @@ export function redactKey(message: string, privateKey: string): string {
     return out;
 }
 
+/**
+ * The host never answered within the connect timeout (packets dropped on the way): a second try
+ * or a key probe would wait as long again, so callers fail at once naming the host.
+ */
+export class SshUnreachableError extends SshError {
+    constructor(message: string) {
+        super(message);
+        this.name = "SshUnreachableError";
+    }
+}
+
 /** The server refused or failed to open a channel (exec, forwarding); the connection itself is fine. */
 export class SshChannelError extends SshError {
     constructor(message: string) {

@@ -13,7 +13,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { retireProvider } from "../dynamic/registry";
 import { sshKeyOf } from "../dynamic/providerConfig";
 import type { SshTarget } from "../model/sshTarget";
-import { SshHostKeyError } from "./errors";
+import { SshHostKeyError, SshUnreachableError } from "./errors";
 import { acquireSsh } from "./pool";
 import { hostKeyAlgorithms, hostKeyRefusal, isFingerprintPin, parseHostKeyLine, sshFingerprint } from "./hostKey";
 
@@ -62,6 +62,8 @@ export async function presentedKey(inputs: any): Promise<string> {
             return held.presented;
         } catch (e) {
             if (e instanceof SshHostKeyError) return e.presented;
+            // A host that did not answer would not answer a probe either: one wait, not two.
+            if (e instanceof SshUnreachableError) throw e;
             // Not the key (a login refused, a key not configured): the probe tells the key apart.
         }
     }

@@ -1,0 +1,197 @@
+// Faults during a Pulumi-mode up on one lab of 3 hosts, in the order a real bring-up meets them:
+// one host unreachable for the whole up (its SSH packets dropped, not refused), its disk full during
+// the script bundle's install, then the engine killed (SIGKILL of its process group) during the host commands and again during the NB writes.
+// Each cell proves what the user sees and that the next up converges with no step on any host
+// (docs/faults.md).
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { after, before, test } from "node:test";
+import { desiredNorthbound } from "../../components/render/northbound";
+import { hostExec } from "../../lab/localcluster";
+import { pingMatrix, formatMatrix } from "../../lab/localcluster/checks";
+import { apply, type OperationResult } from "../../lab/offline/api";
+import { PROJECT_ROOT } from "../../lab/projectRoot";
+import { bringUpPulumiLab, type PulumiLab } from "../../lab/scenarios/pulumiLab";
+import { BUNDLE_ROOT } from "../../components/hosts/scripts/bundle";
+
+const ID = "fault";
+const DOWN = "node2";
+/** One SSH connect timeout (20 s, components/ssh/connect.ts) and the program's start, with slack for a loaded machine. */
+const UNREACHABLE_WITHIN_S = 60;
+let lab: PulumiLab;
+
+const sh = async (host: string, argv: string[]) => {
+    const r = await hostExec(lab.cluster, host, argv);
+    assert.equal(r.code, 0, `${host}: ${argv.join(" ")}: ${r.stderr}`);
+    return r.stdout;
+};
+const ipOf = (name: string) => lab.cluster.hosts.find((h) => h.name === name)!.ip;
+const central = () => lab.model.hosts.find((h) => h.isCentral)!.name;
+const statePath = () => path.join(lab.work, "state", `${lab.options.stack}.json`);
+const stateNames = (): string[] =>
+    fs.existsSync(statePath()) ? (JSON.parse(fs.readFileSync(statePath(), "utf8")).resources as { name: string }[]).map((r) => r.name) : [];
+const changed = (r: OperationResult) => r.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`);
+const timed = async <T>(f: () => Promise<T>): Promise<[T, number]> => {
+    const t0 = Date.now();
+    const r = await f();
+    return [r, (Date.now() - t0) / 1000];
+};
+// Packets to the host's sshd vanish: a connect sees no answer, as behind a dead link.
+const dropSsh = (on: boolean) => sh(DOWN, ["iptables", on ? "-I" : "-D", "INPUT", "-p", "tcp", "--dport", "22", "-j", "DROP"]);
+
+/**
+ * Runs the offline engine's `up` as its own process group, as a CI runner runs `pulumi up`, and
+ * kills the whole group with SIGKILL at the first progress line `at` matches. Resolves with that line.
+ */
+function upKilledAt(at: RegExp): Promise<string> {
+    const child = spawn(
+        process.execPath,
+        [
+            "--import",
+            "tsx",
+            "lab/offline/cli.ts",
+            "up",
+            "--yes",
+            "--stack",
+            lab.options.stack,
+            "--stack-file",
+            lab.options.stackFile!,
+            "--local-dir",
+            lab.work,
+        ],
+        { cwd: PROJECT_ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    return new Promise((resolve, reject) => {
+        let out = "";
+        let hit: string | undefined;
+        child.stdout.on("data", (b: Buffer) => {
+            out += b.toString();
+            const line = out.split("\n").find((l) => at.test(l));
+            if (line && hit === undefined) {
+                hit = line;
+                process.kill(-child.pid!, "SIGKILL");
+            }
+        });
+        child.on("exit", () => (hit !== undefined ? resolve(hit) : reject(new Error(`the up ended before ${at}:\n${out}`))));
+    });
+}
+
+/** What the host's bundle directory holds, hidden entries (an install's incoming directory) included. */
+const bundles = async (host: string) => (await sh(host, ["ls", "-A", BUNDLE_ROOT])).split("\n").filter(Boolean);
+
+/** Rows of `table` the stack owns, by name: a row written twice shows up twice. */
+const ownedNames = async (table: string) =>
+    (
+        await sh(central(), [
+            "ovn-nbctl",
+            "--bare",
+            "--columns=name",
+            "find",
+            table,
+            `external_ids:pulumi-owner="ovn-kubernetes/${lab.options.stack}"`,
+        ])
+    )
+        .split("\n")
+        .filter(Boolean)
+        .sort();
+
+before(async () => {
+    lab = await bringUpPulumiLab(ID, 3);
+    assert.notEqual(central(), DOWN, "the unreachable host is a chassis, not the central");
+});
+
+after(async () => {
+    if (lab) await lab.close();
+});
+
+test("one host unreachable for the whole up: preview and up name it within the stated time; nothing of it is configured", async () => {
+    await dropSsh(true);
+    const [preview, previewS] = await timed(() => apply({ ...lab.options, dryRun: true }));
+    assert.equal(preview.ok, false);
+    assert.match(preview.error!, new RegExp(ipOf(DOWN).replace(/\./g, "\\.")), preview.error);
+    assert.match(preview.error!, new RegExp(DOWN), preview.error);
+    assert.ok(previewS < UNREACHABLE_WITHIN_S, `preview took ${previewS} s`);
+
+    const [up, upS] = await timed(() => apply(lab.options));
+    assert.equal(up.ok, false);
+    assert.match(up.error!, new RegExp(ipOf(DOWN).replace(/\./g, "\\.")), up.error);
+    assert.match(up.error!, new RegExp(DOWN), up.error);
+    // One connect timeout, no second wait for a key probe that could not answer either.
+    assert.match(up.error!, /no answer within 20 s/, up.error);
+    assert.ok(upS < UNREACHABLE_WITHIN_S, `up took ${upS} s`);
+    console.log(`# unreachable ${DOWN}: preview failed in ${previewS.toFixed(1)} s, up in ${upS.toFixed(1)} s: ${up.error}`);
+
+    // Nothing of the host: no resource recorded, no bundle, no switch, no chassis.
+    assert.deepEqual(
+        stateNames().filter((n) => n.startsWith(`${DOWN}-`) || n.startsWith(`ovn-${DOWN}-`)),
+        [],
+    );
+    await dropSsh(false);
+    assert.deepEqual(await bundles(DOWN), [], `${BUNDLE_ROOT} on ${DOWN}`);
+    assert.ok(!(await ownedNames("Logical_Switch")).includes(DOWN));
+});
+
+test("a host's disk full during the script bundle's install: the up fails naming the host and the cause; nothing is left half-copied", async () => {
+    // Two pages: the bundle's first files fit, the rest do not.
+    await sh(DOWN, ["mount", "-t", "tmpfs", "-o", "size=8k", "tmpfs", BUNDLE_ROOT]);
+    try {
+        const [up, upS] = await timed(() => apply(lab.options));
+        assert.equal(up.ok, false);
+        assert.match(
+            up.error!,
+            new RegExp(`ovn-${DOWN}-scripts: create: script bundle \\w+ on ${ipOf(DOWN).replace(/\./g, "\\.")}: exited 1`),
+            up.error,
+        );
+        assert.match(up.error!, /No space left on device/, up.error);
+        console.log(`# disk full on ${DOWN}: up failed in ${upS.toFixed(1)} s: ${up.error}`);
+        assert.deepEqual(await bundles(DOWN), [], `${BUNDLE_ROOT} on ${DOWN}`);
+    } finally {
+        await sh(DOWN, ["umount", BUNDLE_ROOT]);
+    }
+});
+
+test("the engine killed during the host commands, then during the NB writes: the next up converges, no duplicate NB row, the up after it a no-op", async () => {
+    const [first, firstS] = await timed(() => upKilledAt(/command:remote:Command\s+\S+\s+created/));
+    const afterHosts = stateNames();
+    const [second, secondS] = await timed(() => upKilledAt(/dynamic\/ovn-nb:\S+\s+\S+\s+created/));
+    const afterNb = stateNames();
+    console.log(`# killed after ${firstS.toFixed(1)} s at: ${first.trim()}\n# killed after ${secondS.toFixed(1)} s at: ${second.trim()}`);
+
+    const [up, upS] = await timed(() => apply(lab.options));
+    assert.equal(up.ok, true, up.error);
+    const [noop, noopS] = await timed(() => apply(lab.options));
+    assert.equal(noop.ok, true, noop.error);
+    assert.deepEqual(changed(noop), []);
+    console.log(`# converging up ${upS.toFixed(1)} s (${changed(up).length} changes), the next ${noopS.toFixed(1)} s, no changes`);
+
+    // Each kill cut the up short: resources the converged state holds were missing after it.
+    const final = stateNames();
+    assert.ok(
+        final.some((n) => !afterHosts.includes(n)),
+        "the first kill came after the whole up",
+    );
+    assert.ok(
+        final.some((n) => !afterNb.includes(n)),
+        "the second kill came after the whole up",
+    );
+
+    // Every row the model declares is there exactly once.
+    const declared = new Map<string, string[]>();
+    for (const group of desiredNorthbound(lab.model, `ovn-kubernetes/${lab.options.stack}`))
+        for (const row of group.rows)
+            if (typeof row.columns.name === "string" && row.columns.name)
+                declared.set(row.table, [...(declared.get(row.table) ?? []), row.columns.name]);
+    for (const [table, names] of declared) assert.deepEqual(await ownedNames(table), [...names].sort(), table);
+
+    // Every host runs the one bundle, whole: its files are those the digest names.
+    for (const h of lab.cluster.hosts) assert.equal((await bundles(h.name)).length, 1, h.name);
+
+    const m = await pingMatrix(
+        lab.cluster,
+        lab.cluster.hosts.map((h) => ({ label: h.name, from: h.name })),
+        lab.model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })),
+    );
+    assert.ok(m.allOk, "\n" + formatMatrix(m));
+});
