@@ -13,5 +13,6 @@ import "./hosts/nicHandoverCheck";
 import "./hosts/scriptBundle";
 import "./ssh/hostKeyCheck";
 import "./kube/webhookCertificate";
+import "./hosts/ipsecCertificates";
 
 export { installedProvider } from "./dynamic/registry";

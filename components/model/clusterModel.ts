@@ -24,15 +24,29 @@ function ifAddress(ip: string, prefix: number): IfAddress {
     return { ip, cidr: `${ip}/${prefix}`, mac: macFromIp(ip) };
 }
 
-/** Distribution packages: OVS everywhere, ovn-central on the central node, ovn-host on chassis. */
-export function packagesFor(os: OsFamily, central: boolean, chassis: boolean, datapathType: DatapathType = "system"): string[] {
+/** Distribution packages: OVS everywhere, ovn-central on the central node, ovn-host (and with IPsec openvswitch-ipsec) on chassis. */
+export function packagesFor(
+    os: OsFamily,
+    central: boolean,
+    chassis: boolean,
+    datapathType: DatapathType = "system",
+    ipsec = false,
+): string[] {
     // nftables: the userspace datapath keeps the kernel's IP stack off NICs it takes over.
     const ovs = [
         ...(os === "debian" ? ["openvswitch-common", "openvswitch-switch"] : ["openvswitch"]),
         ...(datapathType === "netdev" ? ["nftables"] : []),
     ];
     const ovnCommon = os === "debian" ? ["ovn-common"] : ["ovn"];
-    return [...ovs, ...(central || chassis ? ovnCommon : []), ...(central ? ["ovn-central"] : []), ...(chassis ? ["ovn-host"] : [])];
+    // Debian's and Fedora's openvswitch-ipsec carry ovs-monitor-ipsec and depend on the IKE daemon
+    // their ovs-ctl unit starts it with (Debian: strongswan; Fedora, RHEL: libreswan).
+    return [
+        ...ovs,
+        ...(central || chassis ? ovnCommon : []),
+        ...(central ? ["ovn-central"] : []),
+        ...(chassis ? ["ovn-host"] : []),
+        ...(chassis && ipsec ? ["openvswitch-ipsec"] : []),
+    ];
 }
 
 /** Kubernetes enabled: ovnkube realises the topology; disabled: the project's providers write it. */
@@ -71,16 +85,19 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
     const zoneOf = (n: Node) => (interconnect && isK8sNode(n) ? n.name : undefined);
     const k8sApiServer = cfg.apiServer.url.replace(/\/$/, "");
 
+    // Validation admits it only with interconnect in ovnkube mode (../plan/checks/ipsec.ts).
+    const ipsec = interconnect && cfg.ovnkube.ipsec;
     const hosts: HostModel[] = cfg.nodes.map((n) => ({
         name: n.name,
         roles: n.roles,
         ssh: { host: n.address, port: n.port, user: n.user, hostKey: n.hostKey, insecureIgnoreHostKey: cfg.ssh.insecureIgnoreHostKey },
         os: n.os,
-        packages: packagesFor(n.os, centrals.includes(n) || zoneOf(n) !== undefined, isChassis(n), n.datapathType),
+        packages: packagesFor(n.os, centrals.includes(n) || zoneOf(n) !== undefined, isChassis(n), n.datapathType, ipsec),
         isCentral: centrals.includes(n),
         ...(zoneOf(n) ? { zone: zoneOf(n) } : {}),
         isChassis: isChassis(n),
         datapathType: n.datapathType,
+        ipsec,
         chassis: isChassis(n)
             ? {
                   writer,
