@@ -11,6 +11,7 @@
 # local-nb-ovsdb sets it at the zone's start instead).
 read_secrets
 keys=/etc/openvswitch/keys
+strongswan_ca=/etc/ipsec.d/cacerts/ovn-kubernetes-ipsec-ca.pem
 record=/etc/openvswitch/ovn-kubernetes-as-code-ipsec
 ovs_ctl=/usr/share/openvswitch/scripts/ovs-ctl
 [[ -e /usr/share/openvswitch/scripts/ovs-monitor-ipsec ]] || die "ovs-monitor-ipsec not found: is openvswitch-ipsec installed?"
@@ -27,6 +28,12 @@ mkdir -p "$keys"
 write_secret_file ipsec-private-key "$keys/ipsec-privkey.pem"
 write_secret_file ipsec-certificate "$keys/ipsec-cert.pem"
 write_secret_file ipsec-ca-certificate "$keys/ipsec-cacert.pem"
+# strongSwan ignores the `ca` section ovs-monitor-ipsec writes (no auto=add) and trusts the CAs in
+# its cacerts directory; libreswan's NSS database gets the CA from ovs-monitor-ipsec itself.
+if [[ $ike_daemon == strongswan ]]; then
+    mkdir -p "${strongswan_ca%/*}"
+    write_secret_file ipsec-ca-certificate "$strongswan_ca"
+fi
 ovs-vsctl --timeout=10 set Open_vSwitch . other_config:certificate="$keys/ipsec-cert.pem" \
     other_config:private_key="$keys/ipsec-privkey.pem" other_config:ca_cert="$keys/ipsec-cacert.pem"
 # Started afresh, so that a renewed certificate is read (the IKE daemon restarts with it).
