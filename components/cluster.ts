@@ -1,6 +1,7 @@
 // OvnKubernetesCluster: the one top component. It turns the cluster model into child components
 // in the order things must happen on real machines:
-//   packages → central, or per node its zone (interconnect) → chassis (needs the SB address) → NB cluster router
+//   packages → central, or per node its zone (interconnect) → chassis (needs the SB address), then IPsec
+//   on it (ovnkube.ipsec) → NB cluster router
 //   → per node: NB switch + management port host side
 //   → per gateway: shared/dedicated NIC bridge → NB gateway router (needs system-id and NIC MAC) → flows
 //   → ovnkube in Kubernetes.
@@ -14,7 +15,7 @@ import { clusterScope } from "./program/clusterScope";
 import { guardInputs } from "./program/guardInputs";
 import { encapTypeGate, hostGates, packageSteps } from "./program/hostGates";
 import { ovnDatabases, ovnSsl } from "./program/ovnDatabases";
-import { chassisOf } from "./program/chassis";
+import { chassisOf, ipsecOf } from "./program/chassis";
 import { writeTopology } from "./program/writeTopology";
 import { clusterOutputs } from "./program/clusterOutputs";
 import { ChangeGuard } from "./guard/changeGuard";
@@ -69,6 +70,7 @@ export class OvnKubernetesCluster extends pulumi.ComponentResource {
         const ssl = ovnSsl(model, secrets);
         const databases = ovnDatabases(scope, gates, ssl);
         const chassis = chassisOf(scope, gates, databases, secrets, ssl);
+        ipsecOf(scope, gates, chassis);
         writeTopology(scope, gates, chassis, databases, secrets.kubeconfig);
         // Last, depending on all of the above (this component stands for its children): a destroy
         // deletes it first, and it refuses while anything would stop the destroy halfway.

@@ -14,5 +14,6 @@ import "./hosts/nicHandoverCheck";
 import "./hosts/scriptBundle";
 import "./ssh/hostKeyCheck";
 import "./kube/webhookCertificate";
+import "./hosts/ipsecCertificates";
 
 export { installedProvider } from "./dynamic/registry";

@@ -381,6 +381,12 @@ export const stackConfigSchema = {
                     description:
                         "ovnkube's gateway mode (--gateway-mode): shared routes egress through OVN's gateway router, local through the host's routing table",
                 },
+                ipsec: {
+                    type: "boolean",
+                    default: false,
+                    description:
+                        "interconnect: IPsec (ESP) for the Geneve traffic between nodes: NB_Global ipsec in every zone, the distribution's openvswitch-ipsec on every chassis, certificates from a CA the stack keeps as a secret (docs/features.md#ipsec)",
+                },
                 features: {
                     type: "object",
                     description:

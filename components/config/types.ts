@@ -244,6 +244,8 @@ export interface OvnkubeConfig {
     gatewayMode: OvnkubeGatewayMode;
     /** The release's optional features. */
     features: OvnkubeFeatures;
+    /** IPsec between the nodes' tunnel endpoints (`NB_Global ipsec` in every zone, ovs-monitor-ipsec on every chassis). */
+    ipsec: boolean;
 }
 
 /** The ovn-kubernetes release and architecture ovnkube mode deploys; every key optional. */
@@ -264,6 +266,8 @@ export interface OvnkubeConfigInput {
     gatewayMode?: OvnkubeGatewayMode;
     /** The release's optional features (default: the chart's values at the release's tag). */
     features?: Partial<OvnkubeFeatures>;
+    /** IPsec between the nodes' tunnel endpoints (default false, as the chart's enableIpsec). */
+    ipsec?: boolean;
 }
 
 export interface KubernetesConfig {

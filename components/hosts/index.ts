@@ -5,6 +5,7 @@
 export { Central, type CentralArgs } from "./central";
 export { Zone, type ZoneArgs } from "./zone";
 export { Chassis, type ChassisArgs } from "./chassis";
+export { ipsecOnChassis, type IpsecHost } from "./ipsec";
 export { ManagementPort, type ManagementPortArgs } from "./managementPort";
 export { VtepHost, VxlanMode, type VtepHostArgs } from "./vtep";
 export { GatewayHost, type GatewayHostArgs } from "./gatewayHost";

@@ -2,13 +2,13 @@
 // by the program once and kept in state as secrets, as upstream's chart makes them with Helm's
 // genCA/genSignedCert (helm/ovn-kubernetes/charts/ovnkube-identity/templates/webhook.yaml). A new
 // pair is made only when the names it must carry change, or when it is within RENEW_DAYS of expiry
-// at an up. Node's crypto makes the keys; node-forge writes the X.509 certificates, which Node's
-// crypto can read but not create.
-import { generateKeyPairSync, randomBytes, X509Certificate } from "node:crypto";
+// at an up (./x509 makes them).
+import { X509Certificate } from "node:crypto";
 import { isIP } from "node:net";
 import * as pulumi from "@pulumi/pulumi";
 import { providerStub } from "../dynamic/stub";
 import { PackageResource } from "../dynamic/resource";
+import { forge, newCertificate, newKeyPair, selfSignedCa } from "./x509";
 
 /** Lifetime of the CA and of the serving certificate, and when an up makes a new pair. */
 export const VALID_DAYS = 365;
@@ -28,37 +28,12 @@ interface Issued {
 
 /** A self-signed CA and a serving certificate for `hosts` signed by it. */
 export function issueWebhookCertificate(hosts: readonly string[], now = new Date()): Issued {
-    // Loaded here: only a program (or provider host) that makes a certificate pays for it.
-    const forge = require("node-forge") as typeof import("node-forge");
     const notAfter = new Date(now.getTime() + VALID_DAYS * 86_400_000);
-    const keyPair = () => {
-        const k = generateKeyPairSync("rsa", { modulusLength: 2048 });
-        return {
-            privateKey: forge.pki.privateKeyFromPem(k.privateKey.export({ type: "pkcs1", format: "pem" }).toString()),
-            publicKey: forge.pki.publicKeyFromPem(k.publicKey.export({ type: "spki", format: "pem" }).toString()),
-        };
-    };
-    const make = (subject: string, publicKey: import("node-forge").pki.PublicKey) => {
-        const cert = forge.pki.createCertificate();
-        cert.publicKey = publicKey;
-        // Positive, random: two pairs never share a serial.
-        cert.serialNumber = "01" + randomBytes(15).toString("hex");
-        cert.validity.notBefore = now;
-        cert.validity.notAfter = notAfter;
-        cert.setSubject([{ name: "commonName", value: subject }]);
-        return cert;
-    };
-    const caKeys = keyPair();
-    const ca = make("ovnkube-identity webhook CA", caKeys.publicKey);
-    ca.setIssuer(ca.subject.attributes);
-    ca.setExtensions([
-        { name: "basicConstraints", cA: true, pathLenConstraint: 0, critical: true },
-        { name: "keyUsage", keyCertSign: true, cRLSign: true, critical: true },
-    ]);
-    ca.sign(caKeys.privateKey, forge.md.sha256.create());
+    const caKeys = newKeyPair();
+    const ca = selfSignedCa("ovnkube-identity webhook CA", caKeys, now, notAfter);
 
-    const servingKeys = keyPair();
-    const serving = make(hosts[0], servingKeys.publicKey);
+    const servingKeys = newKeyPair();
+    const serving = newCertificate(hosts[0], servingKeys.publicKey, now, notAfter);
     serving.setIssuer(ca.subject.attributes);
     serving.setExtensions([
         { name: "basicConstraints", cA: false },
@@ -66,11 +41,11 @@ export function issueWebhookCertificate(hosts: readonly string[], now = new Date
         { name: "extKeyUsage", serverAuth: true },
         { name: "subjectAltName", altNames: hosts.map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })) },
     ]);
-    serving.sign(caKeys.privateKey, forge.md.sha256.create());
+    serving.sign(caKeys.privateKey, forge().md.sha256.create());
     return {
-        caCertificate: forge.pki.certificateToPem(ca),
-        certificate: forge.pki.certificateToPem(serving),
-        privateKey: forge.pki.privateKeyToPem(servingKeys.privateKey),
+        caCertificate: forge().pki.certificateToPem(ca),
+        certificate: forge().pki.certificateToPem(serving),
+        privateKey: forge().pki.privateKeyToPem(servingKeys.privateKey),
         notAfter: notAfter.toISOString(),
     };
 }

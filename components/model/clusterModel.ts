@@ -24,13 +24,14 @@ type Node = StackConfig["nodes"][number];
 /** A VTEP gateway's packages (Debian only, ../plan/checks/vtep): the emulator and OVN's controller for it. */
 const VTEP_PACKAGES = ["openvswitch-vtep", "ovn-common", "ovn-controller-vtep"];
 
-/** Distribution packages: OVS everywhere, ovn-central on the central node, ovn-host on chassis, the VTEP's on a VTEP. */
+/** Distribution packages: OVS everywhere, ovn-central on the central node, ovn-host (and with IPsec openvswitch-ipsec) on chassis, the VTEP's on a VTEP. */
 export function packagesFor(
     os: OsFamily,
     central: boolean,
     chassis: boolean,
     datapathType: DatapathType = "system",
     vtep = false,
+    ipsec = false,
 ): string[] {
     // nftables: the userspace datapath keeps the kernel's IP stack off NICs it takes over.
     const ovs = [
@@ -39,7 +40,15 @@ export function packagesFor(
     ];
     const ovnCommon = os === "debian" ? ["ovn-common"] : ["ovn"];
     if (vtep) return [...ovs, ...VTEP_PACKAGES];
-    return [...ovs, ...(central || chassis ? ovnCommon : []), ...(central ? ["ovn-central"] : []), ...(chassis ? ["ovn-host"] : [])];
+    // Debian's and Fedora's openvswitch-ipsec carry ovs-monitor-ipsec and depend on the IKE daemon
+    // their ovs-ctl unit starts it with (Debian: strongswan; Fedora, RHEL: libreswan).
+    return [
+        ...ovs,
+        ...(central || chassis ? ovnCommon : []),
+        ...(central ? ["ovn-central"] : []),
+        ...(chassis ? ["ovn-host"] : []),
+        ...(chassis && ipsec ? ["openvswitch-ipsec"] : []),
+    ];
 }
 
 /** Kubernetes enabled: ovnkube realises the topology; disabled: the project's providers write it. */
@@ -84,16 +93,19 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
     const encapTypes = vtepNodes.length > 0 && cfg.encapType !== names.VTEP_ENCAP ? `${cfg.encapType},${names.VTEP_ENCAP}` : cfg.encapType;
 
     const vteps = new Map(vtepNodes.map((n) => [n.name, vtepModel(n, sbAddress)]));
+    // Validation admits it only with interconnect in ovnkube mode (../plan/checks/ipsec.ts).
+    const ipsec = interconnect && cfg.ovnkube.ipsec;
     const hosts: HostModel[] = cfg.nodes.map((n) => ({
         name: n.name,
         roles: n.roles,
         ssh: { host: n.address, port: n.port, user: n.user, hostKey: n.hostKey, insecureIgnoreHostKey: cfg.ssh.insecureIgnoreHostKey },
         os: n.os,
-        packages: packagesFor(n.os, centrals.includes(n) || zoneOf(n) !== undefined, isChassis(n), n.datapathType, isVtep(n)),
+        packages: packagesFor(n.os, centrals.includes(n) || zoneOf(n) !== undefined, isChassis(n), n.datapathType, isVtep(n), ipsec),
         isCentral: centrals.includes(n),
         ...(zoneOf(n) ? { zone: zoneOf(n) } : {}),
         isChassis: isChassis(n),
         datapathType: n.datapathType,
+        ipsec,
         chassis: isChassis(n)
             ? {
                   writer,

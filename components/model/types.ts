@@ -29,6 +29,8 @@ export interface HostModel {
     /** Runs ovn-controller (every master, node and gateway). */
     isChassis: boolean;
     datapathType: DatapathType;
+    /** ovnkube.ipsec: the zone's NB_Global ipsec is true, and the chassis runs ovs-monitor-ipsec. */
+    ipsec: boolean;
     /** Settings of the local Open_vSwitch row (present only on chassis hosts). */
     chassis?: ChassisModel;
     /** A VTEP gateway's settings (role vtep), the same object as in ClusterModel.vteps. */

@@ -1,7 +1,7 @@
 // Every chassis: OVS and ovn-controller on each host with that role, once its gate has passed and
 // the databases it uses run.
 import type * as pulumi from "@pulumi/pulumi";
-import { Chassis, type OvsdbSsl } from "../hosts";
+import { Chassis, ipsecOnChassis, type OvsdbSsl } from "../hosts";
 import type { ClusterScope } from "./clusterScope";
 import type { HostGates } from "./hostGates";
 import type { Secrets } from "./readConfig";
@@ -32,4 +32,14 @@ export function chassisOf(
         chassis.set(host.name, c);
     }
     return chassis;
+}
+
+/** ovnkube.ipsec: the PKI and ovs-monitor-ipsec on every chassis that has it, after its ovn-controller. */
+export function ipsecOf({ name, parent, model }: ClusterScope, gates: HostGates, chassis: ReadonlyMap<string, Chassis>): void {
+    const hosts = model.hosts.filter((h) => h.ipsec && h.isChassis);
+    ipsecOnChassis(
+        name,
+        parent,
+        hosts.map((host) => ({ host, chassis: chassis.get(host.name)!, connection: gates.connection(host.name) })),
+    );
 }

@@ -6,6 +6,7 @@ import * as path from "path";
 import type { OvnKubernetesCluster } from "@ovn-kubernetes-as-code/cluster";
 import { readStackFile, SECRET_KEYS } from "@ovn-kubernetes-as-code/cluster/config";
 import { DEFAULT_OVNKUBE_VERSION, webhookCertificateProvider } from "@ovn-kubernetes-as-code/cluster/kube";
+import { ipsecCertificatesProvider } from "@ovn-kubernetes-as-code/cluster/hosts";
 import { isSecretValue } from "../offline/sdk";
 import { ROOT } from "./configs";
 import { labCrdMirror } from "./crdMirror";
@@ -37,13 +38,15 @@ export interface Recorded {
 }
 
 export const WEBHOOK_CERTIFICATE = "pulumi-nodejs:dynamic/ovn-kubernetes:WebhookCertificate";
+export const IPSEC_CERTIFICATES = "pulumi-nodejs:dynamic/ovn-kubernetes:IpsecCertificates";
 
 /**
  * A resource's state as the engine would return it after creating it: its inputs, and for the
- * webhook certificate, whose outputs the program reads, the pair its own provider makes.
+ * certificates, whose outputs the program reads, what their own providers make.
  */
 export async function createdState(args: pulumi.runtime.MockResourceArgs): Promise<Record<string, unknown>> {
     if (args.type === WEBHOOK_CERTIFICATE) return { ...args.inputs, ...(await webhookCertificateProvider.create(args.inputs)).outs };
+    if (args.type === IPSEC_CERTIFICATES) return { ...args.inputs, ...(await ipsecCertificatesProvider.create!(args.inputs)).outs };
     return { ...args.inputs };
 }
 

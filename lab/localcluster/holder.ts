@@ -51,6 +51,14 @@ const PROJECT_DIRS = [BUNDLE_ROOT, COMMAND_LOG_DIR];
  */
 export const PRIVATE_FILES = ["/etc/hostname", "/etc/hosts"] as const;
 
+/**
+ * The IKE daemon's configuration, which ovs-monitor-ipsec rewrites (ovnkube.ipsec), where this
+ * machine has openvswitch-ipsec: each host starts from a copy of the distribution's, as a fresh
+ * host would, and no host meets another's.
+ */
+export const IPSEC_PATHS = ["/etc/ipsec.conf", "/etc/ipsec.secrets", "/etc/ipsec.d", "/etc/strongswan.d"] as const;
+const presentIpsecPaths = (): string[] => IPSEC_PATHS.filter((p) => fs.existsSync(p));
+
 /** /etc/hosts of one host: Debian's 127.0.1.1 line for its own name, then every cluster host. */
 export function etcHosts(self: string, hosts: ReadonlyArray<{ name: string; ip: string }>): string {
     return [
@@ -80,6 +88,7 @@ export function checkPrivateDirsExist(): void {
  * host's state, e.g. a system-id.conf.
  */
 export function prepareHostDirs(hostDir: string, hostname: string, hostsFile: string): void {
+    for (const p of presentIpsecPaths()) fs.cpSync(p, path.join(hostDir, p), { recursive: true, preserveTimestamps: true });
     fs.mkdirSync(path.join(hostDir, "etc"), { recursive: true });
     fs.writeFileSync(path.join(hostDir, "etc/hostname"), `${hostname}\n`);
     fs.writeFileSync(path.join(hostDir, "etc/hosts"), hostsFile);
@@ -159,7 +168,7 @@ ${FINISH}`;
 /** The root filesystem a holder sets up: this machine's with per-host directories, or an own root. */
 export type HolderRoot = { kind: "shared"; hostDir: string } | { kind: "own"; root: OwnRoot };
 
-/** The holder script and its positional parameters. Pure. */
+/** The holder script and its positional parameters. Pure but for which IPSEC_PATHS this machine has. */
 export function holderCommand(hostname: string, root: HolderRoot, labDir = ""): string[] {
     if (root.kind === "shared") {
         return [
@@ -173,6 +182,7 @@ export function holderCommand(hostname: string, root: HolderRoot, labDir = ""): 
             LAB_DIR_MOUNT,
             ...PRIVATE_DIRS,
             ...PRIVATE_FILES,
+            ...presentIpsecPaths(),
         ];
     }
     const r = root.root;

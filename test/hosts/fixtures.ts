@@ -14,6 +14,7 @@ export function hostModel(over: Partial<HostModel> = {}): HostModel {
         isCentral: false,
         isChassis: true,
         datapathType: "netdev",
+        ipsec: false,
         chassis: {
             writer: "pulumi",
             encapIp: "10.0.0.11",

@@ -34,6 +34,7 @@ function allScripts(): Record<string, HostScript> {
         out[`ovs/${label}`] = scripts.ovsStartScript(host);
         out[`chassis/${label}/tcp`] = scripts.chassisScript(host, tcp);
         out[`chassis/${label}/ssl`] = scripts.chassisScript(host, ssl);
+        out[`ipsec/${label}`] = scripts.ipsecScript({ ...host, zone: host.name, ipsec: true });
     }
     out["packages/rhel/repo"] = scripts.packagesScript(rhelHost(), {
         repository: { name: "ovs", url: "https://example.org/el9/" },

@@ -425,6 +425,54 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
         "ovnkube.features.ipsec",
         /not a known setting/,
     ],
+    // IPsec (components/plan/checks/ipsec.ts, docs/features.md#ipsec).
+    [
+        "IPsec in Pulumi mode",
+        (c) => (c.ovnkube = { ipsec: true }),
+        "ovnkube.ipsec",
+        /applies to ovnkube mode only, and kubernetes\.enabled is false/,
+    ],
+    [
+        "IPsec with the centralized architecture",
+        (c) => {
+            interconnect(c);
+            c.nodes[0].roles = ["master", "central"];
+            c.ovnkube = { architecture: "centralized", ipsec: true };
+        },
+        "ovnkube.ipsec",
+        /needs ovnkube\.architecture interconnect: the project writes NB_Global ipsec in the zones it starts/,
+    ],
+    [
+        "IPsec with the userspace datapath on every host",
+        (c) => {
+            interconnect(c);
+            c.datapathType = "netdev";
+            for (const n of c.nodes) n.tunnelInterface = "eth1";
+            c.ovnkube = { ipsec: true };
+        },
+        "datapathType",
+        /netdev: the userspace datapath of kube-master, kube-minion1, kube-minion2 sends tunnel packets past the kernel's IPsec/,
+    ],
+    [
+        "IPsec with the userspace datapath on one node",
+        (c) => {
+            interconnect(c);
+            c.nodes[2].datapathType = "netdev";
+            c.nodes[2].tunnelInterface = "eth1";
+            c.ovnkube = { ipsec: true };
+        },
+        "nodes[2].datapathType",
+        /use system, or remove ovnkube\.ipsec/,
+    ],
+    [
+        "IPsec that is not a boolean",
+        (c) => {
+            interconnect(c);
+            c.ovnkube = { ipsec: "on" };
+        },
+        "ovnkube.ipsec",
+        /boolean/,
+    ],
     [
         "an unknown gateway mode",
         (c) => {

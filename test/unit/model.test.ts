@@ -22,6 +22,7 @@ test("defaults are applied by the schema", () => {
         identity: { enabled: true, webhookAddress: "localhost", bootstrapKubeconfig: "/etc/kubernetes/kubelet.conf" },
         // The chart's values-single-node-zone.yaml at v1.3.0 (docs/facts/ovnkube-1.3.md §13).
         gatewayMode: "shared",
+        ipsec: false,
         features: {
             egressIp: true,
             egressFirewall: true,
@@ -131,6 +132,16 @@ test("prod stack: ssl listeners, a central without a chassis, two shared gateway
     assert.equal(m.nodeNetworks.length, 4);
 });
 
+test("ovnkube.ipsec: every zone's host runs IPsec and gets openvswitch-ipsec after OVN's packages", () => {
+    const cfg = stackConfig("staging");
+    cfg.ovnkube = { ...cfg.ovnkube, ipsec: true };
+    const m = buildClusterModel(validateConfig(cfg));
+    for (const h of m.hosts) {
+        assert.equal(h.ipsec, true, h.name);
+        assert.deepEqual(h.packages.slice(-2), ["ovn-host", "openvswitch-ipsec"], h.name);
+    }
+});
+
 test("staging stack: interconnect, every Kubernetes node its own zone with local databases, no central", () => {
     const m = buildClusterModel(validateConfig(stackConfig("staging")));
     assert.equal(m.writer, "ovnkube");
@@ -145,6 +156,7 @@ test("staging stack: interconnect, every Kubernetes node its own zone with local
         assert.equal(h.isChassis, true);
         // Each zone runs its own NB, SB and northd beside its chassis.
         assert.deepEqual(h.packages, ["openvswitch-common", "openvswitch-switch", "ovn-common", "ovn-central", "ovn-host"]);
+        assert.equal(h.ipsec, false);
     }
     assert.equal(m.kube.version, "1.3");
     assert.equal(m.kube.architecture, "interconnect");

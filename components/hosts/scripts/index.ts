@@ -6,6 +6,7 @@ export { packagesScript, pinnedVersion } from "./packagesScript";
 export { ovsStartScript } from "./ovs";
 export { centralMemberScript, centralScript } from "./centralScript";
 export { zoneScript, NORTHD_BACKOFF_MS } from "./zoneScript";
+export { ipsecScript, IKE_DAEMON, IPSEC_UNIT } from "./ipsecScript";
 export { ovnkubeNodeCleanupScript, OVNKUBE_CNI_FILES } from "./ovnkubeNode";
 export { chassisScript, parseSystemId, chassisNeedsK8sSecrets, chassisNeedsSsl, type ChassisAddresses } from "./chassisScript";
 export { managementPortScript } from "./managementPortScript";

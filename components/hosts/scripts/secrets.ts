@@ -8,7 +8,16 @@
 // an OVSDB transaction written to the database socket (ovs_set_secret_ids), so a secret appears
 // in no argv and no OVS log.
 
-export const SECRET_NAMES = ["k8s-api-token", "k8s-ca-certificate", "ssl-private-key", "ssl-certificate", "ssl-ca-certificate"] as const;
+export const SECRET_NAMES = [
+    "k8s-api-token",
+    "k8s-ca-certificate",
+    "ssl-private-key",
+    "ssl-certificate",
+    "ssl-ca-certificate",
+    "ipsec-private-key",
+    "ipsec-certificate",
+    "ipsec-ca-certificate",
+] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 
 /** Encode the present secrets as secret lines (callers wrap the result in pulumi.secret). */

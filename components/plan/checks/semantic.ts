@@ -24,6 +24,7 @@ import { applicabilityProblems, podRoomProblem } from "./applicability";
 import { hostKeyProblems, kubeconfigServer, secretMaterialProblems, type SecretTexts } from "./keyMaterial";
 import { listenerProblems } from "./listeners";
 import { featureProblems } from "./features";
+import { ipsecProblems } from "./ipsec";
 import { imageReferenceProblems } from "./imageReference";
 import { masqueradeProblems } from "./masquerade";
 import { apiServerAddressProblems } from "./apiServerAddress";
@@ -191,6 +192,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     listenerProblems(cfg, { centralized: !interconnect, ovnkubeMode }, add);
     featureProblems(cfg, ovnkubeMode, add);
     vtepProblems(cfg, ovnkubeMode, add);
+    ipsecProblems(cfg, ovnkubeMode, interconnect, add);
     labOnlyProblems(cfg, add);
     referenceProblems(cfg, add);
     imageReferenceProblems(cfg, cfg.ovnkube?.version ?? DEFAULT_OVNKUBE_VERSION, add);

@@ -7,6 +7,7 @@ read_secrets() {
         [[ -z $key ]] && continue
         case $key in
             k8s-api-token | k8s-ca-certificate | ssl-private-key | ssl-certificate | ssl-ca-certificate) ;;
+            ipsec-private-key | ipsec-certificate | ipsec-ca-certificate) ;;
             *) die "stdin: unknown secret name (expected <name> <base64> lines)" ;;
         esac
         [[ $value =~ ^[A-Za-z0-9+/]*=*$ ]] || die "stdin: secret $key is not base64"
@@ -27,6 +28,7 @@ write_secret_file() {
 }
 # write_ssl_files: the SSL private key, certificate and CA from stdin's secrets into $ssl_key,
 # $ssl_cert and $ssl_ca (the caller's paths).
+# shellcheck disable=SC2154 # assigned by the bodies that call it; others read only the secrets
 write_ssl_files() {
     mkdir -p "${ssl_key%/*}" "${ssl_cert%/*}" "${ssl_ca%/*}"
     write_secret_file ssl-private-key "$ssl_key"
