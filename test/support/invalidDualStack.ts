@@ -43,6 +43,24 @@ const withSecond = (list: string, v6: string) => `${list.split(",")[0]},${v6}`;
 
 export const INVALID_DUAL_STACK: Array<[string, Mutation, string, RegExp?]> = [
     [
+        "user-defined networks with the IPv6 join range over theirs",
+        on(dual, (c) => {
+            c.ovnkube = { ...c.ovnkube, features: { multiNetwork: true, networkSegmentation: true } };
+            c.joinSubnet = "100.64.0.0/16,fd99::/64";
+        }),
+        "joinSubnet",
+        /fd99::\/64 overlaps fd99::\/64, the join subnet every user-defined network takes by default/,
+    ],
+    [
+        "user-defined networks with a masquerade range too small for them",
+        on(dual, (c) => {
+            c.ovnkube = { ...c.ovnkube, features: { multiNetwork: true, networkSegmentation: true } };
+            c.masqueradeSubnet = "169.254.0.0/20,fd69::/112";
+        }),
+        "masqueradeSubnet",
+        /169\.254\.0\.0\/20 holds too few addresses for user-defined networks: .* use \/18 or wider/,
+    ],
+    [
         "an IPv6-only centralized cluster (the centrals' listeners are IPv4)",
         on(ipv6Only, (c) => {
             c.ovnkube = { ...c.ovnkube, architecture: "centralized" };

@@ -32,6 +32,7 @@ import { reservedNameProblems } from "./reservedNames";
 import { nodeSubnetSizeProblems } from "./nodeSubnetSize";
 import { packagePinProblems } from "./packagePins";
 import { publicRangeProblems, specialRangeProblems } from "./publicRanges";
+import { udnRangeProblems } from "./udnRanges";
 import { identityProblems } from "./identity";
 import { crdMirrorProblems } from "./crdMirror";
 import { secretCopyProblems } from "./secretCopies";
@@ -226,6 +227,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
         cfg.allowPublicClusterRanges === true,
         add,
     );
+    if (ovnkubeMode && cfg.ovnkube?.features?.networkSegmentation) udnRangeProblems(named, add);
     specialRangeProblems(
         named.filter(([path]) => !path.startsWith("masqueradeSubnet")),
         add,
