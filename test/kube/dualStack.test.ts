@@ -9,6 +9,8 @@ import { NB_KINDS } from "../../components/nb/kinds";
 import { addressAt, contains, macFromIp, parseNetwork } from "../../components/values";
 import { stackConfig } from "../../lab/harness/configs";
 import { flag, main } from "./inspect";
+import { checkExpectation } from "../../components/nb/expectation/expectationInputs";
+import { plannedNbRows } from "../../components/status/plannedRows";
 
 /** The staging stack (interconnect) made dual stack: IPv4 first, a ULA of each range, a v6 address per node. */
 export function dualStaging(architecture: "interconnect" | "centralized" = "interconnect"): Record<string, any> {
@@ -75,6 +77,21 @@ describe("dual stack", () => {
                         ipv4: `${addressAt(parseNetwork("100.88.0.0/16"), planned.nodeId)}/16`,
                         ipv6: `${addressAt(parseNetwork("fd97::/64"), planned.nodeId)}/64`,
                     });
+            }
+        });
+
+        it(`${architecture}: every expectation of every NB is one the NorthboundExpectation provider accepts`, () => {
+            for (const { host, rows } of plannedNbRows(model)) {
+                const { failures } = checkExpectation({ subject: `zone/${host}`, rows });
+                assert.deepEqual(
+                    failures.filter((f) => f.property.startsWith("rows")),
+                    [],
+                    host,
+                );
+                assert.ok(
+                    Object.keys(rows).some((k) => k.includes("snat fd00:10:128::/48")),
+                    host,
+                );
             }
         });
 

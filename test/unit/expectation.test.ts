@@ -54,7 +54,8 @@ describe("row keys", () => {
         ["Logical_Router GR_$(id)", /the name must be an OVN name/],
         ["NAT GR_node2 snat", /must be "NAT <router> <snat\|dnat\|dnat_and_snat> <logical_ip>"/],
         ["NAT GR_node2 masquerade 10.0.0.0/8", /the NAT type must be one of snat, dnat, dnat_and_snat, got "masquerade"/],
-        ["NAT GR_node2 snat 10.0.0.0/33", /the logical_ip must be an IPv4 address .* or an IPv4 CIDR/],
+        ["NAT GR_node2 snat 10.0.0.0/33", /the logical_ip must be an IPv4 or IPv6 address or an IPv4 or IPv6 CIDR/],
+        ["NAT GR_node2 snat fd00:10::/129", /the logical_ip must be an IPv4 or IPv6 address/],
         ["Logical_Router_Static_Route GR_node2 0.0.0.0/0 gw", /the nexthop must be an IPv4 address \(a.b.c.d\), got "gw"/],
     ];
     for (const [key, reason] of BAD) {

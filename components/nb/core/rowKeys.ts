@@ -30,7 +30,7 @@ function name(what: string, text: string): string {
     return text;
 }
 
-function address(what: string, text: string, forms: readonly ("ipv4" | "cidr")[]): string {
+function address(what: string, text: string, forms: readonly ("ipv4" | "cidr" | "ip" | "ipCidr")[]): string {
     if (!forms.some((f) => matches(f, text)))
         throw new Error(`${what} must be ${forms.map((f) => PATTERNS[f].what).join(" or ")}, got ${JSON.stringify(text)}`);
     return text;
@@ -54,7 +54,8 @@ export function parseRowKey(text: string): RowKey {
             table,
             router: name("the router", router),
             type: type as NatType,
-            logicalIp: address("the logical_ip", logicalIp, ["ipv4", "cidr"]),
+            // ovnkube SNATs each family of the pod network apart (dual stack).
+            logicalIp: address("the logical_ip", logicalIp, ["ip", "ipCidr"]),
         };
     }
     if (table === "Logical_Router_Static_Route") {
