@@ -71,7 +71,9 @@ export function formatMatrix(m: PingMatrix): string {
     return [head, ...rows].join("\n");
 }
 
-const SERVER = `const s=require("net").createServer(c=>c.end(c.remoteAddress));s.listen(+process.argv[1],"0.0.0.0",()=>console.log("ready"));setTimeout(()=>process.exit(0),+process.argv[2])`;
+const SERVER = `const s=require("net").createServer(c=>c.end(c.remoteAddress));s.listen(+process.argv[1],process.argv[3],()=>console.log("ready"));setTimeout(()=>process.exit(0),+process.argv[2])`;
+/** Where the server listens: every IPv4 address, or every address of both families when it is reached over IPv6. */
+const anyAddressFor = (ip: string) => (ip.includes(":") ? "::" : "0.0.0.0");
 const CLIENT = `const c=require("net").connect(+process.argv[2],process.argv[1]);let d="";c.on("data",x=>d+=x);c.on("end",()=>{console.log(d);process.exit(0)});c.on("error",e=>{console.error(e.message);process.exit(1)});setTimeout(()=>{console.error("timed out");process.exit(1)},+process.argv[3])`;
 
 /**
@@ -86,7 +88,7 @@ export async function tcpExchange(
     port = 18080,
     attempts = 4,
 ): Promise<{ ok: boolean; seenSource?: string; error?: string }> {
-    const [cmd, ...args] = argvIn(cluster, server, [process.execPath, "-e", SERVER, String(port), "20000"]);
+    const [cmd, ...args] = argvIn(cluster, server, [process.execPath, "-e", SERVER, String(port), "20000", anyAddressFor(serverIp)]);
     const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
     try {
         await new Promise<void>((resolve, reject) => {

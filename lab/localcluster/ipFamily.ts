@@ -1,5 +1,6 @@
 // The IP families a local cluster runs: the underlay, the control plane and the stack file follow
 // one choice. Pure.
+import * as ipaddr from "ipaddr.js";
 
 /** ipv4: today's IPv4 lab; dual: both families, IPv4 first; ipv6: IPv6 only on the cluster's side (hosts keep IPv4 for the operator). */
 export type IpFamily = "ipv4" | "dual" | "ipv6";
@@ -31,4 +32,9 @@ export function primary<T>(family: IpFamily, v4: T, v6: T): T {
 /** An address as it stands in a URL's host part ([::1] for IPv6). */
 export function hostInUrl(ip: string): string {
     return ip.includes(":") ? `[${ip}]` : ip;
+}
+
+/** An IPv6 address in its canonical text (RFC 5952), as Kubernetes and the kernel print it: nothing else reaches a command line. */
+export function isCanonicalIpv6(ip: string): boolean {
+    return ipaddr.IPv6.isValid(ip) && ipaddr.IPv6.parse(ip).toRFC5952String() === ip;
 }

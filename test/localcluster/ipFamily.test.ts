@@ -19,6 +19,8 @@ import { kubeletArgv } from "../../lab/localcluster/node/config";
 import { sshdConfig, OWN_ROOT_SSHD_FILES } from "../../lab/localcluster/sshd";
 import { localStackConfig, writeLocalStack } from "../../lab/localcluster/stackFile";
 import { hostIps, hostPrimaryIp, type LocalCluster } from "../../lab/localcluster/state";
+import { clusterIpServiceManifest, runningPodStatus } from "../../lab/localcluster/kubeWorkloads";
+import { ping } from "../../lab/localcluster/pods";
 import type { IpFamily } from "../../lab/localcluster/ipFamily";
 
 const made: string[] = [];
@@ -165,4 +167,31 @@ test("IPv6 is refused in Pulumi mode; an IPv4 cluster's stack is as before, with
     assert.equal(text.includes("fd00"), false);
     assert.equal(text.includes("nodeIps"), false);
     assert.equal(localStackConfig(v4, { kubernetes }).clusterSubnet, "10.128.0.0/14");
+});
+
+test("pods: both addresses of a dual-stack pod, a RequireDualStack Service, ping to either family and nothing else", async () => {
+    const pod = (status: Record<string, unknown>) =>
+        runningPodStatus({ apiVersion: "v1", kind: "Pod", metadata: { name: "p", uid: "u1" }, spec: { nodeName: "node1" }, status });
+    assert.deepEqual(pod({ phase: "Running", podIP: "10.128.1.5", podIPs: [{ ip: "10.128.1.5" }, { ip: "fd00:10:128:1::5" }] }), {
+        uid: "u1",
+        node: "node1",
+        ip: "10.128.1.5",
+        ips: ["10.128.1.5", "fd00:10:128:1::5"],
+    });
+    assert.deepEqual(pod({ phase: "Running", podIP: "10.128.1.5" }), { uid: "u1", node: "node1", ip: "10.128.1.5", ips: ["10.128.1.5"] });
+    const svc = clusterIpServiceManifest({
+        name: "web",
+        selector: { app: "web" },
+        port: 80,
+        targetPort: 8080,
+        ipFamilyPolicy: "RequireDualStack",
+    });
+    assert.equal((svc.spec as { ipFamilyPolicy?: string }).ipFamilyPolicy, "RequireDualStack");
+    assert.equal(
+        "ipFamilyPolicy" in (clusterIpServiceManifest({ name: "web", selector: {}, port: 80, targetPort: 80 }).spec as object),
+        false,
+    );
+    const c = cluster("dual", 1);
+    for (const bad of ["fd00:10:128:1:0::5", "10.128.1.5; reboot", "-f"])
+        await assert.rejects(ping(c, "node1", bad), /is not an IPv4 or IPv6 address/);
 });

@@ -7,7 +7,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as ipaddr from "ipaddr.js";
+import { isCanonicalIpv6 } from "../ipFamily";
 import { check } from "../run";
 import { PATTERNS } from "@ovn-kubernetes-as-code/cluster/values";
 
@@ -48,8 +48,7 @@ function checked(value: string, pattern: RegExp, what: string): string {
 /** An IP SAN of either family; IPv6 only in its canonical text (hex digits and colons, nothing openssl reads otherwise). */
 function checkedIp(ip: string): string {
     if (PATTERNS.ipv4.re.test(ip)) return ip;
-    if (!ipaddr.IPv6.isValid(ip) || ipaddr.IPv6.parse(ip).toRFC5952String() !== ip)
-        throw new Error(`invalid IP address ${JSON.stringify(ip)} for a certificate`);
+    if (!isCanonicalIpv6(ip)) throw new Error(`invalid IP address ${JSON.stringify(ip)} for a certificate`);
     return ip;
 }
 
