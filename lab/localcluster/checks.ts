@@ -190,7 +190,7 @@ export async function overlayReport(
         serviceIp === undefined
             ? undefined
             : { ...(await tcpExchange(cluster, { pod: b }, serviceIp, { pod: a }, CHECK_PORT)), expected: a.ip };
-    const good = (r: { ok: boolean; seenSource?: string; expected: string }) => r.ok && r.seenSource === r.expected;
+    const good = exchangeOk;
     return {
         caughtUp,
         tunnels,
@@ -202,16 +202,27 @@ export async function overlayReport(
     };
 }
 
+/** A TCP exchange and the source its server should have seen. */
+export type Exchange = OverlayReport["gateway"];
+
+/** Whether the exchange worked and its server saw the expected source. */
+export const exchangeOk = (x: Exchange) => x.ok && x.seenSource === x.expected;
+
+/** A report's matrix, then one line per exchange (one not run, undefined, is left out). */
+export function formatChecks(matrix: PingMatrix, exchanges: ReadonlyArray<[string, Exchange | undefined]>): string[] {
+    const line = (what: string, x: Exchange) =>
+        `${what}: ${exchangeOk(x) ? "ok" : "FAIL"} (source seen ${x.seenSource ?? "none"}, expected ${x.expected}${x.error ? `; ${x.error}` : ""})`;
+    return [formatMatrix(matrix), "", ...exchanges.flatMap(([what, x]) => (x ? [line(what, x)] : []))];
+}
+
 export function formatReport(r: OverlayReport): string {
-    const line = (what: string, x: OverlayReport["gateway"]) =>
-        `${what}: ${x.ok && x.seenSource === x.expected ? "ok" : "FAIL"} (source seen ${x.seenSource ?? "none"}, expected ${x.expected}${x.error ? `; ${x.error}` : ""})`;
     return [
         formatCaughtUp(r.caughtUp),
         formatTunnelMesh(r.tunnels),
-        formatMatrix(r.matrix),
-        "",
-        line("TCP pod → pod on another node", r.podTcp),
-        ...(r.service ? [line("TCP pod → ClusterIP Service backed by the pod on another node", r.service)] : []),
-        line("TCP pod → outside through the gateway (SNAT)", r.gateway),
+        ...formatChecks(r.matrix, [
+            ["TCP pod → pod on another node", r.podTcp],
+            ["TCP pod → ClusterIP Service backed by the pod on another node", r.service],
+            ["TCP pod → outside through the gateway (SNAT)", r.gateway],
+        ]),
     ].join("\n");
 }
