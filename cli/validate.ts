@@ -42,14 +42,14 @@ function check(file: string, previousFile: string | undefined): Outcome {
             hosts: model.hosts.length,
             nodeSwitches: model.nodeNetworks.length,
             gateways: gw,
-            clusterSubnet: model.clusterSubnet,
+            clusterSubnet: model.clusterSubnets[0],
             writer: model.writer,
             architecture: model.architecture,
             ...(interconnect ? { ovnkubeVersion: model.kube.version } : { nbAddress: model.nbAddress }),
         };
         const text =
             `${file}: valid: ${model.hosts.length} hosts, ${model.nodeNetworks.length} node switches, ${gw} gateway${gw === 1 ? "" : "s"}, ` +
-            `cluster ${model.clusterSubnet}, ${interconnect ? `a zone per node (ovn-kubernetes ${model.kube.version})` : `NB ${model.nbAddress}`}`;
+            `cluster ${model.clusterSubnets[0]}, ${interconnect ? `a zone per node (ovn-kubernetes ${model.kube.version})` : `NB ${model.nbAddress}`}`;
         return { valid: true, summary, text, warnings };
     } catch (e) {
         if (e instanceof ConfigError) return { valid: false, problems: e.problems };

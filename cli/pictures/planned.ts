@@ -43,18 +43,22 @@ function nodePlans(model: ClusterModel): NodePlan[] {
         const kube = model.kube.nodes.find((n) => n.name === network.node);
         return {
             name: network.node,
-            subnet: network.subnet,
+            // Every family's, in the cluster's order.
+            subnet: kube ? kube.subnets.join(" ") : network.subnet,
             zone,
             gateway,
-            transit: kube?.transit?.cidr,
-            switchRows: keys(zone, NodeSwitch.ovnkube(network)),
+            transit: kube?.transit?.map((t) => t.cidr).join(" "),
+            switchRows: keys(zone, NodeSwitch.ovnkube(network, kube)),
             gatewayRows: gateway ? keys(zone, plannedGatewayRows(model, gateway)) : [],
             transitRows: kube && interconnect ? transitKeys(zone, kube) : [],
         };
     });
 }
 
-const gatewayLines = (g: PlannedGateway): string[] => [`join ${g.gatewayRouterJoin.cidr}`, `SNAT → ${g.gatewayIp}`];
+const gatewayLines = (g: PlannedGateway): string[] => [
+    `join ${g.gatewayRouterJoin.map((a) => a.cidr).join(" ")}`,
+    `SNAT → ${g.gatewayIps.join(" ")}`,
+];
 const externalTitle = (g: PlannedGateway) =>
     g.external ? `${names.externalSwitch(g.name)} ${g.external.cidr}` : `${names.externalSwitch(g.name)} (NIC of the default route)`;
 
@@ -92,7 +96,7 @@ function nodeLines(group: readonly NodePlan[]): Line[] {
         n.name,
         n.subnet,
         n.transit ? `transit ${n.transit}` : "",
-        n.gateway ? `${names.gatewayRouter(n.name)} SNAT → ${n.gateway.gatewayIp}` : "",
+        n.gateway ? `${names.gatewayRouter(n.name)} SNAT → ${n.gateway.gatewayIps.join(" ")}` : "",
         n.gateway?.external ? n.gateway.external.cidr : "",
     ]);
     const widths = columns[0].map((_, i) => Math.max(...columns.map((c) => c[i].length)));
@@ -119,7 +123,7 @@ export function plannedPicture(model: ClusterModel, stack: string): Picture {
     const boxes: Box[] = [];
     const links: Link[] = [];
     const r = model.clusterRouter;
-    const subtitle = `${model.writer === "pulumi" ? "Pulumi mode" : `ovnkube mode (ovn-kubernetes ${model.kube.version})`}, ${model.architecture}, cluster ${model.clusterSubnet}, ${nodes.length} nodes`;
+    const subtitle = `${model.writer === "pulumi" ? "Pulumi mode" : `ovnkube mode (ovn-kubernetes ${model.kube.version})`}, ${model.architecture}, cluster ${model.clusterSubnets[0]}, ${nodes.length} nodes`;
     const title = `${stack}: planned topology`;
     const routerRows = (zone?: string) =>
         keys(zone, ClusterRouter.ovnkube(model)).filter((k) => !k.endsWith(`Logical_Switch ${r.joinSwitch}`));
@@ -135,7 +139,7 @@ export function plannedPicture(model: ClusterModel, stack: string): Picture {
             lines: [{ text: `cluster ${r.clusterSubnet}`, rows: [] }],
             rows: routerRows(),
         });
-        boxes.push({ id: join, kind: "switch", title: r.joinSwitch, lines: [{ text: model.joinSubnet, rows: [] }], rows: joinRows() });
+        boxes.push({ id: join, kind: "switch", title: r.joinSwitch, lines: [{ text: model.joinSubnets[0], rows: [] }], rows: joinRows() });
         links.push({ from: router, to: join, label: `${r.joinPort} ${r.joinAddress.cidr}` });
         if (!collapse) for (const n of nodes) nodeBoxes(n, router, join, boxes, links);
         else
@@ -162,7 +166,7 @@ export function plannedPicture(model: ClusterModel, stack: string): Picture {
         id: transit,
         kind: "switch",
         title: names.TRANSIT_SWITCH,
-        lines: [{ text: model.kube.transitSubnet, rows: [] }],
+        lines: [{ text: model.kube.transitSubnets[0], rows: [] }],
         rows: transitKeys,
     });
     if (collapse) {
@@ -195,7 +199,7 @@ export function plannedPicture(model: ClusterModel, stack: string): Picture {
             id: join,
             kind: "switch",
             title: r.joinSwitch,
-            lines: [{ text: model.joinSubnet, rows: [] }],
+            lines: [{ text: model.joinSubnets[0], rows: [] }],
             rows: joinRows(n.zone),
             zone: n.zone,
         });

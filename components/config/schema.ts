@@ -4,7 +4,8 @@
 // ../plan/checks because JSON Schema cannot express them. The descriptions are markdown and make the
 // settings table of docs/configuration.md (`npm run gen:config-docs`), so links are relative to docs/.
 
-import { PATTERNS, type PatternName } from "../values";
+import { PATTERNS, type IpFamily, type PatternName } from "../values";
+import { FAMILY_DEFAULTS } from "./families";
 import { DatapathType, EncapType, GatewayMode, OsFamily, OvnProtocol, Role, valuesOf } from "./types";
 import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION, OVNKUBE_ARCHITECTURES, OVNKUBE_VERSIONS } from "./releases";
 import {
@@ -16,17 +17,26 @@ import {
     OvnkubeGatewayMode,
 } from "./features";
 
-/** Upstream's defaults (go-controller/pkg/config/config.go, the chart's values-single-node-zone.yaml). */
-export const DEFAULT_JOIN_SUBNET = "100.64.0.0/16";
-export const DEFAULT_TRANSIT_SUBNET = "100.88.0.0/16";
-export const DEFAULT_MASQUERADE_SUBNET = "169.254.0.0/17";
-
 /** A string field checked against the shared table, so that later layers accept what passes here. */
 const text = <N extends PatternName>(name: N) => ({ type: "string", pattern: PATTERNS[name].source }) as const;
 const IPV4 = text("ipv4");
 const CIDR4 = text("cidr");
 const IFNAME = text("ifname");
 const PORT = { type: "integer", minimum: 1, maximum: 65535 } as const;
+const IP = text("ip");
+
+/** A range: one CIDR, or one per address family (dual stack), the primary first. */
+const perFamilyCidr = <D extends string>(description: D) =>
+    ({
+        type: ["string", "array"],
+        pattern: PATTERNS.ipCidr.source,
+        items: text("ipCidr"),
+        minItems: 1,
+        maxItems: 2,
+        description,
+    }) as const;
+/** The defaults of a per-family range, for its description. */
+const defaults = (d: Record<IpFamily, string>) => `default ${d.ipv4} and ${d.ipv6}`;
 
 /** One boolean per feature of ./features, with its description and the chart's default. */
 const featureProperties = Object.fromEntries(
@@ -98,9 +108,17 @@ const node = {
             description:
                 "central (on 1, 3 or 5 nodes): OVN NB/SB and northd; master/node: a Kubernetes node with its logical switch; gateway: gateway-init",
         },
-        tunnelIp: { ...IPV4, description: "ovn-encap-ip (default: address when it is an IPv4 address)" },
+        tunnelIp: { ...IP, description: "ovn-encap-ip, IPv4 or IPv6 (default: address when it is an IP address)" },
+        nodeIps: {
+            type: "array",
+            items: IP,
+            minItems: 1,
+            maxItems: 2,
+            description:
+                "ovnkube mode: the node's addresses, one per family in the order of clusterSubnet, as the kubelet's `--node-ip` (default: [tunnelIp]; required in dual stack)",
+        },
         tunnelInterface: { ...IFNAME, description: "the NIC holding tunnelIp; with datapathType netdev it moves onto OVS bridge br<NIC>" },
-        subnet: { ...CIDR4, description: "pinned node subnet (default: allocated from clusterSubnet)" },
+        subnet: perFamilyCidr("pinned node subnet, one per family of clusterSubnet (default: allocated from clusterSubnet)"),
         os: { enum: valuesOf(OsFamily), default: "debian", description: "package family" },
         datapathType: { enum: valuesOf(DatapathType), description: "OVS datapath (default: the cluster's datapathType)" },
         gateway,
@@ -119,21 +137,28 @@ export const stackConfigSchema = {
     type: "object",
     properties: {
         nodes: { type: "array", items: node, minItems: 1, description: "every machine of the cluster" },
-        clusterSubnet: { ...CIDR4, description: "the pod network, split into node subnets" },
-        hostSubnetLength: { type: "integer", minimum: 8, maximum: 29, default: 24, description: "prefix length of each node subnet" },
-        serviceSubnet: { ...CIDR4, description: "Kubernetes service CIDR" },
-        joinSubnet: { ...CIDR4, default: DEFAULT_JOIN_SUBNET, description: "links the cluster router to the gateway routers" },
-        transitSubnet: {
-            ...CIDR4,
-            default: DEFAULT_TRANSIT_SUBNET,
-            description: "interconnect: the transit switch joining the zones' cluster routers (one address per node id)",
+        clusterSubnet: perFamilyCidr(
+            "the pod network, split into node subnets: one CIDR, or one IPv4 and one IPv6 CIDR for dual stack (the first is the primary family); its families are the cluster's",
+        ),
+        hostSubnetLength: {
+            type: ["integer", "object"],
+            minimum: 8,
+            maximum: 29,
+            properties: {
+                ipv4: { type: "integer", minimum: 8, maximum: 29, description: "IPv4 node subnets (default 24)" },
+                ipv6: { type: "integer", minimum: 1, maximum: 128, description: "IPv6 node subnets (64, the only length ovnkube takes)" },
+            },
+            additionalProperties: false,
+            description: "prefix length of each node subnet: a number (IPv4), or `{ipv4, ipv6}` (default 24 and 64)",
         },
-        masqueradeSubnet: {
-            ...CIDR4,
-            default: DEFAULT_MASQUERADE_SUBNET,
-            description:
-                "ovnkube mode: the hosts' masquerade addresses (link-local, on every node's gateway bridge; upstream chart's default)",
-        },
+        serviceSubnet: perFamilyCidr("Kubernetes service CIDR, one per family of clusterSubnet"),
+        joinSubnet: perFamilyCidr(`links the cluster router to the gateway routers (${defaults(FAMILY_DEFAULTS.joinSubnet)})`),
+        transitSubnet: perFamilyCidr(
+            `interconnect: the transit switch joining the zones' cluster routers, one address per node id (${defaults(FAMILY_DEFAULTS.transitSubnet)})`,
+        ),
+        masqueradeSubnet: perFamilyCidr(
+            `ovnkube mode: the hosts' masquerade addresses on every node's gateway bridge (${defaults(FAMILY_DEFAULTS.masqueradeSubnet)}, the chart's)`,
+        ),
         encapType: {
             enum: valuesOf(EncapType),
             default: "geneve",

@@ -5,6 +5,7 @@
 // Enumerations are const objects, the form the component provider's schema inference reads as enums.
 import type { OvnkubeArchitecture, OvnkubeVersion } from "./releases";
 import type { OvnkubeGatewayMode } from "./features";
+import type { IpFamily } from "../values";
 
 /** What a host does in the cluster. */
 export const Role = { central: "central", master: "master", node: "node", gateway: "gateway" } as const;
@@ -56,15 +57,20 @@ export interface NodeConfig {
     hostKey?: string;
     /** central: OVN NB/SB and northd; master/node: a Kubernetes node with its logical switch; gateway: gateway-init. */
     roles: Role[];
-    /** This host's tunnel endpoint (ovn-encap-ip). Default: `address` when that is an IPv4 address. */
+    /** This host's tunnel endpoint (ovn-encap-ip), of either family. Default: `address` when that is an IP address. */
     tunnelIp?: string;
+    /**
+     * ovnkube mode: the node's own addresses, one per address family of the cluster, in the order of
+     * its ranges, as the kubelet's `--node-ip` has them. Default: [tunnelIp]; a dual-stack cluster needs both.
+     */
+    nodeIps?: string[];
     /**
      * The NIC that holds tunnelIp. With datapathType netdev it is moved onto OVS bridge br<NIC>
      * (addresses and routes follow), because userspace tunnels only leave through an OVS bridge.
      */
     tunnelInterface?: string;
-    /** Pinned node subnet; otherwise allocated from the cluster subnet. */
-    subnet?: string;
+    /** Pinned node subnet, one per address family (a list in dual stack); otherwise allocated from the cluster subnet. */
+    subnet?: string | string[];
     /** Package family of the host (default debian). */
     os?: OsFamily;
     /** OVS datapath of this host (default from the cluster's `datapathType`). */
@@ -239,18 +245,18 @@ export type SecretValue = string | { secure: string };
 export interface ClusterSettings {
     /** Every machine of the cluster. */
     nodes: NodeConfig[];
-    /** The pod network, split into node subnets. */
-    clusterSubnet: string;
-    /** Prefix length of each node subnet (default 24). */
-    hostSubnetLength?: number;
-    /** The Kubernetes service CIDR. */
-    serviceSubnet: string;
-    /** Links the cluster router to the gateway routers (default 100.64.0.0/16). */
-    joinSubnet?: string;
-    /** Interconnect: the transit switch joining the zones' cluster routers (default 100.88.0.0/16). */
-    transitSubnet?: string;
-    /** ovnkube mode: the host masquerade addresses (default 169.254.0.0/17). */
-    masqueradeSubnet?: string;
+    /** The pod network, split into node subnets: one CIDR, or one per address family (dual stack, the primary first). */
+    clusterSubnet: string | string[];
+    /** Prefix length of each node subnet: a number (IPv4), or one per family (default 24 and 64). */
+    hostSubnetLength?: number | HostSubnetLengths;
+    /** The Kubernetes service CIDR, one per family of clusterSubnet. */
+    serviceSubnet: string | string[];
+    /** Links the cluster router to the gateway routers (default 100.64.0.0/16 and fd98::/64), one per family. */
+    joinSubnet?: string | string[];
+    /** Interconnect: the transit switch joining the zones' cluster routers (default 100.88.0.0/16 and fd97::/64), one per family. */
+    transitSubnet?: string | string[];
+    /** ovnkube mode: the host masquerade addresses (default 169.254.0.0/17 and fd69::/112), one per family. */
+    masqueradeSubnet?: string | string[];
     /** The overlay tunnel (default geneve). */
     encapType?: EncapType;
     /** Pod and management port MTU (default 1400); it must leave room for the tunnel. */
@@ -299,15 +305,37 @@ export const SECRET_KEYS = [
 ] as const;
 export type SecretKey = (typeof SECRET_KEYS)[number];
 
+/** A node subnet's prefix length per address family. */
+export interface HostSubnetLengths {
+    /** IPv4 node subnets (default 24). */
+    ipv4?: number;
+    /** IPv6 node subnets (default 64). */
+    ipv6?: number;
+}
+
+/** A node with its defaults; its ranges and addresses one per family of the cluster, in its order. */
+export type StackNode = Omit<NodeConfig, "subnet" | "nodeIps"> & {
+    port: number;
+    user: string;
+    os: OsFamily;
+    datapathType: DatapathType;
+    tunnelIp: string;
+    nodeIps: string[];
+    /** Pinned subnets, one per family (absent: planned). */
+    subnets?: string[];
+};
+
 /** Validated config with every default applied. Secrets are left out: they travel as Pulumi secrets. */
 export interface StackConfig {
-    nodes: Array<NodeConfig & { port: number; user: string; os: OsFamily; datapathType: DatapathType; tunnelIp: string }>;
-    clusterSubnet: string;
-    hostSubnetLength: number;
-    serviceSubnet: string;
-    joinSubnet: string;
-    transitSubnet: string;
-    masqueradeSubnet: string;
+    nodes: StackNode[];
+    /** The cluster's address families, the primary first; every range below has one entry per family, in this order. */
+    ipFamilies: IpFamily[];
+    clusterSubnets: string[];
+    hostSubnetLengths: number[];
+    serviceSubnets: string[];
+    joinSubnets: string[];
+    transitSubnets: string[];
+    masqueradeSubnets: string[];
     encapType: EncapType;
     mtu: number;
     datapathType: DatapathType;

@@ -14,6 +14,8 @@ export interface RecordedRelease {
     architecture: string;
     /** Absent in state written before it was recorded, when every cluster ran the shared mode. */
     gatewayMode?: string;
+    /** The address families, the primary first; absent: IPv4 alone. */
+    ipFamilies?: string[];
 }
 
 /** The gateway mode of clusters recorded before the setting existed. */
@@ -41,6 +43,14 @@ export function releaseChangeRefusal(olds: RecordedRelease | undefined, news: Re
             `ovnkube.gatewayMode ${oldMode} → ${newMode} stopped before anything was changed: ovn-kubernetes documents no switch of a running cluster's ` +
             `gateway mode (every node's gateway router, host routes and nftables rules differ between them), and none is proven here. Keep ${oldMode}, ` +
             `or create the cluster anew: pulumi destroy (drain first), then pulumi up with ovnkube.gatewayMode: ${newMode}`
+        );
+    const [oldFamilies, newFamilies] = [(olds.ipFamilies ?? ["ipv4"]).join(" and "), (news.ipFamilies ?? ["ipv4"]).join(" and ")];
+    if (oldFamilies !== newFamilies)
+        return (
+            `the address families ${oldFamilies} → ${newFamilies} (clusterSubnet) stopped before anything was changed: ovn-kubernetes' cluster ` +
+            `manager re-allocates node subnets for a new family (clustermanager/node/node_allocator.go:221-224, :355 at v1.3.0), but every node's ` +
+            `gateway, management port and the API server's service range must change with it, and no such conversion is proven here. Keep ` +
+            `${oldFamilies}, or create the cluster anew: pulumi destroy (drain first), then pulumi up with the new ranges`
         );
     return undefined;
 }

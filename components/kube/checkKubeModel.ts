@@ -44,9 +44,16 @@ export function validateKubeModel(model: KubeModel): void {
     if (https !== model.secureApi) {
         fail("config.k8s_apiserver", `"${model.config.k8s_apiserver}" disagrees with secureApi=${model.secureApi} (https means secure)`);
     }
-    check("joinSubnet", model.joinSubnet, PATTERNS.cidr);
-    check("masqueradeSubnet", model.masqueradeSubnet, PATTERNS.cidr);
-    if (model.architecture === "interconnect") check("transitSubnet", model.transitSubnet, PATTERNS.cidr);
+    const ranges: Array<[string, readonly string[]]> = [
+        ["joinSubnets", model.joinSubnets],
+        ["masqueradeSubnets", model.masqueradeSubnets],
+        ...(model.architecture === "interconnect" ? [["transitSubnets", model.transitSubnets] as [string, readonly string[]]] : []),
+    ];
+    for (const [key, list] of ranges) {
+        if (list.length !== model.ipFamilies.length)
+            fail(key, `has ${list.length} entries for ${model.ipFamilies.length} address families`);
+        list.forEach((c, k) => check(`${key}[${k}]`, c, PATTERNS.ipCidr));
+    }
     if (model.identity) {
         check("identity.webhookAddress", model.identity.webhookAddress, PATTERNS.host);
         check("identity.bootstrapKubeconfig", model.identity.bootstrapKubeconfig, PATTERNS.hostPath);
@@ -67,7 +74,7 @@ function validatePlan(model: KubeModel, fail: Fail, check: (path: string, value:
         if (!isNodeName(node.name)) fail(`${p}.name`, `"${node.name}" is not a Kubernetes node name`);
         if (planned.has(node.name)) fail(`${p}.name`, `"${node.name}" is planned twice (also nodes[${planned.get(node.name)}])`);
         planned.set(node.name, i);
-        check(`${p}.subnet`, node.subnet, PATTERNS.cidr);
+        node.subnets.forEach((s, k) => check(`${p}.subnets[${k}]`, s, PATTERNS.ipCidr));
         if (!Number.isInteger(node.nodeId) || node.nodeId < MIN_OVNKUBE_NODE_ID || node.nodeId > MAX_OVNKUBE_NODE_ID) {
             fail(`${p}.nodeId`, `${node.nodeId} is outside ovnkube's node-id range ${MIN_OVNKUBE_NODE_ID}…${MAX_OVNKUBE_NODE_ID}`);
         }

@@ -5,6 +5,7 @@
 // (go-controller/pkg/ovnwebhook/nodeadmission.go, podadmission.go). The certificate it serves is
 // the program's (./webhookCertificate.ts): the Ovnkube component adds it to the Secret and the
 // webhooks (`caBundle`) built here.
+import { familyOf } from "../values";
 import type { KubeModel } from "../model/types";
 import { configEnv } from "./configMap";
 import { onNodes, ovnkubeDaemonSet } from "./daemonset";
@@ -37,7 +38,11 @@ const IDENTITY_BINARY = "/usr/bin/ovnkube-identity";
 const RBAC = "ovn-kubernetes-identity";
 
 /** The API server dials this: the name or address the serving certificate must carry. */
-export const webhookUrl = (model: KubeModel, path: "node" | "pod") => `https://${model.identity!.webhookAddress}:${WEBHOOK_PORT}/${path}`;
+export const webhookUrl = (model: KubeModel, path: "node" | "pod") => {
+    const host = model.identity!.webhookAddress;
+    // An IPv6 address goes in brackets in a URL (RFC 3986 3.2.2).
+    return `https://${familyOf(host) === "ipv6" ? `[${host}]` : host}:${WEBHOOK_PORT}/${path}`;
+};
 
 const labels = () => ({ ...COMMON_LABELS });
 

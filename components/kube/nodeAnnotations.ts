@@ -15,6 +15,10 @@ import {
 } from "./objectNames";
 import type { NodePatch } from "./objectTypes";
 import { EGRESS_ASSIGNABLE_LABEL } from "../config/features";
+import { familyOf } from "../values";
+
+/** `{"ipv4": …, "ipv6": …}`, the form of ovnkube's per-family annotations (util/node_annotations.go). */
+const byFamily = (cidrs: readonly string[]): Record<string, string> => Object.fromEntries(cidrs.map((c) => [familyOf(c)!, c]));
 
 /**
  * How the patches are applied (server-side apply). One fixed field manager, so a renamed resource
@@ -31,14 +35,14 @@ export const NODE_PLAN_APPLY = { fieldManager: "ovn-kubernetes-node-plan", force
  */
 export function nodePlanAnnotations(node: OvnkubeNodeModel, architecture: KubeModel["architecture"]): Record<string, string> {
     return {
-        [NODE_SUBNETS_ANNOTATION]: JSON.stringify({ [DEFAULT_NETWORK]: [node.subnet] }),
+        [NODE_SUBNETS_ANNOTATION]: JSON.stringify({ [DEFAULT_NETWORK]: node.subnets }),
         [NODE_ID_ANNOTATION]: String(node.nodeId),
         // Interconnect: the transit address changes in the same update as the subnet and id. Other
         // zones route a remote node's subnets via its transit address and never delete a route whose
         // next hop changed (zone_ic_handler.go:653-673 at v1.3.0), so a node seen with its planned
         // subnet but an old transit address would keep a dead ECMP path to it.
         ...(architecture === "interconnect" && node.transit
-            ? { [NODE_TRANSIT_ANNOTATION]: JSON.stringify({ ipv4: node.transit.cidr }) }
+            ? { [NODE_TRANSIT_ANNOTATION]: JSON.stringify(byFamily(node.transit.map((t) => t.cidr))) }
             : {}),
     };
 }
@@ -99,6 +103,7 @@ export const NODE_PLAN_HASH_ANNOTATION = "checksum/node-plan";
  * planned ids and rewrites the ids and transit addresses it gave meanwhile, so no id is written by two.
  */
 export function nodePlanHash(model: KubeModel): string {
-    const plan = model.nodes.map((n) => [n.name, n.nodeId, n.subnet]).sort();
+    // A single-stack node hashes its one subnet as it always has, so that no cluster rolls for dual stack's sake.
+    const plan = model.nodes.map((n) => [n.name, n.nodeId, n.subnets.length === 1 ? n.subnets[0] : n.subnets]).sort();
     return createHash("sha256").update(JSON.stringify(plan)).digest("hex");
 }

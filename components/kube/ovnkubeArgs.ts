@@ -58,19 +58,23 @@ function clusterArgs(model: KubeModel): string[] {
         "$(OVN_SVC_CIDR)",
         "-gateway-mode",
         model.gatewayMode,
-        "-gateway-v4-join-subnet",
-        model.joinSubnet,
-        "-gateway-v4-masquerade-subnet",
-        model.masqueradeSubnet,
+        ...familyArgs(model, "-gateway-%s-join-subnet", model.joinSubnets),
+        ...familyArgs(model, "-gateway-%s-masquerade-subnet", model.masqueradeSubnets),
         // Where the leader-election Lease lives: the namespace the Role is granted in.
         "-ovn-config-namespace",
         model.namespace,
         "-host-network-namespace",
         HOST_NETWORK_NAMESPACE,
     ];
-    if (interconnect(model)) args.push("-enable-interconnect", "-cluster-manager-v4-transit-subnet", model.transitSubnet);
+    if (interconnect(model))
+        args.push("-enable-interconnect", ...familyArgs(model, "-cluster-manager-%s-transit-subnet", model.transitSubnets));
     if (hasConfigEnv(model, "MTU")) args.push("-mtu", "$(MTU)");
     return args;
+}
+
+/** One flag per family of the cluster (`%s`: v4 or v6) with that family's range. */
+function familyArgs(model: KubeModel, flag: string, ranges: readonly string[]): string[] {
+    return model.ipFamilies.flatMap((f, k) => [flag.replace("%s", f === "ipv4" ? "v4" : "v6"), ranges[k]]);
 }
 
 /** True when ovnkube talks SSL to NB or SB and so needs the host's OVN client files. */

@@ -3,17 +3,24 @@
 // Stability without state: an unpinned node's place is a hash of its NAME (not of its position),
 // so adding or removing another node never moves it. Two names can hash to the same place; then
 // the node listed first keeps it and the later one takes the next free place, and is reported as
-// displaced so the operator can pin it (`nodes[i].subnet`). Appending nodes therefore never moves
+// displaced so the operator can pin it (`nodes[i].subnet`). Each address family is planned so; a
+// node's join offset (ovnkube's node-id) is one for all families. Appending nodes therefore never moves
 // an existing one, and the plan is a pure function of the config.
 import { createHash } from "crypto";
-import { addressAt, Cidr4, overlaps, parseNetwork, size, subnetAt } from "../values";
+import { addressAt, type Cidr, type IpFamily, overlaps, parseNetwork, size, subnetAt } from "../values";
 
-export interface PlanRequest {
+/** One family's ranges: the cluster subnet carved into node subnets, and the join subnet. */
+export interface FamilyRanges {
     clusterSubnet: string;
     hostSubnetLength: number;
     joinSubnet: string;
-    /** Kubernetes nodes in config order, with an optional pinned subnet. */
-    nodes: Array<{ name: string; subnet?: string }>;
+}
+
+export interface PlanRequest {
+    /** One entry per address family, the primary first (a dual-stack cluster has two). */
+    families: FamilyRanges[];
+    /** Kubernetes nodes in config order, with optional pinned subnets, one per family (in the families' order). */
+    nodes: Array<{ name: string; subnets?: readonly string[] }>;
     /** Gateway node names in config order. */
     gateways: string[];
     /**
@@ -37,7 +44,9 @@ export interface Displaced {
     got: string;
 }
 
-export interface AddressPlan {
+/** The plan of one address family. */
+export interface FamilyPlan {
+    family: IpFamily;
     /** Node name → node subnet. */
     subnets: Record<string, string>;
     /** The cluster router's join address (first address of the join subnet). */
@@ -45,6 +54,16 @@ export interface AddressPlan {
     /** Gateway node name → its gateway router's join address. */
     gatewayJoinIps: Record<string, string>;
     joinPrefix: number;
+}
+
+/** The plan: the primary family's at the top (all Pulumi mode has), and every family's in `families`. */
+export interface AddressPlan extends FamilyPlan {
+    families: FamilyPlan[];
+    /**
+     * Gateway node name → its join offset, shared by every family: ovnkube gives a node one node-id
+     * and derives each family's join and transit address from it.
+     */
+    joinOffsets: Record<string, number>;
     displaced: Displaced[];
 }
 
@@ -77,15 +96,21 @@ function claim(
     return { places, displaced };
 }
 
-export function planAddresses(req: PlanRequest): AddressPlan {
-    const cluster = parseNetwork(req.clusterSubnet);
-    const slotCount = size(req.hostSubnetLength) === 0 ? 0 : size(cluster.prefix) / size(req.hostSubnetLength);
-    const pinned: Cidr4[] = req.nodes.filter((n) => n.subnet).map((n) => parseNetwork(n.subnet!));
-    const subnetOf = (i: number) => subnetAt(cluster, req.hostSubnetLength, i);
+/** A family's node subnets: pins kept, the others placed by name. */
+function planSubnets(
+    r: FamilyRanges,
+    nodes: PlanRequest["nodes"],
+    index: number,
+): { subnets: Record<string, string>; displaced: Displaced[] } {
+    const cluster = parseNetwork(r.clusterSubnet);
+    const pinOf = (n: PlanRequest["nodes"][number]) => n.subnets?.[index];
+    const slotCount = r.hostSubnetLength < cluster.prefix ? 0 : size(cluster.prefix, cluster.bits) / size(r.hostSubnetLength, cluster.bits);
+    const pinned: Cidr[] = nodes.flatMap((n) => (pinOf(n) ? [parseNetwork(pinOf(n)!)] : []));
+    const subnetOf = (i: number) => subnetAt(cluster, r.hostSubnetLength, i);
 
     const subnets: Record<string, string> = {};
-    for (const n of req.nodes) if (n.subnet) subnets[n.name] = n.subnet;
-    const unpinned = req.nodes.filter((n) => !n.subnet).map((n) => n.name);
+    for (const n of nodes) if (pinOf(n)) subnets[n.name] = pinOf(n)!;
+    const unpinned = nodes.filter((n) => !pinOf(n)).map((n) => n.name);
     const nodeClaim = claim(
         unpinned,
         slotCount,
@@ -94,25 +119,35 @@ export function planAddresses(req: PlanRequest): AddressPlan {
         "subnet",
     );
     for (const name of unpinned) subnets[name] = subnetOf(nodeClaim.places[name]).text;
+    return { subnets, displaced: nodeClaim.displaced };
+}
 
-    // Join subnet: address 1 is the cluster router's; gateways take 2 … size-2 (never the broadcast).
-    const join = parseNetwork(req.joinSubnet);
-    const gatewaySlots = Math.min(size(join.prefix) - 2, (req.maxJoinOffset ?? Infinity) + 1) - 2;
+export function planAddresses(req: PlanRequest): AddressPlan {
+    const joins = req.families.map((r) => parseNetwork(r.joinSubnet));
+    // Join subnet: address 1 is the cluster router's; gateways take 2 … size-2 (never the broadcast),
+    // at one offset in every family.
+    const room = Math.min(...joins.map((j) => size(j.prefix, j.bits) - 2));
+    const gatewaySlots = Math.min(room, (req.maxJoinOffset ?? Infinity) + 1) - 2;
     const joinClaim = claim(
         req.gateways,
         gatewaySlots,
         () => true,
-        (i) => addressAt(join, i + 2),
+        (i) => addressAt(joins[0], i + 2),
         "join",
     );
-    const gatewayJoinIps: Record<string, string> = {};
-    for (const name of req.gateways) gatewayJoinIps[name] = addressAt(join, joinClaim.places[name] + 2);
-
-    return {
-        subnets,
-        clusterRouterJoinIp: addressAt(join, 1),
-        gatewayJoinIps,
-        joinPrefix: join.prefix,
-        displaced: [...nodeClaim.displaced, ...joinClaim.displaced],
-    };
+    const joinOffsets = Object.fromEntries(req.gateways.map((name) => [name, joinClaim.places[name] + 2]));
+    const displaced: Displaced[] = [];
+    const families = req.families.map((r, index): FamilyPlan => {
+        const { subnets, displaced: moved } = planSubnets(r, req.nodes, index);
+        displaced.push(...moved);
+        const join = joins[index];
+        return {
+            family: join.family,
+            subnets,
+            clusterRouterJoinIp: addressAt(join, 1),
+            gatewayJoinIps: Object.fromEntries(req.gateways.map((name) => [name, addressAt(join, joinOffsets[name])])),
+            joinPrefix: join.prefix,
+        };
+    });
+    return { ...families[0], families, joinOffsets, displaced: [...displaced, ...joinClaim.displaced] };
 }

@@ -2,27 +2,15 @@
 // Pure and deterministic: no I/O, no Pulumi, same input → same output.
 import type { DatapathType, OsFamily, StackConfig } from "../config/types";
 import { planAddresses, AddressPlan, MAX_OVNKUBE_NODE_ID } from "./addressPlan";
-import { addressAt, macFromIp, parseNetwork, toInt } from "../values";
+import { addressAt, familyOf, parseNetwork } from "../values";
+import { ifAddress, ifAddressAt } from "./ifAddress";
 import * as names from "./names";
 import { releaseCrdUrls } from "../config/releases";
 import { featureSettings } from "../config/features";
 import { isChassis, isK8sNode, tunnelBridgeOf } from "./nodes";
-import type {
-    ClusterModel,
-    GatewayModel,
-    HostModel,
-    IfAddress,
-    NodeNetworkModel,
-    OvnkubeNodeGroup,
-    OvnkubeNodeModel,
-    TopologyWriter,
-} from "./types";
+import type { ClusterModel, GatewayModel, HostModel, NodeNetworkModel, OvnkubeNodeGroup, OvnkubeNodeModel, TopologyWriter } from "./types";
 
 type Node = StackConfig["nodes"][number];
-
-function ifAddress(ip: string, prefix: number): IfAddress {
-    return { ip, cidr: `${ip}/${prefix}`, mac: macFromIp(ip) };
-}
 
 /** Distribution packages: OVS everywhere, ovn-central on the central node, ovn-host on chassis. */
 export function packagesFor(os: OsFamily, central: boolean, chassis: boolean, datapathType: DatapathType = "system"): string[] {
@@ -52,10 +40,12 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
     // ovnkube runs a gateway router on every node and places its join address by node-id, which it
     // allocates from a bounded range: the plan gives every node a place in that range.
     const plan = planAddresses({
-        clusterSubnet: cfg.clusterSubnet,
-        hostSubnetLength: cfg.hostSubnetLength,
-        joinSubnet: cfg.joinSubnet,
-        nodes: k8sNodes.map((n) => ({ name: n.name, subnet: n.subnet })),
+        families: cfg.ipFamilies.map((_, k) => ({
+            clusterSubnet: cfg.clusterSubnets[k],
+            hostSubnetLength: cfg.hostSubnetLengths[k],
+            joinSubnet: cfg.joinSubnets[k],
+        })),
+        nodes: k8sNodes.map((n) => ({ name: n.name, subnets: n.subnets })),
         gateways: (writer === "ovnkube" ? k8sNodes : gatewayNodes).map((n) => n.name),
         maxJoinOffset: writer === "ovnkube" ? MAX_OVNKUBE_NODE_ID : undefined,
     });
@@ -99,9 +89,10 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
 
     return {
         writer,
-        clusterSubnet: cfg.clusterSubnet,
-        serviceSubnet: cfg.serviceSubnet,
-        joinSubnet: cfg.joinSubnet,
+        ipFamilies: cfg.ipFamilies,
+        clusterSubnets: cfg.clusterSubnets,
+        serviceSubnets: cfg.serviceSubnets,
+        joinSubnets: cfg.joinSubnets,
         mtu: cfg.mtu,
         encapType: cfg.encapType,
         nbAddress,
@@ -138,7 +129,7 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
             joinPort: names.routerToJoin(names.CLUSTER_ROUTER),
             joinPeerPort: names.joinToRouter(names.CLUSTER_ROUTER),
             joinAddress: clusterRouterJoin,
-            clusterSubnet: cfg.clusterSubnet,
+            clusterSubnet: cfg.clusterSubnets[0],
         },
         nodeNetworks,
         gateways,
@@ -151,8 +142,9 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
             gatewayMode: cfg.ovnkube.gatewayMode,
             features: featureSettings(cfg.ovnkube.features),
             egressIpHealthCheckPort: cfg.ovnkube.features.egressIpHealthCheckPort,
-            transitSubnet: cfg.transitSubnet,
-            masqueradeSubnet: cfg.masqueradeSubnet,
+            ipFamilies: cfg.ipFamilies,
+            transitSubnets: cfg.transitSubnets,
+            masqueradeSubnets: cfg.masqueradeSubnets,
             ...(cfg.ovnkube.identity.enabled
                 ? {
                       identity: {
@@ -164,16 +156,19 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
                 : {}),
             masterNodes: cfg.nodes.filter((n) => n.roles.includes("master")).map((n) => n.name),
             secureApi: k8sApiServer.startsWith("https://"),
-            joinSubnet: cfg.joinSubnet,
+            joinSubnets: cfg.joinSubnets,
+            clusterRouterJoin: plan.families.map((f) => ifAddress(f.clusterRouterJoinIp, f.joinPrefix)),
             // Only ovnkube mode deploys ovnkube, so only it has a plan to feed it.
-            nodes: writer === "ovnkube" ? k8sNodes.map((n) => ovnkubeNode(n, plan, interconnect ? cfg.transitSubnet : undefined)) : [],
+            nodes: writer === "ovnkube" ? k8sNodes.map((n) => ovnkubeNode(n, plan, interconnect ? cfg.transitSubnets : undefined)) : [],
             nodeGroups: writer === "ovnkube" ? ovnkubeNodeGroups(k8sNodes) : [],
             config: {
                 ...(interconnect ? {} : { OvnNorth: nbAddress, OvnSouth: sbAddress }),
                 k8s_apiserver: k8sApiServer,
-                net_cidr: cfg.clusterSubnet,
-                svc_cidr: cfg.serviceSubnet,
-                host_subnet_length: String(cfg.hostSubnetLength),
+                // Dual stack: the chart's comma lists, each cluster subnet with its own node subnet length.
+                ...(cfg.ipFamilies.length === 1
+                    ? { net_cidr: cfg.clusterSubnets[0], host_subnet_length: String(cfg.hostSubnetLengths[0]) }
+                    : { net_cidr: cfg.clusterSubnets.map((c, k) => `${c}/${cfg.hostSubnetLengths[k]}`).join(",") }),
+                svc_cidr: cfg.serviceSubnets.join(","),
                 mtu: String(cfg.mtu),
                 encap_type: cfg.encapType,
             },
@@ -194,7 +189,7 @@ function nodeNetwork(n: Node, plan: AddressPlan, cfg: StackConfig): NodeNetworkM
         mgmtPort: names.mgmtPortName(n.name),
         mgmtInterface: names.mgmtInterfaceName(n.name),
         mgmt: ifAddress(addressAt(subnet, 2), subnet.prefix),
-        clusterSubnet: cfg.clusterSubnet,
+        clusterSubnet: cfg.clusterSubnets[0],
         clusterRouter: names.CLUSTER_ROUTER,
         mtu: cfg.mtu,
     };
@@ -220,7 +215,7 @@ function gatewayModel(n: Node, plan: AddressPlan, cfg: StackConfig): GatewayMode
         physical: ifAddress(physIp, Number(physPrefix)),
         defaultGateway: g.defaultGateway,
         rampoutSubnets: g.rampoutSubnets ?? [],
-        clusterSubnet: cfg.clusterSubnet,
+        clusterSubnet: cfg.clusterSubnets[0],
         clusterRouter: names.CLUSTER_ROUTER,
         mode: g.mode,
         interface: g.interface,
@@ -234,21 +229,22 @@ function gatewayBridgeOf(n: Node): string | undefined {
     return tunnelBridgeOf(n, n.datapathType)?.bridge;
 }
 
-function ovnkubeNode(n: Node, plan: AddressPlan, transitSubnet?: string): OvnkubeNodeModel {
-    const joinIp = plan.gatewayJoinIps[n.name];
-    // The join offset is the node-id: ovnkube computes the join address as base + id, and the
-    // cluster router holds offset 1.
-    const nodeId = toInt(joinIp) - toInt(plan.clusterRouterJoinIp) + 1;
-    const transit = transitSubnet ? parseNetwork(transitSubnet) : undefined;
+function ovnkubeNode(n: Node, plan: AddressPlan, transitSubnets?: readonly string[]): OvnkubeNodeModel {
+    // The join offset is the node-id: ovnkube computes each family's join address as base + id, and
+    // the cluster router holds offset 1.
+    const nodeId = plan.joinOffsets[n.name];
+    // The cluster manager gives the transit port base + node-id too (zone_cluster_controller.go).
+    const transit = transitSubnets?.map((t) => ifAddressAt(t, nodeId));
+    // The gateway bridge's address of each family: the shared gateway's physical IP for its family, else the node's own.
+    const physical = n.gateway?.physicalIp.split("/")[0];
     return {
         name: n.name,
-        subnet: plan.subnets[n.name],
+        subnets: plan.families.map((f) => f.subnets[n.name]),
         nodeId,
-        gatewayRouterJoin: ifAddress(joinIp, plan.joinPrefix),
-        // The cluster manager gives the transit port base + node-id too (zone_cluster_controller.go).
-        ...(transit ? { transit: ifAddress(addressAt(transit, nodeId), transit.prefix) } : {}),
+        gatewayRouterJoin: plan.families.map((f) => ifAddress(f.gatewayJoinIps[n.name], f.joinPrefix)),
+        ...(transit ? { transit } : {}),
         encapIp: n.tunnelIp,
-        gatewayIp: n.gateway ? n.gateway.physicalIp.split("/")[0] : n.tunnelIp,
+        gatewayIps: n.nodeIps.map((ip) => (physical && familyOf(physical) === familyOf(ip) ? physical : ip)),
         ...(n.egressAssignable ? { egressAssignable: true } : {}),
     };
 }

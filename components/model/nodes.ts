@@ -1,7 +1,7 @@
 // What a node's config makes of it, for the semantic checks and the model alike: what it runs (by
 // its roles), its tunnel address, and the OVS bridges its NICs move onto.
 import type { DatapathType, GatewayConfig, NodeConfig } from "../config/types";
-import { isIpv4 } from "../values";
+import { familyOf } from "../values";
 import { nicBridge } from "./names";
 
 type Roles = Pick<NodeConfig, "roles">;
@@ -12,9 +12,15 @@ export const isK8sNode = (n: Roles): boolean => n.roles.includes("master") || n.
 /** Runs ovn-controller: every role but a bare central. */
 export const isChassis = (n: Roles): boolean => n.roles.some((r) => r !== "central");
 
-/** ovn-encap-ip: `tunnelIp`, else the SSH address when it is an IPv4 address (a DNS name gives none). */
+/** ovn-encap-ip: `tunnelIp`, else the SSH address when it is an IP address (a DNS name gives none). */
 export const tunnelIpOf = (n: Pick<NodeConfig, "tunnelIp" | "address">): string | undefined =>
-    n.tunnelIp ?? (isIpv4(n.address) ? n.address : undefined);
+    n.tunnelIp ?? (familyOf(n.address) ? n.address : undefined);
+
+/** The node's own addresses, one per family (the kubelet's `--node-ip`): `nodeIps`, else its tunnel IP. */
+export const nodeIpsOf = (n: Pick<NodeConfig, "tunnelIp" | "address" | "nodeIps">): string[] => {
+    const tunnel = tunnelIpOf(n);
+    return n.nodeIps ?? (tunnel ? [tunnel] : []);
+};
 
 /** The OVS bridge a gateway NIC moves onto: `gateway.bridge`, else `br<NIC>`. */
 export const gatewayBridgeOf = (g: Pick<GatewayConfig, "interface" | "bridge">): string => g.bridge ?? nicBridge(g.interface);

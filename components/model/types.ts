@@ -4,6 +4,7 @@ import type { DatapathType, EncapType, GatewayMode, OsFamily, PackagesConfig, Ro
 import type { OvnkubeArchitecture, OvnkubeVersion } from "../config/releases";
 import type { FeatureSettings, OvnkubeGatewayMode } from "../config/features";
 import type { SshTarget } from "./sshTarget";
+import type { IpFamily } from "../values";
 
 /** An address on an interface: `ip` plain, `cidr` with prefix length, e.g. 10.128.0.1 and 10.128.0.1/24. */
 export interface IfAddress {
@@ -125,9 +126,11 @@ export interface KubeModel {
     image: string;
     /** Where each of the release's CRDs is read: upstream's URL, or the mirror's file of that name. */
     crdUrls: string[];
-    /** `--v4-transit-switch-subnet` (interconnect) and `--gateway-v4-masquerade-subnet`. */
-    transitSubnet: string;
-    masqueradeSubnet: string;
+    /** The cluster's address families, the primary first: the order of every per-family list here. */
+    ipFamilies: IpFamily[];
+    /** `--cluster-manager-v4/v6-transit-subnet` (interconnect) and `--gateway-v4/v6-masquerade-subnet`, one per family. */
+    transitSubnets: string[];
+    masqueradeSubnets: string[];
     /** Node identities and the admission webhook (ovnkube-identity); absent when disabled. */
     identity?: IdentityModel;
     /** `--gateway-mode`. */
@@ -140,8 +143,10 @@ export interface KubeModel {
     config: Record<string, string>;
     masterNodes: string[];
     secureApi: boolean;
-    /** `--gateway-v4-join-subnet`: where ovnkube takes gateway router join addresses (base + node-id). */
-    joinSubnet: string;
+    /** `--gateway-v4/v6-join-subnet`: where ovnkube takes gateway router join addresses (base + node-id), one per family. */
+    joinSubnets: string[];
+    /** The cluster router's join port (`rtoj-ovn_cluster_router`), one address per family. */
+    clusterRouterJoin: IfAddress[];
     /** Every Kubernetes node with the plan ovnkube is fed through its Node annotations. */
     nodes: OvnkubeNodeModel[];
     /**
@@ -163,18 +168,18 @@ export interface IdentityModel {
 /** What the project plans for one node in ovnkube mode; ovnkube realises it (see README "Who writes what"). */
 export interface OvnkubeNodeModel {
     name: string;
-    /** `k8s.ovn.org/node-subnets` = {"default":["<subnet>"]}: the planned node subnet. */
-    subnet: string;
+    /** `k8s.ovn.org/node-subnets` = {"default":[…]}: the planned node subnet of each family, in the cluster's order. */
+    subnets: string[];
     /** `k8s.ovn.org/node-id`: ovnkube derives the gateway router's join address from it (join base + id). */
     nodeId: number;
-    /** The join address ovnkube gives `rtoj-GR_<node>` for that node-id, e.g. 100.64.0.7/16. */
-    gatewayRouterJoin: IfAddress;
-    /** Interconnect: the cluster manager's transit address for that node-id (`rtots-<node>`), e.g. 100.88.0.7/16. */
-    transit?: IfAddress;
+    /** The join address of each family ovnkube gives `rtoj-GR_<node>` for that node-id, e.g. 100.64.0.7/16 and fd98::7/64. */
+    gatewayRouterJoin: IfAddress[];
+    /** Interconnect: the cluster manager's transit address of each family for that node-id (`rtots-<node>`), e.g. 100.88.0.7/16. */
+    transit?: IfAddress[];
     /** The node's tunnel endpoint: ovnkube-node writes it as ovn-encap-ip (`-encap-ip`, the Node's InternalIP). */
     encapIp: string;
-    /** The address ovnkube's gateway router SNATs pod traffic to: the gateway bridge's address. */
-    gatewayIp: string;
+    /** The address of each family ovnkube's gateway router SNATs pod traffic to: the gateway bridge's address. */
+    gatewayIps: string[];
     /** Label k8s.ovn.org/egress-assignable: the node may hold egress IPs. */
     egressAssignable?: boolean;
 }
@@ -200,9 +205,11 @@ export interface ClusterModel {
     writer: TopologyWriter;
     /** ovnkube mode's architecture; Pulumi mode is always centralized (one NB for the project to write). */
     architecture: OvnkubeArchitecture;
-    clusterSubnet: string;
-    serviceSubnet: string;
-    joinSubnet: string;
+    /** The address families, the primary first; each list below has one entry per family in this order. */
+    ipFamilies: IpFamily[];
+    clusterSubnets: string[];
+    serviceSubnets: string[];
+    joinSubnets: string[];
     mtu: number;
     encapType: EncapType;
     /** e.g. tcp:10.0.0.1:6641 / ssl:10.0.0.1:6641 */

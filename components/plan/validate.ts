@@ -3,7 +3,8 @@
 // at once.
 import Ajv, { ErrorObject, ValidateFunction } from "ajv";
 import { PATTERNS } from "../values";
-import { gatewayBridgeOf, tunnelIpOf } from "../model/nodes";
+import { gatewayBridgeOf, nodeIpsOf, tunnelIpOf } from "../model/nodes";
+import { clusterFamilies, hostSubnetLengthsOf, listOf, rangesOf } from "../config/families";
 import { buildClusterModel } from "../model/clusterModel";
 import type { ClusterModel } from "../model/types";
 import { generatedNameClashes, generatedNames } from "./checks/generatedNames";
@@ -118,22 +119,26 @@ export function planCluster(raw: unknown, secretTexts: SecretTexts = {}): Cluste
 function withDefaults(input: StackConfigInput, secretsPresent: SecretKey[]): StackConfig {
     const ssh = input.ssh as StackConfig["ssh"];
     const datapathType = input.datapathType ?? "system";
+    const ipFamilies = clusterFamilies(input);
     return {
-        nodes: input.nodes.map((n) => ({
+        nodes: input.nodes.map(({ subnet, ...n }) => ({
             ...n,
             port: n.port ?? ssh.port,
             user: n.user ?? ssh.user,
             os: n.os ?? "debian",
             datapathType: n.datapathType ?? datapathType,
             tunnelIp: tunnelIpOf(n) ?? "",
+            nodeIps: nodeIpsOf(n),
+            ...(subnet === undefined ? {} : { subnets: listOf(subnet) }),
             gateway: n.gateway && { ...n.gateway, bridge: gatewayBridgeOf(n.gateway), rampoutSubnets: n.gateway.rampoutSubnets ?? [] },
         })),
-        clusterSubnet: input.clusterSubnet,
-        hostSubnetLength: input.hostSubnetLength!,
-        serviceSubnet: input.serviceSubnet,
-        joinSubnet: input.joinSubnet!,
-        transitSubnet: input.transitSubnet!,
-        masqueradeSubnet: input.masqueradeSubnet!,
+        ipFamilies,
+        clusterSubnets: rangesOf(input, "clusterSubnet", ipFamilies),
+        hostSubnetLengths: hostSubnetLengthsOf(input.hostSubnetLength, ipFamilies),
+        serviceSubnets: rangesOf(input, "serviceSubnet", ipFamilies),
+        joinSubnets: rangesOf(input, "joinSubnet", ipFamilies),
+        transitSubnets: rangesOf(input, "transitSubnet", ipFamilies),
+        masqueradeSubnets: rangesOf(input, "masqueradeSubnet", ipFamilies),
         encapType: input.encapType!,
         mtu: input.mtu!,
         datapathType,

@@ -14,7 +14,13 @@ export function guardInputs({ model, owner, nbKey, centralHost, nbOf }: ClusterS
         centrals: centralHostsOf(model).map((h) => h.name),
         ...(model.writer === "ovnkube"
             ? {
-                  ovnkube: { version: model.kube.version, architecture: model.architecture, gatewayMode: model.kube.gatewayMode },
+                  ovnkube: {
+                      version: model.kube.version,
+                      architecture: model.architecture,
+                      gatewayMode: model.kube.gatewayMode,
+                      // Recorded only beside IPv4 alone, so that IPv4 clusters' records stay as they were.
+                      ...(model.ipFamilies.join() === "ipv4" ? {} : { ipFamilies: model.ipFamilies }),
+                  },
                   ovnkubeNodes: model.kube.nodes.map((n) => ({ name: n.name, nb: nbOf(n.name) })),
               }
             : {}),

@@ -12,9 +12,10 @@ const { ClusterRouter, NodeSwitch, GatewayRouter } = NB_KINDS;
 /** A node's gateway router as planned: every node's in ovnkube mode, the gateway nodes' in Pulumi mode. */
 export interface PlannedGateway {
     name: string;
-    gatewayRouterJoin: IfAddress;
-    /** The SNAT address of pod traffic leaving through this gateway. */
-    gatewayIp: string;
+    /** Its join port's address of each family. */
+    gatewayRouterJoin: IfAddress[];
+    /** The SNAT address of each family of pod traffic leaving through this gateway. */
+    gatewayIps: string[];
     /** The external network behind it, when the stack declares the gateway's NIC. */
     external?: { cidr: string; nexthop: string };
 }
@@ -28,10 +29,10 @@ export function plannedGateways(model: ClusterModel): PlannedGateway[] {
         return model.kube.nodes.map((n) => ({
             name: n.name,
             gatewayRouterJoin: n.gatewayRouterJoin,
-            gatewayIp: n.gatewayIp,
+            gatewayIps: n.gatewayIps,
             ...external(n.name),
         }));
-    return model.gateways.map((g) => ({ name: g.node, gatewayRouterJoin: g.join, gatewayIp: g.physical.ip, ...external(g.node) }));
+    return model.gateways.map((g) => ({ name: g.node, gatewayRouterJoin: [g.join], gatewayIps: [g.physical.ip], ...external(g.node) }));
 }
 
 /** The rows of one gateway router, less its chassis binding (present or not is still compared). */
@@ -61,10 +62,12 @@ export function plannedNbRows(model: ClusterModel): NbRows[] {
             return {
                 host: node.name,
                 zone: node.name,
-                rows: { ...ClusterRouter.ovnkube(model, node), ...NodeSwitch.ovnkube(network), ...gatewayRows(node.name) },
+                rows: { ...ClusterRouter.ovnkube(model, node), ...NodeSwitch.ovnkube(network, node), ...gatewayRows(node.name) },
             };
         });
     const rows: ExpectedRows = { ...ClusterRouter.ovnkube(model) };
-    for (const network of model.nodeNetworks) Object.assign(rows, NodeSwitch.ovnkube(network), gatewayRows(network.node));
+    const kubeNode = (node: string) => model.kube.nodes.find((n) => n.name === node);
+    for (const network of model.nodeNetworks)
+        Object.assign(rows, NodeSwitch.ovnkube(network, kubeNode(network.node)), gatewayRows(network.node));
     return [{ host: model.central!.host, rows }];
 }

@@ -12,7 +12,7 @@ import { Ovnkube } from "../kube/ovnkubeComponent";
 import { NorthboundExpectation } from "../nb/expectation";
 import { NB_KINDS } from "../nb/kinds";
 import { hostOf, type TopologyContext } from "./context";
-import type { NbConnection } from "../nb/kinds/common";
+import type { ExpectedRows, NbConnection } from "../nb/kinds/common";
 import type { OvnkubeNodeModel } from "../model/types";
 
 export interface OvnkubeTopologyArgs {
@@ -64,7 +64,7 @@ export function ovnkubeTopology(t: TopologyContext, args: OvnkubeTopologyArgs): 
 
     // After the workloads, which come after every node's plan: depending on the component itself
     // would name each of its children in every expectation's state, the cluster's size each time.
-    const expect = (subject: string, nb: NbConnection, rows: pulumi.Input<Record<string, Record<string, string>>>) =>
+    const expect = (subject: string, nb: NbConnection, rows: pulumi.Input<ExpectedRows>) =>
         new NorthboundExpectation(
             `${name}-expect-${subject.replace("/", "-")}`,
             { nb, subject, rows },
@@ -80,7 +80,7 @@ export function ovnkubeTopology(t: TopologyContext, args: OvnkubeTopologyArgs): 
             const network = model.nodeNetworks.find((n) => n.node === node.name)!;
             const rows = gatewayRows(node).apply((gateway) => ({
                 ...ClusterRouter.ovnkube(model, node),
-                ...NodeSwitch.ovnkube(network),
+                ...NodeSwitch.ovnkube(network, node),
                 ...gateway,
             }));
             expect(`zone/${node.name}`, t.nb(node.name), rows);
@@ -89,7 +89,15 @@ export function ovnkubeTopology(t: TopologyContext, args: OvnkubeTopologyArgs): 
     }
     const nb = t.nb(model.central!.host);
     expect("cluster", nb, ClusterRouter.ovnkube(model));
-    for (const network of model.nodeNetworks) expect(`node/${network.node}`, nb, NodeSwitch.ovnkube(network));
+    for (const node of model.kube.nodes)
+        expect(
+            `node/${node.name}`,
+            nb,
+            NodeSwitch.ovnkube(
+                model.nodeNetworks.find((n) => n.node === node.name)!,
+                node,
+            ),
+        );
     for (const node of model.kube.nodes) expect(`gateway/${node.name}`, nb, gatewayRows(node));
     return ovnkube;
 }

@@ -1,61 +1,101 @@
-// IPv4 CIDR arithmetic on top of ipaddr.js: parsing, containment, overlap and the n-th
-// address or sub-network, expressed as 32-bit integers where ipaddr.js has no such operation.
+// IPv4 and IPv6 CIDR arithmetic on top of ipaddr.js: parsing, containment, overlap and the n-th
+// address or sub-network. ipaddr.js parses and classifies; it has no address arithmetic, so
+// addresses are handled here as unsigned integers (bigint: IPv6 needs 128 bits).
+import { createHash } from "node:crypto";
 import * as ipaddr from "ipaddr.js";
 
-export interface Cidr4 {
-    /** Network address as an unsigned 32-bit integer. */
-    base: number;
+/** An address family, by Kubernetes' names (Service ipFamilies: IPv4, IPv6) in lower case. */
+export type IpFamily = "ipv4" | "ipv6";
+export const IP_FAMILIES: readonly IpFamily[] = ["ipv4", "ipv6"];
+
+export interface Cidr {
+    family: IpFamily;
+    /** Address length of the family: 32 or 128. */
+    bits: number;
+    /** Network address as an unsigned integer. */
+    base: bigint;
     prefix: number;
     text: string;
 }
+/** The name the IPv4-only code grew up with. */
+export type Cidr4 = Cidr;
 
-export function toInt(ip: string): number {
-    const b = ipaddr.IPv4.parse(ip).toByteArray();
-    return ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0;
+const bitsOf = (family: IpFamily): number => (family === "ipv4" ? 32 : 128);
+
+/** The family of an address or CIDR; undefined when it is neither. */
+export function familyOf(text: string): IpFamily | undefined {
+    const addr = text.split("/")[0];
+    if (ipaddr.IPv4.isValidFourPartDecimal(addr)) return "ipv4";
+    if (ipaddr.IPv6.isValid(addr) && !addr.includes("%")) return "ipv6";
+    return undefined;
 }
 
-export function fromInt(n: number): string {
-    return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join(".");
+export function toInt(ip: string): bigint {
+    return ipaddr
+        .parse(ip)
+        .toByteArray()
+        .reduce((n, b) => (n << 8n) | BigInt(b), 0n);
 }
 
-export function size(prefix: number): number {
-    return 2 ** (32 - prefix);
+export function fromInt(n: bigint, family: IpFamily = "ipv4"): string {
+    const length = bitsOf(family) / 8;
+    const bytes = Array.from({ length }, (_, i) => Number((n >> BigInt(8 * (length - 1 - i))) & 255n));
+    return ipaddr.fromByteArray(bytes).toString();
 }
 
-/** Parses `a.b.c.d/len`; throws a message (without a path) when it is not an IPv4 CIDR. */
-export function parseCidr(text: string): Cidr4 {
-    if (!ipaddr.IPv4.isValidCIDR(text)) throw new Error(`"${text}" is not an IPv4 CIDR`);
-    const [addr, prefix] = ipaddr.IPv4.parseCIDR(text);
-    return { base: toInt(addr.toString()), prefix, text };
+/** Addresses in a network of `prefix`: a number, exact for every power of two a plan uses. */
+export function size(prefix: number, bits = 32): number {
+    return 2 ** (bits - prefix);
 }
 
-/** Parses a CIDR that must name a network (host bits zero), e.g. 10.128.0.0/14. */
-export function parseNetwork(text: string): Cidr4 {
+/** Parses `addr/len` of either family; throws a message (without a path) when it is no CIDR. */
+export function parseCidr(text: string): Cidr {
+    const family = familyOf(text);
+    if (!family || !ipaddr.isValidCIDR(text)) throw new Error(`"${text}" is not an IPv4 or IPv6 CIDR`);
+    const [addr, prefix] = ipaddr.parseCIDR(text);
+    return { family, bits: bitsOf(family), base: toInt(addr.toString()), prefix, text };
+}
+
+/** Parses a CIDR that must name a network (host bits zero), e.g. 10.128.0.0/14 or fd00:10::/48. */
+export function parseNetwork(text: string): Cidr {
     const c = parseCidr(text);
-    const network = ipaddr.IPv4.networkAddressFromCIDR(text).toString();
-    if (toInt(network) !== c.base) throw new Error(`"${text}" is not a network address (did you mean ${network}/${c.prefix}?)`);
+    const network = networkAddress(c);
+    if (network !== c.base) throw new Error(`"${text}" is not a network address (did you mean ${fromInt(network, c.family)}/${c.prefix}?)`);
     return c;
 }
 
+function networkAddress(c: Cidr): bigint {
+    const hostBits = BigInt(c.bits - c.prefix);
+    return (c.base >> hostBits) << hostBits;
+}
+
 /** The network that an address with prefix lies in: 10.0.0.7/24 → 10.0.0.0/24. */
-export function networkOf(text: string): Cidr4 {
+export function networkOf(text: string): Cidr {
     const c = parseCidr(text);
-    return parseNetwork(`${ipaddr.IPv4.networkAddressFromCIDR(text).toString()}/${c.prefix}`);
+    const base = networkAddress(c);
+    return { ...c, base, text: `${fromInt(base, c.family)}/${c.prefix}` };
 }
 
 export function isIpv4(text: string): boolean {
     return ipaddr.IPv4.isValidFourPartDecimal(text);
 }
 
-export function contains(outer: Cidr4, inner: Cidr4): boolean {
-    return inner.prefix >= outer.prefix && inner.base - outer.base >= 0 && inner.base - outer.base < size(outer.prefix);
+export function isIpv6(text: string): boolean {
+    return familyOf(text) === "ipv6" && !text.includes("/");
 }
 
-export function containsIp(net: Cidr4, ip: string): boolean {
-    return ipaddr.IPv4.parse(ip).match(ipaddr.IPv4.parse(fromInt(net.base)), net.prefix);
+export function contains(outer: Cidr, inner: Cidr): boolean {
+    if (outer.family !== inner.family || inner.prefix < outer.prefix) return false;
+    const hostBits = BigInt(outer.bits - outer.prefix);
+    return inner.base >> hostBits === outer.base >> hostBits;
 }
 
-export function overlaps(a: Cidr4, b: Cidr4): boolean {
+export function containsIp(net: Cidr, ip: string): boolean {
+    const family = familyOf(ip);
+    return family === net.family && contains(net, { family, bits: net.bits, base: toInt(ip), prefix: net.bits, text: ip });
+}
+
+export function overlaps(a: Cidr, b: Cidr): boolean {
     return contains(a, b) || contains(b, a);
 }
 
@@ -64,29 +104,33 @@ export function cidrsOverlap(a: string, b: string): boolean {
     return overlaps(networkOf(a), networkOf(b));
 }
 
-/** ipaddr.js's name for the range an address lies in: "unicast", "private", "loopback", "linkLocal", … */
+/** ipaddr.js's name for the range an address lies in: "unicast", "private", "loopback", "linkLocal", "uniqueLocal", … */
 export function addressRange(ip: string): string {
-    return ipaddr.IPv4.parse(ip).range();
+    return ipaddr.parse(ip).range();
 }
 
 /** The i-th sub-network of length `prefix` inside `net`. */
-export function subnetAt(net: Cidr4, prefix: number, i: number): Cidr4 {
-    const base = (net.base + i * size(prefix)) >>> 0;
-    return { base, prefix, text: `${fromInt(base)}/${prefix}` };
+export function subnetAt(net: Cidr, prefix: number, i: number | bigint): Cidr {
+    const base = net.base + BigInt(i) * (1n << BigInt(net.bits - prefix));
+    return { family: net.family, bits: net.bits, base, prefix, text: `${fromInt(base, net.family)}/${prefix}` };
 }
 
 /** The i-th address of `net` (0 is the network address). */
-export function addressAt(net: Cidr4, i: number): string {
-    return fromInt((net.base + i) >>> 0);
+export function addressAt(net: Cidr, i: number | bigint): string {
+    return fromInt(net.base + BigInt(i), net.family);
 }
 
-/** ovn-kubernetes derives MACs from IPv4 addresses (0a:58 + the four bytes): no state to keep. */
+/** The offset of `ip` inside `net` (addressAt's inverse). */
+export function offsetOf(net: Cidr, ip: string): number {
+    return Number(toInt(ip) - net.base);
+}
+
+/**
+ * ovn-kubernetes derives MACs from addresses (util.IPAddrToHWAddr): 0a:58 and the four bytes of an
+ * IPv4 address, or the first four bytes of the SHA-256 of an IPv6 address's text. No state to keep.
+ */
 export function macFromIp(ip: string): string {
-    return [
-        "0a",
-        "58",
-        ...ipaddr.IPv4.parse(ip)
-            .toByteArray()
-            .map((b) => b.toString(16).padStart(2, "0")),
-    ].join(":");
+    const addr = ipaddr.parse(ip);
+    const bytes = addr.kind() === "ipv4" ? addr.toByteArray() : [...createHash("sha256").update(addr.toString()).digest().subarray(0, 4)];
+    return ["0a", "58", ...bytes.map((b) => b.toString(16).padStart(2, "0"))].join(":");
 }

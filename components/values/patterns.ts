@@ -7,12 +7,25 @@
 const OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
 const IPV4 = `${OCTET}(?:\\.${OCTET}){3}`;
 const PREFIX = "(?:3[0-2]|[12]?[0-9])";
+const PREFIX6 = "(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])";
+// IPv6 in its hexadecimal forms (RFC 4291 2.2, 1 and 2); no embedded IPv4 and no zone: a cluster's
+// addresses are neither v4-mapped nor link-scoped. ipaddr.js parses what passes.
+const H16 = "[0-9a-fA-F]{1,4}";
+const IPV6 = [
+    `(?:${H16}:){7}${H16}`,
+    `(?:${H16}:){1,7}:`,
+    ...[1, 2, 3, 4, 5, 6].map((k) => `(?:${H16}:){1,${7 - k}}(?::${H16}){${k}}`),
+    `(?:${H16}:){1}(?::${H16}){1,6}`,
+    `:(?:(?::${H16}){1,7}|:)`,
+].join("|");
 const PORT = "(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})";
 const LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
 /** A DNS name: labels of at most 63, at most 253 in all (RFC 1123), no trailing dot. */
 const DNS_NAME = `(?=.{1,253}$)${LABEL}(?:\\.${LABEL})*`;
-const HOST = `(?:${IPV4}|${DNS_NAME})`;
-const OVSDB_REMOTE = `(?:tcp|ssl):${HOST}:${PORT}`;
+const HOST = `(?:${IPV4}|${IPV6}|${DNS_NAME})`;
+/** A host inside a URL or an OVSDB remote: an IPv6 address in brackets (RFC 3986 3.2.2). */
+const URL_HOST = `(?:${IPV4}|\\[(?:${IPV6})\\]|${DNS_NAME})`;
+const OVSDB_REMOTE = `(?:tcp|ssl):${URL_HOST}:${PORT}`;
 const MAPPING_NAME = "[A-Za-z0-9_.-]{1,64}";
 const DNS_LABEL_LOWER = "[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?";
 
@@ -32,6 +45,11 @@ const p = (what: string, body: string): Pattern => {
 export const PATTERNS = {
     ipv4: p("an IPv4 address (a.b.c.d)", IPV4),
     cidr: p("an IPv4 CIDR (a.b.c.d/len)", `${IPV4}/${PREFIX}`),
+    ipv6: p("an IPv6 address (e.g. fd00::1)", IPV6),
+    cidr6: p("an IPv6 CIDR (e.g. fd00:10::/48)", `(?:${IPV6})/${PREFIX6}`),
+    /** A node's or a range's address of either family (dual-stack settings). */
+    ip: p("an IPv4 or IPv6 address", `${IPV4}|${IPV6}`),
+    ipCidr: p("an IPv4 or IPv6 CIDR (a.b.c.d/len or fd00::/len)", `${IPV4}/${PREFIX}|(?:${IPV6})/${PREFIX6}`),
     mac: p("a MAC address (xx:xx:xx:xx:xx:xx)", "[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}"),
     /** Kernel network device names: IFNAMSIZ (15) and dev_valid_name (no '/', ':' or whitespace). */
     ifname: p("a network interface name (1-15 of A-Z a-z 0-9 _ . -, not starting with - or .)", "[A-Za-z0-9_][A-Za-z0-9_.-]{0,14}"),
@@ -45,8 +63,8 @@ export const PATTERNS = {
     /** Kubernetes object names that may be DNS subdomains (Node names of other clusters). */
     dnsSubdomain: p("a lower-case DNS-1123 subdomain", `(?=.{1,253}$)${DNS_LABEL_LOWER}(?:\\.${DNS_LABEL_LOWER})*`),
     hostname: p("a DNS name (labels of A-Z a-z 0-9 -, no trailing dot)", DNS_NAME),
-    /** SSH and API server hosts: an IPv4 address or a DNS name. */
-    host: p("an IPv4 address or DNS name", HOST),
+    /** SSH and webhook hosts: an IPv4 or IPv6 address or a DNS name. */
+    host: p("an IPv4 or IPv6 address or DNS name", HOST),
     /** An absolute path on a host, of plain path characters. */
     hostPath: p("an absolute path (A-Z a-z 0-9 . _ - /)", "/[A-Za-z0-9._/-]{1,255}"),
     port: p("a TCP port (1-65535)", PORT),
@@ -57,9 +75,9 @@ export const PATTERNS = {
         "(?:ssh-(?:ed25519|rsa)|ecdsa-sha2-nistp(?:256|384|521)) [A-Za-z0-9+/=]+(?: [A-Za-z0-9@._-]*)?|SHA256:[A-Za-z0-9+/]{43}=?",
     ),
     /** apiServer.url as the stack gives it. */
-    apiServerUrl: p("http://host[:port] or https://host[:port] (port 1-65535)", `https?://${HOST}(?::${PORT})?/?`),
+    apiServerUrl: p("http://host[:port] or https://host[:port] (port 1-65535)", `https?://${URL_HOST}(?::${PORT})?/?`),
     /** The API server as the chassis records it (external_ids:k8s-api-server). */
-    k8sApiServer: p("a Kubernetes API server address ([http[s]://]host[:port])", `(?:https?://)?${HOST}(?::${PORT})?`),
+    k8sApiServer: p("a Kubernetes API server address ([http[s]://]host[:port])", `(?:https?://)?${URL_HOST}(?::${PORT})?`),
     ovsdbRemote: p(
         "an OVSDB remote list (tcp|ssl:host:port[,…]) or the local unix socket of a zone",
         `(?:${OVSDB_REMOTE}(?:,${OVSDB_REMOTE})*|unix:/var/run/ovn/ovn[ns]b_db\\.sock)`,

@@ -151,7 +151,7 @@ function snatSourceOf(model: ClusterModel, node: string): string {
     if (model.writer === "pulumi") return model.gateways[0].physical.ip;
     const planned = model.kube.nodes.find((n) => n.name === node);
     if (!planned) throw new Error(`node ${node} has no ovnkube plan in this stack`);
-    return planned.gatewayIp;
+    return planned.gatewayIps[0];
 }
 
 /**

@@ -158,14 +158,14 @@ test("bring-up on 1.2 with three centrals: raft NB and SB of 3, ovnkube-master a
     for (const node of model.kube.nodes) {
         const live = (await lab.admin.get({ apiVersion: "v1", kind: "Node", name: node.name })).metadata.annotations ?? {};
         assert.equal(live[NODE_ID_ANNOTATION], String(node.nodeId), `${node.name} keeps its planned node-id`);
-        assert.deepEqual(JSON.parse(live[NODE_SUBNETS_ANNOTATION]), { default: [node.subnet] });
+        assert.deepEqual(JSON.parse(live[NODE_SUBNETS_ANNOTATION]), { default: [node.subnets[0]] });
         assert.equal(
             JSON.parse(await nbctl(["get", "Logical_Switch", node.name, "other_config:subnet"])),
-            node.subnet,
+            node.subnets[0],
             `switch ${node.name}`,
         );
         assert.deepEqual(JSON.parse(await nbctl(["get", "Logical_Router_Port", routerToJoin(gatewayRouter(node.name)), "networks"])), [
-            node.gatewayRouterJoin.cidr,
+            node.gatewayRouterJoin[0].cidr,
         ]);
     }
     assert.equal(
@@ -344,10 +344,10 @@ test("node4 joins again while the cluster runs: the control plane restarts for t
     );
     assert.deepEqual(added.nodePodsReplaced, [], "the untouched nodes' ovnkube-node pods were not restarted");
     assert.equal(added.annotations[NODE_ID_ANNOTATION], String(plan.nodeId), `${GOES} has its planned node-id`);
-    assert.deepEqual(JSON.parse(added.annotations[NODE_SUBNETS_ANNOTATION]), { default: [plan.subnet] });
-    assert.equal(JSON.parse(await nbctl(["get", "Logical_Switch", GOES, "other_config:subnet"])), plan.subnet);
+    assert.deepEqual(JSON.parse(added.annotations[NODE_SUBNETS_ANNOTATION]), { default: [plan.subnets[0]] });
+    assert.equal(JSON.parse(await nbctl(["get", "Logical_Switch", GOES, "other_config:subnet"])), plan.subnets[0]);
     assert.deepEqual(JSON.parse(await nbctl(["get", "Logical_Router_Port", routerToJoin(gatewayRouter(GOES)), "networks"])), [
-        plan.gatewayRouterJoin.cidr,
+        plan.gatewayRouterJoin[0].cidr,
     ]);
 
     await proveJoinedNode(lab, model, [GOES, "node2"]);

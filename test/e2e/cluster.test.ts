@@ -93,7 +93,7 @@ test("apply on bare hosts: chassis registered with their encap IPs, the model's 
         systemIds.node3,
     );
     const nat = await sh(central(), ["ovn-nbctl", "lr-nat-list", gw.router]);
-    assert.match(nat, new RegExp(`snat\\s+${gw.physical.ip.replace(/\./g, "\\.")}\\s+${model.clusterSubnet.replace(/[./]/g, "\\$&")}`));
+    assert.match(nat, new RegExp(`snat\\s+${gw.physical.ip.replace(/\./g, "\\.")}\\s+${model.clusterSubnets[0].replace(/[./]/g, "\\$&")}`));
     const routes = await sh(central(), ["ovn-nbctl", "lr-route-list", model.clusterRouter.name]);
     assert.match(routes, new RegExp(`0\\.0\\.0\\.0/0\\s+${gw.join.ip.replace(/\./g, "\\.")}`));
 });

@@ -73,7 +73,7 @@ let egressIp: string;
 const pods: Record<keyof typeof NS, KubePod[]> = { firewall: [], egressIp: [], multicast: [], qos: [], plain: [] };
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const gatewayOf = (node: string) => lab.model.kube.nodes.find((n) => n.name === node)!.gatewayIp;
+const gatewayOf = (node: string) => lab.model.kube.nodes.find((n) => n.name === node)!.gatewayIps[0];
 
 /** The source the outside sees for a TCP connection from `pod` to `ip` (undefined when nothing answers). */
 async function seenFromOutside(pod: KubePod, ip: string, attempts = 2): Promise<string | undefined> {

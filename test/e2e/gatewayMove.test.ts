@@ -62,7 +62,7 @@ after(async () => {
 });
 
 test("start: node4 is the gateway, SNAT via node4; node3's NIC sits on its tunnel bridge", async () => {
-    assert.deepEqual(await nbGateways(lab), [`GR_node4 ${ipOf("node4")} ${lab.model.clusterSubnet}`]);
+    assert.deepEqual(await nbGateways(lab), [`GR_node4 ${ipOf("node4")} ${lab.model.clusterSubnets[0]}`]);
     assert.deepEqual((await defaultRoutes(lab)).nexthops, [joinOf("node4")]);
     const sb = await sbGateways(lab);
     chassisBefore = sb.chassis;
@@ -80,7 +80,7 @@ test("move the gateway node4 → node3: SNAT follows, node4 keeps a plain tunnel
     const o = await changeGateways(lab, ["node3"]);
     assertClean(o, t);
     t.diagnostic(op(o).join("; "));
-    assert.deepEqual(await nbGateways(lab), [`GR_node3 ${ipOf("node3")} ${lab.model.clusterSubnet}`]);
+    assert.deepEqual(await nbGateways(lab), [`GR_node3 ${ipOf("node3")} ${lab.model.clusterSubnets[0]}`]);
     assert.deepEqual((await defaultRoutes(lab)).nexthops, [joinOf("node3")]);
     const sb = await sbGateways(lab);
     assert.deepEqual(sb.chassis, chassisBefore, "no chassis added or lost");
@@ -121,8 +121,8 @@ test("add node4 back as a second gateway: the default route becomes ECMP over bo
     assertClean(o, t);
     assert.deepEqual((await defaultRoutes(lab)).nexthops, [joinOf("node3"), joinOf("node4")].sort());
     assert.deepEqual(await nbGateways(lab), [
-        `GR_node3 ${ipOf("node3")} ${lab.model.clusterSubnet}`,
-        `GR_node4 ${ipOf("node4")} ${lab.model.clusterSubnet}`,
+        `GR_node3 ${ipOf("node3")} ${lab.model.clusterSubnets[0]}`,
+        `GR_node4 ${ipOf("node4")} ${lab.model.clusterSubnets[0]}`,
     ]);
     const sb = await sbGateways(lab);
     assert.deepEqual(sb.chassis, chassisBefore);
@@ -136,7 +136,7 @@ test("remove node3's gateway: ECMP valid throughout, SNAT via node4, node3's NIC
     const o = await changeGateways(lab, ["node4"]);
     assertClean(o, t);
     assert.deepEqual((await defaultRoutes(lab)).nexthops, [joinOf("node4")]);
-    assert.deepEqual(await nbGateways(lab), [`GR_node4 ${ipOf("node4")} ${lab.model.clusterSubnet}`]);
+    assert.deepEqual(await nbGateways(lab), [`GR_node4 ${ipOf("node4")} ${lab.model.clusterSubnets[0]}`]);
     const sb = await sbGateways(lab);
     assert.deepEqual(sb.chassis, chassisBefore);
     assert.deepEqual(

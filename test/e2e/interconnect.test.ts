@@ -178,21 +178,21 @@ test("bring-up from bare hosts to up: a zone per node, ovnkube 1.3 from the prog
     );
 
     // The stack's output and the model are the same plan; the Nodes and every zone's rows carry it.
-    assert.deepEqual(up.first.outputs.nodeSubnets, Object.fromEntries(model.kube.nodes.map((n) => [n.name, n.subnet])));
+    assert.deepEqual(up.first.outputs.nodeSubnets, Object.fromEntries(model.kube.nodes.map((n) => [n.name, n.subnets[0]])));
     for (const node of model.kube.nodes) {
         const live = await lab.admin.get({ apiVersion: "v1", kind: "Node", name: node.name });
         assert.equal(live.metadata.labels?.[ZONE_LABEL], node.name);
         assert.equal(live.metadata.annotations?.[NODE_ID_ANNOTATION], String(node.nodeId), `${node.name} keeps its planned node-id`);
-        assert.deepEqual(JSON.parse(live.metadata.annotations?.[NODE_TRANSIT_ANNOTATION] ?? "{}"), { ipv4: node.transit!.cidr });
+        assert.deepEqual(JSON.parse(live.metadata.annotations?.[NODE_TRANSIT_ANNOTATION] ?? "{}"), { ipv4: node.transit![0].cidr });
         const zone = node.name;
         assert.equal((await nbctl(zone, ["get", "NB_Global", ".", "name"])).replace(/^"(.*)"$/, "$1"), zone);
-        assert.equal(await nbGet(zone, "Logical_Switch", node.name, "other_config:subnet"), node.subnet, `switch ${node.name}`);
+        assert.equal(await nbGet(zone, "Logical_Switch", node.name, "other_config:subnet"), node.subnets[0], `switch ${node.name}`);
         assert.deepEqual(
             await nbGet(zone, "Logical_Router_Port", routerToJoin(gatewayRouter(node.name)), "networks"),
-            [node.gatewayRouterJoin.cidr],
+            [node.gatewayRouterJoin[0].cidr],
             `${gatewayRouter(node.name)}`,
         );
-        assert.deepEqual(await nbGet(zone, "Logical_Router_Port", routerToTransit(node.name), "networks"), [node.transit!.cidr]);
+        assert.deepEqual(await nbGet(zone, "Logical_Router_Port", routerToTransit(node.name), "networks"), [node.transit![0].cidr]);
         // Every other zone is a remote port on this zone's transit switch.
         const ports = (await nbctl(zone, ["--bare", "--columns=name", "find", "Logical_Switch_Port", "type=remote"]))
             .split(/\s+/)
@@ -282,9 +282,9 @@ test("one writer per Northbound cell in every zone; a second up and a refresh ch
 
 /** A node subnet of the cluster network that no node has: where a hand-edited annotation moves node2. */
 function freeNodeSubnet(): string {
-    const cluster = parseNetwork(model.clusterSubnet);
-    const prefix = parseNetwork(planOf("node2").subnet).prefix;
-    const used = new Set(model.kube.nodes.map((n) => n.subnet));
+    const cluster = parseNetwork(model.clusterSubnets[0]);
+    const prefix = parseNetwork(planOf("node2").subnets[0]).prefix;
+    const used = new Set(model.kube.nodes.map((n) => n.subnets[0]));
     for (let i = 0; ; i++) {
         const candidate = subnetAt(cluster, prefix, i).text;
         if (!used.has(candidate)) return candidate;
@@ -316,7 +316,7 @@ test("a hand-edited node-subnets annotation is reported by refresh, naming the n
         assert.equal(fixed.ok, true, fixed.error);
         assert.ok(changed(fixed).includes(`update ${NODE2_PLAN}`), JSON.stringify(changed(fixed)));
         const annotations = (await lab.admin.get({ apiVersion: "v1", kind: "Node", name: "node2" })).metadata.annotations ?? {};
-        assert.deepEqual(JSON.parse(annotations[NODE_SUBNETS_ANNOTATION]), { default: [planOf("node2").subnet] });
+        assert.deepEqual(JSON.parse(annotations[NODE_SUBNETS_ANNOTATION]), { default: [planOf("node2").subnets[0]] });
         await pollUntil(async () => (drift(await refresh({ ...lab.offline, dryRun: true })).length === 0 ? true : undefined), {
             timeoutMs: 60_000,
             intervalMs: 1000,
@@ -461,14 +461,14 @@ test("node3 joins again while the cluster runs: the cluster manager restarts for
     );
     assert.deepEqual(added.nodePodsReplaced, [], "the untouched nodes' ovnkube-node pods were not restarted");
     assert.equal(added.annotations[NODE_ID_ANNOTATION], String(plan.nodeId), `${goes} has its planned node-id`);
-    assert.deepEqual(JSON.parse(added.annotations[NODE_SUBNETS_ANNOTATION]), { default: [plan.subnet] });
-    assert.deepEqual(JSON.parse(added.annotations[NODE_TRANSIT_ANNOTATION]), { ipv4: plan.transit!.cidr });
+    assert.deepEqual(JSON.parse(added.annotations[NODE_SUBNETS_ANNOTATION]), { default: [plan.subnets[0]] });
+    assert.deepEqual(JSON.parse(added.annotations[NODE_TRANSIT_ANNOTATION]), { ipv4: plan.transit![0].cidr });
     // Its zone holds its own rows; every other zone sees it at its planned transit address.
-    assert.equal(await nbGet(goes, "Logical_Switch", goes, "other_config:subnet"), plan.subnet);
+    assert.equal(await nbGet(goes, "Logical_Switch", goes, "other_config:subnet"), plan.subnets[0]);
     for (const zone of ["node1", "node2"])
         assert.deepEqual(
             await nbGet(zone, "Logical_Switch_Port", `tstor-${goes}`, "addresses"),
-            [`${plan.transit!.mac} ${plan.transit!.cidr}`],
+            [`${plan.transit![0].mac} ${plan.transit![0].cidr}`],
             zone,
         );
 

@@ -48,7 +48,7 @@ const olderCommand = (older: ScriptBundle, text: string) => text.split(scriptBun
 ovsHostLab(ID, (l) => (lab = l));
 
 test("a command's create and delete run from the installed bundle; the output is the result and one log line", async () => {
-    const cleanup = scripts.ovnkubeNodeCleanupScript(H, { masqueradeSubnet: "169.254.169.0/29" });
+    const cleanup = scripts.ovnkubeNodeCleanupScript(H, { masqueradeSubnets: ["169.254.169.0/29"] });
     const created = await runOk(lab, H, cleanup.create);
     assert.equal(created.stdout, "");
     assert.equal(created.stderr, "log /var/log/ovn-kubernetes-as-code/ovnkube-node-record.log\n");
@@ -62,7 +62,7 @@ test("a command's create and delete run from the installed bundle; the output is
 
 test("the ovnkube-node cleanup removes ovnkube-node's ip rules and its table's routes through the management port, and no one else's", async () => {
     const { priority, mark, table } = OVNKUBE_ITP_RULE;
-    const cleanup = scripts.ovnkubeNodeCleanupScript(H, { masqueradeSubnet: "169.254.169.0/29" });
+    const cleanup = scripts.ovnkubeNodeCleanupScript(H, { masqueradeSubnets: ["169.254.169.0/29"] });
     const lines = async (cmd: string) =>
         (await inHost(lab, H, cmd))
             .split("\n")
@@ -157,7 +157,7 @@ test("after a change of a script, a command recorded by the older package runs t
     assert.notEqual(older.digest, scriptBundle().digest);
     const install = await runScript(lab, H, bundleInstallCommand(older.digest), bundleStdin(older));
     assert.equal(install.code, 0, install.stderr);
-    const cleanup = scripts.ovnkubeNodeCleanupScript(H, { masqueradeSubnet: "169.254.169.0/29" });
+    const cleanup = scripts.ovnkubeNodeCleanupScript(H, { masqueradeSubnets: ["169.254.169.0/29"] });
     // Created by the older package, its delete recorded in state; the newer bundle is installed beside it.
     const oldCreate = await runOk(lab, H, olderCommand(older, cleanup.create));
     assert.match(oldCreate.log, /older package code running/);

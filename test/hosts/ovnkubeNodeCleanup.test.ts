@@ -45,7 +45,7 @@ ovsHostLab(ID, (l) => (lab = l));
 
 test("local gateway mode's rules, routing rule and masquerade chain go, src_valid_mark is as before; the tables made for them go too", async () => {
     const bare = await hostState();
-    const cleanup = scripts.ovnkubeNodeCleanupScript(H, { masqueradeSubnet: "169.254.169.0/29" });
+    const cleanup = scripts.ovnkubeNodeCleanupScript(H, { masqueradeSubnets: ["169.254.169.0/29"] });
     await runOk(lab, H, cleanup.create);
     await inHost(lab, H, LOCAL_GATEWAY_STATE);
     assert.equal((await filterRules()).length, 3, "ovnkube's three accepts are in place");
@@ -55,7 +55,7 @@ test("local gateway mode's rules, routing rule and masquerade chain go, src_vali
 });
 
 test("a rule of the host's own on the management port stays, with its table", async () => {
-    const cleanup = scripts.ovnkubeNodeCleanupScript(H, { masqueradeSubnet: "169.254.169.0/29" });
+    const cleanup = scripts.ovnkubeNodeCleanupScript(H, { masqueradeSubnets: ["169.254.169.0/29"] });
     await runOk(lab, H, cleanup.create);
     await inHost(lab, H, `${LOCAL_GATEWAY_STATE}\niptables ${OWN_RULE}`);
     await runOk(lab, H, cleanup.delete!);

@@ -435,9 +435,9 @@ test("a node's certificate: requested with the kubelet's credentials, approved b
 test("the Node plan, its zone and its node group label land beside the kubelet's and are restored over ovnkube's own write", async () => {
     for (const n of model.nodes) {
         const live = await admin.get(nodeRef(n.name));
-        assert.equal(annotations(live)["k8s.ovn.org/node-subnets"], JSON.stringify({ default: [n.subnet] }), n.name);
+        assert.equal(annotations(live)["k8s.ovn.org/node-subnets"], JSON.stringify({ default: [n.subnets[0]] }), n.name);
         assert.equal(annotations(live)["k8s.ovn.org/node-id"], String(n.nodeId));
-        assert.equal(annotations(live)["k8s.ovn.org/node-transit-switch-port-ifaddr"], JSON.stringify({ ipv4: n.transit!.cidr }));
+        assert.equal(annotations(live)["k8s.ovn.org/node-transit-switch-port-ifaddr"], JSON.stringify({ ipv4: n.transit![0].cidr }));
         assert.equal(live.metadata.labels?.["k8s.ovn.org/zone-name"], n.name);
         assert.equal(
             live.metadata.labels?.["ovn-kubernetes-as-code/ovnkube-node-group"],
@@ -565,9 +565,9 @@ test("ovnkube -init-cluster-manager, with the DaemonSet's command line and its a
             },
             { timeoutMs: 60_000, intervalMs: 500, what: `the cluster manager's transit address on ${n.name}`, giveUp: exited },
         );
-        assert.deepEqual(JSON.parse(a["k8s.ovn.org/node-transit-switch-port-ifaddr"]), { ipv4: n.transit!.cidr }, n.name);
+        assert.deepEqual(JSON.parse(a["k8s.ovn.org/node-transit-switch-port-ifaddr"]), { ipv4: n.transit![0].cidr }, n.name);
         assert.equal(a["k8s.ovn.org/node-id"], String(n.nodeId), n.name);
-        assert.equal(a["k8s.ovn.org/node-subnets"], JSON.stringify({ default: [n.subnet] }), n.name);
+        assert.equal(a["k8s.ovn.org/node-subnets"], JSON.stringify({ default: [n.subnets[0]] }), n.name);
     }
     assert.equal(exited(), undefined, "the cluster manager keeps running");
     // With the chart's features on it watches their objects too: the API server refused none of its calls.

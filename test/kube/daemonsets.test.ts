@@ -92,7 +92,7 @@ describe("the control plane", () => {
             assert.equal(flag(c, "-cluster-manager-v4-transit-subnet"), "100.88.0.0/16");
             assert.equal(
                 flag(
-                    main(kubeManifests(interconnectModel({ transitSubnet: "100.90.0.0/16" })).controlPlane),
+                    main(kubeManifests(interconnectModel({ transitSubnets: ["100.90.0.0/16"] })).controlPlane),
                     "-cluster-manager-v4-transit-subnet",
                 ),
                 "100.90.0.0/16",
@@ -353,7 +353,7 @@ describe("ovnkube arguments", () => {
             });
 
             it("follow the model's join and masquerade subnets", () => {
-                const other = bothArchitectures({ joinSubnet: "100.70.0.0/16", masqueradeSubnet: "169.254.128.0/17" }).find(
+                const other = bothArchitectures({ joinSubnets: ["100.70.0.0/16"], masqueradeSubnets: ["169.254.128.0/17"] }).find(
                     ([a]) => a === architecture,
                 )![1];
                 for (const c of roles(other)) {

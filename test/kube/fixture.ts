@@ -16,16 +16,18 @@ function planned(name: string, subnet: string, nodeId: number, encapIp: string):
     const join = `${JOIN_BASE}${nodeId}`;
     return {
         name,
-        subnet,
+        subnets: [subnet],
         nodeId,
-        gatewayRouterJoin: { ip: join, cidr: `${join}/16`, mac: `0a:58:64:40:00:${nodeId.toString(16).padStart(2, "0")}` },
-        transit: {
-            ip: `${TRANSIT_BASE}${nodeId}`,
-            cidr: `${TRANSIT_BASE}${nodeId}/16`,
-            mac: `0a:58:64:58:00:${nodeId.toString(16).padStart(2, "0")}`,
-        },
+        gatewayRouterJoin: [{ ip: join, cidr: `${join}/16`, mac: `0a:58:64:40:00:${nodeId.toString(16).padStart(2, "0")}` }],
+        transit: [
+            {
+                ip: `${TRANSIT_BASE}${nodeId}`,
+                cidr: `${TRANSIT_BASE}${nodeId}/16`,
+                mac: `0a:58:64:58:00:${nodeId.toString(16).padStart(2, "0")}`,
+            },
+        ],
         encapIp,
-        gatewayIp: encapIp,
+        gatewayIps: [encapIp],
     };
 }
 
@@ -37,8 +39,9 @@ export function kubeModel(overrides: Partial<KubeModel> = {}): KubeModel {
         image: "registry.example.com/ovn-kube:v1.3.0",
         // The release's CRDs from the lab's copy: file URLs, so nothing reads upstream's.
         crdUrls: labCrdUrls("1.3"),
-        transitSubnet: "100.88.0.0/16",
-        masqueradeSubnet: "169.254.0.0/17",
+        ipFamilies: ["ipv4"],
+        transitSubnets: ["100.88.0.0/16"],
+        masqueradeSubnets: ["169.254.0.0/17"],
         // The chart's defaults, as a stack that names no feature has them.
         gatewayMode: "shared",
         features: featureSettings(),
@@ -55,7 +58,8 @@ export function kubeModel(overrides: Partial<KubeModel> = {}): KubeModel {
         },
         masterNodes: ["master-0", "master-1"],
         secureApi: true,
-        joinSubnet: "100.64.0.0/16",
+        joinSubnets: ["100.64.0.0/16"],
+        clusterRouterJoin: [{ ip: "100.64.0.1", cidr: "100.64.0.1/16", mac: "0a:58:64:40:00:01" }],
         nodes: [
             planned("master-0", "10.128.0.0/23", 2, "10.19.188.22"),
             planned("master-1", "10.128.6.0/23", 5, "10.19.188.21"),

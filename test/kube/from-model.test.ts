@@ -66,7 +66,7 @@ for (const stack of ["prod", "staging"] as const) {
         });
 
         it("puts the planned subnet and a node-id whose join address is the planned one on every Node", () => {
-            const join = toInt(cfg.joinSubnet.split("/")[0]);
+            const join = toInt(cfg.joinSubnets[0].split("/")[0]);
             assert.equal(m.nodePlans.length, model.kube.nodes.length);
             for (const plan of m.nodePlans) {
                 const name = plan.metadata.name;
@@ -74,7 +74,7 @@ for (const stack of ["prod", "staging"] as const) {
                 assert.deepEqual(JSON.parse(a["k8s.ovn.org/node-subnets"]), { default: [model.plan.subnets[name]] });
                 // ovnkube gives GR_<node> the join address base + node-id.
                 const id = Number(a["k8s.ovn.org/node-id"]);
-                assert.equal(toInt(model.plan.gatewayJoinIps[name]), join + id, name);
+                assert.equal(toInt(model.plan.gatewayJoinIps[name]), join + BigInt(id), name);
                 // Interconnect: the Node names its zone, itself; and the transit port is the transit base + node-id.
                 const group = model.kube.nodeGroups.find((g) => g.nodes.includes(name))!.name;
                 assert.deepEqual(
@@ -83,14 +83,14 @@ for (const stack of ["prod", "staging"] as const) {
                     name,
                 );
                 const planned = model.kube.nodes.find((n) => n.name === name)!;
-                if (ic) assert.equal(toInt(planned.transit!.ip), toInt(cfg.transitSubnet.split("/")[0]) + id, name);
+                if (ic) assert.equal(toInt(planned.transit![0].ip), toInt(cfg.transitSubnets[0].split("/")[0]) + BigInt(id), name);
                 else assert.equal(planned.transit, undefined);
             }
-            for (const pinned of cfg.nodes.filter((n) => n.subnet)) {
+            for (const pinned of cfg.nodes.filter((n) => n.subnets)) {
                 assert.equal(
                     JSON.parse(m.nodePlans.find((p) => p.metadata.name === pinned.name)!.metadata.annotations["k8s.ovn.org/node-subnets"])
                         .default[0],
-                    pinned.subnet,
+                    pinned.subnets![0],
                 );
             }
         });
@@ -113,13 +113,13 @@ for (const stack of ["prod", "staging"] as const) {
                 }
                 if (ic) assert.ok(!env.has("OVN_NORTH") && !env.has("OVN_SOUTH"));
             }
-            assert.equal(flag(main(m.controlPlane), "-gateway-v4-join-subnet"), cfg.joinSubnet);
-            assert.equal(flag(main(m.controlPlane), "-gateway-v4-masquerade-subnet"), cfg.masqueradeSubnet);
+            assert.equal(flag(main(m.controlPlane), "-gateway-v4-join-subnet"), cfg.joinSubnets[0]);
+            assert.equal(flag(main(m.controlPlane), "-gateway-v4-masquerade-subnet"), cfg.masqueradeSubnets[0]);
         });
 
         if (ic) {
             it("hands the cluster manager the stack's transit subnet, and ovn-config names no database", () => {
-                assert.equal(flag(main(m.controlPlane), "-cluster-manager-v4-transit-subnet"), cfg.transitSubnet);
+                assert.equal(flag(main(m.controlPlane), "-cluster-manager-v4-transit-subnet"), cfg.transitSubnets[0]);
                 assert.ok(!("OvnNorth" in m.configMap.data) && !("OvnSouth" in m.configMap.data));
                 assert.equal(flag(main(m.controlPlane), "-nb-address"), undefined);
             });

@@ -47,9 +47,9 @@ describe("Node plan patches", () => {
         assert.deepEqual(
             patches.map((p) => p.metadata.annotations),
             model.nodes.map((n) => ({
-                "k8s.ovn.org/node-subnets": JSON.stringify({ default: [n.subnet] }),
+                "k8s.ovn.org/node-subnets": JSON.stringify({ default: [n.subnets[0]] }),
                 "k8s.ovn.org/node-id": String(n.nodeId),
-                "k8s.ovn.org/node-transit-switch-port-ifaddr": JSON.stringify({ ipv4: n.transit!.cidr }),
+                "k8s.ovn.org/node-transit-switch-port-ifaddr": JSON.stringify({ ipv4: n.transit![0].cidr }),
             })),
         );
         assert.deepEqual(JSON.parse(patches[0].metadata.annotations["k8s.ovn.org/node-transit-switch-port-ifaddr"]), {
@@ -65,7 +65,7 @@ describe("Node plan patches", () => {
     });
 
     it("follow the model's plan", () => {
-        const node = { ...kubeModel().nodes[0], subnet: "10.130.4.0/23", nodeId: 4711 };
+        const node = { ...kubeModel().nodes[0], subnets: ["10.130.4.0/23"], nodeId: 4711 };
         assert.deepEqual(nodePlanPatch(node, "centralized", "ovnkube-node").metadata.annotations, {
             "k8s.ovn.org/node-subnets": '{"default":["10.130.4.0/23"]}',
             "k8s.ovn.org/node-id": "4711",

@@ -58,10 +58,10 @@ describe("validateKubeModel", () => {
         ],
         [
             "a transit subnet that is no CIDR (interconnect)",
-            interconnectModel({ transitSubnet: "100.88.0.0" }),
-            /^kube\.transitSubnet: "100\.88\.0\.0" is not an IPv4 CIDR/,
+            interconnectModel({ transitSubnets: ["100.88.0.0"] }),
+            /^kube\.transitSubnets\[0\]: "100\.88\.0\.0" is not an IPv4 or IPv6 CIDR/,
         ],
-        ["a masquerade subnet that is no CIDR", kubeModel({ masqueradeSubnet: "169.254.0.0/40" }), /^kube\.masqueradeSubnet: /],
+        ["a masquerade subnet that is no CIDR", kubeModel({ masqueradeSubnets: ["169.254.0.0/40"] }), /^kube\.masqueradeSubnets\[0\]: /],
         [
             "a CRD URL of another scheme",
             kubeModel({ crdUrls: ["ftp://example.com/k8s.ovn.org_egressips.yaml"] }),
@@ -77,8 +77,8 @@ describe("validateKubeModel", () => {
         ["an https API marked insecure", kubeModel({ secureApi: false }), /^kube\.config\.k8s_apiserver: .*secureApi=false/],
         [
             "a join subnet that is no CIDR",
-            kubeModel({ joinSubnet: "100.64.0.0" }),
-            /^kube\.joinSubnet: "100\.64\.0\.0" is not an IPv4 CIDR/,
+            kubeModel({ joinSubnets: ["100.64.0.0"] }),
+            /^kube\.joinSubnets\[0\]: "100\.64\.0\.0" is not an IPv4 or IPv6 CIDR/,
         ],
         [
             "a node planned twice",
@@ -102,8 +102,8 @@ describe("validateKubeModel", () => {
         ],
         [
             "a subnet that is no CIDR",
-            withNodes((n) => [{ ...n[0], subnet: "10.128.0.0/33" }, ...n.slice(1)]),
-            /^kube\.nodes\[0\]\.subnet: /,
+            withNodes((n) => [{ ...n[0], subnets: ["10.128.0.0/33"] }, ...n.slice(1)]),
+            /^kube\.nodes\[0\]\.subnets\[0\]: /,
         ],
         [
             "a master without a plan",

@@ -39,7 +39,7 @@ test("staging stack (interconnect): a zone per node, each with its cluster route
     assert.equal(boxes.get("transit_switch"), "box switch");
     for (const n of model.kube.nodes) {
         assert.ok(texts.includes(`zone ${n.name}`), n.name);
-        assert.ok(texts.includes(`transit ${n.transit!.cidr}`), n.name);
+        assert.ok(texts.includes(`transit ${n.transit![0].cidr}`), n.name);
         assert.ok(texts.includes(`rtots-${n.name}`), n.name);
         assert.equal(boxes.get(`GR_${n.name}`), "box gateway");
     }

@@ -6,7 +6,10 @@ import { test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
 import { SECRET_KEYS } from "../../components/config/types";
 import { deployStack } from "../../components/stack";
-import { invalidCase, INVALID } from "../support/invalidConfigs";
+import { invalidCase, INVALID as SINGLE_STACK } from "../support/invalidConfigs";
+import { INVALID_DUAL_STACK } from "../support/invalidDualStack";
+
+const INVALID = [...SINGLE_STACK, ...INVALID_DUAL_STACK];
 import { programState } from "../../lab/harness/pulumiMocks";
 
 /** Sets the engine's config to a stack config: plain keys as text, secrets as secret values. */

@@ -275,11 +275,37 @@ const plausible: fc.Arbitrary<Op> = fc.oneof(
     ),
 );
 
+/** The example made dual stack, as its operator would: a ULA beside each IPv4 range, a v6 pin beside each pin, a v6 node IP. */
+function dualStack(raw: Record<string, any>): void {
+    const v4 = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+    raw.clusterSubnet = [v4(raw.clusterSubnet), "fd00:10:244::/48"];
+    raw.serviceSubnet = [v4(raw.serviceSubnet), "fd00:10:96::/112"];
+    for (const [k, v6] of [
+        ["joinSubnet", "fd98::/64"],
+        ["transitSubnet", "fd97::/64"],
+        ["masqueradeSubnet", "fd69::/112"],
+    ])
+        if (raw[k] !== undefined) raw[k] = [v4(raw[k]), v6];
+    if (typeof raw.hostSubnetLength === "number") raw.hostSubnetLength = { ipv4: raw.hostSubnetLength, ipv6: 64 };
+    if (!Array.isArray(raw.nodes)) return;
+    raw.nodes.forEach((n: any, i: number) => {
+        if (typeof n.subnet === "string") n.subnet = [n.subnet, `fd00:10:244:${(i + 1).toString(16)}::/64`];
+        n.nodeIps = [n.tunnelIp ?? n.address, `fd00:10:20::${(i + 10).toString(16)}`];
+    });
+}
+
 /** An example stack with up to four changes, most of them plausible. */
 export const mutatedExample: fc.Arbitrary<FuzzCase> = fc
     .tuple(
         fc.constantFrom(...EXAMPLES),
-        fc.array(fc.oneof({ arbitrary: plausible, weight: 3 }, { arbitrary: op, weight: 1 }), { maxLength: 4 }),
+        fc.array(
+            fc.oneof(
+                { arbitrary: plausible, weight: 3 },
+                { arbitrary: op, weight: 1 },
+                { arbitrary: fc.constant<Op>(dualStack), weight: 1 },
+            ),
+            { maxLength: 4 },
+        ),
     )
     .map(([stack, ops]) => {
         const raw = structuredClone(examples[stack]);
@@ -309,6 +335,35 @@ const cidr = fc.oneof(
     ),
     fc.tuple(ip, fc.integer({ min: 0, max: 32 })).map(([a, p]) => `${a}/${p}`),
 );
+const hex = fc.integer({ min: 0, max: 0xffff }).map((n) => n.toString(16));
+/** IPv6 addresses: the ULAs of dual-stack stacks, and the special ones a stack must refuse. */
+const ip6 = fc.oneof(
+    fc
+        .tuple(fc.constantFrom("fd00:10:20", "fd00:10:244:1", "fd98", "fd97", "fd69", "fe80", "ff02", "2001:db8"), hex)
+        .map(([n, h]) => `${n}::${h}`),
+    fc.constantFrom("::1", "::", "fd00:ec2::254"),
+);
+const cidr6 = fc.oneof(
+    fc.constantFrom(
+        "fd00:10:244::/48",
+        "fd00:10:96::/112",
+        "fd98::/64",
+        "fd97::/64",
+        "fd69::/112",
+        "fe80::/64",
+        "2001:db8::/32",
+        "ff05::/112",
+    ),
+    fc.tuple(hex, fc.integer({ min: 8, max: 128 })).map(([h, p]) => `fd00:${h}::/${p}`),
+);
+/** A per-family range: one CIDR of either family, or a list of one or two in either order. */
+const perFamily = fc.oneof(
+    { arbitrary: cidr, weight: 3 },
+    { arbitrary: cidr6, weight: 1 },
+    { arbitrary: fc.tuple(cidr, cidr6).map((l) => [...l]), weight: 2 },
+    { arbitrary: fc.tuple(cidr6, cidr).map((l) => [...l]), weight: 1 },
+    { arbitrary: fc.array(fc.oneof(cidr, cidr6), { maxLength: 3 }), weight: 1 },
+);
 const HOST_KEYS = EXAMPLES.flatMap((s) => examples[s].nodes.map((n: { hostKey: string }) => n.hostKey));
 
 const gateway = fc.record(
@@ -326,14 +381,18 @@ const gateway = fc.record(
 const node = fc.record(
     {
         name: fc.constantFrom("master-0", "master-1", "worker-0", "worker-1", "worker-2", "kube-minion1", "join", "a", "n".repeat(60)),
-        address: fc.oneof(ip, fc.constantFrom("node1.example.com", "localhost")),
+        address: fc.oneof(ip, ip6, fc.constantFrom("node1.example.com", "localhost")),
         port: fc.constantFrom(22, 2222, 6641, 6642, 6443),
         user: fc.constantFrom("root", "admin"),
         hostKey: fc.constantFrom(...HOST_KEYS),
         roles: fc.subarray(["central", "master", "node", "gateway"], { minLength: 1 }),
-        tunnelIp: ip,
+        tunnelIp: fc.oneof(ip, ip6),
+        nodeIps: fc.oneof(
+            fc.tuple(ip, ip6).map((l) => [...l]),
+            fc.array(fc.oneof(ip, ip6), { maxLength: 3 }),
+        ),
         tunnelInterface: fc.constantFrom("eth0", "eth1"),
-        subnet: cidr,
+        subnet: perFamily,
         os: fc.constantFrom("debian", "rhel"),
         datapathType: fc.constantFrom("system", "netdev"),
         gateway,
@@ -346,12 +405,15 @@ export const generatedConfig: fc.Arbitrary<FuzzCase> = fc
     .record(
         {
             nodes: fc.array(node, { minLength: 1, maxLength: 5 }),
-            clusterSubnet: cidr,
-            hostSubnetLength: fc.integer({ min: 8, max: 29 }),
-            serviceSubnet: cidr,
-            joinSubnet: cidr,
-            transitSubnet: cidr,
-            masqueradeSubnet: cidr,
+            clusterSubnet: perFamily,
+            hostSubnetLength: fc.oneof(
+                fc.integer({ min: 8, max: 29 }),
+                fc.record({ ipv4: fc.integer({ min: 8, max: 29 }), ipv6: fc.constantFrom(48, 64, 80) }, { requiredKeys: [] }),
+            ),
+            serviceSubnet: perFamily,
+            joinSubnet: perFamily,
+            transitSubnet: perFamily,
+            masqueradeSubnet: perFamily,
             encapType: fc.constantFrom("geneve", "vxlan", "stt"),
             mtu: fc.integer({ min: 576, max: 9216 }),
             datapathType: fc.constantFrom("system", "netdev"),
@@ -403,18 +465,24 @@ function assertConfigPath(path: string, raw: Record<string, any>): void {
     assert.match(path, /^[^.[\]]+(?:\[\d+\]|\.[^.[\]]+)*$/, `problem at "${path}", which is no config path`);
 }
 
-/** Every pair of the plan's ranges is disjoint, and each node subnet lies in the cluster subnet. */
+/** In every family, each pair of the plan's ranges is disjoint, and each node subnet lies in the cluster subnet. */
 export function assertPlanDisjoint(config: StackConfig, model: ReturnType<typeof buildClusterModel>): void {
-    const cluster = parseNetwork(config.clusterSubnet);
+    config.ipFamilies.forEach((_, k) => assertFamilyDisjoint(config, model, k));
+}
+
+function assertFamilyDisjoint(config: StackConfig, model: ReturnType<typeof buildClusterModel>, k: number): void {
+    const cluster = parseNetwork(config.clusterSubnets[k]);
     const own: Array<[string, Cidr4]> = [
-        ["serviceSubnet", parseNetwork(config.serviceSubnet)],
-        ["joinSubnet", parseNetwork(config.joinSubnet)],
-        ...(model.writer === "ovnkube" ? ([["masqueradeSubnet", parseNetwork(config.masqueradeSubnet)]] as Array<[string, Cidr4]>) : []),
+        ["serviceSubnet", parseNetwork(config.serviceSubnets[k])],
+        ["joinSubnet", parseNetwork(config.joinSubnets[k])],
+        ...(model.writer === "ovnkube"
+            ? ([["masqueradeSubnet", parseNetwork(config.masqueradeSubnets[k])]] as Array<[string, Cidr4]>)
+            : []),
         ...(model.architecture === "interconnect" && model.writer === "ovnkube"
-            ? ([["transitSubnet", parseNetwork(config.transitSubnet)]] as Array<[string, Cidr4]>)
+            ? ([["transitSubnet", parseNetwork(config.transitSubnets[k])]] as Array<[string, Cidr4]>)
             : []),
     ];
-    const subnets = Object.entries(model.plan.subnets).map(([n, s]): [string, Cidr4] => [`node ${n}`, parseNetwork(s)]);
+    const subnets = Object.entries(model.plan.families[k].subnets).map(([n, s]): [string, Cidr4] => [`node ${n}`, parseNetwork(s)]);
     for (const [n, s] of subnets) assert.ok(contains(cluster, s), `${n} ${s.text} is outside clusterSubnet ${cluster.text}`);
     const all: Array<[string, Cidr4]> = [["clusterSubnet", cluster], ...own, ...subnets];
     for (let i = 0; i < all.length; i++)
@@ -423,7 +491,7 @@ export function assertPlanDisjoint(config: StackConfig, model: ReturnType<typeof
             if (!nested)
                 assert.ok(!overlaps(all[i][1], all[j][1]), `${all[i][0]} ${all[i][1].text} overlaps ${all[j][0]} ${all[j][1].text}`);
         }
-    const joins = Object.values(model.plan.gatewayJoinIps);
+    const joins = Object.values(model.plan.families[k].gatewayJoinIps);
     assert.equal(new Set(joins).size, joins.length, `two gateways share a join address: ${joins.join(", ")}`);
 }
 
@@ -520,8 +588,9 @@ export async function runFuzz(
     program?: MockedProgram,
     seed?: number,
     every = 1,
-): Promise<{ runs: number; accepted: number; programs: number; registered: number }> {
+): Promise<{ runs: number; accepted: number; dualStack: number; programs: number; registered: number }> {
     let accepted = 0;
+    let dualStack = 0;
     let programs = 0;
     let registered = 0;
     await fc.assert(
@@ -529,6 +598,7 @@ export async function runFuzz(
             const config = validateAndRender(c);
             if (!config) return;
             accepted++;
+            if (config.ipFamilies.length > 1) dualStack++;
             if (program && accepted % every === 0) {
                 const count = await program.register(c.raw, config, c.texts);
                 assert.ok(count > 0, "an accepted config registered nothing");
@@ -538,5 +608,5 @@ export async function runFuzz(
         }),
         { numRuns: runs, ...(seed === undefined ? {} : { seed }) },
     );
-    return { runs, accepted, programs, registered };
+    return { runs, accepted, dualStack, programs, registered };
 }

@@ -6,7 +6,7 @@ import { SECRET_KEYS } from "../../components/config/types";
 import { stackConfig } from "../../lab/harness/configs";
 import { encryptedSshKey, kubeconfigFor, otherPki, publicLine, rsaKeyPair, testSecretTexts } from "../../lab/harness/secretMaterial";
 
-type Mutation = (c: Record<string, any>, s: SecretTexts) => void;
+export type Mutation = (c: Record<string, any>, s: SecretTexts) => void;
 /** A change of shape that several cases build on. */
 type Shape = (c: Record<string, any>) => void;
 
@@ -14,7 +14,7 @@ type Shape = (c: Record<string, any>) => void;
 const SET = { secure: "v1:test" };
 
 /** The dev cluster in ovnkube mode with the default architecture, interconnect: a shared gateway, no central, an https API server and a kubeconfig. */
-const interconnect: Shape = (c) => {
+export const interconnect: Shape = (c) => {
     c.kubernetes = { enabled: true };
     c.nodes[2].gateway.mode = "shared";
     c.nodes[0].roles = ["master"];
@@ -164,7 +164,7 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["unknown encap type", (c) => (c.encapType = "gre"), "encapType", /geneve, stt, vxlan/],
     ["unknown top-level key", (c) => (c.clusterSubnets = "10.0.0.0/8"), "clusterSubnets", /not a known setting/],
     ["address with shell metacharacters", (c) => (c.nodes[1].address = "10.0.0.11;id"), "nodes[1].address"],
-    ["hostname address needs a tunnel IP", (c) => (c.nodes[1].address = "minion1.example.com"), "nodes[1].tunnelIp", /not an IPv4 address/],
+    ["hostname address needs a tunnel IP", (c) => (c.nodes[1].address = "minion1.example.com"), "nodes[1].tunnelIp", /not an IP address/],
     ["duplicate tunnel IP", (c) => (c.nodes[2].tunnelIp = "10.0.0.11"), "nodes[2].tunnelIp", /10\.0\.0\.11 is already nodes\[1\]\.address/],
     ["missing host key", (c) => delete c.nodes[1].hostKey, "nodes[1].hostKey", /pin the host key/],
     ["malformed host key", (c) => (c.nodes[1].hostKey = "ssh-ed25519 AAAA$(id)"), "nodes[1].hostKey"],
@@ -230,7 +230,7 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
         "identity webhook address with shell metacharacters",
         (c) => (c.ovnkube = { identity: { webhookAddress: "localhost;id" } }),
         "ovnkube.identity.webhookAddress",
-        /IPv4 address or DNS name/,
+        /IPv4 or IPv6 address or DNS name/,
     ],
     [
         "relative bootstrap kubeconfig",
@@ -573,7 +573,12 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
     ["multicast central address", (c) => (c.nodes[0].tunnelIp = "239.1.1.1"), "nodes[0].tunnelIp", /multicast/],
     ["link-local host address", (c) => (c.nodes[2].address = "169.254.10.12"), "nodes[2].address", /link-local/],
     ["dotted quad that is no IPv4 address", (c) => (c.nodes[1].address = "10.0.0.300"), "nodes[1].address", /not a valid IPv4 address/],
-    ["DNS name with a trailing dot", (c) => (c.nodes[1].address = "minion1.example.com."), "nodes[1].address", /IPv4 address or DNS name/],
+    [
+        "DNS name with a trailing dot",
+        (c) => (c.nodes[1].address = "minion1.example.com."),
+        "nodes[1].address",
+        /IPv4 or IPv6 address or DNS name/,
+    ],
     // Generated OVN names that would collide.
     [
         "node named like the join switch",

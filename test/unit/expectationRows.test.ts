@@ -25,7 +25,7 @@ test("every expectation the ovnkube topology creates passes the expectation reso
     const all = [
         ClusterRouter.ovnkube(model),
         ...staging.kube.nodes.map((n) => ClusterRouter.ovnkube(staging, n)),
-        ...model.nodeNetworks.map(NodeSwitch.ovnkube),
+        ...model.nodeNetworks.map((n) => NodeSwitch.ovnkube(n)),
         ...model.kube.nodes.map((n) => GatewayRouter.ovnkube(model, n, "chassis-" + n.name)),
     ];
     for (const rows of all) {
@@ -42,13 +42,13 @@ test("the values are the plan: node subnet and router port, gateway join at base
     });
     const gw = GatewayRouter.ovnkube(model, worker, "abc");
     assert.deepEqual(gw["Logical_Router GR_worker-0"], { "options:chassis": "abc" });
-    assert.equal(gw["Logical_Router_Port rtoj-GR_worker-0"].networks, `${worker.gatewayRouterJoin.ip}/16`);
+    assert.equal(gw["Logical_Router_Port rtoj-GR_worker-0"].networks, `${worker.gatewayRouterJoin[0].ip}/16`);
     assert.deepEqual(gw["NAT GR_worker-0 snat 10.128.0.0/14"], { external_ip: "10.10.0.20" });
 });
 
 test("interconnect: each zone's end of the transit switch at the cluster manager's address for its node-id; centralized: none", () => {
     const worker = staging.kube.nodes.find((n) => n.name === "worker-0")!;
-    const transitIp = fromInt(toInt("100.88.0.0") + worker.nodeId);
+    const transitIp = fromInt(toInt("100.88.0.0") + BigInt(worker.nodeId));
     assert.deepEqual(ClusterRouter.ovnkube(staging, worker), {
         ...ClusterRouter.ovnkube(staging),
         "Logical_Switch transit_switch": { name: "transit_switch" },

@@ -10,6 +10,8 @@ test("300 cases: validate throws nothing but ConfigError naming config paths; wh
     const r = await runFuzz(300, undefined, SEED);
     // The properties are only worth something if both outcomes occur often.
     assert.ok(r.accepted >= 60 && r.accepted <= 240, `${r.accepted} of 300 accepted`);
+    // Both families: dual-stack configs are accepted too, and go through the same properties.
+    assert.ok(r.dualStack >= 10, `${r.dualStack} of the ${r.accepted} accepted are dual stack`);
 });
 
 test("12 cases through the cluster component under mocks: every accepted config registers without a failure", async () => {

@@ -3,7 +3,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ConfigError, validateConfig } from "../../components/plan/validate";
 import { stackConfig } from "../../lab/harness/configs";
-import { invalidCase, INVALID } from "../support/invalidConfigs";
+import { invalidCase, INVALID as SINGLE_STACK } from "../support/invalidConfigs";
+import { INVALID_DUAL_STACK } from "../support/invalidDualStack";
+
+const INVALID = [...SINGLE_STACK, ...INVALID_DUAL_STACK];
 
 test(`at least 150 invalid configs (have ${INVALID.length})`, () => assert.ok(INVALID.length >= 150));
 

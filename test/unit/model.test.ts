@@ -40,10 +40,10 @@ test("defaults are applied by the schema", () => {
             egressIpHealthCheckPort: 9107,
         },
     });
-    assert.equal(v.transitSubnet, "100.88.0.0/16");
-    assert.equal(v.masqueradeSubnet, "169.254.0.0/17");
+    assert.equal(v.transitSubnets[0], "100.88.0.0/16");
+    assert.equal(v.masqueradeSubnets[0], "169.254.0.0/17");
     assert.equal(v.mtu, 1400);
-    assert.equal(v.joinSubnet, "100.64.0.0/16");
+    assert.equal(v.joinSubnets[0], "100.64.0.0/16");
     assert.equal(v.encapType, "geneve");
     assert.equal(v.ssh.user, "root");
     assert.equal(v.nodes[2].gateway?.bridge, "breth1");
@@ -142,14 +142,14 @@ test("staging stack: interconnect, every Kubernetes node its own zone with local
     assert.equal(m.kube.version, "1.3");
     assert.equal(m.kube.architecture, "interconnect");
     assert.equal(m.kube.image, "ghcr.io/ovn-kubernetes/ovn-kubernetes/ovn-kube-ubuntu:release-1.3");
-    assert.equal(m.kube.transitSubnet, "100.88.0.0/16");
-    assert.equal(m.kube.masqueradeSubnet, "169.254.0.0/17");
+    assert.equal(m.kube.transitSubnets[0], "100.88.0.0/16");
+    assert.equal(m.kube.masqueradeSubnets[0], "169.254.0.0/17");
     assert.ok(!("OvnNorth" in m.kube.config) && !("OvnSouth" in m.kube.config), "no database addresses in ovn-config");
     // The cluster manager gives the transit port the transit base plus the node-id, as the join port the join base.
     for (const n of m.kube.nodes) {
-        assert.equal(toInt(n.transit!.ip), toInt("100.88.0.0") + n.nodeId, n.name);
-        assert.equal(n.transit!.cidr, `${n.transit!.ip}/16`);
-        assert.equal(n.transit!.mac, macFromIp(n.transit!.ip));
+        assert.equal(toInt(n.transit![0].ip), toInt("100.88.0.0") + BigInt(n.nodeId), n.name);
+        assert.equal(n.transit![0].cidr, `${n.transit![0].ip}/16`);
+        assert.equal(n.transit![0].mac, macFromIp(n.transit![0].ip));
     }
 });
 
@@ -198,8 +198,8 @@ describe("ovnkube mode: the plan ovnkube is fed", () => {
         const ids = new Set<number>();
         for (const n of model.kube.nodes) {
             assert.ok(n.nodeId >= 2 && n.nodeId <= 5000, `${n.name}: node-id ${n.nodeId}`);
-            assert.equal(toInt(n.gatewayRouterJoin.ip), toInt("100.64.0.0") + n.nodeId);
-            assert.equal(n.subnet, model.nodeNetworks.find((x) => x.node === n.name)!.subnet);
+            assert.equal(toInt(n.gatewayRouterJoin[0].ip), toInt("100.64.0.0") + BigInt(n.nodeId));
+            assert.equal(n.subnets[0], model.nodeNetworks.find((x) => x.node === n.name)!.subnet);
             ids.add(n.nodeId);
         }
         assert.equal(ids.size, model.kube.nodes.length);

@@ -67,3 +67,16 @@ test("the ChangeGuard's diff, which every preview runs first, refuses a gateway 
     assert.deepEqual(await changeGuardProvider.diff!("p/s", record(), record("shared")), { changes: true });
     assert.deepEqual(await changeGuardProvider.diff!("p/s", record("local"), record("local")), { changes: false });
 });
+
+test("the address families: none added, removed or reordered in place; IPv4 records without the key are IPv4", () => {
+    const v4 = { version: "1.3", architecture: "interconnect" };
+    const dual = { ...v4, ipFamilies: ["ipv4", "ipv6"] };
+    assert.equal(releaseChangeRefusal(v4, { ...v4, ipFamilies: ["ipv4"] }), undefined);
+    assert.equal(releaseChangeRefusal(dual, { ...dual }), undefined);
+    assert.match(
+        releaseChangeRefusal(v4, dual)!,
+        /^the address families ipv4 → ipv4 and ipv6 \(clusterSubnet\) stopped before anything was changed: .*node_allocator\.go/,
+    );
+    assert.match(releaseChangeRefusal(dual, v4)!, /ipv4 and ipv6 → ipv4 .* Keep ipv4 and ipv6, or create the cluster anew/);
+    assert.match(releaseChangeRefusal(dual, { ...v4, ipFamilies: ["ipv6", "ipv4"] })!, /ipv4 and ipv6 → ipv6 and ipv4/);
+});

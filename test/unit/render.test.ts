@@ -51,7 +51,7 @@ test("render: prod stack (ovnkube mode) → Kubernetes YAML and the plan, no NB 
     const plan = JSON.parse(readFileSync(path.join(out, "plan.json"), "utf8"));
     assert.equal(plan.writer, "ovnkube");
     assert.deepEqual(
-        plan.nodes.map((n: any) => [n.name, n.subnet]),
+        plan.nodes.map((n: any) => [n.name, ...n.subnets]),
         [
             ["master-0", "10.128.0.0/23"],
             ["worker-0", "10.128.2.0/23"],
@@ -92,5 +92,5 @@ test("render: staging stack (ovnkube mode, interconnect) → the cluster manager
         ["master-0", "master-1", "master-2", "worker-0", "worker-1"],
     );
     const plan = JSON.parse(readFileSync(path.join(out, "plan.json"), "utf8"));
-    for (const n of plan.nodes) assert.match(n.transit.cidr, /^100\.88\.\d+\.\d+\/16$/, n.name);
+    for (const n of plan.nodes) assert.match(n.transit[0].cidr, /^100\.88\.\d+\.\d+\/16$/, n.name);
 });

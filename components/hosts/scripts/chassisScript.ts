@@ -29,7 +29,7 @@ export function chassisScript(host: HostModel, addresses: ChassisAddresses, ovs?
         controller_unit: os === "debian" ? "ovn-host" : "ovn-controller",
         ovn_remote: checked("sbAddress", addresses.sbAddress, "ovsdbRemote"),
         ovn_nb: checked("nbAddress", addresses.nbAddress, "ovsdbRemote"),
-        encap_ip: checked(field("chassis.encapIp"), chassis.encapIp, "ipv4"),
+        encap_ip: checked(field("chassis.encapIp"), chassis.encapIp, "ip"),
         encap_type: checked(field("chassis.encapType"), chassis.encapType, "encapType"),
         k8s_api_server: checked(field("chassis.k8sApiServer"), chassis.k8sApiServer, "k8sApiServer"),
         bridge_mappings:

@@ -21,10 +21,10 @@ export const TABLES_BEFORE = "/etc/openvswitch/host-network.d/ovnkube-node-table
 export const SYSCTLS_BEFORE = "/etc/openvswitch/host-network.d/ovnkube-node-sysctls.before";
 
 /** Records what the cleanup must leave (ovnkube-node sets the host up); the delete removes what it set up. */
-export function ovnkubeNodeCleanupScript(node: string, kube: Pick<KubeModel, "masqueradeSubnet">): HostScript {
+export function ovnkubeNodeCleanupScript(node: string, kube: Pick<KubeModel, "masqueradeSubnets">): HostScript {
     const before = { tables_before: TABLES_BEFORE, sysctls_before: SYSCTLS_BEFORE };
     const vars = {
-        masquerade_subnet: checked("masqueradeSubnet", kube.masqueradeSubnet, "cidr"),
+        masquerade_subnet: kube.masqueradeSubnets.map((c, k) => checked(`masqueradeSubnets[${k}]`, c, "ipCidr")).join(" "),
         cni_conf: OVNKUBE_CNI_FILES.conf,
         cni_shim: OVNKUBE_CNI_FILES.shim,
         ...before,

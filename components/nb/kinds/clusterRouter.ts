@@ -3,10 +3,11 @@
 // Input `router`: the NB part of the model's ClusterRouterModel.
 import type { ClusterModel, OvnkubeNodeModel } from "../../model/types";
 import * as names from "../../model/names";
+import { routerPortMac } from "../../model/ifAddress";
 import { rowSpec, type RowRef, type RowSpec } from "../core/rows";
 import type { NbTable } from "../core/tables";
 import { clusterGroup } from "../core/tags";
-import { defineKind, expectedCells, type ExpectedRows } from "./common";
+import { defineKind, expectedCells, setCell, type ExpectedRows } from "./common";
 import { address, object, ovnName, type ValueOf } from "./fields";
 
 export const CLUSTER_ROUTER_INPUTS = {
@@ -74,11 +75,26 @@ function ovnkubeClusterRows(model: ClusterModel, node?: OvnkubeNodeModel): Expec
         [joinSwitch.key]: ["name"],
         [routerJoinPort.key]: ["networks", "mac"],
     });
-    if (!node?.transit) return rows;
+    // Dual stack: the join port holds an address of each family.
+    const join = model.kube.clusterRouterJoin;
+    const dual =
+        join.length > 1
+            ? {
+                  [`Logical_Router_Port ${model.clusterRouter.joinPort}`]: {
+                      networks: setCell(join.map((a) => a.cidr)),
+                      mac: routerPortMac(join),
+                  },
+              }
+            : {};
+    if (!node?.transit) return { ...rows, ...dual };
     return {
         ...rows,
+        ...dual,
         [`Logical_Switch ${names.TRANSIT_SWITCH}`]: { name: names.TRANSIT_SWITCH },
-        [`Logical_Router_Port ${names.routerToTransit(node.name)}`]: { networks: node.transit.cidr, mac: node.transit.mac },
+        [`Logical_Router_Port ${names.routerToTransit(node.name)}`]: {
+            networks: setCell(node.transit.map((t) => t.cidr)),
+            mac: routerPortMac(node.transit),
+        },
     };
 }
 

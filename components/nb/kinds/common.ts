@@ -72,7 +72,11 @@ export interface KindInstance {
  * ovnkube mode: what the plan expects of the rows ovnkube writes in place of a kind's, as
  * NorthboundExpectation rows (row key → column path → cell). Pure: values come from the model.
  */
-export type ExpectedRows = Record<string, Record<string, string>>;
+/** Row key → column path → expected cell: a value, or a set as a list. */
+export type ExpectedRows = Record<string, Record<string, string | string[]>>;
+
+/** A set column's expected cell: one value stands alone, as the expectation's canonical form has it. */
+export const setCell = (values: readonly string[]): string | string[] => (values.length === 1 ? values[0] : [...values]);
 
 /**
  * Cells of some of a kind's own rows, as an expectation states them: `paths` gives, by row key,

@@ -7,12 +7,13 @@
 // `macAddress` of its NIC (both known only once the host is set up).
 import type { ClusterModel, OvnkubeNodeModel } from "../../model/types";
 import * as names from "../../model/names";
+import { routerPortMac } from "../../model/ifAddress";
 import { containsIp, networkOf, PATTERNS } from "../../values";
 import { rowSpec, type RowRef, type RowSpec } from "../core/rows";
 import type { NbTable } from "../core/tables";
 import { gatewayGroup } from "../core/tags";
 import { clusterRow } from "./clusterRouter";
-import { defineKind, type ExpectedRows } from "./common";
+import { defineKind, setCell, type ExpectedRows } from "./common";
 import { address, ipv4, mac, network, networks, object, ovnName, text, type ValueOf } from "./fields";
 
 export const GATEWAY_ROUTER_INPUTS = {
@@ -157,14 +158,18 @@ export function gatewayRouterRows(
  */
 function ovnkubeGatewayRows(
     model: ClusterModel,
-    node: Pick<OvnkubeNodeModel, "name" | "gatewayRouterJoin" | "gatewayIp">,
+    node: Pick<OvnkubeNodeModel, "name" | "gatewayRouterJoin" | "gatewayIps">,
     systemId: string,
 ): ExpectedRows {
     const router = names.gatewayRouter(node.name);
     return {
         [`Logical_Router ${router}`]: { "options:chassis": systemId },
-        [`Logical_Router_Port ${names.routerToJoin(router)}`]: { networks: node.gatewayRouterJoin.cidr, mac: node.gatewayRouterJoin.mac },
-        [`NAT ${router} snat ${model.clusterSubnet}`]: { external_ip: node.gatewayIp },
+        [`Logical_Router_Port ${names.routerToJoin(router)}`]: {
+            networks: setCell(node.gatewayRouterJoin.map((a) => a.cidr)),
+            mac: routerPortMac(node.gatewayRouterJoin),
+        },
+        // One SNAT per family: the family's pod network to the node's address of that family.
+        ...Object.fromEntries(model.clusterSubnets.map((c, k) => [`NAT ${router} snat ${c}`, { external_ip: node.gatewayIps[k] }])),
     };
 }
 

@@ -2,11 +2,13 @@
 // port rtos-<node> on the cluster router with the peer stor-<node>, the management port
 // k8s-<node>, and the cluster load balancers attached to the switch.
 // Input `network`: the NB part of the model's NodeNetworkModel.
-import type { NodeNetworkModel } from "../../model/types";
+import type { NodeNetworkModel, OvnkubeNodeModel } from "../../model/types";
+import { ifAddressAt, routerPortMac } from "../../model/ifAddress";
+import { familyOf } from "../../values";
 import { rowSpec, type RowRef, type RowSpec } from "../core/rows";
 import { nodeGroup } from "../core/tags";
 import { clusterRow } from "./clusterRouter";
-import { defineKind, expectedCells, type ExpectedRows } from "./common";
+import { defineKind, expectedCells, setCell, type ExpectedRows } from "./common";
 import { address, network, object, ovnName, text, type ValueOf } from "./fields";
 
 export const NODE_SWITCH_INPUTS = {
@@ -57,12 +59,27 @@ export function nodeSwitchRows(owner: string, n: NodeSwitchNb): RowSpec[] {
     ];
 }
 
-/** ovnkube mode: ovnkube builds the node's switch from the node-subnets annotation, subnet and router port as planned. */
-function ovnkubeNodeSwitchRows(network: NodeNetworkModel): ExpectedRows {
-    return expectedCells(nodeSwitchRows("", network), {
+/**
+ * ovnkube mode: ovnkube builds the node's switch from the node-subnets annotation, subnet and router
+ * port as planned: with `node`, in each of its families (an IPv6 subnet is the switch's
+ * `ipv6_prefix`, base_network_controller.go:584-592 at v1.3.0).
+ */
+function ovnkubeNodeSwitchRows(network: NodeNetworkModel, node?: Pick<OvnkubeNodeModel, "subnets">): ExpectedRows {
+    const rows = expectedCells(nodeSwitchRows("", network), {
         [NODE_ROWS.switch]: ["other_config:subnet"],
         [NODE_ROWS.routerPort]: ["networks", "mac"],
     });
+    if (!node || (node.subnets.length === 1 && familyOf(node.subnets[0]) === "ipv4")) return rows;
+    const routers = node.subnets.map((s) => ifAddressAt(s, 1));
+    const v4 = node.subnets.find((s) => familyOf(s) === "ipv4");
+    const v6 = node.subnets.find((s) => familyOf(s) === "ipv6");
+    return {
+        [`Logical_Switch ${network.switchName}`]: {
+            ...(v4 ? { "other_config:subnet": v4 } : {}),
+            ...(v6 ? { "other_config:ipv6_prefix": v6.split("/")[0] } : {}),
+        },
+        [`Logical_Router_Port ${network.routerPort}`]: { networks: setCell(routers.map((r) => r.cidr)), mac: routerPortMac(routers) },
+    };
 }
 
 export const nodeSwitchKind = defineKind({

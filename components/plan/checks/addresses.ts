@@ -3,26 +3,28 @@
 // range the cluster routes internally, the network and broadcast address of every LAN the stack
 // names, and the addresses that identify other nodes. Otherwise the cluster router would swallow
 // the host LAN, or two hosts would answer for one address; both only show once traffic flows.
-import { addressRange, Cidr4, containsIp, isIpv4, networkOf, overlaps, parseNetwork, size, toInt } from "../../values";
+import { addressRange, Cidr4, containsIp, familyOf, isIpv4, networkOf, overlaps, parseNetwork, toInt } from "../../values";
 import { tunnelIpOf } from "../../model/nodes";
+import { familyPath, listOf } from "../../config/families";
 import type { NodeConfig, StackConfigInput } from "../../config/types";
 
 type Add = (path: string, message: string) => void;
 
 /** ipaddr.js ranges that never name one reachable host. */
 const NOT_A_HOST: Record<string, string> = {
-    unspecified: "the unspecified address (0.0.0.0/8)",
-    loopback: "a loopback address (127.0.0.0/8): it names every host itself",
-    multicast: "a multicast address (224.0.0.0/4)",
-    linkLocal: "a link-local address (169.254.0.0/16), which does not leave its link and may change",
+    unspecified: "the unspecified address (0.0.0.0/8, ::)",
+    loopback: "a loopback address (127.0.0.0/8, ::1): it names every host itself",
+    multicast: "a multicast address (224.0.0.0/4, ff00::/8)",
+    linkLocal: "a link-local address (169.254.0.0/16, fe80::/10), which does not leave its link and may change",
     broadcast: "the broadcast address",
+    ipv4Mapped: "an IPv4-mapped IPv6 address (::ffff:0:0/96): give the IPv4 address itself",
 };
 
 /** What an address stands for; `identity` addresses name one host and may not be another node's. */
-type Kind = "address" | "tunnelIp" | "physicalIp" | "defaultGateway" | "apiServer" | "webhookAddress";
-const IDENTITY: ReadonlySet<Kind> = new Set(["address", "tunnelIp", "physicalIp"]);
+type Kind = "address" | "tunnelIp" | "nodeIp" | "physicalIp" | "defaultGateway" | "apiServer" | "webhookAddress";
+const IDENTITY: ReadonlySet<Kind> = new Set(["address", "tunnelIp", "nodeIp", "physicalIp"]);
 
-/** One configured IPv4 address, with the config path it came from and the node it belongs to. */
+/** One configured address (IPv4 or IPv6), with the config path it came from and the node it belongs to. */
 export interface ConfiguredIp {
     path: string;
     ip: string;
@@ -37,16 +39,11 @@ export interface UsedRange {
     what: string;
 }
 
-export interface RoutedSubnets {
-    cluster?: Cidr4;
-    service?: Cidr4;
-    join?: Cidr4;
-    transit?: Cidr4;
-    masquerade?: Cidr4;
-}
-
-/** The host part of an http(s) URL. */
-export const urlHost = (url: string): string | undefined => /^https?:\/\/([^/:]+)/.exec(url)?.[1];
+/** The host part of an http(s) URL (an IPv6 address without its brackets). */
+export const urlHost = (url: string): string | undefined => {
+    const m = /^https?:\/\/(?:\[([^\]/]+)\]|([^/:]+))/.exec(url);
+    return m?.[1] ?? m?.[2];
+};
 
 /** The host part of an http(s) URL when it is an IPv4 address. */
 export function urlIpv4(url: string): string | undefined {
@@ -54,13 +51,17 @@ export function urlIpv4(url: string): string | undefined {
     return host !== undefined && isIpv4(host) ? host : undefined;
 }
 
-/** Every IPv4 address the stack configures (DNS names resolve later and are not checked here). */
+/** Every address the stack configures (DNS names resolve later and are not checked here). */
 export function configuredIps(cfg: StackConfigInput): ConfiguredIp[] {
     const ips: ConfiguredIp[] = cfg.nodes.flatMap((n: NodeConfig, i): ConfiguredIp[] => {
         const p = `nodes[${i}]`;
         const out: ConfiguredIp[] = [];
-        if (isIpv4(n.address)) out.push({ path: `${p}.address`, ip: n.address, kind: "address", node: i });
+        if (familyOf(n.address)) out.push({ path: `${p}.address`, ip: n.address, kind: "address", node: i });
         if (n.tunnelIp !== undefined) out.push({ path: `${p}.tunnelIp`, ip: n.tunnelIp, kind: "tunnelIp", node: i });
+        // A node IP that is its tunnel IP or SSH address is the same identity, named once.
+        (n.nodeIps ?? []).forEach((ip, k) => {
+            if (ip !== n.tunnelIp && ip !== n.address) out.push({ path: `${p}.nodeIps[${k}]`, ip, kind: "nodeIp", node: i });
+        });
         if (n.gateway) {
             const phys = n.gateway.physicalIp.split("/")[0];
             if (isIpv4(phys)) out.push({ path: `${p}.gateway.physicalIp`, ip: phys, kind: "physicalIp", node: i });
@@ -68,26 +69,38 @@ export function configuredIps(cfg: StackConfigInput): ConfiguredIp[] {
         }
         return out;
     });
-    const api = urlIpv4(cfg.apiServer.url);
-    if (api) ips.push({ path: "apiServer.url", ip: api, kind: "apiServer" });
+    const api = urlHost(cfg.apiServer.url);
+    if (api && familyOf(api)) ips.push({ path: "apiServer.url", ip: api, kind: "apiServer" });
     const webhook = cfg.ovnkube?.identity?.webhookAddress;
-    if (webhook !== undefined && isIpv4(webhook))
+    if (webhook !== undefined && familyOf(webhook))
         ips.push({ path: "ovnkube.identity.webhookAddress", ip: webhook, kind: "webhookAddress" });
     return ips;
 }
 
-/** The ranges routed inside the cluster: an address in one of them is unreachable from the hosts. */
-export function routedRanges(cfg: StackConfigInput, subnets: RoutedSubnets): UsedRange[] {
-    const ranges: Array<[string, Cidr4 | undefined, string]> = [
-        ["clusterSubnet", subnets.cluster, "the pod network (every node subnet is carved from it)"],
-        ["serviceSubnet", subnets.service, "the service network"],
-        ["joinSubnet", subnets.join, "the join network between the cluster and gateway routers"],
-        ["transitSubnet", subnets.transit, "the transit network between the zones"],
-        ["masqueradeSubnet", subnets.masquerade, "ovnkube's host masquerade network"],
-    ];
-    cfg.nodes.forEach((n, i) => {
-        if (n.subnet) ranges.push([`nodes[${i}].subnet`, parseOrUndefined(n.subnet), `the node subnet of nodes[${i}]`]);
-    });
+/** What each range setting is, for messages. */
+const RANGE_WHAT: Record<string, string> = {
+    clusterSubnet: "the pod network (every node subnet is carved from it)",
+    serviceSubnet: "the service network",
+    joinSubnet: "the join network between the cluster and gateway routers",
+    transitSubnet: "the transit network between the zones",
+    masqueradeSubnet: "ovnkube's host masquerade network",
+};
+
+/**
+ * The ranges routed inside the cluster, of every family (`named`: by path, e.g. `joinSubnet[1]`),
+ * and the pinned node subnets: an address in one of them is unreachable from the hosts.
+ */
+export function routedRanges(cfg: StackConfigInput, named: ReadonlyArray<[string, Cidr4 | undefined]>): UsedRange[] {
+    const ranges: Array<[string, Cidr4 | undefined, string]> = named.map(([path, net]) => [
+        path,
+        net,
+        RANGE_WHAT[path.replace(/\[\d+\]$/, "")],
+    ]);
+    cfg.nodes.forEach((n, i) =>
+        listOf(n.subnet).forEach((s, k) =>
+            ranges.push([familyPath(`nodes[${i}].subnet`, n.subnet, k), parseOrUndefined(s), `the node subnet of nodes[${i}]`]),
+        ),
+    );
     return ranges.flatMap(([path, net, what]) => (net ? [{ path, net, what }] : []));
 }
 
@@ -105,13 +118,13 @@ function lans(cfg: StackConfigInput): UsedRange[] {
     });
 }
 
-export function addressProblems(cfg: StackConfigInput, subnets: RoutedSubnets, add: Add): void {
+export function addressProblems(cfg: StackConfigInput, named: ReadonlyArray<[string, Cidr4 | undefined]>, add: Add): void {
     const all = configuredIps(cfg);
     for (const h of all) {
         const range = addressRange(h.ip);
         if (range in NOT_A_HOST) add(h.path, `${h.ip} is ${NOT_A_HOST[range]}; give the host's own unicast address`);
     }
-    insideRange(all, routedRanges(cfg, subnets), add);
+    insideRange(all, routedRanges(cfg, named), add);
     notNetworkOrBroadcast(all, lans(cfg), add);
     otherNodesAddresses(cfg, all, add);
     duplicateRampouts(cfg, add);
@@ -135,7 +148,7 @@ function notNetworkOrBroadcast(all: ConfiguredIp[], nets: UsedRange[], add: Add)
         if (lan.net.prefix >= 31) continue; // point-to-point links use both addresses
         const edges = new Map([
             [lan.net.base, "network"],
-            [(lan.net.base + size(lan.net.prefix) - 1) >>> 0, "broadcast"],
+            [lan.net.base + (1n << BigInt(lan.net.bits - lan.net.prefix)) - 1n, "broadcast"],
         ]);
         for (const h of all) {
             const edge = edges.get(toInt(h.ip));

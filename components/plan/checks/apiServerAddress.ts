@@ -2,7 +2,7 @@
 // the node's service proxying exists (it is what provides it). So `apiServer.url` must name an
 // address every node reaches from its own network namespace: not itself (loopback), not a name
 // only the cluster's DNS answers, not a Service address.
-import { addressAt, containsIp, isIpv4, type Cidr4 } from "../../values";
+import { addressAt, containsIp, type Cidr4 } from "../../values";
 import { urlHost } from "./addresses";
 import type { StackConfigInput } from "../../config/types";
 
@@ -19,8 +19,9 @@ const isLoopbackName = (host: string): boolean =>
 const isClusterName = (host: string): boolean => /^kubernetes(?:\.default)?$|\.svc$|\.svc\.|\.cluster\.local$/i.test(host);
 
 /** Relation (ovnkube mode): the API server's host is reachable from every node's host network. */
-export function apiServerAddressProblems(cfg: StackConfigInput, service: Cidr4 | undefined, add: Add): void {
+export function apiServerAddressProblems(cfg: StackConfigInput, services: ReadonlyArray<Cidr4 | undefined>, add: Add): void {
     const host = urlHost(cfg.apiServer.url);
+    const service = services.find((s) => s && host !== undefined && containsIp(s, host));
     if (host === undefined) return;
     if (isLoopbackName(host))
         add(
@@ -32,7 +33,7 @@ export function apiServerAddressProblems(cfg: StackConfigInput, service: Cidr4 |
             PATH,
             `${host} is a name of the cluster's own DNS, which ovnkube (on the host network, before the cluster's network exists) cannot resolve; ${DO}`,
         );
-    else if (service && isIpv4(host) && containsIp(service, host))
+    else if (service)
         add(
             PATH,
             `${host} is a Service address in serviceSubnet ${service.text}${host === addressAt(service, 1) ? " (the kubernetes Service's VIP)" : ""}, which only works once ovnkube runs; ${DO}`,

@@ -13,13 +13,13 @@ type Add = (path: string, message: string) => void;
 const RESERVED_PER_NODE = 4;
 /** Fewer pod addresses per node than this leaves a node unable to run its own system pods and a workload. */
 export const MIN_POD_ADDRESSES = 8;
-export const podAddresses = (prefix: number): number => size(prefix) - RESERVED_PER_NODE;
+export const podAddresses = (prefix: number, bits = 32): number => size(prefix, bits) - RESERVED_PER_NODE;
 
 /** Relation: every node subnet (the length allocated, or a pinned one) leaves a node room for pods. */
-export function podRoomProblem(prefix: number): string | undefined {
-    const pods = podAddresses(prefix);
+export function podRoomProblem(prefix: number, bits = 32): string | undefined {
+    const pods = podAddresses(prefix, bits);
     if (pods >= MIN_POD_ADDRESSES) return undefined;
-    return `/${prefix} leaves ${Math.max(pods, 0)} pod addresses per node (network, router, management port and broadcast take 4); use /${32 - Math.ceil(Math.log2(MIN_POD_ADDRESSES + RESERVED_PER_NODE))} or shorter`;
+    return `/${prefix} leaves ${Math.max(pods, 0)} pod addresses per node (network, router, management port and broadcast take 4); use /${bits - Math.ceil(Math.log2(MIN_POD_ADDRESSES + RESERVED_PER_NODE))} or shorter`;
 }
 
 /** Tunnel types current OVS (3.0 and later) has, and why the others are gone. */
@@ -34,9 +34,11 @@ const SCRIPT_USER = "root";
 export function applicabilityProblems(cfg: StackConfigInput, add: Add): void {
     const encap = cfg.encapType ?? "geneve";
     if (encap in GONE_ENCAP) add("encapType", `"${encap}": ${GONE_ENCAP[encap]}`);
-    if (cfg.hostSubnetLength !== undefined) {
-        const room = podRoomProblem(cfg.hostSubnetLength);
-        if (room) add("hostSubnetLength", room);
+    // A number is the IPv4 length; IPv6 node subnets are /64 (./families).
+    const v4Length = typeof cfg.hostSubnetLength === "number" ? cfg.hostSubnetLength : cfg.hostSubnetLength?.ipv4;
+    if (v4Length !== undefined) {
+        const room = podRoomProblem(v4Length);
+        if (room) add(typeof cfg.hostSubnetLength === "number" ? "hostSubnetLength" : "hostSubnetLength.ipv4", room);
     }
 
     // Per-OS settings: apt lines are for Debian hosts, which need them when a repository is named.

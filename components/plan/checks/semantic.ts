@@ -2,7 +2,19 @@
 // role combinations, secrets that a chosen mode needs. Runs on schema-valid input with defaults.
 // Each relation over many fields has a file of its own (addresses, listeners, key material,
 // capacity, transports, applicability, features); docs/validation.md lists them all.
-import { Cidr4, containsIp, contains, isIpv4, networkOf, overlaps, parseCidr, parseNetwork, toInt } from "../../values";
+import {
+    type Cidr,
+    type Cidr4,
+    containsIp,
+    contains,
+    isIpv4,
+    networkOf,
+    overlaps,
+    parseCidr,
+    parseNetwork,
+    toInt,
+    type IpFamily,
+} from "../../values";
 import { INTEGRATION_BRIDGE, nicBridge } from "../../model/names";
 import { gatewayBridgeOf, isChassis, isK8sNode, tunnelBridgeOf, tunnelIpOf } from "../../model/nodes";
 import { addressProblems } from "./addresses";
@@ -15,12 +27,14 @@ import { imageReferenceProblems } from "./imageReference";
 import { masqueradeProblems } from "./masquerade";
 import { apiServerAddressProblems } from "./apiServerAddress";
 import { reservedNameProblems } from "./reservedNames";
-import { publicRangeProblems } from "./publicRanges";
+import { publicRangeProblems, specialRangeProblems } from "./publicRanges";
 import { identityProblems } from "./identity";
 import { crdMirrorProblems } from "./crdMirror";
 import { secretCopyProblems } from "./secretCopies";
 import { labOnlyProblems, referenceProblems, transportProblems } from "./transports";
-import { DEFAULT_MASQUERADE_SUBNET, DEFAULT_TRANSIT_SUBNET } from "../../config/schema";
+import { familyPath, hostSubnetLengthsOf, listOf, RANGE_KEYS, rangesOf, type RangeKey } from "../../config/families";
+
+import { familyProblems, type FamilyNets } from "./families";
 import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION } from "../../config/releases";
 import { kubeconfigDir } from "../../kube/hostPaths";
 import { NODE_HOST_DIRS } from "../../kube/ovnkubeNodeDaemonSets";
@@ -28,7 +42,7 @@ import { plainSecretProblems, setSecretCommand } from "../../config/secretStorag
 import type { DatapathType, SecretKey, StackConfigInput } from "../../config/types";
 import type { Problem } from "../../config/problem";
 
-type Defaulted = Required<Pick<StackConfigInput, "hostSubnetLength" | "joinSubnet">> & StackConfigInput;
+type Defaulted = StackConfigInput;
 
 /** `texts`: the secrets' plain values where the program has them; only their presence otherwise. */
 export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>, texts: SecretTexts = {}): Problem[] {
@@ -47,20 +61,44 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
         }
     };
 
-    const cluster = network("clusterSubnet", cfg.clusterSubnet);
-    const service = network("serviceSubnet", cfg.serviceSubnet);
-    const join = network("joinSubnet", cfg.joinSubnet);
     const interconnect = ovnkubeMode && (cfg.ovnkube?.architecture ?? DEFAULT_OVNKUBE_ARCHITECTURE) === "interconnect";
-    // ovnkube's own networks: only where ovnkube runs, and the transit switch only between zones.
-    const transit = interconnect ? network("transitSubnet", cfg.transitSubnet ?? DEFAULT_TRANSIT_SUBNET) : undefined;
-    const masquerade = ovnkubeMode ? network("masqueradeSubnet", cfg.masqueradeSubnet ?? DEFAULT_MASQUERADE_SUBNET) : undefined;
-    const named: Array<[string, Cidr4 | undefined]> = [
-        ["clusterSubnet", cluster],
-        ["serviceSubnet", service],
-        ["joinSubnet", join],
-        ["transitSubnet", transit],
-        ["masqueradeSubnet", masquerade],
+    // Each family's ranges; ovnkube's own networks only where ovnkube runs, the transit switch only between zones.
+    const families = familyProblems(cfg, ovnkubeMode, add) ?? [];
+    const rangeOf = (key: RangeKey, applies = true): Array<Cidr | undefined> => {
+        const texts = applies ? rangesOf(cfg, key, families) : [];
+        return families.map((_, k) => (texts[k] === undefined ? undefined : network(familyPath(key, cfg[key], k), texts[k])));
+    };
+    const nets: FamilyNets[] = families.map((family, k) => ({
+        family,
+        k,
+        hostSubnetLength: hostSubnetLengthsOf(cfg.hostSubnetLength, families)[k],
+        hostSubnetLengthPath: typeof cfg.hostSubnetLength === "object" ? `hostSubnetLength.${family}` : "hostSubnetLength",
+        path: (key: RangeKey) => familyPath(key, cfg[key], k),
+    }));
+    const [clusters, services, joins, transits, masquerades] = [
+        rangeOf("clusterSubnet"),
+        rangeOf("serviceSubnet"),
+        rangeOf("joinSubnet"),
+        rangeOf("transitSubnet", interconnect),
+        rangeOf("masqueradeSubnet", ovnkubeMode),
     ];
+    nets.forEach((f) =>
+        Object.assign(f, {
+            cluster: clusters[f.k],
+            service: services[f.k],
+            join: joins[f.k],
+            transit: transits[f.k],
+            masquerade: masquerades[f.k],
+        }),
+    );
+    const named: Array<[string, Cidr | undefined]> = nets.flatMap((f) =>
+        (["clusterSubnet", "serviceSubnet", "joinSubnet", "transitSubnet", "masqueradeSubnet"] as const).map(
+            (key): [string, Cidr | undefined] => [
+                f.path(key),
+                [f.cluster, f.service, f.join, f.transit, f.masquerade][RANGE_KEYS.indexOf(key)],
+            ],
+        ),
+    );
     for (let i = 0; i < named.length; i++)
         for (let j = i + 1; j < named.length; j++) {
             const [an, a] = named[i];
@@ -68,12 +106,17 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
             if (a && b && overlaps(a, b))
                 add(bn, `${b.text} overlaps ${an} ${a.text}; the cluster, service, join, transit and masquerade subnets must be disjoint`);
         }
-    if (cluster && cfg.hostSubnetLength <= cluster.prefix)
-        add(
-            "hostSubnetLength",
-            `/${cfg.hostSubnetLength} is not longer than clusterSubnet /${cluster.prefix}: no room for more than one node`,
-        );
-    if (join && join.prefix > 29) add("joinSubnet", `/${join.prefix} is too small for the cluster router and a gateway router`);
+    for (const f of nets) {
+        if (f.cluster && f.hostSubnetLength <= f.cluster.prefix)
+            add(
+                f.hostSubnetLengthPath,
+                `/${f.hostSubnetLength} is not longer than clusterSubnet /${f.cluster.prefix}: no room for more than one node`,
+            );
+        // The cluster router and one gateway router, besides network and broadcast.
+        if (f.join && f.join.prefix > f.join.bits - 3)
+            add(f.path("joinSubnet"), `/${f.join.prefix} is too small for the cluster router and a gateway router`);
+    }
+    const clusterOf = (family: IpFamily) => nets.find((f) => f.family === family)?.cluster;
 
     if (ovnkubeMode) checkIdentity(cfg, add);
     if (ovnkubeMode) identityProblems(cfg, add);
@@ -92,15 +135,16 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
         if (/^[0-9.]+$/.test(n.address) && !isIpv4(n.address)) add(`${p}.address`, `"${n.address}" is not a valid IPv4 address`);
         const tunnelIp = tunnelIpOf(n);
         const chassis = isChassis(n);
-        if (chassis && !tunnelIp) add(`${p}.tunnelIp`, `required because address "${n.address}" is not an IPv4 address`);
+        if (chassis && !tunnelIp) add(`${p}.tunnelIp`, `required because address "${n.address}" is not an IP address`);
         const netdev = (n.datapathType ?? cfg.datapathType ?? "system") === "netdev";
         const onGatewayBridge = n.gateway?.mode === "shared" && (!n.tunnelInterface || n.tunnelInterface === n.gateway.interface);
         if (chassis && netdev && !n.tunnelInterface && !onGatewayBridge)
             add(`${p}.tunnelInterface`, `required with datapathType netdev: userspace tunnels need the tunnel IP on an OVS bridge`);
         if (n.tunnelInterface && nicBridge(n.tunnelInterface).length > 15)
             add(`${p}.tunnelInterface`, `bridge "${nicBridge(n.tunnelInterface)}" would be longer than 15 characters`);
-        if (n.roles.includes("central") && !tunnelIp)
-            add(`${p}.tunnelIp`, `the central node needs an IPv4 address for the NB/SB listeners`);
+        // The NB/SB listeners, remotes and raft addresses are IPv4 (an IPv6-only cluster is interconnect's).
+        if (n.roles.includes("central") && !(tunnelIp && isIpv4(tunnelIp)))
+            add(`${p}.tunnelIp`, `the central node needs an IPv4 address for the NB/SB listeners${tunnelIp ? `, got ${tunnelIp}` : ""}`);
 
         if (!n.hostKey && !cfg.ssh?.insecureIgnoreHostKey)
             add(
@@ -109,22 +153,25 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
             );
 
         const k8sNode = isK8sNode(n);
-        if (n.subnet) {
-            if (!k8sNode) add(`${p}.subnet`, `only master and node roles have a node subnet`);
-            const s = network(`${p}.subnet`, n.subnet);
-            if (s && cluster && !contains(cluster, s)) add(`${p}.subnet`, `${s.text} is not inside clusterSubnet ${cluster.text}`);
-            else if (s && podRoomProblem(s.prefix)) add(`${p}.subnet`, podRoomProblem(s.prefix)!);
-            else if (s) {
-                for (const [j, o] of pinned) if (overlaps(o, s)) add(`${p}.subnet`, `${s.text} overlaps nodes[${j}].subnet ${o.text}`);
+        if (n.subnet && !k8sNode) add(`${p}.subnet`, `only master and node roles have a node subnet`);
+        listOf(n.subnet).forEach((text, k) => {
+            const path = familyPath(`${p}.subnet`, n.subnet, k);
+            const s = network(path, text);
+            const cluster = nets[k]?.cluster;
+            if (!s || !cluster) return;
+            if (!contains(cluster, s)) add(path, `${s.text} is not inside clusterSubnet ${cluster.text}`);
+            else if (podRoomProblem(s.prefix, s.bits)) add(path, podRoomProblem(s.prefix, s.bits)!);
+            else {
+                for (const [j, o] of pinned) if (overlaps(o, s)) add(path, `${s.text} overlaps nodes[${j}].subnet ${o.text}`);
                 pinned.push([i, s]);
             }
-        }
+        });
 
         const isGateway = n.roles.includes("gateway");
         if (isGateway && !n.gateway) add(`${p}.gateway`, `required for the role "gateway"`);
         if (!isGateway && n.gateway) add(`${p}.gateway`, `set, but the node lacks the role "gateway"`);
         if (isGateway && !k8sNode) add(`${p}.roles`, `a gateway must also be a "node" or "master"`);
-        if (n.gateway) checkGateway(`${p}.gateway`, n.gateway, named, cluster, add);
+        if (n.gateway) checkGateway(`${p}.gateway`, n.gateway, named, clusterOf("ipv4"), add);
         if (ovnkubeMode && n.gateway) checkOvnkubeGateway(`${p}.gateway`, n.gateway, add);
         checkGatewayNic(p, n, n.datapathType ?? cfg.datapathType, add);
     });
@@ -136,7 +183,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
         );
     hostKeyProblems(cfg, add);
     secretMaterialProblems(cfg, texts, add);
-    addressProblems(cfg, { cluster, service, join, transit, masquerade }, add);
+    addressProblems(cfg, named, add);
     listenerProblems(cfg, { centralized: !interconnect, ovnkubeMode }, add);
     featureProblems(cfg, ovnkubeMode, add);
     labOnlyProblems(cfg, add);
@@ -159,18 +206,22 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
         for (const k of ["ovnSslPrivateKey", "ovnSslCertificate", "ovnSslCaCertificate"] as const)
             if (!secretsPresent.has(k)) add(k, `required (as a secret) because ovnTransport.protocol is ssl`);
 
-    masqueradeProblems(masquerade, add);
-    if (ovnkubeMode) apiServerAddressProblems(cfg, service, add);
+    for (const f of nets) masqueradeProblems(f.masquerade, f.path("masqueradeSubnet"), add);
+    if (ovnkubeMode) apiServerAddressProblems(cfg, services, add);
     if (interconnect) reservedNameProblems(cfg, add);
     publicRangeProblems(
-        [
-            ["clusterSubnet", cluster],
-            ["serviceSubnet", service],
-        ],
+        nets.flatMap((f): Array<[string, Cidr | undefined]> => [
+            [f.path("clusterSubnet"), f.cluster],
+            [f.path("serviceSubnet"), f.service],
+        ]),
         cfg.allowPublicClusterRanges === true,
         add,
     );
-    capacityProblems(cfg, { cluster, join, transit, masquerade, ovnkubeMode, mode: OVNKUBE_MODE }, add);
+    specialRangeProblems(
+        named.filter(([path]) => !path.startsWith("masqueradeSubnet")),
+        add,
+    );
+    for (const f of nets) capacityProblems(cfg, { ...f, ovnkubeMode, mode: OVNKUBE_MODE }, add);
     return problems;
 }
 

@@ -36,7 +36,7 @@ export interface WorkloadNames {
 /** Every pod got an address of its node's planned subnet, from ovnkube (annotation) through its CNI shim (eth0). */
 export async function assertPlannedAddresses(lab: OvnkubeLab, model: ClusterModel, pods: readonly KubePod[]): Promise<void> {
     for (const pod of pods) {
-        const subnet = model.kube.nodes.find((n) => n.name === pod.node)!.subnet;
+        const subnet = model.kube.nodes.find((n) => n.name === pod.node)!.subnets[0];
         assert.ok(containsIp(parseNetwork(subnet), pod.ip), `${pod.name} got ${pod.ip}, outside ${pod.node}'s planned ${subnet}`);
         const annotation = JSON.parse(
             (await lab.admin.get({ apiVersion: "v1", kind: "Pod", namespace: pod.namespace, name: pod.name })).metadata.annotations?.[
@@ -169,7 +169,7 @@ export async function proveWorkloads(
         port: 80,
         targetPort: SERVER_PORT,
     });
-    assert.ok(containsIp(parseNetwork(model.serviceSubnet), clusterIp), `ClusterIP ${clusterIp} outside ${model.serviceSubnet}`);
+    assert.ok(containsIp(parseNetwork(model.serviceSubnets[0]), clusterIp), `ClusterIP ${clusterIp} outside ${model.serviceSubnets[0]}`);
     // ovnkube adds the Service's load balancer asynchronously.
     const answer = await pollUntil(
         async () => {
@@ -183,12 +183,16 @@ export async function proveWorkloads(
     assert.equal(answer, GREETING);
     // From the outside at every node's address, the server's node and the others (north-south).
     for (const node of model.kube.nodes.filter((n) => nodes.includes(n.name))) {
-        const viaNode = await tcpAnswer(lab.cluster, { external: true }, node.gatewayIp, nodePort);
-        assert.deepEqual(viaNode, { ok: true, answer: GREETING }, `NodePort ${node.gatewayIp}:${nodePort} (${node.name}) from the outside`);
+        const viaNode = await tcpAnswer(lab.cluster, { external: true }, node.gatewayIps[0], nodePort);
+        assert.deepEqual(
+            viaNode,
+            { ok: true, answer: GREETING },
+            `NodePort ${node.gatewayIps[0]}:${nodePort} (${node.name}) from the outside`,
+        );
     }
 
     await assertGatewayMode(lab, model, nodes);
-    const gatewayIp = model.kube.nodes.find((n) => n.name === client.node)!.gatewayIp;
+    const gatewayIp = model.kube.nodes.find((n) => n.name === client.node)!.gatewayIps[0];
     const snat = await tcpExchange(lab.cluster, { external: true }, lab.cluster.external.ip, { pod: podRef(client) });
     assert.deepEqual(snat, { ok: true, seenSource: gatewayIp }, `the outside sees ${client.node}'s address`);
     return pods;

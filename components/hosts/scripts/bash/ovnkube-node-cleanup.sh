@@ -1,19 +1,10 @@
-# Inputs: masquerade_subnet, cni_conf, cni_shim, tables_before and sysctls_before (what ovnkube-node-record.sh found),
+# Inputs: masquerade_subnet (one CIDR per family, space separated), cni_conf, cni_shim, tables_before and sysctls_before (what ovnkube-node-record.sh found),
 # itp_rule_priority, itp_mark, itp_table (ovnkube-node's routing rule and table for ITP=local services).
 # What ovnkube-node leaves on a host once its pod has gone: upstream's `ovnkube --cleanup-node`
 # (CleanupClusterNode, go-controller/pkg/node/gateway_init.go at v1.3.0) removes the gateway's
 # nftables table, iptables chains and bridge mappings, but keeps the management port and the
 # masquerade addresses, nor local gateway mode's filter rules; here all of it goes, so that destroy
 # leaves the host as it was, in either gateway mode.
-in_subnet() { # in_subnet IP CIDR: whether an IPv4 address lies in the network
-    local ip=$1 net=${2%/*} len=${2#*/} a b c d e f g h
-    IFS=. read -r a b c d <<<"$ip"
-    IFS=. read -r e f g h <<<"$net"
-    local x=$(((a << 24) | (b << 16) | (c << 8) | d)) y=$(((e << 24) | (f << 16) | (g << 8) | h))
-    local mask=$(((0xffffffff << (32 - len)) & 0xffffffff))
-    (((x & mask) == (y & mask)))
-}
-
 rm -f "$cni_conf" "$cni_shim"
 # ovnkube-node's routing rule and its table's routes through the management port (gone with the
 # port too, removed first so nothing routes there meanwhile). The kernel deletes the first rule
@@ -49,17 +40,22 @@ if command -v ovs-vsctl >/dev/null 2>&1 && ovs-vsctl --timeout=5 show >/dev/null
         ovn-enable-lflow-cache ovn-set-local-ip host-k8s-nodename \
         -- remove Open_vSwitch . other_config bundle-idle-timeout
 fi
-# The host's masquerade addresses and the routes through them (the service network's among them).
-# Routes first: those through a masquerade address, then those to one.
-while read -r dst _ via _; do
-    if [[ -n $via ]] && in_subnet "$via" "$masquerade_subnet"; then ip route del "$dst" via "$via" 2>/dev/null || true; fi
-done < <(ip -4 route show | awk '$2 == "via" { print $1, "via", $3 }')
-while read -r dst _; do
-    if [[ -n $dst ]]; then ip route del "$dst" 2>/dev/null || true; fi
-done < <(ip -4 route show root "$masquerade_subnet")
-while read -r _ dev _ cidr _; do
-    if [[ -n $cidr ]]; then ip addr del "$cidr" dev "$dev" 2>/dev/null || true; fi
-done < <(ip -o -4 addr show to "$masquerade_subnet")
+# The host's masquerade addresses and the routes through them (the service network's among them),
+# in each family. Routes first: those through a masquerade address, then those to one.
+read -r -a masquerade_subnets <<<"$masquerade_subnet"
+for subnet in "${masquerade_subnets[@]}"; do
+    family=-4
+    if [[ $subnet == *:* ]]; then family=-6; fi
+    while read -r dst _ via _; do
+        if [[ -n $via ]]; then ip "$family" route del "$dst" via "$via" 2>/dev/null || true; fi
+    done < <(ip "$family" route show via "$subnet")
+    while read -r dst _; do
+        if [[ -n $dst ]]; then ip "$family" route del "$dst" 2>/dev/null || true; fi
+    done < <(ip "$family" route show root "$subnet")
+    while read -r _ dev _ cidr _; do
+        if [[ -n $cidr ]]; then ip addr del "$cidr" dev "$dev" 2>/dev/null || true; fi
+    done < <(ip -o "$family" addr show to "$subnet")
+done
 # Its firewall: one nftables table, and iptables chains named OVN-KUBE-* with the jumps to them.
 nft delete table inet ovn-kubernetes 2>/dev/null || true
 if command -v iptables >/dev/null 2>&1; then
