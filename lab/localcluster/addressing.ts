@@ -94,7 +94,7 @@ export function ipv6Twin(subnet: string, ipv4: string): string {
     const offset =
         ipaddr.IPv4.parse(ipv4)
             .toByteArray()
-            .reduce((n, b) => n * 256 + b, 0) - net.base;
+            .reduce((n, b) => n * 256 + b, 0) - Number(net.base);
     if (offset < 0 || offset >= size(net.prefix)) throw new Error(`${ipv4} is not in the underlay ${subnet}`);
     return canonical(`${ipv6Prefix(subnet)}::${offset}`);
 }

@@ -139,24 +139,15 @@ export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions 
         // In ovnkube mode ovnkube-node adopts the tunnel NIC's bridge (breth0) as each node's gateway.
         const roles = rolesOf(i, cluster.hosts.length, !opts.kubernetes, centrals);
         const { ip, nodeIps } = nodeAddresses(cluster, h);
-        const node: NodeConfig = {
-            name: h.name,
-            address: ip,
-            hostKey: h.hostKeyLine,
-            roles,
-            tunnelIp: ip,
-            tunnelInterface: "eth0",
-            ...(nodeIps && { nodeIps }),
-        };
+        const node: NodeConfig = { name: h.name, address: ip, hostKey: h.hostKeyLine, roles, tunnelIp: ip, tunnelInterface: "eth0" };
+        if (nodeIps) node.nodeIps = nodeIps;
         if (roles.includes("gateway")) node.gateway = localSharedGateway(cluster, h);
         return { ...node, ...opts.nodeSettings?.[h.name] };
     });
-    // Dual stack and IPv6 write lists and IPv6 ranges, which this package's ClusterSettings type
-    // does not describe yet (validate checks the file as a user's).
     return {
         nodes,
-        clusterSubnet: clusterSubnet as string,
-        serviceSubnet: serviceSubnet as string,
+        clusterSubnet,
+        serviceSubnet,
         encapType: "geneve",
         mtu: LOCAL_DEFAULTS.mtu,
         // No kernel OVS module is needed: OVS's userspace datapath.

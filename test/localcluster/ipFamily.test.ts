@@ -21,6 +21,10 @@ import { localStackConfig, writeLocalStack } from "../../lab/localcluster/stackF
 import { hostIps, hostPrimaryIp, type LocalCluster } from "../../lab/localcluster/state";
 import { clusterIpServiceManifest, runningPodStatus } from "../../lab/localcluster/kubeWorkloads";
 import { ping } from "../../lab/localcluster/pods";
+import { validateConfig } from "../../components/plan/validate";
+import { buildClusterModel } from "../../components/model/clusterModel";
+import { SECRET_PRESENT } from "../../components/program/readConfig";
+import { stackConfig } from "../../lab/harness/configs";
 import type { IpFamily } from "../../lab/localcluster/ipFamily";
 
 const made: string[] = [];
@@ -133,17 +137,17 @@ test("the kubelet's --node-ip carries one address per family, the primary first"
 
 test("the stack file: dual stack writes a list per range and nodeIps; IPv6-only writes IPv6 strings and reaches hosts over IPv6", () => {
     const dual = cluster("dual");
-    const d = localStackConfig(dual, { kubernetes }) as unknown as Record<string, unknown> & { nodes: Array<Record<string, unknown>> };
+    const d = localStackConfig(dual, { kubernetes });
     assert.deepEqual(d.clusterSubnet, ["10.128.0.0/14", "fd00:10:128::/48"]);
     assert.deepEqual(d.serviceSubnet, ["172.30.0.0/16", "fd00:172:30::/112"]);
     assert.deepEqual(
         d.nodes.map((n) => [n.address, n.tunnelIp, n.nodeIps]),
         dual.hosts.map((h) => [h.ip, h.ip, [h.ip, h.ip6]]),
     );
-    assert.deepEqual((d.ovnkube as { identity: unknown }).identity, { webhookAddress: "172.31.7.11" });
+    assert.deepEqual(d.ovnkube?.identity, { webhookAddress: "172.31.7.11" });
 
     const v6 = cluster("ipv6");
-    const s = localStackConfig(v6, { kubernetes }) as unknown as Record<string, unknown> & { nodes: Array<Record<string, unknown>> };
+    const s = localStackConfig(v6, { kubernetes });
     assert.equal(s.clusterSubnet, "fd00:10:128::/48");
     assert.equal(s.serviceSubnet, "fd00:172:30::/112");
     assert.deepEqual(
@@ -151,7 +155,7 @@ test("the stack file: dual stack writes a list per range and nodeIps; IPv6-only 
         v6.hosts.map((h) => [h.ip6, h.ip6, undefined]),
     );
     // The API server calls ovnkube-identity's webhook on the master over IPv6.
-    assert.deepEqual((s.ovnkube as { identity: unknown }).identity, { webhookAddress: "fd00:172:31:7::11" });
+    assert.deepEqual(s.ovnkube?.identity, { webhookAddress: "fd00:172:31:7::11" });
 
     // In the file: the same lists, as a user writes them.
     const file = writeLocalStack(dual, path.join(dual.dir, "Pulumi.local-fam.yaml"), { kubernetes, passphrase: "lab" });
@@ -194,4 +198,24 @@ test("pods: both addresses of a dual-stack pod, a RequireDualStack Service, ping
     const c = cluster("dual", 1);
     for (const bad of ["fd00:10:128:1:0::5", "10.128.1.5; reboot", "-f"])
         await assert.rejects(ping(c, "node1", bad), /is not an IPv4 or IPv6 address/);
+});
+
+test("the local dual-stack and IPv6-only stacks validate, and the plan gives every node a subnet of each family", () => {
+    // Key lines validation takes (the dev stack's).
+    const keys = (stackConfig("dev").nodes as Array<{ hostKey: string }>).map((n) => n.hostKey);
+    const withKeys = (c: LocalCluster): LocalCluster => ({ ...c, hosts: c.hosts.map((h, i) => ({ ...h, hostKeyLine: keys[i] })) });
+    const valid = (c: ReturnType<typeof localStackConfig>) =>
+        validateConfig({ ...c, sshPrivateKey: SECRET_PRESENT, kubeconfig: SECRET_PRESENT } as never);
+    const dual = buildClusterModel(valid(localStackConfig(withKeys(cluster("dual")), { kubernetes })));
+    assert.deepEqual(dual.serviceSubnets, ["172.30.0.0/16", "fd00:172:30::/112"]);
+    for (const n of dual.kube.nodes) {
+        assert.equal(n.subnets.length, 2, n.name);
+        assert.ok(!n.subnets[0].includes(":") && n.subnets[1].startsWith("fd00:10:128:"), `${n.name}: ${n.subnets.join(", ")}`);
+    }
+    const v6 = buildClusterModel(valid(localStackConfig(withKeys(cluster("ipv6")), { kubernetes })));
+    assert.deepEqual(v6.serviceSubnets, ["fd00:172:30::/112"]);
+    assert.deepEqual(
+        v6.kube.nodes.map((n) => n.encapIp),
+        ["fd00:172:31:7::11", "fd00:172:31:7::12", "fd00:172:31:7::13"],
+    );
 });
