@@ -25,16 +25,8 @@ const IFNAME = text("ifname");
 const PORT = { type: "integer", minimum: 1, maximum: 65535 } as const;
 const IP = text("ip");
 
-/** A range: one CIDR, or one per address family (dual stack), the primary first. */
-const perFamilyCidr = <D extends string>(description: D) =>
-    ({
-        type: ["string", "array"],
-        pattern: PATTERNS.ipCidr.source,
-        items: text("ipCidr"),
-        minItems: 1,
-        maxItems: 2,
-        description,
-    }) as const;
+/** A range: one CIDR, or one per address family joined by a comma (dual stack, the primary first), as the chart writes them. */
+const perFamilyCidr = <D extends string>(description: D) => ({ ...text("ipCidrs"), description }) as const;
 /** The defaults of a per-family range, for its description. */
 const defaults = (d: Record<IpFamily, string>) => `default ${d.ipv4} and ${d.ipv6}`;
 
@@ -109,13 +101,10 @@ const node = {
                 "central (on 1, 3 or 5 nodes): OVN NB/SB and northd; master/node: a Kubernetes node with its logical switch; gateway: gateway-init",
         },
         tunnelIp: { ...IP, description: "ovn-encap-ip, IPv4 or IPv6 (default: address when it is an IP address)" },
-        nodeIps: {
-            type: "array",
-            items: IP,
-            minItems: 1,
-            maxItems: 2,
+        nodeIp: {
+            ...text("ips"),
             description:
-                "ovnkube mode: the node's addresses, one per family in the order of clusterSubnet, as the kubelet's `--node-ip` (default: [tunnelIp]; required in dual stack)",
+                "ovnkube mode: the node's addresses, one per family in the order of clusterSubnet joined by a comma, as the kubelet's `--node-ip` (default: tunnelIp; required in dual stack)",
         },
         tunnelInterface: { ...IFNAME, description: "the NIC holding tunnelIp; with datapathType netdev it moves onto OVS bridge br<NIC>" },
         subnet: perFamilyCidr("pinned node subnet, one per family of clusterSubnet (default: allocated from clusterSubnet)"),
@@ -138,18 +127,13 @@ export const stackConfigSchema = {
     properties: {
         nodes: { type: "array", items: node, minItems: 1, description: "every machine of the cluster" },
         clusterSubnet: perFamilyCidr(
-            "the pod network, split into node subnets: one CIDR, or one IPv4 and one IPv6 CIDR for dual stack (the first is the primary family); its families are the cluster's",
+            "the pod network, split into node subnets: one CIDR, or an IPv4 and an IPv6 CIDR joined by a comma for dual stack (the first is the primary family); its families are the cluster's",
         ),
         hostSubnetLength: {
-            type: ["integer", "object"],
+            type: "integer",
             minimum: 8,
             maximum: 29,
-            properties: {
-                ipv4: { type: "integer", minimum: 8, maximum: 29, description: "IPv4 node subnets (default 24)" },
-                ipv6: { type: "integer", minimum: 1, maximum: 128, description: "IPv6 node subnets (64, the only length ovnkube takes)" },
-            },
-            additionalProperties: false,
-            description: "prefix length of each node subnet: a number (IPv4), or `{ipv4, ipv6}` (default 24 and 64)",
+            description: `prefix length of each IPv4 node subnet (default ${FAMILY_DEFAULTS.hostSubnetLength.ipv4}); IPv6 node subnets are /${FAMILY_DEFAULTS.hostSubnetLength.ipv6}, the only length ovnkube takes`,
         },
         serviceSubnet: perFamilyCidr("Kubernetes service CIDR, one per family of clusterSubnet"),
         joinSubnet: perFamilyCidr(`links the cluster router to the gateway routers (${defaults(FAMILY_DEFAULTS.joinSubnet)})`),

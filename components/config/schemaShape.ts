@@ -8,7 +8,7 @@
 // "mtu?: number"), so a difference is named by its line at any depth: the compiler gives up on
 // deeply nested object comparisons, not on unions of strings.
 import type { stackConfigSchema } from "./schema";
-import type { HostSubnetLengths, SecretValue, StackConfigInput } from "./types";
+import type { SecretValue, StackConfigInput } from "./types";
 
 type Child<
     P extends string,
@@ -19,28 +19,24 @@ type Child<
 /** A schema's lines. Its one union (oneOf) is the secret: a value or a `{secure}` marker. */
 export type SchemaLines<S, P extends string = ""> = S extends { oneOf: unknown }
     ? `${P}: secret`
-    : S extends { type: readonly ["string", "array"] }
-      ? `${P}: per-family CIDR`
-      : S extends { type: readonly ["integer", "object"] }
-        ? `${P}: per-family length`
-        : S extends { type: "object"; properties: infer Props }
-          ? {
-                [K in keyof Props & string]: SchemaLines<
-                    Props[K],
-                    Child<P, K, K extends (S extends { required: readonly (infer R)[] } ? R : never) ? false : true>
-                >;
-            }[keyof Props & string]
-          : S extends { type: "array"; items: infer I }
-            ? SchemaLines<I, `${P}[]`>
-            : S extends { enum: readonly (infer E extends string)[] }
-              ? `${P}: ${E}`
-              : S extends { type: "string" }
-                ? `${P}: string`
-                : S extends { type: "integer" | "number" }
-                  ? `${P}: number`
-                  : S extends { type: "boolean" }
-                    ? `${P}: boolean`
-                    : `${P}: a schema without a type`;
+    : S extends { type: "object"; properties: infer Props }
+      ? {
+            [K in keyof Props & string]: SchemaLines<
+                Props[K],
+                Child<P, K, K extends (S extends { required: readonly (infer R)[] } ? R : never) ? false : true>
+            >;
+        }[keyof Props & string]
+      : S extends { type: "array"; items: infer I }
+        ? SchemaLines<I, `${P}[]`>
+        : S extends { enum: readonly (infer E extends string)[] }
+          ? `${P}: ${E}`
+          : S extends { type: "string" }
+            ? `${P}: string`
+            : S extends { type: "integer" | "number" }
+              ? `${P}: number`
+              : S extends { type: "boolean" }
+                ? `${P}: boolean`
+                : `${P}: a schema without a type`;
 
 /** Keys of T that may be left out. */
 type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never }[keyof T];
@@ -48,23 +44,18 @@ type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never
 /** A type's lines, in the schema's terms. */
 export type TypeLines<T, P extends string = ""> = [SecretValue] extends [T]
     ? `${P}: secret`
-    : [string | string[]] extends [T]
-      ? `${P}: per-family CIDR`
-      : [number | HostSubnetLengths] extends [T]
-        ? `${P}: per-family length`
-        : [T] extends [readonly (infer I)[]]
-          ? TypeLines<I, `${P}[]`>
-          : [T] extends [boolean]
-            ? `${P}: boolean`
-            : [T] extends [number]
-              ? `${P}: number`
-              : [T] extends [string]
-                ? string extends T
-                    ? `${P}: string`
-                    : `${P}: ${T}`
-                : {
-                      [K in keyof T & string]-?: TypeLines<NonNullable<T[K]>, Child<P, K, K extends OptionalKeys<T> ? true : false>>;
-                  }[keyof T & string];
+    : [T] extends [readonly (infer I)[]]
+      ? TypeLines<I, `${P}[]`>
+      : [T] extends [boolean]
+        ? `${P}: boolean`
+        : [T] extends [number]
+          ? `${P}: number`
+          : [T] extends [string]
+            ? string extends T
+                ? `${P}: string`
+                : `${P}: ${T}`
+            : { [K in keyof T & string]-?: TypeLines<NonNullable<T[K]>, Child<P, K, K extends OptionalKeys<T> ? true : false>> }[keyof T &
+                  string];
 
 /** Compiles only when A is assignable to B: checked both ways, a line on one side alone is named. */
 export type Fits<A extends B, B> = A;

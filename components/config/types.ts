@@ -60,17 +60,17 @@ export interface NodeConfig {
     /** This host's tunnel endpoint (ovn-encap-ip), of either family. Default: `address` when that is an IP address. */
     tunnelIp?: string;
     /**
-     * ovnkube mode: the node's own addresses, one per address family of the cluster, in the order of
-     * its ranges, as the kubelet's `--node-ip` has them. Default: [tunnelIp]; a dual-stack cluster needs both.
+     * ovnkube mode: the node's own addresses, one per address family of the cluster in the order of
+     * its ranges, joined by a comma as the kubelet's `--node-ip` takes them. Default: tunnelIp; a dual-stack cluster needs both.
      */
-    nodeIps?: string[];
+    nodeIp?: string;
     /**
      * The NIC that holds tunnelIp. With datapathType netdev it is moved onto OVS bridge br<NIC>
      * (addresses and routes follow), because userspace tunnels only leave through an OVS bridge.
      */
     tunnelInterface?: string;
-    /** Pinned node subnet, one per address family (a list in dual stack); otherwise allocated from the cluster subnet. */
-    subnet?: string | string[];
+    /** Pinned node subnet, one per address family (joined by a comma in dual stack); otherwise allocated from the cluster subnet. */
+    subnet?: string;
     /** Package family of the host (default debian). */
     os?: OsFamily;
     /** OVS datapath of this host (default from the cluster's `datapathType`). */
@@ -245,18 +245,18 @@ export type SecretValue = string | { secure: string };
 export interface ClusterSettings {
     /** Every machine of the cluster. */
     nodes: NodeConfig[];
-    /** The pod network, split into node subnets: one CIDR, or one per address family (dual stack, the primary first). */
-    clusterSubnet: string | string[];
-    /** Prefix length of each node subnet: a number (IPv4), or one per family (default 24 and 64). */
-    hostSubnetLength?: number | HostSubnetLengths;
+    /** The pod network, split into node subnets: one CIDR, or one per address family joined by a comma (dual stack, the primary first). */
+    clusterSubnet: string;
+    /** Prefix length of each IPv4 node subnet (default 24); IPv6 node subnets are /64, the only length ovnkube takes. */
+    hostSubnetLength?: number;
     /** The Kubernetes service CIDR, one per family of clusterSubnet. */
-    serviceSubnet: string | string[];
+    serviceSubnet: string;
     /** Links the cluster router to the gateway routers (default 100.64.0.0/16 and fd98::/64), one per family. */
-    joinSubnet?: string | string[];
+    joinSubnet?: string;
     /** Interconnect: the transit switch joining the zones' cluster routers (default 100.88.0.0/16 and fd97::/64), one per family. */
-    transitSubnet?: string | string[];
+    transitSubnet?: string;
     /** ovnkube mode: the host masquerade addresses (default 169.254.0.0/17 and fd69::/112), one per family. */
-    masqueradeSubnet?: string | string[];
+    masqueradeSubnet?: string;
     /** The overlay tunnel (default geneve). */
     encapType?: EncapType;
     /** Pod and management port MTU (default 1400); it must leave room for the tunnel. */
@@ -305,16 +305,8 @@ export const SECRET_KEYS = [
 ] as const;
 export type SecretKey = (typeof SECRET_KEYS)[number];
 
-/** A node subnet's prefix length per address family. */
-export interface HostSubnetLengths {
-    /** IPv4 node subnets (default 24). */
-    ipv4?: number;
-    /** IPv6 node subnets (default 64). */
-    ipv6?: number;
-}
-
 /** A node with its defaults; its ranges and addresses one per family of the cluster, in its order. */
-export type StackNode = Omit<NodeConfig, "subnet" | "nodeIps"> & {
+export type StackNode = Omit<NodeConfig, "subnet" | "nodeIp"> & {
     port: number;
     user: string;
     os: OsFamily;

@@ -16,10 +16,10 @@ export const isChassis = (n: Roles): boolean => n.roles.some((r) => r !== "centr
 export const tunnelIpOf = (n: Pick<NodeConfig, "tunnelIp" | "address">): string | undefined =>
     n.tunnelIp ?? (familyOf(n.address) ? n.address : undefined);
 
-/** The node's own addresses, one per family (the kubelet's `--node-ip`): `nodeIps`, else its tunnel IP. */
-export const nodeIpsOf = (n: Pick<NodeConfig, "tunnelIp" | "address" | "nodeIps">): string[] => {
+/** The node's own addresses, one per family (the kubelet's `--node-ip`): `nodeIp`, else its tunnel IP. */
+export const nodeIpsOf = (n: Pick<NodeConfig, "tunnelIp" | "address" | "nodeIp">): string[] => {
     const tunnel = tunnelIpOf(n);
-    return n.nodeIps ?? (tunnel ? [tunnel] : []);
+    return n.nodeIp !== undefined ? n.nodeIp.split(",") : tunnel ? [tunnel] : [];
 };
 
 /** The OVS bridge a gateway NIC moves onto: `gateway.bridge`, else `br<NIC>`. */

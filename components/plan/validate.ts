@@ -121,14 +121,14 @@ function withDefaults(input: StackConfigInput, secretsPresent: SecretKey[]): Sta
     const datapathType = input.datapathType ?? "system";
     const ipFamilies = clusterFamilies(input);
     return {
-        nodes: input.nodes.map(({ subnet, ...n }) => ({
+        nodes: input.nodes.map(({ subnet, nodeIp, ...n }) => ({
             ...n,
             port: n.port ?? ssh.port,
             user: n.user ?? ssh.user,
             os: n.os ?? "debian",
             datapathType: n.datapathType ?? datapathType,
             tunnelIp: tunnelIpOf(n) ?? "",
-            nodeIps: nodeIpsOf(n),
+            nodeIps: nodeIpsOf({ ...n, nodeIp }),
             ...(subnet === undefined ? {} : { subnets: listOf(subnet) }),
             gateway: n.gateway && { ...n.gateway, bridge: gatewayBridgeOf(n.gateway), rampoutSubnets: n.gateway.rampoutSubnets ?? [] },
         })),

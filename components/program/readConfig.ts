@@ -32,13 +32,6 @@ const isConfigSecret = (fullKey: string): boolean => {
  * `secretTexts`: the secrets' plain values, which validation parses as key material (and never
  * quotes); the program hands on only `secrets`, the Pulumi secrets.
  */
-/** A string setting's value is its text; one that may also be a list (a per-family range) is a list when it is one. */
-function isText(schema: object, text: string): boolean {
-    if (!("type" in schema)) return false;
-    const types: readonly unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
-    return types.includes("string") && !(types.includes("array") && text.trimStart().startsWith("["));
-}
-
 export function readStackConfig(config = new pulumi.Config()): {
     raw: Record<string, unknown>;
     secrets: Secrets;
@@ -64,7 +57,7 @@ export function readStackConfig(config = new pulumi.Config()): {
         // Pulumi hands every value over as text; structured and numeric values are JSON.
         const text = config.get(key);
         if (text === undefined) continue;
-        raw[key] = isText(schema, text) ? text : parseJson(text);
+        raw[key] = "type" in schema && schema.type === "string" ? text : parseJson(text);
     }
     // Keys the schema does not know (a typo such as `mut: 9000`, or `ovn-kubernets:nodes`) must
     // not be silently ignored: they go to validation, which names them.

@@ -50,6 +50,16 @@ export const PATTERNS = {
     /** A node's or a range's address of either family (dual-stack settings). */
     ip: p("an IPv4 or IPv6 address", `${IPV4}|${IPV6}`),
     ipCidr: p("an IPv4 or IPv6 CIDR (a.b.c.d/len or fd00::/len)", `${IPV4}/${PREFIX}|(?:${IPV6})/${PREFIX6}`),
+    /** A range of one or both families, as the chart writes podNetwork and serviceNetwork: CIDRs joined by a comma. */
+    ipCidrs: p(
+        "one IPv4 or IPv6 CIDR, or one of each joined by a comma (10.128.0.0/14,fd00:10:128::/48)",
+        `(?:${IPV4}/${PREFIX}|(?:${IPV6})/${PREFIX6})(?:,(?:${IPV4}/${PREFIX}|(?:${IPV6})/${PREFIX6}))?`,
+    ),
+    /** Addresses of one or both families, as the kubelet's --node-ip takes them. */
+    ips: p(
+        "one IPv4 or IPv6 address, or one of each joined by a comma (10.20.0.11,fd00:10:20::11)",
+        `(?:${IPV4}|${IPV6})(?:,(?:${IPV4}|${IPV6}))?`,
+    ),
     mac: p("a MAC address (xx:xx:xx:xx:xx:xx)", "[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}"),
     /** Kernel network device names: IFNAMSIZ (15) and dev_valid_name (no '/', ':' or whitespace). */
     ifname: p("a network interface name (1-15 of A-Z a-z 0-9 _ . -, not starting with - or .)", "[A-Za-z0-9_][A-Za-z0-9_.-]{0,14}"),

@@ -13,16 +13,16 @@ import { flag, main } from "./inspect";
 /** The staging stack (interconnect) made dual stack: IPv4 first, a ULA of each range, a v6 address per node. */
 export function dualStaging(architecture: "interconnect" | "centralized" = "interconnect"): Record<string, any> {
     const cfg = stackConfig("staging");
-    cfg.clusterSubnet = ["10.128.0.0/14", "fd00:10:128::/48"];
-    cfg.hostSubnetLength = { ipv4: 23, ipv6: 64 };
-    cfg.serviceSubnet = ["172.30.0.0/16", "fd00:172:30::/112"];
+    cfg.clusterSubnet = "10.128.0.0/14,fd00:10:128::/48";
+    cfg.hostSubnetLength = 23;
+    cfg.serviceSubnet = "172.30.0.0/16,fd00:172:30::/112";
     delete cfg.joinSubnet;
     delete cfg.transitSubnet;
     delete cfg.masqueradeSubnet;
     cfg.nodes = cfg.nodes.map((n: any, i: number) => ({
         ...n,
-        subnet: [n.subnet, `fd00:10:128:${i + 1}::/64`],
-        nodeIps: [n.address, `fd00:10:20::${n.address.split(".")[3]}`],
+        subnet: `${n.subnet},fd00:10:128:${i + 1}::/64`,
+        nodeIp: `${n.address},fd00:10:20::${n.address.split(".")[3]}`,
     }));
     if (architecture === "centralized") {
         cfg.ovnkube = { ...cfg.ovnkube, architecture };
@@ -111,7 +111,7 @@ describe("dual stack", () => {
 describe("IPv6 only", () => {
     const raw = stackConfig("staging");
     raw.clusterSubnet = "fd00:10:128::/48";
-    raw.hostSubnetLength = { ipv6: 64 };
+    delete raw.hostSubnetLength;
     raw.serviceSubnet = "fd00:172:30::/112";
     for (const k of ["joinSubnet", "transitSubnet", "masqueradeSubnet"]) delete raw[k];
     raw.nodes = raw.nodes.map((n: any, i: number) => {

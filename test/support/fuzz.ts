@@ -277,20 +277,19 @@ const plausible: fc.Arbitrary<Op> = fc.oneof(
 
 /** The example made dual stack, as its operator would: a ULA beside each IPv4 range, a v6 pin beside each pin, a v6 node IP. */
 function dualStack(raw: Record<string, any>): void {
-    const v4 = (v: unknown) => (Array.isArray(v) ? v[0] : v);
-    raw.clusterSubnet = [v4(raw.clusterSubnet), "fd00:10:244::/48"];
-    raw.serviceSubnet = [v4(raw.serviceSubnet), "fd00:10:96::/112"];
+    const v4 = (v: unknown) => String(v).split(",")[0];
+    raw.clusterSubnet = `${v4(raw.clusterSubnet)},fd00:10:244::/48`;
+    raw.serviceSubnet = `${v4(raw.serviceSubnet)},fd00:10:96::/112`;
     for (const [k, v6] of [
         ["joinSubnet", "fd98::/64"],
         ["transitSubnet", "fd97::/64"],
         ["masqueradeSubnet", "fd69::/112"],
     ])
-        if (raw[k] !== undefined) raw[k] = [v4(raw[k]), v6];
-    if (typeof raw.hostSubnetLength === "number") raw.hostSubnetLength = { ipv4: raw.hostSubnetLength, ipv6: 64 };
+        if (raw[k] !== undefined) raw[k] = `${v4(raw[k])},${v6}`;
     if (!Array.isArray(raw.nodes)) return;
     raw.nodes.forEach((n: any, i: number) => {
-        if (typeof n.subnet === "string") n.subnet = [n.subnet, `fd00:10:244:${(i + 1).toString(16)}::/64`];
-        n.nodeIps = [n.tunnelIp ?? n.address, `fd00:10:20::${(i + 10).toString(16)}`];
+        if (typeof n.subnet === "string") n.subnet = `${v4(n.subnet)},fd00:10:244:${(i + 1).toString(16)}::/64`;
+        n.nodeIp = `${n.tunnelIp ?? n.address},fd00:10:20::${(i + 10).toString(16)}`;
     });
 }
 
@@ -356,13 +355,13 @@ const cidr6 = fc.oneof(
     ),
     fc.tuple(hex, fc.integer({ min: 8, max: 128 })).map(([h, p]) => `fd00:${h}::/${p}`),
 );
-/** A per-family range: one CIDR of either family, or a list of one or two in either order. */
+/** A per-family range: one CIDR of either family, or a comma list of one to three in either order. */
 const perFamily = fc.oneof(
     { arbitrary: cidr, weight: 3 },
     { arbitrary: cidr6, weight: 1 },
-    { arbitrary: fc.tuple(cidr, cidr6).map((l) => [...l]), weight: 2 },
-    { arbitrary: fc.tuple(cidr6, cidr).map((l) => [...l]), weight: 1 },
-    { arbitrary: fc.array(fc.oneof(cidr, cidr6), { maxLength: 3 }), weight: 1 },
+    { arbitrary: fc.tuple(cidr, cidr6).map((l) => l.join(",")), weight: 2 },
+    { arbitrary: fc.tuple(cidr6, cidr).map((l) => l.join(",")), weight: 1 },
+    { arbitrary: fc.array(fc.oneof(cidr, cidr6), { minLength: 1, maxLength: 3 }).map((l) => l.join(",")), weight: 1 },
 );
 const HOST_KEYS = EXAMPLES.flatMap((s) => examples[s].nodes.map((n: { hostKey: string }) => n.hostKey));
 
@@ -387,9 +386,9 @@ const node = fc.record(
         hostKey: fc.constantFrom(...HOST_KEYS),
         roles: fc.subarray(["central", "master", "node", "gateway"], { minLength: 1 }),
         tunnelIp: fc.oneof(ip, ip6),
-        nodeIps: fc.oneof(
-            fc.tuple(ip, ip6).map((l) => [...l]),
-            fc.array(fc.oneof(ip, ip6), { maxLength: 3 }),
+        nodeIp: fc.oneof(
+            fc.tuple(ip, ip6).map((l) => l.join(",")),
+            fc.array(fc.oneof(ip, ip6), { minLength: 1, maxLength: 3 }).map((l) => l.join(",")),
         ),
         tunnelInterface: fc.constantFrom("eth0", "eth1"),
         subnet: perFamily,
@@ -406,10 +405,7 @@ export const generatedConfig: fc.Arbitrary<FuzzCase> = fc
         {
             nodes: fc.array(node, { minLength: 1, maxLength: 5 }),
             clusterSubnet: perFamily,
-            hostSubnetLength: fc.oneof(
-                fc.integer({ min: 8, max: 29 }),
-                fc.record({ ipv4: fc.integer({ min: 8, max: 29 }), ipv6: fc.constantFrom(48, 64, 80) }, { requiredKeys: [] }),
-            ),
+            hostSubnetLength: fc.integer({ min: 8, max: 29 }),
             serviceSubnet: perFamily,
             joinSubnet: perFamily,
             transitSubnet: perFamily,

@@ -2,27 +2,28 @@
 // stack, one mutation each, with the exact path it must be reported at and the reason.
 import { interconnect, type Mutation } from "./invalidConfigs";
 
-/** Dual stack, IPv4 first: a ULA of each range, pinned pairs and a v6 node IP per node. */
+/** Dual stack, IPv4 first: a ULA beside each range, pinned pairs and a v6 node IP per node. */
 export const dual = (c: Record<string, any>): void => {
     interconnect(c);
-    c.clusterSubnet = ["192.168.0.0/16", "fd00:10:244::/48"];
-    c.hostSubnetLength = { ipv4: 24, ipv6: 64 };
-    c.serviceSubnet = ["172.30.0.0/16", "fd00:10:96::/112"];
-    c.joinSubnet = ["100.64.0.0/16", "fd98::/64"];
-    c.nodes[0].subnet = ["192.168.1.0/24", "fd00:10:244:1::/64"];
-    c.nodes[1].subnet = ["192.168.2.0/24", "fd00:10:244:2::/64"];
-    c.nodes.forEach((n: any, i: number) => (n.nodeIps = [n.address, `fd00:10::${11 + i}`]));
+    c.clusterSubnet = "192.168.0.0/16,fd00:10:244::/48";
+    c.serviceSubnet = "172.30.0.0/16,fd00:10:96::/112";
+    c.joinSubnet = "100.64.0.0/16,fd98::/64";
+    c.nodes[0].subnet = "192.168.1.0/24,fd00:10:244:1::/64";
+    c.nodes[1].subnet = "192.168.2.0/24,fd00:10:244:2::/64";
+    c.nodes.forEach((n: any, i: number) => (n.nodeIp = `${n.address},fd00:10::${11 + i}`));
 };
+
+const second = (list: string) => list.split(",")[1];
 
 /** IPv6 only: every range and node address IPv6. */
 export const ipv6Only = (c: Record<string, any>): void => {
     dual(c);
-    for (const k of ["clusterSubnet", "serviceSubnet", "joinSubnet"]) c[k] = c[k][1];
-    c.hostSubnetLength = { ipv6: 64 };
+    for (const k of ["clusterSubnet", "serviceSubnet", "joinSubnet"]) c[k] = second(c[k]);
+    delete c.hostSubnetLength;
     c.nodes.forEach((n: any, i: number) => {
-        n.address = n.nodeIps[1];
-        delete n.nodeIps;
-        if (n.subnet) n.subnet = n.subnet[1];
+        n.address = second(n.nodeIp);
+        delete n.nodeIp;
+        if (n.subnet) n.subnet = second(n.subnet);
         delete n.gateway;
         n.roles = n.roles.filter((r: string) => r !== "gateway");
         n.tunnelIp = `fd00:10::${11 + i}`;
@@ -36,6 +37,9 @@ const on =
         base(c);
         change(c);
     };
+
+/** A list setting with its second entry replaced. */
+const withSecond = (list: string, v6: string) => `${list.split(",")[0]},${v6}`;
 
 export const INVALID_DUAL_STACK: Array<[string, Mutation, string, RegExp?]> = [
     [
@@ -51,17 +55,27 @@ export const INVALID_DUAL_STACK: Array<[string, Mutation, string, RegExp?]> = [
         "a tunnel IP other than the primary node IP",
         on(dual, (c) => (c.nodes[1].tunnelIp = "10.0.0.51")),
         "nodes[1].tunnelIp",
-        /is not nodes\[1\]\.nodeIps\[0\] \(10\.0\.0\.11\): ovnkube-node tunnels from the Node's primary address/,
+        /is not the first address of nodes\[1\]\.nodeIp \(10\.0\.0\.11\): ovnkube-node tunnels from the Node's primary address/,
     ],
     [
         "two IPv4 cluster subnets",
-        on(dual, (c) => (c.clusterSubnet = ["192.168.0.0/16", "10.128.0.0/14"])),
-        "clusterSubnet[1]",
-        /IPv4 like clusterSubnet\[0\]/,
+        on(dual, (c) => (c.clusterSubnet = "192.168.0.0/16,10.128.0.0/14")),
+        "clusterSubnet",
+        /both entries are IPv4/,
     ],
-    ["three cluster subnets", on(dual, (c) => c.clusterSubnet.push("10.128.0.0/14")), "clusterSubnet", /more than 2 items/],
-    ["an empty cluster subnet list", on(dual, (c) => (c.clusterSubnet = [])), "clusterSubnet", /fewer than 1 items/],
-    ["a cluster subnet of no family", on(dual, (c) => (c.clusterSubnet[1] = "fd00:10:244::/129")), "clusterSubnet[1]", /IPv4 or IPv6 CIDR/],
+    ["three cluster subnets", on(dual, (c) => (c.clusterSubnet += ",10.128.0.0/14")), "clusterSubnet", /one of each joined by a comma/],
+    [
+        "a cluster subnet list with a space",
+        on(dual, (c) => (c.clusterSubnet = "192.168.0.0/16, fd00:10:244::/48")),
+        "clusterSubnet",
+        /joined by a comma/,
+    ],
+    [
+        "a cluster subnet of no family",
+        on(dual, (c) => (c.clusterSubnet = "192.168.0.0/16,fd00:10:244::/129")),
+        "clusterSubnet",
+        /IPv4 or IPv6 CIDR/,
+    ],
     [
         "an IPv4-only service range in a dual-stack cluster",
         on(dual, (c) => (c.serviceSubnet = "172.30.0.0/16")),
@@ -70,46 +84,32 @@ export const INVALID_DUAL_STACK: Array<[string, Mutation, string, RegExp?]> = [
     ],
     [
         "service ranges in the other order",
-        on(dual, (c) => c.serviceSubnet.reverse()),
-        "serviceSubnet[0]",
-        /is IPv6, but clusterSubnet\[0\] is IPv4/,
+        on(dual, (c) => (c.serviceSubnet = "fd00:10:96::/112,172.30.0.0/16")),
+        "serviceSubnet",
+        /fd00:10:96::\/112 is IPv6, but clusterSubnet's first entry is IPv4/,
     ],
-    ["an IPv6-only join range in a dual-stack cluster", on(dual, (c) => (c.joinSubnet = ["fd98::/64"])), "joinSubnet", /has 1 CIDRs/],
+    ["an IPv6-only join range in a dual-stack cluster", on(dual, (c) => (c.joinSubnet = "fd98::/64")), "joinSubnet", /has 1 CIDRs/],
     [
         "two IPv4 transit ranges",
-        on(dual, (c) => (c.transitSubnet = ["100.88.0.0/16", "100.89.0.0/16"])),
-        "transitSubnet[1]",
-        /is IPv4, but clusterSubnet\[1\] is IPv6/,
+        on(dual, (c) => (c.transitSubnet = "100.88.0.0/16,100.89.0.0/16")),
+        "transitSubnet",
+        /100\.89\.0\.0\/16 is IPv4, but clusterSubnet's second entry is IPv6/,
     ],
     [
-        "three masquerade ranges",
-        on(dual, (c) => (c.masqueradeSubnet = ["169.254.0.0/17", "fd69::/112", "fd68::/112"])),
-        "masqueradeSubnet",
-        /more than 2 items/,
-    ],
-    ["an IPv6 node subnet length other than 64", on(dual, (c) => (c.hostSubnetLength.ipv6 = 56)), "hostSubnetLength.ipv6", /\/64 only/],
-    [
-        "an IPv6 node subnet length in an IPv4 cluster",
-        (c) => (interconnect(c), (c.hostSubnetLength = { ipv4: 24, ipv6: 64 })),
-        "hostSubnetLength.ipv6",
-        /no IPv6 range/,
-    ],
-    [
-        "a plain number as the length of an IPv6-only cluster",
+        "an IPv4 length in an IPv6-only cluster",
         on(ipv6Only, (c) => (c.hostSubnetLength = 24)),
         "hostSubnetLength",
-        /IPv4 node subnet length/,
+        /no IPv4 range: IPv6 node subnets are \/64/,
     ],
     [
-        "an IPv6 cluster subnet no longer than its node subnets",
-        on(dual, (c) => {
-            c.clusterSubnet[1] = "fd00:10:244::/64";
-            for (const n of c.nodes) delete n.subnet;
-        }),
-        "hostSubnetLength.ipv6",
-        /\/64 is not longer than clusterSubnet \/64/,
+        "an IPv6 cluster subnet no wider than a node subnet",
+        on(
+            dual,
+            (c) => ((c.clusterSubnet = withSecond(c.clusterSubnet, "fd00:10:244::/64")), c.nodes.forEach((n: any) => delete n.subnet)),
+        ),
+        "clusterSubnet",
+        /fd00:10:244::\/64 leaves no room for ovnkube's \/64 IPv6 node subnets/,
     ],
-    ["an unknown key in hostSubnetLength", on(dual, (c) => (c.hostSubnetLength.ipv5 = 64)), "hostSubnetLength.ipv5", /not a known setting/],
     [
         "one pinned subnet in a dual-stack cluster",
         on(dual, (c) => (c.nodes[0].subnet = "192.168.1.0/24")),
@@ -118,144 +118,159 @@ export const INVALID_DUAL_STACK: Array<[string, Mutation, string, RegExp?]> = [
     ],
     [
         "a pinned IPv6 subnet outside the cluster's",
-        on(dual, (c) => (c.nodes[0].subnet[1] = "fd00:99::/64")),
-        "nodes[0].subnet[1]",
-        /not inside clusterSubnet fd00:10:244::\/48/,
+        on(dual, (c) => (c.nodes[0].subnet = withSecond(c.nodes[0].subnet, "fd00:99::/64"))),
+        "nodes[0].subnet",
+        /fd00:99::\/64 is not inside clusterSubnet fd00:10:244::\/48/,
     ],
     [
         "two nodes pinned to one IPv6 subnet",
-        on(dual, (c) => (c.nodes[1].subnet[1] = "fd00:10:244:1::/64")),
-        "nodes[1].subnet[1]",
-        /overlaps nodes\[0\]\.subnet/,
+        on(dual, (c) => (c.nodes[1].subnet = withSecond(c.nodes[1].subnet, "fd00:10:244:1::/64"))),
+        "nodes[1].subnet",
+        /overlaps nodes\[0\]\.subnet fd00:10:244:1::\/64/,
     ],
     [
         "a pinned IPv6 subnet with host bits",
-        on(dual, (c) => (c.nodes[0].subnet[1] = "fd00:10:244:1::5/64")),
-        "nodes[0].subnet[1]",
+        on(dual, (c) => (c.nodes[0].subnet = withSecond(c.nodes[0].subnet, "fd00:10:244:1::5/64"))),
+        "nodes[0].subnet",
         /not a network address \(did you mean fd00:10:244:1::\/64\?\)/,
     ],
     [
         "pinned subnets in the other order",
-        on(dual, (c) => c.nodes[0].subnet.reverse()),
-        "nodes[0].subnet[0]",
-        /is IPv6, but clusterSubnet\[0\] is IPv4/,
+        on(dual, (c) => (c.nodes[0].subnet = "fd00:10:244:1::/64,192.168.1.0/24")),
+        "nodes[0].subnet",
+        /is IPv6, but clusterSubnet's first entry is IPv4/,
     ],
     [
-        "a dual-stack node without node IPs",
-        on(dual, (c) => delete c.nodes[1].nodeIps),
-        "nodes[1].nodeIps",
+        "a dual-stack node without its node IPs",
+        on(dual, (c) => delete c.nodes[1].nodeIp),
+        "nodes[1].nodeIp",
         /required in a dual-stack cluster/,
     ],
     [
         "node IPs in the other order",
-        on(dual, (c) => c.nodes[1].nodeIps.reverse()),
-        "nodes[1].nodeIps[0]",
-        /is IPv6, but clusterSubnet\[0\] is IPv4/,
+        on(dual, (c) => (c.nodes[1].nodeIp = "fd00:10::12,10.0.0.11")),
+        "nodes[1].nodeIp",
+        /fd00:10::12 is IPv6, but clusterSubnet's first entry is IPv4/,
     ],
-    ["three node IPs", on(dual, (c) => c.nodes[1].nodeIps.push("fd00:10::99")), "nodes[1].nodeIps", /more than 2 items/],
-    ["a link-local IPv6 node IP", on(dual, (c) => (c.nodes[1].nodeIps[1] = "fe80::11")), "nodes[1].nodeIps[1]", /link-local/],
-    ["a multicast IPv6 node IP", on(dual, (c) => (c.nodes[1].nodeIps[1] = "ff02::1")), "nodes[1].nodeIps[1]", /multicast/],
-    ["the IPv6 loopback as a node IP", on(dual, (c) => (c.nodes[1].nodeIps[1] = "::1")), "nodes[1].nodeIps[1]", /loopback/],
+    ["three node IPs", on(dual, (c) => (c.nodes[1].nodeIp += ",fd00:10::99")), "nodes[1].nodeIp", /one of each joined by a comma/],
+    ["a link-local IPv6 node IP", on(dual, (c) => (c.nodes[1].nodeIp = "10.0.0.11,fe80::11")), "nodes[1].nodeIp", /link-local/],
+    ["a multicast IPv6 node IP", on(dual, (c) => (c.nodes[1].nodeIp = "10.0.0.11,ff02::1")), "nodes[1].nodeIp", /multicast/],
+    ["the IPv6 loopback as a node IP", on(dual, (c) => (c.nodes[1].nodeIp = "10.0.0.11,::1")), "nodes[1].nodeIp", /loopback/],
     [
         "an IPv6 node IP inside the pod network",
-        on(dual, (c) => (c.nodes[1].nodeIps[1] = "fd00:10:244:7::1")),
-        "clusterSubnet[1]",
-        /contains nodes\[1\]\.nodeIps\[1\] fd00:10:244:7::1/,
+        on(dual, (c) => (c.nodes[1].nodeIp = "10.0.0.11,fd00:10:244:7::1")),
+        "clusterSubnet",
+        /contains nodes\[1\]\.nodeIp fd00:10:244:7::1/,
     ],
     [
         "two nodes with one IPv6 node IP",
-        on(dual, (c) => (c.nodes[2].nodeIps[1] = c.nodes[1].nodeIps[1])),
-        "nodes[2].nodeIps[1]",
-        /is already nodes\[1\]\.nodeIps\[1\]/,
+        on(dual, (c) => (c.nodes[2].nodeIp = "10.0.0.12,fd00:10::12")),
+        "nodes[2].nodeIp",
+        /fd00:10::12 is already nodes\[1\]\.nodeIp/,
     ],
     [
         "an IPv6 service range overlapping the pod network",
-        on(dual, (c) => (c.serviceSubnet[1] = "fd00:10:244:ff::/112")),
-        "serviceSubnet[1]",
-        /overlaps clusterSubnet\[1\]/,
+        on(dual, (c) => (c.serviceSubnet = withSecond(c.serviceSubnet, "fd00:10:244:ff::/112"))),
+        "serviceSubnet",
+        /overlaps clusterSubnet fd00:10:244::\/48/,
     ],
     [
         "an IPv6 join range overlapping the pod network",
-        on(dual, (c) => (c.joinSubnet[1] = "fd00:10:244:fe::/64")),
-        "joinSubnet[1]",
-        /overlaps clusterSubnet\[1\]/,
+        on(dual, (c) => (c.joinSubnet = withSecond(c.joinSubnet, "fd00:10:244:fe::/64"))),
+        "joinSubnet",
+        /overlaps clusterSubnet fd00:10:244::\/48/,
     ],
     [
         "the IPv6 transit range equal to the join range",
-        on(dual, (c) => (c.transitSubnet = ["100.88.0.0/16", "fd98::/64"])),
-        "transitSubnet[1]",
-        /overlaps joinSubnet\[1\]/,
+        on(dual, (c) => (c.transitSubnet = "100.88.0.0/16,fd98::/64")),
+        "transitSubnet",
+        /fd98::\/64 overlaps joinSubnet fd98::\/64/,
     ],
     [
         "a routable IPv6 masquerade range",
-        on(dual, (c) => (c.masqueradeSubnet = ["169.254.0.0/17", "2001:db8::/112"])),
-        "masqueradeSubnet[1]",
-        /not unique-local/,
+        on(dual, (c) => (c.masqueradeSubnet = "169.254.0.0/17,2001:db8::/112")),
+        "masqueradeSubnet",
+        /2001:db8::\/112 is not unique-local/,
     ],
     [
         "an IPv6 masquerade range wider than upstream's",
-        on(dual, (c) => (c.masqueradeSubnet = ["169.254.0.0/17", "fd69::/100"])),
-        "masqueradeSubnet[1]",
+        on(dual, (c) => (c.masqueradeSubnet = "169.254.0.0/17,fd69::/100")),
+        "masqueradeSubnet",
         /wider than upstream's \/112/,
     ],
     [
         "an IPv6 masquerade range too small for ovnkube's addresses",
-        on(dual, (c) => (c.masqueradeSubnet = ["169.254.0.0/17", "fd69::/126"])),
-        "masqueradeSubnet[1]",
-        /too small: ovnkube takes its first 5/,
+        on(dual, (c) => (c.masqueradeSubnet = "169.254.0.0/17,fd69::/126")),
+        "masqueradeSubnet",
+        /fd69::\/126 is too small: ovnkube takes its first 5/,
     ],
     [
         "an IPv6 masquerade range over the cloud's metadata service",
-        on(dual, (c) => (c.masqueradeSubnet = ["169.254.0.0/17", "fd00:ec2::/112"])),
-        "masqueradeSubnet[1]",
+        on(dual, (c) => (c.masqueradeSubnet = "169.254.0.0/17,fd00:ec2::/112")),
+        "masqueradeSubnet",
         /covers fd00:ec2::254/,
     ],
     [
         "a public IPv6 pod network",
-        on(dual, (c) => (c.clusterSubnet[1] = "2a01:4f8::/48")),
-        "clusterSubnet[1]",
-        /not private address space \(fc00::\/7\)/,
+        on(dual, (c) => (c.clusterSubnet = withSecond(c.clusterSubnet, "2a01:4f8::/48"))),
+        "clusterSubnet",
+        /2a01:4f8::\/48 is not private address space \(fc00::\/7\)/,
     ],
     [
         "a public IPv6 service range",
-        on(dual, (c) => (c.serviceSubnet[1] = "2a01:4f8:1::/112")),
-        "serviceSubnet[1]",
-        /not private address space/,
+        on(dual, (c) => (c.serviceSubnet = withSecond(c.serviceSubnet, "2a01:4f8:1::/112"))),
+        "serviceSubnet",
+        /not private address space \(fc00::\/7\)/,
     ],
-    ["a link-local IPv6 pod network", on(dual, (c) => (c.clusterSubnet[1] = "fe80:10:244::/48")), "clusterSubnet[1]", /link-local space/],
-    ["a multicast IPv6 service range", on(dual, (c) => (c.serviceSubnet[1] = "ff05::/112")), "serviceSubnet[1]", /multicast space/],
-    ["an IPv4-mapped IPv6 join range", on(dual, (c) => (c.joinSubnet[1] = "::ffff:0:0/112")), "joinSubnet[1]", /IPv4-mapped/],
+    [
+        "a link-local IPv6 pod network",
+        on(dual, (c) => (c.clusterSubnet = withSecond(c.clusterSubnet, "fe80:10:244::/48"))),
+        "clusterSubnet",
+        /link-local space/,
+    ],
+    [
+        "a multicast IPv6 service range",
+        on(dual, (c) => (c.serviceSubnet = withSecond(c.serviceSubnet, "ff05::/112"))),
+        "serviceSubnet",
+        /multicast space/,
+    ],
+    [
+        "an IPv4-mapped IPv6 join range",
+        on(dual, (c) => (c.joinSubnet = withSecond(c.joinSubnet, "::ffff:0:0/112"))),
+        "joinSubnet",
+        /IPv4-mapped/,
+    ],
     [
         "an IPv6 join range too small for two routers",
-        on(dual, (c) => (c.joinSubnet[1] = "fd98::/126")),
-        "joinSubnet[1]",
-        /too small for the cluster router and a gateway router/,
+        on(dual, (c) => (c.joinSubnet = withSecond(c.joinSubnet, "fd98::/126"))),
+        "joinSubnet",
+        /\/126 is too small for the cluster router and a gateway router/,
     ],
     [
         "an IPv6 transit range too small for the node-ids",
-        on(dual, (c) => (c.transitSubnet = ["100.88.0.0/16", "fd97::/120"])),
-        "transitSubnet[1]",
-        /holds node-ids up to 254/,
+        on(dual, (c) => (c.transitSubnet = "100.88.0.0/16,fd97::/120")),
+        "transitSubnet",
+        /fd97::\/120 holds node-ids up to 254/,
     ],
     [
         "an IPv6 pod network in Pulumi mode",
-        (c) => (c.clusterSubnet = ["192.168.0.0/16", "fd00:10:244::/48"]),
+        (c) => (c.clusterSubnet = "192.168.0.0/16,fd00:10:244::/48"),
         "clusterSubnet",
         /IPv6 needs ovnkube mode/,
     ],
-    ["node IPs in Pulumi mode", (c) => (c.nodes[0].nodeIps = ["10.0.0.10"]), "nodes[0].nodeIps", /applies to ovnkube mode only/],
+    ["node IPs in Pulumi mode", (c) => (c.nodes[0].nodeIp = "10.0.0.10"), "nodes[0].nodeIp", /applies to ovnkube mode only/],
     ["an IPv6 tunnel in Pulumi mode", (c) => (c.nodes[1].tunnelIp = "fd00:10::11"), "nodes[1].tunnelIp", /IPv6 tunnel needs ovnkube mode/],
     [
         "an IPv4 node in an IPv6-only cluster",
         on(ipv6Only, (c) => ((c.nodes[1].address = "10.0.0.11"), delete c.nodes[1].tunnelIp)),
         "nodes[1].address",
-        /is IPv4, but the cluster is IPv6 only/,
+        /10\.0\.0\.11 is IPv4, but the cluster is IPv6 only/,
     ],
     [
         "an IPv4 service range in an IPv6-only cluster",
         on(ipv6Only, (c) => (c.serviceSubnet = "172.30.0.0/16")),
         "serviceSubnet",
-        /is IPv4, but clusterSubnet is IPv6/,
+        /172\.30\.0\.0\/16 is IPv4, but clusterSubnet's range is IPv6/,
     ],
     [
         "the API server at an IPv6 Service address",
@@ -265,9 +280,27 @@ export const INVALID_DUAL_STACK: Array<[string, Mutation, string, RegExp?]> = [
     ],
     ["the API server at the IPv6 loopback", on(ipv6Only, (c) => (c.apiServer.url = "https://[::1]:6443")), "apiServer.url", /loopback/],
     [
+        "an API server URL with an unbracketed IPv6 address",
+        on(ipv6Only, (c) => (c.apiServer.url = "https://fd00:10::10:6443")),
+        "apiServer.url",
+        /http:\/\/host\[:port\]/,
+    ],
+    [
         "an IPv4 node subnet length leaving no pods",
-        on(dual, (c) => (c.hostSubnetLength.ipv4 = 29)),
-        "hostSubnetLength.ipv4",
+        on(dual, (c) => (c.hostSubnetLength = 29)),
+        "hostSubnetLength",
         /pod addresses per node/,
+    ],
+    [
+        "a pinned IPv6 subnet too small for pods",
+        on(dual, (c) => (c.nodes[0].subnet = withSecond(c.nodes[0].subnet, "fd00:10:244:1::/126"))),
+        "nodes[0].subnet",
+        /leaves 0 pod addresses per node/,
+    ],
+    [
+        "an IPv6 node address given as a CIDR",
+        on(dual, (c) => (c.nodes[1].nodeIp = "10.0.0.11,fd00:10::12/64")),
+        "nodes[1].nodeIp",
+        /one IPv4 or IPv6 address, or one of each/,
     ],
 ];

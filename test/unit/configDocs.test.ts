@@ -15,7 +15,9 @@ test("every setting of the schema has its row, with its default or that it is re
     const rows = configRows(stackConfigSchema as never);
     assert.ok(
         rows.some((r) =>
-            r.startsWith("| `clusterSubnet` | required | the pod network, split into node subnets: one CIDR, or one IPv4 and one IPv6"),
+            r.startsWith(
+                "| `clusterSubnet` | required | the pod network, split into node subnets: one CIDR, or an IPv4 and an IPv6 CIDR joined by a comma",
+            ),
         ),
     );
     assert.ok(rows.includes("| `ovnTransport.nbPort` | `6641` | the NB database's port |"));

@@ -11,6 +11,7 @@ test("the dual-stack shape is a valid stack, IPv4 first", () => {
     const v = validateConfig(cfg, texts);
     assert.deepEqual(v.ipFamilies, ["ipv4", "ipv6"]);
     assert.deepEqual(v.nodes[0].subnets, ["192.168.1.0/24", "fd00:10:244:1::/64"]);
+    assert.deepEqual(v.hostSubnetLengths, [24, 64]);
     assert.deepEqual(v.nodes[2].nodeIps, ["10.0.0.12", "fd00:10::13"]);
 });
 

@@ -5,7 +5,7 @@
 // the host LAN, or two hosts would answer for one address; both only show once traffic flows.
 import { addressRange, Cidr4, containsIp, familyOf, isIpv4, networkOf, overlaps, parseNetwork, toInt } from "../../values";
 import { tunnelIpOf } from "../../model/nodes";
-import { familyPath, listOf } from "../../config/families";
+import { listOf } from "../../config/families";
 import type { NodeConfig, StackConfigInput } from "../../config/types";
 
 type Add = (path: string, message: string) => void;
@@ -59,9 +59,8 @@ export function configuredIps(cfg: StackConfigInput): ConfiguredIp[] {
         if (familyOf(n.address)) out.push({ path: `${p}.address`, ip: n.address, kind: "address", node: i });
         if (n.tunnelIp !== undefined) out.push({ path: `${p}.tunnelIp`, ip: n.tunnelIp, kind: "tunnelIp", node: i });
         // A node IP that is its tunnel IP or SSH address is the same identity, named once.
-        (n.nodeIps ?? []).forEach((ip, k) => {
-            if (ip !== n.tunnelIp && ip !== n.address) out.push({ path: `${p}.nodeIps[${k}]`, ip, kind: "nodeIp", node: i });
-        });
+        for (const ip of listOf(n.nodeIp))
+            if (ip !== n.tunnelIp && ip !== n.address) out.push({ path: `${p}.nodeIp`, ip, kind: "nodeIp", node: i });
         if (n.gateway) {
             const phys = n.gateway.physicalIp.split("/")[0];
             if (isIpv4(phys)) out.push({ path: `${p}.gateway.physicalIp`, ip: phys, kind: "physicalIp", node: i });
@@ -97,9 +96,7 @@ export function routedRanges(cfg: StackConfigInput, named: ReadonlyArray<[string
         RANGE_WHAT[path.replace(/\[\d+\]$/, "")],
     ]);
     cfg.nodes.forEach((n, i) =>
-        listOf(n.subnet).forEach((s, k) =>
-            ranges.push([familyPath(`nodes[${i}].subnet`, n.subnet, k), parseOrUndefined(s), `the node subnet of nodes[${i}]`]),
-        ),
+        listOf(n.subnet).forEach((s, k) => ranges.push([`nodes[${i}].subnet`, parseOrUndefined(s), `the node subnet of nodes[${i}]`])),
     );
     return ranges.flatMap(([path, net, what]) => (net ? [{ path, net, what }] : []));
 }

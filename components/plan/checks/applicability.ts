@@ -34,11 +34,9 @@ const SCRIPT_USER = "root";
 export function applicabilityProblems(cfg: StackConfigInput, add: Add): void {
     const encap = cfg.encapType ?? "geneve";
     if (encap in GONE_ENCAP) add("encapType", `"${encap}": ${GONE_ENCAP[encap]}`);
-    // A number is the IPv4 length; IPv6 node subnets are /64 (./families).
-    const v4Length = typeof cfg.hostSubnetLength === "number" ? cfg.hostSubnetLength : cfg.hostSubnetLength?.ipv4;
-    if (v4Length !== undefined) {
-        const room = podRoomProblem(v4Length);
-        if (room) add(typeof cfg.hostSubnetLength === "number" ? "hostSubnetLength" : "hostSubnetLength.ipv4", room);
+    if (cfg.hostSubnetLength !== undefined) {
+        const room = podRoomProblem(cfg.hostSubnetLength);
+        if (room) add("hostSubnetLength", room);
     }
 
     // Per-OS settings: apt lines are for Debian hosts, which need them when a repository is named.

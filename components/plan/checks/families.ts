@@ -3,7 +3,7 @@
 // family in its order, as ovnkube's flags and annotations pair them. IPv6 is ovnkube's: the
 // project's own Northbound topology (Pulumi mode) is the seeds' IPv4 one.
 import { familyOf, type Cidr, type IpFamily } from "../../values";
-import { clusterFamilies, familyName, familyPath, FAMILY_DEFAULTS, listOf, RANGE_KEYS, type RangeKey } from "../../config/families";
+import { clusterFamilies, familyName, FAMILY_DEFAULTS, listOf, RANGE_KEYS, type RangeKey } from "../../config/families";
 import { isK8sNode, nodeIpsOf, tunnelIpOf } from "../../model/nodes";
 import type { StackConfigInput } from "../../config/types";
 
@@ -11,38 +11,34 @@ type Add = (path: string, message: string) => void;
 
 const names = (families: readonly IpFamily[]) => families.map(familyName).join(" and ");
 
-/** Relation: a per-family list has one entry of each of the cluster's families, in clusterSubnet's order. */
-function followsCluster(path: string, value: string | string[] | undefined, families: readonly IpFamily[], what: string, add: Add): void {
+/** Relation: a per-family setting has one entry of each of the cluster's families, in clusterSubnet's order. */
+function followsCluster(path: string, value: string | undefined, families: readonly IpFamily[], what: string, add: Add): void {
     const list = listOf(value);
     if (list.length === 0) return;
     if (list.length !== families.length)
         return add(
             path,
-            `has ${list.length} ${what} for the cluster's ${families.length} address ${families.length === 1 ? "family" : "families"} (clusterSubnet is ${names(families)}): give one per family, in clusterSubnet's order`,
+            `has ${list.length} ${what} for the cluster's ${families.length} address ${families.length === 1 ? "family" : "families"} (clusterSubnet is ${names(families)}): give one per family, in clusterSubnet's order, joined by a comma`,
         );
     list.forEach((v, k) => {
         const f = familyOf(v);
         if (f && f !== families[k])
             add(
-                familyPath(path, value, k),
-                `${v} is ${familyName(f)}, but clusterSubnet${families.length > 1 ? `[${k}]` : ""} is ${familyName(families[k])}: list one per family, in clusterSubnet's order`,
+                path,
+                `${v} is ${familyName(f)}, but clusterSubnet's ${families.length > 1 ? `${ORDINAL[k]} entry` : "range"} is ${familyName(families[k])}: give one per family, in clusterSubnet's order`,
             );
     });
 }
 
+const ORDINAL = ["first", "second"];
+
 /** The cluster's families, when clusterSubnet names them consistently; every mismatch is reported. */
 export function familyProblems(cfg: StackConfigInput, ovnkubeMode: boolean, add: Add): IpFamily[] | undefined {
     const families = clusterFamilies(cfg);
-    const given = listOf(cfg.clusterSubnet);
-    given.forEach((c, k) => {
-        const first = families.indexOf(families[k]);
-        if (first < k)
-            add(
-                `clusterSubnet[${k}]`,
-                `${c} is ${familyName(families[k])} like clusterSubnet[${first}]: dual stack takes one CIDR of each family`,
-            );
-    });
-    if (new Set(families).size !== given.length) return undefined;
+    if (families.length === 2 && families[0] === families[1]) {
+        add("clusterSubnet", `both entries are ${familyName(families[0])}: dual stack takes one CIDR of each family`);
+        return undefined;
+    }
     if (!ovnkubeMode && families.includes("ipv6")) {
         add(
             "clusterSubnet",
@@ -51,60 +47,42 @@ export function familyProblems(cfg: StackConfigInput, ovnkubeMode: boolean, add:
         return undefined;
     }
     for (const key of RANGE_KEYS.filter((k) => k !== "clusterSubnet")) followsCluster(key, cfg[key], families, "CIDRs", add);
-    hostSubnetLengthProblems(cfg, families, add);
+    if (cfg.hostSubnetLength !== undefined && !families.includes("ipv4"))
+        add(
+            "hostSubnetLength",
+            `is the IPv4 node subnet length, and the cluster has no IPv4 range: IPv6 node subnets are /${FAMILY_DEFAULTS.hostSubnetLength.ipv6}, the only length ovnkube takes (go-controller/pkg/config/utils.go:103 at v1.3.0); remove it`,
+        );
     cfg.nodes.forEach((n, i) => {
         const p = `nodes[${i}]`;
         followsCluster(`${p}.subnet`, n.subnet, families, "pinned subnets", add);
-        if (n.nodeIps !== undefined && !ovnkubeMode)
-            add(`${p}.nodeIps`, "applies to ovnkube mode only (the kubelet's --node-ip); remove it");
-        else if (n.nodeIps !== undefined) {
-            followsCluster(`${p}.nodeIps`, n.nodeIps, families, "addresses", add);
+        if (n.nodeIp !== undefined && !ovnkubeMode) add(`${p}.nodeIp`, "applies to ovnkube mode only (the kubelet's --node-ip); remove it");
+        else if (n.nodeIp !== undefined) {
+            followsCluster(`${p}.nodeIp`, n.nodeIp, families, "addresses", add);
             // ovnkube-node's -encap-ip is the pod's status.hostIP: the kubelet's first --node-ip.
             const tunnel = tunnelIpOf(n);
-            if (isK8sNode(n) && tunnel !== undefined && tunnel !== n.nodeIps[0])
+            const primary = listOf(n.nodeIp)[0];
+            if (isK8sNode(n) && tunnel !== undefined && tunnel !== primary)
                 add(
                     n.tunnelIp === undefined ? `${p}.address` : `${p}.tunnelIp`,
-                    `${tunnel} is not nodes[${i}].nodeIps[0] (${n.nodeIps[0]}): ovnkube-node tunnels from the Node's primary address (status.hostIP, the kubelet's first --node-ip); make them one`,
+                    `${tunnel} is not the first address of nodes[${i}].nodeIp (${primary}): ovnkube-node tunnels from the Node's primary address (status.hostIP, the kubelet's first --node-ip); make them one`,
                 );
         } else if (ovnkubeMode && isK8sNode(n) && families.length > 1)
             add(
-                `${p}.nodeIps`,
-                `required in a dual-stack cluster: the node's ${names(families)} addresses, in clusterSubnet's order, as its kubelet's --node-ip has them`,
+                `${p}.nodeIp`,
+                `required in a dual-stack cluster: the node's ${names(families)} addresses joined by a comma, in clusterSubnet's order, as its kubelet's --node-ip has them`,
             );
         else if (ovnkubeMode && isK8sNode(n)) {
             const own = nodeIpsOf(n)[0];
             if (own && familyOf(own) !== families[0])
                 add(
                     n.tunnelIp === undefined ? `${p}.address` : `${p}.tunnelIp`,
-                    `${own} is ${familyName(familyOf(own)!)}, but the cluster is ${familyName(families[0])} only: the node's own address is of the cluster's family; give nodeIps, or a tunnelIp of that family`,
+                    `${own} is ${familyName(familyOf(own)!)}, but the cluster is ${familyName(families[0])} only: the node's own address is of the cluster's family; give nodeIp, or a tunnelIp of that family`,
                 );
         }
-        const tunnel = n.tunnelIp;
-        if (tunnel !== undefined && familyOf(tunnel) === "ipv6" && !ovnkubeMode)
+        if (n.tunnelIp !== undefined && familyOf(n.tunnelIp) === "ipv6" && !ovnkubeMode)
             add(`${p}.tunnelIp`, "an IPv6 tunnel needs ovnkube mode: the project's own topology (kubernetes.enabled false) is IPv4 only");
     });
     return families;
-}
-
-/** Relation: a node subnet length for each family the cluster has, and ovnkube's only IPv6 length. */
-function hostSubnetLengthProblems(cfg: StackConfigInput, families: readonly IpFamily[], add: Add): void {
-    const v = cfg.hostSubnetLength;
-    if (typeof v === "number") {
-        if (!families.includes("ipv4"))
-            add(
-                "hostSubnetLength",
-                `a number is the IPv4 node subnet length, and the cluster has no IPv4 range; write {ipv6: ${FAMILY_DEFAULTS.hostSubnetLength.ipv6}} or leave it out`,
-            );
-        return;
-    }
-    for (const f of ["ipv4", "ipv6"] as const)
-        if (v?.[f] !== undefined && !families.includes(f))
-            add(`hostSubnetLength.${f}`, `set, but clusterSubnet has no ${familyName(f)} range; remove it`);
-    if (v?.ipv6 !== undefined && v.ipv6 !== FAMILY_DEFAULTS.hostSubnetLength.ipv6)
-        add(
-            "hostSubnetLength.ipv6",
-            `/${v.ipv6}: ovn-kubernetes cuts IPv6 node subnets of /64 only (go-controller/pkg/config/utils.go:103 at v1.3.0); use 64`,
-        );
 }
 
 /** One family's ranges as the semantic checks parsed them, with the paths they came from. */
@@ -120,7 +98,6 @@ export interface FamilyNets {
     /** ovnkube mode only. */
     masquerade?: Cidr;
     hostSubnetLength: number;
-    hostSubnetLengthPath: string;
-    /** The path of a range setting's entry of this family (`joinSubnet[1]`, or `joinSubnet` alone). */
+    /** The path of a range setting (one path for both families' entries). */
     path: (key: RangeKey) => string;
 }

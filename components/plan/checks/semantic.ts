@@ -32,7 +32,7 @@ import { identityProblems } from "./identity";
 import { crdMirrorProblems } from "./crdMirror";
 import { secretCopyProblems } from "./secretCopies";
 import { labOnlyProblems, referenceProblems, transportProblems } from "./transports";
-import { familyPath, hostSubnetLengthsOf, listOf, RANGE_KEYS, rangesOf, type RangeKey } from "../../config/families";
+import { hostSubnetLengthsOf, listOf, RANGE_KEYS, rangesOf, type RangeKey } from "../../config/families";
 
 import { familyProblems, type FamilyNets } from "./families";
 import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION } from "../../config/releases";
@@ -66,14 +66,13 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     const families = familyProblems(cfg, ovnkubeMode, add) ?? [];
     const rangeOf = (key: RangeKey, applies = true): Array<Cidr | undefined> => {
         const texts = applies ? rangesOf(cfg, key, families) : [];
-        return families.map((_, k) => (texts[k] === undefined ? undefined : network(familyPath(key, cfg[key], k), texts[k])));
+        return families.map((_, k) => (texts[k] === undefined ? undefined : network(key, texts[k])));
     };
     const nets: FamilyNets[] = families.map((family, k) => ({
         family,
         k,
         hostSubnetLength: hostSubnetLengthsOf(cfg.hostSubnetLength, families)[k],
-        hostSubnetLengthPath: typeof cfg.hostSubnetLength === "object" ? `hostSubnetLength.${family}` : "hostSubnetLength",
-        path: (key: RangeKey) => familyPath(key, cfg[key], k),
+        path: (key: RangeKey) => key,
     }));
     const [clusters, services, joins, transits, masquerades] = [
         rangeOf("clusterSubnet"),
@@ -109,8 +108,10 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     for (const f of nets) {
         if (f.cluster && f.hostSubnetLength <= f.cluster.prefix)
             add(
-                f.hostSubnetLengthPath,
-                `/${f.hostSubnetLength} is not longer than clusterSubnet /${f.cluster.prefix}: no room for more than one node`,
+                f.family === "ipv4" ? "hostSubnetLength" : "clusterSubnet",
+                f.family === "ipv4"
+                    ? `/${f.hostSubnetLength} is not longer than clusterSubnet /${f.cluster.prefix}: no room for more than one node`
+                    : `${f.cluster.text} leaves no room for ovnkube's /${f.hostSubnetLength} IPv6 node subnets: an IPv6 cluster subnet must be shorter than /${f.hostSubnetLength}`,
             );
         // The cluster router and one gateway router, besides network and broadcast.
         if (f.join && f.join.prefix > f.join.bits - 3)
@@ -155,7 +156,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
         const k8sNode = isK8sNode(n);
         if (n.subnet && !k8sNode) add(`${p}.subnet`, `only master and node roles have a node subnet`);
         listOf(n.subnet).forEach((text, k) => {
-            const path = familyPath(`${p}.subnet`, n.subnet, k);
+            const path = `${p}.subnet`;
             const s = network(path, text);
             const cluster = nets[k]?.cluster;
             if (!s || !cluster) return;
