@@ -75,18 +75,18 @@ async function child(stack: string, nodes: number, out: string): Promise<void> {
     // Subnets allocated from the larger cluster subnet below.
     const { subnet: _, ...plain } = plainGiven;
     const list = given.map(({ subnet: _s, ...n }) => n);
-    // A dual-stack stack (its ranges are lists): every added node has an IPv6 node IP of its own too.
-    const dual = Array.isArray(raw.clusterSubnet);
+    // A dual-stack stack (a CIDR of each family, joined by a comma): every added node has an IPv6 node IP of its own too.
+    const dual = String(raw.clusterSubnet).includes(",");
     for (let i = given.length; i < nodes; i++) {
         const address = `10.${100 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`;
         const n: Record<string, any> = { ...plain, name: `node-${i}`, address };
-        if (dual) n.nodeIps = [address, `fd00:20::1:${i.toString(16)}`];
+        if (dual) n.nodeIp = `${address},fd00:20::1:${i.toString(16)}`;
         // Every host its own key: validation refuses a key shared between hosts.
         if (plain.hostKey !== undefined) n.hostKey = `${ed25519PublicKeyLine()} node-${i}`;
         list.push(n);
     }
     // Room for 500 /24 node subnets (the stacks' /16 holds 256); a /48 holds 65536 IPv6 /64s.
-    const clusterSubnet = dual ? ["10.128.0.0/9", raw.clusterSubnet[1]] : "10.128.0.0/9";
+    const clusterSubnet = dual ? `10.128.0.0/9,${String(raw.clusterSubnet).split(",")[1]}` : "10.128.0.0/9";
     const { resources } = await runProgramUnderMocks(stack, { nodes: list.slice(0, Math.max(nodes, 1)), clusterSubnet });
     // Sealed as the offline engine seals secrets (the ciphertext Pulumi's passphrase provider writes).
     const sealedFile = path.join(out, "sealed.json");

@@ -29,6 +29,8 @@ export function defaultSubnet(id: string): string {
 
 export function planAddresses(subnet: string, hosts: number): AddressPlan {
     const net = parseNetwork(subnet);
+    // The IPv6 underlay is not given: it is derived from this one (planAddresses6).
+    if (net.family !== "ipv4") throw new Error(`underlay subnet ${subnet} is not an IPv4 CIDR (--ip-family adds the IPv6 underlay)`);
     if (net.prefix < 16 || net.prefix > 28) {
         throw new Error(`underlay subnet ${subnet}: prefix length must be between 16 and 28`);
     }

@@ -76,9 +76,9 @@ export interface LocalStackOptions {
     passphrase?: string;
     /** The cluster's Kubernetes (ovnkube mode): its API server and the admin kubeconfig, a secret of the stack. */
     kubernetes?: { apiServerUrl: string; kubeconfig: string };
-    /** One CIDR, or one per family with dual stack (default: the local ranges in the cluster's families). */
-    clusterSubnet?: string | string[];
-    serviceSubnet?: string | string[];
+    /** One CIDR, or one per family joined by a comma with dual stack (default: the local ranges in the cluster's families). */
+    clusterSubnet?: string;
+    serviceSubnet?: string;
     /** ovnkube mode's release and architecture (default interconnect), and where its CRDs are read. */
     ovnkube?: OvnkubeConfigInput;
     /** How many hosts (the first ones) are centrals: 1 (default; none with interconnect), 3 or 5. */
@@ -99,16 +99,16 @@ function labOvnkube(cluster: LocalCluster, opts: LocalStackOptions): OvnkubeConf
     return { version, crdMirror: `file://${labCrdDir(version)}/`, identity, ...opts.ovnkube };
 }
 
-/** A range as the stack writes it: one family a string, dual stack a list (the primary first). */
-const stackRange = (cidrs: readonly string[]): string | string[] => (cidrs.length === 1 ? cidrs[0] : [...cidrs]);
+/** A range as the stack writes it: one CIDR per family joined by a comma, the primary first (the chart's form). */
+const stackRange = (cidrs: readonly string[]): string => cidrs.join(",");
 
 /**
  * What the stack says about a node's addresses: where SSH and the tunnel reach it (IPv6 in an
- * IPv6-only cluster) and, with dual stack, the kubelet's --node-ip in both families.
+ * IPv6-only cluster) and, with dual stack, the kubelet's --node-ip in both families (nodeIp).
  */
-function nodeAddresses(cluster: LocalCluster, host: LocalHost): { ip: string; nodeIps?: string[] } {
+function nodeAddresses(cluster: LocalCluster, host: LocalHost): { ip: string; nodeIp?: string } {
     const ips = hostIps(cluster, host);
-    return { ip: hostPrimaryIp(cluster, host), ...(ips.length > 1 && { nodeIps: ips }) };
+    return { ip: hostPrimaryIp(cluster, host), ...(ips.length > 1 && { nodeIp: ips.join(",") }) };
 }
 
 /** The stack configuration for the cluster's hosts (without the secret). Pure. */
@@ -123,7 +123,10 @@ export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions 
     const ranges = { clusterSubnet, serviceSubnet, joinSubnet: localRange(family, "joinSubnet") };
     // The IPv4 ranges against the IPv4 underlay; the IPv6 underlay is a /64 of fd00:172:31::/48, apart from every IPv6 default.
     for (const [key, cidrs] of Object.entries(ranges)) {
-        for (const cidr of [cidrs].flat().filter((c) => !c.includes(":")))
+        for (const cidr of [cidrs]
+            .flat()
+            .flatMap((c) => c.split(","))
+            .filter((c) => !c.includes(":")))
             if (cidrsOverlap(cidr, cluster.subnet))
                 throw new Error(`${key} ${cidr} overlaps the local cluster's underlay ${cluster.subnet}`);
     }
@@ -138,9 +141,9 @@ export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions 
     const nodes = cluster.hosts.map((h, i): NodeConfig => {
         // In ovnkube mode ovnkube-node adopts the tunnel NIC's bridge (breth0) as each node's gateway.
         const roles = rolesOf(i, cluster.hosts.length, !opts.kubernetes, centrals);
-        const { ip, nodeIps } = nodeAddresses(cluster, h);
+        const { ip, nodeIp } = nodeAddresses(cluster, h);
         const node: NodeConfig = { name: h.name, address: ip, hostKey: h.hostKeyLine, roles, tunnelIp: ip, tunnelInterface: "eth0" };
-        if (nodeIps) node.nodeIps = nodeIps;
+        if (nodeIp) node.nodeIp = nodeIp;
         if (roles.includes("gateway")) node.gateway = localSharedGateway(cluster, h);
         return { ...node, ...opts.nodeSettings?.[h.name] };
     });

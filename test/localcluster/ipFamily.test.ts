@@ -135,14 +135,14 @@ test("the kubelet's --node-ip carries one address per family, the primary first"
     assert.deepEqual(flag(argv(["fd00:172:31:7::11"]), "node-ip"), ["--node-ip=fd00:172:31:7::11"]);
 });
 
-test("the stack file: dual stack writes a list per range and nodeIps; IPv6-only writes IPv6 strings and reaches hosts over IPv6", () => {
+test("the stack file: dual stack writes both families of each range and the node IPs joined by a comma; IPv6-only writes IPv6 and reaches hosts over IPv6", () => {
     const dual = cluster("dual");
     const d = localStackConfig(dual, { kubernetes });
-    assert.deepEqual(d.clusterSubnet, ["10.128.0.0/14", "fd00:10:128::/48"]);
-    assert.deepEqual(d.serviceSubnet, ["172.30.0.0/16", "fd00:172:30::/112"]);
+    assert.equal(d.clusterSubnet, "10.128.0.0/14,fd00:10:128::/48");
+    assert.equal(d.serviceSubnet, "172.30.0.0/16,fd00:172:30::/112");
     assert.deepEqual(
-        d.nodes.map((n) => [n.address, n.tunnelIp, n.nodeIps]),
-        dual.hosts.map((h) => [h.ip, h.ip, [h.ip, h.ip6]]),
+        d.nodes.map((n) => [n.address, n.tunnelIp, n.nodeIp]),
+        dual.hosts.map((h) => [h.ip, h.ip, `${h.ip},${h.ip6}`]),
     );
     assert.deepEqual(d.ovnkube?.identity, { webhookAddress: "172.31.7.11" });
 
@@ -151,17 +151,17 @@ test("the stack file: dual stack writes a list per range and nodeIps; IPv6-only 
     assert.equal(s.clusterSubnet, "fd00:10:128::/48");
     assert.equal(s.serviceSubnet, "fd00:172:30::/112");
     assert.deepEqual(
-        s.nodes.map((n) => [n.address, n.tunnelIp, n.nodeIps]),
+        s.nodes.map((n) => [n.address, n.tunnelIp, n.nodeIp]),
         v6.hosts.map((h) => [h.ip6, h.ip6, undefined]),
     );
     // The API server calls ovnkube-identity's webhook on the master over IPv6.
     assert.deepEqual(s.ovnkube?.identity, { webhookAddress: "fd00:172:31:7::11" });
 
-    // In the file: the same lists, as a user writes them.
+    // In the file: the same strings, as a user writes them.
     const file = writeLocalStack(dual, path.join(dual.dir, "Pulumi.local-fam.yaml"), { kubernetes, passphrase: "lab" });
     const config = YAML.parse(fs.readFileSync(file, "utf8")).config;
-    assert.deepEqual(config["ovn-kubernetes:clusterSubnet"], ["10.128.0.0/14", "fd00:10:128::/48"]);
-    assert.deepEqual(config["ovn-kubernetes:nodes"][2].nodeIps, ["172.31.7.13", "fd00:172:31:7::13"]);
+    assert.equal(config["ovn-kubernetes:clusterSubnet"], "10.128.0.0/14,fd00:10:128::/48");
+    assert.equal(config["ovn-kubernetes:nodes"][2].nodeIp, "172.31.7.13,fd00:172:31:7::13");
 });
 
 test("IPv6 is refused in Pulumi mode; an IPv4 cluster's stack is as before, with no IPv6 anywhere", () => {
@@ -169,7 +169,7 @@ test("IPv6 is refused in Pulumi mode; an IPv4 cluster's stack is as before, with
     const v4 = cluster("ipv4");
     const text = JSON.stringify(localStackConfig(v4)) + JSON.stringify(localStackConfig(v4, { kubernetes }));
     assert.equal(text.includes("fd00"), false);
-    assert.equal(text.includes("nodeIps"), false);
+    assert.equal(text.includes("nodeIp"), false);
     assert.equal(localStackConfig(v4, { kubernetes }).clusterSubnet, "10.128.0.0/14");
 });
 
