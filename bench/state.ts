@@ -1,6 +1,7 @@
 // Whole-stack state benchmark (prints figures, times nothing): what every resource kind the program
 // registers puts in the checkpoint at 3, 100 and 500 nodes, in Pulumi mode (stacks/Pulumi.dev.yaml)
-// and ovnkube mode (stacks/Pulumi.staging.yaml), the extra nodes copies of the stacks' plain node.
+// and ovnkube mode (stacks/Pulumi.staging.yaml, and in dual stack stacks/Pulumi.dual.yaml), the
+// extra nodes copies of the stacks' plain node.
 // Each program runs under the SDK's mocks in its own process (lab/harness/pulumiMocks.ts); a
 // resource's outputs are its inputs plus, for a host command, what its script prints on success
 // (its result line and the line naming its log). The SSH key is a real ed25519 key. Secrets sealed as the checkpoint keeps them
@@ -25,7 +26,7 @@ import { minifiedJson, PROJECT, pulumiCheckpoint, pulumiJson, RESOURCE_DEPTH } f
 const kB = (b: number) => `${(b / 1024).toFixed(1)} KB`;
 const MB = (b: number) => `${(b / 1024 / 1024).toFixed(2)} MB`;
 const GB = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GB`;
-const MODES = { pulumi: "dev", ovnkube: "staging" } as const;
+const MODES = { pulumi: "dev", ovnkube: "staging", "ovnkube dual-stack": "dual" } as const;
 
 /** A new ed25519 public key as an OpenSSH line (node:crypto: ssh2's generator writes a malformed key now and then). */
 function ed25519PublicKeyLine(): string {
@@ -74,14 +75,19 @@ async function child(stack: string, nodes: number, out: string): Promise<void> {
     // Subnets allocated from the larger cluster subnet below.
     const { subnet: _, ...plain } = plainGiven;
     const list = given.map(({ subnet: _s, ...n }) => n);
+    // A dual-stack stack (a CIDR of each family, joined by a comma): every added node has an IPv6 node IP of its own too.
+    const dual = String(raw.clusterSubnet).includes(",");
     for (let i = given.length; i < nodes; i++) {
-        const n: Record<string, any> = { ...plain, name: `node-${i}`, address: `10.${100 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}` };
+        const address = `10.${100 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`;
+        const n: Record<string, any> = { ...plain, name: `node-${i}`, address };
+        if (dual) n.nodeIp = `${address},fd00:20::1:${i.toString(16)}`;
         // Every host its own key: validation refuses a key shared between hosts.
         if (plain.hostKey !== undefined) n.hostKey = `${ed25519PublicKeyLine()} node-${i}`;
         list.push(n);
     }
-    // Room for 500 /24 node subnets (the stacks' /16 holds 256).
-    const { resources } = await runProgramUnderMocks(stack, { nodes: list.slice(0, Math.max(nodes, 1)), clusterSubnet: "10.128.0.0/9" });
+    // Room for 500 /24 node subnets (the stacks' /16 holds 256); a /48 holds 65536 IPv6 /64s.
+    const clusterSubnet = dual ? `10.128.0.0/9,${String(raw.clusterSubnet).split(",")[1]}` : "10.128.0.0/9";
+    const { resources } = await runProgramUnderMocks(stack, { nodes: list.slice(0, Math.max(nodes, 1)), clusterSubnet });
     // Sealed as the offline engine seals secrets (the ciphertext Pulumi's passphrase provider writes).
     const sealedFile = path.join(out, "sealed.json");
     const flat = { version: 1, project: PROJECT, stack, updated: "", outputs: {}, resources: [] as any[] };

@@ -1,4 +1,4 @@
-// npm run demo -- [--pulumi-mode] [N hosts, default 3]
+// npm run demo -- [--pulumi-mode | --dual-stack] [N hosts, default 3]
 // npm run demo -- --remove-pods      removes the demo's pods (and Service), e.g. before destroy
 // The whole demonstration on one Linux machine (as root): a local cluster, the stack applied to it
 // (`pulumi up` with a local backend when the Pulumi CLI is installed, otherwise the offline apply,
@@ -8,7 +8,9 @@
 // in its interconnect architecture (a zone per node); ovnkube realises the
 // topology, Deployments (a pod on every node) and a ClusterIP Service are created through the API,
 // the pods placed by the scheduler and attached by ovnkube's CNI. --pulumi-mode: Debian 12 hosts, Kubernetes disabled, the project writes the
-// topology and the pods are attached by hand.
+// topology and the pods are attached by hand. --dual-stack: ovnkube mode on an underlay, API
+// server, kubelets and stack in both families; the Service asks for both, and the checks run
+// again over IPv6.
 import { spawnSync } from "child_process";
 import { rmSync } from "fs";
 import * as path from "path";
@@ -29,8 +31,9 @@ import {
 } from "@ovn-kubernetes-as-code/lab/localcluster";
 import { removePulumiDemoPods, startPulumiDemoPods } from "@ovn-kubernetes-as-code/lab/localcluster";
 import { CHECK_PORT, formatReport, overlayReport } from "@ovn-kubernetes-as-code/lab/localcluster";
+import { formatIpv6Report, ipv6Report } from "@ovn-kubernetes-as-code/lab/localcluster";
 import {
-    createClusterIpService,
+    createClusterIpsService,
     DEMO_APP_LABEL,
     DEMO_NAMESPACE,
     podRef,
@@ -73,20 +76,32 @@ function pulumiUp(): boolean {
 const DEMO_SERVICE = "demo-b";
 
 /** Hosts, and in ovnkube mode their Kubernetes; writes the stack file. */
-async function bringUp(hosts: number, ovnkubeMode: boolean): Promise<{ cluster: LocalCluster; kube?: KubernetesLab; stackFile: string }> {
+async function bringUp(
+    hosts: number,
+    ovnkubeMode: boolean,
+    dualStack: boolean,
+): Promise<{ cluster: LocalCluster; kube?: KubernetesLab; stackFile: string }> {
     step(
         ovnkubeMode
-            ? `local cluster: ${hosts} Debian unstable hosts (own roots, own sshd) and a Kubernetes v1.36 control plane, the upstream kubelet and containerd on every host`
+            ? `local cluster: ${hosts} Debian unstable hosts (own roots, own sshd) and a Kubernetes v1.36 control plane, the upstream kubelet and containerd on every host${dualStack ? ", all in dual stack (an IPv6 underlay beside the IPv4 one)" : ""}`
             : `local cluster: ${hosts} bare Debian 12 hosts (network namespaces with their own sshd)`,
     );
     await down(STACK);
     // Fresh hosts: whatever an earlier demo recorded about the old ones no longer exists.
     rmSync(path.join(ROOT, ".local", "state", `${STACK}.json`), { force: true });
     const { cluster, kubernetes: kube } = ovnkubeMode
-        ? await upWithKubernetes({ id: STACK, hosts, os: "debian-sid", log: (line) => console.log(`  ${line}`) })
+        ? await upWithKubernetes({
+              id: STACK,
+              hosts,
+              os: "debian-sid",
+              ipFamily: dualStack ? "dual" : undefined,
+              log: (line) => console.log(`  ${line}`),
+          })
         : { cluster: await up({ id: STACK, hosts }), kubernetes: undefined };
-    for (const h of cluster.hosts) console.log(`  ${h.name}  ${h.ip}  ${h.hostKeyFingerprint}`);
-    console.log(`  outside world: namespace ${cluster.external.ns} at ${cluster.external.ip}`);
+    for (const h of cluster.hosts) console.log(`  ${h.name}  ${[h.ip, h.ip6].filter(Boolean).join(" ")}  ${h.hostKeyFingerprint}`);
+    console.log(
+        `  outside world: namespace ${cluster.external.ns} at ${[cluster.external.ip, cluster.external.ip6].filter(Boolean).join(" ")}`,
+    );
     const stackFile = writeLocalStack(
         cluster,
         undefined,
@@ -120,26 +135,27 @@ const DEMO_DEPLOYMENTS = ["demo", DEMO_SERVICE] as const;
  * placed by the scheduler and attached by ovnkube's CNI. The first pod returned is the checks'
  * client, on another node than the second, the Service's backend.
  */
-async function kubernetesPods(cluster: LocalCluster, kube: KubernetesLab) {
+async function kubernetesPods(cluster: LocalCluster, kube: KubernetesLab, dualStack: boolean) {
     step(
-        "Deployments through the API, placed by the scheduler (one pod per node) and attached by ovnkube's CNI; a ClusterIP Service in front of one",
+        `Deployments through the API, placed by the scheduler (one pod per node) and attached by ovnkube's CNI; a ${dualStack ? "RequireDualStack " : ""}ClusterIP Service in front of one`,
     );
     const client = KubeClient.fromKubeconfig(kube.controlPlane.adminKubeconfig.content);
     try {
         const command = ["sleep", "infinity"];
         const spread = await startDemoDeployment(client, cluster, { name: DEMO_DEPLOYMENTS[0], replicas: cluster.hosts.length, command });
         const [server] = await startDemoDeployment(client, cluster, { name: DEMO_SERVICE, replicas: 1, command });
-        const serviceIp = await createClusterIpService(client, {
+        const serviceIps = await createClusterIpsService(client, {
             name: DEMO_SERVICE,
             selector: { [DEMO_APP_LABEL]: DEMO_SERVICE },
             port: CHECK_PORT,
             targetPort: CHECK_PORT,
+            ...(dualStack && { ipFamilyPolicy: "RequireDualStack" as const }),
         });
         const first = spread.find((p) => p.node !== server.node)!;
         const pods = [first, server, ...spread.filter((p) => p !== first)];
-        for (const p of pods) console.log(`  ${p.namespace}/${p.name} on ${p.node}: ${p.ip}`);
-        console.log(`  service ${DEMO_NAMESPACE}/${DEMO_SERVICE}: ${serviceIp}:${CHECK_PORT} → ${server.name}`);
-        return { pods: pods.map((p) => ({ ...podRef(p), ip: p.ip })), serviceIp };
+        for (const p of pods) console.log(`  ${p.namespace}/${p.name} on ${p.node}: ${p.ips.join(" ")}`);
+        console.log(`  service ${DEMO_NAMESPACE}/${DEMO_SERVICE}: ${serviceIps.join(" ")} port ${CHECK_PORT} → ${server.name}`);
+        return { pods: pods.map((p) => ({ ...podRef(p), ip: p.ip, ips: p.ips })), serviceIp: serviceIps[0], serviceIp6: serviceIps[1] };
     } finally {
         client.close();
     }
@@ -178,21 +194,26 @@ async function main(argv: string[]): Promise<number> {
     if (argv.includes("--remove-pods"))
         return argv.length === 1 ? removeDemoPods() : (console.error("usage: npm run demo -- --remove-pods"), 2);
     const ovnkubeMode = !argv.includes("--pulumi-mode");
-    const numbers = argv.filter((a) => a !== "--pulumi-mode");
+    const dualStack = argv.includes("--dual-stack");
+    const numbers = argv.filter((a) => a !== "--pulumi-mode" && a !== "--dual-stack");
     const hosts = Number(numbers[0] ?? 3);
-    if (numbers.length > 1 || !Number.isInteger(hosts) || hosts < 2 || hosts > 16) {
-        console.error("usage: npm run demo -- [--pulumi-mode] [number of hosts, 2..16]");
+    if (numbers.length > 1 || !Number.isInteger(hosts) || hosts < 2 || hosts > 16 || (dualStack && !ovnkubeMode)) {
+        console.error("usage: npm run demo -- [--pulumi-mode | --dual-stack] [number of hosts, 2..16]");
         return 2;
     }
     const started = Date.now();
-    const { cluster, kube, stackFile } = await withProgress("local cluster", () => bringUp(hosts, ovnkubeMode), PROGRESS);
+    const { cluster, kube, stackFile } = await withProgress("local cluster", () => bringUp(hosts, ovnkubeMode, dualStack), PROGRESS);
     if (!(await withProgress("apply", applyStack, PROGRESS))) return 1;
 
     const model = buildClusterModel(validateConfig(readStackFile(stackFile)));
     let pods;
     let serviceIp: string | undefined;
-    if (kube) ({ pods, serviceIp } = await withProgress("pods", () => kubernetesPods(cluster, kube), PROGRESS));
-    else {
+    let serviceIp6: string | undefined;
+    let dualPods: Awaited<ReturnType<typeof kubernetesPods>>["pods"] | undefined;
+    if (kube) {
+        ({ pods, serviceIp, serviceIp6 } = await withProgress("pods", () => kubernetesPods(cluster, kube, dualStack), PROGRESS));
+        dualPods = pods;
+    } else {
         step("two pods on different nodes (CNI ADD by hand: veth on br-int, logical port <namespace>_<pod>)");
         pods = await startPulumiDemoPods(cluster, model);
         for (const p of pods) console.log(`  ${p.ifaceId} on ${p.node}: ${p.ip} (${p.mac}) via ${p.gatewayIp}`);
@@ -207,6 +228,13 @@ async function main(argv: string[]): Promise<number> {
     );
     const report = await withProgress("checks", () => overlayReport(cluster, model, pods, serviceIp), PROGRESS);
     console.log(formatReport(report));
+    let ipv6Ok = true;
+    if (dualStack && dualPods) {
+        step("the same over IPv6: ping6 matrix, TCP between pods, to the Service's IPv6 ClusterIP and to the outside");
+        const r6 = await withProgress("IPv6 checks", () => ipv6Report(cluster, dualPods, serviceIp6), PROGRESS);
+        console.log(formatIpv6Report(r6));
+        ipv6Ok = r6.allOk;
+    }
 
     step(`done in ${elapsed(Date.now() - started)}`);
     // The databases are reached inside the hosts that serve them: their sockets are in the hosts' namespaces.
@@ -219,7 +247,7 @@ async function main(argv: string[]): Promise<number> {
         "  undo:      npm run demo -- --remove-pods, then npm run offline -- destroy --stack local --yes   (or pulumi destroy -s local)",
     );
     console.log("  tear down: npm run local -- down");
-    return report.allOk && planned ? 0 : 1;
+    return report.allOk && ipv6Ok && planned ? 0 : 1;
 }
 
 main(process.argv.slice(2)).then(

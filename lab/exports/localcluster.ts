@@ -11,6 +11,7 @@ export {
     writeLocalStack,
 } from "../localcluster";
 export { CHECK_PORT, formatReport, overlayReport } from "../localcluster/checks";
+export { formatIpv6Report, ipv6Report } from "../localcluster/ipv6Checks";
 export { exploreCommands } from "../localcluster/explore";
 export { removePulumiDemoPods, startPulumiDemoPods } from "../localcluster/demoPods";
 export { loadControlPlane } from "../localcluster/kube";
@@ -18,6 +19,7 @@ export {
     DEMO_APP_LABEL,
     DEMO_NAMESPACE,
     createClusterIpService,
+    createClusterIpsService,
     podRef,
     removeDemoWorkloads,
     startDemoDeployment,

@@ -1,5 +1,6 @@
 // The underlay address plan of a local cluster. Pure functions: no I/O.
 import { createHash } from "node:crypto";
+import * as ipaddr from "ipaddr.js";
 import { addressAt, parseNetwork, size } from "@ovn-kubernetes-as-code/cluster/values";
 
 export interface AddressPlan {
@@ -28,6 +29,8 @@ export function defaultSubnet(id: string): string {
 
 export function planAddresses(subnet: string, hosts: number): AddressPlan {
     const net = parseNetwork(subnet);
+    // The IPv6 underlay is not given: it is derived from this one (planAddresses6).
+    if (net.family !== "ipv4") throw new Error(`underlay subnet ${subnet} is not an IPv4 CIDR (--ip-family adds the IPv6 underlay)`);
     if (net.prefix < 16 || net.prefix > 28) {
         throw new Error(`underlay subnet ${subnet}: prefix length must be between 16 and 28`);
     }
@@ -59,4 +62,53 @@ export function spareAddress(subnet: string, n: number): string {
     const spares = FIRST_HOST_OFFSET - CONTROL_PLANE_OFFSET - 1;
     if (!Number.isInteger(n) || n < 1 || n > spares) throw new Error(`spare address ${n}: the underlay keeps ${spares}, numbered from 1`);
     return addressAt(parseNetwork(subnet), CONTROL_PLANE_OFFSET + n);
+}
+
+/** The IPv6 underlay beside an IPv4 one: one /64, every address the twin of an IPv4 one. */
+export interface AddressPlan6 {
+    /** e.g. fd00:172:31:7::/64 beside 172.31.7.0/24. */
+    subnet: string;
+    prefixLen: 64;
+    external: string;
+    operator: string;
+    hosts: string[];
+}
+
+/** The ULA /64 beside an IPv4 underlay: fd00 then its first three octets, each written as a group. */
+function ipv6Prefix(subnet: string): string {
+    const [a, b, c] = addressAt(parseNetwork(subnet), 0).split(".");
+    return `fd00:${a}:${b}:${c}`;
+}
+
+export function ipv6Subnet(subnet: string): string {
+    return canonical(`${ipv6Prefix(subnet)}::`) + "/64";
+}
+
+/** RFC 5952 text, as the kernel, the kubelet and ovnkube print an address. */
+const canonical = (ip: string) => ipaddr.IPv6.parse(ip).toRFC5952String();
+
+/**
+ * The IPv6 twin of an address of the IPv4 underlay `subnet`: its offset in the subnet, written in
+ * decimal digits as the last group, so 172.31.7.11 has fd00:172:31:7::11 (readable side by side).
+ */
+export function ipv6Twin(subnet: string, ipv4: string): string {
+    const net = parseNetwork(subnet);
+    const offset =
+        ipaddr.IPv4.parse(ipv4)
+            .toByteArray()
+            .reduce((n, b) => n * 256 + b, 0) - Number(net.base);
+    if (offset < 0 || offset >= size(net.prefix)) throw new Error(`${ipv4} is not in the underlay ${subnet}`);
+    return canonical(`${ipv6Prefix(subnet)}::${offset}`);
+}
+
+/** The IPv6 plan beside an IPv4 plan: the same roles at the twin addresses. */
+export function planAddresses6(plan: AddressPlan): AddressPlan6 {
+    const twin = (ip: string) => ipv6Twin(plan.subnet, ip);
+    return {
+        subnet: ipv6Subnet(plan.subnet),
+        prefixLen: 64,
+        external: twin(plan.external),
+        operator: twin(plan.operator),
+        hosts: plan.hosts.map(twin),
+    };
 }

@@ -71,7 +71,9 @@ export function formatMatrix(m: PingMatrix): string {
     return [head, ...rows].join("\n");
 }
 
-const SERVER = `const s=require("net").createServer(c=>c.end(c.remoteAddress));s.listen(+process.argv[1],"0.0.0.0",()=>console.log("ready"));setTimeout(()=>process.exit(0),+process.argv[2])`;
+const SERVER = `const s=require("net").createServer(c=>c.end(c.remoteAddress));s.listen(+process.argv[1],process.argv[3],()=>console.log("ready"));setTimeout(()=>process.exit(0),+process.argv[2])`;
+/** Where the server listens: every IPv4 address, or every address of both families when it is reached over IPv6. */
+const anyAddressFor = (ip: string) => (ip.includes(":") ? "::" : "0.0.0.0");
 const CLIENT = `const c=require("net").connect(+process.argv[2],process.argv[1]);let d="";c.on("data",x=>d+=x);c.on("end",()=>{console.log(d);process.exit(0)});c.on("error",e=>{console.error(e.message);process.exit(1)});setTimeout(()=>{console.error("timed out");process.exit(1)},+process.argv[3])`;
 
 /**
@@ -86,7 +88,7 @@ export async function tcpExchange(
     port = 18080,
     attempts = 4,
 ): Promise<{ ok: boolean; seenSource?: string; error?: string }> {
-    const [cmd, ...args] = argvIn(cluster, server, [process.execPath, "-e", SERVER, String(port), "20000"]);
+    const [cmd, ...args] = argvIn(cluster, server, [process.execPath, "-e", SERVER, String(port), "20000", anyAddressFor(serverIp)]);
     const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
     try {
         await new Promise<void>((resolve, reject) => {
@@ -188,7 +190,7 @@ export async function overlayReport(
         serviceIp === undefined
             ? undefined
             : { ...(await tcpExchange(cluster, { pod: b }, serviceIp, { pod: a }, CHECK_PORT)), expected: a.ip };
-    const good = (r: { ok: boolean; seenSource?: string; expected: string }) => r.ok && r.seenSource === r.expected;
+    const good = exchangeOk;
     return {
         caughtUp,
         tunnels,
@@ -200,16 +202,27 @@ export async function overlayReport(
     };
 }
 
+/** A TCP exchange and the source its server should have seen. */
+export type Exchange = OverlayReport["gateway"];
+
+/** Whether the exchange worked and its server saw the expected source. */
+export const exchangeOk = (x: Exchange) => x.ok && x.seenSource === x.expected;
+
+/** A report's matrix, then one line per exchange (one not run, undefined, is left out). */
+export function formatChecks(matrix: PingMatrix, exchanges: ReadonlyArray<[string, Exchange | undefined]>): string[] {
+    const line = (what: string, x: Exchange) =>
+        `${what}: ${exchangeOk(x) ? "ok" : "FAIL"} (source seen ${x.seenSource ?? "none"}, expected ${x.expected}${x.error ? `; ${x.error}` : ""})`;
+    return [formatMatrix(matrix), "", ...exchanges.flatMap(([what, x]) => (x ? [line(what, x)] : []))];
+}
+
 export function formatReport(r: OverlayReport): string {
-    const line = (what: string, x: OverlayReport["gateway"]) =>
-        `${what}: ${x.ok && x.seenSource === x.expected ? "ok" : "FAIL"} (source seen ${x.seenSource ?? "none"}, expected ${x.expected}${x.error ? `; ${x.error}` : ""})`;
     return [
         formatCaughtUp(r.caughtUp),
         formatTunnelMesh(r.tunnels),
-        formatMatrix(r.matrix),
-        "",
-        line("TCP pod → pod on another node", r.podTcp),
-        ...(r.service ? [line("TCP pod → ClusterIP Service backed by the pod on another node", r.service)] : []),
-        line("TCP pod → outside through the gateway (SNAT)", r.gateway),
+        ...formatChecks(r.matrix, [
+            ["TCP pod → pod on another node", r.podTcp],
+            ["TCP pod → ClusterIP Service backed by the pod on another node", r.service],
+            ["TCP pod → outside through the gateway (SNAT)", r.gateway],
+        ]),
     ].join("\n");
 }

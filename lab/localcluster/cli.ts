@@ -1,7 +1,7 @@
 // Command line of the local cluster:
 //   node --import tsx localcluster/cli.ts up [N] [--id ID] [--os debian12|debian13|debian-sid]
 //                                           [--kubernetes [--ovn-kubernetes 1.3|1.2] | --lab-dir DIR] [--subnet CIDR]
-//                                           [--stack-file PATH | --no-stack-file] [--centrals N]
+//                                           [--stack-file PATH | --no-stack-file] [--centrals N] [--ip-family ipv4|dual|ipv6]
 //   node --import tsx localcluster/cli.ts status [--id ID] [--json]
 //   node --import tsx localcluster/cli.ts down [--id ID]
 //   node --import tsx localcluster/cli.ts exec [--id ID] HOST -- COMMAND [ARG...]
@@ -16,6 +16,7 @@ import { defaultStackPath, LOCAL_LAB_PASSPHRASE, writeLocalStack } from "./stack
 import { status } from "./status";
 import { formatStatus } from "./table";
 import { up } from "./up";
+import { DEFAULT_IP_FAMILY, IP_FAMILIES, checkIpFamily } from "./ipFamily";
 import { upWithKubernetes } from "./kubernetes";
 import { DEFAULT_OVN_KUBERNETES_RELEASE, KUBERNETES_VERSION, OVN_KUBERNETES_RELEASES, checkOvnKubernetesRelease } from "./labReleases";
 
@@ -39,6 +40,9 @@ const USAGE = `usage: localcluster <command> [options]
                                   or stacks/Pulumi.local-<id>.yaml for another id)
               --no-stack-file     do not write one
               --centrals N        the first N hosts are centrals (1, 3 or 5; several: clustered NB/SB)
+              --ip-family F       ${IP_FAMILIES.join(", ")} (default ${DEFAULT_IP_FAMILY}): dual and ipv6 add an IPv6 underlay
+                                  (a ULA /64 beside the IPv4 one), and with --kubernetes a dual-stack
+                                  or IPv6-only API server, kubelets and stack file (debian-sid hosts)
   status      show hosts, addresses, processes and SSH reachability (--json for JSON)
   down        remove every process, namespace, link and file of the cluster
   exec HOST -- COMMAND [ARG...]
@@ -82,6 +86,7 @@ async function main(argv: string[]): Promise<number> {
             "stack-file": { type: "string" },
             "no-stack-file": { type: "boolean", default: false },
             centrals: { type: "string", default: "1" },
+            "ip-family": { type: "string", default: DEFAULT_IP_FAMILY },
             json: { type: "boolean", default: false },
             help: { type: "boolean", short: "h", default: false },
         },
@@ -110,6 +115,7 @@ async function main(argv: string[]): Promise<number> {
                 hosts: rest[0] ? Number(rest[0]) : undefined,
                 subnet: values.subnet,
                 os: values.os as HostOs /* checked by up, which names the choices */,
+                ipFamily: usage(() => checkIpFamily(values["ip-family"]!)),
             };
             const { cluster, kubernetes } = values.kubernetes
                 ? await upWithKubernetes({ ...hostOptions, ovnKubernetes })

@@ -27,7 +27,7 @@ export function fingerprint(keyLine: string): string {
     return `SHA256:${digest.replace(/=+$/, "")}`;
 }
 
-/** known_hosts text for the given hosts, for `ssh -o UserKnownHostsFile=…`. */
-export function knownHosts(hosts: ReadonlyArray<{ ip: string; hostKeyLine: string }>): string {
-    return hosts.map((h) => `${h.ip} ${h.hostKeyLine}\n`).join("");
+/** known_hosts text for the given hosts (each at its IPv4 and, with an IPv6 underlay, its IPv6 address), for `ssh -o UserKnownHostsFile=…`. */
+export function knownHosts(hosts: ReadonlyArray<{ ip: string; ip6?: string; hostKeyLine: string }>): string {
+    return hosts.map((h) => `${h.ip6 ? `${h.ip},${h.ip6}` : h.ip} ${h.hostKeyLine}\n`).join("");
 }

@@ -121,6 +121,8 @@ export interface ClusterIpServiceSpec {
     namespace?: string;
     /** NodePort: also reachable at every node's address on the port the API server picks. */
     type?: "ClusterIP" | "NodePort";
+    /** RequireDualStack: a ClusterIP of each family (default: the cluster's primary family only). */
+    ipFamilyPolicy?: "SingleStack" | "PreferDualStack" | "RequireDualStack";
 }
 
 /** A TCP ClusterIP (or NodePort) Service: ovnkube turns it into a load balancer on every node switch (and gateway). Pure. */
@@ -136,6 +138,7 @@ export function clusterIpServiceManifest(spec: ClusterIpServiceSpec): KubeObject
         metadata: { name: checkName("service name", spec.name), namespace: spec.namespace ?? DEMO_NAMESPACE },
         spec: {
             type: spec.type ?? "ClusterIP",
+            ...(spec.ipFamilyPolicy && { ipFamilyPolicy: spec.ipFamilyPolicy }),
             selector: spec.selector,
             ports: [{ protocol: "TCP", port: spec.port, targetPort: spec.targetPort }],
         },
@@ -145,7 +148,10 @@ export function clusterIpServiceManifest(spec: ClusterIpServiceSpec): KubeObject
 export interface RunningPodStatus {
     uid: string;
     node: string;
+    /** The primary family's address (status.podIP). */
     ip: string;
+    /** One address per family, the primary first (status.podIPs): two in a dual-stack cluster. */
+    ips: string[];
 }
 
 /** A Pod's uid, node and address once it runs with an address; otherwise why not yet. Pure. */
@@ -153,6 +159,7 @@ export function runningPodStatus(pod: KubeObject): RunningPodStatus | { waiting:
     const status = (pod.status ?? {}) as {
         phase?: string;
         podIP?: string;
+        podIPs?: Array<{ ip: string }>;
         containerStatuses?: Array<{ state?: Record<string, { reason?: string; message?: string }> }>;
     };
     const node = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
@@ -164,7 +171,7 @@ export function runningPodStatus(pod: KubeObject): RunningPodStatus | { waiting:
             waiting: `phase ${status.phase ?? "none"}, podIP ${status.podIP ?? "none"}${waiting?.length ? ` (${waiting.join("; ")})` : ""}`,
         };
     }
-    return { uid: pod.metadata.uid, node, ip: status.podIP };
+    return { uid: pod.metadata.uid, node, ip: status.podIP, ips: status.podIPs?.map((p) => p.ip) ?? [status.podIP] };
 }
 
 /** A running demo pod and where its network namespace is. */
@@ -285,6 +292,11 @@ export async function createClusterIpService(client: KubeClient, spec: ClusterIp
     return (await createService(client, spec)).clusterIp;
 }
 
+/** Creates the Service and returns its ClusterIPs, one per family it got (the primary first). */
+export async function createClusterIpsService(client: KubeClient, spec: ClusterIpServiceSpec): Promise<string[]> {
+    return (await createService(client, spec)).clusterIps;
+}
+
 /** A NodePort Service: its ClusterIP and the node port the API server gave it. */
 export async function createNodePortService(
     client: KubeClient,
@@ -295,12 +307,19 @@ export async function createNodePortService(
     return { clusterIp, nodePort };
 }
 
-async function createService(client: KubeClient, spec: ClusterIpServiceSpec): Promise<{ clusterIp: string; nodePort?: number }> {
+async function createService(
+    client: KubeClient,
+    spec: ClusterIpServiceSpec,
+): Promise<{ clusterIp: string; clusterIps: string[]; nodePort?: number }> {
     const created = await client.create(clusterIpServiceManifest(spec));
-    const { clusterIP, ports } = (created.spec ?? {}) as { clusterIP?: string; ports?: Array<{ nodePort?: number }> };
+    const { clusterIP, clusterIPs, ports } = (created.spec ?? {}) as {
+        clusterIP?: string;
+        clusterIPs?: string[];
+        ports?: Array<{ nodePort?: number }>;
+    };
     if (!clusterIP || clusterIP === "None")
         throw new Error(`service ${spec.name} got no ClusterIP (is the API server's --service-cluster-ip-range set?)`);
-    return { clusterIp: clusterIP, nodePort: ports?.[0]?.nodePort };
+    return { clusterIp: clusterIP, clusterIps: clusterIPs ?? [clusterIP], nodePort: ports?.[0]?.nodePort };
 }
 
 /**

@@ -14,8 +14,19 @@ import { DEFAULT_OVN_KUBERNETES_RELEASE, checkOvnKubernetesRelease, ovnKubernete
 import { startRegistration, type RunningRegistration } from "./registration";
 import { down } from "./down";
 import { DEFAULT_ID, stateDir } from "./names";
-import { LOCAL_DEFAULTS } from "./stackFile";
-import { findHost, hasOwnRoot, hostOs, saveCluster, type LocalCluster, type LocalHost } from "./state";
+import { localRange } from "./stackFile";
+import {
+    DEFAULT_OS,
+    clusterIpFamily,
+    findHost,
+    hasOwnRoot,
+    hostIps,
+    hostOs,
+    saveCluster,
+    type LocalCluster,
+    type LocalHost,
+} from "./state";
+import { DEFAULT_IP_FAMILY } from "./ipFamily";
 import { inHost } from "./hostfs";
 import { up, type UpOptions } from "./up";
 import { labNodeImages } from "./node/images";
@@ -115,7 +126,8 @@ export interface KubernetesLab {
 }
 
 export interface StartKubernetesOptions {
-    serviceSubnet: string;
+    /** One range per family, the primary first. */
+    serviceSubnets: readonly string[];
     /** Hosts labelled as control-plane nodes (where ovnkube-master may run); default the first. */
     controlPlaneNodes?: string[];
     /** The kubelet's files in the lab directory; when absent, the hosts only register their Node. */
@@ -150,7 +162,7 @@ function installKubeletCredentials(
 /** Starts the control plane and a kubelet (or a registration) per host; the hosts must have been made with the lab directory. */
 export async function startKubernetes(cluster: LocalCluster, opts: StartKubernetesOptions): Promise<KubernetesLab> {
     const log = opts.log ?? ((line: string) => console.log(line));
-    const controlPlane = await startControlPlane(cluster, { serviceSubnet: opts.serviceSubnet, log });
+    const controlPlane = await startControlPlane(cluster, { serviceSubnets: opts.serviceSubnets, log });
     const admin = KubeClient.fromKubeconfig(controlPlane.adminKubeconfig.content);
     try {
         const registrations: RunningRegistration[] = [];
@@ -176,6 +188,7 @@ export async function startKubernetes(cluster: LocalCluster, opts: StartKubernet
                         host: h,
                         caPem: controlPlane.caPem,
                         kubeconfig: KUBELET_KUBECONFIG,
+                        nodeIps: hostIps(cluster, h),
                         ...opts.realNode,
                         logDir: path.join(cluster.dir, "kubelet", h.name),
                         admin,
@@ -200,7 +213,8 @@ export async function startKubernetes(cluster: LocalCluster, opts: StartKubernet
 }
 
 export interface KubernetesUpOptions extends Omit<UpOptions, "labDir"> {
-    serviceSubnet?: string;
+    /** One range per family, the primary first (default the local stack's, in the cluster's families). */
+    serviceSubnets?: readonly string[];
     /** The ovn-kubernetes release whose binaries the hosts get (default DEFAULT_OVN_KUBERNETES_RELEASE). */
     ovnKubernetes?: OvnKubernetesRelease;
     log?: (line: string) => void;
@@ -213,13 +227,16 @@ export interface KubernetesUpOptions extends Omit<UpOptions, "labDir"> {
 export async function upWithKubernetes(opts: KubernetesUpOptions): Promise<{ cluster: LocalCluster; kubernetes: KubernetesLab }> {
     const id = opts.id ?? DEFAULT_ID;
     const release = checkOvnKubernetesRelease(opts.ovnKubernetes ?? DEFAULT_OVN_KUBERNETES_RELEASE);
+    // A registered Node reports one InternalIP; only the kubelet reports one per family.
+    if ((opts.ipFamily ?? DEFAULT_IP_FAMILY) !== DEFAULT_IP_FAMILY && !runsKubelet(opts.os))
+        throw new Error(`ip family ${opts.ipFamily} needs hosts that run the kubelet (os debian-sid), not ${opts.os ?? DEFAULT_OS}`);
     const lab = await prepareLabDir(id, release, runsKubelet(opts.os), opts.log);
     const cluster = await up({ ...opts, labDir: lab.dir });
     try {
         cluster.ovnKubernetes = { release, image: ovnKubernetesLabImage(release), kubelet: lab.node !== undefined };
         saveCluster(cluster);
         const kubernetes = await startKubernetes(cluster, {
-            serviceSubnet: opts.serviceSubnet ?? LOCAL_DEFAULTS.serviceSubnet,
+            serviceSubnets: opts.serviceSubnets ?? localRange(clusterIpFamily(cluster), "serviceSubnet"),
             realNode: lab.node,
             log: opts.log,
         });

@@ -11,6 +11,7 @@ import { clusterNames } from "./names";
 import { deleteNetns, killNamespaceProcesses, netnsInode } from "./namespaces";
 import { RunOptions, RunResult, check, run } from "./run";
 import { LocalCluster, findHost } from "./state";
+import { isCanonicalIpv6 } from "./ipFamily";
 
 export interface PodNetwork {
     ip: string;
@@ -169,7 +170,8 @@ export async function podExec(cluster: LocalCluster, ref: PodRef, argv: readonly
  * answered. Several tries because the first overlay packet to a new peer can be dropped.
  */
 export async function ping(cluster: LocalCluster, from: string | PodRef, ip: string, count = 3): Promise<boolean> {
-    if (!isIpv4(ip)) throw new Error(`ping: ${JSON.stringify(ip)} is not an IPv4 address`);
+    // iputils' ping picks the family from the address: ping and ping6 are one check.
+    if (!isIpv4(ip) && !isCanonicalIpv6(ip)) throw new Error(`ping: ${JSON.stringify(ip)} is not an IPv4 or IPv6 address`);
     const argv = ["ping", "-n", "-q", "-c", String(count), "-i", "0.2", "-W", "1", ip];
     const r = typeof from === "string" ? await hostExec(cluster, from, argv) : await podExec(cluster, from, argv);
     return r.code === 0;

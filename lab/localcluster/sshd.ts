@@ -46,11 +46,11 @@ export const OWN_ROOT_SSHD_FILES: SshdFiles = {
 export const SSHD_PIDFILE = "/run/sshd.pid";
 
 /** sshd_config text. Pure. */
-export function sshdConfig(files: SshdFiles, listenIp: string): string {
+export function sshdConfig(files: SshdFiles, listenIps: readonly string[]): string {
     // UsePAM no: no login session machinery inside a namespace. AcceptEnv as Debian ships it, so
     // that what works here also works on a real host.
     const lines = [
-        `ListenAddress ${listenIp}`,
+        ...listenIps.map((ip) => `ListenAddress ${ip}`),
         "Port 22",
         `HostKey ${files.hostKey}`,
         `PidFile ${SSHD_PIDFILE}`,
@@ -73,13 +73,13 @@ export function sshdConfig(files: SshdFiles, listenIp: string): string {
  */
 export async function prepareSshd(
     files: SshdFiles,
-    listenIp: string,
+    listenIps: readonly string[],
     hostname: string,
     onMachine: (file: string) => string,
 ): Promise<string> {
     const hostKey = onMachine(files.hostKey);
     await generateKey(hostKey, `root@${hostname}`);
-    fs.writeFileSync(onMachine(files.config), sshdConfig(files, listenIp));
+    fs.writeFileSync(onMachine(files.config), sshdConfig(files, listenIps));
     return publicKeyLine(`${hostKey}.pub`);
 }
 

@@ -7,8 +7,9 @@ import type { ClusterSettings, NodeConfig, OvnkubeConfigInput, Role } from "@ovn
 import { cidrsOverlap } from "@ovn-kubernetes-as-code/cluster/values";
 import { DEFAULT_ID, PROJECT_ROOT } from "./names";
 import { IncorrectPassphraseError, PassphraseSecrets } from "../offline/passphraseSecrets";
-import { LocalCluster, LocalHost, hostOs } from "./state";
+import { LocalCluster, LocalHost, clusterIpFamily, hostIps, hostOs, hostPrimaryIp } from "./state";
 import { labCrdDir } from "./labReleases";
+import { perFamily, type IpFamily } from "./ipFamily";
 
 /** Passphrase of generated local stacks when neither PULUMI_CONFIG_PASSPHRASE nor PULUMI_CONFIG_PASSPHRASE_FILE is set. Lab use only. */
 export const LOCAL_LAB_PASSPHRASE = "ovn-kubernetes-local-lab";
@@ -22,6 +23,18 @@ export const LOCAL_DEFAULTS = {
     joinSubnet: "100.64.0.0/16",
     mtu: 1400,
 } as const;
+
+/** The IPv6 twins of LOCAL_DEFAULTS' ranges (ULA); ovnkube's own v6 defaults for join, transit and masquerade apply. */
+export const LOCAL_DEFAULTS_IPV6 = {
+    clusterSubnet: "fd00:10:128::/48",
+    serviceSubnet: "fd00:172:30::/112",
+    joinSubnet: "fd98::/64",
+} as const;
+
+/** A range in the cluster's families, the primary first: one CIDR per family. */
+export function localRange(family: IpFamily, key: keyof typeof LOCAL_DEFAULTS_IPV6): string[] {
+    return perFamily(family, LOCAL_DEFAULTS[key], LOCAL_DEFAULTS_IPV6[key]);
+}
 
 /** The passphrase as the Pulumi CLI would find it (env, then file), else the lab passphrase. */
 export function localPassphrase(env: NodeJS.ProcessEnv = process.env): string {
@@ -63,6 +76,7 @@ export interface LocalStackOptions {
     passphrase?: string;
     /** The cluster's Kubernetes (ovnkube mode): its API server and the admin kubeconfig, a secret of the stack. */
     kubernetes?: { apiServerUrl: string; kubeconfig: string };
+    /** One CIDR, or one per family joined by a comma with dual stack (default: the local ranges in the cluster's families). */
     clusterSubnet?: string;
     serviceSubnet?: string;
     /** ovnkube mode's release and architecture (default interconnect), and where its CRDs are read. */
@@ -81,17 +95,40 @@ function labOvnkube(cluster: LocalCluster, opts: LocalStackOptions): OvnkubeConf
     const version = opts.ovnkube?.version ?? cluster.ovnKubernetes?.release;
     if (version === undefined) return { ...opts.ovnkube };
     // The control plane is not on a host: it calls ovnkube-identity's webhook on the master, node1.
-    const identity = { webhookAddress: cluster.hosts[0].ip };
+    const identity = { webhookAddress: hostPrimaryIp(cluster, cluster.hosts[0]) };
     return { version, crdMirror: `file://${labCrdDir(version)}/`, identity, ...opts.ovnkube };
+}
+
+/** A range as the stack writes it: one CIDR per family joined by a comma, the primary first (the chart's form). */
+const stackRange = (cidrs: readonly string[]): string => cidrs.join(",");
+
+/**
+ * What the stack says about a node's addresses: where SSH and the tunnel reach it (IPv6 in an
+ * IPv6-only cluster) and, with dual stack, the kubelet's --node-ip in both families (nodeIp).
+ */
+function nodeAddresses(cluster: LocalCluster, host: LocalHost): { ip: string; nodeIp?: string } {
+    const ips = hostIps(cluster, host);
+    return { ip: hostPrimaryIp(cluster, host), ...(ips.length > 1 && { nodeIp: ips.join(",") }) };
 }
 
 /** The stack configuration for the cluster's hosts (without the secret). Pure. */
 export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions = {}): ClusterSettings {
-    const clusterSubnet = opts.clusterSubnet ?? LOCAL_DEFAULTS.clusterSubnet;
-    const serviceSubnet = opts.serviceSubnet ?? LOCAL_DEFAULTS.serviceSubnet;
-    const ranges = { clusterSubnet, serviceSubnet, joinSubnet: LOCAL_DEFAULTS.joinSubnet };
-    for (const [key, cidr] of Object.entries(ranges)) {
-        if (cidrsOverlap(cidr, cluster.subnet)) throw new Error(`${key} ${cidr} overlaps the local cluster's underlay ${cluster.subnet}`);
+    const family = clusterIpFamily(cluster);
+    if (family !== "ipv4" && !opts.kubernetes)
+        throw new Error(
+            `local cluster ${cluster.id} runs ${family}: IPv6 needs ovnkube mode (up --kubernetes); Pulumi mode's topology is IPv4`,
+        );
+    const clusterSubnet = opts.clusterSubnet ?? stackRange(localRange(family, "clusterSubnet"));
+    const serviceSubnet = opts.serviceSubnet ?? stackRange(localRange(family, "serviceSubnet"));
+    const ranges = { clusterSubnet, serviceSubnet, joinSubnet: localRange(family, "joinSubnet") };
+    // The IPv4 ranges against the IPv4 underlay; the IPv6 underlay is a /64 of fd00:172:31::/48, apart from every IPv6 default.
+    for (const [key, cidrs] of Object.entries(ranges)) {
+        for (const cidr of [cidrs]
+            .flat()
+            .flatMap((c) => c.split(","))
+            .filter((c) => !c.includes(":")))
+            if (cidrsOverlap(cidr, cluster.subnet))
+                throw new Error(`${key} ${cidr} overlaps the local cluster's underlay ${cluster.subnet}`);
     }
     const first = cluster.hosts[0];
     if (!first) throw new Error(`local cluster ${cluster.id} has no hosts`);
@@ -104,7 +141,9 @@ export function localStackConfig(cluster: LocalCluster, opts: LocalStackOptions 
     const nodes = cluster.hosts.map((h, i): NodeConfig => {
         // In ovnkube mode ovnkube-node adopts the tunnel NIC's bridge (breth0) as each node's gateway.
         const roles = rolesOf(i, cluster.hosts.length, !opts.kubernetes, centrals);
-        const node: NodeConfig = { name: h.name, address: h.ip, hostKey: h.hostKeyLine, roles, tunnelIp: h.ip, tunnelInterface: "eth0" };
+        const { ip, nodeIp } = nodeAddresses(cluster, h);
+        const node: NodeConfig = { name: h.name, address: ip, hostKey: h.hostKeyLine, roles, tunnelIp: ip, tunnelInterface: "eth0" };
+        if (nodeIp) node.nodeIp = nodeIp;
         if (roles.includes("gateway")) node.gateway = localSharedGateway(cluster, h);
         return { ...node, ...opts.nodeSettings?.[h.name] };
     });

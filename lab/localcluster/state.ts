@@ -2,6 +2,7 @@
 // later command (status, down, hostExec, the pod tool, other engineers' tests) finds it.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { DEFAULT_IP_FAMILY, perFamily, type IpFamily } from "./ipFamily";
 import type { OvnKubernetesRelease } from "./labReleases";
 import { stateDir } from "./names";
 
@@ -22,6 +23,8 @@ export interface LocalHost {
     name: string;
     /** Underlay address on the host's eth0. */
     ip: string;
+    /** Its IPv6 twin on eth0 (clusters whose ipFamily is dual or ipv6). */
+    ip6?: string;
     /** The process that holds the host's network, mount and UTS namespaces (enter with nsenter -t). */
     holderPid: number;
     sshPort: number;
@@ -61,8 +64,12 @@ export interface LocalCluster {
     prefixLen: number;
     /** The root namespace's address on the bridge: where tools on this machine reach the hosts from. */
     operatorIp: string;
-    /** The outside world behind the gateway: a namespace whose address is every host's default gateway. */
-    external: { ns: string; ip: string };
+    /** The outside world behind the gateway: a namespace whose address is every host's default gateway (ip6: in IPv6). */
+    external: { ns: string; ip: string; ip6?: string };
+    /** Absent in IPv4 clusters (read it with clusterIpFamily()). */
+    ipFamily?: IpFamily;
+    /** The IPv6 underlay beside the IPv4 one (dual, ipv6): its /64 and the root namespace's address on the bridge. */
+    ipv6?: { subnet: string; prefixLen: number; operatorIp: string };
     hosts: LocalHost[];
     /** The user key that logs in as root on every host (OpenSSH format, ed25519). */
     privateKeyPath: string;
@@ -77,6 +84,27 @@ export interface LocalCluster {
         /** Whether the hosts run the kubelet (Debian unstable), or only register their Node. */
         kubelet: boolean;
     };
+}
+
+export function clusterIpFamily(cluster: Pick<LocalCluster, "ipFamily">): IpFamily {
+    return cluster.ipFamily ?? DEFAULT_IP_FAMILY;
+}
+
+/** A host's IPv6 address; throws naming the cluster when it runs IPv4 only. */
+export function hostIp6(cluster: LocalCluster, host: LocalHost): string {
+    if (host.ip6 === undefined) throw new Error(`local cluster ${cluster.id} runs IPv4 only: host ${host.name} has no IPv6 address`);
+    return host.ip6;
+}
+
+/** A host's addresses in the cluster's family order (primary first), as its kubelet's --node-ip. */
+export function hostIps(cluster: LocalCluster, host: LocalHost): string[] {
+    const family = clusterIpFamily(cluster);
+    return family === "ipv4" ? [host.ip] : perFamily(family, host.ip, hostIp6(cluster, host));
+}
+
+/** The address the cluster's side reaches a host at (SSH, tunnel, API): IPv6 in an IPv6-only cluster. */
+export function hostPrimaryIp(cluster: LocalCluster, host: LocalHost): string {
+    return hostIps(cluster, host)[0];
 }
 
 export function clusterFile(id: string): string {

@@ -4,7 +4,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { cidrsOverlap } from "@ovn-kubernetes-as-code/cluster/values";
-import { AddressPlan, defaultSubnet, planAddresses } from "./addressing";
+import { AddressPlan, AddressPlan6, defaultSubnet, planAddresses, planAddresses6 } from "./addressing";
 import { DEBIAN_BASES, ensureDebianBase } from "./debianBase";
 import { down } from "./down";
 import { HolderRoot, checkPrivateDirsExist, etcHosts, prepareHostDirs, startHolder } from "./holder";
@@ -17,6 +17,7 @@ import { check } from "./run";
 import { OWN_ROOT_SSHD_FILES, SshdFiles, prepareSshd, sharedRootSshdFiles, startSshd } from "./sshd";
 import { DEFAULT_OS, HOST_OSES, HostOs, LocalCluster, LocalHost, clusterFile, hasOwnRoot, saveCluster } from "./state";
 import { requireTools } from "./tools";
+import { DEFAULT_IP_FAMILY, IpFamily, checkIpFamily, hasIpv6 } from "./ipFamily";
 
 export interface UpOptions {
     /** Cluster id (default "local"): names, addresses and the state directory derive from it. */
@@ -34,7 +35,22 @@ export interface UpOptions {
     os?: HostOs;
     /** A directory of this machine that every host sees read-only at /opt/ovn-kubernetes-lab. */
     labDir?: string;
+    /** ipv4 (default), dual or ipv6: dual and ipv6 add the IPv6 underlay (addressing.ts planAddresses6) beside the IPv4 one. */
+    ipFamily?: IpFamily;
 }
+
+/** The underlay in the families the cluster runs: IPv4 always (the operator's way in), IPv6 with dual and ipv6. */
+interface UnderlayPlan {
+    v4: AddressPlan;
+    v6?: AddressPlan6;
+}
+
+/**
+ * `ip -batch` lines giving `dev` its IPv6 address. nodad: the address is usable at once, as the
+ * IPv4 one is (sshd binds it right away), and nothing else on the lab's bridge may claim it.
+ */
+const ipv6AddressLines = (v6: AddressPlan6 | undefined, ip: (p: AddressPlan6) => string, dev: string): string[] =>
+    v6 ? [`address add ${ip(v6)}/${v6.prefixLen} dev ${dev} nodad`] : [];
 
 const TOOLS = ["ip", "unshare", "nsenter", "ethtool", "ssh-keygen"];
 
@@ -68,14 +84,20 @@ async function preflight(id: string, names: ClusterNames, plan: AddressPlan, os:
     }
 }
 
-async function createExternal(names: ClusterNames, plan: AddressPlan): Promise<void> {
+async function createExternal(names: ClusterNames, { v4: plan, v6 }: UnderlayPlan): Promise<void> {
     const ns = names.externalNetns;
     await check(["ip", "netns", "add", ns]);
     await check(["ip", "link", "add", names.externalVeth, "type", "veth", "peer", "name", "eth0", "netns", ns]);
     await check(["ip", "link", "set", names.externalVeth, "master", names.bridge, "up"]);
     await txChecksumOff(names.externalVeth);
     await check(["ip", "-n", ns, "-batch", "-"], {
-        input: [`link set lo up`, `address add ${plan.external}/${plan.prefixLen} dev eth0`, `link set eth0 up`].join("\n") + "\n",
+        input:
+            [
+                `link set lo up`,
+                `address add ${plan.external}/${plan.prefixLen} dev eth0`,
+                ...ipv6AddressLines(v6, (p) => p.external, "eth0"),
+                `link set eth0 up`,
+            ].join("\n") + "\n",
     });
     // Its replies cross a userspace OVS bridge on the gateway host: they must carry finished checksums.
     await txChecksumOff("eth0", ns);
@@ -123,12 +145,14 @@ interface HostSpec {
 async function createHost(
     cluster: LocalCluster,
     names: ClusterNames,
-    plan: AddressPlan,
+    underlay: UnderlayPlan,
     index: number,
     spec: HostSpec,
 ): Promise<LocalHost> {
+    const { v4: plan, v6 } = underlay;
     const name = hostName(index);
     const ip = plan.hosts[index];
+    const ip6 = v6?.hosts[index];
     const netns = names.hostNetns(name);
     const veth = names.hostVeth(index);
     const dir = path.join(cluster.dir, "hosts", name);
@@ -142,8 +166,10 @@ async function createHost(
             [
                 `link set lo up`,
                 `address add ${ip}/${plan.prefixLen} dev eth0`,
+                ...ipv6AddressLines(v6, (p) => p.hosts[index], "eth0"),
                 `link set eth0 up`,
                 `route add default via ${plan.external}`,
+                ...(v6 ? [`route add default via ${v6.external}`] : []),
             ].join("\n") + "\n",
     });
     // The host's NIC too: whatever the program under test moves onto a userspace bridge then
@@ -151,19 +177,20 @@ async function createHost(
     await txChecksumOff("eth0", netns);
     for (const setting of HOST_SYSCTLS[spec.os] ?? []) await check(["ip", "netns", "exec", netns, "sysctl", "-q", "-w", setting]);
 
-    const hostsFile = etcHosts(
-        name,
-        plan.hosts.map((ip, i) => ({ name: hostName(i), ip })),
-    );
+    const hostsFile = etcHosts(name, [
+        ...plan.hosts.map((ip, i) => ({ name: hostName(i), ip })),
+        ...(v6?.hosts ?? []).map((ip, i) => ({ name: hostName(i), ip })),
+    ]);
     const root = planHostRoot(cluster, { name, dir, hostsFile }, spec.base);
     // Before the holder: a host with its own root must find its files in place when the overlay is mounted.
-    const hostKeyLine = await prepareSshd(root.sshd, ip, name, root.onMachine);
+    const hostKeyLine = await prepareSshd(root.sshd, ip6 ? [ip, ip6] : [ip], name, root.onMachine);
     const holderPid = await startHolder(netns, name, root.holderRoot, spec.labDir);
     await startSshd(holderPid, root.sshd, name);
 
     return {
         name,
         ip,
+        ...(ip6 && { ip6 }),
         holderPid,
         sshPort: 22,
         hostKeyLine,
@@ -201,6 +228,8 @@ export async function up(opts: UpOptions = {}): Promise<LocalCluster> {
     const os = checkOs(opts.os ?? DEFAULT_OS);
     const labDir = opts.labDir === undefined ? undefined : checkLabDir(opts.labDir);
     const plan = planAddresses(opts.subnet ?? defaultSubnet(id), count);
+    const ipFamily = checkIpFamily(opts.ipFamily ?? DEFAULT_IP_FAMILY);
+    const underlay: UnderlayPlan = { v4: plan, ...(hasIpv6(ipFamily) && { v6: planAddresses6(plan) }) };
     const names = clusterNames(id);
     await preflight(id, names, plan, os);
     // Before anything is made: a first build takes a minute and must not leave a half cluster waiting.
@@ -221,7 +250,11 @@ export async function up(opts: UpOptions = {}): Promise<LocalCluster> {
             subnet: plan.subnet,
             prefixLen: plan.prefixLen,
             operatorIp: plan.operator,
-            external: { ns: names.externalNetns, ip: plan.external },
+            external: { ns: names.externalNetns, ip: plan.external, ...(underlay.v6 && { ip6: underlay.v6.external }) },
+            ...(underlay.v6 && {
+                ipFamily,
+                ipv6: { subnet: underlay.v6.subnet, prefixLen: underlay.v6.prefixLen, operatorIp: underlay.v6.operator },
+            }),
             hosts: [],
             privateKeyPath,
             publicKey,
@@ -230,12 +263,14 @@ export async function up(opts: UpOptions = {}): Promise<LocalCluster> {
 
         await check(["ip", "link", "add", names.bridge, "type", "bridge"]);
         await check(["ip", "address", "add", `${plan.operator}/${plan.prefixLen}`, "dev", names.bridge]);
+        if (underlay.v6)
+            await check(["ip", "address", "add", `${underlay.v6.operator}/${underlay.v6.prefixLen}`, "dev", names.bridge, "nodad"]);
         await check(["ip", "link", "set", names.bridge, "up"]);
         await txChecksumOff(names.bridge);
         // The external namespace first: it also makes /run/netns a mount point once, which
         // concurrent `ip netns add` calls would otherwise race to do.
-        await createExternal(names, plan);
-        cluster.hosts = await Promise.all(plan.hosts.map((_, i) => createHost(cluster, names, plan, i, { os, base, labDir })));
+        await createExternal(names, underlay);
+        cluster.hosts = await Promise.all(plan.hosts.map((_, i) => createHost(cluster, names, underlay, i, { os, base, labDir })));
 
         fs.writeFileSync(cluster.knownHostsPath, knownHosts(cluster.hosts));
         saveCluster(cluster);

@@ -12,6 +12,7 @@ import { down, LOCAL_LAB_PASSPHRASE, writeLocalStack, type HostOs, type LocalClu
 import type { LocalStackOptions } from "../localcluster/stackFile";
 import type { OvnKubernetesRelease } from "../localcluster/labReleases";
 import { upWithKubernetes, type KubernetesLab } from "../localcluster/kubernetes";
+import type { IpFamily } from "../localcluster/ipFamily";
 import { apply, refresh, type OfflineOptions, type OperationResult } from "../offline/api";
 
 export interface OvnkubeLabOptions {
@@ -24,6 +25,8 @@ export interface OvnkubeLabOptions {
     release?: OvnKubernetesRelease;
     /** Settings of the stack beyond the lab's defaults: the `ovnkube` argument, per-node settings. */
     stack?: LabStackSettings;
+    /** The cluster's address families (default ipv4): the underlay, Kubernetes and the stack follow it. */
+    ipFamily?: IpFamily;
     log?: (line: string) => void;
 }
 
@@ -58,6 +61,7 @@ export async function startOvnkubeLab(opts: OvnkubeLabOptions): Promise<OvnkubeL
         hosts: opts.hosts,
         os: opts.os,
         ovnKubernetes: opts.release,
+        ipFamily: opts.ipFamily,
         log: opts.log ?? (() => undefined),
     });
     const stack = `local-${opts.id}`;

@@ -34,7 +34,7 @@ test("the kubelet serves its API on the node address to clients of the cluster C
     assert.equal(config.cgroupRoot, "/lc-abc/node2");
     assert.equal(config.failCgroupV1, false);
     assert.deepEqual(
-        kubeletArgv({ bin: "/k", nodeName: "node2", nodeIp: "172.31.9.12", kubeconfig: "/etc/kubernetes/kubelet.conf" }).slice(2),
+        kubeletArgv({ bin: "/k", nodeName: "node2", nodeIps: ["172.31.9.12"], kubeconfig: "/etc/kubernetes/kubelet.conf" }).slice(2),
         ["--kubeconfig=/etc/kubernetes/kubelet.conf", "--hostname-override=node2", "--node-ip=172.31.9.12"],
     );
     assert.throws(() => nodeCgroupRoot("Bad-Id", "node1"), /invalid local cluster id "Bad-Id"/);

@@ -18,33 +18,10 @@ import {
     writeLocalStack,
 } from "../../lab/localcluster/stackFile";
 import { LocalCluster } from "../../lab/localcluster/state";
+import { localClusterFixture } from "../support/localClusterFixture";
 
 function fakeCluster(hosts: number, dir: string): LocalCluster {
-    const privateKeyPath = path.join(dir, "id_ed25519");
-    fs.writeFileSync(privateKeyPath, "-----BEGIN OPENSSH PRIVATE KEY-----\nfake\n-----END OPENSSH PRIVATE KEY-----\n");
-    return {
-        id: "unit",
-        dir,
-        bridge: "lc-unit",
-        subnet: "172.31.40.0/24",
-        prefixLen: 24,
-        operatorIp: "172.31.40.254",
-        external: { ns: "lc-unit-ext", ip: "172.31.40.1" },
-        hosts: Array.from({ length: hosts }, (_, i) => ({
-            name: `node${i + 1}`,
-            ip: `172.31.40.${11 + i}`,
-            holderPid: 1,
-            sshPort: 22,
-            hostKeyLine: `ssh-ed25519 AAAAkey${i}`,
-            hostKeyFingerprint: `SHA256:fp${i}`,
-            netns: `lc-unit-node${i + 1}`,
-            veth: `lc-unit-${i + 1}`,
-            dir: path.join(dir, "hosts", `node${i + 1}`),
-        })),
-        privateKeyPath,
-        publicKey: "ssh-ed25519 AAAAuser",
-        knownHostsPath: path.join(dir, "known_hosts"),
-    };
+    return localClusterFixture({ id: "unit", subnet: "172.31.40.0/24", hosts, dir });
 }
 
 const made: string[] = [];

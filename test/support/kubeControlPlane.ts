@@ -21,7 +21,7 @@ export async function startKubeLab(id: string, hosts = 1): Promise<KubeLab> {
     const t0 = Date.now();
     const cluster = await up({ id, hosts });
     const t1 = Date.now();
-    const controlPlane = await startControlPlane(cluster, { serviceSubnet: SERVICE_SUBNET, log: () => undefined });
+    const controlPlane = await startControlPlane(cluster, { serviceSubnets: [SERVICE_SUBNET], log: () => undefined });
     console.log(`local cluster ${id} up in ${t1 - t0} ms, control plane ready in ${Date.now() - t1} ms`);
     const admin = KubeClient.fromKubeconfig(controlPlane.adminKubeconfig.content);
     return {

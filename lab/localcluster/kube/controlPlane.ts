@@ -6,14 +6,15 @@
 import * as fs from "node:fs";
 import { KubeClient, isNotFound, pollUntil } from "../../kubeclient";
 import { isInNetns, killNamespaceProcesses, netnsInode } from "../namespaces";
-import type { LocalCluster } from "../state";
+import { clusterIpFamily, type LocalCluster } from "../state";
 import { controlPlanePki, nodeCredentials, writeKubeconfig, ADMIN_USER, type NodeCredentials } from "./credentials";
 import { deadDaemon, startInNetns } from "./daemon";
 import { apiServerArgv, controllerManagerArgv, etcdArgv, schedulerArgv, type ControlPlaneFiles } from "./flags";
 import { KUBERNETES_RELEASE } from "../labReleases";
 import { labBinaries } from "./labBinaries";
 import { apiServerUrl, controlPlaneLayout, type ControlPlaneLayout } from "./layout";
-import { controlPlaneAddress } from "../addressing";
+import { controlPlaneAddress, ipv6Twin } from "../addressing";
+import { perFamily } from "../ipFamily";
 import { createControlPlaneNetwork, deleteControlPlaneNetwork } from "./network";
 import { readCa, type IssuedCert } from "./pki";
 
@@ -24,8 +25,8 @@ export type Component = (typeof COMPONENTS)[number];
 const ETCD = "/usr/bin/etcd";
 
 export interface ControlPlaneOptions {
-    /** The stack's serviceSubnet: the API server's --service-cluster-ip-range. */
-    serviceSubnet: string;
+    /** The stack's serviceSubnet, one range per family (primary first): the API server's --service-cluster-ip-range. */
+    serviceSubnets: readonly string[];
     /** Progress lines (default: console.log). */
     log?: (line: string) => void;
     /** Bound on the wait for /readyz and the default ServiceAccount (default 120 s: a loaded 2-core machine). */
@@ -49,6 +50,8 @@ export interface ControlPlane {
 interface SavedControlPlane {
     apiServerUrl: string;
     address: string;
+    /** Its address in each family (clusters with IPv6 only). */
+    addresses?: string[];
     serviceSubnet: string;
     pids: Record<Component, number>;
 }
@@ -56,18 +59,32 @@ interface SavedControlPlane {
 /** The command line of each component. */
 async function componentArgv(
     layout: ControlPlaneLayout,
-    address: string,
-    serviceSubnet: string,
+    addresses: readonly string[],
+    serviceSubnets: readonly string[],
     files: ControlPlaneFiles,
 ): Promise<Record<Component, string[]>> {
     if (!fs.existsSync(ETCD)) throw new Error(`${ETCD} not found: apt-get install -y etcd-server`);
     const bin = await labBinaries(["kube-apiserver", "kube-controller-manager", "kube-scheduler"], KUBERNETES_RELEASE);
     return {
         etcd: etcdArgv(ETCD, layout.etcdDataDir),
-        "kube-apiserver": apiServerArgv(bin["kube-apiserver"], files, address, serviceSubnet),
+        "kube-apiserver": apiServerArgv(bin["kube-apiserver"], files, { addresses }, serviceSubnets),
         "kube-controller-manager": controllerManagerArgv(bin["kube-controller-manager"], files),
         "kube-scheduler": schedulerArgv(bin["kube-scheduler"], files),
     };
+}
+
+/** The control plane's IPv4 address and, on an IPv6 underlay, its twin: what its eth0 carries. */
+function underlayAddresses(cluster: LocalCluster): { address: string; prefixLen: number }[] {
+    const v4 = controlPlaneAddress(cluster.subnet);
+    const v6 = cluster.ipv6 && { address: ipv6Twin(cluster.subnet, v4), prefixLen: cluster.ipv6.prefixLen };
+    return [{ address: v4, prefixLen: cluster.prefixLen }, ...(v6 ? [v6] : [])];
+}
+
+/** The control plane's address in each family the cluster runs, the primary first (the API server's URL). */
+export function controlPlaneAddresses(cluster: LocalCluster): string[] {
+    const [v4, v6] = underlayAddresses(cluster).map((a) => a.address);
+    const family = clusterIpFamily(cluster);
+    return family === "ipv4" ? [v4] : perFamily(family, v4, v6);
 }
 
 /** Elapsed seconds since `started`, for progress lines. */
@@ -146,15 +163,16 @@ export async function startControlPlane(cluster: LocalCluster, opts: ControlPlan
             `the Kubernetes control plane of local cluster ${cluster.id} already runs (namespace ${layout.netns}): stop it first`,
         );
     }
-    const address = controlPlaneAddress(cluster.subnet);
+    const addresses = controlPlaneAddresses(cluster);
+    const [address] = addresses;
     const server = apiServerUrl(address);
     try {
         fs.mkdirSync(layout.dir, { recursive: true, mode: 0o700 });
-        const pki = await controlPlanePki(layout, cluster.id, address, opts.serviceSubnet, server);
+        const pki = await controlPlanePki(layout, cluster.id, addresses, opts.serviceSubnets, server);
         const adminContent = writeKubeconfig(layout.adminKubeconfig, server, pki.ca.certPem, ADMIN_USER.name, pki.admin);
-        const argv = await componentArgv(layout, address, opts.serviceSubnet, pki.files);
+        const argv = await componentArgv(layout, addresses, opts.serviceSubnets, pki.files);
         fs.mkdirSync(layout.etcdDataDir, { recursive: true, mode: 0o700 });
-        await createControlPlaneNetwork(layout, cluster.bridge, address, cluster.prefixLen);
+        await createControlPlaneNetwork(layout, cluster.bridge, underlayAddresses(cluster));
         const admin = KubeClient.fromKubeconfig(adminContent);
         let pids: Record<Component, number>;
         try {
@@ -162,7 +180,13 @@ export async function startControlPlane(cluster: LocalCluster, opts: ControlPlan
         } finally {
             admin.close();
         }
-        const saved: SavedControlPlane = { apiServerUrl: server, address, serviceSubnet: opts.serviceSubnet, pids };
+        const saved: SavedControlPlane = {
+            apiServerUrl: server,
+            address,
+            ...(addresses.length > 1 && { addresses: [...addresses] }),
+            serviceSubnet: opts.serviceSubnets.join(","),
+            pids,
+        };
         fs.writeFileSync(layout.stateFile, JSON.stringify(saved, null, 2) + "\n", { mode: 0o600 });
         return controlPlaneOf(layout, saved, adminContent, pki.ca);
     } catch (e) {

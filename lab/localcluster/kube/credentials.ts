@@ -3,7 +3,8 @@
 // bootstrap RBAC policy and Node authorizer expect, so every component gets exactly the rights
 // it has on a kubeadm cluster.
 import * as fs from "node:fs";
-import { addressAt, parseNetwork, PATTERNS } from "@ovn-kubernetes-as-code/cluster/values";
+import * as ipaddr from "ipaddr.js";
+import { PATTERNS } from "@ovn-kubernetes-as-code/cluster/values";
 import { buildKubeconfig } from "../../kubeclient";
 import type { ControlPlaneFiles } from "./flags";
 import type { ControlPlaneLayout } from "./layout";
@@ -21,12 +22,26 @@ export function kubeletUser(node: string): { name: string; groups: string[] } {
     return { name: `system:node:${node}`, groups: ["system:nodes"] };
 }
 
-/** The names and addresses in the API server's certificate: its own, and the `kubernetes` Service's. */
-export function apiServerSans(address: string, serviceSubnet: string): { dnsNames: string[]; ipAddresses: string[] } {
-    const serviceIp = addressAt(parseNetwork(serviceSubnet), 1);
+/**
+ * The first address of a service range, in either family: the `kubernetes` Service's ClusterIP
+ * that the API server allocates for itself (its network address plus one).
+ */
+export function kubernetesServiceIp(serviceSubnet: string): string {
+    const v6 = serviceSubnet.includes(":");
+    const first = (v6 ? ipaddr.IPv6 : ipaddr.IPv4).networkAddressFromCIDR(serviceSubnet).toByteArray();
+    first[first.length - 1] += 1;
+    const ip = ipaddr.fromByteArray(first);
+    return v6 ? (ip as ipaddr.IPv6).toRFC5952String() : ip.toString();
+}
+
+/** The names and addresses in the API server's certificate: its own in each family, and the `kubernetes` Service's in each range. */
+export function apiServerSans(
+    addresses: readonly string[],
+    serviceSubnets: readonly string[],
+): { dnsNames: string[]; ipAddresses: string[] } {
     return {
         dnsNames: ["kubernetes", "kubernetes.default", "kubernetes.default.svc", "kubernetes.default.svc.cluster.local", "localhost"],
-        ipAddresses: [address, "127.0.0.1", serviceIp],
+        ipAddresses: [...addresses, "127.0.0.1", ...serviceSubnets.map(kubernetesServiceIp)],
     };
 }
 
@@ -47,14 +62,14 @@ export function writeKubeconfig(file: string, server: string, caPem: string, use
 export async function controlPlanePki(
     layout: ControlPlaneLayout,
     id: string,
-    address: string,
-    serviceSubnet: string,
+    addresses: readonly string[],
+    serviceSubnets: readonly string[],
     server: string,
 ): Promise<ControlPlanePki> {
     const dir = layout.pkiDir;
     const ca = await ensureCa(dir, `ovn-kubernetes-lab-${id}-ca`);
     const [apiServer, admin, controllerManager, scheduler, kubeletClient] = await Promise.all([
-        issueCert(ca, dir, "apiserver", { commonName: "kube-apiserver", usage: "server", ...apiServerSans(address, serviceSubnet) }),
+        issueCert(ca, dir, "apiserver", { commonName: "kube-apiserver", usage: "server", ...apiServerSans(addresses, serviceSubnets) }),
         issueCert(ca, dir, "admin", { commonName: ADMIN_USER.name, organizations: ADMIN_USER.groups, usage: "client" }),
         issueCert(ca, dir, "controller-manager", { commonName: CONTROLLER_MANAGER_USER, usage: "client" }),
         issueCert(ca, dir, "scheduler", { commonName: SCHEDULER_USER, usage: "client" }),

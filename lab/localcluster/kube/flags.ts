@@ -37,12 +37,26 @@ export function etcdArgv(etcd: string, dataDir: string): string[] {
     ];
 }
 
-export function apiServerArgv(bin: string, f: ControlPlaneFiles, address: string, serviceSubnet: string): string[] {
+/** Where the API server listens and what it advertises (the `kubernetes` Service's endpoint). */
+export interface ApiServerAddresses {
+    /** The control plane's address in each family the cluster runs, the primary family first. */
+    addresses: readonly string[];
+}
+
+/**
+ * One family: the API server listens on its address only, as always. IPv6 on the underlay: on
+ * every address of its namespace (`::` takes both families), so clients of either family reach
+ * it. It advertises the primary family's address: the `kubernetes` Service's endpoint must be of
+ * the family of the first service range.
+ */
+export function apiServerArgv(bin: string, f: ControlPlaneFiles, at: ApiServerAddresses, serviceSubnets: readonly string[]): string[] {
+    const [advertise] = at.addresses;
+    const anyIpv6 = at.addresses.some((a) => a.includes(":"));
     return [
         bin,
         `--etcd-servers=${ETCD_CLIENT_URL}`,
-        `--bind-address=${address}`,
-        `--advertise-address=${address}`,
+        `--bind-address=${anyIpv6 ? "::" : advertise}`,
+        `--advertise-address=${advertise}`,
         `--secure-port=${API_SERVER_PORT}`,
         `--tls-cert-file=${f.apiServerCert}`,
         `--tls-private-key-file=${f.apiServerKey}`,
@@ -55,7 +69,8 @@ export function apiServerArgv(bin: string, f: ControlPlaneFiles, address: string
         `--service-account-key-file=${f.serviceAccountPublicKey}`,
         `--service-account-signing-key-file=${f.serviceAccountKey}`,
         "--service-account-issuer=https://kubernetes.default.svc",
-        `--service-cluster-ip-range=${serviceSubnet}`,
+        // Dual stack: one range per family, in the stack's order (the first is the primary family).
+        `--service-cluster-ip-range=${serviceSubnets.join(",")}`,
         // ovnkube-node runs privileged.
         "--allow-privileged=true",
         // As kubeadm: the API server authenticates to kubelets with its own client certificate

@@ -2,6 +2,7 @@
 // with the cluster's `lc-<id>-` prefix, so the cluster's `down` ends and removes them too), its
 // underlay address and its files under .local/<id>/k8s. Pure: no I/O.
 import * as path from "node:path";
+import { hostInUrl } from "../ipFamily";
 import { clusterNames, stateDir } from "../names";
 
 /** The API server's secure port, as on a kubeadm control plane. */
@@ -43,5 +44,5 @@ export function controlPlaneLayout(id: string): ControlPlaneLayout {
 }
 
 export function apiServerUrl(address: string): string {
-    return `https://${address}:${API_SERVER_PORT}`;
+    return `https://${hostInUrl(address)}:${API_SERVER_PORT}`;
 }

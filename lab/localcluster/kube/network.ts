@@ -8,15 +8,20 @@ import type { ControlPlaneLayout } from "./layout";
 export async function createControlPlaneNetwork(
     layout: ControlPlaneLayout,
     bridge: string,
-    address: string,
-    prefixLen: number,
+    addresses: readonly { address: string; prefixLen: number }[],
 ): Promise<void> {
     const ns = layout.netns;
     await check(["ip", "netns", "add", ns]);
     await check(["ip", "link", "add", layout.veth, "type", "veth", "peer", "name", "eth0", "netns", ns]);
     await check(["ip", "link", "set", layout.veth, "master", bridge, "up"]);
     await check(["ip", "-n", ns, "-batch", "-"], {
-        input: [`link set lo up`, `address add ${address}/${prefixLen} dev eth0`, `link set eth0 up`].join("\n") + "\n",
+        // nodad: an IPv6 address usable at once, as the IPv4 one (the API server binds it next).
+        input:
+            [
+                `link set lo up`,
+                ...addresses.map((a) => `address add ${a.address}/${a.prefixLen} dev eth0${a.address.includes(":") ? " nodad" : ""}`),
+                `link set eth0 up`,
+            ].join("\n") + "\n",
     });
     // Its answers to a host whose NIC sits on a userspace OVS bridge must carry finished checksums.
     await txChecksumOff(layout.veth);

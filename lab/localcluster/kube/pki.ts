@@ -7,6 +7,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { isCanonicalIpv6 } from "../ipFamily";
 import { check } from "../run";
 import { PATTERNS } from "@ovn-kubernetes-as-code/cluster/values";
 
@@ -44,6 +45,13 @@ function checked(value: string, pattern: RegExp, what: string): string {
     return value;
 }
 
+/** An IP SAN of either family; IPv6 only in its canonical text (hex digits and colons, nothing openssl reads otherwise). */
+function checkedIp(ip: string): string {
+    if (PATTERNS.ipv4.re.test(ip)) return ip;
+    if (!isCanonicalIpv6(ip)) throw new Error(`invalid IP address ${JSON.stringify(ip)} for a certificate`);
+    return ip;
+}
+
 /** `/O=a/O=b/CN=c`: one O per group, as Kubernetes reads groups from the O attributes. */
 export function subject(req: Pick<CertRequest, "commonName" | "organizations">): string {
     const orgs = (req.organizations ?? []).map((o) => `/O=${checked(o, SUBJECT_PART, "organization")}`);
@@ -54,7 +62,7 @@ export function subject(req: Pick<CertRequest, "commonName" | "organizations">):
 export function leafExtensions(req: CertRequest): string[] {
     const sans = [
         ...(req.dnsNames ?? []).map((d) => `DNS:${checked(d, PATTERNS.dnsSubdomain.re, "DNS name")}`),
-        ...(req.ipAddresses ?? []).map((ip) => `IP:${checked(ip, PATTERNS.ipv4.re, "IP address")}`),
+        ...(req.ipAddresses ?? []).map((ip) => `IP:${checkedIp(ip)}`),
     ];
     const ext = [
         "basicConstraints=critical,CA:FALSE",

@@ -75,7 +75,8 @@ export function kubeletConfig(input: KubeletConfigInput): string {
 export interface KubeletArgvInput {
     bin: string;
     nodeName: string;
-    nodeIp: string;
+    /** One address per family, the primary first: a dual-stack node reports both as InternalIP. */
+    nodeIps: readonly string[];
     kubeconfig: string;
 }
 
@@ -85,6 +86,6 @@ export function kubeletArgv(k: KubeletArgvInput): string[] {
         `--config=${KUBELET_CONFIG}`,
         `--kubeconfig=${k.kubeconfig}`,
         `--hostname-override=${k.nodeName}`,
-        `--node-ip=${k.nodeIp}`,
+        `--node-ip=${k.nodeIps.join(",")}`,
     ];
 }

@@ -29,6 +29,8 @@ export interface RealNodeOptions {
     /** The kubelet binary and the image archives, as the host sees them. */
     kubeletBin: string;
     imageArchives: readonly string[];
+    /** The kubelet's --node-ip: the host's address in each family the cluster runs, the primary first (default [host.ip]). */
+    nodeIps?: readonly string[];
     /** This machine's directory for the daemons' logs. */
     logDir: string;
     admin: KubeClient;
@@ -78,7 +80,8 @@ export async function startRealNode(opts: RealNodeOptions): Promise<RealNode> {
     await check(hostArgv(host, mountCgroupsArgv()));
     writeInHost(host, CLUSTER_CA, opts.caPem);
     writeInHost(host, CONTAINERD_CONFIG, containerdConfig(PAUSE_IMAGE, NODE_CNI_BIN_DIRS));
-    writeInHost(host, KUBELET_CONFIG, kubeletConfig({ address: host.ip, cgroupRoot }));
+    const nodeIps = opts.nodeIps ?? [host.ip];
+    writeInHost(host, KUBELET_CONFIG, kubeletConfig({ address: nodeIps[0], cgroupRoot }));
     fs.mkdirSync(opts.logDir, { recursive: true, mode: 0o700 });
 
     const containerd = { pid: 0, log: path.join(opts.logDir, "containerd.log") };
@@ -93,7 +96,7 @@ export async function startRealNode(opts: RealNodeOptions): Promise<RealNode> {
     );
     await importImages(host, opts.imageArchives, timeoutMs);
 
-    const argv = kubeletArgv({ bin: opts.kubeletBin, nodeName: host.name, nodeIp: host.ip, kubeconfig: opts.kubeconfig });
+    const argv = kubeletArgv({ bin: opts.kubeletBin, nodeName: host.name, nodeIps, kubeconfig: opts.kubeconfig });
     return startKubelet(
         host,
         { nodeName: host.name, containerd, kubelet: { pid: 0, log: path.join(opts.logDir, "kubelet.log") }, kubeletArgv: argv },

@@ -43,11 +43,12 @@ ip -4 route show table ${OVNKUBE_ITP_RULE.table} | sed 's/^/table ${OVNKUBE_ITP_
 section rules
 ip -4 rule show; ip -6 rule show | sed 's/^/v6 /'
 section sysctls
-for key in net/ipv4/conf/all/src_valid_mark net/ipv4/conf/all/forwarding; do echo "$key $(cat /proc/sys/$key)"; done
+for key in net/ipv4/conf/all/src_valid_mark net/ipv4/conf/all/forwarding net/ipv6/conf/all/forwarding; do echo "$key $(cat /proc/sys/$key)"; done
 section nftTables
 nft list tables 2>/dev/null || true
 section iptablesRules
 if command -v iptables-save >/dev/null; then iptables-save 2>/dev/null | grep '^-A' || true; fi
+if command -v ip6tables-save >/dev/null; then ip6tables-save 2>/dev/null | grep '^-A' | sed 's/^/v6 /' || true; fi
 section ovnProcesses
 # This machine's processes are all in /proc; the host's are those in its network namespace.
 self=$(readlink /proc/self/ns/net)
