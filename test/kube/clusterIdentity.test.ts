@@ -37,7 +37,7 @@ async function startSharedPkiCluster(id: string) {
     const to = controlPlaneLayout(id).pkiDir;
     fs.mkdirSync(to, { recursive: true, mode: 0o700 });
     for (const f of ["ca.crt", "ca.key", "ca.pub"]) fs.copyFileSync(path.join(from, f), path.join(to, f));
-    const controlPlane = await startControlPlane(cluster, { serviceSubnet: SERVICE_SUBNET, log: () => undefined });
+    const controlPlane = await startControlPlane(cluster, { serviceSubnets: [SERVICE_SUBNET], log: () => undefined });
     return { controlPlane, admin: KubeClient.fromKubeconfig(controlPlane.adminKubeconfig.content) };
 }
 
