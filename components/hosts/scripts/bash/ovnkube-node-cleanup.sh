@@ -56,20 +56,22 @@ for subnet in "${masquerade_subnets[@]}"; do
         if [[ -n $cidr ]]; then ip addr del "$cidr" dev "$dev" 2>/dev/null || true; fi
     done < <(ip -o "$family" addr show to "$subnet")
 done
-# Its firewall: one nftables table, and iptables chains named OVN-KUBE-* with the jumps to them.
+# Its firewall: one nftables table, and iptables and ip6tables chains named OVN-KUBE-* with the jumps to them.
 nft delete table inet ovn-kubernetes 2>/dev/null || true
-if command -v iptables >/dev/null 2>&1; then
+# In both families: with IPv6 ovnkube-node makes the same chains with ip6tables.
+for ipt in iptables ip6tables; do
+    command -v "$ipt" >/dev/null 2>&1 || continue
     for table in nat filter mangle; do
-        iptables -t "$table" -S 2>/dev/null | awk '$1 == "-A" && / -j OVN-KUBE-/' | while read -r -a rule; do
+        "$ipt" -t "$table" -S 2>/dev/null | awk '$1 == "-A" && / -j OVN-KUBE-/' | while read -r -a rule; do
             rule[0]=-D
-            iptables -t "$table" "${rule[@]}" 2>/dev/null || true
+            "$ipt" -t "$table" "${rule[@]}" 2>/dev/null || true
         done
-        for chain in $(iptables -t "$table" -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^OVN-KUBE-/ { print $2 }'); do
-            iptables -t "$table" -F "$chain" 2>/dev/null || true
-            iptables -t "$table" -X "$chain" 2>/dev/null || true
+        for chain in $("$ipt" -t "$table" -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^OVN-KUBE-/ { print $2 }'); do
+            "$ipt" -t "$table" -F "$chain" 2>/dev/null || true
+            "$ipt" -t "$table" -X "$chain" 2>/dev/null || true
         done
     done
-fi
+done
 # Local gateway mode's rules outside any OVN-KUBE chain (at v1.3.0): the management port's accepts
 # (getLocalGatewayFilterRules, go-controller/pkg/node/gateway_iptables.go:370-403), the EgressIP
 # controller's connmark rules and its rule for node addresses (node/controllers/egressip/egressip.go:57,69-70,273-313).
