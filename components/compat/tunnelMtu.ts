@@ -3,24 +3,26 @@
 // otherwise large packets between nodes are dropped (OVS does not fragment tunnel packets) while
 // small ones pass, which looks like a healthy cluster until a transfer stalls. Pure:
 // ./tunnelMtuCheck.ts reads each host.
-import { checked } from "../values";
+import { checked, familyOf } from "../values";
 
 /**
- * What each encapsulation adds around a pod's packet on the IPv4 underlay (tunnel addresses are
- * IPv4 here): outer IPv4 (20) + UDP (8) + its header (Geneve 8, VXLAN 8) + for Geneve OVN's one
- * option carrying the logical ports (8) + the inner Ethernet header (14). STT is not judged: OVS
- * segments its TCP-like frames itself.
+ * What each encapsulation adds around a pod's packet on an IPv4 underlay: outer IPv4 (20) + UDP (8)
+ * + its header (Geneve 8, VXLAN 8) + for Geneve OVN's one option carrying the logical ports (8) +
+ * the inner Ethernet header (14). STT is not judged: OVS segments its TCP-like frames itself.
  */
 export const TUNNEL_OVERHEAD = { geneve: 58, vxlan: 50 } as const;
+/** An IPv6 underlay's outer header is 40 bytes, 20 more than IPv4's. */
+const IPV6_OUTER_EXTRA = 20;
 
-/** Bytes the tunnel adds, or undefined for an encapsulation not judged here. */
-export function tunnelOverhead(encapType: string): number | undefined {
-    return (TUNNEL_OVERHEAD as Record<string, number>)[encapType];
+/** Bytes the tunnel adds from this tunnel address, or undefined for an encapsulation not judged here. */
+export function tunnelOverhead(encapType: string, tunnelIp?: string): number | undefined {
+    const base = (TUNNEL_OVERHEAD as Record<string, number>)[encapType];
+    return base === undefined ? undefined : base + (tunnelIp !== undefined && familyOf(tunnelIp) === "ipv6" ? IPV6_OUTER_EXTRA : 0);
 }
 
 /** Read on the host: `<device> <mtu>` of the device holding the tunnel address; nothing when none does. */
 export function readTunnelDeviceScript(tunnelIp: string): string {
-    const ip = checked("tunnelIp", tunnelIp, "ipv4");
+    const ip = checked("tunnelIp", tunnelIp, "ip");
     return `dev=$(ip -o addr show | awk -v ip=${ip} '{ split($4, a, "/"); if (a[1] == ip) { print $2; exit } }'); [ -z "$dev" ] || echo "$dev $(cat /sys/class/net/$dev/mtu)"`;
 }
 
@@ -44,7 +46,7 @@ export interface TunnelMtuPlan {
 
 /** Why the plan's MTU must not be applied on this host, or undefined. */
 export function tunnelMtuRefusal(plan: TunnelMtuPlan, found: TunnelDevice | undefined): string | undefined {
-    const overhead = tunnelOverhead(plan.encapType);
+    const overhead = tunnelOverhead(plan.encapType, plan.tunnelIp);
     if (overhead === undefined || found === undefined) return undefined;
     if (plan.mtu + overhead <= found.mtu) return undefined;
     return (

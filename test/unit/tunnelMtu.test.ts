@@ -32,7 +32,16 @@ test("no device holds the tunnel address yet: nothing to judge", () => {
     assert.deepEqual(parseTunnelDevice("breth0 1500\n"), { device: "breth0", mtu: 1500 });
 });
 
-test("the read script takes only an IPv4 address", () => {
+test("an IPv6 underlay's outer header is 20 bytes longer", () => {
+    assert.equal(tunnelOverhead("geneve", "fd00:10::12"), 78);
+    assert.equal(tunnelOverhead("geneve", "10.0.0.12"), 58);
+    const v6 = { node: "node2", mtu: 1423, encapType: "geneve", tunnelIp: "fd00:10::12" };
+    assert.match(tunnelMtuRefusal(v6, { device: "eth0", mtu: 1500 })!, /geneve adds 78 bytes, .* set mtu to at most 1422/);
+    assert.equal(tunnelMtuRefusal({ ...v6, mtu: 1422 }, { device: "eth0", mtu: 1500 }), undefined);
+});
+
+test("the read script takes only an IPv4 or IPv6 address", () => {
     assert.match(readTunnelDeviceScript("10.0.0.12"), /awk -v ip=10\.0\.0\.12 /);
+    assert.match(readTunnelDeviceScript("fd00:10::12"), /awk -v ip=fd00:10::12 /);
     assert.throws(() => readTunnelDeviceScript("10.0.0.12; reboot"), /tunnelIp/);
 });
