@@ -31,10 +31,9 @@ export async function findPodNetwork(host: LocalHost, ip: string): Promise<PodNe
     );
     const namespaces = listed.stdout.split("\n").filter(Boolean);
     for (const netnsPath of namespaces) {
-        const addrs = await run(
-            hostArgv(host, ["nsenter", `--net=${netnsPath}`, "--", "ip", "-o", "-4", "addr", "show", "dev", POD_IFNAME]),
-        );
-        if (![...addrs.stdout.matchAll(/\binet ([0-9.]+)\//g)].some((m) => m[1] === ip)) continue;
+        const addrs = await run(hostArgv(host, ["nsenter", `--net=${netnsPath}`, "--", "ip", "-o", "addr", "show", "dev", POD_IFNAME]));
+        // Either family: an IPv6-only pod has no inet address (ip prints IPv6 in its canonical form).
+        if (![...addrs.stdout.matchAll(/\binet6? ([0-9a-f.:]+)\//g)].some((m) => m[1] === ip)) continue;
         const podLink = parseLink(
             (await run(hostArgv(host, ["nsenter", `--net=${netnsPath}`, "--", "ip", "-o", "link", "show", "dev", POD_IFNAME]))).stdout,
         );
