@@ -3,7 +3,10 @@
 // @pulumi/kubernetes' ConfigFile. Nothing is copied into this package: the tag pins the content.
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { parseAllDocuments } from "yaml";
+// js-yaml 4 reads CRD files as Go's YAML (kubectl) does. Upstream files are written for that:
+// multi-networkpolicy v1.0.1's scheme.yml has double-quoted descriptions whose continuation lines
+// are less indented than their key, which yaml 2.9 and js-yaml 5.5 refuse as YAML 1.2 requires.
+import { CORE_SCHEMA, loadAll } from "js-yaml";
 
 export interface CrdObject {
     apiVersion: "apiextensions.k8s.io/v1";
@@ -22,12 +25,14 @@ export async function readCrdFile(url: string, signal?: AbortSignal): Promise<Bu
 
 /** Every CustomResourceDefinition in one file's YAML documents; anything else in it is refused. */
 export function parseCrds(url: string, text: string): CrdObject[] {
-    return parseAllDocuments(text)
-        .map((doc) => {
-            if (doc.errors.length) throw new Error(`${url}: ${doc.errors[0].message}`);
-            return doc.toJS() as CrdObject | null;
-        })
-        .filter((o): o is CrdObject => o !== null)
+    let docs: unknown[];
+    try {
+        docs = loadAll(text, null, { schema: CORE_SCHEMA });
+    } catch (e) {
+        throw new Error(`${url}: ${(e as Error).message}`);
+    }
+    return (docs as Array<CrdObject | null | undefined>)
+        .filter((o): o is CrdObject => o != null)
         .map((o) => {
             if (o.apiVersion !== "apiextensions.k8s.io/v1" || o.kind !== "CustomResourceDefinition" || typeof o.metadata?.name !== "string")
                 throw new Error(

@@ -1,18 +1,21 @@
-// A CRD mirror under a lab cluster's state directory, for stacks whose features apply CRDs of other
-// projects (NetworkAttachmentDefinition, IPAMClaim, MultiNetworkPolicy, network-policy-api): the
-// release's files from the lab's copy (./labReleases), each other project's file read from a git
-// copy of its repository at the pinned version (kept next to the project, `fetch`ed beforehand), so
-// no upstream URL is read during a test. A file is found by the name the model gives it (crdUrl).
+// A CRD mirror under a lab cluster's state directory, as `ovnkube.crdMirror` serves it, so no
+// upstream URL is read during a test: the release's own files from the lab's copy (./labReleases);
+// for features that act on other projects' kinds (NetworkAttachmentDefinition, IPAMClaim,
+// MultiNetworkPolicy, network-policy-api), the lab's stand-ins (./crdStandIns), or, with
+// OVN_K8S_LAB_GIT set, the pinned files read from git copies of those projects. A file is found by
+// the name the model gives it (crdUrl).
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { releaseCrdUrls, releaseOf, type OvnkubeVersion } from "@ovn-kubernetes-as-code/cluster/kube";
+import { featureOf, type FeatureKey } from "@ovn-kubernetes-as-code/cluster/config";
+import { releaseOf, type OvnkubeVersion } from "@ovn-kubernetes-as-code/cluster/kube";
 import { crdUrl } from "@ovn-kubernetes-as-code/cluster/model";
+import { crdStandIn } from "./crdStandIns";
 import { labCrdDir } from "./labReleases";
-import { PROJECT_ROOT, stateDir } from "./names";
+import { stateDir } from "./names";
 
-/** Overrides where the git copies of other projects live: `$OVN_K8S_LAB_GIT/<owner>+<name>/repo`. */
+/** Where `fetch`ed git copies of other projects are, `$OVN_K8S_LAB_GIT/<owner>+<name>/repo`; unset: stand-ins. */
 export const LAB_GIT_ENV = "OVN_K8S_LAB_GIT";
 
 /** Where a file of another project is read from: its repository, the git revision and the path. */
@@ -40,9 +43,13 @@ export function gitFileOf(url: string): GitFile {
     return { repo, rev: REV_IN_COPY[`${repo}@${rev}`] ?? rev, path: file };
 }
 
-function gitDir(repo: string): string {
-    const root = process.env[LAB_GIT_ENV] ?? path.join(PROJECT_ROOT, "..", ".mirror");
-    return path.join(root, repo.replace("/", "+"), "repo");
+/** The pinned file at `url` from its project's git copy under `root`. */
+function pinnedFile(root: string, url: string): Buffer {
+    const f = gitFileOf(url);
+    const git = path.join(root, f.repo.replace("/", "+"), "repo");
+    if (!fs.existsSync(git))
+        throw new Error(`no git copy of ${f.repo} at ${git} for ${url}: fetch the repository, or unset ${LAB_GIT_ENV}`);
+    return execFileSync("git", ["--git-dir", git, "show", `${f.rev}:${f.path}`]);
 }
 
 /**
@@ -50,21 +57,17 @@ function gitDir(repo: string): string {
  * and returns it as the `ovnkube.crdMirror` URL (a file:/// directory ending in `/`).
  */
 export function writeLabCrdMirror(id: string, version: OvnkubeVersion, features: Readonly<Record<string, boolean | undefined>>): string {
-    const dir = path.join(stateDir(id), "crds", releaseOf(version).tag);
+    const release = releaseOf(version);
+    const dir = path.join(stateDir(id), "crds", release.tag);
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
-    const own = new Set(releaseOf(version).crdUrls);
-    for (const url of releaseCrdUrls(version, features)) {
-        const name = path.basename(crdUrl(url, "/"));
-        if (own.has(url)) {
-            fs.copyFileSync(path.join(labCrdDir(version), name), path.join(dir, name));
-            continue;
-        }
-        const f = gitFileOf(url);
-        const git = gitDir(f.repo);
-        if (!fs.existsSync(git))
-            throw new Error(`no git copy of ${f.repo} at ${git} for ${url}: fetch the repository, or set ${LAB_GIT_ENV}`);
-        fs.writeFileSync(path.join(dir, name), execFileSync("git", ["--git-dir", git, "show", `${f.rev}:${f.path}`]));
+    const fileOf = (url: string) => path.join(dir, path.basename(crdUrl(url, "/")));
+    for (const url of release.crdUrls) fs.copyFileSync(path.join(labCrdDir(version), path.basename(fileOf(url))), fileOf(url));
+    const gitRoot = process.env[LAB_GIT_ENV];
+    for (const [key, urls] of Object.entries(release.featureCrdUrls)) {
+        if (!features[key]) continue;
+        const names = featureOf(key as FeatureKey).crds ?? [];
+        urls.forEach((url, i) => fs.writeFileSync(fileOf(url), gitRoot ? pinnedFile(gitRoot, url) : crdStandIn(names[i])));
     }
     return `${pathToFileURL(dir).href}/`;
 }

@@ -274,4 +274,22 @@ describe("the release's CRDs", () => {
             fs.rmSync(dir, { recursive: true, force: true });
         }
     });
+
+    it("reads a CRD file as kubectl does: a quoted description whose next line is less indented than its key", () => {
+        // The shape of multi-networkpolicy v1.0.1's scheme.yml, which strict YAML 1.2 parsers refuse.
+        const text = [
+            "apiVersion: apiextensions.k8s.io/v1",
+            "kind: CustomResourceDefinition",
+            "metadata:",
+            "  name: widgets.example.com",
+            "spec:",
+            "  versions:",
+            "    - name: v1",
+            '      description: "one line',
+            '    and the next"',
+            "      served: true",
+        ].join("\n");
+        const [crd] = parseCrds("u", text);
+        assert.deepEqual(crd.spec.versions, [{ name: "v1", description: "one line and the next", served: true }]);
+    });
 });

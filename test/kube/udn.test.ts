@@ -1,7 +1,7 @@
 // User-defined networks against a real API server (the lab's v1.36.2) and the real ovnkube v1.3.0
 // cluster manager, with the stack's multiNetwork, networkSegmentation and networkConnect on: the
-// program's CRDs (the NetworkAttachmentDefinition CRD from the lab's mirror of its project at the
-// pinned version) and objects are applied as the program applies them, and the cluster manager runs
+// program's CRDs (the NetworkAttachmentDefinition CRD from the lab's mirror: its stand-in, or the
+// pinned file with OVN_K8S_LAB_GIT) and objects are applied as the program applies them, and the cluster manager runs
 // with the DaemonSet's command line under the program's least-privilege account. As a user drives
 // it: two namespaces created with the primary-UDN label, each with a Layer3 UDN on the same subnet,
 // one with a Layer2 UDN, a ClusterUserDefinedNetwork over two more, ClusterNetworkConnects of the
@@ -20,6 +20,7 @@ import { isLiveProcess } from "../../lab/localcluster/namespaces";
 import { featureSettings } from "../../components/config/features";
 import { releaseCrdUrls } from "../../components/config/releases";
 import { crdUrl } from "../../components/model/clusterModel";
+import { contains, parseCidr } from "../../components/values/cidr";
 import type { KubeModel } from "../../components/model/types";
 import { SERVICE_SUBNET, startKubeLab, type KubeLab } from "../support/kubeControlPlane";
 import { applyAll, registeredNode, startClusterManager, type ClusterManagerRun } from "./clusterManagerRun";
@@ -99,13 +100,7 @@ async function nodeSubnets(networks: string[]): Promise<Record<string, Record<st
     );
 }
 
-const inside = (cidr: string, outer: string) => {
-    const [a, len] = cidr.split("/");
-    const [b, outerLen] = outer.split("/");
-    const n = (ip: string) => ip.split(".").reduce((x, o) => x * 256 + Number(o), 0);
-    const mask = 2 ** (32 - Number(outerLen));
-    return Number(len) >= Number(outerLen) && Math.floor(n(a) / mask) === Math.floor(n(b) / mask);
-};
+const inside = (cidr: string, outer: string) => contains(parseCidr(outer), parseCidr(cidr));
 
 before(async () => {
     lab = await startKubeLab(ID);
@@ -131,7 +126,7 @@ after(async () => {
     fs.rmSync(work, { recursive: true, force: true });
 });
 
-test("the NetworkAttachmentDefinition CRD comes from its project's pinned file, the UDN CRDs from the release", async () => {
+test("the NetworkAttachmentDefinition CRD is served from the mirror, the UDN CRDs from the release", async () => {
     const crds = (await admin.list("apiextensions.k8s.io/v1", "CustomResourceDefinition")).map((c) => c.metadata.name);
     for (const name of [
         "network-attachment-definitions.k8s.cni.cncf.io",

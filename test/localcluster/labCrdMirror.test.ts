@@ -1,20 +1,18 @@
 // The lab's CRD mirror for features that apply other projects' CRDs: every file the model names is
-// there, read from the git copy of its project at the pinned version, and each is the CRD the
-// features table says the feature acts on.
+// there, under the name the model gives it, and each is the CRD the features table says the feature
+// acts on (the stand-ins here; test/kube/udn.test.ts serves them from a real API server).
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, describe, it } from "node:test";
-import { parseAllDocuments } from "yaml";
 import { FEATURES } from "../../components/config/features";
 import { releaseCrdUrls } from "../../components/config/releases";
+import { loadCrds } from "../../components/kube/crds";
 import { crdUrl } from "../../components/model/clusterModel";
 import { gitFileOf, writeLabCrdMirror } from "../../lab/localcluster/labCrdMirror";
 import { stateDir } from "../../lab/localcluster/names";
 
 const ID = "crdmirr";
-const EXTERNAL = { multiNetwork: true, persistentIps: true, multiNetworkPolicy: true } as const;
+const EXTERNAL = { adminNetworkPolicy: true, multiNetwork: true, persistentIps: true, multiNetworkPolicy: true } as const;
 
 after(() => fs.rmSync(stateDir(ID), { recursive: true, force: true }));
 
@@ -28,25 +26,21 @@ describe("the lab's CRD mirror", () => {
         assert.throws(() => gitFileOf("https://example.com/v1.0.0/crd.yaml"), /no raw\.githubusercontent\.com file/);
     });
 
-    it("holds every CRD the model names, each of the features' other projects the CRD the table lists", () => {
+    it("holds every CRD the model names, as the program reads it, each of the other projects' the CRD the features table lists", async () => {
         const mirror = writeLabCrdMirror(ID, "1.3", EXTERNAL);
+        const own = new Set(releaseCrdUrls("1.3", {}));
         const names = new Map<string, string>();
         for (const url of releaseCrdUrls("1.3", EXTERNAL)) {
-            const file = fileURLToPath(crdUrl(url, mirror));
-            const docs = parseAllDocuments(fs.readFileSync(file, "utf8")).map(
-                (d) => d.toJS() as { kind: string; metadata: { name: string } },
-            );
-            assert.deepEqual(
-                docs.map((d) => d.kind),
-                ["CustomResourceDefinition"],
-                file,
-            );
-            names.set(path.basename(file), docs[0].metadata.name);
+            const crds = await loadCrds([crdUrl(url, mirror)]);
+            assert.equal(crds.length, 1, url);
+            names.set(url, crds[0].metadata.name);
+            const versions = crds[0].spec.versions as Array<{ storage: boolean }>;
+            if (!own.has(url)) assert.equal(versions.filter((v) => v.storage).length, 1, url);
         }
         for (const key of Object.keys(EXTERNAL) as Array<keyof typeof EXTERNAL>) {
-            const files = releaseCrdUrls("1.3", { [key]: true }).slice(releaseCrdUrls("1.3", {}).length);
+            const urls = releaseCrdUrls("1.3", { [key]: true }).filter((u) => !own.has(u));
             assert.deepEqual(
-                files.map((u) => names.get(path.basename(crdUrl(u, "/")))),
+                urls.map((u) => names.get(u)),
                 FEATURES[key].crds,
                 key,
             );
