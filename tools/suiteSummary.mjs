@@ -1,5 +1,5 @@
 // A test reporter that prints, after everything else, what to read at the end of a long TAP stream
-// (CI keeps only its end): how long each test file ran, the longest first, the figures that keep
+// (CI keeps only its end): how long each test file took, the longest first, the figures that keep
 // the suite's time in check; then each failed test with its file and error.
 // Plain JavaScript: node loads reporters before `--import tsx` takes effect.
 
@@ -12,31 +12,27 @@ function firstLines(error, count) {
     return [...message, ...(frame ? [frame.trim()] : [])].map((l) => `    ${l}`).join("\n");
 }
 
-/** Wall time per file, from its first event to its last. */
-function fileTimes(spans, started) {
+/** Each file's duration, from its process's start to its end, its hooks included. */
+function fileTimes(durations, total) {
     const root = `${process.cwd()}/`;
-    const rows = [...spans]
-        .map(([file, s]) => [(s.last - s.first) / 1000, file.startsWith(root) ? file.slice(root.length) : file])
-        .sort((a, b) => b[0] - a[0])
-        .map(([secs, file]) => `#   ${secs.toFixed(0).padStart(5)} s  ${file}`);
-    return `\n# wall time per file, ${((Date.now() - started) / 1000).toFixed(0)} s in all\n${rows.join("\n")}\n`;
+    const rows = [...durations]
+        .sort((a, b) => b[1] - a[1])
+        .map(([file, ms]) => `#   ${(ms / 1000).toFixed(0).padStart(5)} s  ${file.startsWith(root) ? file.slice(root.length) : file}`);
+    return `\n# time per file; the whole run ${(total / 1000).toFixed(0)} s\n${rows.join("\n")}\n`;
 }
 
 /** @param {AsyncIterable<{ type: string, data: { name: string, file?: string, nesting: number, details?: { error?: unknown } } }>} source */
 export default async function* suiteSummary(source) {
+    /** @type {Map<string, number>} */
+    const durations = new Map();
     const started = Date.now();
-    /** @type {Map<string, { first: number, last: number }>} */
-    const spans = new Map();
     const failed = [];
     for await (const event of source) {
         const { name, file, nesting, details } = event.data ?? {};
-        if (file) {
-            const span = spans.get(file);
-            if (span) span.last = Date.now();
-            else spans.set(file, { first: Date.now(), last: Date.now() });
-        }
+        // A file is a test of its own at nesting 0, named by its path.
+        if (event.type === "test:complete" && nesting === 0 && name === file) durations.set(file, details.duration_ms);
         if (event.type === "test:fail") failed.push(`✖ ${file ?? "?"} › ${"  ".repeat(nesting)}${name}\n${firstLines(details?.error, 20)}`);
     }
-    yield fileTimes(spans, started);
+    yield fileTimes(durations, Date.now() - started);
     yield failed.length === 0 ? "\n# failed tests: none\n" : `\n# failed tests: ${failed.length}\n${failed.join("\n")}\n`;
 }
