@@ -3,6 +3,8 @@
 // the suite's time in check; then each failed test with its file and error.
 // Plain JavaScript: node loads reporters before `--import tsx` takes effect.
 
+import { resolve } from "node:path";
+
 /** The first lines of a failure's own message and where it was thrown (the runner wraps it in `cause`). */
 function firstLines(error, count) {
     const inner = error?.cause ?? error;
@@ -29,8 +31,9 @@ export default async function* suiteSummary(source) {
     const failed = [];
     for await (const event of source) {
         const { name, file, nesting, details } = event.data ?? {};
-        // A file is a test of its own at nesting 0, named by its path.
-        if (event.type === "test:complete" && nesting === 0 && name === file) durations.set(file, details.duration_ms);
+        // A file is a test of its own at nesting 0, named by its path (events give it absolute or relative).
+        if (event.type === "test:complete" && nesting === 0 && file && resolve(name) === resolve(file))
+            durations.set(resolve(file), details.duration_ms);
         if (event.type === "test:fail") failed.push(`✖ ${file ?? "?"} › ${"  ".repeat(nesting)}${name}\n${firstLines(details?.error, 20)}`);
     }
     yield fileTimes(durations, Date.now() - started);
