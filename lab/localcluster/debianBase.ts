@@ -50,6 +50,9 @@ const HOST_PACKAGES = [
     "ca-certificates",
     "containernetworking-plugins", // Debian's CNI plugins in /usr/lib/cni: bridge, host-local, loopback
     "apt-utils", // apt-ftparchive indexes the local repository
+    // As on Debian's and Ubuntu's cloud images (cloud-init is Python). OVS's packages pull it in
+    // otherwise, and every host's up then byte-compiles its standard library: about 10 s of CPU.
+    "python3",
 ] as const;
 
 /** The local repository's packages: the program's package step installs them (labRepo.ts). */
@@ -64,8 +67,7 @@ const NODE_RUNTIME_PACKAGES = ["containerd", "runc", "busybox-static"] as const;
 /**
  * The base of each system whose hosts run on their own root. Debian 13 carries OVS 3.5 / OVN 25.03
  * (too old for ovnkube: the refusal tests); Debian unstable OVS 4.0 / OVN 26.03, whose OVN_Northbound 7.18 is what ovnkube
- * v1.2 and v1.3 need (7.12 or newer), plus conntrack, which ovnkube v1.3's node calls. Nothing
- * here needs python3 (ovs-ctl, ovn-ctl and ovnkube do not; packages that do pull it in).
+ * v1.2 and v1.3 need (7.12 or newer), plus conntrack, which ovnkube v1.3's node calls.
  */
 export const DEBIAN_BASES: Readonly<Record<OwnRootOs, BaseRecipe>> = {
     debian13: { name: "debian13", title: "Debian 13", suite: "trixie", include: HOST_PACKAGES, repoPackages: OVS_OVN_PACKAGES },

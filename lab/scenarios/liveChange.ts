@@ -166,12 +166,10 @@ export async function nicSnapshot(cluster: LocalCluster, host: string, nic = "et
 }
 
 /** A live lab: `hosts` hosts (Debian 12 unless `os` says otherwise), the stack applied, pod-a on node1 and pod-b on node2 (the pods' namespace is `namespace`). */
-export async function bringUpLiveLab(
-    id: string,
-    namespace: string,
-    hosts = 3,
-    os: HostOs = "debian12",
-): Promise<PulumiLab & { pods: [LocalPod, LocalPod] }> {
+/** A Pulumi-mode lab applied once, with a pod on node1 and one on node2 that reach each other. */
+export type LiveLab = PulumiLab & { pods: [LocalPod, LocalPod] };
+
+export async function bringUpLiveLab(id: string, namespace: string, hosts = 3, os: HostOs = "debian12"): Promise<LiveLab> {
     const lab = await bringUpPulumiLab(id, hosts, os);
     try {
         const r = await apply(lab.options);

@@ -14,7 +14,7 @@ import { down, type PodRef } from "../../../lab/localcluster";
 import { CHECK_PORT, formatMatrix, pingMatrix, tcpExchange } from "../../../lab/localcluster/checks";
 import { createClusterIpsService, podRef, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
 import { findHost, hostIps } from "../../../lab/localcluster/state";
-import { bringUpOvnkubeLab, type OvnkubeLab } from "../../../lab/scenarios/ovnkubeLab";
+import { bringUpOvnkubeLab, type LabStackSettings, type OvnkubeLab } from "../../../lab/scenarios/ovnkubeLab";
 import type { IpFamily } from "../../../lab/localcluster/ipFamily";
 import { removeDemoWorkloads, startDemoDeployment } from "../../../lab/localcluster/kubeWorkloads";
 import { destroy } from "../../../lab/offline/api";
@@ -35,11 +35,11 @@ export interface FamilyLab {
     bareHosts: Map<string, HostSnapshot>;
 }
 
-/** 3 Debian unstable hosts in `ipFamily`, the stack applied once, and a Deployment with a pod on every node. */
-export async function startFamilyLab(id: string, ipFamily: IpFamily, workDir: string): Promise<FamilyLab> {
+/** 3 Debian unstable hosts in `ipFamily`, the stack (with `stack`'s settings) applied once, and a Deployment with a pod on every node. */
+export async function startFamilyLab(id: string, ipFamily: IpFamily, workDir: string, stack?: LabStackSettings): Promise<FamilyLab> {
     const bareHosts = new Map<string, HostSnapshot>();
     const lab = await phase(`bring-up and apply (${ipFamily})`, async () => {
-        const { lab, first } = await bringUpOvnkubeLab({ id, hosts: 3, os: "debian-sid", workDir, ipFamily }, async (bare) => {
+        const { lab, first } = await bringUpOvnkubeLab({ id, hosts: 3, os: "debian-sid", workDir, ipFamily, stack }, async (bare) => {
             for (const h of bare.cluster.hosts) bareHosts.set(h.name, await snapshotHost(bare.cluster, h.name));
         });
         assert.equal(first.ok, true, first.error);
@@ -66,11 +66,11 @@ export async function startFamilyLab(id: string, ipFamily: IpFamily, workDir: st
  * One lab cluster for a whole test file: brought up before its tests (startFamilyLab), taken down
  * after them. Returns the way to it for the tests.
  */
-export function familyLabForFile(id: string, ipFamily: IpFamily): () => FamilyLab {
+export function familyLabForFile(id: string, ipFamily: IpFamily, stack?: LabStackSettings): () => FamilyLab {
     const workDir = fs.mkdtempSync(path.join(tmpdir(), `${id}-`));
     let family: FamilyLab | undefined;
     before(async () => {
-        family = await startFamilyLab(id, ipFamily, workDir);
+        family = await startFamilyLab(id, ipFamily, workDir, stack);
     });
     after(async () => {
         family?.lab.admin.close();
@@ -83,14 +83,21 @@ export function familyLabForFile(id: string, ipFamily: IpFamily): () => FamilyLa
     };
 }
 
-/** The demo's workloads removed, destroy leaves no OVN process and every host as it was before the first up. */
-export async function assertDestroyLeavesHosts({ lab, bareHosts }: FamilyLab, services: string[]): Promise<void> {
+/**
+ * The demo's workloads removed (the spread Deployment, `services`, and `deployments` by name and
+ * namespace), destroy leaves no OVN process and every host as it was before the first up.
+ */
+export async function assertDestroyLeavesHosts(
+    { lab, bareHosts }: FamilyLab,
+    services: string[],
+    deployments: Array<{ name: string; namespace?: string }> = [],
+): Promise<void> {
     await removeDemoWorkloads(
         lab.admin,
         lab.cluster,
         [],
         services.map((name) => ({ name })),
-        [{ name: SPREAD }],
+        [{ name: SPREAD }, ...deployments],
     );
     const r = await phase("destroy", () => destroy(lab.offline));
     assert.equal(r.ok, true, r.error);

@@ -1,0 +1,34 @@
+// One lab cluster for every check that leaves the others' ground as it found it: 3 Debian unstable
+// hosts in dual stack, Kubernetes v1.36 with the upstream kubelet and containerd, ovn-kubernetes
+// 1.3 interconnect (a zone per node, local gateway mode) with `multicast` on and node2
+// `egressAssignable`, applied from bare hosts by the offline engine. In order: what only the
+// upstream kubelet does (./sharedCluster/kubelet.ts), dual stack (./sharedCluster/dualStack.ts),
+// the release's features (./sharedCluster/features.ts, which moves `egressAssignable` to node3 by
+// one up); then a second up and a refresh change nothing, and destroy leaves every host as it was
+// before the first up. Bringing a cluster up costs more than all these checks together, which is
+// why they share one. Phases print their wall time.
+import { test } from "node:test";
+import { assertUpAndRefreshChangeNothing } from "../../lab/scenarios/ovnkubeLab";
+import { assertDestroyLeavesHosts, familyLabForFile } from "./support/familyProof";
+import { phase } from "./support/phase";
+import { kubeletChecks, LIMITED } from "./sharedCluster/kubelet";
+import { DUAL_STACK_SERVICE, dualStackChecks } from "./sharedCluster/dualStack";
+import { FEATURE_DEPLOYMENTS, featureChecks, type StackWithAssignable } from "./sharedCluster/features";
+
+/** Local gateway mode: interconnect's other gateway mode (interconnect.test.ts runs shared). */
+const stack: StackWithAssignable = (node) => ({
+    ovnkube: { gatewayMode: "local", features: { multicast: true } },
+    nodeSettings: { [node]: { egressAssignable: true } },
+});
+const family = familyLabForFile("shared", "dual", stack("node2"));
+
+kubeletChecks(family);
+dualStackChecks(family);
+featureChecks(family, stack);
+
+test("a second up and a refresh change nothing", async () => {
+    await phase("second up and refresh", () => assertUpAndRefreshChangeNothing(family().lab.offline));
+});
+
+test("destroy leaves every host as it was before the first up", () =>
+    assertDestroyLeavesHosts(family(), [DUAL_STACK_SERVICE], [{ name: LIMITED }, ...FEATURE_DEPLOYMENTS]));
