@@ -2,12 +2,14 @@
 // lab (3 Debian 12 hosts, applied once, a pod on node1 and one on node2), in order: the tunnel type
 // (refused, nothing touched: ./liveLab/tunnelType.ts), node3's gateway bridge renamed
 // (./liveLab/gatewayBridgeRename.ts), the overlay MTU raised in place (./liveLab/mtuChange.ts: it
-// creates the pods again); last, destroy with the demo's pods refused and then complete
+// creates the pods again), the SSH key rotated (./liveLab/keyRotation.ts); last, destroy with the
+// demo's pods refused and then complete
 // (./liveLab/destroyChecks.ts). Pulumi mode, because there the project writes every object these
 // changes touch; ovnkube mode's side of them is proven on the objects in test/kube.
 import { after, before } from "node:test";
 import { bringUpLiveLab, type LiveLab } from "../../lab/scenarios/liveChange";
 import { destroyChecks } from "./liveLab/destroyChecks";
+import { keyRotationChecks } from "./liveLab/keyRotation";
 import { gatewayBridgeRenameChecks } from "./liveLab/gatewayBridgeRename";
 import { mtuChangeChecks } from "./liveLab/mtuChange";
 import { tunnelTypeChecks } from "./liveLab/tunnelType";
@@ -28,4 +30,5 @@ after(async () => {
 tunnelTypeChecks(live);
 gatewayBridgeRenameChecks(live);
 mtuChangeChecks(live);
+keyRotationChecks(live);
 destroyChecks(live);
