@@ -1,6 +1,6 @@
 // Benchmark scenario: ovn-kubernetes 1.2 → 1.3 (interconnect) on 2 Debian unstable hosts while a
 // pod on each node probes the other, until every ovnkube pod of 1.3 runs
-// (test/e2e/upgrade.test.ts and test/e2e/centralized.test.ts prove it in both architectures).
+// (test/e2e/sharedCluster/upgrade.ts and test/e2e/centralized.test.ts prove it in both architectures).
 import type { ChangeScenario } from "../changes";
 import { onOvnkubeLab, underProbes } from "../ovnkubeScenario";
 import { readStackFile } from "@ovn-kubernetes-as-code/cluster/config";

@@ -16,6 +16,7 @@ import { createClusterIpsService, podRef, type KubePod } from "../../../lab/loca
 import { findHost, hostIps } from "../../../lab/localcluster/state";
 import { bringUpOvnkubeLab, type LabStackSettings, type OvnkubeLab } from "../../../lab/scenarios/ovnkubeLab";
 import type { IpFamily } from "../../../lab/localcluster/ipFamily";
+import type { OvnKubernetesRelease } from "../../../lab/localcluster/labReleases";
 import { removeDemoWorkloads, startDemoDeployment } from "../../../lab/localcluster/kubeWorkloads";
 import { destroy } from "../../../lab/offline/api";
 import { snapshotHost, type HostSnapshot } from "./hostSnapshot";
@@ -35,11 +36,17 @@ export interface FamilyLab {
     bareHosts: Map<string, HostSnapshot>;
 }
 
-/** 3 Debian unstable hosts in `ipFamily`, the stack (with `stack`'s settings) applied once, and a Deployment with a pod on every node. */
-export async function startFamilyLab(id: string, ipFamily: IpFamily, workDir: string, stack?: LabStackSettings): Promise<FamilyLab> {
+/** What a family lab starts with beyond the lab's defaults: the stack's settings, the release. */
+export interface FamilyLabStart {
+    stack?: LabStackSettings;
+    release?: OvnKubernetesRelease;
+}
+
+/** 3 Debian unstable hosts in `ipFamily`, the stack applied once, and a Deployment with a pod on every node. */
+export async function startFamilyLab(id: string, ipFamily: IpFamily, workDir: string, start: FamilyLabStart = {}): Promise<FamilyLab> {
     const bareHosts = new Map<string, HostSnapshot>();
     const lab = await phase(`bring-up and apply (${ipFamily})`, async () => {
-        const { lab, first } = await bringUpOvnkubeLab({ id, hosts: 3, os: "debian-sid", workDir, ipFamily, stack }, async (bare) => {
+        const { lab, first } = await bringUpOvnkubeLab({ id, hosts: 3, os: "debian-sid", workDir, ipFamily, ...start }, async (bare) => {
             for (const h of bare.cluster.hosts) bareHosts.set(h.name, await snapshotHost(bare.cluster, h.name));
         });
         assert.equal(first.ok, true, first.error);
@@ -66,11 +73,11 @@ export async function startFamilyLab(id: string, ipFamily: IpFamily, workDir: st
  * One lab cluster for a whole test file: brought up before its tests (startFamilyLab), taken down
  * after them. Returns the way to it for the tests.
  */
-export function familyLabForFile(id: string, ipFamily: IpFamily, stack?: LabStackSettings): () => FamilyLab {
+export function familyLabForFile(id: string, ipFamily: IpFamily, start: FamilyLabStart = {}): () => FamilyLab {
     const workDir = fs.mkdtempSync(path.join(tmpdir(), `${id}-`));
     let family: FamilyLab | undefined;
     before(async () => {
-        family = await startFamilyLab(id, ipFamily, workDir, stack);
+        family = await startFamilyLab(id, ipFamily, workDir, start);
     });
     after(async () => {
         family?.lab.admin.close();
