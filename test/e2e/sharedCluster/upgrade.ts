@@ -19,6 +19,7 @@ import { upgradeUnderProbes } from "../../../lab/scenarios/ovnkubeUpgrade";
 import { SPREAD, type FamilyLab } from "../support/familyProof";
 import { phase } from "../support/phase";
 import { assertPodsPing } from "../support/workloadProof";
+import { assertRolloutLostNothing } from "../support/upgradeProbes";
 
 const changed = (r: OperationResult) =>
     r.ops
@@ -73,18 +74,7 @@ export function upgradeChecks(family: () => FamilyLab, stack13: LabStackSettings
             // Probes both ways between the pods on node1 and node2, 20 per second, from before the up
             // until every ovnkube pod of the new release runs.
             const rollout = await phase("up 1.2 → 1.3", () => upgradeUnderProbes(lab(), to13.kube, [pods[0], pods[1]]));
-            assert.equal(rollout.result.ok, true, rollout.result.error);
-            const traffic = rollout.traffic;
-            console.log(`pod-to-pod probes during the upgrade: ${traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
-            assert.deepEqual(
-                traffic.map((t) => t.lost),
-                [0, 0],
-                "no probe between the pods was lost while the release rolled",
-            );
-            assert.ok(
-                traffic.every((t) => t.sent > 20),
-                "probes ran through the upgrade",
-            );
+            assertRolloutLostNothing(rollout, `${pods[0].node} ↔ ${pods[1].node}`);
             lab().model = to13;
             assert.deepEqual(await runningImages(), [releaseOf("1.3").image]);
 
