@@ -14,7 +14,7 @@ import { gatewayModel } from "./fixtures";
 import { inHost, labHost, startLab } from "./support/lab";
 import { runOk, runScript } from "./support/remote";
 
-const ID = "hostsnic";
+const ID = "hostsnm";
 const H = "node1";
 let lab: LocalCluster;
 const V6 = { host: "2001:db8:5::11", external: "2001:db8:5::1", prefix: 64, route: "2001:db8:6::/64" };

@@ -26,7 +26,7 @@ import { SERVICE_SUBNET, startKubeLab, type KubeLab } from "../support/kubeContr
 import { applyAll, registeredNode, startClusterManager, type ClusterManagerRun } from "./clusterManagerRun";
 import { interconnectModel } from "./fixture";
 
-const ID = "lkudn";
+const ID = "lkudns";
 const FEATURES = { multiNetwork: true, networkSegmentation: true, networkConnect: true } as const;
 /** go-controller/pkg/types/const.go:255 at v1.3.0. */
 const PRIMARY_UDN_LABEL = "k8s.ovn.org/primary-user-defined-network";

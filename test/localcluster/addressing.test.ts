@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { test } from "node:test";
 import { controlPlaneAddress, defaultSubnet, planAddresses, spareAddress } from "../../lab/localcluster/addressing";
 import { checkId, clusterNames } from "../../lab/localcluster/names";
@@ -8,6 +10,30 @@ test("the default underlay is a /24 in 172.31.0.0/16 that depends only on the id
     assert.match(defaultSubnet("local"), /^172\.31\.([1-9]|[1-9]\d|1\d\d|2[0-4]\d|25[0-4])\.0\/24$/);
     const seen = new Set(["a", "b", "c", "d", "e", "f"].map(defaultSubnet));
     assert.ok(seen.size > 1, "different ids spread over different subnets");
+});
+
+/** The lab ids the test files name: `const ID = "…"`, or the id given to a lab helper directly. */
+function testLabIds(dir = path.join(__dirname, "..")): Map<string, string> {
+    const ids = new Map<string, string>();
+    for (const entry of fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"))) {
+        const text = fs.readFileSync(path.join(dir, entry), "utf8");
+        for (const m of text.matchAll(
+            /(?:const ID = |familyLabForFile\(|bringUpLiveLab\(|bringUpPulumiLab\(|haLab\()"([a-z][a-z0-9]{0,7})"/g,
+        ))
+            ids.set(m[1], entry);
+    }
+    return ids;
+}
+
+test("the test files' labs each have their own default underlay: two running at once never share a /24 on this machine", () => {
+    const ids = testLabIds();
+    assert.ok(ids.size > 30, `${ids.size} lab ids found`);
+    const bySubnet = new Map<string, string[]>();
+    for (const [id, file] of ids) bySubnet.set(defaultSubnet(id), [...(bySubnet.get(defaultSubnet(id)) ?? []), `${id} (${file})`]);
+    assert.deepEqual(
+        [...bySubnet].filter(([, users]) => users.length > 1),
+        [],
+    );
 });
 
 test("the address plan puts the gateway first, hosts from .11 and the operator last", () => {

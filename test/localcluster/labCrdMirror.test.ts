@@ -11,7 +11,7 @@ import { crdUrl } from "../../components/model/clusterModel";
 import { gitFileOf, writeLabCrdMirror } from "../../lab/localcluster/labCrdMirror";
 import { stateDir } from "../../lab/localcluster/names";
 
-const ID = "crdmirr";
+const ID = "crdmir";
 const EXTERNAL = { adminNetworkPolicy: true, multiNetwork: true, persistentIps: true, multiNetworkPolicy: true } as const;
 
 after(() => fs.rmSync(stateDir(ID), { recursive: true, force: true }));
