@@ -77,8 +77,9 @@ const anyAddressFor = (ip: string) => (ip.includes(":") ? "::" : "0.0.0.0");
 const CLIENT = `const c=require("net").connect(+process.argv[2],process.argv[1]);let d="";c.on("data",x=>d+=x);c.on("end",()=>{console.log(d);process.exit(0)});c.on("error",e=>{console.error(e.message);process.exit(1)});setTimeout(()=>{console.error("timed out");process.exit(1)},+process.argv[3])`;
 
 /**
- * Connects from `client` to `serverIp:port` served at `server`; the server answers with the
- * source address it saw. Tries `attempts` times: the first overlay packet to a new peer can be lost.
+ * Connects from `client` to `serverIp:port` served at `server` (or to `via`, a Service's address
+ * and port that lead there); the server answers with the source address it saw. Tries `attempts`
+ * times: the first overlay packet to a new peer can be lost.
  */
 export async function tcpExchange(
     cluster: LocalCluster,
@@ -87,6 +88,7 @@ export async function tcpExchange(
     client: Place,
     port = 18080,
     attempts = 4,
+    via?: { ip: string; port: number },
 ): Promise<{ ok: boolean; seenSource?: string; error?: string }> {
     const [cmd, ...args] = argvIn(cluster, server, [process.execPath, "-e", SERVER, String(port), "20000", anyAddressFor(serverIp)]);
     const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
@@ -97,7 +99,7 @@ export async function tcpExchange(
             child.on("exit", (code) => reject(new Error(`TCP server exited (${code}) before listening`)));
             setTimeout(() => reject(new Error("TCP server did not start")), 10000).unref();
         });
-        const r = await tcpAnswer(cluster, client, serverIp, port, attempts);
+        const r = await tcpAnswer(cluster, client, via?.ip ?? serverIp, via?.port ?? port, attempts);
         return r.ok ? { ok: true, seenSource: r.answer!.replace(/^::ffff:/, "") } : { ok: false, error: r.error };
     } finally {
         // Gone before returning: the next exchange listens on the same port.

@@ -15,7 +15,7 @@ import { assertDestroyLeavesHosts, familyLabForFile } from "./support/familyProo
 import { phase } from "./support/phase";
 import { kubeletChecks, LIMITED } from "./sharedCluster/kubelet";
 import { upgradeChecks } from "./sharedCluster/upgrade";
-import { DUAL_STACK_SERVICE, dualStackChecks } from "./sharedCluster/dualStack";
+import { DUAL_STACK_SERVICE, dualStackChecks, NODE_PORT_SERVICE } from "./sharedCluster/dualStack";
 import { FEATURE_DEPLOYMENTS, featureChecks, type StackWithAssignable } from "./sharedCluster/features";
 
 /** Local gateway mode: interconnect's other gateway mode (interconnect.test.ts runs shared). */
@@ -36,4 +36,4 @@ test("a second up and a refresh change nothing", async () => {
 });
 
 test("destroy leaves every host as it was before the first up", () =>
-    assertDestroyLeavesHosts(family(), [DUAL_STACK_SERVICE], [{ name: LIMITED }, ...FEATURE_DEPLOYMENTS]));
+    assertDestroyLeavesHosts(family(), [DUAL_STACK_SERVICE, NODE_PORT_SERVICE], [{ name: LIMITED }, ...FEATURE_DEPLOYMENTS]));

@@ -2,15 +2,15 @@
 // underlay, Kubernetes 1.36 with both service ranges and every kubelet's --node-ip in both families,
 // ovn-kubernetes 1.3 interconnect from the lab's dual-stack stack file): the spread Deployment's
 // pods get an address of each family in their node's planned subnets; ping and ping6 across every
-// pair; a RequireDualStack Service answers at both ClusterIPs; the outside sees each pod's traffic
-// from its node's address of that family; a NetworkPolicy admitting one peer's IPv4 address only
-// holds in both families.
+// pair; a RequireDualStack Service answers at both ClusterIPs, and a NodePort Service from the
+// outside at every node; the outside sees each pod's traffic from its node's address of that
+// family; a NetworkPolicy admitting one peer's IPv4 address only holds in both families.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { pollUntil } from "../../../lab/kubeclient";
 import { CHECK_PORT, tcpExchange } from "../../../lab/localcluster/checks";
 import { ipv6Of } from "../../../lab/localcluster/ipv6Checks";
-import { DEMO_NAMESPACE, podRef, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
+import { createNodePortService, DEMO_NAMESPACE, podRef, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
 import {
     SERVER_LABEL,
     assertOutsideEveryFamily,
@@ -22,6 +22,8 @@ import {
 
 /** The RequireDualStack Service these checks leave for the workloads' removal. */
 export const DUAL_STACK_SERVICE = "dual";
+/** The NodePort Service these checks leave for the workloads' removal. */
+export const NODE_PORT_SERVICE = "dual-nodeport";
 const POLICY = "server-from-peer-v4";
 
 /** The dual-stack checks on the shared cluster's spread pods. */
@@ -46,6 +48,31 @@ export function dualStackChecks(family: () => FamilyLab): void {
 
         test("pods reach the outside over both families, SNATed to their node's address of that family", () =>
             assertOutsideEveryFamily(lab(), pods()));
+
+        test("a NodePort Service answers from the outside at every node's IPv4 address", async () => {
+            const server = pods()[1];
+            const { nodePort } = await createNodePortService(lab().admin, {
+                name: NODE_PORT_SERVICE,
+                selector: SERVER_LABEL,
+                port: CHECK_PORT,
+                targetPort: CHECK_PORT,
+            });
+            for (const node of lab().model.kube.nodes) {
+                const ip = node.gatewayIps[0];
+                // ovnkube adds the Service's load balancer asynchronously.
+                await pollUntil(
+                    async () => {
+                        const r = await tcpExchange(lab().cluster, { pod: podRef(server) }, server.ip, { external: true }, CHECK_PORT, 1, {
+                            ip,
+                            port: nodePort,
+                        });
+                        if (!r.ok) throw new Error(r.error);
+                        return r;
+                    },
+                    { timeoutMs: 30_000, intervalMs: 500, what: `NodePort ${ip}:${nodePort} (${node.name}) from the outside` },
+                );
+            }
+        });
 
         test("a NetworkPolicy admitting one peer's IPv4 address holds in both families", async () => {
             const [peer, server, other] = pods();
