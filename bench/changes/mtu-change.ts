@@ -1,5 +1,5 @@
 // Benchmark scenario: the overlay MTU raised from 1400 to 1442 on a live 3-host Pulumi-mode
-// cluster while pods on node1 and node2 ping each other (test/e2e/mtuChange.test.ts proves it).
+// cluster while pods on node1 and node2 ping each other (test/e2e/liveLab/mtuChange.ts proves it).
 import type { ChangeScenario } from "../changes";
 import { bringUpLiveLab, changeMtu, NEW_MTU } from "@ovn-kubernetes-as-code/lab/scenarios";
 

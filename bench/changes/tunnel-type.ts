@@ -1,5 +1,5 @@
 // Benchmark scenario: geneve → vxlan on a live 3-host Pulumi-mode cluster, which `up` refuses
-// before touching anything (test/e2e/tunnelType.test.ts proves it); the time is that of the
+// before touching anything (test/e2e/liveLab/tunnelType.ts proves it); the time is that of the
 // refused up, the loss that of the pods on node1 and node2 meanwhile.
 import type { ChangeScenario } from "../changes";
 import { bringUpLiveLab, changeEncapType } from "@ovn-kubernetes-as-code/lab/scenarios";

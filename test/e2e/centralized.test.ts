@@ -27,12 +27,11 @@ import { validateConfig } from "../../components/plan/validate";
 import { buildClusterModel } from "../../components/model/clusterModel";
 import { down, hostExec } from "../../lab/localcluster";
 import { removeDemoWorkloads, startDemoDeployment, type KubePod } from "../../lab/localcluster/kubeWorkloads";
-import { apply, destroy, preview, refresh, type OperationResult } from "../../lab/offline/api";
+import { apply, destroy, refresh } from "../../lab/offline/api";
 import { processesNamed, ovsOvnDaemons } from "./support/hostDaemons";
 import { snapshotHost, type HostSnapshot } from "./support/hostSnapshot";
 import { upgradeUnderProbes } from "../../lab/scenarios/ovnkubeUpgrade";
 import { readNbLog, writerReport, type NbWriter } from "./support/nbTransactionLog";
-import { pullReleaseImage } from "../../lab/localcluster/kubernetes";
 import {
     assertUpAndRefreshChangeNothing,
     bringUpOvnkubeLab,
@@ -49,7 +48,7 @@ import {
     ovnkubeImages,
 } from "../../lab/scenarios/ovnkubePods";
 import { phase } from "./support/phase";
-import { assertRolloutLostNothing } from "./support/upgradeProbes";
+import { assertRolloutLostNothing, changed, previewUpgradeTo13 } from "./support/upgradeProbes";
 import { removeOvnkubeNode } from "../../lab/scenarios/ovnkubeNodeRemoval";
 import { addOvnkubeNode } from "../../lab/scenarios/ovnkubeNodeAddition";
 import { clusterOf, electedAmong, killDaemons, leaderOf, restartMember } from "./support/raftMembers";
@@ -73,11 +72,6 @@ let model: ClusterModel;
 let pods: KubePod[] = [];
 const bareHosts = new Map<string, HostSnapshot>();
 
-const changed = (r: OperationResult) =>
-    r.ops
-        .filter((o) => o.op !== "same")
-        .map((o) => `${o.op} ${o.name}`)
-        .sort();
 const centrals = () => ({ cluster: lab.cluster, model });
 /** The nodes whose ovnkube-node runs pods (every node with the node role). */
 const podNodes = () => model.kube.nodes.map((n) => n.name);
@@ -184,20 +178,7 @@ test("1.2 → 1.3 in one up: preview names what rolls, probes between pods on tw
     pods.push(...spread);
     await assertPodsPing(lab, spread);
 
-    // No registry here: the nodes get 1.3's image before the up that names it.
-    await phase("1.3's image on the nodes", () => pullReleaseImage(lab.cluster, lab.kubernetes, "1.3"));
-    writeLabStack(lab, lab.offline.stackFile!, STACK_13);
-    const to13 = buildClusterModel(validateConfig(readStackFile(lab.offline.stackFile!)));
-    const seen = await phase("preview 1.2 → 1.3", () => preview(lab.offline));
-    assert.equal(seen.ok, true, seen.error);
-    const plan = changed(seen);
-    console.log(`preview: ${plan.join(", ")}`);
-    for (const ds of ["ovn-ovnkube-master", "ovn-ovnkube-node", "ovn-ovnkube-identity"])
-        assert.ok(plan.includes(`update ${ds}`), `${ds} in ${JSON.stringify(plan)}`);
-    assert.deepEqual(
-        plan.filter((o) => /^(replace|delete)/.test(o)),
-        [],
-    );
+    const { to13 } = await previewUpgradeTo13(lab, STACK_13, ["ovn-ovnkube-master", "ovn-ovnkube-node", "ovn-ovnkube-identity"]);
     assert.deepEqual(await runningImages(), [releaseOf("1.2").image], "preview changed nothing");
 
     const [a, b] = spread;

@@ -8,24 +8,14 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { releaseOf } from "../../../components/config/releases";
-import { readStackFile } from "../../../components/config/stackFile";
-import { buildClusterModel } from "../../../components/model/clusterModel";
-import { validateConfig } from "../../../components/plan/validate";
-import { pullReleaseImage } from "../../../lab/localcluster/kubernetes";
-import { apply, preview, type OperationResult } from "../../../lab/offline/api";
+import { apply, preview } from "../../../lab/offline/api";
 import { writeLabStack, type LabStackSettings } from "../../../lab/scenarios/ovnkubeLab";
 import { ovnkubeImages, ovnkubePodsOf } from "../../../lab/scenarios/ovnkubePods";
 import { upgradeUnderProbes } from "../../../lab/scenarios/ovnkubeUpgrade";
 import { SPREAD, type FamilyLab } from "../support/familyProof";
 import { phase } from "../support/phase";
 import { assertPodsPing } from "../support/workloadProof";
-import { assertRolloutLostNothing } from "../support/upgradeProbes";
-
-const changed = (r: OperationResult) =>
-    r.ops
-        .filter((o) => o.op !== "same")
-        .map((o) => `${o.op} ${o.name}`)
-        .sort();
+import { assertRolloutLostNothing, changed, previewUpgradeTo13 } from "../support/upgradeProbes";
 
 /** The upgrade checks, first on the shared cluster brought up on 1.2; `stack13` is its stack on 1.3, which they leave in place. */
 export function upgradeChecks(family: () => FamilyLab, stack13: LabStackSettings): void {
@@ -48,26 +38,16 @@ export function upgradeChecks(family: () => FamilyLab, stack13: LabStackSettings
             const before = await podIps();
             assert.deepEqual(Object.keys(before).sort(), pods.map((p) => p.name).sort());
 
-            // No registry here: the nodes get 1.3's image before the up that names it.
-            await phase("1.3's image on the nodes", () => pullReleaseImage(lab().cluster, lab().kubernetes, "1.3"));
-            const stackFile = writeLabStack(lab(), lab().offline.stackFile!, stack13);
-            const to13 = buildClusterModel(validateConfig(readStackFile(stackFile)));
-
-            const seen = await phase("preview 1.2 → 1.3", () => preview(lab().offline));
-            assert.equal(seen.ok, true, seen.error);
-            const plan = changed(seen);
-            console.log(`preview: ${plan.join(", ")}`);
-            // The release's DaemonSets roll in place; 1.3's two new CRDs are created; nothing is replaced or deleted.
-            for (const ds of ["ovn-ovnkube-control-plane", "ovn-ovnkube-node", "ovn-ovnkube-identity"])
-                assert.ok(plan.includes(`update ${ds}`), `${ds} in ${JSON.stringify(plan)}`);
+            // The release's DaemonSets roll in place; 1.3's two new CRDs are created.
+            const { to13, plan } = await previewUpgradeTo13(lab(), stack13, [
+                "ovn-ovnkube-control-plane",
+                "ovn-ovnkube-node",
+                "ovn-ovnkube-identity",
+            ]);
             assert.ok(
                 plan.includes("create ovn-ovnkube-crd-vteps.k8s.ovn.org") &&
                     plan.includes("create ovn-ovnkube-crd-clusternetworkconnects.k8s.ovn.org"),
                 JSON.stringify(plan),
-            );
-            assert.deepEqual(
-                plan.filter((o) => /^(replace|delete)/.test(o)),
-                [],
             );
             assert.deepEqual(await runningImages(), [releaseOf("1.2").image], "preview changed nothing");
 
