@@ -1,6 +1,9 @@
 # Inputs: os_family (debian|rhel), wanted ("name[=version] …"), repo_name, repo_file (where its
 # source or .repo file goes), repo_url, apt_suite, apt_components (empty when there is no extra
 # repository).
+# Dependencies come along, recommended (weak) packages do not: on Debian unstable these are a
+# dozen Python libraries (python3-rich, -pygments, …) that OVS's optional tools use and no host
+# role needs; a role that needs python3-openvswitch (openvswitch-ipsec, openvswitch-vtep) depends on it.
 read -r -a specs <<<"$wanted"
 
 # installed_version PACKAGE: the installed version, empty when not installed.
@@ -42,13 +45,13 @@ if [[ $os_family == debian ]]; then
         printf 'deb %s %s %s\n' "$repo_url" "$apt_suite" "$apt_components" >"$repo_file"
     fi
     apt-get update -q >&2
-    apt-get install -y -q --allow-downgrades -o Dpkg::Options::=--force-confold "${missing[@]}" >&2
+    apt-get install -y -q --no-install-recommends --allow-downgrades -o Dpkg::Options::=--force-confold "${missing[@]}" >&2
 else
     if [[ -n $repo_name ]]; then
         printf '[%s]\nname=%s\nbaseurl=%s\nenabled=1\ngpgcheck=1\n' "$repo_name" "$repo_name" "$repo_url" >"$repo_file"
     fi
     dnf_specs=()
     for spec in "${missing[@]}"; do dnf_specs+=("${spec/=/-}"); done
-    dnf install -y -q "${dnf_specs[@]}" >&2
+    dnf install -y -q --setopt=install_weak_deps=False "${dnf_specs[@]}" >&2
 fi
 log "installed: ${missing[*]}"
