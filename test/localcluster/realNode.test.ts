@@ -89,3 +89,32 @@ test("an OCI archive written here holds blobs that match their digests and an in
         fs.rmSync(dir, { recursive: true, force: true });
     }
 });
+
+test("the same files give the same layer digest, read or not in between: two images share their common layer's blob", async () => {
+    const dir = fs.mkdtempSync(path.join(tmpdir(), "oci-"));
+    try {
+        const root = path.join(dir, "root");
+        fs.mkdirSync(path.join(root, "etc"), { recursive: true });
+        fs.writeFileSync(path.join(root, "etc/os"), "lab\n");
+        const layersOf = async (name: string) => {
+            const archive = path.join(dir, `${name}.tar`);
+            await writeOciArchive({ ref: `localhost/lab/${name}:1`, layers: [root] }, path.join(dir, "layout"), archive);
+            const out = path.join(dir, name);
+            fs.mkdirSync(out);
+            execFileSync("tar", ["-C", out, "-xf", archive]);
+            const json = (digest: string) =>
+                JSON.parse(fs.readFileSync(path.join(out, "blobs", "sha256", digest.replace(/^sha256:/, "")), "utf8"));
+            const index = JSON.parse(fs.readFileSync(path.join(out, "index.json"), "utf8"));
+            return (json(index.manifests[0].digest).layers as Array<{ digest: string }>).map((l) => l.digest);
+        };
+        const first = await layersOf("one");
+        // A read and a later change time: what tar's pax headers would otherwise record.
+        fs.readFileSync(path.join(root, "etc/os"));
+        fs.utimesSync(path.join(root, "etc/os"), new Date(), new Date());
+        fs.chmodSync(path.join(root, "etc/os"), 0o644);
+        await new Promise((r) => setTimeout(r, 1100));
+        assert.deepEqual(await layersOf("two"), first);
+    } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+    }
+});

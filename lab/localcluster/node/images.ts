@@ -12,7 +12,7 @@ import { inRoot, LAB_APT_DIR } from "../labRepo";
 import { withMachineLock } from "../machineLock";
 import { check } from "../run";
 import { imagePath, ovnKubernetesLabImage, ovnKubernetesLabRelease, type OvnKubernetesRelease } from "../labReleases";
-import { writeOciArchive, type ImageSpec } from "./oci";
+import { LAYER_TAR_OPTIONS, writeOciArchive, type ImageSpec } from "./oci";
 
 /** Bump when what goes into an image changes without its inputs changing. */
 const IMAGES_VERSION = 1;
@@ -67,7 +67,8 @@ async function cached(target: string, build: (partial: string) => Promise<void>)
 
 /** The archive `name-<hash>.tar`, made by `make` with a scratch directory unless cached. */
 function cachedArchive(name: string, inputs: unknown, make: (scratch: string, archive: string) => Promise<void>): Promise<string> {
-    return cached(path.join(IMAGES_CACHE, `${name}-${digestOf(inputs)}.tar`), async (partial) => {
+    // Archives written another way are other archives.
+    return cached(path.join(IMAGES_CACHE, `${name}-${digestOf({ inputs, layer: LAYER_TAR_OPTIONS })}.tar`), async (partial) => {
         const scratch = `${partial}.work`;
         fs.mkdirSync(scratch);
         try {

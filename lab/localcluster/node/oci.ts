@@ -96,10 +96,23 @@ function putJson(layout: string, value: object): Blob {
     return putBlob(layout, tmp);
 }
 
-/** A layer of `root`: sorted, owned by numeric ids, dated 0, so the same files give the same digest. */
+/**
+ * How a layer is written: sorted, owned by numeric ids, dated 0, so the same files give the same
+ * digest, and a node's containerd stores and unpacks a layer two images share once. `--xattrs`
+ * makes GNU tar write pax headers, which by default carry each file's atime and ctime (changed by
+ * every read) and a header name with tar's pid: dropped and fixed here.
+ */
+export const LAYER_TAR_OPTIONS = [
+    "--sort=name",
+    "--numeric-owner",
+    "--mtime=@0",
+    "--xattrs",
+    "--pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime",
+] as const;
+
 async function putLayer(layout: string, root: string): Promise<Blob> {
     const tmp = path.join(layout, "layer.tmp");
-    await check(["tar", "--sort=name", "--numeric-owner", "--mtime=@0", "--xattrs", "-C", root, "-cf", tmp, "."], {
+    await check(["tar", ...LAYER_TAR_OPTIONS, "-C", root, "-cf", tmp, "."], {
         timeoutMs: 10 * 60_000,
     });
     return putBlob(layout, tmp);
