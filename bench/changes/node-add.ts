@@ -1,5 +1,5 @@
 // Benchmark scenario: node2 appended to a live Pulumi-mode stack (its host already up) while pods
-// on node1 and node3 ping each other (test/e2e/nodeAdd.test.ts proves it).
+// on node1 and node3 ping each other (test/e2e/nodeChanges.test.ts proves it).
 import { figures, type ChangeScenario } from "../changes";
 import { addNodeSteps, ok } from "@ovn-kubernetes-as-code/lab/scenarios";
 

@@ -1,5 +1,5 @@
 // Benchmark scenario: node2 drained and removed from a live Pulumi-mode stack while pods on node1
-// and node3 ping each other (test/e2e/nodeRemove.test.ts proves it, and the refusal before the drain).
+// and node3 ping each other (test/e2e/nodeChanges.test.ts proves it, and the refusal before the drain).
 import { figures, type ChangeScenario } from "../changes";
 import { removeNodeSteps, ok } from "@ovn-kubernetes-as-code/lab/scenarios";
 

@@ -1,5 +1,5 @@
 // Benchmark scenario: node2 renamed node2b on a live Pulumi-mode stack, as the refusal of a one-step
-// rename says: a removal `up`, then an addition `up` (test/e2e/nodeRename.test.ts proves it); the
+// rename says: a removal `up`, then an addition `up` (test/e2e/nodeChanges.test.ts proves it); the
 // time and loss are both `up`s together, while pods on node1 and node3 ping each other.
 import { figures, type ChangeScenario } from "../changes";
 import { renameNodeSteps, ok } from "@ovn-kubernetes-as-code/lab/scenarios";
