@@ -55,6 +55,13 @@ test("cgroup hierarchies are read from mountinfo with their controllers", () => 
     ]);
 });
 
+/** An OCI archive unpacked into `into`, and its blobs by digest. */
+function unpackArchive(archive: string, into: string): { unpacked: string; blob(digest: string): Buffer } {
+    fs.mkdirSync(into);
+    execFileSync("tar", ["-C", into, "-xf", archive]);
+    return { unpacked: into, blob: (digest) => fs.readFileSync(path.join(into, "blobs", "sha256", digest.replace(/^sha256:/, ""))) };
+}
+
 test("an OCI archive written here holds blobs that match their digests and an index naming the reference", async () => {
     const dir = fs.mkdtempSync(path.join(tmpdir(), "oci-"));
     try {
@@ -65,10 +72,7 @@ test("an OCI archive written here holds blobs that match their digests and an in
         const archive = path.join(dir, "hello.tar");
         await writeOciArchive({ ref, layers: [root], entrypoint: ["/bin/hello"] }, path.join(dir, "layout"), archive);
 
-        const unpacked = path.join(dir, "unpacked");
-        fs.mkdirSync(unpacked);
-        execFileSync("tar", ["-C", unpacked, "-xf", archive]);
-        const blob = (digest: string) => fs.readFileSync(path.join(unpacked, "blobs", "sha256", digest.replace(/^sha256:/, "")));
+        const { unpacked, blob } = unpackArchive(archive, path.join(dir, "unpacked"));
         const check = (d: { digest: string; size: number }) => {
             const bytes = blob(d.digest);
             assert.equal(`sha256:${createHash("sha256").update(bytes).digest("hex")}`, d.digest);
@@ -99,13 +103,9 @@ test("the same files give the same layer digest, read or not in between: two ima
         const layersOf = async (name: string) => {
             const archive = path.join(dir, `${name}.tar`);
             await writeOciArchive({ ref: `localhost/lab/${name}:1`, layers: [root] }, path.join(dir, "layout"), archive);
-            const out = path.join(dir, name);
-            fs.mkdirSync(out);
-            execFileSync("tar", ["-C", out, "-xf", archive]);
-            const json = (digest: string) =>
-                JSON.parse(fs.readFileSync(path.join(out, "blobs", "sha256", digest.replace(/^sha256:/, "")), "utf8"));
-            const index = JSON.parse(fs.readFileSync(path.join(out, "index.json"), "utf8"));
-            return (json(index.manifests[0].digest).layers as Array<{ digest: string }>).map((l) => l.digest);
+            const { unpacked, blob } = unpackArchive(archive, path.join(dir, name));
+            const index = JSON.parse(fs.readFileSync(path.join(unpacked, "index.json"), "utf8"));
+            return (JSON.parse(blob(index.manifests[0].digest).toString()).layers as Array<{ digest: string }>).map((l) => l.digest);
         };
         const first = await layersOf("one");
         // A read and a later change time: what tar's pax headers would otherwise record.
