@@ -10,7 +10,13 @@ import { LAB_DIR_MOUNT } from "./holder";
 import { startControlPlane, type ControlPlane } from "./kube";
 import { labBinaries } from "./kube/labBinaries";
 import { KUBERNETES_RELEASE } from "./labReleases";
-import { DEFAULT_OVN_KUBERNETES_RELEASE, checkOvnKubernetesRelease, ovnKubernetesLabImage, type OvnKubernetesRelease } from "./labReleases";
+import {
+    DEFAULT_OVN_KUBERNETES_RELEASE,
+    OVN_KUBERNETES_RELEASES,
+    checkOvnKubernetesRelease,
+    ovnKubernetesLabImage,
+    type OvnKubernetesRelease,
+} from "./labReleases";
 import { startRegistration, type RunningRegistration } from "./registration";
 import { down } from "./down";
 import { DEFAULT_ID, stateDir } from "./names";
@@ -30,7 +36,8 @@ import { DEFAULT_IP_FAMILY } from "./ipFamily";
 import { inHost } from "./hostfs";
 import { up, type UpOptions } from "./up";
 import { labNodeImages } from "./node/images";
-import { importImages, restartRealKubelet, startRealNode, stopRealKubelet, type RealNode } from "./node/start";
+import { hasImage, importImages, restartRealKubelet, startRealNode, stopRealKubelet, type RealNode } from "./node/start";
+import { preloadImages } from "./node/imageStore";
 
 /** Whether hosts of `os` run the upstream kubelet: only Debian unstable has containerd 2, which kubelet v1.36 needs. */
 export function runsKubelet(os: string | undefined): boolean {
@@ -82,19 +89,20 @@ export interface RealNodeFiles {
 }
 
 /**
- * Each host's containerd gets the image of the cluster's release only: an ovn-kubernetes image is
- * about 570 MB, stored twice per host (content and unpacked), and imported on every bring-up.
+ * Each host's containerd gets the images of the cluster's release and of the releases it may be
+ * upgraded to (newer ones), preloaded (node/imageStore.ts): no registry answers a kubelet here.
  */
 async function prepareNodeFiles(dir: string, release: OvnKubernetesRelease, log?: (line: string) => void): Promise<RealNodeFiles> {
     const kubelet = await labBinaries(["kubelet"], KUBERNETES_RELEASE);
     const kubeletBin = path.posix.join(LAB_DIR_MOUNT, NODE_BIN_DIR, "kubelet");
     linkOrCopy(kubelet.kubelet, path.join(dir, NODE_BIN_DIR, "kubelet"), 0o755);
-    return { kubeletBin, imageArchives: await linkNodeImages(dir, release, log) };
+    const upgrades = OVN_KUBERNETES_RELEASES.slice(0, OVN_KUBERNETES_RELEASES.indexOf(release) + 1);
+    return { kubeletBin, imageArchives: await linkNodeImages(dir, upgrades, log) };
 }
 
-/** The node images for `release`, built when missing, linked into the lab directory; their paths as the hosts see them. */
-async function linkNodeImages(dir: string, release: OvnKubernetesRelease, log?: (line: string) => void): Promise<string[]> {
-    return (await labNodeImages([release], log)).map((image) => {
+/** The node images for `releases`, built when missing, linked into the lab directory; their paths as the hosts see them. */
+async function linkNodeImages(dir: string, releases: readonly OvnKubernetesRelease[], log?: (line: string) => void): Promise<string[]> {
+    return (await labNodeImages(releases, log)).map((image) => {
         const name = path.basename(image.archive);
         linkOrCopy(image.archive, path.join(dir, OCI_DIR, name), 0o644);
         return path.posix.join(LAB_DIR_MOUNT, OCI_DIR, name);
@@ -102,9 +110,9 @@ async function linkNodeImages(dir: string, release: OvnKubernetesRelease, log?: 
 }
 
 /**
- * Puts the image of `release` on every node of the real kubelet, as a node pulls it when a pod
- * first names it: the lab has no registry, so an upgrade's image is imported before the up that
- * names it.
+ * Puts the image of `release` on every node of the real kubelet that lacks it, as a node pulls it
+ * when a pod first names it: the lab has no registry, so an upgrade's image must be there before
+ * the up that names it (nodes carry the newer releases' images from the start).
  */
 export async function pullReleaseImage(
     cluster: LocalCluster,
@@ -113,8 +121,13 @@ export async function pullReleaseImage(
     log?: (line: string) => void,
 ): Promise<void> {
     if (lab.nodes.length === 0) return;
-    const archives = await linkNodeImages(labDirOf(cluster.id), release, log);
-    await Promise.all(lab.nodes.map((n) => importImages(findHost(cluster, n.nodeName), archives)));
+    const archives = await linkNodeImages(labDirOf(cluster.id), [release], log);
+    await Promise.all(
+        lab.nodes.map(async (n) => {
+            const host = findHost(cluster, n.nodeName);
+            if (!(await hasImage(host, ovnKubernetesLabImage(release)))) await importImages(host, archives);
+        }),
+    );
 }
 
 export interface KubernetesLab {
@@ -170,6 +183,11 @@ export async function startKubernetes(cluster: LocalCluster, opts: StartKubernet
         log(
             `${opts.realNode ? "kubelet v1.36.2 and containerd" : "Node registration (no kubelet)"}: starting on ${cluster.hosts.map((h) => h.name).join(", ")}`,
         );
+        const kubeletLogs = path.join(cluster.dir, "kubelet");
+        const preloaded =
+            opts.realNode !== undefined &&
+            cluster.hosts.every((h) => hasOwnRoot(hostOs(h))) &&
+            (await preloadImages(cluster.hosts, opts.realNode.imageArchives, kubeletLogs));
         await Promise.all(
             cluster.hosts.map(async (h) => {
                 const credentials = await controlPlane.nodeCredentials(h.name);
@@ -190,7 +208,8 @@ export async function startKubernetes(cluster: LocalCluster, opts: StartKubernet
                         kubeconfig: KUBELET_KUBECONFIG,
                         nodeIps: hostIps(cluster, h),
                         ...opts.realNode,
-                        logDir: path.join(cluster.dir, "kubelet", h.name),
+                        imageArchives: preloaded ? [] : opts.realNode.imageArchives,
+                        logDir: path.join(kubeletLogs, h.name),
                         admin,
                     }),
                 );

@@ -28,6 +28,9 @@ export interface OwnRoot {
 // overlayfs takes its layers as one comma-separated option string, where ',' ':' and '\' are syntax.
 const OVERLAY_SAFE_PATH = /^\/[A-Za-z0-9._+@/-]*$/;
 
+/** The host's /var/lib/containerd on this machine (see OwnRoot.containerd). */
+export const containerdDirOf = (hostDir: string): string => path.join(hostDir, "containerd");
+
 /** Where a host's layers live under its directory. Pure, apart from checking the paths. */
 export function ownRootLayout(hostDir: string, base: string): OwnRoot {
     const root = {
@@ -35,7 +38,7 @@ export function ownRootLayout(hostDir: string, base: string): OwnRoot {
         upper: path.join(hostDir, "upper"),
         work: path.join(hostDir, "work"),
         merged: path.join(hostDir, "root"),
-        containerd: path.join(hostDir, "containerd"),
+        containerd: containerdDirOf(hostDir),
     };
     for (const p of Object.values(root)) {
         if (!OVERLAY_SAFE_PATH.test(p)) {

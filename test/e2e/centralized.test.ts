@@ -1,13 +1,15 @@
-// End to end in ovnkube mode with the centralized architecture, on real parts only: 4 Debian
-// unstable hosts (OVN 26.03, OVS 4.0), the first three of them the cluster's centrals (Northbound
-// and Southbound as raft clusters of 3), a Kubernetes v1.36 control plane with the upstream kubelet,
+// End to end in ovnkube mode with the centralized architecture in dual stack, on real parts only: 4
+// Debian unstable hosts (OVN 26.03, OVS 4.0) on the lab's IPv4 and IPv6 underlay, the first three
+// of them the cluster's centrals (Northbound and Southbound as raft clusters of 3), a Kubernetes
+// v1.36 control plane with both service ranges and the upstream kubelet,
 // and ovn-kubernetes' ovnkube-master and ovnkube-node from the program's DaemonSets, in local gateway
 // mode (egress and NodePort traffic through each host's own routing and nftables). It proves that
 // the program takes bare hosts to a cluster on ovn-kubernetes 1.2 whose central NB ovnkube built
 // from the project's plan; that 1.2 → 1.3 is one up that preview describes, under probes between
 // pods on two nodes (20 a second, both ways) that lose nothing, with the pods keeping their
 // addresses; that on 1.3 a Deployment's pods get their planned addresses and reach each other, a
-// Service at its ClusterIP and NodePort, and the outside; that the central NB has one writer per cell (read from a raft
+// Service at its ClusterIP and NodePort, and the outside; that in short, dual stack holds (ping and
+// ping6, a RequireDualStack Service, SNAT per family); that the central NB has one writer per cell (read from a raft
 // member's own log); that a second up, a refresh and recreated ovnkube pods change nothing; that
 // with the NB leader killed under ovnkube, pods created afterwards still get addresses and ping;
 // that a node leaves only once it is no Kubernetes Node, under traffic that loses nothing, with no
@@ -21,7 +23,7 @@ import { after, before, test } from "node:test";
 import { NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../../components/kube/objectNames";
 import { releaseOf } from "../../components/config/releases";
 import { gatewayRouter, routerToJoin, TRANSIT_SWITCH } from "../../components/model/names";
-import type { ClusterModel } from "../../components/model/types";
+import type { ClusterModel, OvnkubeNodeModel } from "../../components/model/types";
 import { readStackFile } from "../../components/config/stackFile";
 import { validateConfig } from "../../components/plan/validate";
 import { buildClusterModel } from "../../components/model/clusterModel";
@@ -53,6 +55,7 @@ import { removeOvnkubeNode } from "../../lab/scenarios/ovnkubeNodeRemoval";
 import { addOvnkubeNode } from "../../lab/scenarios/ovnkubeNodeAddition";
 import { clusterOf, electedAmong, killDaemons, leaderOf, restartMember } from "./support/raftMembers";
 import { assertPlannedAddresses, assertPodsPing, proveJoinedNode, proveWorkloads } from "./support/workloadProof";
+import { assertOutsideEveryFamily, assertPingEveryFamily, assertServiceEveryFamily } from "./support/familyProof";
 
 const ID = "e2ecen";
 const HOSTS = 4;
@@ -60,6 +63,8 @@ const CENTRALS = 3;
 const SPREAD = "cen-spread";
 const SERVER = "cen-server";
 const LATE = "cen-late";
+/** The RequireDualStack Service of the dual-stack proof. */
+const DUAL_STACK_SERVICE = "cen-dual";
 /** The node that leaves the cluster (the last host: no central). */
 const GOES = "node4";
 /** The cluster's gateway mode, from the first up on (a change of it is refused). */
@@ -87,6 +92,27 @@ async function nbctl(argv: string[]): Promise<string> {
     return r.stdout.trim();
 }
 
+/**
+ * A node's Node annotations and central NB rows hold its plan in every family: node-subnets lists
+ * the planned subnet of each, its switch carries the IPv4 subnet and the IPv6 prefix, and its
+ * gateway router's join port the planned join address of each.
+ */
+async function assertNodeAsPlanned(node: OvnkubeNodeModel, annotations: Record<string, string>): Promise<void> {
+    assert.deepEqual(JSON.parse(annotations[NODE_SUBNETS_ANNOTATION]), { default: node.subnets }, node.name);
+    const [v4, v6] = node.subnets;
+    assert.equal(JSON.parse(await nbctl(["get", "Logical_Switch", node.name, "other_config:subnet"])), v4, `switch ${node.name}`);
+    assert.equal(
+        JSON.parse(await nbctl(["get", "Logical_Switch", node.name, "other_config:ipv6_prefix"])),
+        v6.split("/")[0],
+        `switch ${node.name}`,
+    );
+    assert.deepEqual(
+        JSON.parse(await nbctl(["get", "Logical_Router_Port", routerToJoin(gatewayRouter(node.name)), "networks"])).sort(),
+        node.gatewayRouterJoin.map((j) => j.cidr).sort(),
+        `${routerToJoin(gatewayRouter(node.name))}`,
+    );
+}
+
 /** The images the running ovnkube pods were made from. */
 const runningImages = () => ovnkubeImages(lab.admin, model.kube);
 
@@ -103,7 +129,7 @@ after(async () => {
 
 test("bring-up on 1.2 with three centrals: raft NB and SB of 3, ovnkube-master and every ovnkube-node running, the central NB as planned", async () => {
     const up = await phase("bring-up and first up (1.2, centralized)", () =>
-        bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", workDir: work, release: "1.2" }, async (l) => {
+        bringUpOvnkubeLab({ id: ID, hosts: HOSTS, os: "debian-sid", workDir: work, release: "1.2", ipFamily: "dual" }, async (l) => {
             writeLabStack(l, l.offline.stackFile!, {
                 ovnkube: { version: "1.2", architecture: "centralized", gatewayMode: GATEWAY_MODE },
                 centrals: CENTRALS,
@@ -153,15 +179,7 @@ test("bring-up on 1.2 with three centrals: raft NB and SB of 3, ovnkube-master a
     for (const node of model.kube.nodes) {
         const live = (await lab.admin.get({ apiVersion: "v1", kind: "Node", name: node.name })).metadata.annotations ?? {};
         assert.equal(live[NODE_ID_ANNOTATION], String(node.nodeId), `${node.name} keeps its planned node-id`);
-        assert.deepEqual(JSON.parse(live[NODE_SUBNETS_ANNOTATION]), { default: [node.subnets[0]] });
-        assert.equal(
-            JSON.parse(await nbctl(["get", "Logical_Switch", node.name, "other_config:subnet"])),
-            node.subnets[0],
-            `switch ${node.name}`,
-        );
-        assert.deepEqual(JSON.parse(await nbctl(["get", "Logical_Router_Port", routerToJoin(gatewayRouter(node.name)), "networks"])), [
-            node.gatewayRouterJoin[0].cidr,
-        ]);
+        await assertNodeAsPlanned(node, live);
     }
     assert.equal(
         await nbctl(["--bare", "--columns=name", "find", "Logical_Switch", `name=${TRANSIT_SWITCH}`]),
@@ -202,6 +220,19 @@ test("on 1.3 in local gateway mode: new pods get their planned addresses, reach 
         await removeDemoWorkloads(lab.admin, lab.cluster, [], [], [{ name: SPREAD }]);
         pods = await proveWorkloads(lab, model, { spread: SPREAD, server: SERVER }, podNodes());
     });
+});
+
+test("dual stack, in short: every pod an address of each family in its node's planned subnets, ping and ping6 across every pair and from every host, a RequireDualStack Service at both ClusterIPs, the outside over both families SNATed to the node's address of that family", async () => {
+    requireLab();
+    const server = pods.at(-1)!;
+    const client = pods.find((p) => p.node !== server.node)!;
+    assert.ok(
+        pods.every((p) => p.ips.length === 2),
+        "one address per family (each in its planned subnet, as the workload test asserted)",
+    );
+    await assertPingEveryFamily(lab, pods);
+    await assertServiceEveryFamily(lab, DUAL_STACK_SERVICE, { app: SERVER }, "RequireDualStack", [client, server]);
+    await assertOutsideEveryFamily(lab, pods);
 });
 
 test("one writer per cell in the central NB; a second up and a refresh change nothing, also after the ovnkube pods are recreated", async () => {
@@ -253,7 +284,13 @@ test("the NB leader killed while ovnkube runs: pods created afterwards get addre
         [3, 3, 3],
     );
     assert.deepEqual(changed(await apply(lab.offline)), [], "the member back, an up changes nothing");
-    await removeDemoWorkloads(lab.admin, lab.cluster, [], [{ name: SERVER }], [{ name: SPREAD }, { name: SERVER }, { name: LATE }]);
+    await removeDemoWorkloads(
+        lab.admin,
+        lab.cluster,
+        [],
+        [{ name: SERVER }, { name: DUAL_STACK_SERVICE }],
+        [{ name: SPREAD }, { name: SERVER }, { name: LATE }],
+    );
     pods = [];
 });
 
@@ -313,11 +350,7 @@ test("node4 joins again while the cluster runs: the control plane restarts for t
     );
     assert.deepEqual(added.nodePodsReplaced, [], "the untouched nodes' ovnkube-node pods were not restarted");
     assert.equal(added.annotations[NODE_ID_ANNOTATION], String(plan.nodeId), `${GOES} has its planned node-id`);
-    assert.deepEqual(JSON.parse(added.annotations[NODE_SUBNETS_ANNOTATION]), { default: [plan.subnets[0]] });
-    assert.equal(JSON.parse(await nbctl(["get", "Logical_Switch", GOES, "other_config:subnet"])), plan.subnets[0]);
-    assert.deepEqual(JSON.parse(await nbctl(["get", "Logical_Router_Port", routerToJoin(gatewayRouter(GOES)), "networks"])), [
-        plan.gatewayRouterJoin[0].cidr,
-    ]);
+    await assertNodeAsPlanned(plan, added.annotations);
 
     await proveJoinedNode(lab, model, [GOES, "node2"]);
     assert.deepEqual(changed(await apply(lab.offline)), [], "a further up changes nothing");

@@ -12,11 +12,11 @@ import {
     assertDestroyLeavesHosts,
     assertOutsideEveryFamily,
     assertPingEveryFamily,
-    assertPlannedAddressesPerFamily,
     assertServiceEveryFamily,
     SERVER_LABEL,
     familyLabForFile,
 } from "./support/familyProof";
+import { assertPlannedAddresses } from "./support/workloadProof";
 
 const ID = "e2esix";
 const SERVICE = "six";
@@ -33,14 +33,14 @@ test("every chassis tunnels over its IPv6 address", async () => {
     }
 });
 
-test("every pod gets one IPv6 address, in its node's planned subnet", () => {
+test("every pod gets one IPv6 address, in its node's planned subnet", async () => {
     assert.ok(
         pods().every((p) => p.ips.length === 1 && p.ip.includes(":")),
         pods()
             .map((p) => p.ips.join(","))
             .join("; "),
     );
-    assertPlannedAddressesPerFamily(lab(), pods());
+    await assertPlannedAddresses(lab(), lab().model, pods());
 });
 
 test("ping6 succeeds across every pair of pods, and from every host", () => assertPingEveryFamily(lab(), pods()));

@@ -16,6 +16,8 @@ import type { INode as Node } from "kubernetes-models/v1/Node";
 import { KubeClient, pollUntil, type KubeObject } from "../../lab/kubeclient";
 import { down, loadCluster } from "../../lab/localcluster";
 import type { LocalCluster } from "../../lab/localcluster";
+import type { LocalHost } from "../../lab/localcluster/state";
+import { containerdDirOf } from "../../lab/localcluster/rootfs";
 import { DEBIAN13_BASE, DEBIAN_SID_BASE, baseDir } from "../../lab/localcluster/debianBase";
 import { inHostRoot } from "../../lab/localcluster/holder";
 import { upWithKubernetes, type KubernetesLab } from "../../lab/localcluster/kubernetes";
@@ -27,6 +29,9 @@ import { leftovers, markOf, processesIn, stillRunning, type ProcessMark } from "
 const ID = "lhsidt";
 const NS = "default";
 const IMAGE = ovnKubernetesLabImage("1.3");
+/** In a containerd root: the content store's blobs, and the metadata database each containerd writes. */
+const BLOBS = "io.containerd.content.v1.content/blobs/sha256";
+const META_DB = "io.containerd.metadata.v1.bolt/meta.db";
 let cluster: LocalCluster;
 let lab: KubernetesLab;
 let admin: KubeClient;
@@ -166,7 +171,7 @@ test("apt-get installs OVN 26.03 and Open vSwitch 4.0 from the base's local repo
     assert.equal(fs.existsSync(path.join(central.base!, "usr/bin/ovs-vsctl")), false, "the base stays without OVS");
 });
 
-test("Kubernetes v1.36.2 with the upstream kubelet and containerd on every host, ovn-kubernetes 1.3's image imported under its reference, recorded in cluster.json", async () => {
+test("Kubernetes v1.36.2 with the upstream kubelet and containerd on every host, ovn-kubernetes 1.3's image preloaded under its reference (blobs and layers shared as links, databases each host's own), recorded in cluster.json", async () => {
     assert.equal((await admin.getPath<{ gitVersion: string }>("/version")).gitVersion, "v1.36.2");
     const nodes = (await admin.list("v1", "Node")) as unknown as Node[];
     assert.deepEqual(nodes.map((n) => n.metadata!.name).sort(), ["node1", "node2"]);
@@ -181,6 +186,12 @@ test("Kubernetes v1.36.2 with the upstream kubelet and containerd on every host,
         const images = (await overSsh(h.name, "ctr -n k8s.io images ls -q")).trim().split("\n");
         assert.ok(images.includes(IMAGE), `${h.name} has ${images.join(", ")}`);
     }
+    const inode = (host: LocalHost, file: string) => fs.statSync(path.join(containerdDirOf(host.dir), file)).ino;
+    const [a, b] = cluster.hosts;
+    const blobs = fs.readdirSync(path.join(containerdDirOf(a.dir), BLOBS));
+    assert.ok(blobs.length >= 3, blobs.join(", "));
+    for (const blob of blobs) assert.equal(inode(a, `${BLOBS}/${blob}`), inode(b, `${BLOBS}/${blob}`), `blob ${blob} is one file`);
+    assert.notEqual(inode(a, META_DB), inode(b, META_DB), "each containerd writes its own metadata");
 });
 
 test("a pod shaped like ovnkube's node pod (init container, two containers, exec readiness probe) turns Ready on a Debian unstable host", async (t) => {

@@ -79,21 +79,10 @@ export async function startRealNode(opts: RealNodeOptions): Promise<RealNode> {
     createCgroupRoot(cgroupRoot);
     await check(hostArgv(host, mountCgroupsArgv()));
     writeInHost(host, CLUSTER_CA, opts.caPem);
-    writeInHost(host, CONTAINERD_CONFIG, containerdConfig(PAUSE_IMAGE, NODE_CNI_BIN_DIRS));
     const nodeIps = opts.nodeIps ?? [host.ip];
     writeInHost(host, KUBELET_CONFIG, kubeletConfig({ address: nodeIps[0], cgroupRoot }));
-    fs.mkdirSync(opts.logDir, { recursive: true, mode: 0o700 });
 
-    const containerd = { pid: 0, log: path.join(opts.logDir, "containerd.log") };
-    containerd.pid = startInHost(host, ["containerd", "--config", CONTAINERD_CONFIG], containerd.log);
-    await pollUntil(
-        async () => ((await check(hostArgv(host, ["ctr", "--address", CONTAINERD_SOCKET, "version"])).catch(() => "")) ? true : undefined),
-        {
-            timeoutMs,
-            what: `containerd on ${host.name} (log: ${containerd.log})`,
-            giveUp: () => deadDaemon({ containerd }),
-        },
-    );
+    const containerd = await startContainerd(host, opts.logDir, timeoutMs);
     await importImages(host, opts.imageArchives, timeoutMs);
 
     const argv = kubeletArgv({ bin: opts.kubeletBin, nodeName: host.name, nodeIps, kubeconfig: opts.kubeconfig });
@@ -105,10 +94,48 @@ export async function startRealNode(opts: RealNodeOptions): Promise<RealNode> {
     );
 }
 
+/** Starts the host's containerd with the lab's configuration and waits until it answers. */
+export async function startContainerd(host: LocalHost, logDir: string, timeoutMs = 180_000): Promise<RealNode["containerd"]> {
+    writeInHost(host, CONTAINERD_CONFIG, containerdConfig(PAUSE_IMAGE, NODE_CNI_BIN_DIRS));
+    fs.mkdirSync(logDir, { recursive: true, mode: 0o700 });
+    const containerd = { pid: 0, log: path.join(logDir, "containerd.log") };
+    containerd.pid = startInHost(host, ["containerd", "--config", CONTAINERD_CONFIG], containerd.log);
+    await pollUntil(
+        async () => ((await check(hostArgv(host, ["ctr", "--address", CONTAINERD_SOCKET, "version"])).catch(() => "")) ? true : undefined),
+        {
+            timeoutMs,
+            what: `containerd on ${host.name} (log: ${containerd.log})`,
+            giveUp: () => deadDaemon({ containerd }),
+        },
+    );
+    return containerd;
+}
+
+/** Stops a containerd that runs no container (TERM, as systemd does), and waits for it to end: its databases are then closed. */
+export async function stopContainerd(containerd: RealNode["containerd"], timeoutMs = 30_000): Promise<void> {
+    try {
+        process.kill(containerd.pid, "SIGTERM");
+    } catch {
+        return; // already gone
+    }
+    await pollUntil(async () => (isLiveProcess(containerd.pid) ? undefined : true), {
+        timeoutMs,
+        intervalMs: 100,
+        what: `containerd (pid ${containerd.pid}) to end (log: ${containerd.log})`,
+    });
+}
+
+/** ctr against the node's containerd, in the namespace the kubelet uses. */
+const ctr = (host: LocalHost, ...args: string[]) => hostArgv(host, ["ctr", "--address", CONTAINERD_SOCKET, "-n", "k8s.io", ...args]);
+
+/** Whether the node's containerd holds image `ref` where the kubelet looks for it. */
+export async function hasImage(host: LocalHost, ref: string): Promise<boolean> {
+    return (await check(ctr(host, "images", "ls", "-q", `name==${ref}`))).trim() !== "";
+}
+
 /** Imports OCI archives (paths as the host sees them) into the node's containerd, where the kubelet looks for images. */
 export async function importImages(host: LocalHost, archives: readonly string[], timeoutMs = 180_000): Promise<void> {
-    for (const archive of archives)
-        await check(hostArgv(host, ["ctr", "--address", CONTAINERD_SOCKET, "-n", "k8s.io", "images", "import", archive]), { timeoutMs });
+    for (const archive of archives) await check(ctr(host, "images", "import", archive), { timeoutMs });
 }
 
 /** Starts the node's kubelet (again) and waits until it has registered its Node. */
@@ -124,8 +151,6 @@ async function startKubelet(host: LocalHost, node: RealNode, admin: KubeClient, 
     });
     return { ...node, kubelet };
 }
-
-const ctr = (host: LocalHost, ...args: string[]) => hostArgv(host, ["ctr", "--address", CONTAINERD_SOCKET, "-n", "k8s.io", ...args]);
 
 /**
  * Takes the node out of service as an operator does before deleting its Node: the kubelet stopped,

@@ -15,10 +15,10 @@ import {
     SERVER_LABEL,
     assertOutsideEveryFamily,
     assertPingEveryFamily,
-    assertPlannedAddressesPerFamily,
     assertServiceEveryFamily,
     type FamilyLab,
 } from "../support/familyProof";
+import { assertPlannedAddresses } from "../support/workloadProof";
 
 /** The RequireDualStack Service these checks leave for the workloads' removal. */
 export const DUAL_STACK_SERVICE = "dual";
@@ -36,9 +36,9 @@ export function dualStackChecks(family: () => FamilyLab): void {
         /** The pod's address of family `i` (0: IPv4, 1: IPv6). */
         const addressOf = (pod: KubePod, i: 0 | 1) => (i === 0 ? pod.ip : ipv6Of({ ...podRef(pod), ips: pod.ips }));
 
-        test("every pod gets one address per family, each in its node's planned subnet of that family", () => {
+        test("every pod gets one address per family, each in its node's planned subnet of that family", async () => {
             assert.ok(pods().every((p) => p.ips.length === 2));
-            assertPlannedAddressesPerFamily(lab(), pods());
+            await assertPlannedAddresses(lab(), lab().model, pods());
         });
 
         test("ping and ping6 succeed across every pair of pods, and from every host", () => assertPingEveryFamily(lab(), pods()));

@@ -112,19 +112,6 @@ export async function assertDestroyLeavesHosts(
     for (const host of lab.cluster.hosts) assert.deepEqual(await snapshotHost(lab.cluster, host.name), bareHosts.get(host.name), host.name);
 }
 
-/** Each pod has one address per family of the plan, each in its node's planned subnet of that family. */
-export function assertPlannedAddressesPerFamily(lab: OvnkubeLab, pods: readonly KubePod[]): void {
-    for (const pod of pods) {
-        const planned = lab.model.kube.nodes.find((n) => n.name === pod.node)!.subnets;
-        assert.equal(pod.ips.length, planned.length, `${pod.name}: ${pod.ips.join(", ")} for planned ${planned.join(", ")}`);
-        for (const [i, subnet] of planned.entries())
-            assert.ok(
-                containsIp(parseNetwork(subnet), pod.ips[i]),
-                `${pod.name} got ${pod.ips[i]}, outside ${pod.node}'s planned ${subnet}`,
-            );
-    }
-}
-
 /** Every pod and every host pings every pod's address of every family (ping and ping6). */
 export async function assertPingEveryFamily(lab: OvnkubeLab, pods: readonly KubePod[]): Promise<void> {
     const sources = [

@@ -33,21 +33,30 @@ export interface WorkloadNames {
     server: string;
 }
 
-/** Every pod got an address of its node's planned subnet, from ovnkube (annotation) through its CNI shim (eth0). */
+/**
+ * Every pod got an address of each of its node's planned subnets (one per family), from ovnkube
+ * (annotation) through its CNI shim (eth0).
+ */
 export async function assertPlannedAddresses(lab: OvnkubeLab, model: ClusterModel, pods: readonly KubePod[]): Promise<void> {
     for (const pod of pods) {
-        const subnet = model.kube.nodes.find((n) => n.name === pod.node)!.subnets[0];
-        assert.ok(containsIp(parseNetwork(subnet), pod.ip), `${pod.name} got ${pod.ip}, outside ${pod.node}'s planned ${subnet}`);
+        const subnets = model.kube.nodes.find((n) => n.name === pod.node)!.subnets;
+        assert.equal(pod.ips.length, subnets.length, `${pod.name} got ${pod.ips.join(", ")} for planned ${subnets.join(", ")}`);
+        for (const [i, subnet] of subnets.entries())
+            assert.ok(
+                containsIp(parseNetwork(subnet), pod.ips[i]),
+                `${pod.name} got ${pod.ips[i]}, outside ${pod.node}'s planned ${subnet}`,
+            );
         const annotation = JSON.parse(
             (await lab.admin.get({ apiVersion: "v1", kind: "Pod", namespace: pod.namespace, name: pod.name })).metadata.annotations?.[
                 "k8s.ovn.org/pod-networks"
             ] ?? "{}",
         );
-        assert.deepEqual(annotation.default?.ip_addresses, [`${pod.ip}/${parseNetwork(subnet).prefix}`]);
-        assert.match(
-            (await kubePodExec(pod, ["ip", "-4", "-o", "addr", "show", "dev", "eth0"])).stdout,
-            new RegExp(`inet ${pod.ip.replace(/\./g, "\\.")}/`),
+        assert.deepEqual(
+            annotation.default?.ip_addresses,
+            pod.ips.map((ip, i) => `${ip}/${parseNetwork(subnets[i]).prefix}`),
         );
+        const eth0 = (await kubePodExec(pod, ["ip", "-o", "addr", "show", "dev", "eth0"])).stdout;
+        for (const ip of pod.ips) assert.ok(eth0.includes(` ${ip}/`), `${pod.name}'s eth0 lacks ${ip}: ${eth0}`);
     }
 }
 
