@@ -12,6 +12,7 @@ import "./compat/schemaCheck";
 import "./compat/tunnelMtuCheck";
 import "./hosts/nicHandoverCheck";
 import "./hosts/scriptBundle";
+import "./hosts/vtepBindings";
 import "./ssh/hostKeyCheck";
 import "./kube/webhookCertificate";
 import "./hosts/ipsecCertificates";

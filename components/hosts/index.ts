@@ -8,6 +8,7 @@ export { Chassis, type ChassisArgs } from "./chassis";
 export { ipsecOnChassis, type IpsecHost } from "./ipsec";
 export { ManagementPort, type ManagementPortArgs } from "./managementPort";
 export { VtepHost, VxlanMode, type VtepHostArgs } from "./vtep";
+export { VtepBindings, type VtepBindingsArgs } from "./vtepBindings";
 export { GatewayHost, type GatewayHostArgs } from "./gatewayHost";
 export { GatewayFlows, type GatewayFlowsArgs } from "./gatewayFlows";
 export { ScriptBundle, type ScriptBundleArgs } from "./scriptBundle";

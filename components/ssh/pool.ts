@@ -19,6 +19,17 @@ import { hostKeyRefusal } from "./hostKey";
 /** OpenSSH allows 10 session channels per connection (MaxSessions); stay below it. */
 const MAX_SESSIONS = 8;
 const CHANNEL_OPEN_TIMEOUT_MS = 30000;
+/**
+ * How long a session channel the server refuses while others are open is tried again: sshd counts
+ * a closed session until its main loop collects it, after a quick command's close may already
+ * have let the next channel open ask (and a server may allow fewer than MAX_SESSIONS).
+ */
+const SESSION_LIMIT_WAIT_MS = 30000;
+/**
+ * The reason code sshd gives a session channel it cannot open, as at MaxSessions: its default,
+ * SSH2_OPEN_CONNECT_FAILED ("open failed"; OpenSSH serverloop.c, server_input_channel_open).
+ */
+const OPEN_CONNECT_FAILED = 2;
 
 interface PooledSsh {
     key: string;
@@ -70,6 +81,8 @@ export interface SshLease {
     isDead(): boolean;
     /** Waits until fewer than MAX_SESSIONS session channels are open on this connection; release() frees the slot. */
     takeSessionSlot(): Promise<void>;
+    /** Session channels open on this connection by other holders. */
+    otherSessions(): number;
     /** Another hold on the same connection, e.g. while a long-lived channel has a call in flight. */
     retain(): SshLease;
     release(): void;
@@ -122,6 +135,7 @@ function lease(entry: PooledSsh, reused: boolean): SshLease {
             await takeSessionSlot(entry);
             slot = true;
         },
+        otherSessions: () => entry.sessions - (slot ? 1 : 0),
         release: () => {
             if (released) return;
             released = true;
@@ -175,6 +189,7 @@ export async function openChannel<C>(
     kind: "session" | "forward",
     open: (client: Client, callback: (err: Error | undefined, channel: C) => void) => void,
 ): Promise<{ channel: C; done: () => void; retain: () => SshLease }> {
+    const limitWaitEnds = Date.now() + SESSION_LIMIT_WAIT_MS;
     for (let attempt = 0; ; attempt++) {
         const held = await acquireSsh(target, privateKey);
         try {
@@ -182,12 +197,22 @@ export async function openChannel<C>(
             const channel = await openWithTimeout(held.client, open);
             return { channel, done: held.release, retain: held.retain };
         } catch (err) {
+            const others = held.otherSessions();
             held.release();
             if (attempt === 0 && held.reused && held.isDead()) continue;
+            if (kind === "session" && others > 0 && refusedAtLimit(err) && Date.now() < limitWaitEnds) {
+                await new Promise((wake) => setTimeout(wake, Math.min(25 * 2 ** Math.min(attempt, 5), 1000)));
+                continue;
+            }
             const reason = err instanceof Error ? err.message : String(err);
             throw new SshChannelError(`SSH ${sshAddress(target)}: cannot open a ${kind} channel: ${redactKey(reason, privateKey)}`);
         }
     }
+}
+
+/** A channel the server refused as it refuses one over its MaxSessions. */
+function refusedAtLimit(err: unknown): boolean {
+    return (err as { reason?: unknown } | undefined)?.reason === OPEN_CONNECT_FAILED;
 }
 
 function openWithTimeout<C>(

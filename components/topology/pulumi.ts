@@ -2,7 +2,7 @@
 // seeds' master-init / minion-init / gateway-init did: NB cluster router → per node the switch
 // and the management port's host side → per gateway the NIC's bridge, the gateway router, flows →
 // with VTEP gateways, vxlan_mode on the central, per VTEP its host side and its type=vtep ports.
-import { VtepHost, VxlanMode } from "../hosts";
+import { VtepBindings, VtepHost, VxlanMode } from "../hosts";
 import { ClusterRouter } from "../nb/resources/clusterRouterResource";
 import { VtepGateway } from "../nb/resources/vtepGatewayResource";
 import { Gateway } from "../network/gateway";
@@ -48,10 +48,22 @@ export function pulumiTopology(t: TopologyContext): void {
     const central = centralHostsOf(model)[0].name;
     const vxlanMode = new VxlanMode(`${name}-${central}`, { connection: t.connection(central) }, { parent: t.parent, dependsOn: nbReady });
     for (const vtep of model.vteps) {
-        new VtepHost(
+        const host = hostOf(model, vtep.host);
+        const vtepHost = new VtepHost(
             `${name}-${vtep.host}`,
-            { host: hostOf(model, vtep.host), connection: t.connection(vtep.host) },
+            { host, connection: t.connection(vtep.host) },
             { parent: t.parent, dependsOn: [t.bundles.get(vtep.host)!, vxlanMode.command] },
+        );
+        new VtepBindings(
+            `${name}-${vtep.host}-vtep-bindings`,
+            {
+                ssh: host.ssh,
+                privateKeyConfig: t.privateKeyConfig,
+                physicalSwitch: vtep.physicalSwitch,
+                ports: vtep.ports,
+                bindings: vtep.bindings,
+            },
+            { parent: t.parent, dependsOn: [vtepHost.vtep] },
         );
         new VtepGateway(
             `${name}-${vtep.host}-vtep-gateway`,

@@ -8,9 +8,20 @@ import { join } from "path";
 import { promisify } from "util";
 import type { SshTarget } from "@ovn-kubernetes-as-code/cluster/model";
 import { freeLoopbackPort, killChild, killOnExit, waitUntil } from "./nbServer";
+import { freshRootHome } from "../localcluster/holder";
 
 const run = promisify(execFile);
 const SSHD = "/usr/sbin/sshd";
+
+/**
+ * sshd in a mount namespace of its own where root's home is a fresh Debian one, as on the lab's
+ * hosts (localcluster/holder.ts): this machine's holds its operator's shell start-up files, which
+ * bash runs for every command an SSH session starts (here a pyenv init: about 100 processes and
+ * 2 s a command). `exec` keeps sshd's pid the one spawned.
+ */
+const OWN_HOME = `set -eu
+mount --bind "$1" /root
+exec "$2" -D -f "$3" -E "$4"`;
 
 export interface TestSshd {
     host: string;
@@ -117,6 +128,8 @@ export async function startSshd(options: SshdOptions = {}): Promise<TestSshd> {
     await keygen(join(dir, "id_ed25519"), "test-user");
     await writeFile(join(dir, "authorized_keys"), await readFile(join(dir, "id_ed25519.pub")));
     await writeFile(join(dir, "sshd_config"), sshdConfig(dir, port, options));
+    const home = join(dir, "root");
+    freshRootHome(home);
     const privateKey = await readFile(join(dir, "id_ed25519"), "utf8");
     const hostKeyLine = (await readFile(join(dir, "ssh_host_ed25519_key.pub"), "utf8")).trim();
     // ssh-keygen's own fingerprint, independent of the code under test.
@@ -133,7 +146,13 @@ export async function startSshd(options: SshdOptions = {}): Promise<TestSshd> {
         if (child && child.exitCode === null && child.signalCode === null) return;
         const listening = `Server listening on 127.0.0.1 port ${port}`;
         const before = count(await log(), listening);
-        const started = spawn(SSHD, ["-D", "-f", join(dir, "sshd_config"), "-E", logFile], { stdio: "ignore" });
+        const started = spawn(
+            "unshare",
+            ["--mount", "--propagation", "private", "/bin/sh", "-c", OWN_HOME, "sshd", home, SSHD, join(dir, "sshd_config"), logFile],
+            {
+                stdio: "ignore",
+            },
+        );
         started.unref();
         child = started;
         await waitUntil(`sshd on 127.0.0.1:${port}`, async () => {

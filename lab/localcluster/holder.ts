@@ -41,6 +41,13 @@ const ROOT_DOT_FILES: Record<string, string> = {
     ".profile": "/usr/share/base-files/dot.profile",
 };
 
+/** Makes `dir` root's home as a fresh Debian host has it: mode 0700, base-files' dot files. */
+export function freshRootHome(dir: string): void {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.chmodSync(dir, 0o700);
+    for (const [name, source] of Object.entries(ROOT_DOT_FILES)) if (fs.existsSync(source)) fs.copyFileSync(source, path.join(dir, name));
+}
+
 /** The project's directories among PRIVATE_DIRS: made on this machine when missing (no package makes them). */
 const PROJECT_DIRS = [BUNDLE_ROOT, COMMAND_LOG_DIR];
 
@@ -95,11 +102,7 @@ export function prepareHostDirs(hostDir: string, hostname: string, hostsFile: st
     for (const dir of PRIVATE_DIRS) {
         const mine = path.join(hostDir, dir);
         fs.mkdirSync(mine, { recursive: true });
-        if (dir === "/root") {
-            fs.chmodSync(mine, 0o700);
-            for (const [name, source] of Object.entries(ROOT_DOT_FILES))
-                if (fs.existsSync(source)) fs.copyFileSync(source, path.join(mine, name));
-        }
+        if (dir === "/root") freshRootHome(mine);
         if (!dir.startsWith("/etc/")) continue;
         for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
             if (entry.isSymbolicLink()) {

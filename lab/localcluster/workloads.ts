@@ -20,7 +20,11 @@ function placement(model: ClusterModel, node: string) {
     return { network, central };
 }
 
-/** Starts a pod at the `index`-th address of the node's subnet (.1 and .2 are the router and management port). */
+/**
+ * Starts a pod at the `index`-th address of the node's subnet (.1 and .2 are the router and
+ * management port), on the node's host or on `host`: a port of one logical switch may sit on any
+ * chassis, and OVN carries its traffic through a tunnel to that chassis.
+ */
 export async function startPod(
     cluster: LocalCluster,
     model: ClusterModel,
@@ -28,6 +32,7 @@ export async function startPod(
     namespace: string,
     pod: string,
     index: number,
+    host = node,
 ): Promise<LocalPod> {
     const { network, central } = placement(model, node);
     const subnet = parseNetwork(network.subnet);
@@ -51,9 +56,10 @@ export async function startPod(
         ]),
         `adding logical switch port ${port}`,
     );
-    return addPod(cluster, node, namespace, pod, { ip, mac, gatewayIp: network.router.ip, prefixLen: subnet.prefix, mtu: model.mtu });
+    return addPod(cluster, host, namespace, pod, { ip, mac, gatewayIp: network.router.ip, prefixLen: subnet.prefix, mtu: model.mtu });
 }
 
+/** Stops a pod running on `node`'s host, whichever switch its port is on. */
 export async function stopPod(cluster: LocalCluster, model: ClusterModel, node: string, namespace: string, pod: string): Promise<void> {
     const { central } = placement(model, node);
     await removePod(cluster, node, namespace, pod);

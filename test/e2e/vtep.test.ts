@@ -1,11 +1,12 @@
 // A VTEP gateway end to end, Pulumi mode, on bare local hosts: node4 emulates a hardware VTEP
 // (ovs-vtep) bound to OVN by ovn-controller-vtep; behind its port eth1 a "physical server"
 // namespace sends VLAN 100, bound to node1's logical switch. The server pings node1's management
-// port and a pod on that switch through the VTEP's VXLAN tunnels; VLAN 200 of the same port
-// reaches nothing. Then a second up and a refresh change nothing, the boot entry brings back killed
-// daemons and a dropped database, a vtep port changed by hand is
-// reported and restored, an up that removes the binding cuts the server off, and destroy leaves
-// the VTEP host as it was.
+// port and a pod on that switch through the VTEP's VXLAN tunnel to node1, and a port of that switch
+// on node2 through its tunnel to node2; VLAN 200 of the same port reaches nothing. Then a second up
+// and a refresh change nothing, the boot entry brings back killed daemons and a dropped database, a
+// vtep port changed by hand and a VLAN binding removed by hand on the VTEP are each reported by
+// refresh and restored by the next up, an up that removes the binding cuts the server off, and
+// destroy leaves the VTEP host as it was.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -27,12 +28,16 @@ const OWNER = `ovn-kubernetes/local-${ID}`;
 const VTEP = "node4";
 const PHYSICAL_SWITCH = "tor1";
 const PORT = `vtep-${PHYSICAL_SWITCH}-node1`;
+/** The VTEP's bindings resource (component `ovn`). */
+const BINDINGS = `ovn-${VTEP}-vtep-bindings`;
 // The server's namespace: named with the lab's prefix, so `down` removes it too.
 const SERVER = `lc-${ID}-srva`;
 const exec = promisify(execFile);
 
 let lab: PulumiLab;
 let pod: LocalPod | undefined;
+/** A port of node1's switch whose pod runs on node2. */
+let far: LocalPod | undefined;
 let before_: HostSnapshot;
 
 const sh = async (host: string, argv: string[]) => {
@@ -78,6 +83,14 @@ async function bindingState(): Promise<string> {
         await out(VTEP, ["vtep-ctl", "list-local-macs", "node1"]),
         await out(VTEP, ["ovs-vsctl", "--columns=name,options", "find", "Interface", "type=vxlan"]),
     ].join("\n");
+}
+/** Waits (bounded) until the VTEP's remote MACs of node1's switch send `mac` through the tunnel to `ip`. */
+async function pollRemoteMac(mac: string, ip: string): Promise<boolean> {
+    for (let i = 0; i < 40; i++) {
+        if ((await sh(VTEP, ["vtep-ctl", "list-remote-macs", "node1"])).includes(`${mac} -> vxlan_over_ipv4/${ip}`)) return true;
+        await new Promise((r) => setTimeout(r, 250));
+    }
+    return false;
 }
 const changed = (r: OperationResult) => r.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`);
 const central = () => lab.model.hosts.find((h) => h.isCentral)!.name;
@@ -173,6 +186,16 @@ test("the physical server on VLAN 100 reaches node1's management port and a pod 
     assert.equal(await pingFrom(200, node1().mgmt.ip), false, "VLAN 200 reached the management port");
 });
 
+test("the server reaches a port of node1's switch on node2 through the VTEP's tunnel to node2", async () => {
+    far = await startPod(lab.cluster, lab.model, "node1", "vtep", "pod-far", 11, "node2");
+    const node2Ip = lab.cluster.hosts.find((h) => h.name === "node2")!.ip;
+    // ovn-controller-vtep tells the VTEP where each MAC of the switch lives: this one behind node2.
+    const located = await pollRemoteMac(far.mac, node2Ip);
+    assert.ok(located, `${far.mac} → vxlan_over_ipv4/${node2Ip} missing:\n${await bindingState()}`);
+    const reached = await pingsWithin(100, far.ip);
+    assert.ok(reached, reached ? "" : `server → ${far.ip} on node2\n${await bindingState()}`);
+});
+
 test("a second apply and a refresh change nothing", async () => {
     const r = await apply(lab.options);
     assert.equal(r.ok, true, r.error);
@@ -221,11 +244,28 @@ test("drift: the vtep port's addresses cleared by hand cut the server off, are r
     assert.ok(reached, reached ? "" : `server → management port after the repair\n${await bindingState()}`);
 });
 
+test("drift: a VLAN binding removed by hand on the VTEP cuts the server off, is reported by refresh and restored by the next apply", async () => {
+    await sh(VTEP, ["vtep-ctl", "unbind-ls", PHYSICAL_SWITCH, "eth1", "100"]);
+    assert.ok(await cutOff(), "the server still reaches the management port without its binding");
+    const seen = await refresh({ ...lab.options, dryRun: true });
+    assert.equal(seen.ok, true, seen.error);
+    assert.deepEqual(
+        seen.drift.map((d) => d.name),
+        [BINDINGS],
+    );
+    const fixed = await apply({ ...lab.options, refresh: true });
+    assert.equal(fixed.ok, true, fixed.error);
+    assert.deepEqual(changed(fixed), [`update ${BINDINGS}`]);
+    assert.match(await sh(VTEP, ["vtep-ctl", "list-bindings", PHYSICAL_SWITCH, "eth1"]), /0100 node1/);
+    const reached = await pingsWithin(100, node1().mgmt.ip);
+    assert.ok(reached, reached ? "" : `server → management port after the binding's repair\n${await bindingState()}`);
+});
+
 test("one apply without the binding unbinds VLAN 100 and removes the port: the server is cut off", async () => {
     writeVtep([]);
     const r = await apply(lab.options);
     assert.equal(r.ok, true, r.error);
-    assert.deepEqual(changed(r).sort(), [`update ovn-${VTEP}-vtep`, `update ovn-${VTEP}-vtep-gateway`]);
+    assert.deepEqual(changed(r).sort(), [`update ${BINDINGS}`, `update ovn-${VTEP}-vtep-gateway`]);
     assert.equal((await sh(VTEP, ["vtep-ctl", "list-bindings", PHYSICAL_SWITCH, "eth1"])).trim(), "");
     assert.equal(
         (await sh(central(), ["ovn-nbctl", "--bare", "--columns=_uuid", "find", "Logical_Switch_Port", `name=${PORT}`])).trim(),
@@ -235,7 +275,7 @@ test("one apply without the binding unbinds VLAN 100 and removes the port: the s
 });
 
 test("destroy leaves the VTEP host as it was", async () => {
-    if (pod) await stopPod(lab.cluster, lab.model, pod.node, pod.namespace, pod.pod);
+    for (const p of [pod, far]) if (p) await stopPod(lab.cluster, lab.model, p.node, p.namespace, p.pod);
     const r = await destroy(lab.options);
     assert.equal(r.ok, true, r.error);
     assert.deepEqual(await snapshot(), before_);

@@ -109,6 +109,22 @@ describe("exec over the pooled SSH connection", () => {
         assert.equal(sshPoolStats().connects - connectsBefore, 1);
     });
 
+    it("waits for a session when the server allows fewer than the pool opens, and runs every command on one connection", async () => {
+        const strict = await startSshd({ maxSessions: 3 });
+        try {
+            const results = await Promise.all(
+                Array.from({ length: 20 }, (_, i) => exec(strict.target(), strict.privateKey, `sleep 0.2; echo ${i}`)),
+            );
+            assert.deepEqual(
+                results.map((r) => r.stdout),
+                Array.from({ length: 20 }, (_, i) => `${i}\n`),
+            );
+            assert.equal(await strict.acceptedLogins(), 1);
+        } finally {
+            await strict.cleanup();
+        }
+    });
+
     it("fails clearly when the server goes away mid-command, and reconnects once it is back", async () => {
         const marker = join(sshd.dir, "started");
         const running = exec(sshd.target(), sshd.privateKey, `touch ${shellQuote(marker)}; sleep 60`);

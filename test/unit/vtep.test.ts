@@ -8,6 +8,7 @@ import { desiredNorthbound } from "../../components/render/northbound";
 import { nbctlShow } from "../../components/render/nbctlShow";
 import { plannedNbRows } from "../../components/status/plannedRows";
 import { vtepScript } from "../../components/hosts/scripts/vtepScript";
+import { vtepBindingsProvider } from "../../components/hosts/vtepBindings";
 import { stackConfig } from "../../lab/harness/configs";
 
 function devWithVtep() {
@@ -71,16 +72,26 @@ test("NB rows: type=vtep ports with addresses unknown, the two options, owned an
     });
 });
 
-test("host script: bindings as quoted lines; delete names only the switch; a bad value is refused before any command exists", () => {
+test("host script: ports as quoted lines, no bindings (the bindings resource's); delete names only the switch; a bad value is refused before any command exists", async () => {
     const model = devWithVtep();
     const script = vtepScript(model.vteps[0]);
-    assert.match(script.create, /^bindings='eth1 100 kube-minion1\neth1 0 kube-master\neth2 100 kube-minion1'$/m);
+    assert.match(script.create, /^ports='eth1\neth2'$/m);
+    assert.doesNotMatch(script.create, /bindings=|bind-ls 'tor1'/);
     assert.match(script.create, /^tunnel_ip='10\.0\.0\.20'$/m);
     assert.match(script.create, /run\.sh vtep-daemons boot-pieces boot-entry vtep-create$/m);
-    assert.doesNotMatch(script.delete!, /bindings=|tunnel_ip=/);
-    assert.throws(
-        () => vtepScript({ ...model.vteps[0], bindings: [{ port: "eth1", vlan: 4095, logicalSwitch: "kube-master" }] }),
-        /bindings\[0\]\.vlan/,
-    );
+    assert.doesNotMatch(script.delete!, /ports=|tunnel_ip=/);
     assert.throws(() => vtepScript({ ...model.vteps[0], physicalSwitch: "tor1;reboot" }), /vteps\[tor1\]\.physicalSwitch/);
+    // The bindings' provider checks its inputs at preview, before it logs in anywhere.
+    const { physicalSwitch, ports, bindings } = model.vteps[0];
+    await assert.rejects(
+        vtepBindingsProvider.check!(
+            {},
+            { physicalSwitch, ports, bindings: [...bindings, { port: "eth1", vlan: 4095, logicalSwitch: "kube-master" }] },
+        ),
+        /vteps\[tor1\]\.bindings\[3\]\.vlan must be an integer from 0 to 4094, got 4095/,
+    );
+    await assert.rejects(
+        vtepBindingsProvider.check!({}, { physicalSwitch, ports, bindings: [{ port: "eth1", vlan: 5, logicalSwitch: "x;reboot" }] }),
+        /vteps\[tor1\]\.bindings\[0\]\.logicalSwitch/,
+    );
 });

@@ -1,8 +1,9 @@
 // The host side of a VTEP gateway (role vtep): the VTEP database beside conf.db, the physical
-// switch's bridge, ports and VLAN bindings, ovs-vtep and ovn-controller-vtep (./bash/vtep-*.sh).
+// switch's bridge and ports, ovs-vtep and ovn-controller-vtep (./bash/vtep-*.sh); the logical
+// switches and VLAN bindings are ../vtepBindings'.
 import type { VtepModel } from "../../model/types";
 import { BRIDGE_OWNER_KEY } from "../../model/names";
-import { checked, checkedInt } from "../../values";
+import { checked } from "../../values";
 import { BOOT_BODIES } from "./boot";
 import { afterOvsStart, type OvsStart } from "./ovs";
 import { bashScript, type HostScript } from "./shell";
@@ -16,13 +17,6 @@ export function vtepScript(vtep: VtepModel, ovs?: OvsStart): HostScript {
     const field = (key: string) => `vteps[${host}].${key}`;
     const physicalSwitch = checked(field("physicalSwitch"), vtep.physicalSwitch, "ifname");
     const ports = vtep.ports.map((p, i) => checked(field(`ports[${i}]`), p, "ifname"));
-    const bindings = vtep.bindings.map((b, i) =>
-        [
-            checked(field(`bindings[${i}].port`), b.port, "ifname"),
-            checkedInt(field(`bindings[${i}].vlan`), b.vlan, 0, 4094),
-            checked(field(`bindings[${i}].logicalSwitch`), b.logicalSwitch, "nodeName"),
-        ].join(" "),
-    );
     // The daemons' body (vtep-daemons.sh) reads the SB address in delete too.
     const common = {
         physical_switch: physicalSwitch,
@@ -35,7 +29,6 @@ export function vtepScript(vtep: VtepModel, ovs?: OvsStart): HostScript {
         tunnel_ip: checked(field("tunnelIp"), vtep.tunnelIp, "ipv4"),
         datapath_type: checked(field("datapathType"), vtep.datapathType, "datapathType"),
         ports: ports.join("\n"),
-        bindings: bindings.join("\n"),
     };
     const [createVars, createBodies] = afterOvsStart(ovs, vars, ["vtep-daemons", ...BOOT_BODIES, "vtep-create"]);
     return {
