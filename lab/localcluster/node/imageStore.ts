@@ -5,15 +5,14 @@
 // safe because containerd never writes a blob or a committed snapshot in place (it unlinks what it
 // collects; a container's changes go to its own upper directory); its bolt databases are written,
 // so each node gets copies of those.
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { CACHE_ROOT } from "../debianBase";
 import { hostArgv } from "../exec";
-import { withMachineLock } from "../machineLock";
 import { containerdDirOf } from "../rootfs";
 import { check } from "../run";
 import type { LocalHost } from "../state";
+import { cached, digestOf } from "./images";
 import { importImages, startContainerd, stopContainerd } from "./start";
 
 const STORES = path.join(CACHE_ROOT, "containerd-stores");
@@ -31,11 +30,7 @@ async function linkTree(from: string, to: string): Promise<void> {
 
 /** The store of `archives` for this containerd: archive names carry digests of what each image was built from. */
 function storeDir(archives: readonly string[], containerdVersion: string): string {
-    const key = createHash("sha256")
-        .update(JSON.stringify({ archives: archives.map((a) => path.basename(a)), containerdVersion }))
-        .digest("hex")
-        .slice(0, 12);
-    return path.join(STORES, key);
+    return path.join(STORES, digestOf({ archives: archives.map((a) => path.basename(a)), containerdVersion }));
 }
 
 /**
@@ -49,21 +44,15 @@ export async function preloadImages(hosts: readonly LocalHost[], archives: reado
     const dirs = hosts.map((h) => containerdDirOf(h.dir));
     if (dirs.some((d) => fs.statSync(d).dev !== fs.statSync(STORES).dev)) return false;
     const version = (await check(hostArgv(hosts[0], ["containerd", "--version"]))).trim();
-    const store = storeDir(archives, version);
-    if (!fs.existsSync(store))
-        await withMachineLock(`${store}.lock`, async () => {
-            if (fs.existsSync(store)) return;
-            const containerd = await startContainerd(hosts[0], path.join(logDir, hosts[0].name));
-            try {
-                await importImages(hosts[0], archives);
-            } finally {
-                await stopContainerd(containerd);
-            }
-            const partial = `${store}.partial-${process.pid}`;
-            await check(["rm", "-rf", "--one-file-system", "--", partial]);
-            await linkTree(dirs[0], partial);
-            fs.renameSync(partial, store);
-        });
+    const store = await cached(storeDir(archives, version), async (partial) => {
+        const containerd = await startContainerd(hosts[0], path.join(logDir, hosts[0].name));
+        try {
+            await importImages(hosts[0], archives);
+        } finally {
+            await stopContainerd(containerd);
+        }
+        await linkTree(dirs[0], partial);
+    });
     for (const dir of dirs) if (fs.readdirSync(dir).length === 0) await linkTree(store, dir);
     return true;
 }

@@ -36,7 +36,8 @@ export interface LabImageArchive {
 
 const removeTree = (dir: string) => check(["rm", "-rf", "--one-file-system", "--", dir]);
 
-function digestOf(value: unknown): string {
+/** A short digest of `value` and this module's recipe version: the name of what is cached for it. */
+export function digestOf(value: unknown): string {
     return createHash("sha256")
         .update(JSON.stringify({ v: IMAGES_VERSION, value }))
         .digest("hex")
@@ -47,9 +48,9 @@ function digestOf(value: unknown): string {
  * `target` (a file or directory), built by `build` into `<target>.partial-<pid>` and renamed when
  * complete, under a machine-wide lock: the cache holds finished builds only.
  */
-async function cached(target: string, build: (partial: string) => Promise<void>): Promise<string> {
+export async function cached(target: string, build: (partial: string) => Promise<void>): Promise<string> {
     if (fs.existsSync(target)) return target;
-    fs.mkdirSync(IMAGES_CACHE, { recursive: true });
+    fs.mkdirSync(path.dirname(target), { recursive: true });
     return withMachineLock(`${target}.lock`, async () => {
         if (fs.existsSync(target)) return target;
         const partial = `${target}.partial-${process.pid}`;
