@@ -49,7 +49,14 @@ export class Ovnkube extends pulumi.ComponentResource {
         super(OVNKUBE_TYPE, name, {}, opts);
 
         if (args.kubeconfig !== undefined) {
-            this.provider = new k8s.Provider(`${name}-provider`, { kubeconfig: pulumi.secret(args.kubeconfig) }, { parent: this });
+            // upsertExistingObjects: an up killed after the API server made an object leaves a pending
+            // create, which the next up runs again; from pulumi-kubernetes 4.29.0 that create is
+            // refused as AlreadyExists otherwise. Every object here is the stack's own.
+            this.provider = new k8s.Provider(
+                `${name}-provider`,
+                { kubeconfig: pulumi.secret(args.kubeconfig), upsertExistingObjects: true },
+                { parent: this },
+            );
         }
         const child = (dependsOn: pulumi.Input<pulumi.Input<pulumi.Resource>[]> = []): pulumi.CustomResourceOptions => ({
             parent: this,

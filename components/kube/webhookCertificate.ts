@@ -9,6 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { providerStub } from "../dynamic/stub";
 import { PackageResource } from "../dynamic/resource";
 import { forge, newCertificate, newKeyPair, selfSignedCa } from "./x509";
+import { canonicalAddress } from "../values";
 
 /** Lifetime of the CA and of the serving certificate, and when an up makes a new pair. */
 export const VALID_DAYS = 365;
@@ -54,8 +55,9 @@ export function issueWebhookCertificate(hosts: readonly string[], now = new Date
 function stillGood(outs: Partial<Issued>, hosts: readonly string[], now = Date.now()): boolean {
     if (!outs.certificate || !outs.notAfter) return false;
     const cert = new X509Certificate(outs.certificate);
-    const names = new Set((cert.subjectAltName ?? "").split(", ").map((n) => n.replace(/^(DNS|IP Address):/, "")));
-    return hosts.every((h) => names.has(h)) && Date.parse(outs.notAfter) - now > RENEW_DAYS * 86_400_000;
+    // X509Certificate spells an IPv6 SAN in full and uppercase: compared in one spelling.
+    const names = new Set((cert.subjectAltName ?? "").split(", ").map((n) => canonicalAddress(n.replace(/^(DNS|IP Address):/, ""))));
+    return hosts.every((h) => names.has(canonicalAddress(h))) && Date.parse(outs.notAfter) - now > RENEW_DAYS * 86_400_000;
 }
 
 export const webhookCertificateProvider: pulumi.dynamic.ResourceProvider = {

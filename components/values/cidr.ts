@@ -30,6 +30,11 @@ export function familyOf(text: string): IpFamily | undefined {
     return undefined;
 }
 
+/** An address in one spelling (IPv6 lowercase and compressed), so two spellings of it compare equal; anything else as given. */
+export function canonicalAddress(text: string): string {
+    return familyOf(text) && !text.includes("/") ? ipaddr.parse(text).toString() : text;
+}
+
 export function toInt(ip: string): bigint {
     return ipaddr
         .parse(ip)

@@ -13,12 +13,15 @@ export interface KubeTarget {
     client: KubeClient;
     /** Namespace for namespaced objects that name none: the provider's `namespace`, else `default`. */
     defaultNamespace: string;
+    /** The provider's `upsertExistingObjects` (else PULUMI_K8S_UPSERT_EXISTING_OBJECTS): a create may take over an object that is there. */
+    upsertExistingObjects: boolean;
 }
 
 interface KubeProviderInputs {
     kubeconfig?: string;
     context?: string;
     namespace?: string;
+    upsertExistingObjects?: boolean | string;
 }
 
 /** Kubeconfig text is YAML or JSON with more than one line or a mapping; anything else is a file path (`~` expands). */
@@ -42,7 +45,7 @@ export class KubeTargets {
         if (typeof p.kubeconfig !== "string") throw new Error("the Kubernetes provider's kubeconfig is not a string");
         // The key holds no secret: a hash of the kubeconfig, never the text.
         const key = createHash("sha256")
-            .update(JSON.stringify([p.kubeconfig, p.context ?? ""]))
+            .update(JSON.stringify([p.kubeconfig, p.context ?? "", p.namespace ?? "", p.upsertExistingObjects ?? ""]))
             .digest("hex");
         let target = this.clients.get(key);
         if (!target) {
@@ -50,7 +53,12 @@ export class KubeTargets {
             const creds = looksLikeContent(p.kubeconfig)
                 ? parseKubeconfig(p.kubeconfig, { context })
                 : loadKubeconfig(p.kubeconfig.replace(/^~(?=\/|$)/, os.homedir()), { context });
-            target = { client: KubeClient.fromCredentials(creds), defaultNamespace: p.namespace || "default" };
+            const upsert = p.upsertExistingObjects ?? process.env.PULUMI_K8S_UPSERT_EXISTING_OBJECTS;
+            target = {
+                client: KubeClient.fromCredentials(creds),
+                defaultNamespace: p.namespace || "default",
+                upsertExistingObjects: upsert === true || upsert === "true",
+            };
             this.clients.set(key, target);
         }
         return target;

@@ -2,7 +2,9 @@
 // ovnkube objects, behind an explicit provider whose kubeconfig is a stack secret, are applied by
 // server-side apply under the stack's field manager; a second up changes nothing even after the
 // controllers wrote status; a by-hand edit of a declared ConfigMap value is drift for refresh and
-// repaired by up; destroy deletes every object and waits until the namespace is gone.
+// repaired by up; an object whose create the engine lost is taken over by the next up (the
+// program's provider upserts; without it, refused as AlreadyExists); destroy deletes every object
+// and waits until the namespace is gone.
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { mkdtempSync } from "node:fs";
@@ -14,6 +16,9 @@ import { KubeClient, pollUntil, type KubeObject, type ObjectRef } from "../../la
 import { PassphraseSecrets } from "../../lab/offline/passphraseSecrets";
 import { apply, destroy, refresh, type OfflineOptions, type OperationResult } from "../../lab/offline/api";
 import { startKubeLab, type KubeLab } from "../support/kubeControlPlane";
+import { kubernetesApi } from "../../lab/offline/handlers/kubernetesApi";
+import type { HandlerContext } from "../../lab/offline/handlers/types";
+import type { Props } from "../../lab/offline/values";
 
 const ID = "offkube";
 const FIXTURE_DIR = path.join(__dirname, "kubeFixture");
@@ -158,6 +163,31 @@ test("a ConfigMap value edited by hand is drift for refresh, and up --refresh pu
     const cm = await admin.get(configMapRef);
     assert.equal((cm.data as Record<string, string>).mtu, "1400");
     assert.deepEqual((await refresh({ ...options, dryRun: true })).drift, []);
+});
+
+test("an object whose create the engine lost (killed after the API server made it) is taken over by the next up: the program's provider upserts", async () => {
+    const statePath = path.join(work, "state", `${STACK}.json`);
+    const state = JSON.parse(fs.readFileSync(statePath, "utf8")) as { resources: StateEntry[] };
+    const lost = state.resources.find((e) => e.type === "kubernetes:core/v1:ConfigMap")!;
+    fs.writeFileSync(statePath, JSON.stringify({ ...state, resources: state.resources.filter((e) => e !== lost) }));
+    assert.ok(await admin.tryGet(configMapRef), "the ConfigMap is still in the cluster");
+
+    const up = await apply(options);
+    assert.equal(up.ok, true, up.error);
+    assert.deepEqual(
+        changed(up).map((o) => `${o.op} ${o.name}`),
+        [`create ${lost.name}`],
+    );
+    assert.deepEqual(changed(await apply(options)), [], "the up after it changes nothing");
+});
+
+test("without the provider's upsertExistingObjects, a create of an object that is there is refused as AlreadyExists, naming it, as pulumi-kubernetes 4.29+ does", async () => {
+    const lost = kubeResources(await refresh({ ...options, dryRun: true })).find((e) => e.type === "kubernetes:core/v1:ConfigMap")!;
+    const api = kubernetesApi({ project: PROJECT, stack: STACK } as HandlerContext);
+    await assert.rejects(
+        api.create({ client: admin, defaultNamespace: "default", upsertExistingObjects: false }, lost.type, lost.inputs as Props),
+        /ConfigMap ovn-kubernetes\/ovn-config already exists in the cluster: set upsertExistingObjects on the provider/,
+    );
 });
 
 test("destroy deletes every object, waits until the namespace is gone, and gives up what patches held", async () => {

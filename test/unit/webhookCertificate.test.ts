@@ -160,6 +160,14 @@ describe("the WebhookCertificate provider", () => {
         assert.equal(await diff(olds, ["localhost"]), false);
     });
 
+    it("diff: keeps the pair for an IPv6 address, however it is spelled (the certificate spells it in full, uppercase)", async () => {
+        const v6 = ["fd00:172:31:190::2"];
+        const olds = { hosts: v6, ...issueWebhookCertificate(v6) };
+        assert.equal(await diff(olds, v6), false);
+        assert.equal(await diff(olds, ["FD00:172:31:190:0:0:0:2"]), false);
+        assert.equal(await diff(olds, ["fd00:172:31:190::3"]), true);
+    });
+
     it("diff: a new pair when a host is added or changed", async () => {
         const olds = { hosts: HOSTS, ...issued };
         assert.equal(await diff(olds, [...HOSTS, "172.31.40.12"]), true);

@@ -1,5 +1,6 @@
 // kubernetes:* objects in a real API server, carried out as pulumi-kubernetes does in its
-// server-side apply mode: create and update are server-side applies under one field manager
+// server-side apply mode: create (of an object not there yet, unless the provider upserts) and
+// update are server-side applies under one field manager
 // (kept in the outputs as `__fieldManager`, like the provider does); diff asks the server what
 // an apply would make of the object now (a dry run) and compares that with what was recorded, so
 // server defaults and normalised values (500m for 0.5) are never a change; read projects the
@@ -91,7 +92,20 @@ export function kubernetesApi(ctx: HandlerContext) {
             const keys = [...new Set([...inputKeys, ...changedKeys(old.outputs, would, [FIELD_MANAGER_KEY])])].sort();
             return { changes: keys.length > 0, keys, replaceKeys: [], deleteBeforeReplace: false };
         },
-        create(target: KubeTarget, type: string, inputs: Props): Promise<Props> {
+        async create(target: KubeTarget, type: string, inputs: Props): Promise<Props> {
+            // From 4.29.0 pulumi-kubernetes creates a whole object only if it is not there
+            // (await.go Creation, v4.32.0 lines 190-291): an object a killed up had made is refused
+            // as AlreadyExists, unless the provider sets upsertExistingObjects. Its client-side
+            // create (fieldManager "pulumi-kubernetes", moved to the stack's at the first update)
+            // stands here as a server-side apply: the same object, one manager from the start.
+            if (!isPatchType(type) && !target.upsertExistingObjects) {
+                const ref = objectRef(plain(inputs), target.defaultNamespace);
+                if (await target.client.tryGet(ref))
+                    throw new Error(
+                        `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ""}${ref.name} already exists in the cluster: ` +
+                            "set upsertExistingObjects on the provider to allow server-side apply to update existing objects on create",
+                    );
+            }
             return apply(target, type, inputs, fieldManagerFor(ctx, inputs), false);
         },
         update(target: KubeTarget, type: string, old: StateResource, inputs: Props): Promise<Props> {
