@@ -1,6 +1,6 @@
 // Benchmark scenario: node3 joining a running interconnect cluster (ovn-kubernetes 1.3, 3 Debian
 // unstable hosts) while pods on node1 and node2 probe each other: it is first removed the operator's
-// way, then its kubelet registers it again and the stack lists it (test/e2e/interconnect.test.ts and
+// way, then its kubelet registers it again and the stack lists it (test/e2e/sharedCluster.test.ts and
 // test/e2e/centralized.test.ts prove both in both architectures). The figures are the addition's.
 import type { ChangeScenario } from "../changes";
 import { onOvnkubeLab, underProbes } from "../ovnkubeScenario";

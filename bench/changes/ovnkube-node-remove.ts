@@ -1,6 +1,6 @@
 // Benchmark scenario: node3 leaving a running interconnect cluster (ovn-kubernetes 1.3, 3 Debian
 // unstable hosts) the way an operator removes it, while pods on node1 and node2 probe each other
-// (test/e2e/interconnect.test.ts and test/e2e/centralized.test.ts prove it in both architectures).
+// (test/e2e/sharedCluster.test.ts and test/e2e/centralized.test.ts prove it in both architectures).
 import type { ChangeScenario } from "../changes";
 import { onOvnkubeLab, underProbes } from "../ovnkubeScenario";
 import { ok, withoutHost, writeLabStack, removeOvnkubeNode } from "@ovn-kubernetes-as-code/lab/scenarios";

@@ -12,7 +12,12 @@ interface StandIn {
     versions: readonly string[];
     /** The pinned file has a status subresource (ovnkube writes status through it). */
     status?: true;
+    /** The pinned file's `api-approved.kubernetes.io`: the API server requires it of groups under k8s.io. */
+    approved?: string;
 }
+
+/** network-policy-api's approval, as its CRDs carry it. */
+const NETWORK_POLICY_API_APPROVED = "https://github.com/kubernetes-sigs/network-policy-api/pull/30";
 
 /** Read from the pinned files: names, versions, scope and subresources of each. */
 const STAND_INS: Readonly<Record<string, StandIn>> = {
@@ -23,12 +28,19 @@ const STAND_INS: Readonly<Record<string, StandIn>> = {
     // multi-networkpolicy v1.0.1 scheme.yml (v1beta2 is there but not served)
     "multi-networkpolicies.k8s.cni.cncf.io": { kind: "MultiNetworkPolicy", scope: "Namespaced", versions: ["v1beta1"] },
     // network-policy-api v0.1.5 config/crd/experimental
-    "adminnetworkpolicies.policy.networking.k8s.io": { kind: "AdminNetworkPolicy", scope: "Cluster", versions: ["v1alpha1"], status: true },
+    "adminnetworkpolicies.policy.networking.k8s.io": {
+        kind: "AdminNetworkPolicy",
+        scope: "Cluster",
+        versions: ["v1alpha1"],
+        status: true,
+        approved: NETWORK_POLICY_API_APPROVED,
+    },
     "baselineadminnetworkpolicies.policy.networking.k8s.io": {
         kind: "BaselineAdminNetworkPolicy",
         scope: "Cluster",
         versions: ["v1alpha1"],
         status: true,
+        approved: NETWORK_POLICY_API_APPROVED,
     },
 };
 
@@ -41,7 +53,13 @@ export function crdStandIn(name: string): string {
     return stringify({
         apiVersion: "apiextensions.k8s.io/v1",
         kind: "CustomResourceDefinition",
-        metadata: { name, annotations: { "ovn-kubernetes-as-code/lab-stand-in": "true" } },
+        metadata: {
+            name,
+            annotations: {
+                "ovn-kubernetes-as-code/lab-stand-in": "true",
+                ...(s.approved ? { "api-approved.kubernetes.io": s.approved } : {}),
+            },
+        },
         spec: {
             group: name.slice(dot + 1),
             scope: s.scope,

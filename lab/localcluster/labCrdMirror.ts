@@ -56,7 +56,7 @@ function pinnedFile(root: string, url: string): Buffer {
  * Writes `<state dir>/crds/<tag>/` with every CRD file a stack of `version` with `features` applies,
  * and returns it as the `ovnkube.crdMirror` URL (a file:/// directory ending in `/`).
  */
-export function writeLabCrdMirror(id: string, version: OvnkubeVersion, features: Readonly<Record<string, boolean | undefined>>): string {
+export function writeLabCrdMirror(id: string, version: OvnkubeVersion, features: Readonly<Record<string, unknown>>): string {
     const release = releaseOf(version);
     const dir = path.join(stateDir(id), "crds", release.tag);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -65,7 +65,7 @@ export function writeLabCrdMirror(id: string, version: OvnkubeVersion, features:
     for (const url of release.crdUrls) fs.copyFileSync(path.join(labCrdDir(version), path.basename(fileOf(url))), fileOf(url));
     const gitRoot = process.env[LAB_GIT_ENV];
     for (const [key, urls] of Object.entries(release.featureCrdUrls)) {
-        if (!features[key]) continue;
+        if (features[key] !== true) continue;
         const names = featureOf(key as FeatureKey).crds ?? [];
         urls.forEach((url, i) => fs.writeFileSync(fileOf(url), gitRoot ? pinnedFile(gitRoot, url) : crdStandIn(names[i])));
     }

@@ -9,6 +9,8 @@ import { DEFAULT_ID, PROJECT_ROOT } from "./names";
 import { IncorrectPassphraseError, PassphraseSecrets } from "../offline/passphraseSecrets";
 import { LocalCluster, LocalHost, clusterIpFamily, hostIps, hostOs, hostPrimaryIp } from "./state";
 import { labCrdDir } from "./labReleases";
+import { writeLabCrdMirror } from "./labCrdMirror";
+import { releaseOf } from "@ovn-kubernetes-as-code/cluster/kube";
 import { perFamily, type IpFamily } from "./ipFamily";
 
 /** Passphrase of generated local stacks when neither PULUMI_CONFIG_PASSPHRASE nor PULUMI_CONFIG_PASSPHRASE_FILE is set. Lab use only. */
@@ -96,7 +98,12 @@ function labOvnkube(cluster: LocalCluster, opts: LocalStackOptions): OvnkubeConf
     if (version === undefined) return { ...opts.ovnkube };
     // The control plane is not on a host: it calls ovnkube-identity's webhook on the master, node1.
     const identity = { webhookAddress: hostPrimaryIp(cluster, cluster.hosts[0]) };
-    return { version, crdMirror: `file://${labCrdDir(version)}/`, identity, ...opts.ovnkube };
+    // Features acting on other projects' kinds need those CRDs too: a mirror of the lab's own then.
+    const features: Readonly<Record<string, unknown>> = opts.ovnkube?.features ?? {};
+    const crdMirror = Object.keys(releaseOf(version).featureCrdUrls).some((key) => features[key] === true)
+        ? writeLabCrdMirror(cluster.id, version, features)
+        : `file://${labCrdDir(version)}/`;
+    return { version, crdMirror, identity, ...opts.ovnkube };
 }
 
 /** A range as the stack writes it: one CIDR per family joined by a comma, the primary first (the chart's form). */

@@ -4,7 +4,6 @@
 // Each cell proves what the user sees and that the next up converges with no step on any host
 // (docs/faults.md).
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, test } from "node:test";
@@ -12,8 +11,8 @@ import { desiredNorthbound } from "../../components/render/northbound";
 import { hostExec } from "../../lab/localcluster";
 import { pingMatrix, formatMatrix } from "../../lab/localcluster/checks";
 import { apply, type OperationResult } from "../../lab/offline/api";
-import { PROJECT_ROOT } from "../../lab/projectRoot";
 import { bringUpPulumiLab, type PulumiLab } from "../../lab/scenarios/pulumiLab";
+import { upKilledAt } from "../../lab/scenarios/killedUp";
 import { BUNDLE_ROOT } from "../../components/hosts/scripts/bundle";
 
 const ID = "fault";
@@ -40,43 +39,6 @@ const timed = async <T>(f: () => Promise<T>): Promise<[T, number]> => {
 };
 // Packets to the host's sshd vanish: a connect sees no answer, as behind a dead link.
 const dropSsh = (on: boolean) => sh(DOWN, ["iptables", on ? "-I" : "-D", "INPUT", "-p", "tcp", "--dport", "22", "-j", "DROP"]);
-
-/**
- * Runs the offline engine's `up` as its own process group, as a CI runner runs `pulumi up`, and
- * kills the whole group with SIGKILL at the first progress line `at` matches. Resolves with that line.
- */
-function upKilledAt(at: RegExp): Promise<string> {
-    const child = spawn(
-        process.execPath,
-        [
-            "--import",
-            "tsx",
-            "lab/offline/cli.ts",
-            "up",
-            "--yes",
-            "--stack",
-            lab.options.stack,
-            "--stack-file",
-            lab.options.stackFile!,
-            "--local-dir",
-            lab.work,
-        ],
-        { cwd: PROJECT_ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    return new Promise((resolve, reject) => {
-        let out = "";
-        let hit: string | undefined;
-        child.stdout.on("data", (b: Buffer) => {
-            out += b.toString();
-            const line = out.split("\n").find((l) => at.test(l));
-            if (line && hit === undefined) {
-                hit = line;
-                process.kill(-child.pid!, "SIGKILL");
-            }
-        });
-        child.on("exit", () => (hit !== undefined ? resolve(hit) : reject(new Error(`the up ended before ${at}:\n${out}`))));
-    });
-}
 
 /** What the host's bundle directory holds, hidden entries (an install's incoming directory) included. */
 const bundles = async (host: string) => (await sh(host, ["ls", "-A", BUNDLE_ROOT])).split("\n").filter(Boolean);
@@ -153,9 +115,9 @@ test("a host's disk full during the script bundle's install: the up fails naming
 });
 
 test("the engine killed during the host commands, then during the NB writes: the next up converges, no duplicate NB row, the up after it a no-op", async () => {
-    const [first, firstS] = await timed(() => upKilledAt(/command:remote:Command\s+\S+\s+created/));
+    const [first, firstS] = await timed(() => upKilledAt(lab.options, /command:remote:Command\s+\S+\s+created/));
     const afterHosts = stateNames();
-    const [second, secondS] = await timed(() => upKilledAt(/dynamic\/ovn-nb:\S+\s+\S+\s+created/));
+    const [second, secondS] = await timed(() => upKilledAt(lab.options, /dynamic\/ovn-nb:\S+\s+\S+\s+created/));
     const afterNb = stateNames();
     console.log(`# killed after ${firstS.toFixed(1)} s at: ${first.trim()}\n# killed after ${secondS.toFixed(1)} s at: ${second.trim()}`);
 

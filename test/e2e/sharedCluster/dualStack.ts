@@ -10,12 +10,13 @@ import { describe, test } from "node:test";
 import { pollUntil } from "../../../lab/kubeclient";
 import { CHECK_PORT, tcpExchange } from "../../../lab/localcluster/checks";
 import { ipv6Of } from "../../../lab/localcluster/ipv6Checks";
-import { createNodePortService, DEMO_NAMESPACE, podRef, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
+import { DEMO_NAMESPACE, podRef, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
 import {
     SERVER_LABEL,
     assertOutsideEveryFamily,
     assertPingEveryFamily,
     assertServiceEveryFamily,
+    assertNodePortFromOutside,
     type FamilyLab,
 } from "../support/familyProof";
 import { assertPlannedAddresses } from "../support/workloadProof";
@@ -49,30 +50,8 @@ export function dualStackChecks(family: () => FamilyLab): void {
         test("pods reach the outside over both families, SNATed to their node's address of that family", () =>
             assertOutsideEveryFamily(lab(), pods()));
 
-        test("a NodePort Service answers from the outside at every node's IPv4 address", async () => {
-            const server = pods()[1];
-            const { nodePort } = await createNodePortService(lab().admin, {
-                name: NODE_PORT_SERVICE,
-                selector: SERVER_LABEL,
-                port: CHECK_PORT,
-                targetPort: CHECK_PORT,
-            });
-            for (const node of lab().model.kube.nodes) {
-                const ip = node.gatewayIps[0];
-                // ovnkube adds the Service's load balancer asynchronously.
-                await pollUntil(
-                    async () => {
-                        const r = await tcpExchange(lab().cluster, { pod: podRef(server) }, server.ip, { external: true }, CHECK_PORT, 1, {
-                            ip,
-                            port: nodePort,
-                        });
-                        if (!r.ok) throw new Error(r.error);
-                        return r;
-                    },
-                    { timeoutMs: 30_000, intervalMs: 500, what: `NodePort ${ip}:${nodePort} (${node.name}) from the outside` },
-                );
-            }
-        });
+        test("a NodePort Service answers from the outside at every node's IPv4 address", () =>
+            assertNodePortFromOutside(lab(), NODE_PORT_SERVICE, pods()[1]));
 
         test("a NetworkPolicy admitting one peer's IPv4 address holds in both families", async () => {
             const [peer, server, other] = pods();

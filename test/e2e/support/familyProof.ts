@@ -12,7 +12,7 @@ import { containsIp, parseNetwork } from "../../../components/values";
 import { pollUntil } from "../../../lab/kubeclient";
 import { down, type PodRef } from "../../../lab/localcluster";
 import { CHECK_PORT, formatMatrix, pingMatrix, tcpExchange } from "../../../lab/localcluster/checks";
-import { createClusterIpsService, podRef, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
+import { createClusterIpsService, createNodePortService, podRef, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
 import { findHost, hostIps } from "../../../lab/localcluster/state";
 import { bringUpOvnkubeLab, type LabStackSettings, type OvnkubeLab } from "../../../lab/scenarios/ovnkubeLab";
 import type { IpFamily } from "../../../lab/localcluster/ipFamily";
@@ -40,14 +40,18 @@ export interface FamilyLab {
 export interface FamilyLabStart {
     stack?: LabStackSettings;
     release?: OvnKubernetesRelease;
+    /** What happens on the bare hosts (snapshotted) before the up that brings the cluster up, which must then succeed. */
+    beforeFirstUp?: (lab: OvnkubeLab) => Promise<void>;
 }
 
 /** 3 Debian unstable hosts in `ipFamily`, the stack applied once, and a Deployment with a pod on every node. */
 export async function startFamilyLab(id: string, ipFamily: IpFamily, workDir: string, start: FamilyLabStart = {}): Promise<FamilyLab> {
     const bareHosts = new Map<string, HostSnapshot>();
+    const { beforeFirstUp, ...settings } = start;
     const lab = await phase(`bring-up and apply (${ipFamily})`, async () => {
-        const { lab, first } = await bringUpOvnkubeLab({ id, hosts: 3, os: "debian-sid", workDir, ipFamily, ...start }, async (bare) => {
+        const { lab, first } = await bringUpOvnkubeLab({ id, hosts: 3, os: "debian-sid", workDir, ipFamily, ...settings }, async (bare) => {
             for (const h of bare.cluster.hosts) bareHosts.set(h.name, await snapshotHost(bare.cluster, h.name));
+            await beforeFirstUp?.(bare);
         });
         assert.equal(first.ok, true, first.error);
         return lab;
@@ -90,22 +94,31 @@ export function familyLabForFile(id: string, ipFamily: IpFamily, start: FamilyLa
     };
 }
 
-/**
- * The demo's workloads removed (the spread Deployment, `services`, and `deployments` by name and
- * namespace), destroy leaves no OVN process and every host as it was before the first up.
- */
-export async function assertDestroyLeavesHosts(
-    { lab, bareHosts }: FamilyLab,
+/** The demo's workloads removed: the spread Deployment, `services`, and `deployments` by name and namespace. */
+export async function removeFamilyWorkloads(
+    { lab }: FamilyLab,
     services: string[],
     deployments: Array<{ name: string; namespace?: string }> = [],
 ): Promise<void> {
-    await removeDemoWorkloads(
-        lab.admin,
-        lab.cluster,
-        [],
-        services.map((name) => ({ name })),
-        [{ name: SPREAD }, ...deployments],
+    await phase("workloads removed", () =>
+        removeDemoWorkloads(
+            lab.admin,
+            lab.cluster,
+            [],
+            services.map((name) => ({ name })),
+            [{ name: SPREAD }, ...deployments],
+        ),
     );
+}
+
+/** The workloads removed (as `removeFamilyWorkloads`), destroy leaves no OVN process and every host as it was before the first up. */
+export async function assertDestroyLeavesHosts(
+    family: FamilyLab,
+    services: string[],
+    deployments: Array<{ name: string; namespace?: string }> = [],
+): Promise<void> {
+    const { lab, bareHosts } = family;
+    await removeFamilyWorkloads(family, services, deployments);
     const r = await phase("destroy", () => destroy(lab.offline));
     assert.equal(r.ok, true, r.error);
     assert.deepEqual(processesNamed(lab.cluster, ["ovnkube", "ovn-northd", "ovn-controller"]), []);
@@ -170,5 +183,32 @@ export async function assertOutsideEveryFamily(lab: OvnkubeLab, pods: readonly K
             const r = await tcpExchange(lab.cluster, { external: true }, outside, { pod: podRef(pod) });
             assert.deepEqual(r, { ok: true, seenSource: planned[i] }, `${pod.name} → ${outside}`);
         }
+    }
+}
+
+/**
+ * A NodePort Service for the server pod (SERVER_LABEL) answers from the outside at every node's
+ * first gateway address (the Service's family), once ovnkube added its load balancer.
+ */
+export async function assertNodePortFromOutside(lab: OvnkubeLab, service: string, server: KubePod): Promise<void> {
+    const { nodePort } = await createNodePortService(lab.admin, {
+        name: service,
+        selector: SERVER_LABEL,
+        port: CHECK_PORT,
+        targetPort: CHECK_PORT,
+    });
+    for (const node of lab.model.kube.nodes) {
+        const ip = node.gatewayIps[0];
+        await pollUntil(
+            async () => {
+                const r = await tcpExchange(lab.cluster, { pod: podRef(server) }, server.ip, { external: true }, CHECK_PORT, 1, {
+                    ip,
+                    port: nodePort,
+                });
+                if (!r.ok) throw new Error(r.error);
+                return r;
+            },
+            { timeoutMs: 30_000, intervalMs: 500, what: `NodePort ${ip}:${nodePort} (${node.name}) from the outside` },
+        );
     }
 }

@@ -1,0 +1,27 @@
+// An `up` cut short as a CI runner's can be: the offline engine's command line run as its own
+// process group (engine, program runner, dynamic-provider host), killed whole with SIGKILL at the
+// first progress line a pattern matches.
+import { spawn } from "node:child_process";
+import type { OfflineOptions } from "../offline/api";
+import { PROJECT_ROOT } from "../projectRoot";
+
+/** Runs `up --yes` for `options` and kills its process group at the first line `at` matches; resolves with that line. */
+export function upKilledAt(options: OfflineOptions, at: RegExp): Promise<string> {
+    const args = ["--import", "tsx", "lab/offline/cli.ts", "up", "--yes", "--stack", options.stack];
+    if (options.stackFile) args.push("--stack-file", options.stackFile);
+    if (options.localDir) args.push("--local-dir", options.localDir);
+    const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    return new Promise((resolve, reject) => {
+        let out = "";
+        let hit: string | undefined;
+        child.stdout.on("data", (b: Buffer) => {
+            out += b.toString();
+            const line = out.split("\n").find((l) => at.test(l));
+            if (line && hit === undefined) {
+                hit = line;
+                process.kill(-child.pid!, "SIGKILL");
+            }
+        });
+        child.on("exit", () => (hit !== undefined ? resolve(hit) : reject(new Error(`the up ended before ${at}:\n${out}`))));
+    });
+}
