@@ -166,8 +166,8 @@ export async function nicSnapshot(cluster: LocalCluster, host: string, nic = "et
 }
 
 /** A live lab: `hosts` hosts (Debian 12 unless `os` says otherwise), the stack applied, pod-a on node1 and pod-b on node2 (the pods' namespace is `namespace`). */
-/** A Pulumi-mode lab applied once, with a pod on node1 and one on node2 that reach each other. */
-export type LiveLab = PulumiLab & { pods: [LocalPod, LocalPod] };
+/** A Pulumi-mode lab applied once (`first`), with a pod on node1 and one on node2 that reach each other. */
+export type LiveLab = PulumiLab & { pods: [LocalPod, LocalPod]; first: OperationResult };
 
 export async function bringUpLiveLab(id: string, namespace: string, hosts = 3, os: HostOs = "debian12"): Promise<LiveLab> {
     const lab = await bringUpPulumiLab(id, hosts, os);
@@ -179,7 +179,7 @@ export async function bringUpLiveLab(id: string, namespace: string, hosts = 3, o
             await startPod(lab.cluster, lab.model, "node2", namespace, "pod-b", 11),
         ];
         await overlayReady(lab, pods);
-        return Object.assign(lab, { pods });
+        return Object.assign(lab, { pods, first: r });
     } catch (e) {
         await lab.close();
         throw e;
