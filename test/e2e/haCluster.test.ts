@@ -1,8 +1,11 @@
-// Three centrals on bare local hosts (Pulumi mode): NB and SB as raft clusters of 3, every chassis
-// and the NB providers using all members. Proven through the databases themselves (cluster/status
-// on every member), chassis in the SB, pods pinging across nodes and SNAT at the gateway; then the
-// faults: a member down during up and refresh with pods pinging throughout, the member back,
-// destroy leaving no cluster file.
+// Three centrals on bare local hosts (Pulumi mode), grown from one (README "Highly available
+// central"): a single-central stack is applied, pods start, and the role "central" on two more
+// nodes is applied again; the first central's databases become the clusters' first member with
+// every row they held (same UUIDs), the others join, and the pods keep their network. Then NB and
+// SB are raft clusters of 3, every chassis and the NB providers use all members. Proven through
+// the databases themselves (cluster/status on every member), chassis in the SB, pods pinging
+// across nodes and SNAT at the gateway; then the faults: a member down during up and refresh with
+// pods pinging throughout, the member back, destroy leaving no cluster file.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -51,17 +54,37 @@ const changed = (r: OperationResult) => r.ops.filter((o) => o.op !== "same").map
 const clusterOf = (db: Db, hosts?: string[]) => clusterOfMembers(centralsOf(), db, hosts);
 
 before(async () => {
-    lab = await haLab(ID, 3);
+    lab = await haLab(ID, 1);
     ({ cluster, options } = lab);
-    model = lab.restack(3);
+    model = lab.restack(1);
 });
 
 after(() => removeHaLab(ID, lab));
 
-test("apply with three centrals: one NB and one SB raft cluster of 3 members, each with one leader", async () => {
+/** Every Logical_Switch_Port's UUID and name, as one member reads them. */
+const nbUuids = async (host: string) =>
+    (await nbctl(host, "--bare", "--columns=_uuid,name", "list", "Logical_Switch_Port")).split("\n").filter(Boolean).sort();
+
+test("one central grows to three in place: its rows become the clusters', the others join, pods keep pinging", async () => {
+    const single = await apply(options);
+    assert.equal(single.ok, true, single.error);
+    pods = [await startPod(cluster, model, "node1", "ha", "pod-a", 10), await startPod(cluster, model, "node2", "ha", "pod-b", 11)];
+    assert.ok((await overlayReport(cluster, model, pods)).allOk);
+    const before = await nbUuids("node1");
+    assert.equal(await raftStatus(cluster, "node1", "nb"), undefined, "standalone before");
+
+    model = lab!.restack(3);
+    const grown = await apply(options);
+    assert.equal(grown.ok, true, grown.error);
+    const ops = changed(grown);
+    console.log(`# grow 1 -> 3: ${ops.join(", ")}`);
+    assert.ok(!ops.some((o) => /^(delete|replace)/.test(o)), ops.join(", "));
+    // The same rows, same UUIDs, read on a member that joined.
+    assert.deepEqual(await nbUuids("node3"), before);
+});
+
+test("three centrals: one NB and one SB raft cluster of 3 members, each with one leader", async () => {
     assert.deepEqual(centrals(), ["node1", "node2", "node3"]);
-    const r = await apply(options);
-    assert.equal(r.ok, true, r.error);
     for (const db of ["nb", "sb"] as const) {
         const views = await clusterOf(db);
         for (const v of views) {
@@ -94,8 +117,7 @@ test("apply with three centrals: one NB and one SB raft cluster of 3 members, ea
     assert.deepEqual(switches, ["ext_node3", "join", "node1", "node2", "node3"]);
 });
 
-test("pods on different nodes ping and exchange TCP; SNAT at the gateway", async () => {
-    pods = [await startPod(cluster, model, "node1", "ha", "pod-a", 10), await startPod(cluster, model, "node2", "ha", "pod-b", 11)];
+test("the pods started on one central ping and exchange TCP; SNAT at the gateway", async () => {
     const report = await overlayReport(cluster, model, pods);
     assert.ok(report.allOk, "\n" + formatReport(report));
     assert.equal(report.gateway.seenSource, model.gateways[0].physical.ip);
