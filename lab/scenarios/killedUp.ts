@@ -2,6 +2,8 @@
 // process group (engine, program runner, dynamic-provider host), killed whole with SIGKILL at the
 // first progress line a pattern matches.
 import { spawn } from "node:child_process";
+import { BUNDLE_ROOT } from "@ovn-kubernetes-as-code/cluster/hosts";
+import { hostExec, type LocalCluster } from "../localcluster";
 import type { OfflineOptions } from "../offline/api";
 import { PROJECT_ROOT } from "../projectRoot";
 
@@ -24,4 +26,11 @@ export function upKilledAt(options: OfflineOptions, at: RegExp): Promise<string>
         });
         child.on("exit", () => (hit !== undefined ? resolve(hit) : reject(new Error(`the up ended before ${at}:\n${out}`))));
     });
+}
+
+/** What a host's bundle directory holds, hidden entries (an install's incoming copy) included: after any up, one whole bundle. */
+export async function bundlesOn(cluster: LocalCluster, host: string): Promise<string[]> {
+    const r = await hostExec(cluster, host, ["ls", "-A", BUNDLE_ROOT]);
+    if (r.code !== 0) throw new Error(`${host}: ls ${BUNDLE_ROOT}: ${r.stderr}`);
+    return r.stdout.split("\n").filter(Boolean);
 }

@@ -11,8 +11,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { hostExec } from "../../lab/localcluster";
 import { hostIp6 } from "../../lab/localcluster/state";
-import { BUNDLE_ROOT } from "../../components/hosts/scripts/bundle";
-import { upKilledAt } from "../../lab/scenarios/killedUp";
+import { bundlesOn, upKilledAt } from "../../lab/scenarios/killedUp";
 import { assertUpAndRefreshChangeNothing } from "../../lab/scenarios/ovnkubeLab";
 import {
     assertDestroyLeavesHosts,
@@ -60,11 +59,7 @@ test("the engine killed during the zone databases' NB writes, a host command and
         kills.map((k) => k.split(" after ")[0]),
         KILL_POINTS.map(([point]) => point),
     );
-    for (const host of lab().cluster.hosts) {
-        const r = await hostExec(lab().cluster, host.name, ["ls", "-A", BUNDLE_ROOT]);
-        assert.equal(r.code, 0, r.stderr);
-        assert.equal(r.stdout.split("\n").filter(Boolean).length, 1, `${host.name}: ${r.stdout}`);
-    }
+    for (const host of lab().cluster.hosts) assert.equal((await bundlesOn(lab().cluster, host.name)).length, 1, host.name);
     await assertUpAndRefreshChangeNothing(lab().offline);
 });
 

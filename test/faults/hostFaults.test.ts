@@ -12,7 +12,7 @@ import { hostExec } from "../../lab/localcluster";
 import { pingMatrix, formatMatrix } from "../../lab/localcluster/checks";
 import { apply, type OperationResult } from "../../lab/offline/api";
 import { bringUpPulumiLab, type PulumiLab } from "../../lab/scenarios/pulumiLab";
-import { upKilledAt } from "../../lab/scenarios/killedUp";
+import { bundlesOn, upKilledAt } from "../../lab/scenarios/killedUp";
 import { BUNDLE_ROOT } from "../../components/hosts/scripts/bundle";
 
 const ID = "fault";
@@ -41,7 +41,7 @@ const timed = async <T>(f: () => Promise<T>): Promise<[T, number]> => {
 const dropSsh = (on: boolean) => sh(DOWN, ["iptables", on ? "-I" : "-D", "INPUT", "-p", "tcp", "--dport", "22", "-j", "DROP"]);
 
 /** What the host's bundle directory holds, hidden entries (an install's incoming directory) included. */
-const bundles = async (host: string) => (await sh(host, ["ls", "-A", BUNDLE_ROOT])).split("\n").filter(Boolean);
+const bundles = (host: string) => bundlesOn(lab.cluster, host);
 
 /** Rows of `table` the stack owns, by name: a row written twice shows up twice. */
 const ownedNames = async (table: string) =>
