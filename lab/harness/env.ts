@@ -1,4 +1,4 @@
-// A real NB ovsdb-server and a real sshd on loopback, the dev stack's cluster model, and the
+// A real NB ovsdb-server with its SB and ovn-northd, and a real sshd on loopback, the dev stack's cluster model, and the
 // NB connection input that points the resources at them: as the program builds it (the SSH key
 // named by its stack config key, which the provider host is configured with), or carrying the key
 // (state written before, and in-process calls, which have no provider configuration).
@@ -7,6 +7,7 @@ import { buildClusterModel, type ClusterModel, type SshTarget } from "@ovn-kuber
 import { closeNbSessions } from "@ovn-kubernetes-as-code/cluster/nb";
 import { closeOvsdbPool, closeSshPool } from "@ovn-kubernetes-as-code/cluster/ssh";
 import { startNbServer, type NbServer } from "./nbServer";
+import { startNorthd, type Northd } from "./northd";
 import { startSshd, type TestSshd } from "./sshd";
 import { PROJECT_ROOT } from "./providerHost";
 
@@ -22,6 +23,8 @@ export function devModel(): ClusterModel {
 
 export interface NbEnv {
     nb: NbServer;
+    /** SB and ovn-northd beside NB: a write is awaited until hv_cfg catches up, as on a central. */
+    northd: Northd;
     sshd: TestSshd;
     /** Carrying the key. */
     connection(overrides?: Partial<SshTarget>): { ssh: SshTarget; privateKey: string; socket: string };
@@ -34,8 +37,10 @@ export interface NbEnv {
 
 export async function startEnv(): Promise<NbEnv> {
     const [nb, sshd] = await Promise.all([startNbServer(), startSshd()]);
+    const northd = await startNorthd(nb);
     return {
         nb,
+        northd,
         sshd,
         connection: (overrides = {}) => ({ ssh: sshd.target(overrides), privateKey: sshd.privateKey, socket: nb.socket }),
         configured: (overrides = {}) => ({ ssh: sshd.target(overrides), privateKeyConfig: KEY_CONFIG, socket: nb.socket }),
@@ -44,6 +49,7 @@ export async function startEnv(): Promise<NbEnv> {
             closeNbSessions();
             closeOvsdbPool();
             closeSshPool();
+            await northd.stop();
             await Promise.all([nb.cleanup(), sshd.cleanup()]);
         },
     };

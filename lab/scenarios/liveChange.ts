@@ -8,7 +8,7 @@ import YAML from "yaml";
 import { readStackFile, validateConfig } from "@ovn-kubernetes-as-code/cluster/config";
 import { buildClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
 import { hostExec, ping, startPod, type HostOs, type LocalCluster, type LocalPod } from "../localcluster";
-import { CHECK_PORT, tcpExchange } from "../localcluster/checks";
+import { CHECK_PORT, pingMatrix, tcpExchange, type PingMatrix } from "../localcluster/checks";
 import { clusterNames } from "../localcluster/names";
 import { awaitChassisCaughtUp, formatCaughtUp } from "../localcluster/overlayReadiness";
 import { pollUntil } from "../kubeclient";
@@ -167,19 +167,43 @@ export async function nicSnapshot(cluster: LocalCluster, host: string, nic = "et
 
 /** A live lab: `hosts` hosts (Debian 12 unless `os` says otherwise), the stack applied, pod-a on node1 and pod-b on node2 (the pods' namespace is `namespace`). */
 /** A Pulumi-mode lab applied once (`first`), with a pod on node1 and one on node2 that reach each other. */
-export type LiveLab = PulumiLab & { pods: [LocalPod, LocalPod]; first: OperationResult };
+export type LiveLab = PulumiLab & { pods: [LocalPod, LocalPod]; first: OperationResult; atFirstReturn: DataPathAtReturn };
+
+/** What holds the moment an up returned: NB_Global's sequence numbers and one round of pings, no settling. */
+export interface DataPathAtReturn {
+    nbCfg: number;
+    hvCfg: number;
+    managementPorts: PingMatrix;
+}
+
+async function dataPathAtReturn(lab: PulumiLab): Promise<DataPathAtReturn> {
+    const { cluster, model } = lab;
+    const central = model.hosts.find((h) => h.isCentral)!.name;
+    const managementPorts = await pingMatrix(
+        cluster,
+        cluster.hosts.map((h) => ({ label: h.name, from: h.name })),
+        model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })),
+        0,
+    );
+    const [nbCfg, hvCfg] = (await hostOut(cluster, central, ["ovn-nbctl", "--bare", "--columns=nb_cfg,hv_cfg", "list", "NB_Global"]))
+        .split("\n")
+        .filter(Boolean)
+        .map(Number);
+    return { nbCfg, hvCfg, managementPorts };
+}
 
 export async function bringUpLiveLab(id: string, namespace: string, hosts = 3, os: HostOs = "debian12"): Promise<LiveLab> {
     const lab = await bringUpPulumiLab(id, hosts, os);
     try {
         const r = await apply(lab.options);
         if (!r.ok) throw new Error(`first apply: ${r.error}`);
+        const atFirstReturn = await dataPathAtReturn(lab);
         const pods: [LocalPod, LocalPod] = [
             await startPod(lab.cluster, lab.model, "node1", namespace, "pod-a", 10),
             await startPod(lab.cluster, lab.model, "node2", namespace, "pod-b", 11),
         ];
         await overlayReady(lab, pods);
-        return Object.assign(lab, { pods, first: r });
+        return Object.assign(lab, { pods, first: r, atFirstReturn });
     } catch (e) {
         await lab.close();
         throw e;

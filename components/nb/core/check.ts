@@ -150,6 +150,9 @@ export function checkCommon(c: Checker, inputs: Record<string, any>, versions: r
             `must be a full stack config key, <namespace>:<name> (e.g. ovn-kubernetes:sshPrivateKey), got ${JSON.stringify(from)}`,
         );
     }
+    const wait = valueAt(inputs, "nb.chassisWaitSeconds");
+    if (wait !== undefined && wait !== UNKNOWN && (typeof wait !== "number" || !Number.isInteger(wait) || wait < 0 || wait > 3600))
+        c.fail("nb.chassisWaitSeconds", `must be an integer from 0 (no wait) to 3600, got ${JSON.stringify(wait)}`);
     const members = valueAt(inputs, "nb.members");
     if (members !== undefined && members !== UNKNOWN) {
         if (!Array.isArray(members) || members.length < 2)

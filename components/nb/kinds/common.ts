@@ -40,6 +40,12 @@ export interface NbConnection {
      * leader and follow it when it changes (../transact/session). Absent with one central.
      */
     members?: NbMember[];
+    /**
+     * How long create, update and delete wait, after NB committed, for every chassis to apply the
+     * change (NB_Global hv_cfg, as `ovn-nbctl --wait=hv`; ../transact/chassisWait). 0: return once
+     * NB committed. Absent: 60.
+     */
+    chassisWaitSeconds?: number;
 }
 
 /** Where an NB connection's SSH key comes from: a stack config key (the program's way) or the key. */
@@ -166,7 +172,7 @@ export function normalizeCommon(raw: Record<string, any>): Record<string, unknow
     const out: Record<string, unknown> = {};
     if (nbRaw === UNKNOWN) out.nb = UNKNOWN;
     else if (nbRaw !== undefined) {
-        const nb = normalizeEndpoint(nbRaw, ["privateKeyConfig", "privateKey", "socket"]);
+        const nb = normalizeEndpoint(nbRaw, ["privateKeyConfig", "privateKey", "socket", "chassisWaitSeconds"]);
         // Only present when clustered, so single-central inputs stay exactly as they were.
         if (Array.isArray(nbRaw?.members)) nb.members = nbRaw.members.map((m: unknown) => normalizeEndpoint(m, ["socket"]));
         else if (nbRaw?.members === UNKNOWN) nb.members = UNKNOWN;

@@ -9,6 +9,7 @@ import { appliedOutputs, checkInputs, outputsOf } from "./kindInputs";
 import { KNOWN_VERSIONS, type NbKind } from "../kinds/common";
 import { recordedStates } from "../core/record";
 import { NB_MODULE } from "./nbResource";
+import { awaitChassis } from "../transact/chassisWait";
 import { databaseOf, withNb } from "../transact/session";
 import { providerStub, type PackageProvider } from "../../dynamic/stub";
 
@@ -47,7 +48,11 @@ export function nbProviderImplementation(kind: NbKind): pulumi.dynamic.ResourceP
         const specs = kind.rows(inputs);
         const at = { database: databaseOf(inputs.nb), create: own === undefined };
         const uuids = await run(inputs, group, () =>
-            withNb(inputs.nb, (nb) => applyGroup(kind, nb, at, inputs.owner, group, specs, own ?? {})),
+            withNb(inputs.nb, async (nb) => {
+                const applied = await applyGroup(kind, nb, at, inputs.owner, group, specs, own ?? {});
+                await awaitChassis(inputs.nb, nb);
+                return applied;
+            }),
         );
         return { group, outs: appliedOutputs(kind, inputs, group, specs, uuids) };
     };
@@ -100,7 +105,12 @@ export function nbProviderImplementation(kind: NbKind): pulumi.dynamic.ResourceP
         delete: async (_id: string, props: Record<string, any>) => {
             requireKnownVersion(kind, props);
             const group = props.group ?? kind.group(props as never);
-            await run(props, group, () => withNb(props.nb, (nb) => removeGroup(kind, nb, props.owner, group, recordedOf(props))));
+            await run(props, group, () =>
+                withNb(props.nb, async (nb) => {
+                    await removeGroup(kind, nb, props.owner, group, recordedOf(props));
+                    await awaitChassis(props.nb, nb);
+                }),
+            );
         },
     };
 }
