@@ -5,3 +5,4 @@ export { closeOvsdbPool } from "../ssh/ovsdbPool";
 export { closeSshPool } from "../ssh/pool";
 export { shellCommand, shellQuote } from "../ssh/shellQuote";
 export { ssh2PrivateKey } from "../ssh/commandKey";
+export { collect as collectExec, type ExecResult } from "../ssh/exec";

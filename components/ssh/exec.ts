@@ -45,7 +45,7 @@ export async function exec(target: SshTarget, privateKey: string, command: strin
 }
 
 /** The channel's output and exit status once it closes; undefined when it closed without a status. */
-function collect(channel: ClientChannel): Promise<ExecResult | undefined> {
+export function collect(channel: ClientChannel): Promise<ExecResult | undefined> {
     return new Promise((resolve) => {
         const stdout: Buffer[] = [];
         const stderr: Buffer[] = [];

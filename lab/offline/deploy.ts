@@ -89,7 +89,21 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
         onOp(o);
     };
 
-    async function step(reg: Registration): Promise<RegisterResult> {
+    // Steps under way: after a failure the engine starts no new step but waits for these to end and
+    // records them (pulumi v3.259.0 pkg/resource/deploy/step_executor.go:390-393, WaitForCompletion).
+    const inFlight = new Set<Promise<unknown>>();
+    function step(reg: Registration): Promise<RegisterResult> {
+        const running = carryOut(reg);
+        const settled = running.then(
+            () => undefined,
+            () => undefined,
+        );
+        inFlight.add(settled);
+        void settled.then(() => inFlight.delete(settled));
+        return running;
+    }
+
+    async function carryOut(reg: Registration): Promise<RegisterResult> {
         // After a failed step the engine starts no further steps; the program is being stopped.
         if (failure !== undefined) throw new Error("cancelled after an earlier failure");
         registered.add(reg.urn);
@@ -187,6 +201,7 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
         await handlers.close();
         throw e;
     }
+    while (inFlight.size > 0) await Promise.all([...inFlight]);
     profile.reached("program: exited");
     const programOk = run.code === 0 && failure === undefined;
     if (!programOk && failure === undefined)

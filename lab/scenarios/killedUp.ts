@@ -1,7 +1,9 @@
 // An `up` cut short as a CI runner's can be: the offline engine's command line run as its own
 // process group (engine, program runner, dynamic-provider host), killed whole with SIGKILL at the
-// first progress line a pattern matches.
-import { spawn } from "node:child_process";
+// first progress line a pattern matches; or a host's side of it caught while a command runs there.
+import { execFile, spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import { BUNDLE_ROOT } from "@ovn-kubernetes-as-code/cluster/hosts";
 import { hostExec, type LocalCluster } from "../localcluster";
 import type { OfflineOptions } from "../offline/api";
@@ -28,9 +30,25 @@ export function upKilledAt(options: OfflineOptions, at: RegExp): Promise<string>
     });
 }
 
-/** What a host's bundle directory holds, hidden entries (an install's incoming copy) included: after any up, one whole bundle. */
+/** Resolves once a process in `host`'s network namespace has `word` in its command line: one of its host commands under way. */
+export async function commandRunningOn(cluster: LocalCluster, host: string, word: string, timeoutMs = 600_000): Promise<void> {
+    const netns = cluster.hosts.find((h) => h.name === host)?.netns;
+    if (netns === undefined) throw new Error(`no host ${host}`);
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+        const pids = (await promisify(execFile)("ip", ["netns", "pids", netns])).stdout.split("\n").filter(Boolean);
+        for (const pid of pids) {
+            const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+            if (cmdline.includes(word)) return;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`no process of ${host} ran ${word} within ${timeoutMs / 1000} s`);
+}
+
+/** What a host's bundle directory holds, hidden entries (an install's incoming copy) included (none without the directory): after any up, one whole bundle. */
 export async function bundlesOn(cluster: LocalCluster, host: string): Promise<string[]> {
-    const r = await hostExec(cluster, host, ["ls", "-A", BUNDLE_ROOT]);
+    const r = await hostExec(cluster, host, ["bash", "-c", 'if [[ -d $1 ]]; then ls -A "$1"; fi', "bundles", BUNDLE_ROOT]);
     if (r.code !== 0) throw new Error(`${host}: ls ${BUNDLE_ROOT}: ${r.stderr}`);
     return r.stdout.split("\n").filter(Boolean);
 }

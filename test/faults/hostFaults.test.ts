@@ -1,6 +1,7 @@
 // Faults during a Pulumi-mode up on one lab of 3 hosts, in the order a real bring-up meets them:
 // one host unreachable for the whole up (its SSH packets dropped, not refused), its disk full during
-// the script bundle's install, then the engine killed (SIGKILL of its process group) during the host commands and again during the NB writes.
+// the script bundle's install, its SSH going silent while its chassis command runs, then the engine
+// killed (SIGKILL of its process group) during the host commands and again during the NB writes.
 // Each cell proves what the user sees and that the next up converges with no step on any host
 // (docs/faults.md).
 import assert from "node:assert/strict";
@@ -10,9 +11,10 @@ import { after, before, test } from "node:test";
 import { desiredNorthbound } from "../../components/render/northbound";
 import { hostExec } from "../../lab/localcluster";
 import { pingMatrix, formatMatrix } from "../../lab/localcluster/checks";
-import { apply, type OperationResult } from "../../lab/offline/api";
+import { apply, destroy, type OperationResult } from "../../lab/offline/api";
 import { bringUpPulumiLab, type PulumiLab } from "../../lab/scenarios/pulumiLab";
-import { bundlesOn, upKilledAt } from "../../lab/scenarios/killedUp";
+import { bundlesOn, commandRunningOn, upKilledAt } from "../../lab/scenarios/killedUp";
+import { SILENT_DIAL_BOUND_S, SILENT_PEER_BOUND_S } from "../../lab/offline/ssh";
 import { BUNDLE_ROOT } from "../../components/hosts/scripts/bundle";
 
 const ID = "fault";
@@ -112,6 +114,44 @@ test("a host's disk full during the script bundle's install: the up fails naming
     } finally {
         await sh(DOWN, ["umount", BUNDLE_ROOT]);
     }
+});
+
+test("SSH to one host goes silent while its chassis command runs: the up fails naming the host within the stated bound; the other hosts finish; destroy then leaves nothing", async () => {
+    const running = commandRunningOn(lab.cluster, DOWN, "chassis-create");
+    const upRun = timed(() => apply(lab.options));
+    await running;
+    await dropSsh(true);
+    const silentFrom = Date.now();
+    let up: OperationResult;
+    try {
+        [up] = await upRun;
+    } finally {
+        await dropSsh(false);
+    }
+    const silentS = (Date.now() - silentFrom) / 1000;
+    assert.equal(up.ok, false);
+    // The running command's connection ends after 150 s of silence; a command that dials meanwhile after its 10 tries of 15 s.
+    assert.match(
+        up.error!,
+        new RegExp(
+            `ovn-${DOWN}-\\S+: create: (after 9 failed attempts: )?SSH root@${ipOf(DOWN).replace(/\./g, "\\.")}:22: (no answer for ${SILENT_PEER_BOUND_S} s while the command ran|Timed out while waiting for handshake)`,
+        ),
+        up.error,
+    );
+    assert.ok(silentS < SILENT_DIAL_BOUND_S + 30, `failed ${silentS} s after the host went silent`);
+    console.log(`# ${DOWN} silent mid-command: the up failed ${silentS.toFixed(1)} s later: ${up.error}`);
+    // While it waited, the other hosts' commands ran to the end: their chassis and management ports are recorded.
+    for (const host of lab.cluster.hosts.map((h) => h.name).filter((h) => h !== DOWN))
+        for (const part of ["chassis-controller", "mgmt-port"])
+            assert.ok(
+                stateNames().some((n) => n.startsWith(`ovn-${host}-`) && n.includes(part)),
+                `${host} ${part}: ${stateNames().join(", ")}`,
+            );
+    // Destroy after the failed up takes off what it made, so the next cells start from bare hosts again.
+    const down = await destroy(lab.options);
+    assert.equal(down.ok, true, down.error);
+    assert.deepEqual(stateNames(), []);
+    for (const h of lab.cluster.hosts) assert.deepEqual(await bundles(h.name), [], h.name);
 });
 
 test("the engine killed during the host commands, then during the NB writes: the next up converges, no duplicate NB row, the up after it a no-op", async () => {

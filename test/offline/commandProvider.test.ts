@@ -189,10 +189,10 @@ test("the connection's host key is verified before login: update and delete refu
     await assert.rejects(
         handler.update(old, old.inputs, reg),
         new RegExp(
-            `^Error: create: host key mismatch for 127\\.0\\.0\\.1:${a.port}: it presented ${a.hostKeyFingerprint.replace(/[+/]/g, "\\$&")}`,
+            `^Error: create: after 9 failed attempts: host key mismatch for 127\\.0\\.0\\.1:${a.port}: it presented ${a.hostKeyFingerprint.replace(/[+/]/g, "\\$&")}`,
         ),
     );
-    await assert.rejects(handler.delete(old), /^Error: delete: host key mismatch/);
+    await assert.rejects(handler.delete(old), /^Error: delete: after 9 failed attempts: host key mismatch/);
     await assert.rejects(
         handler.delete(state({ connection: connectionOf(a, { hostKey: "SHA256:" + "A".repeat(43) }), delete: marking("delete") })),
         /failed to parse connection\.hostKey/,

@@ -44,7 +44,7 @@ test("a host whose key does not match the pin is refused before any login", asyn
     assert.equal(r.ok, false);
     assert.match(
         r.error ?? "",
-        /command:remote:Command main: create: host key mismatch for 127\.0\.0\.1:\d+: it presented SHA256:\S+, but SHA256:\S+ is pinned/,
+        /command:remote:Command main: create: after 9 failed attempts: host key mismatch for 127\.0\.0\.1:\d+: it presented SHA256:\S+, but SHA256:\S+ is pinned/,
     );
     assert.equal(await f.sshd.acceptedLogins(), loginsBefore);
     assert.deepEqual(f.opsLog(), []);

@@ -131,13 +131,13 @@ test("a host presenting another key than the pin: up refuses before login, destr
     assert.match(
         up.error ?? "",
         new RegExp(
-            `host-state: delete: host key mismatch for 127\\.0\\.0\\.1:${sshd.port}: it presented ${presented.replace(/[+/]/g, "\\$&")}`,
+            `host-state: delete: after 9 failed attempts: host key mismatch for 127\\.0\\.0\\.1:${sshd.port}: it presented ${presented.replace(/[+/]/g, "\\$&")}`,
         ),
     );
 
     const down = await destroy(options);
     assert.equal(down.ok, false);
-    assert.match(down.error ?? "", /host-state: delete: host key mismatch/);
+    assert.match(down.error ?? "", /host-state: delete: after 9 failed attempts: host key mismatch/);
 
     assert.equal(await sshd.acceptedLogins(), logins);
     assert.deepEqual(opsLog(), log);
