@@ -63,6 +63,16 @@ export async function pingMatrix(
     return { sources: sources.map((s) => s.label), targets: targets.map((t) => t.label), ok, allOk: ok.every((row) => row.every(Boolean)) };
 }
 
+/** Every host pinging every node's management port; `settleSeconds` 0: the first round only. */
+export function managementPortMatrix(cluster: LocalCluster, model: ClusterModel, settleSeconds?: number): Promise<PingMatrix> {
+    return pingMatrix(
+        cluster,
+        cluster.hosts.map((h) => ({ label: h.name, from: h.name })),
+        model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })),
+        settleSeconds,
+    );
+}
+
 export function formatMatrix(m: PingMatrix): string {
     const width = Math.max(6, ...m.sources.map((s) => s.length));
     const cols = m.targets.map((t) => Math.max(4, t.length));

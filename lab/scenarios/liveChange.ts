@@ -8,7 +8,7 @@ import YAML from "yaml";
 import { readStackFile, validateConfig } from "@ovn-kubernetes-as-code/cluster/config";
 import { buildClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
 import { hostExec, ping, startPod, type HostOs, type LocalCluster, type LocalPod } from "../localcluster";
-import { CHECK_PORT, pingMatrix, tcpExchange, type PingMatrix } from "../localcluster/checks";
+import { CHECK_PORT, managementPortMatrix, tcpExchange, type PingMatrix } from "../localcluster/checks";
 import { clusterNames } from "../localcluster/names";
 import { awaitChassisCaughtUp, formatCaughtUp } from "../localcluster/overlayReadiness";
 import { pollUntil } from "../kubeclient";
@@ -179,12 +179,7 @@ export interface DataPathAtReturn {
 async function dataPathAtReturn(lab: PulumiLab): Promise<DataPathAtReturn> {
     const { cluster, model } = lab;
     const central = model.hosts.find((h) => h.isCentral)!.name;
-    const managementPorts = await pingMatrix(
-        cluster,
-        cluster.hosts.map((h) => ({ label: h.name, from: h.name })),
-        model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })),
-        0,
-    );
+    const managementPorts = await managementPortMatrix(cluster, model, 0);
     const [nbCfg, hvCfg] = (await hostOut(cluster, central, ["ovn-nbctl", "--bare", "--columns=nb_cfg,hv_cfg", "list", "NB_Global"]))
         .split("\n")
         .filter(Boolean)

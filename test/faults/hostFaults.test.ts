@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { desiredNorthbound } from "../../components/render/northbound";
 import { hostExec } from "../../lab/localcluster";
-import { pingMatrix, formatMatrix } from "../../lab/localcluster/checks";
+import { formatMatrix, managementPortMatrix } from "../../lab/localcluster/checks";
 import { apply, destroy, type OperationResult } from "../../lab/offline/api";
 import { bringUpPulumiLab, type PulumiLab } from "../../lab/scenarios/pulumiLab";
 import { bundlesOn, commandRunningOn, upKilledAt } from "../../lab/scenarios/killedUp";
@@ -190,10 +190,6 @@ test("the engine killed during the host commands, then during the NB writes: the
     // Every host runs the one bundle, whole: its files are those the digest names.
     for (const h of lab.cluster.hosts) assert.equal((await bundles(h.name)).length, 1, h.name);
 
-    const m = await pingMatrix(
-        lab.cluster,
-        lab.cluster.hosts.map((h) => ({ label: h.name, from: h.name })),
-        lab.model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })),
-    );
+    const m = await managementPortMatrix(lab.cluster, lab.model);
     assert.ok(m.allOk, "\n" + formatMatrix(m));
 });

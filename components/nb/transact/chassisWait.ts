@@ -8,13 +8,13 @@
 import type { OvsdbTransactor } from "../../ovsdb/client";
 import { mutate, mutation, select, wait, where } from "../../ovsdb/operations";
 import { openOvsdbOverSsh } from "../../ssh/ovsdbChannel";
+import { NB_DB } from "../core/tables";
 import type { NbConnection } from "../kinds/common";
 import { endpointOf, privateKeyOf } from "./session";
 
 /** How long create, update and delete wait for the chassis when `nb.chassisWaitSeconds` is absent. */
 export const CHASSIS_WAIT_SECONDS = 60;
 
-const NB_DB = "OVN_Northbound";
 const SB_DB = "OVN_Southbound";
 
 /**

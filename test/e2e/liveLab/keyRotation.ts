@@ -12,7 +12,7 @@ import { before, describe, test } from "node:test";
 import YAML from "yaml";
 import type { ClusterModel } from "../../../components/model/types";
 import { hostExec, LOCAL_LAB_PASSPHRASE, PassphraseSecrets, type LocalCluster } from "../../../lab/localcluster";
-import { formatMatrix, pingMatrix } from "../../../lab/localcluster/checks";
+import { formatMatrix, managementPortMatrix } from "../../../lab/localcluster/checks";
 import { apply, refresh, type OfflineOptions, type OperationResult } from "../../../lab/offline/api";
 import type { LiveLab } from "../../../lab/scenarios/liveChange";
 
@@ -52,11 +52,7 @@ async function assertClusterIntact() {
     const flows = await sh(gw.node, ["ovs-ofctl", "-O", "OpenFlow13", "dump-flows", gw.bridge]);
     assert.match(flows, /actions=ct\(commit,zone=64000\)/);
     assert.match(flows, /ct_state=\+est\+trk/);
-    const m = await pingMatrix(
-        cluster,
-        cluster.hosts.map((h) => ({ label: h.name, from: h.name })),
-        model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })),
-    );
+    const m = await managementPortMatrix(cluster, model);
     assert.ok(m.allOk, "\n" + formatMatrix(m));
 }
 
