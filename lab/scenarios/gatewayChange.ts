@@ -1,4 +1,5 @@
-// The gateway scenario on a live Pulumi-mode cluster of 4 hosts: node1 (central, master) and node2
+// The gateway scenario on a live Pulumi-mode cluster of 4 Debian 13 hosts (their own roots, so a
+// test can reboot one, test/e2e/support/gatewayReboot.ts): node1 (central, master) and node2
 // carry the pods that ping throughout; the shared gateway starts on node4, moves to node3, node4
 // is added back as a second gateway (ECMP), then node3's is removed. Shared by
 // test/e2e/gatewayMove.test.ts and bench/changes/gateway-move.ts.
@@ -20,7 +21,7 @@ export interface GatewayLab extends PulumiLab {
 }
 
 export async function bringUpGatewayLab(id: string): Promise<GatewayLab> {
-    const lab = await bringUpPulumiLab(id, 4);
+    const lab = await bringUpPulumiLab(id, 4, "debian13");
     try {
         for (const [node, cidr] of Object.entries(NIC_V6))
             await hostOut(lab.cluster, node, ["ip", "-6", "addr", "add", cidr, "dev", "eth0", "nodad"]);

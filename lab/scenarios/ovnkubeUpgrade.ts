@@ -17,7 +17,8 @@ export interface Rollout {
     traffic: Traffic[];
 }
 
-const asLocalPod = (p: KubePod): LocalPod => ({ ...podRef(p), ifaceId: p.name }) as LocalPod;
+/** A Kubernetes pod as the lab's probes address it. */
+export const asLocalPod = (p: KubePod): LocalPod => ({ ...podRef(p), ifaceId: p.name }) as LocalPod;
 
 /** Applies the stack (already rewritten for the new release, whose plan is `to`) with probes between `a` and `b` running. */
 export async function upgradeUnderProbes(

@@ -16,6 +16,7 @@
 // row of it left in NB or SB; that a node joining the running cluster gets its planned subnet and
 // id; and that destroy leaves every host as it was. Phases print their wall time.
 import assert from "node:assert/strict";
+import { reportFaultCell, secondsSince } from "../support/faultMatrix";
 import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -242,10 +243,11 @@ test("one writer per cell in the central NB; with the ovnkube pods recreated, a 
     for (const cell of cellsOf("project")) assert.match(cell, /^(NB_Global|Connection|SSL)\./, `the project wrote ${cell}`);
 });
 
-test("the NB leader killed while ovnkube runs: pods created afterwards get addresses and ping; the member comes back", async () => {
+test("the NB leader killed while ovnkube runs: pods created afterwards get addresses and ping; the member comes back", async (t) => {
     requireLab();
     const victim = await leaderOf(centrals(), "nb");
     await killDaemons(centrals(), victim, ["ovnnb_db.pid"]);
+    const killed = Date.now();
     const survivors = ["node1", "node2", "node3"].filter((h) => h !== victim);
     const successor = await electedAmong(centrals(), "nb", survivors);
     console.log(`NB leader ${victim} killed; ${successor} leads`);
@@ -255,6 +257,13 @@ test("the NB leader killed while ovnkube runs: pods created afterwards get addre
     );
     await assertPlannedAddresses(lab, model, late);
     await assertPodsPing(lab, [...late, ...pods]);
+    reportFaultCell(t, {
+        fault: "the NB leader's ovsdb-server killed (3 centrals, raft)",
+        point: "while ovnkube writes, pods created after",
+        mode: "ovnkube",
+        outcome: `ovnkube followed ${successor}; the new pods got their planned addresses and ping`,
+        convergeSeconds: secondsSince(killed),
+    });
 
     await restartMember(centrals(), victim);
     const views = await clusterOf(centrals(), "nb");

@@ -1,12 +1,13 @@
-// Moving the gateway on a live cluster (Pulumi mode, 4 Debian 12 hosts), under traffic: pods on
-// node1 and node2, which no step touches, ping each other every 50 ms through every `up`, and the
-// cluster router's default routes are sampled every 250 ms. The shared gateway moves from node4
-// to node3 (SNAT follows; node4 keeps its NIC on its tunnel bridge as any other node), node4 is
-// added back as a second gateway (ECMP), then node3's gateway is removed: node3's NIC, addresses
-// (IPv4 and IPv6), routes, OVS ports, flows and boot pieces are exactly what they were before it
-// was ever a gateway. Pulumi mode, because there the project writes the gateway routers and the
-// cluster router's ECMP routes itself; in ovnkube mode every node is a gateway and ovnkube moves
-// nothing.
+// Moving the gateway on a live cluster (Pulumi mode, 4 Debian 13 hosts with their own roots), under
+// traffic: pods on node1 and node2, which no step touches, ping each other every 50 ms through
+// every `up`, and the cluster router's default routes are sampled every 250 ms. The shared gateway
+// moves from node4 to node3 (SNAT follows; node4 keeps its NIC on its tunnel bridge as any other
+// node), node4 is added back as a second gateway (ECMP), then node3's gateway is removed: node3's
+// NIC, addresses (IPv4 and IPv6), routes, OVS ports, flows and boot pieces are exactly what they
+// were before it was ever a gateway. Last, node4, the gateway again, reboots with no program run
+// (./support/gatewayReboot.ts). Pulumi mode, because there the project writes the gateway routers
+// and the cluster router's ECMP routes itself; in ovnkube mode every node is a gateway and ovnkube
+// moves nothing.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import {
@@ -20,6 +21,7 @@ import {
 } from "../../lab/scenarios/gatewayChange";
 import { nicSnapshot, snatSeen, type ChangeOutcome } from "../../lab/scenarios/liveChange";
 import type { DefaultRoutes } from "../../lab/scenarios/gatewayChange";
+import { gatewayRebootChecks } from "./support/gatewayReboot";
 
 const ID = "lbgw";
 let lab: GatewayLab;
@@ -147,3 +149,5 @@ test("remove node3's gateway: ECMP valid throughout, SNAT via node4, node3's NIC
     await assertSnatVia("node4");
     assert.deepEqual(await nicSnapshot(lab.cluster, "node3"), node3Before);
 });
+
+gatewayRebootChecks(() => lab, "node4");

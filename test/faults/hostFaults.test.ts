@@ -1,7 +1,8 @@
 // Faults during a Pulumi-mode up on one lab of 3 hosts, in the order a real bring-up meets them:
 // one host unreachable for the whole up (its SSH packets dropped, not refused), its disk full during
 // the script bundle's install, its SSH going silent while its chassis command runs, then the engine
-// killed (SIGKILL of its process group) during the host commands and again during the NB writes.
+// killed (SIGKILL of its process group) during the host commands and again during the NB writes;
+// last, a whole up from bare hosts under 5% packet loss.
 // Each cell proves what the user sees and that the next up converges with no step on any host
 // (docs/faults.md).
 import assert from "node:assert/strict";
@@ -16,6 +17,7 @@ import { bringUpPulumiLab, type PulumiLab } from "../../lab/scenarios/pulumiLab"
 import { bundlesOn, commandRunningOn, upKilledAt } from "../../lab/scenarios/killedUp";
 import { SILENT_DIAL_BOUND_S, SILENT_PEER_BOUND_S } from "../../lab/offline/ssh";
 import { BUNDLE_ROOT } from "../../components/hosts/scripts/bundle";
+import { reportFaultCell, secondsSince } from "../support/faultMatrix";
 
 const ID = "fault";
 const DOWN = "node2";
@@ -39,6 +41,33 @@ const timed = async <T>(f: () => Promise<T>): Promise<[T, number]> => {
     const r = await f();
     return [r, (Date.now() - t0) / 1000];
 };
+/** Underlay loss: the share of packets every host drops of those it receives from any other (iptables' statistic match; this kernel has no netem). */
+const LOSS = 0.05;
+/** A whole up from bare hosts under LOSS, with room for a loaded machine (here a few seconds more than one without: 12.8 s). */
+const UNDER_LOSS_WITHIN_S = 120;
+const lossOnEveryHost = (on: boolean) =>
+    Promise.all(
+        lab.cluster.hosts.flatMap((h) =>
+            ["iptables", "ip6tables"].map((tool) =>
+                sh(h.name, [
+                    tool,
+                    on ? "-I" : "-D",
+                    "INPUT",
+                    "!",
+                    "-i",
+                    "lo",
+                    "-m",
+                    "statistic",
+                    "--mode",
+                    "random",
+                    "--probability",
+                    String(LOSS),
+                    "-j",
+                    "DROP",
+                ]),
+            ),
+        ),
+    );
 // Packets to the host's sshd vanish: a connect sees no answer, as behind a dead link.
 const dropSsh = (on: boolean) => sh(DOWN, ["iptables", on ? "-I" : "-D", "INPUT", "-p", "tcp", "--dport", "22", "-j", "DROP"]);
 
@@ -70,7 +99,7 @@ after(async () => {
     if (lab) await lab.close();
 });
 
-test("one host unreachable for the whole up: preview and up name it within the stated time; nothing of it is configured", async () => {
+test("one host unreachable for the whole up: preview and up name it within the stated time; nothing of it is configured", async (t) => {
     await dropSsh(true);
     const [preview, previewS] = await timed(() => apply({ ...lab.options, dryRun: true }));
     assert.equal(preview.ok, false);
@@ -86,6 +115,12 @@ test("one host unreachable for the whole up: preview and up name it within the s
     assert.match(up.error!, /no answer within 20 s/, up.error);
     assert.ok(upS < UNREACHABLE_WITHIN_S, `up took ${upS} s`);
     console.log(`# unreachable ${DOWN}: preview failed in ${previewS.toFixed(1)} s, up in ${upS.toFixed(1)} s: ${up.error}`);
+    reportFaultCell(t, {
+        fault: "one host unreachable (SSH packets dropped)",
+        point: "the whole up",
+        mode: "Pulumi",
+        outcome: `preview failed in ${previewS.toFixed(1)} s, up in ${upS.toFixed(1)} s, naming ${DOWN}; nothing of it made`,
+    });
 
     // Nothing of the host: no resource recorded, no bundle, no switch, no chassis.
     assert.deepEqual(
@@ -97,7 +132,7 @@ test("one host unreachable for the whole up: preview and up name it within the s
     assert.ok(!(await ownedNames("Logical_Switch")).includes(DOWN));
 });
 
-test("a host's disk full during the script bundle's install: the up fails naming the host and the cause; nothing is left half-copied", async () => {
+test("a host's disk full during the script bundle's install: the up fails naming the host and the cause; nothing is left half-copied", async (t) => {
     // Two pages: the bundle's first files fit, the rest do not.
     await sh(DOWN, ["mount", "-t", "tmpfs", "-o", "size=8k", "tmpfs", BUNDLE_ROOT]);
     try {
@@ -111,15 +146,23 @@ test("a host's disk full during the script bundle's install: the up fails naming
         assert.match(up.error!, /No space left on device/, up.error);
         console.log(`# disk full on ${DOWN}: up failed in ${upS.toFixed(1)} s: ${up.error}`);
         assert.deepEqual(await bundles(DOWN), [], `${BUNDLE_ROOT} on ${DOWN}`);
+        reportFaultCell(t, {
+            fault: "a host's disk full",
+            point: "the script bundle's install",
+            mode: "Pulumi",
+            outcome: `up failed in ${upS.toFixed(1)} s naming ${DOWN}: No space left on device; no half copy`,
+        });
     } finally {
         await sh(DOWN, ["umount", BUNDLE_ROOT]);
     }
 });
 
-test("SSH to one host goes silent while its chassis command runs: the up fails naming the host within the stated bound; the other hosts finish; destroy then leaves nothing", async () => {
+test("SSH to one host goes silent while its chassis command runs: the up fails naming the host within the stated bound; the other hosts finish; destroy then leaves nothing", async (t) => {
     const running = commandRunningOn(lab.cluster, DOWN, "chassis-create");
     const upRun = timed(() => apply(lab.options));
-    await running;
+    // An up that ends before the command runs is a failure of its own, not a wait for the command.
+    const ended = await Promise.race([running.then(() => undefined), upRun.then(([r]) => r)]);
+    assert.equal(ended, undefined, `the up ended before ${DOWN}'s chassis command ran: ${ended?.error}`);
     await dropSsh(true);
     const silentFrom = Date.now();
     let up: OperationResult;
@@ -148,13 +191,20 @@ test("SSH to one host goes silent while its chassis command runs: the up fails n
                 `${host} ${part}: ${stateNames().join(", ")}`,
             );
     // Destroy after the failed up takes off what it made, so the next cells start from bare hosts again.
-    const down = await destroy(lab.options);
+    const [down, downS] = await timed(() => destroy(lab.options));
     assert.equal(down.ok, true, down.error);
     assert.deepEqual(stateNames(), []);
     for (const h of lab.cluster.hosts) assert.deepEqual(await bundles(h.name), [], h.name);
+    reportFaultCell(t, {
+        fault: "SSH to one host goes silent (packets dropped)",
+        point: "while its chassis command runs",
+        mode: "Pulumi",
+        outcome: `up failed ${silentS.toFixed(1)} s after, naming ${DOWN}; the other hosts finished; destroy took all off`,
+        convergeSeconds: downS,
+    });
 });
 
-test("the engine killed during the host commands, then during the NB writes: the next up converges, no duplicate NB row, the up after it a no-op", async () => {
+test("the engine killed during the host commands, then during the NB writes: the next up converges, no duplicate NB row, the up after it a no-op", async (t) => {
     const [first, firstS] = await timed(() => upKilledAt(lab.options, /command:remote:Command\s+\S+\s+created/));
     const afterHosts = stateNames();
     const [second, secondS] = await timed(() => upKilledAt(lab.options, /dynamic\/ovn-nb:\S+\s+\S+\s+created/));
@@ -192,4 +242,49 @@ test("the engine killed during the host commands, then during the NB writes: the
 
     const m = await managementPortMatrix(lab.cluster, lab.model);
     assert.ok(m.allOk, "\n" + formatMatrix(m));
+    for (const [point, at] of [
+        ["the host commands", firstS],
+        ["the NB writes", secondS],
+    ] as const)
+        reportFaultCell(t, {
+            fault: "the engine killed (SIGKILL of its process group)",
+            point: `${point}, ${at.toFixed(1)} s into the up`,
+            mode: "Pulumi",
+            outcome:
+                "the next up converged: no duplicate NB row, one whole bundle per host, management ports answer; the up after it a no-op",
+            convergeSeconds: upS,
+        });
+});
+
+test("5% packet loss on the underlay for a whole up from bare hosts: the up completes within the stated time; the data path works and the next up is a no-op", async (t) => {
+    const bare = async () => {
+        const down = await destroy(lab.options);
+        assert.equal(down.ok, true, down.error);
+    };
+    // The same up without loss, for comparison.
+    await bare();
+    const [clean, cleanS] = await timed(() => apply(lab.options));
+    assert.equal(clean.ok, true, clean.error);
+    await bare();
+    await lossOnEveryHost(true);
+    let up: OperationResult, upS: number;
+    try {
+        [up, upS] = await timed(() => apply(lab.options));
+    } finally {
+        await lossOnEveryHost(false);
+    }
+    assert.equal(up.ok, true, up.error);
+    assert.ok(upS < UNDER_LOSS_WITHIN_S, `the up under loss took ${upS} s`);
+    const m = await managementPortMatrix(lab.cluster, lab.model);
+    assert.ok(m.allOk, "\n" + formatMatrix(m));
+    const noop = await apply(lab.options);
+    assert.equal(noop.ok, true, noop.error);
+    assert.deepEqual(changed(noop), []);
+    console.log(`# up under ${LOSS * 100}% loss: ${upS.toFixed(1)} s, without ${cleanS.toFixed(1)} s, ${changed(up).length} changes`);
+    reportFaultCell(t, {
+        fault: `${LOSS * 100}% packet loss on the underlay`,
+        point: "the whole up, from bare hosts",
+        mode: "Pulumi",
+        outcome: `the up completed in ${upS.toFixed(1)} s (without loss ${cleanS.toFixed(1)} s; bound ${UNDER_LOSS_WITHIN_S} s); management ports answer; the next up a no-op`,
+    });
 });

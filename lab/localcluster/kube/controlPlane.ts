@@ -5,7 +5,7 @@
 // the API server exactly as on a real cluster.
 import * as fs from "node:fs";
 import { KubeClient, isNotFound, pollUntil } from "../../kubeclient";
-import { isInNetns, killNamespaceProcesses, netnsInode } from "../namespaces";
+import { isInNetns, isLiveProcess, killNamespaceProcesses, netnsInode } from "../namespaces";
 import { clusterIpFamily, type LocalCluster } from "../state";
 import { controlPlanePki, nodeCredentials, writeKubeconfig, ADMIN_USER, type NodeCredentials } from "./credentials";
 import { deadDaemon, startInNetns } from "./daemon";
@@ -223,4 +223,44 @@ export async function stopControlPlane(id: string): Promise<void> {
     await killNamespaceProcesses([layout.netns]);
     await deleteControlPlaneNetwork(layout);
     fs.rmSync(layout.dir, { recursive: true, force: true });
+}
+
+/**
+ * kube-apiserver restarted as a crash and its supervisor would: SIGKILL, then the same command
+ * line again (read from the process); resolves, bounded, once /readyz answers ok, with how long
+ * the API server was gone.
+ */
+export async function restartApiServer(cluster: LocalCluster, timeoutMs = 120_000): Promise<{ downMs: number }> {
+    const plane = loadControlPlane(cluster);
+    const layout = controlPlaneLayout(cluster.id);
+    const pid = plane.pids["kube-apiserver"];
+    // NUL-separated, with one after the last argument.
+    const argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1);
+    const killed = Date.now();
+    process.kill(pid, "SIGKILL");
+    // Its socket closes at the exit, before PID 1 reaps it: the new one can bind at once.
+    await pollUntil(async () => (isLiveProcess(pid) ? undefined : true), {
+        timeoutMs: 10_000,
+        intervalMs: 50,
+        what: `kube-apiserver ${pid} to exit`,
+    });
+    const restarted = startInNetns(layout.netns, argv, layout.log("kube-apiserver"));
+    const saved = JSON.parse(fs.readFileSync(layout.stateFile, "utf8")) as SavedControlPlane;
+    saved.pids["kube-apiserver"] = restarted;
+    fs.writeFileSync(layout.stateFile, JSON.stringify(saved, null, 2) + "\n", { mode: 0o600 });
+    const admin = KubeClient.fromKubeconfig(plane.adminKubeconfig.content);
+    try {
+        await pollUntil(
+            async () => ((await admin.transport.requestText("GET", "/readyz", { timeoutMs: 5000 })).trim() === "ok" ? true : undefined),
+            {
+                timeoutMs,
+                intervalMs: 250,
+                what: `the restarted ${admin.server}/readyz to answer ok (see ${layout.log("kube-apiserver")})`,
+                giveUp: () => deadDaemon({ "kube-apiserver": { pid: restarted, log: layout.log("kube-apiserver") } }),
+            },
+        );
+    } finally {
+        admin.close();
+    }
+    return { downMs: Date.now() - killed };
 }

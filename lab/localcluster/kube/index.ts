@@ -1,6 +1,6 @@
 // The local cluster's Kubernetes control plane (etcd, kube-apiserver, kube-controller-manager,
 // kube-scheduler) and the lab binaries it runs.
-export { startControlPlane, stopControlPlane, loadControlPlane, COMPONENTS } from "./controlPlane";
+export { startControlPlane, stopControlPlane, loadControlPlane, restartApiServer, COMPONENTS } from "./controlPlane";
 export type { ControlPlane, ControlPlaneOptions, Component } from "./controlPlane";
 export type { NodeCredentials } from "./credentials";
 export { kubeletUser, ADMIN_USER } from "./credentials";

@@ -10,6 +10,7 @@ import { pullReleaseImage } from "../../../lab/localcluster/kubernetes";
 import { preview, type OperationResult } from "../../../lab/offline/api";
 import { writeLabStack, type LabStackSettings, type OvnkubeLab } from "../../../lab/scenarios/ovnkubeLab";
 import type { Rollout } from "../../../lab/scenarios/ovnkubeUpgrade";
+import type { Traffic } from "../../../lab/scenarios/liveChange";
 import { phase } from "./phase";
 
 /** What an operation changes, as `<op> <name>`, sorted. */
@@ -43,18 +44,22 @@ export async function previewUpgradeTo13(
     return { to13, plan };
 }
 
-/** Asserts the rollout's up succeeded and its probes (both ways between `pair`) ran and lost nothing; prints them. */
-export function assertRolloutLostNothing(rollout: Rollout, pair: string): void {
-    assert.equal(rollout.result.ok, true, rollout.result.error);
-    const traffic = rollout.traffic;
-    console.log(`pod-to-pod probes during the upgrade (${pair}): ${traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
+/** Both probes (a → b, b → a) ran, more than 20 each, and lost nothing `during` what they watched. */
+export function assertNoProbeLost(traffic: readonly Traffic[], during: string): void {
     assert.deepEqual(
         traffic.map((t) => t.lost),
         [0, 0],
-        "no probe between the pods was lost while the release rolled",
+        `no probe between the pods was lost ${during}`,
     );
     assert.ok(
         traffic.every((t) => t.sent > 20),
-        "probes ran through the upgrade",
+        `probes ran ${during}`,
     );
+}
+
+/** Asserts the rollout's up succeeded and its probes (both ways between `pair`) ran and lost nothing; prints them. */
+export function assertRolloutLostNothing(rollout: Rollout, pair: string): void {
+    assert.equal(rollout.result.ok, true, rollout.result.error);
+    console.log(`pod-to-pod probes during the upgrade (${pair}): ${rollout.traffic.map((t) => `${t.lost}/${t.sent} lost`).join(", ")}`);
+    assertNoProbeLost(rollout.traffic, "while the release rolled");
 }
