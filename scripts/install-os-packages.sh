@@ -8,12 +8,13 @@
 # rsvg-convert (librsvg2-bin), which the topology pictures' tests rasterise with; python3, whose parser
 # reads the Python example program in the component provider's tests; tcpdump, the capture in the
 # outside namespace that reads the DSCP of egress traffic in the features test; openvswitch-ipsec
-# (with strongswan), which the IPsec host test runs. Needs root.
+# (with strongswan) and strongSwan's gcm plugin (libstrongswan-standard-plugins), which the IPsec
+# host test runs. Needs root.
 # Package scripts try to start services; without systemd they are refused harmlessly.
 set -euo pipefail
 packages=(openvswitch-switch openvswitch-common openvswitch-vtep ovn-central ovn-host ovn-common ovn-controller-vtep openssh-server openssh-client
     iproute2 ethtool iputils-ping nftables shellcheck uuid-runtime procps util-linux debootstrap debian-archive-keyring librsvg2-bin
-    containernetworking-plugins etcd-server openssl xz-utils python3-minimal tcpdump openvswitch-ipsec)
+    containernetworking-plugins etcd-server openssl xz-utils python3-minimal tcpdump openvswitch-ipsec libstrongswan-standard-plugins)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -24,7 +24,18 @@ type Node = StackConfig["nodes"][number];
 /** A VTEP gateway's packages (Debian only, ../plan/checks/vtep): the emulator and OVN's controller for it. */
 const VTEP_PACKAGES = ["openvswitch-vtep", "ovn-common", "ovn-controller-vtep"];
 
-/** Distribution packages: OVS everywhere, ovn-central on the central node, ovn-host (and with IPsec openvswitch-ipsec) on chassis, the VTEP's on a VTEP. */
+/**
+ * IPsec's packages: ovs-monitor-ipsec, and on Debian strongSwan's gcm plugin, which its strongSwan
+ * configuration loads and proposes (`aes256gcm16`, openvswitch ipsec/ovs-monitor-ipsec.in:145-175
+ * at v3.1.0) and which only libstrongswan-standard-plugins carries: a Recommends of strongSwan's,
+ * which the package step's --no-install-recommends leaves out. Without it IKE fails: "AES_GCM_16 not supported".
+ */
+const IPSEC_PACKAGES: Record<OsFamily, string[]> = {
+    debian: ["openvswitch-ipsec", "libstrongswan-standard-plugins"],
+    rhel: ["openvswitch-ipsec"],
+};
+
+/** Distribution packages: OVS everywhere, ovn-central on the central node, ovn-host (and with IPsec IPSEC_PACKAGES) on chassis, the VTEP's on a VTEP. */
 export function packagesFor(
     os: OsFamily,
     central: boolean,
@@ -47,7 +58,7 @@ export function packagesFor(
         ...(central || chassis ? ovnCommon : []),
         ...(central ? ["ovn-central"] : []),
         ...(chassis ? ["ovn-host"] : []),
-        ...(chassis && ipsec ? ["openvswitch-ipsec"] : []),
+        ...(chassis && ipsec ? IPSEC_PACKAGES[os] : []),
     ];
 }
 

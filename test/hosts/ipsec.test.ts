@@ -28,7 +28,12 @@ const before_: Record<string, string> = {};
 
 const hostOf = (name: string) => lab.hosts.find((h) => h.name === name)!;
 const peerOf = (name: string) => NODES.find((n) => n !== name)!;
-const model = (name: string) => labHost(hostOf(name), { writer: "pulumi" }, { zone: name, ipsec: true, packages: ["openvswitch-ipsec"] });
+const model = (name: string) =>
+    labHost(
+        hostOf(name),
+        { writer: "pulumi" },
+        { zone: name, ipsec: true, packages: ["openvswitch-ipsec", "libstrongswan-standard-plugins"] },
+    );
 const stdinOf = (p: IpsecPki, name: string) =>
     scripts.encodeSecretLines({
         "ipsec-private-key": p.privateKeys[name],
@@ -53,8 +58,10 @@ const snapshot = (name: string) =>
     );
 
 before(async () => {
-    if (!fs.existsSync("/usr/share/openvswitch/scripts/ovs-monitor-ipsec"))
-        throw new Error("openvswitch-ipsec is not installed on this machine: run scripts/install-os-packages.sh");
+    if (!fs.existsSync("/usr/share/openvswitch/scripts/ovs-monitor-ipsec") || !fs.existsSync("/usr/lib/ipsec/plugins/libstrongswan-gcm.so"))
+        throw new Error(
+            "openvswitch-ipsec or strongSwan's gcm plugin is not installed on this machine: run scripts/install-os-packages.sh",
+        );
     lab = await startLab(ID, 2);
     for (const name of NODES) {
         const host = model(name);

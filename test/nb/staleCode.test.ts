@@ -9,29 +9,13 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { PACKAGE_NAME } from "../../components/dynamic/contract";
 import { destroy, refresh, up, type Tracked } from "../../lab/harness/engine";
 import { devModel, findColumn } from "../../lab/harness/env";
 import { startDevTopology, type DevTopology } from "./support/devTopology";
-import { PROJECT_ROOT, startProviderHost } from "../../lab/harness/providerHost";
+import { startProviderHost } from "../../lab/harness/providerHost";
+import { projectWithPackageCopy } from "../../lab/harness/packageCopy";
 
 const model = devModel();
-
-/** A project dir whose node_modules holds a copy of the built package and links to everything else. */
-function projectWithPackageCopy(dir: string): string {
-    const modules = path.join(dir, "node_modules");
-    const [scope, name] = PACKAGE_NAME.split("/");
-    for (const entry of fs.readdirSync(path.join(PROJECT_ROOT, "node_modules"))) {
-        if (entry === scope) continue;
-        fs.mkdirSync(modules, { recursive: true });
-        fs.symlinkSync(path.join(PROJECT_ROOT, "node_modules", entry), path.join(modules, entry));
-    }
-    const pkg = path.join(modules, scope, name);
-    fs.mkdirSync(pkg, { recursive: true });
-    fs.copyFileSync(path.join(PROJECT_ROOT, "components", "package.json"), path.join(pkg, "package.json"));
-    fs.cpSync(path.join(PROJECT_ROOT, "components", "dist"), path.join(pkg, "dist"), { recursive: true });
-    return pkg;
-}
 
 /** The "new release": the same package, except that every provider call it serves is logged to `marker`. */
 function changePackage(pkg: string, marker: string): void {

@@ -132,13 +132,13 @@ test("prod stack: ssl listeners, a central without a chassis, two shared gateway
     assert.equal(m.nodeNetworks.length, 4);
 });
 
-test("ovnkube.ipsec: every zone's host runs IPsec and gets openvswitch-ipsec after OVN's packages", () => {
+test("ovnkube.ipsec: every zone's host runs IPsec and gets openvswitch-ipsec and strongSwan's gcm plugin after OVN's packages", () => {
     const cfg = stackConfig("staging");
     cfg.ovnkube = { ...cfg.ovnkube, ipsec: true };
     const m = buildClusterModel(validateConfig(cfg));
     for (const h of m.hosts) {
         assert.equal(h.ipsec, true, h.name);
-        assert.deepEqual(h.packages.slice(-2), ["ovn-host", "openvswitch-ipsec"], h.name);
+        assert.deepEqual(h.packages.slice(-3), ["ovn-host", "openvswitch-ipsec", "libstrongswan-standard-plugins"], h.name);
     }
 });
 
