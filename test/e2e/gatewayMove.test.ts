@@ -4,8 +4,8 @@
 // moves from node4 to node3 (SNAT follows; node4 keeps its NIC on its tunnel bridge as any other
 // node), node4 is added back as a second gateway (ECMP), then node3's gateway is removed: node3's
 // NIC, addresses (IPv4 and IPv6), routes, OVS ports, flows and boot pieces are exactly what they
-// were before it was ever a gateway. Last, node4, the gateway again, reboots with no program run
-// (./support/gatewayReboot.ts). Pulumi mode, because there the project writes the gateway routers
+// were before it was ever a gateway. Then node4, the gateway again, reboots with no program run
+// (./support/gatewayReboot.ts); last, node2 reboots in the middle of an up (./support/rebootMidUp.ts). Pulumi mode, because there the project writes the gateway routers
 // and the cluster router's ECMP routes itself; in ovnkube mode every node is a gateway and ovnkube
 // moves nothing.
 import assert from "node:assert/strict";
@@ -22,6 +22,7 @@ import {
 import { nicSnapshot, snatSeen, type ChangeOutcome } from "../../lab/scenarios/liveChange";
 import type { DefaultRoutes } from "../../lab/scenarios/gatewayChange";
 import { gatewayRebootChecks } from "./support/gatewayReboot";
+import { rebootMidUpCheck } from "./support/rebootMidUp";
 
 const ID = "lbgw";
 let lab: GatewayLab;
@@ -151,3 +152,4 @@ test("remove node3's gateway: ECMP valid throughout, SNAT via node4, node3's NIC
 });
 
 gatewayRebootChecks(() => lab, "node4");
+rebootMidUpCheck(() => lab, "node2", 1);

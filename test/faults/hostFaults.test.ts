@@ -2,7 +2,8 @@
 // one host unreachable for the whole up (its SSH packets dropped, not refused), its disk full during
 // the script bundle's install, its SSH going silent while its chassis command runs, then the engine
 // killed (SIGKILL of its process group) during the host commands and again during the NB writes;
-// last, a whole up from bare hosts under 5% packet loss.
+// a whole up from bare hosts under 5% packet loss; last, a new release of the package whose script
+// bundle meets a full disk on one host, the old bundle in place.
 // Each cell proves what the user sees and that the next up converges with no step on any host
 // (docs/faults.md).
 import assert from "node:assert/strict";
@@ -18,6 +19,7 @@ import { bundlesOn, commandRunningOn, upKilledAt } from "../../lab/scenarios/kil
 import { SILENT_DIAL_BOUND_S, SILENT_PEER_BOUND_S } from "../../lab/offline/ssh";
 import { BUNDLE_ROOT } from "../../components/hosts/scripts/bundle";
 import { reportFaultCell, secondsSince } from "../support/faultMatrix";
+import { projectWithPackageCopy } from "../../lab/harness/packageCopy";
 
 const ID = "fault";
 const DOWN = "node2";
@@ -286,5 +288,65 @@ test("5% packet loss on the underlay for a whole up from bare hosts: the up comp
         point: "the whole up, from bare hosts",
         mode: "Pulumi",
         outcome: `the up completed in ${upS.toFixed(1)} s (without loss ${cleanS.toFixed(1)} s; bound ${UNDER_LOSS_WITHIN_S} s); management ports answer; the next up a no-op`,
+    });
+});
+
+test("a new release's script bundle meets a full disk on one host: the up fails naming it and the cause; the old bundle stays whole and runs the host; with space again, the next up moves every host to the new bundle", async (t) => {
+    // The release: the package as installed by npm, one of its host scripts changed, so its bundle has a new digest.
+    const project = fs.mkdtempSync(path.join(lab.work, "release-"));
+    const pkg = projectWithPackageCopy(project, true);
+    fs.appendFileSync(path.join(pkg, "dist", "hosts", "scripts", "bash", "common.sh"), "# the next release\n");
+    const release = { ...lab.options, projectDir: project };
+    const [old] = await bundles(DOWN);
+    const oldDir = `${BUNDLE_ROOT}/${old}`;
+    // The disk: a tmpfs holding the old bundle and 8 KiB more, over the bundle directory.
+    const kib = Number((await sh(DOWN, ["du", "-sk", BUNDLE_ROOT])).split("\t")[0]) + 8;
+    await sh(DOWN, [
+        "bash",
+        "-c",
+        'set -e; keep=$(mktemp -d); cp -a "$1"/. "$keep"; mount -t tmpfs -o "size=$2k" tmpfs "$1"; cp -a "$keep"/. "$1"; rm -rf "$keep"',
+        "fill",
+        BUNDLE_ROOT,
+        String(kib),
+    ]);
+    let failed: OperationResult, failedS: number;
+    try {
+        [failed, failedS] = await timed(() => apply(release));
+        assert.equal(failed.ok, false);
+        assert.match(
+            failed.error!,
+            new RegExp(`ovn-${DOWN}-scripts: .*script bundle \\w+ on ${ipOf(DOWN).replace(/\./g, "\\.")}: exited 1`),
+            failed.error,
+        );
+        assert.match(failed.error!, /No space left on device/, failed.error);
+        // Nothing half-copied; the old bundle whole, and the host runs on it.
+        assert.deepEqual(await bundles(DOWN), [old]);
+        await sh(DOWN, ["bash", "-c", 'cd "$1" && sha256sum --quiet --strict -c SHA256SUMS', "whole", oldDir]);
+        const m = await managementPortMatrix(lab.cluster, lab.model);
+        assert.ok(m.allOk, "\n" + formatMatrix(m));
+    } finally {
+        await sh(DOWN, ["umount", BUNDLE_ROOT]);
+    }
+    const [next, nextS] = await timed(() => apply(release));
+    assert.equal(next.ok, true, next.error);
+    const noop = await apply(release);
+    assert.equal(noop.ok, true, noop.error);
+    assert.deepEqual(changed(noop), []);
+    for (const h of lab.cluster.hosts) {
+        const now = await bundles(h.name);
+        assert.equal(now.length, 1, `${h.name}: ${now.join(", ")}`);
+        assert.notEqual(now[0], old, `${h.name} runs the new release's bundle`);
+    }
+    const m = await managementPortMatrix(lab.cluster, lab.model);
+    assert.ok(m.allOk, "\n" + formatMatrix(m));
+    console.log(
+        `# new release, ${DOWN}'s disk full: failed in ${failedS.toFixed(1)} s (${failed.error}); with space, ${changed(next).length} changes in ${nextS.toFixed(1)} s`,
+    );
+    reportFaultCell(t, {
+        fault: "a host's disk full, the old bundle in place",
+        point: "a new release's script bundle install",
+        mode: "Pulumi",
+        outcome: `up failed in ${failedS.toFixed(1)} s naming ${DOWN}: No space left on device; the old bundle whole, the host running on it`,
+        convergeSeconds: nextS,
     });
 });

@@ -6,9 +6,11 @@
 // the project's boot entry (its LSB init script: lab hosts have no init system), and
 // ovn-controller, as ovn-host's init script starts it.
 import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
 import * as scripts from "../../../components/hosts/scripts";
 import type { HostModel } from "../../../components/model/types";
 import { hostExec, type LocalCluster } from "../../../lab/localcluster";
+import { isInNetns } from "../../../lab/localcluster/namespaces";
 import { inHost } from "./lab";
 
 /** The boot entry's LSB init script, as update-rc.d enables it. */
@@ -41,6 +43,36 @@ export async function powerOff(cluster: LocalCluster, host: string, nic: string,
     ].join(" && ");
     const r = await hostExec(cluster, host, ["bash", "-c", script, "power-off", nic, nicAddress]);
     assert.equal(r.code, 0, `powering off ${host}: ${r.stderr}`);
+}
+
+/**
+ * Every process of `host` ends as at a power cut (SIGKILL): its daemons, its SSH sessions and the
+ * commands they run, whose connections close. Kept: what the lab runs to be the host, the
+ * namespace holder and the SSH server's listener, which a real host would start again at boot.
+ * Returns how many ended.
+ */
+export function endHostProcesses(cluster: LocalCluster, host: string): number {
+    const { netns, holderPid } = cluster.hosts.find((h) => h.name === host)!;
+    let ended = 0;
+    for (const pid of readdirSync("/proc")
+        .filter((e) => /^\d+$/.test(e))
+        .map(Number)) {
+        if (pid === holderPid || !isInNetns(pid, netns)) continue;
+        let cmdline: string;
+        try {
+            cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+        } catch {
+            continue; // gone meanwhile
+        }
+        if (cmdline.includes("[listener]")) continue;
+        try {
+            process.kill(pid, "SIGKILL");
+            ended++;
+        } catch {
+            // gone meanwhile
+        }
+    }
+    return ended;
 }
 
 /**
