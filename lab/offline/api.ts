@@ -28,10 +28,10 @@ async function guarded(operation: OperationName, opts: OfflineOptions, body: () 
 export function apply(opts: OfflineOptions): Promise<OperationResult> {
     return guarded(opts.dryRun ? "preview" : "up", opts, async () => {
         const op = openOperation(opts);
-        if (!opts.refresh) return deploy(op, opts.dryRun ?? false, opts.onOp);
+        if (!opts.refresh) return deploy(op, opts.dryRun ?? false, opts.onOp, opts.continueOnError);
         const refreshed = await refreshState(op, opts.dryRun ?? false);
         if (!refreshed.ok) return { ...refreshed, operation: opts.dryRun ? "preview" : "up" };
-        return { ...(await deploy(op, opts.dryRun ?? false, opts.onOp)), drift: refreshed.drift };
+        return { ...(await deploy(op, opts.dryRun ?? false, opts.onOp, opts.continueOnError)), drift: refreshed.drift };
     });
 }
 

@@ -1,7 +1,7 @@
 // The offline apply's command line, a stand-in for the Pulumi CLI on a machine without it (local
 // trials and tests; real clusters use `pulumi up`):
 //   node --import tsx offline/cli.ts <up|preview|refresh|destroy> --stack <name> [--yes] [--refresh]
-//        [--stack-file PATH] [--local-dir DIR] [--project-dir DIR]
+//        [--continue-on-error] [--stack-file PATH] [--local-dir DIR] [--project-dir DIR]
 // Without --yes, up, refresh and destroy only show what they would do, as `pulumi` does when it
 // cannot ask. Exit status: 0 done, 1 failed, 2 bad usage.
 import { parseArgs } from "node:util";
@@ -17,6 +17,7 @@ const USAGE = `usage: offline/cli.ts <up|preview|refresh|destroy> --stack NAME [
   refresh   read live state and report drift (without --yes: the state is not changed)
   destroy   delete everything in the stack (without --yes: preview only)
 options:    --refresh           up/preview: refresh first (drift is shown, then repaired by up)
+            --continue-on-error up: a failed step stops only what depends on it (the up still fails)
             --stack-file PATH   default <project>/stacks/Pulumi.<stack>.yaml (Pulumi.yaml stackConfigDir)
             --local-dir DIR     state and manifests (default <project>/.local)
             --project-dir DIR   the Pulumi project (default this repository)
@@ -39,6 +40,7 @@ export async function main(argv: string[]): Promise<number> {
                 stack: { type: "string", short: "s" },
                 yes: { type: "boolean", short: "y", default: false },
                 refresh: { type: "boolean", short: "r", default: false },
+                "continue-on-error": { type: "boolean", default: false },
                 "stack-file": { type: "string" },
                 "local-dir": { type: "string" },
                 "project-dir": { type: "string" },
@@ -69,6 +71,7 @@ export async function main(argv: string[]): Promise<number> {
         projectDir: values["project-dir"],
         dryRun,
         refresh: values.refresh,
+        continueOnError: values["continue-on-error"],
         onOp: (o) => {
             if (o.op !== "same" || o.error) console.log(opLine(o, dryRun));
         },

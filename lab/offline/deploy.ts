@@ -34,7 +34,12 @@ const programError = (logs: { severity: string; message: string }[], stderr: str
         .map((l) => l.message.trim())
         .join("\n") || stderr.trim().split("\n").slice(-20).join("\n");
 
-export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceOp) => void = () => {}): Promise<OperationResult> {
+export async function deploy(
+    op: Operation,
+    dryRun: boolean,
+    onOp: (o: ResourceOp) => void = () => {},
+    continueOnError = false,
+): Promise<OperationResult> {
     const started = Date.now();
     const { handlers, redactor, state, profile } = op;
     const previous = state.resources;
@@ -46,6 +51,8 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
     const toDeleteLater: StateResource[] = previous.filter((r) => r.pendingDelete);
     const ops: ResourceOp[] = [];
     let failure: string | undefined;
+    /** URNs whose step failed or was skipped: with continueOnError, what depends on one is skipped too. */
+    const failed = new Set<string>();
     /** Old URN → the URN of this run's registration found under it by an alias, and back. */
     const movedTo = new Map<string, string>();
     const movedFrom = new Map<string, string>();
@@ -104,8 +111,16 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
     }
 
     async function carryOut(reg: Registration): Promise<RegisterResult> {
-        // After a failed step the engine starts no further steps; the program is being stopped.
-        if (failure !== undefined) throw new Error("cancelled after an earlier failure");
+        // After a failed step the engine starts no further steps; the program is being stopped. With
+        // --continue-on-error it skips only the steps that depend on a failed or skipped one, by parent,
+        // dependency or provider (pulumi v3.259.0 pkg/resource/deploy/deployment_executor.go:559-573, 630-642).
+        if (failure !== undefined && !continueOnError) throw new Error("cancelled after an earlier failure");
+        const provider = reg.provider ? reg.provider.slice(0, reg.provider.lastIndexOf("::")) : "";
+        const blocker = [reg.parent, provider, ...reg.dependencies].find((urn) => failed.has(urn));
+        if (blocker !== undefined) {
+            failed.add(reg.urn);
+            throw new Error(`${reg.type} ${reg.name}: skipped: it depends on ${blocker.split("::").pop()}, which failed`);
+        }
         registered.add(reg.urn);
         // The stack registers once cmd/run has started and loaded the SDK; the first resource once
         // the program's modules have loaded (TypeScript compiled by ts-node).
@@ -181,6 +196,7 @@ export async function deploy(op: Operation, dryRun: boolean, onOp: (o: ResourceO
         } catch (e) {
             const message = redactor.text(`${reg.type} ${reg.name}: ${(e as Error).message}`);
             failure ??= message;
+            failed.add(reg.urn);
             report({ op: kind, urn: reg.urn, type: reg.type, name: reg.name, keys, ms: Date.now() - t0, error: message });
             throw new Error(message);
         }

@@ -35,6 +35,8 @@ export interface OfflineOptions {
     dryRun?: boolean;
     /** up/preview: refresh first, as `pulumi up --refresh` (its drift is in the result). */
     refresh?: boolean;
+    /** up: as `pulumi up --continue-on-error`, a failed step stops only the steps that depend on it (the up still fails). */
+    continueOnError?: boolean;
     /** Called as each step finishes (progress output). */
     onOp?: (op: ResourceOp) => void;
 }

@@ -1,5 +1,6 @@
 // Faults during a Pulumi-mode up on one lab of 3 hosts, in the order a real bring-up meets them:
-// one host unreachable for the whole up (its SSH packets dropped, not refused), its disk full during
+// one host unreachable for the whole up (its SSH packets dropped, not refused; then the same up
+// with --continue-on-error, which the other hosts finish), its disk full during
 // the script bundle's install, its SSH going silent while its chassis command runs, then the engine
 // killed (SIGKILL of its process group) during the host commands and again during the NB writes;
 // a whole up from bare hosts under 5% packet loss; last, a new release of the package whose script
@@ -101,7 +102,7 @@ after(async () => {
     if (lab) await lab.close();
 });
 
-test("one host unreachable for the whole up: preview and up name it within the stated time; nothing of it is configured", async (t) => {
+test("one host unreachable for the whole up: preview and up name it within the stated time; nothing of it is configured; with --continue-on-error the other hosts finish", async (t) => {
     await dropSsh(true);
     const [preview, previewS] = await timed(() => apply({ ...lab.options, dryRun: true }));
     assert.equal(preview.ok, false);
@@ -125,11 +126,27 @@ test("one host unreachable for the whole up: preview and up name it within the s
     });
 
     // Nothing of the host: no resource recorded, no bundle, no switch, no chassis.
-    assert.deepEqual(
-        stateNames().filter((n) => n.startsWith(`${DOWN}-`) || n.startsWith(`ovn-${DOWN}-`)),
-        [],
-    );
+    const ofDown = () => stateNames().filter((n) => n.startsWith(`${DOWN}-`) || n.startsWith(`ovn-${DOWN}-`));
+    assert.deepEqual(ofDown(), []);
+
+    // `pulumi up --continue-on-error`: the other hosts finish; the up still fails, naming the host.
+    const [cont, contS] = await timed(() => apply({ ...lab.options, continueOnError: true }));
+    assert.equal(cont.ok, false);
+    assert.match(cont.error!, new RegExp(`${DOWN}.*${ipOf(DOWN).replace(/\./g, "\\.")}`), cont.error);
+    for (const host of lab.cluster.hosts.map((h) => h.name).filter((h) => h !== DOWN))
+        for (const part of ["chassis-controller", "mgmt-port"])
+            assert.ok(
+                stateNames().some((n) => n.startsWith(`ovn-${host}-`) && n.includes(part)),
+                `${host} ${part}: ${stateNames().join(", ")}`,
+            );
+    assert.deepEqual(ofDown(), []);
     await dropSsh(false);
+    reportFaultCell(t, {
+        fault: "one host unreachable (SSH packets dropped)",
+        point: "the whole up, with --continue-on-error",
+        mode: "Pulumi",
+        outcome: `the other hosts finished; the up failed in ${contS.toFixed(1)} s, naming ${DOWN}; nothing of it made`,
+    });
     assert.deepEqual(await bundles(DOWN), [], `${BUNDLE_ROOT} on ${DOWN}`);
     assert.ok(!(await ownedNames("Logical_Switch")).includes(DOWN));
 });
