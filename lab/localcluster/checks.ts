@@ -73,6 +73,21 @@ export function managementPortMatrix(cluster: LocalCluster, model: ClusterModel,
     );
 }
 
+/** Every pod to every management port and every pod. */
+export function podMatrix(
+    cluster: LocalCluster,
+    model: ClusterModel,
+    pods: readonly LocalPod[],
+    settleSeconds?: number,
+): Promise<PingMatrix> {
+    return pingMatrix(
+        cluster,
+        pods.map((p) => ({ label: p.ifaceId, from: p })),
+        [...model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })), ...pods.map((p) => ({ label: p.ifaceId, ip: p.ip }))],
+        settleSeconds,
+    );
+}
+
 export function formatMatrix(m: PingMatrix): string {
     const width = Math.max(6, ...m.sources.map((s) => s.length));
     const cols = m.targets.map((t) => Math.max(4, t.length));

@@ -90,6 +90,19 @@ export function processesIn(set: NamespaceSet): number[] {
     return pids;
 }
 
+/** Live processes in the named network namespace, each with its command line (NUL-separated; "" once gone). */
+export function processesInNetns(name: string): Array<{ pid: number; cmdline: string }> {
+    const inode = netnsInode(name);
+    if (inode === undefined) return [];
+    return processesIn({ net: new Set([inode]), mnt: new Set() }).map((pid) => {
+        try {
+            return { pid, cmdline: fs.readFileSync(`/proc/${pid}/cmdline`, "utf8") };
+        } catch {
+            return { pid, cmdline: "" };
+        }
+    });
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**

@@ -2,10 +2,9 @@
 // process group (engine, program runner, dynamic-provider host), killed whole with SIGKILL at the
 // first progress line a pattern matches; or a host's side of it caught while a command runs there.
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { BUNDLE_ROOT } from "@ovn-kubernetes-as-code/cluster/hosts";
 import { hostExec, type LocalCluster } from "../localcluster";
-import { isInNetns } from "../localcluster/namespaces";
+import { processesInNetns } from "../localcluster/namespaces";
 import type { OfflineOptions } from "../offline/api";
 import { PROJECT_ROOT } from "../projectRoot";
 
@@ -33,22 +32,14 @@ export function upKilledAt(options: OfflineOptions, at: RegExp): Promise<string>
 /**
  * Resolves once a process in `host`'s network namespace has `word` in its command line: one of its
  * host commands under way (its `bash -c` lives as long as the command). Scans /proc in this process
- * every 20 ms, command lines first: a command of a few tens of milliseconds is still seen, which a
- * poll that starts a program each time (`ip netns pids`) misses.
+ * every 20 ms: a command of a few tens of milliseconds is still seen, which a poll that starts a
+ * program each time (`ip netns pids`) misses.
  */
 export async function commandRunningOn(cluster: LocalCluster, host: string, word: string, timeoutMs = 600_000): Promise<void> {
     const netns = cluster.hosts.find((h) => h.name === host)?.netns;
     if (netns === undefined) throw new Error(`no host ${host}`);
     const deadline = Date.now() + timeoutMs;
-    const running = () =>
-        readdirSync("/proc").some((e) => {
-            if (!/^\d+$/.test(e)) return false;
-            try {
-                return readFileSync(`/proc/${e}/cmdline`, "utf8").includes(word) && isInNetns(Number(e), netns);
-            } catch {
-                return false; // gone meanwhile
-            }
-        });
+    const running = () => processesInNetns(netns).some((p) => p.cmdline.includes(word));
     while (Date.now() < deadline) {
         if (running()) return;
         await new Promise((r) => setTimeout(r, 20));

@@ -16,7 +16,7 @@ import { startDemoDeployment } from "../../lab/localcluster/kubeWorkloads";
 import { EGRESS_ASSIGNABLE_LABEL } from "../../components/config/features";
 import { restartApiServer } from "../../lab/localcluster/kube";
 import { apply } from "../../lab/offline/api";
-import { continuousPing } from "../../lab/scenarios/liveChange";
+import { continuousPing, hostOut } from "../../lab/scenarios/liveChange";
 import { asLocalPod } from "../../lab/scenarios/ovnkubeUpgrade";
 import { hostIp6 } from "../../lab/localcluster/state";
 import { bundlesOn, upKilledAt } from "../../lab/scenarios/killedUp";
@@ -67,11 +67,7 @@ const family = familyLabForFile(ID, "ipv6", {
 const lab = () => family().lab;
 /** One pod per node, sorted by node: [client, server, other]. */
 const pods = () => family().pods;
-const zoneSh = async (host: string, script: string) => {
-    const r = await hostExec(lab().cluster, host, ["bash", "-c", script]);
-    assert.equal(r.code, 0, `${host}: ${script}: ${r.stderr}`);
-    return r.stdout;
-};
+const zoneSh = (host: string, script: string) => hostOut(lab().cluster, host, ["bash", "-c", script]);
 
 test("the engine killed during the zone databases' NB writes, a host command and the Kubernetes objects: the up after it converged, every host holds one whole bundle, and a second up and a refresh change nothing", async (t) => {
     const converged = secondsSince(killsEnd);

@@ -90,6 +90,14 @@ export function controlPlaneAddresses(cluster: LocalCluster): string[] {
 /** Elapsed seconds since `started`, for progress lines. */
 const since = (started: number) => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
+/** Waits, bounded, until the API server's /readyz answers ok; `giveUp` names a daemon that died meanwhile. */
+function apiServerReady(admin: KubeClient, layout: ControlPlaneLayout, timeoutMs: number, giveUp: () => string | undefined): Promise<true> {
+    return pollUntil(
+        async () => ((await admin.transport.requestText("GET", "/readyz", { timeoutMs: 5000 })).trim() === "ok" ? true : undefined),
+        { timeoutMs, intervalMs: 250, what: `${admin.server}/readyz to answer ok (see ${layout.log("kube-apiserver")})`, giveUp },
+    );
+}
+
 /**
  * Starts the components and waits, bounded, until they serve. etcd and the API server first;
  * kube-controller-manager and kube-scheduler only once /readyz is ok, because they exit when the
@@ -113,10 +121,7 @@ async function startAndWait(
     start("etcd");
     start("kube-apiserver");
     log(`etcd (pid ${pids.etcd}) and kube-apiserver (pid ${pids["kube-apiserver"]}) started in ${layout.netns}; logs in ${layout.dir}`);
-    await pollUntil(
-        async () => ((await admin.transport.requestText("GET", "/readyz", { timeoutMs: 5000 })).trim() === "ok" ? true : undefined),
-        { timeoutMs: left(), intervalMs: 500, what: `${admin.server}/readyz to answer ok (see ${layout.log("kube-apiserver")})`, giveUp },
-    );
+    await apiServerReady(admin, layout, left(), giveUp);
     log(`kube-apiserver ready at ${admin.server} after ${since(started)}`);
 
     start("kube-controller-manager");
@@ -250,14 +255,8 @@ export async function restartApiServer(cluster: LocalCluster, timeoutMs = 120_00
     fs.writeFileSync(layout.stateFile, JSON.stringify(saved, null, 2) + "\n", { mode: 0o600 });
     const admin = KubeClient.fromKubeconfig(plane.adminKubeconfig.content);
     try {
-        await pollUntil(
-            async () => ((await admin.transport.requestText("GET", "/readyz", { timeoutMs: 5000 })).trim() === "ok" ? true : undefined),
-            {
-                timeoutMs,
-                intervalMs: 250,
-                what: `the restarted ${admin.server}/readyz to answer ok (see ${layout.log("kube-apiserver")})`,
-                giveUp: () => deadDaemon({ "kube-apiserver": { pid: restarted, log: layout.log("kube-apiserver") } }),
-            },
+        await apiServerReady(admin, layout, timeoutMs, () =>
+            deadDaemon({ "kube-apiserver": { pid: restarted, log: layout.log("kube-apiserver") } }),
         );
     } finally {
         admin.close();

@@ -11,7 +11,7 @@ import { test } from "node:test";
 import * as scripts from "../../../components/hosts/scripts";
 import type { ClusterModel } from "../../../components/model/types";
 import { hostExec, type LocalCluster, type LocalPod } from "../../../lab/localcluster";
-import { formatMatrix, pingMatrix } from "../../../lab/localcluster/checks";
+import { formatMatrix, podMatrix } from "../../../lab/localcluster/checks";
 import { hostOut, snatSeen, sortedLines } from "../../../lab/scenarios/liveChange";
 import { bootHost, powerOff } from "../../hosts/support/reboot";
 
@@ -44,16 +44,7 @@ export function gatewayRebootChecks(lab: () => RebootLab, gw: string): void {
     /** Pods and management ports all answer; then SNAT settles (bounded) and PROBES single tries all see the gateway. */
     async function assertPodsAndSnat(): Promise<void> {
         const { cluster, model, pods } = lab();
-        const targets = [
-            ...model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })),
-            ...pods.map((p) => ({ label: p.ifaceId, ip: p.ip })),
-        ];
-        const m = await pingMatrix(
-            cluster,
-            pods.map((p) => ({ label: p.ifaceId, from: p })),
-            targets,
-            30,
-        );
+        const m = await podMatrix(cluster, model, pods, 30);
         assert.ok(m.allOk, "\n" + formatMatrix(m));
         await waitFor("SNAT via the gateway", 30, async () => (await snatSeen(cluster, pods[0])) === gwIp());
         const seen: Array<string | undefined> = [];

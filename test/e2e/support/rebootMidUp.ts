@@ -8,16 +8,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { hostExec, startPod, stopPod } from "../../../lab/localcluster";
-import { formatMatrix, managementPortMatrix, pingMatrix } from "../../../lab/localcluster/checks";
-import { apply, type OperationResult } from "../../../lab/offline/api";
+import { formatMatrix, managementPortMatrix, podMatrix } from "../../../lab/localcluster/checks";
+import { apply } from "../../../lab/offline/api";
+import { changed } from "./upgradeProbes";
 import { commandRunningOn } from "../../../lab/scenarios/killedUp";
 import { editStack, PROJECT_KEY } from "../../../lab/scenarios/liveChange";
 import { NEW_MTU } from "../../../lab/scenarios/mtuChange";
 import type { GatewayLab } from "../../../lab/scenarios/gatewayChange";
 import { reportFaultCell, secondsSince } from "../../support/faultMatrix";
 import { bootHost, endHostProcesses, powerOff } from "../../hosts/support/reboot";
-
-const changed = (r: OperationResult) => r.ops.filter((o) => o.op !== "same").map((o) => `${o.op} ${o.name}`);
 
 /** The check for `host`, which carries `lab().pods[podIndex]`. */
 export function rebootMidUpCheck(lab: () => GatewayLab, host: string, podIndex: 0 | 1): void {
@@ -56,16 +55,7 @@ export function rebootMidUpCheck(lab: () => GatewayLab, host: string, podIndex: 
         const old = lab().pods[podIndex];
         await stopPod(cluster, model, old.node, old.namespace, old.pod);
         lab().pods[podIndex] = await startPod(cluster, model, old.node, old.namespace, old.pod, podIndex === 0 ? 10 : 11);
-        const pods = lab().pods;
-        const m = await pingMatrix(
-            cluster,
-            pods.map((p) => ({ label: p.ifaceId, from: p })),
-            [
-                ...model.nodeNetworks.map((n) => ({ label: n.mgmtPort, ip: n.mgmt.ip })),
-                ...pods.map((p) => ({ label: p.ifaceId, ip: p.ip })),
-            ],
-            30,
-        );
+        const m = await podMatrix(cluster, model, lab().pods, 30);
         assert.ok(m.allOk, "\n" + formatMatrix(m));
         const hosts = await managementPortMatrix(cluster, model);
         assert.ok(hosts.allOk, "\n" + formatMatrix(hosts));

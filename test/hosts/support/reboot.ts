@@ -6,11 +6,10 @@
 // the project's boot entry (its LSB init script: lab hosts have no init system), and
 // ovn-controller, as ovn-host's init script starts it.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
 import * as scripts from "../../../components/hosts/scripts";
 import type { HostModel } from "../../../components/model/types";
 import { hostExec, type LocalCluster } from "../../../lab/localcluster";
-import { isInNetns } from "../../../lab/localcluster/namespaces";
+import { processesInNetns } from "../../../lab/localcluster/namespaces";
 import { inHost } from "./lab";
 
 /** The boot entry's LSB init script, as update-rc.d enables it. */
@@ -53,26 +52,15 @@ export async function powerOff(cluster: LocalCluster, host: string, nic: string,
  */
 export function endHostProcesses(cluster: LocalCluster, host: string): number {
     const { netns, holderPid } = cluster.hosts.find((h) => h.name === host)!;
-    let ended = 0;
-    for (const pid of readdirSync("/proc")
-        .filter((e) => /^\d+$/.test(e))
-        .map(Number)) {
-        if (pid === holderPid || !isInNetns(pid, netns)) continue;
-        let cmdline: string;
-        try {
-            cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-        } catch {
-            continue; // gone meanwhile
-        }
-        if (cmdline.includes("[listener]")) continue;
+    const ending = processesInNetns(netns).filter((p) => p.pid !== holderPid && !p.cmdline.includes("[listener]"));
+    for (const { pid } of ending) {
         try {
             process.kill(pid, "SIGKILL");
-            ended++;
         } catch {
             // gone meanwhile
         }
     }
-    return ended;
+    return ending.length;
 }
 
 /**
