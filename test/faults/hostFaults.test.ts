@@ -46,8 +46,6 @@ const timed = async <T>(f: () => Promise<T>): Promise<[T, number]> => {
 };
 /** Underlay loss: the share of packets every host drops of those it receives from any other (iptables' statistic match; this kernel has no netem). */
 const LOSS = 0.05;
-/** A whole up from bare hosts under LOSS, with room for a loaded machine (here a few seconds more than one without: 12.8 s). */
-const UNDER_LOSS_WITHIN_S = 120;
 const lossOnEveryHost = (on: boolean) =>
     Promise.all(
         lab.cluster.hosts.flatMap((h) =>
@@ -275,7 +273,7 @@ test("the engine killed during the host commands, then during the NB writes: the
         });
 });
 
-test("5% packet loss on the underlay for a whole up from bare hosts: the up completes within the stated time; the data path works and the next up is a no-op", async (t) => {
+test("5% packet loss on the underlay for a whole up from bare hosts: the up completes (its time printed beside the same up without loss); the data path works and the next up is a no-op", async (t) => {
     const bare = async () => {
         const down = await destroy(lab.options);
         assert.equal(down.ok, true, down.error);
@@ -293,7 +291,6 @@ test("5% packet loss on the underlay for a whole up from bare hosts: the up comp
         await lossOnEveryHost(false);
     }
     assert.equal(up.ok, true, up.error);
-    assert.ok(upS < UNDER_LOSS_WITHIN_S, `the up under loss took ${upS} s`);
     const m = await managementPortMatrix(lab.cluster, lab.model);
     assert.ok(m.allOk, "\n" + formatMatrix(m));
     const noop = await apply(lab.options);
@@ -304,7 +301,7 @@ test("5% packet loss on the underlay for a whole up from bare hosts: the up comp
         fault: `${LOSS * 100}% packet loss on the underlay`,
         point: "the whole up, from bare hosts",
         mode: "Pulumi",
-        outcome: `the up completed in ${upS.toFixed(1)} s (without loss ${cleanS.toFixed(1)} s; bound ${UNDER_LOSS_WITHIN_S} s); management ports answer; the next up a no-op`,
+        outcome: `the up completed in ${upS.toFixed(1)} s (without loss ${cleanS.toFixed(1)} s); management ports answer; the next up a no-op`,
     });
 });
 
