@@ -3,14 +3,9 @@
 // the requirement is the schema its models were generated from (../config/releases). Pure: the
 // check that reads the databases' host is ./schemaCheck.ts.
 import { releaseOf, type OvnkubeVersion } from "../config/releases";
+import { compareVersions, releaseLineOf } from "../values";
 
-/** OVSDB schema versions are x.y.z (RFC 7047 §3.1). */
-export function compareVersions(a: string, b: string): number {
-    const pa = a.split(".").map(Number);
-    const pb = b.split(".").map(Number);
-    for (let i = 0; i < 3; i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) - (pb[i] ?? 0);
-    return 0;
-}
+export { compareVersions };
 
 /** What the host holds: the versions served by its running databases, else of its installed schema files, else of the OVN its package manager would install. */
 export interface CentralSchemas {
@@ -75,7 +70,7 @@ elif v=$(candidate) && [ -n "$v" ]; then echo "candidate $v"
 fi`;
 
 /** The OVN release (`25.03`) of a package version (`25.03.0-1`, `1:25.03.2-3+b1`). */
-export const ovnReleaseOf = (pkg: string): string | undefined => /^(?:\d+:)?(\d+\.\d+)/.exec(pkg)?.[1];
+export const ovnReleaseOf = releaseLineOf;
 
 export function parseSchemas(host: string, stdout: string): CentralSchemas | undefined {
     const m = /^(served|installed) (\d+\.\d+\.\d+) (\d+\.\d+\.\d+)$/m.exec(stdout.trim());

@@ -29,6 +29,11 @@ export interface OvnkubeRelease {
     sbSchema: string;
     /** The first OVN release serving both. */
     ovnRelease: string;
+    /**
+     * The OVN `image` carries (ovnkube.ovnSource image): dist/images/Dockerfile.ubuntu at the tag
+     * installs Ubuntu's ovn-central/ovn-host onto `ubuntu:25.10`, whose OVN is 25.09.0.
+     */
+    imageOvn: string;
     /** The CustomResourceDefinitions the release's chart installs, by upstream URL. */
     crdUrls: readonly string[];
     /**
@@ -82,6 +87,8 @@ export const OVNKUBE_RELEASES: Readonly<Record<OvnkubeVersion, OvnkubeRelease>> 
         nbSchema: "7.12.0",
         sbSchema: "21.5.0",
         ovnRelease: "25.09",
+        // Dockerfile.ubuntu:14 FROM ubuntu:25.10, :21 its ovn-central ovn-common ovn-host
+        imageOvn: "25.09.0",
         // helm/ovn-kubernetes/crds/ at v1.3.0
         crdUrls: CRDS_1_3.map((c) => `${RAW}/v1.3.0/helm/ovn-kubernetes/crds/k8s.ovn.org_${c}.yaml`),
         featureCrdUrls: FEATURE_CRDS,
@@ -93,6 +100,8 @@ export const OVNKUBE_RELEASES: Readonly<Record<OvnkubeVersion, OvnkubeRelease>> 
         nbSchema: "7.12.0",
         sbSchema: "21.5.0",
         ovnRelease: "25.09",
+        // Dockerfile.ubuntu:11 FROM ubuntu:25.10, :18 its ovn-central ovn-common ovn-host
+        imageOvn: "25.09.0",
         // the chart's crds/ at v1.2.0 link to these plain-YAML templates
         crdUrls: CRDS_1_2.map((c) => `${RAW}/v1.2.0/dist/templates/k8s.ovn.org_${c}.yaml.j2`),
         featureCrdUrls: FEATURE_CRDS,

@@ -7,6 +7,7 @@
 import { PATTERNS, type IpFamily, type PatternName } from "../values";
 import { FAMILY_DEFAULTS } from "./families";
 import { DatapathType, EncapType, GatewayMode, OsFamily, OvnProtocol, Role, valuesOf } from "./types";
+import { DEFAULT_OVN_SOURCE, OvnSource } from "./ovnSource";
 import { DEFAULT_OVNKUBE_ARCHITECTURE, DEFAULT_OVNKUBE_VERSION, OVNKUBE_ARCHITECTURES, OVNKUBE_VERSIONS } from "./releases";
 import {
     DEFAULT_OVNKUBE_GATEWAY_MODE,
@@ -386,6 +387,18 @@ export const stackConfigSchema = {
                     default: false,
                     description:
                         "interconnect: IPsec (ESP) for the Geneve traffic between nodes: NB_Global ipsec in every zone, the distribution's openvswitch-ipsec on every chassis, certificates from a CA the stack keeps as a secret (docs/features.md#ipsec)",
+                },
+                ovnSource: {
+                    enum: valuesOf(OvnSource),
+                    default: DEFAULT_OVN_SOURCE,
+                    description:
+                        "where each node's OVN runs: packages (the hosts' distribution packages, NB/SB/northd and ovn-controller as host daemons) or image (as upstream's chart runs them: containers of the ovnkube-node pod from ovnkube.image; the hosts get Open vSwitch only) (docs/modes.md#where-ovn-comes-from)",
+                },
+                imageOvnVersion: {
+                    type: "string",
+                    pattern: "^[0-9]+\\.[0-9]+(\\.[0-9]+)?$",
+                    description:
+                        "ovnSource image: the OVN version ovnkube.image carries, e.g. 26.03 (default: the release image's, 25.09.0); required with another image, whose OVN the project cannot read",
                 },
                 features: {
                     type: "object",

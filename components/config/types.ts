@@ -5,6 +5,7 @@
 // Enumerations are const objects, the form the component provider's schema inference reads as enums.
 import type { OvnkubeArchitecture, OvnkubeVersion } from "./releases";
 import type { OvnkubeGatewayMode } from "./features";
+import type { OvnSource } from "./ovnSource";
 import type { IpFamily } from "../values";
 
 /** What a host does in the cluster. */
@@ -246,6 +247,10 @@ export interface OvnkubeConfig {
     features: OvnkubeFeatures;
     /** IPsec between the nodes' tunnel endpoints (`NB_Global ipsec` in every zone, ovs-monitor-ipsec on every chassis). */
     ipsec: boolean;
+    /** Where OVN runs: the hosts' packages, or the image's containers in the ovnkube-node pod. */
+    ovnSource: OvnSource;
+    /** The OVN the image carries (default: the release image's, ../config/releases imageOvn). */
+    imageOvnVersion: string;
 }
 
 /** The ovn-kubernetes release and architecture ovnkube mode deploys; every key optional. */
@@ -268,6 +273,10 @@ export interface OvnkubeConfigInput {
     features?: Partial<OvnkubeFeatures>;
     /** IPsec between the nodes' tunnel endpoints (default false, as the chart's enableIpsec). */
     ipsec?: boolean;
+    /** Where OVN runs: `packages` (default: the hosts' distribution packages) or `image` (containers of the ovnkube-node pod, from `image`). */
+    ovnSource?: OvnSource;
+    /** With ovnSource image: the OVN version the image carries (default: the release image's; required for another image). */
+    imageOvnVersion?: string;
 }
 
 export interface KubernetesConfig {

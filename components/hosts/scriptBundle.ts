@@ -4,7 +4,8 @@
 // device cannot carry (../compat/tunnelMtuCheck), a NIC about to move onto an OVS bridge that the
 // distribution still configures (./nicHandoverCheck), a host that is not what the stack says
 // (./hostFacts: distribution family, repository file, shared gateway address), on a host that
-// serves ovnkube's databases an OVN too old for the release (../compat/schemaCheck), and with
+// serves ovnkube's databases an OVN too old for the release (../compat/schemaCheck), with OVN from
+// the image a Kubernetes node whose Open vSwitch is too old for that OVN (../compat/imageOvsCheck), and with
 // user-defined networks on a Kubernetes node that cannot run ovnkube-node with them (../compat/udnHostCheck); its create and update ask
 // again before anything is installed, and once more of the schemas after the package step.
 // Its create installs this package's host script bundle (./scripts/bundle) once, then runs the
@@ -31,6 +32,8 @@ import type { TunnelMtuPlan } from "../compat/tunnelMtu";
 import { tunnelMtuRefusalOn } from "../compat/tunnelMtuCheck";
 import { schemaRefusalOn, verifySchemasOn, type OvnkubeDatabases } from "../compat/schemaCheck";
 import { udnHostRefusalOn } from "../compat/udnHostCheck";
+import { imageOvsRefusalOn, verifyImageOvsOn } from "../compat/imageOvsCheck";
+import type { ImageOvsPlan } from "../compat/imageOvs";
 import type { UdnHostPlan } from "../compat/udnHost";
 import { nicHandoverRefusal } from "./nicHandoverCheck";
 import { hostFactsRefusal } from "./hostFactsCheck";
@@ -54,6 +57,8 @@ export interface ScriptBundleArgs {
     hostFacts?: HostFactsPlan;
     /** A Kubernetes node whose ovnkube-node runs with network segmentation: systemd and VRF. */
     udnHost?: UdnHostPlan;
+    /** A Kubernetes node with OVN from the image: the Open vSwitch that OVN needs. */
+    imageOvs?: ImageOvsPlan;
 }
 
 /**
@@ -102,6 +107,9 @@ function hostReads(inputs: any): Array<{ property: string; read: () => Promise<s
             ? []
             : [{ property: "hostFacts", read: () => hostFactsRefusal(inputs.ssh, key(), inputs.hostFacts) }]),
         ...(inputs.udnHost === undefined ? [] : [{ property: "udnHost", read: () => udnHostRefusalOn(inputs.ssh, key(), inputs.udnHost) }]),
+        ...(inputs.imageOvs === undefined
+            ? []
+            : [{ property: "imageOvs", read: () => imageOvsRefusalOn(inputs.ssh, key(), inputs.imageOvs) }]),
     ];
 }
 
@@ -142,6 +150,7 @@ async function install(inputs: any, created: boolean): Promise<Record<string, un
         // Once: an install cut off mid-way may still hold the package manager's lock; the next up runs it again.
         if (inputs.packages !== undefined) await run(inputs, inputs.packages, { what: "packages", once: true });
         if (inputs.ovnkubeDatabases !== undefined) await verifySchemasOn(inputs.ssh, sshKeyOf(inputs), inputs.ovnkubeDatabases);
+        if (inputs.imageOvs !== undefined) await verifyImageOvsOn(inputs.ssh, sshKeyOf(inputs), inputs.imageOvs);
     } catch (err) {
         if (created) await run(inputs, bundleRemoveCommand(bundle.digest)).catch(() => undefined);
         throw err;
@@ -161,7 +170,7 @@ export const scriptBundleProvider: pulumi.dynamic.ResourceProvider = {
         const replaces = olds.digest !== news.digest ? ["digest"] : [];
         const changes =
             replaces.length > 0 ||
-            ["ssh", "privateKeyConfig", "tunnel", "nics", "packages", "ovnkubeDatabases", "hostFacts", "udnHost"].some(
+            ["ssh", "privateKeyConfig", "tunnel", "nics", "packages", "ovnkubeDatabases", "hostFacts", "udnHost", "imageOvs"].some(
                 (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
             );
         return { changes, replaces };

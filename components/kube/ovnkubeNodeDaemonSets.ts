@@ -23,6 +23,7 @@ import {
     volumes,
 } from "./hostPaths";
 import { CONTROLLER, NODE, NODE_GROUP_LABEL, OS_LABEL } from "./objectNames";
+import { OVN_CONTAINER_DIRS, OVN_RUN_FROM_IMAGE, ovnContainers } from "./ovnContainers";
 import { serviceAccountName } from "./rbac";
 import { nodeArgs, nodeEnv, OVNKUBE } from "./ovnkubeArgs";
 import type { Container, DaemonSet } from "./objectTypes";
@@ -56,7 +57,10 @@ function installCniShim(model: KubeModel): Container {
 }
 
 export function ovnkubeNode(model: KubeModel, group: OvnkubeNodeGroup): DaemonSet {
-    const hostDirs = [...NODE_HOST_DIRS, ...(model.identity ? bootstrapKubeconfigDirs(model.identity.bootstrapKubeconfig) : [])];
+    const fromImage = model.ovnSource === "image";
+    // From the image, the pod's OVN makes the host's OVN run directory instead of a package.
+    const nodeDirs = fromImage ? NODE_HOST_DIRS.map((d) => (d === OVN_RUN ? OVN_RUN_FROM_IMAGE : d)) : NODE_HOST_DIRS;
+    const hostDirs = [...nodeDirs, ...(model.identity ? bootstrapKubeconfigDirs(model.identity.bootstrapKubeconfig) : [])];
     const ovnkube: Container = {
         // With interconnect the one process is the zone's controller and the node, as upstream names it.
         name: model.architecture === "interconnect" ? CONTROLLER : NODE,
@@ -86,8 +90,13 @@ export function ovnkubeNode(model: KubeModel, group: OvnkubeNodeGroup): DaemonSe
         // every node runs one ovnkube-node, and only once its plan is on its Node.
         nodeSelector: { [OS_LABEL]: "linux", [NODE_GROUP_LABEL]: group.name },
         initContainers: [installCniShim(model)],
-        containers: [ovnkube],
-        volumes: volumes([...hostDirs, CNI_BIN]),
+        // ovnkube first: the pod's main container, whose logs and exec a bare kubectl picks.
+        containers: fromImage ? [ovnkube, ...ovnContainers(model)] : [ovnkube],
+        volumes: volumes([
+            ...hostDirs,
+            CNI_BIN,
+            ...(fromImage ? OVN_CONTAINER_DIRS.filter((d) => !hostDirs.some((h) => h.name === d.name)) : []),
+        ]),
     });
 }
 

@@ -7,6 +7,7 @@ import { ifAddress, ifAddressAt } from "./ifAddress";
 import * as names from "./names";
 import { releaseCrdUrls } from "../config/releases";
 import { featureSettings } from "../config/features";
+import { minimumOvsFor } from "../config/ovnSource";
 import { isChassis, isK8sNode, isVtep, tunnelBridgeOf } from "./nodes";
 import type {
     ClusterModel,
@@ -106,12 +107,22 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
     const vteps = new Map(vtepNodes.map((n) => [n.name, vtepModel(n, sbAddress)]));
     // Validation admits it only with interconnect in ovnkube mode (../plan/checks/ipsec.ts).
     const ipsec = interconnect && cfg.ovnkube.ipsec;
+    // The image's OVN: the hosts install Open vSwitch only (../plan/checks/ovnSource.ts admits it with interconnect).
+    const ovnSource = writer === "ovnkube" ? cfg.ovnkube.ovnSource : "packages";
+    const hostOvn = ovnSource === "packages";
     const hosts: HostModel[] = cfg.nodes.map((n) => ({
         name: n.name,
         roles: n.roles,
         ssh: { host: n.address, port: n.port, user: n.user, hostKey: n.hostKey, insecureIgnoreHostKey: cfg.ssh.insecureIgnoreHostKey },
         os: n.os,
-        packages: packagesFor(n.os, centrals.includes(n) || zoneOf(n) !== undefined, isChassis(n), n.datapathType, isVtep(n), ipsec),
+        packages: packagesFor(
+            n.os,
+            hostOvn && (centrals.includes(n) || zoneOf(n) !== undefined),
+            hostOvn && isChassis(n),
+            n.datapathType,
+            isVtep(n),
+            ipsec,
+        ),
         isCentral: centrals.includes(n),
         ...(zoneOf(n) ? { zone: zoneOf(n) } : {}),
         isChassis: isChassis(n),
@@ -124,6 +135,7 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
                   encapType: encapTypes,
                   bridgeMappings: n.gateway ? `${names.PHYSNET}:${n.gateway.bridge}` : undefined,
                   k8sApiServer,
+                  controller: ovnSource,
                   tunnelBridge: tunnelBridgeOf(n, n.datapathType),
               }
             : undefined,
@@ -170,6 +182,10 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
             : {}),
         hosts,
         packages: cfg.packages,
+        ovnSource,
+        ...(ovnSource === "image"
+            ? { imageOvn: { version: cfg.ovnkube.imageOvnVersion, minimumOvs: minimumOvsFor(cfg.ovnkube.imageOvnVersion)! } }
+            : {}),
         clusterRouter: {
             name: names.CLUSTER_ROUTER,
             joinSwitch: names.JOIN_SWITCH,
@@ -190,6 +206,7 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
                 crdUrl(u, cfg.ovnkube.crdMirror),
             ),
             gatewayMode: cfg.ovnkube.gatewayMode,
+            ovnSource,
             features: featureSettings(cfg.ovnkube.features),
             egressIpHealthCheckPort: cfg.ovnkube.features.egressIpHealthCheckPort,
             ipFamilies: cfg.ipFamilies,

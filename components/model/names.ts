@@ -6,9 +6,20 @@ export const CLUSTER_ROUTER = "ovn_cluster_router";
 export const TRANSIT_SWITCH = "transit_switch";
 export const transitSwitchPort = (node: string) => `tstor-${node}`;
 export const routerToTransit = (node: string) => `rtots-${node}`;
-/** ovn-ctl's default database sockets on Debian/Ubuntu and RHEL packages. */
-export const NB_SOCKET = "/var/run/ovn/ovnnb_db.sock";
-export const SB_SOCKET = "/var/run/ovn/ovnsb_db.sock";
+/** OVN's run directory (pid files, control and database sockets) on Debian/Ubuntu and RHEL packages, and in the image's containers. */
+export const OVN_RUN_DIR = "/var/run/ovn";
+/** ovn-ctl's default database sockets there. */
+export const NB_SOCKET = `${OVN_RUN_DIR}/ovnnb_db.sock`;
+export const SB_SOCKET = `${OVN_RUN_DIR}/ovnsb_db.sock`;
+/**
+ * OVN from the image: the host directory holding a zone's database files, the one upstream's chart
+ * mounts as the containers' /etc/ovn (v1.3.0 ovnkube-single-node-zone.yaml:58-59, 667-669).
+ */
+export const IMAGE_OVN_DB_DIR = "/var/lib/openvswitch";
+export const NB_DB_FILE = "ovnnb_db.db";
+export const SB_DB_FILE = "ovnsb_db.db";
+/** ovnkube.sh's default `ovn_northd_backoff_interval` (ms): a zone's northd batches changes instead of spinning. */
+export const NORTHD_BACKOFF_MS = "300";
 /** A zone's local databases (interconnect): unix sockets only, as upstream's local-nb-ovsdb runs them. */
 export const LOCAL_NB = `unix:${NB_SOCKET}`;
 export const LOCAL_SB = `unix:${SB_SOCKET}`;

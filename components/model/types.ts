@@ -3,6 +3,7 @@
 import type { DatapathType, EncapType, GatewayMode, OsFamily, PackagesConfig, Role } from "../config/types";
 import type { OvnkubeArchitecture, OvnkubeVersion } from "../config/releases";
 import type { FeatureSettings, OvnkubeGatewayMode } from "../config/features";
+import type { OvnSource } from "../config/ovnSource";
 import type { SshTarget } from "./sshTarget";
 import type { IpFamily } from "../values";
 
@@ -47,6 +48,8 @@ export interface ChassisModel {
     bridgeMappings?: string;
     /** external_ids:k8s-api-server */
     k8sApiServer: string;
+    /** Where ovn-controller runs: the host's own daemon (packages), or a container of the ovnkube-node pod (image). */
+    controller: OvnSource;
     /** Userspace datapath: the NIC holding encapIp moved onto this OVS bridge (unless a shared gateway bridge has it). */
     tunnelBridge?: { interface: string; bridge: string };
 }
@@ -167,6 +170,8 @@ export interface KubeModel {
     identity?: IdentityModel;
     /** `--gateway-mode`. */
     gatewayMode: OvnkubeGatewayMode;
+    /** Where each node's OVN runs; with `image` the ovnkube-node pod runs it from `image` (../kube/ovnContainers). */
+    ovnSource: OvnSource;
     /** The release's optional features, every one decided (../config/features). */
     features: FeatureSettings;
     /** `--egressip-node-healthcheck-port` (with features.egressIp). */
@@ -252,6 +257,10 @@ export interface ClusterModel {
     hosts: HostModel[];
     /** Version pins, extra repository, or `skip` (the hosts bring their own packages). */
     packages: PackagesConfig;
+    /** Where OVN runs: the hosts' packages, or (ovnkube mode, interconnect) the image's containers in each ovnkube-node pod. */
+    ovnSource: OvnSource;
+    /** ovnSource image: the image's OVN and the oldest Open vSwitch it runs against, which every Kubernetes node's host must have. */
+    imageOvn?: { version: string; minimumOvs: string };
     clusterRouter: ClusterRouterModel;
     nodeNetworks: NodeNetworkModel[];
     gateways: GatewayModel[];

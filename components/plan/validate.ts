@@ -147,7 +147,11 @@ function withDefaults(input: StackConfigInput, secretsPresent: SecretKey[]): Sta
         ssh,
         packages: input.packages as StackConfig["packages"],
         kubernetes: input.kubernetes as StackConfig["kubernetes"],
-        ovnkube: { ...(input.ovnkube as OvnkubeConfig), image: input.ovnkube!.image ?? releaseOf(input.ovnkube!.version!).image },
+        ovnkube: {
+            ...(input.ovnkube as OvnkubeConfig),
+            image: input.ovnkube!.image ?? releaseOf(input.ovnkube!.version!).image,
+            imageOvnVersion: input.ovnkube!.imageOvnVersion ?? releaseOf(input.ovnkube!.version!).imageOvn,
+        },
         lab: input.lab!,
         secretsPresent,
     };

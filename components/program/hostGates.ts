@@ -83,16 +83,20 @@ export function hostGates(
         const nics = moves.length > 0 ? { nics: moves } : {};
         const steps = packages.has(host.name) ? { packages: packages.get(host.name) } : {};
         // ovnkube refuses databases older than its models: found out before any database is touched.
-        const servesOvnkube = model.writer === "ovnkube" && (host.zone !== undefined || host.name === centralHost?.name);
+        const servesOvnkube =
+            model.writer === "ovnkube" && model.ovnSource === "packages" && (host.zone !== undefined || host.name === centralHost?.name);
         const schemas = servesOvnkube ? { ovnkubeDatabases: { node: host.name, version: model.kube.version } } : {};
         const plan = hostFactsPlan(host, model);
         const facts = plan ? { hostFacts: plan } : {};
         // ovnkube-node with user-defined networks exits on a host without systemd: refused before it runs there.
         const udn = kubeNodes.has(host.name) && model.kube.features.networkSegmentation;
         const udnHost = udn ? { udnHost: { node: host.name } } : {};
+        // The image's ovn-controller drives the host's Open vSwitch: one too old for it is refused first.
+        const imageOvn = kubeNodes.has(host.name) ? model.imageOvn : undefined;
+        const imageOvs = imageOvn ? { imageOvs: { node: host.name, ovn: imageOvn.version, minimumOvs: imageOvn.minimumOvs } } : {};
         const bundle = new ScriptBundle(
             `${name}-${host.name}-scripts`,
-            { ssh: host.ssh, ...nbKey, ...tunnel, ...nics, ...steps, ...schemas, ...facts, ...udnHost },
+            { ssh: host.ssh, ...nbKey, ...tunnel, ...nics, ...steps, ...schemas, ...facts, ...udnHost, ...imageOvs },
             { parent, dependsOn },
         );
         bundles.set(host.name, bundle);

@@ -46,7 +46,7 @@ export function ovnDatabases(
             host.name,
             new Zone(
                 `${name}-${host.name}-zone`,
-                { zone: host.zone!, connection: gates.connection(host.name), os: host.os },
+                { zone: host.zone!, connection: gates.connection(host.name), os: host.os, source: model.ovnSource },
                 { parent, dependsOn: gates.ready(host) },
             ).databases,
         );

@@ -4,3 +4,4 @@
 export * from "./cidr";
 export * from "./patterns";
 export * from "./checked";
+export * from "./versions";

@@ -101,6 +101,7 @@ export const PATTERNS = {
     datapathType: p("system or netdev", "system|netdev"),
     topologyWriter: p("pulumi or ovnkube", "pulumi|ovnkube"),
     osFamily: p("debian or rhel", "debian|rhel"),
+    ovnSource: p("packages or image", "packages|image"),
     bridgeMappings: p("bridge mappings (physnet:bridge[,…])", `${MAPPING_NAME}:${MAPPING_NAME}(?:,${MAPPING_NAME}:${MAPPING_NAME})*`),
     packageName: p("a distribution package name", "[a-z0-9][a-z0-9+.-]{0,99}"),
     /** apt `=version` / dnf `-version`: versions start with a digit (an epoch is digits too), so `latest` is no version. */

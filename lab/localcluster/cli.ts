@@ -28,10 +28,10 @@ const USAGE = `usage: localcluster <command> [options]
                                   once, about 1 min) and get OVS/OVN from the stack's package step
               --lab-dir DIR       a directory every host sees read-only at /opt/ovn-kubernetes-lab
               --kubernetes        also a Kubernetes control plane (${KUBERNETES_VERSION}, lab binaries) and a Node
-                                  per host; the stack file then runs in ovnkube mode. debian-sid
-                                  hosts run the upstream kubelet ${KUBERNETES_VERSION} with containerd and images
-                                  built here (about 1 min once, cached); debian12 and debian13
-                                  hosts lack containerd 2 and only register their Node
+                                  per host; the stack file then runs in ovnkube mode. debian13 and
+                                  debian-sid hosts run the upstream kubelet ${KUBERNETES_VERSION} with containerd 2
+                                  and images built here (about 1 min once, cached); debian12 hosts
+                                  lack containerd 2 and only register their Node
               --ovn-kubernetes R  with --kubernetes: the release whose binaries the hosts get,
                                   ${OVN_KUBERNETES_RELEASES.join(", ")} (default ${DEFAULT_OVN_KUBERNETES_RELEASE}); both need OVN
                                   25.09+ (--os debian-sid)
@@ -42,7 +42,7 @@ const USAGE = `usage: localcluster <command> [options]
               --centrals N        the first N hosts are centrals (1, 3 or 5; several: clustered NB/SB)
               --ip-family F       ${IP_FAMILIES.join(", ")} (default ${DEFAULT_IP_FAMILY}): dual and ipv6 add an IPv6 underlay
                                   (a ULA /64 beside the IPv4 one), and with --kubernetes a dual-stack
-                                  or IPv6-only API server, kubelets and stack file (debian-sid hosts)
+                                  or IPv6-only API server, kubelets and stack file (debian13, debian-sid)
   status      show hosts, addresses, processes and SSH reachability (--json for JSON)
   down        remove every process, namespace, link and file of the cluster
   exec HOST -- COMMAND [ARG...]

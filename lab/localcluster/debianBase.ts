@@ -23,6 +23,14 @@ export interface BaseRecipe {
     include: readonly string[];
     /** Packages whose .debs (with dependencies) fill the local apt repository, not installed. */
     repoPackages: readonly string[];
+    /** Packages installed from another suite of the same mirror (installFromOtherSuite). */
+    otherSuite?: OtherSuitePackages;
+}
+
+export interface OtherSuitePackages {
+    suite: string;
+    /** Installed without the other suite's dependencies: the base's own suite must meet them. */
+    packages: readonly string[];
 }
 
 /**
@@ -58,24 +66,39 @@ const HOST_PACKAGES = [
 /** The local repository's packages: the program's package step installs them (labRepo.ts). */
 const OVS_OVN_PACKAGES = ["openvswitch-switch", "openvswitch-common", "ovn-central", "ovn-host", "ovn-common"] as const;
 
-/**
- * The container runtime a real kubelet drives (containerd 2.1 with its `ctr`, runc 1.3), and
- * busybox-static, from which the lab writes its pause and workload images (nodeImages.ts).
- */
-const NODE_RUNTIME_PACKAGES = ["containerd", "runc", "busybox-static"] as const;
+/** What a host that runs the upstream kubelet has besides its runtime: conntrack, which ovnkube v1.3's node calls. */
+const KUBELET_HOST_PACKAGES = ["conntrack"] as const;
 
 /**
- * The base of each system whose hosts run on their own root. Debian 13 carries OVS 3.5 / OVN 25.03
- * (too old for ovnkube: the refusal tests); Debian unstable OVS 4.0 / OVN 26.03, whose OVN_Northbound 7.18 is what ovnkube
- * v1.2 and v1.3 need (7.12 or newer), plus conntrack, which ovnkube v1.3's node calls.
+ * The container runtime a real kubelet drives: containerd 2.1 (with its `ctr`) and runc 1.3.
+ * Kubelet v1.36 needs containerd 2; Debian 13 has 1.7, so its hosts get Debian unstable's, which
+ * need glibc 2.38 at most (Debian 13 has 2.41) and libseccomp2.
+ */
+const CONTAINER_RUNTIME_PACKAGES = ["containerd", "runc"] as const;
+
+/** The base the lab's images are written from (node/images.ts) has busybox-static for the pause and workload images. */
+const IMAGE_SOURCE_PACKAGES = ["busybox-static"] as const;
+
+/**
+ * The base of each system whose hosts run on their own root, each able to run the upstream
+ * kubelet. Debian 13 carries OVS 3.5 / OVN 25.03 (too old for ovnkube: the refusal tests) and
+ * unstable's container runtime; Debian unstable OVS 4.0 / OVN 26.03, whose OVN_Northbound 7.18 is
+ * what ovnkube v1.2 and v1.3 need (7.12 or newer).
  */
 export const DEBIAN_BASES: Readonly<Record<OwnRootOs, BaseRecipe>> = {
-    debian13: { name: "debian13", title: "Debian 13", suite: "trixie", include: HOST_PACKAGES, repoPackages: OVS_OVN_PACKAGES },
+    debian13: {
+        name: "debian13",
+        title: "Debian 13",
+        suite: "trixie",
+        include: [...HOST_PACKAGES, ...KUBELET_HOST_PACKAGES],
+        repoPackages: OVS_OVN_PACKAGES,
+        otherSuite: { suite: "sid", packages: CONTAINER_RUNTIME_PACKAGES },
+    },
     "debian-sid": {
         name: "debian-sid",
         title: "Debian unstable",
         suite: "sid",
-        include: [...HOST_PACKAGES, "conntrack", ...NODE_RUNTIME_PACKAGES],
+        include: [...HOST_PACKAGES, ...KUBELET_HOST_PACKAGES, ...CONTAINER_RUNTIME_PACKAGES, ...IMAGE_SOURCE_PACKAGES],
         repoPackages: OVS_OVN_PACKAGES,
     },
 };
@@ -115,6 +138,7 @@ export function recipeHash(recipe: BaseRecipe): string {
         ...recipe,
         include: [...recipe.include].sort(),
         repoPackages: [...recipe.repoPackages].sort(),
+        otherSuite: recipe.otherSuite && { ...recipe.otherSuite, packages: [...recipe.otherSuite.packages].sort() },
     });
     return createHash("sha256").update(text).digest("hex").slice(0, 12);
 }
@@ -193,6 +217,44 @@ function dropMachineIdentity(root: string): void {
     fs.rmSync(path.join(root, "etc/resolv.conf"), { force: true });
 }
 
+/** Where installFromOtherSuite keeps the other suite's lists and .debs in the root while it runs. */
+const OTHER_SUITE_DIR = "/tmp/lab-other-suite";
+
+/**
+ * Installs `other.packages` from another suite of `mirror` into the root. Only their own .debs come
+ * from it, downloaded with an apt configuration of their own (sources and lists in
+ * OTHER_SUITE_DIR); the root's apt, which knows only its own suite, installs them. So a dependency
+ * that suite cannot meet stops the build, rather than pulling the other suite's libraries in.
+ */
+async function installFromOtherSuite(root: string, mirror: string, other: OtherSuitePackages): Promise<string[]> {
+    const stage = path.join(root, OTHER_SUITE_DIR);
+    const inStage = (p: string) => path.posix.join(OTHER_SUITE_DIR, p);
+    for (const dir of ["lists", "sources.list.d", "debs"]) fs.mkdirSync(path.join(stage, dir), { recursive: true });
+    fs.writeFileSync(path.join(stage, "sources.list"), `deb ${mirror} ${other.suite} main\n`);
+    const options = {
+        "Dir::Etc::SourceList": inStage("sources.list"),
+        "Dir::Etc::SourceParts": inStage("sources.list.d"),
+        "Dir::State::Lists": inStage("lists"),
+        "Acquire::Languages": "none",
+        // The Release's signature is checked, not its Valid-Until, as debootstrap does for the bases:
+        // a mirror's copy of unstable can be older than the week it declares itself valid for.
+        "Acquire::Check-Valid-Until": "false",
+    };
+    const otherApt = ["apt-get", "-q", ...Object.entries(options).flatMap(([k, v]) => ["-o", `${k}=${v}`])];
+    const timeoutMs = 10 * 60_000;
+    try {
+        await inRoot(root, [...otherApt, "update"], { timeoutMs });
+        await inRoot(root, ["env", "-C", inStage("debs"), ...otherApt, "download", ...other.packages], { timeoutMs });
+        const debs = fs.readdirSync(path.join(stage, "debs")).filter((f) => f.endsWith(".deb"));
+        // Without Recommends, as debootstrap installs its --include.
+        const install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", ...debs.map((f) => inStage(`debs/${f}`))];
+        await inRoot(root, install, { timeoutMs });
+        return debs;
+    } finally {
+        fs.rmSync(stage, { recursive: true, force: true });
+    }
+}
+
 async function build(recipe: BaseRecipe, mirror: string, dir: string, progress: Progress): Promise<void> {
     const started = Date.now();
     const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
@@ -214,6 +276,12 @@ async function build(recipe: BaseRecipe, mirror: string, dir: string, progress: 
         progress,
         15 * 60_000,
     );
+    // Before anything else is installed: no package script may start a daemon.
+    fs.writeFileSync(path.join(dir, "usr/sbin/policy-rc.d"), POLICY_RC_D, { mode: 0o755 });
+    if (recipe.otherSuite) {
+        progress(`  installing ${recipe.otherSuite.packages.join(", ")} from ${recipe.otherSuite.suite} (${elapsed()})`);
+        progress(`  installed ${(await installFromOtherSuite(dir, mirror, recipe.otherSuite)).join(", ")} (${elapsed()})`);
+    }
     // debootstrap keeps the .debs it installed; they are not part of the repository.
     await inRoot(dir, ["apt-get", "clean"]);
     progress(`  downloading ${recipe.repoPackages.join(", ")} and their dependencies into the local apt repository (${elapsed()})`);
@@ -221,7 +289,6 @@ async function build(recipe: BaseRecipe, mirror: string, dir: string, progress: 
     progress(`  indexing ${debs.length} packages; apt's only source becomes the local repository (${elapsed()})`);
     await indexLabRepo(dir);
     await useOnlyLabRepo(dir);
-    fs.writeFileSync(path.join(dir, "usr/sbin/policy-rc.d"), POLICY_RC_D, { mode: 0o755 });
     dropMachineIdentity(dir);
     checkBase(dir, recipe);
     progress(`${recipe.title} base built in ${elapsed()}`);

@@ -1,6 +1,6 @@
 // The local cluster's Kubernetes: the control plane (./kube) and per host the upstream kubelet
-// with containerd and the lab's images (./node) on Debian unstable hosts, or only its Node
-// registered (./registration) on Debian 12 and 13 hosts, which cannot run kubelet v1.36.
+// with containerd and the lab's images (./node) on Debian 13 and unstable hosts, or only its Node
+// registered (./registration) on Debian 12 hosts, which cannot run kubelet v1.36.
 // `up --kubernetes` runs these in order; the program then deploys ovnkube through the API server
 // and the kubelets run its pods.
 import * as fs from "node:fs";
@@ -29,6 +29,7 @@ import {
     hostIps,
     hostOs,
     saveCluster,
+    type HostOs,
     type LocalCluster,
     type LocalHost,
 } from "./state";
@@ -39,9 +40,13 @@ import { labNodeImages } from "./node/images";
 import { hasImage, importImages, restartRealKubelet, startRealNode, stopRealKubelet, type RealNode } from "./node/start";
 import { preloadImages } from "./node/imageStore";
 
-/** Whether hosts of `os` run the upstream kubelet: only Debian unstable has containerd 2, which kubelet v1.36 needs. */
-export function runsKubelet(os: string | undefined): boolean {
-    return os === "debian-sid";
+/**
+ * Whether hosts of `os` run the upstream kubelet: kubelet v1.36 needs containerd 2, which every
+ * own-root base carries (Debian 13's from Debian unstable: debianBase.ts). Debian 12 hosts share
+ * this machine's root, whose Debian has containerd 1.6.
+ */
+export function runsKubelet(os: HostOs | undefined): boolean {
+    return hasOwnRoot(os ?? DEFAULT_OS);
 }
 
 /** kubeadm's label for control-plane nodes; a kubelet's own --node-labels may not set it. */
@@ -132,9 +137,9 @@ export async function pullReleaseImage(
 
 export interface KubernetesLab {
     controlPlane: ControlPlane;
-    /** The kubelets with their containerd (Debian unstable hosts). */
+    /** The kubelets with their containerd (Debian 13 and unstable hosts). */
     nodes: RealNode[];
-    /** The registration agents of hosts that run no kubelet (Debian 12 and 13). */
+    /** The registration agents of hosts that run no kubelet (Debian 12). */
     registrations: RunningRegistration[];
 }
 
@@ -198,7 +203,7 @@ export async function startKubernetes(cluster: LocalCluster, opts: StartKubernet
                 }
                 if (!hasOwnRoot(hostOs(h)))
                     throw new Error(
-                        `host ${h.name} runs on this machine's root (${hostOs(h)}): the real kubelet needs Debian unstable hosts`,
+                        `host ${h.name} runs on this machine's root (${hostOs(h)}): the real kubelet needs hosts with their own root (debian13, debian-sid)`,
                     );
                 nodes.push(
                     await startRealNode({
@@ -248,7 +253,9 @@ export async function upWithKubernetes(opts: KubernetesUpOptions): Promise<{ clu
     const release = checkOvnKubernetesRelease(opts.ovnKubernetes ?? DEFAULT_OVN_KUBERNETES_RELEASE);
     // A registered Node reports one InternalIP; only the kubelet reports one per family.
     if ((opts.ipFamily ?? DEFAULT_IP_FAMILY) !== DEFAULT_IP_FAMILY && !runsKubelet(opts.os))
-        throw new Error(`ip family ${opts.ipFamily} needs hosts that run the kubelet (os debian-sid), not ${opts.os ?? DEFAULT_OS}`);
+        throw new Error(
+            `ip family ${opts.ipFamily} needs hosts that run the kubelet (os debian13 or debian-sid), not ${opts.os ?? DEFAULT_OS}`,
+        );
     const lab = await prepareLabDir(id, release, runsKubelet(opts.os), opts.log);
     const cluster = await up({ ...opts, labDir: lab.dir });
     try {

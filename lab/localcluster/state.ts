@@ -81,7 +81,7 @@ export interface LocalCluster {
         release: OvnKubernetesRelease;
         /** The release's image reference, as the program's manifests name it. */
         image: string;
-        /** Whether the hosts run the kubelet (Debian unstable), or only register their Node. */
+        /** Whether the hosts run the kubelet (Debian 13 and unstable), or only register their Node (Debian 12). */
         kubelet: boolean;
     };
 }

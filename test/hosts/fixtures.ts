@@ -21,6 +21,7 @@ export function hostModel(over: Partial<HostModel> = {}): HostModel {
             encapType: "geneve",
             bridgeMappings: "physnet:breth0",
             k8sApiServer: "http://10.0.0.1:8080",
+            controller: "packages",
         },
         ...over,
     };
@@ -32,7 +33,13 @@ export const rhelHost = (): HostModel =>
         os: "rhel",
         packages: ["openvswitch", "ovn", "ovn-host"],
         datapathType: "system",
-        chassis: { writer: "pulumi", encapIp: "10.0.0.12", encapType: "vxlan", k8sApiServer: "https://api.example.com:6443" },
+        chassis: {
+            writer: "pulumi",
+            encapIp: "10.0.0.12",
+            encapType: "vxlan",
+            k8sApiServer: "https://api.example.com:6443",
+            controller: "packages",
+        },
     });
 
 export function centralModel(ssl = false, ip = "10.0.0.1"): CentralModel {

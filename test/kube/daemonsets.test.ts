@@ -298,6 +298,49 @@ describe("ovnkube-node", () => {
         }
     });
 
+    it("OVN from the image: the zone's NB, SB, northd and ovn-controller beside ovnkube, their databases in the host's /var/lib/openvswitch", () => {
+        const model = interconnectModel({ ovnSource: "image" });
+        for (const ds of kubeManifests(model).nodes) {
+            const spec = ds.spec.template.spec;
+            assert.deepEqual(
+                spec.containers.map((c) => c.name),
+                ["ovnkube-controller", "nb-ovsdb", "sb-ovsdb", "ovn-northd", "ovn-controller"],
+            );
+            const byName = new Map(spec.containers.map((c) => [c.name, c]));
+            for (const c of spec.containers) assert.equal(c.image, model.image, c.name);
+            // Databases on the host where upstream's chart keeps them; sockets where ovnkube's defaults look.
+            for (const name of ["nb-ovsdb", "sb-ovsdb"]) {
+                const mounts = hostMounts(ds, byName.get(name)!);
+                assert.equal(mounts.get("/etc/ovn")?.host, "/var/lib/openvswitch", name);
+                assert.equal(mounts.get("/var/run/ovn")?.host, "/var/run/ovn", name);
+            }
+            assert.match(byName.get("nb-ovsdb")!.command.join(" "), /run_nb_ovsdb --db-nb-file=\/etc\/ovn\/ovnnb_db\.db/);
+            // The zone's NB_Global cells, named after the pod's node: ovnkube-controller waits for them.
+            assert.match(
+                byName.get("nb-ovsdb")!.command.join(" "),
+                /set NB_Global \. name="\$K8S_NODE" options:name="\$K8S_NODE" options:northd-backoff-interval-ms=300/,
+            );
+            assert.deepEqual(byName.get("sb-ovsdb")!.command.slice(1, 3), ["run_sb_ovsdb", "--db-sb-file=/etc/ovn/ovnsb_db.db"]);
+            const controller = byName.get("ovn-controller")!;
+            assert.equal(controller.securityContext.privileged, true);
+            assert.equal(controller.command[1], "unix:/var/run/openvswitch/db.sock");
+            assert.equal(hostMounts(ds, controller).get("/var/run/openvswitch")?.host, "/var/run/openvswitch");
+            // No OVN package makes the run directory on such a host: the kubelet does.
+            const volumes = spec.volumes ?? [];
+            const run = volumes.find((v) => "hostPath" in v && v.hostPath.path === "/var/run/ovn");
+            assert.equal(run && "hostPath" in run ? run.hostPath.type : undefined, "DirectoryOrCreate");
+            assert.equal(new Set(volumes.map((v) => v.name)).size, volumes.length, "each volume once");
+        }
+        // The packages mode's pod is ovnkube alone, on the host's own OVN run directory.
+        const packaged = kubeManifests(interconnectModel()).nodes[0].spec.template.spec;
+        assert.deepEqual(
+            packaged.containers.map((c) => c.name),
+            ["ovnkube-controller"],
+        );
+        const run = (packaged.volumes ?? []).find((v) => "hostPath" in v && v.hostPath.path === "/var/run/ovn");
+        assert.equal(run && "hostPath" in run ? run.hostPath.type : undefined, "Directory");
+    });
+
     it("centralized: only the node, against the central's databases", () => {
         for (const c of kubeManifests(kubeModel()).nodes.map(main)) {
             assert.equal(c.name, "ovnkube-node");

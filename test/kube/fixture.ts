@@ -44,6 +44,7 @@ export function kubeModel(overrides: Partial<KubeModel> = {}): KubeModel {
         masqueradeSubnets: ["169.254.0.0/17"],
         // The chart's defaults, as a stack that names no feature has them.
         gatewayMode: "shared",
+        ovnSource: "packages",
         features: featureSettings(),
         egressIpHealthCheckPort: EGRESS_IP_HEALTH_CHECK.chartDefault,
         config: {

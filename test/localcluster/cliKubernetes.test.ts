@@ -1,5 +1,5 @@
-// `npm run local -- up --os debian13 --kubernetes` as a user runs it: hosts, a control plane that
-// answers, every host registered as a Node (Debian 13 has no containerd 2, so no kubelet runs:
+// `npm run local -- up --os debian12 --kubernetes` as a user runs it: hosts, a control plane that
+// answers, every host registered as a Node (Debian 12 has no containerd 2, so no kubelet runs:
 // the Node and its Lease are kept fresh, never Ready), and a stack file in ovnkube mode that
 // carries the admin kubeconfig as a secret; down leaves nothing.
 import assert from "node:assert/strict";
@@ -38,7 +38,7 @@ after(async () => {
     await down(ID);
 });
 
-test("up --os debian13 --kubernetes: every host a registered Node with its Lease renewed, the API answering with the stack's kubeconfig, down leaves nothing", async () => {
+test("up --os debian12 --kubernetes: every host a registered Node with its Lease renewed, the API answering with the stack's kubeconfig, down leaves nothing", async () => {
     await down(ID);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lc-clik8s-"));
     const stack = path.join(dir, "Pulumi.local.yaml");
@@ -51,17 +51,17 @@ test("up --os debian13 --kubernetes: every host a registered Node with its Lease
             "--subnet",
             "172.31.251.0/24",
             "--os",
-            "debian13",
+            "debian12",
             "--kubernetes",
             "--stack-file",
             stack,
         );
         assert.equal(upRun.code, 0, upRun.stderr + upRun.stdout);
-        assert.match(upRun.stdout, /node1\s+172\.31\.251\.11\s+debian13/);
+        assert.match(upRun.stdout, /node1\s+172\.31\.251\.11\s+debian12/);
         assert.match(upRun.stdout, /kubectl: KUBECONFIG=\S+admin\.kubeconfig kubectl get nodes/);
         assert.match(
             upRun.stdout,
-            /ovn-kubernetes 1\.3: every host registered as a Node, with no kubelet \(debian13 lacks containerd 2\): ovnkube cannot run here/,
+            /ovn-kubernetes 1\.3: every host registered as a Node, with no kubelet \(debian12 lacks containerd 2\): ovnkube cannot run here/,
         );
         assert.match(upRun.stdout, /\(ovnkube mode\)/);
 

@@ -241,14 +241,16 @@ test("down ends every process (hosts, control plane, containerd, kubelets, pods)
     assert.equal(fs.existsSync(path.join(baseDir(DEBIAN_SID_BASE), "etc/os-release")), true);
 });
 
-test("the unstable base has its own cache directory, named after its recipe: Debian 13's host packages plus conntrack and the real kubelet's runtime", () => {
+test("the unstable base has its own cache directory, named after its recipe: Debian 13's host packages plus the images' busybox", () => {
     const dir = baseDir(DEBIAN_SID_BASE, "/cache");
     assert.match(dir, /^\/cache\/debian-sid-[0-9a-f]{12}$/);
     assert.notEqual(path.basename(dir).slice(-12), path.basename(baseDir(DEBIAN13_BASE, "/cache")).slice(-12));
     assert.equal(DEBIAN_SID_BASE.suite, "sid");
     assert.deepEqual(
         DEBIAN_SID_BASE.include.filter((p) => !DEBIAN13_BASE.include.includes(p)),
-        ["conntrack", "containerd", "runc", "busybox-static"],
+        ["containerd", "runc", "busybox-static"],
     );
+    // Debian 13's kubelet runtime is unstable's containerd and runc, the same packages.
+    assert.deepEqual(DEBIAN13_BASE.otherSuite, { suite: "sid", packages: ["containerd", "runc"] });
     assert.deepEqual(DEBIAN_SID_BASE.repoPackages, DEBIAN13_BASE.repoPackages);
 });

@@ -425,6 +425,86 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
         "ovnkube.features.ipsec",
         /not a known setting/,
     ],
+    // Where OVN runs (components/plan/checks/ovnSource.ts, docs/modes.md#where-ovn-comes-from).
+    [
+        "OVN from the image in Pulumi mode",
+        (c) => (c.ovnkube = { ovnSource: "image" }),
+        "ovnkube.ovnSource",
+        /image runs OVN in ovnkube's pods, and kubernetes\.enabled is false/,
+    ],
+    [
+        "OVN from the image with the centralized architecture",
+        (c) => {
+            interconnect(c);
+            c.nodes[0].roles = ["master", "central"];
+            c.ovnkube = { architecture: "centralized", ovnSource: "image" };
+        },
+        "ovnkube.ovnSource",
+        /needs ovnkube\.architecture interconnect/,
+    ],
+    [
+        "OVN from the image with IPsec",
+        (c) => {
+            interconnect(c);
+            c.ovnkube = { ovnSource: "image", ipsec: true };
+        },
+        "ovnkube.ipsec",
+        /with ovnkube\.ovnSource image the hosts have no OVN/,
+    ],
+    [
+        "OVN from the image with the hosts' OVN pinned",
+        (c) => {
+            interconnect(c);
+            c.ovnkube = { ovnSource: "image" };
+            c.packages = { ovnVersion: "26.03.1-1" };
+        },
+        "packages.ovnVersion",
+        /pins the hosts' OVN, and with ovnkube\.ovnSource image the hosts install none/,
+    ],
+    [
+        "OVN from another image without its OVN version",
+        (c) => {
+            interconnect(c);
+            c.ovnkube = { ovnSource: "image", image: "registry.example.com/ovn/ovn-kube:v1.3.0" };
+        },
+        "ovnkube.imageOvnVersion",
+        /is required with ovnkube\.ovnSource image and an image other than the release's/,
+    ],
+    [
+        "an image's OVN line the project does not know",
+        (c) => {
+            interconnect(c);
+            c.ovnkube = { ovnSource: "image", imageOvnVersion: "27.03" };
+        },
+        "ovnkube.imageOvnVersion",
+        /is 27\.03, an OVN line whose Open vSwitch needs the project does not know \(it knows 25\.09, 26\.03\)/,
+    ],
+    [
+        "an image's OVN too old for the release",
+        (c) => {
+            interconnect(c);
+            c.ovnkube = { ovnSource: "image", imageOvnVersion: "25.03" };
+        },
+        "ovnkube.imageOvnVersion",
+        /is 25\.03, older than OVN 25\.09, whose schemas ovn-kubernetes 1\.3 needs/,
+    ],
+    [
+        "the image's OVN version with OVN from the packages",
+        (c) => {
+            interconnect(c);
+            c.ovnkube = { imageOvnVersion: "26.03" };
+        },
+        "ovnkube.imageOvnVersion",
+        /applies to ovnkube\.ovnSource: image only; remove it/,
+    ],
+    [
+        "an image's OVN version that is no version",
+        (c) => {
+            interconnect(c);
+            c.ovnkube = { ovnSource: "image", imageOvnVersion: "latest" };
+        },
+        "ovnkube.imageOvnVersion",
+    ],
     // IPsec (components/plan/checks/ipsec.ts, docs/features.md#ipsec).
     [
         "IPsec in Pulumi mode",

@@ -23,6 +23,9 @@ test("defaults are applied by the schema", () => {
         // The chart's values-single-node-zone.yaml at v1.3.0 (docs/facts/ovnkube-1.3.md §13).
         gatewayMode: "shared",
         ipsec: false,
+        // OVN from the hosts' packages; the release image's OVN (Dockerfile.ubuntu: ubuntu:25.10's) stands ready for image mode.
+        ovnSource: "packages",
+        imageOvnVersion: "25.09.0",
         features: {
             egressIp: true,
             egressFirewall: true,
@@ -140,6 +143,27 @@ test("ovnkube.ipsec: every zone's host runs IPsec and gets openvswitch-ipsec and
         assert.equal(h.ipsec, true, h.name);
         assert.deepEqual(h.packages.slice(-3), ["ovn-host", "openvswitch-ipsec", "libstrongswan-standard-plugins"], h.name);
     }
+});
+
+test("ovnkube.ovnSource image: the hosts get Open vSwitch only, ovn-controller runs in the pod, every node's OVS is held to the image's OVN", () => {
+    const cfg = stackConfig("staging");
+    cfg.ovnkube = { ...cfg.ovnkube, ovnSource: "image" };
+    // The hosts install no OVN to pin (a pin is refused: test/support/invalidConfigs.ts).
+    delete cfg.packages.ovnVersion;
+    const m = buildClusterModel(validateConfig(cfg));
+    assert.equal(m.ovnSource, "image");
+    assert.equal(m.kube.ovnSource, "image");
+    assert.deepEqual(m.imageOvn, { version: "25.09.0", minimumOvs: "3.1.0" });
+    for (const h of m.hosts) {
+        assert.deepEqual(h.packages, ["openvswitch-common", "openvswitch-switch"], h.name);
+        assert.equal(h.zone, h.name);
+        assert.equal(h.chassis!.controller, "image", h.name);
+    }
+    // Another OVN named for the image (the lab's carries Debian unstable's) is what the hosts are held to.
+    cfg.ovnkube = { ...cfg.ovnkube, imageOvnVersion: "26.03" };
+    assert.deepEqual(buildClusterModel(validateConfig(cfg)).imageOvn, { version: "26.03", minimumOvs: "3.1.0" });
+    // The packages mode has no image OVN to hold anything to.
+    assert.equal(buildClusterModel(validateConfig(stackConfig("staging"))).imageOvn, undefined);
 });
 
 test("staging stack: interconnect, every Kubernetes node its own zone with local databases, no central", () => {

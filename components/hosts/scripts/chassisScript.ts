@@ -35,6 +35,7 @@ export function chassisScript(host: HostModel, addresses: ChassisAddresses, ovs?
         bridge_mappings:
             chassis.bridgeMappings === undefined ? "" : checked(field("chassis.bridgeMappings"), chassis.bridgeMappings, "bridgeMappings"),
         datapath_type: checked(field("datapathType"), host.datapathType, "datapathType"),
+        controller: checked(field("chassis.controller"), chassis.controller, "ovnSource"),
     };
     return {
         create: bashScript(...afterOvsStart(ovs, vars, ["ovn-ctl", "secrets", "chassis-create"])),

@@ -25,6 +25,7 @@ import { hostKeyProblems, kubeconfigServer, secretMaterialProblems, type SecretT
 import { listenerProblems } from "./listeners";
 import { featureProblems } from "./features";
 import { ipsecProblems } from "./ipsec";
+import { ovnSourceProblems } from "./ovnSource";
 import { imageReferenceProblems } from "./imageReference";
 import { masqueradeProblems } from "./masquerade";
 import { apiServerAddressProblems } from "./apiServerAddress";
@@ -194,6 +195,7 @@ export function semanticProblems(cfg: Defaulted, secretsPresent: Set<SecretKey>,
     featureProblems(cfg, ovnkubeMode, add);
     vtepProblems(cfg, ovnkubeMode, add);
     ipsecProblems(cfg, ovnkubeMode, interconnect, add);
+    ovnSourceProblems(cfg, ovnkubeMode, interconnect, add);
     labOnlyProblems(cfg, add);
     referenceProblems(cfg, add);
     imageReferenceProblems(cfg, cfg.ovnkube?.version ?? DEFAULT_OVNKUBE_VERSION, add);

@@ -28,7 +28,11 @@ async function linkTree(from: string, to: string): Promise<void> {
         await check(["cp", "-a", "--remove-destination", "--", path.join(from, file), path.join(to, file)]);
 }
 
-/** The store of `archives` for this containerd: archive names carry digests of what each image was built from. */
+/**
+ * The store of `archives` for this containerd: archive names carry digests of what each image was
+ * built from. Not keyed by the host's system: the store is containerd's own data, the same for the
+ * same containerd on any base (Debian 13 and unstable hosts run the same one).
+ */
 function storeDir(archives: readonly string[], containerdVersion: string): string {
     return path.join(STORES, digestOf({ archives: archives.map((a) => path.basename(a)), containerdVersion }));
 }

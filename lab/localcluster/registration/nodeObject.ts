@@ -95,10 +95,10 @@ export function initialNode(id: NodeIdentity, facts: NodeFacts, now: string): No
 
 /**
  * The kubelet's words when its runtime does not answer. These hosts have none: kubelet v1.36 needs
- * containerd 2, which Debian 12 and 13 do not ship, so their Node is registered and kept, never Ready.
+ * containerd 2, which Debian 12 does not ship, so their Node is registered and kept, never Ready.
  */
 export const NO_RUNTIME_MESSAGE =
-    "container runtime is down: this host registers its Node only (kubelet v1.36 needs containerd 2, which Debian 12 and 13 lack)";
+    "container runtime is down: this host registers its Node only (kubelet v1.36 needs containerd 2, which Debian 12 lacks)";
 
 const CONDITIONS: ReadonlyArray<Omit<NodeCondition, "lastHeartbeatTime" | "lastTransitionTime">> = [
     { type: "MemoryPressure", status: "False", reason: "KubeletHasSufficientMemory", message: "kubelet has sufficient memory available" },

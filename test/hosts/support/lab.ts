@@ -46,7 +46,14 @@ export function labHost(
     return hostModel({
         name: host.name,
         datapathType: "netdev",
-        chassis: { writer: "pulumi", encapIp: host.ip, encapType: "geneve", k8sApiServer: "http://10.0.0.1:8080", ...over },
+        chassis: {
+            writer: "pulumi",
+            encapIp: host.ip,
+            encapType: "geneve",
+            k8sApiServer: "http://10.0.0.1:8080",
+            controller: "packages",
+            ...over,
+        },
         ...hostOver,
     });
 }

@@ -1,5 +1,6 @@
 # Inputs: writer (pulumi|ovnkube), controller_unit, ovn_remote, ovn_nb, encap_ip, encap_type,
-# k8s_api_server, bridge_mappings (empty: none), datapath_type (system|netdev).
+# k8s_api_server, bridge_mappings (empty: none), datapath_type (system|netdev), controller (packages:
+# the host's ovn-controller; image: a container of the ovnkube-node pod runs it, writer=ovnkube only).
 # Every external_id this script owns is either set to the model's value or removed, in one
 # ovs-vsctl transaction (the secret ones in a second one fed through stdin), so removing a
 # setting from the stack removes it from the host.
@@ -59,7 +60,7 @@ if [[ $writer == ovnkube ]]; then
     else
         ovs-vsctl --timeout=10 set Open_vSwitch . "${ids[@]}" -- remove Open_vSwitch . external_ids ovn-bridge-datapath-type
     fi
-    start_controller
+    if [[ $controller == packages ]]; then start_controller; fi
     # Not connected yet: ovn-remote comes from ovnkube-node, which starts after this.
     log "chassis $system_id ready for ovnkube-node"
     printf '%s\n' "$system_id"
