@@ -16,6 +16,8 @@ export interface RecordedRelease {
     gatewayMode?: string;
     /** The address families, the primary first; absent: IPv4 alone. */
     ipFamilies?: string[];
+    /** Where OVN runs; absent: the hosts' packages. */
+    ovnSource?: string;
 }
 
 /** The gateway mode of clusters recorded before the setting existed. */
@@ -51,6 +53,13 @@ export function releaseChangeRefusal(olds: RecordedRelease | undefined, news: Re
             `manager re-allocates node subnets for a new family (clustermanager/node/node_allocator.go:221-224, :355 at v1.3.0), but every node's ` +
             `gateway, management port and the API server's service range must change with it, and no such conversion is proven here. Keep ` +
             `${oldFamilies}, or create the cluster anew: pulumi destroy (drain first), then pulumi up with the new ranges`
+        );
+    const [oldSource, newSource] = [olds.ovnSource ?? "packages", news.ovnSource ?? "packages"];
+    if (oldSource !== newSource)
+        return (
+            `ovnkube.ovnSource ${oldSource} → ${newSource} stopped before anything was changed: every zone's databases and ovn-controller would move ` +
+            `between the host and the ovnkube-node pod, which ovn-kubernetes documents no move for and none is proven here. Keep ${oldSource}, or ` +
+            `create the cluster anew: pulumi destroy (drain first), then pulumi up with ovnkube.ovnSource: ${newSource} (docs/modes.md#where-ovn-comes-from)`
         );
     return undefined;
 }

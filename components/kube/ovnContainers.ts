@@ -60,6 +60,17 @@ const NB_SCRIPT = [
     'wait "$server"',
 ].join("\n");
 
+/**
+ * ovn-northd's container script: northd once the zone is named, so that the NB_Global row is the
+ * nb-ovsdb container's (northd creates the row when it finds none). The wait is a read-only select.
+ */
+const NORTHD_SCRIPT = [
+    "set -eu",
+    `named='["OVN_Northbound",{"op":"select","table":"NB_Global","where":[["name","!=",""]],"columns":["name"]}]'`,
+    `until ovsdb-client --timeout=2 transact unix:${NB_SOCKET} "$named" 2>/dev/null | grep -q '"name"'; do sleep 0.5; done`,
+    `exec ovn-northd --ovnnb-db=unix:${NB_SOCKET} --ovnsb-db=unix:${SB_SOCKET} --pidfile=${OVN_RUN_DIR}/ovn-northd.pid ${CONSOLE_LOG}`,
+].join("\n");
+
 const nodeNameEnv: EnvVar = { name: NODE_NAME_ENV, valueFrom: { fieldRef: { fieldPath: "spec.nodeName" } } };
 
 function container(model: KubeModel, name: string, command: string[], more: Partial<Container> = {}): Container {
@@ -92,13 +103,7 @@ export function ovnContainers(model: KubeModel): Container[] {
             "--db-sb-create-insecure-remote=no",
             `--ovn-sb-log=${CONSOLE_LOG}`,
         ]),
-        container(model, "ovn-northd", [
-            "ovn-northd",
-            `--ovnnb-db=unix:${NB_SOCKET}`,
-            `--ovnsb-db=unix:${SB_SOCKET}`,
-            `--pidfile=${OVN_RUN_DIR}/ovn-northd.pid`,
-            ...log,
-        ]),
+        container(model, "ovn-northd", ["/bin/sh", "-c", NORTHD_SCRIPT]),
         // Privileged: it programs the kernel (conntrack zones, tunnel ports through OVS, netlink).
         // The host's Open vSwitch at its own socket; the SB is the zone's, which ovnkube-node names
         // as ovn-remote.

@@ -20,6 +20,8 @@ export function guardInputs({ model, owner, nbKey, centralHost, nbOf }: ClusterS
                       gatewayMode: model.kube.gatewayMode,
                       // Recorded only beside IPv4 alone, so that IPv4 clusters' records stay as they were.
                       ...(model.ipFamilies.join() === "ipv4" ? {} : { ipFamilies: model.ipFamilies }),
+                      // Recorded only with OVN from the image, so that the packages mode's records stay as they were.
+                      ...(model.ovnSource === "packages" ? {} : { ovnSource: model.ovnSource }),
                   },
                   ovnkubeNodes: model.kube.nodes.map((n) => ({ name: n.name, nb: nbOf(n.name) })),
               }

@@ -314,6 +314,35 @@ describe("settle and diff", () => {
         assert.deepEqual(result.differences, [{ row: "Logical_Switch node2", column: "name", expected: "node2", observed: NO_ROW }]);
     });
 
+    it("waits out a database that does not answer yet while retry says so, and throws the last failure at the deadline", async () => {
+        const down = Object.assign(new Error(""), { name: "OvsdbError", error: "No such file or directory" });
+        let reads = 0;
+        const result = await settle(
+            async () => {
+                if (++reads < 3) throw down;
+                return expected;
+            },
+            expected,
+            { timeoutSeconds: 10, intervalSeconds: 0.05 },
+            (err) => (err as Error).name === "OvsdbError",
+        );
+        assert.equal(reads, 3);
+        assert.deepEqual(result.differences, []);
+        reads = 0;
+        const never = settle(
+            async () => (reads++, Promise.reject(down)),
+            expected,
+            { timeoutSeconds: 0.2, intervalSeconds: 0.05 },
+            () => true,
+        );
+        await assert.rejects(never, (err) => err === down);
+        assert.ok(reads >= 2, `${reads} reads`);
+        // Without retry (a refused host key, say) the first failure is thrown at once.
+        reads = 0;
+        await assert.rejects(settle(async () => (reads++, Promise.reject(down)), expected, { timeoutSeconds: 10, intervalSeconds: 0.05 }));
+        assert.equal(reads, 1);
+    });
+
     it("a timeout of 0 looks once", async () => {
         let reads = 0;
         await settle(async () => (reads++, absent), expected, { timeoutSeconds: 0, intervalSeconds: 1 });

@@ -80,3 +80,13 @@ test("the address families: none added, removed or reordered in place; IPv4 reco
     assert.match(releaseChangeRefusal(dual, v4)!, /ipv4 and ipv6 → ipv4 .* Keep ipv4 and ipv6, or create the cluster anew/);
     assert.match(releaseChangeRefusal(dual, { ...v4, ipFamilies: ["ipv6", "ipv4"] })!, /ipv4 and ipv6 → ipv6 and ipv4/);
 });
+
+test("moving OVN between the hosts' packages and the image is refused both ways, naming both; records without a source ran packages", () => {
+    const image = { ...ic("1.3"), ovnSource: "image" };
+    const why = releaseChangeRefusal(ic("1.3"), image)!;
+    assert.match(why, /^ovnkube\.ovnSource packages → image stopped before anything was changed/);
+    assert.match(why, /pulumi destroy \(drain first\), then pulumi up with ovnkube\.ovnSource: image/);
+    assert.match(releaseChangeRefusal(image, ic("1.3"))!, /^ovnkube\.ovnSource image → packages/);
+    assert.equal(releaseChangeRefusal(image, { ...image }), undefined);
+    assert.equal(releaseChangeRefusal(ic("1.3"), { ...ic("1.3"), ovnSource: "packages" }), undefined);
+});

@@ -35,8 +35,18 @@ async function observeNow(props: Props): Promise<Cells> {
     }
 }
 
+/** A pinned host key refused stays refused: only a database or connection not up yet is waited for. */
+const notUpYet = (err: unknown) => (err as { name?: unknown } | undefined)?.name !== "SshHostKeyError";
+
 async function realise(inputs: ExpectationInputs): Promise<Props> {
-    const { observed, differences, waitedMs } = await settle(() => observeNow(inputs), inputs.rows, inputs.settle);
+    const { observed, differences, waitedMs } = await settle(
+        () => observeNb(inputs.nb, inputs.rows),
+        inputs.rows,
+        inputs.settle,
+        notUpYet,
+    ).catch(async (err) => {
+        throw await explain(inputs, err);
+    });
     if (differences.length > 0)
         throw new Error(notRealised(EXPECTATION_TYPE, inputs.subject, Math.round(waitedMs / 100) / 10, differences));
     return outputsOf(inputs, observed);

@@ -25,15 +25,30 @@ export interface Settled {
 /**
  * Reads until nothing differs, or until the timeout, reading once more at the deadline. ovnkube
  * realises rows within seconds of its start, so a difference seen now may be gone at the next read.
+ * A read that fails is waited out the same way while `retry` says so: with OVN from the image a
+ * zone's NB starts with the ovnkube-node pod the same up created. The last failure is thrown.
  */
-export async function settle(read: () => Promise<Cells>, expected: Cells, timing: Settle): Promise<Settled> {
+export async function settle(
+    read: () => Promise<Cells>,
+    expected: Cells,
+    timing: Settle,
+    retry: (err: unknown) => boolean = () => false,
+): Promise<Settled> {
     const start = Date.now();
     const deadline = start + timing.timeoutSeconds * 1000;
+    const pause = () => new Promise((resolve) => setTimeout(resolve, Math.min(timing.intervalSeconds * 1000, deadline - Date.now())));
     for (;;) {
-        const observed = await read();
+        let observed: Cells;
+        try {
+            observed = await read();
+        } catch (err) {
+            if (!retry(err) || Date.now() >= deadline) throw err;
+            await pause();
+            continue;
+        }
         const differences = mismatches(expected, observed);
         const now = Date.now();
         if (differences.length === 0 || now >= deadline) return { observed, differences, waitedMs: now - start };
-        await new Promise((resolve) => setTimeout(resolve, Math.min(timing.intervalSeconds * 1000, deadline - now)));
+        await pause();
     }
 }

@@ -15,7 +15,7 @@ import { addOvnkubeNode } from "../../../lab/scenarios/ovnkubeNodeAddition";
 import { recreateOvnkubePods } from "../../../lab/scenarios/ovnkubePods";
 import type { FamilyLab } from "../support/familyProof";
 import { processesNamed } from "../support/hostDaemons";
-import { readNbLog, writerReport, type NbWriter } from "../support/nbTransactionLog";
+import { assertZoneWriters } from "../support/nbTransactionLog";
 import { assertNodeAsPlanned, plannedTransitAnnotation } from "../support/nodePlanProof";
 import { zoneLab } from "./zoneLab";
 import { phase } from "../support/phase";
@@ -28,26 +28,6 @@ import { proveJoinedNode } from "../support/workloadProof";
 const GOES = "node3";
 const STAY: [string, string] = ["node1", "node2"];
 
-// ovn-northd reports state back into NB, in the columns OVN gives it (ovn-nb(5)): a port's `up`
-// once its chassis claimed it, a gateway port's hosting chassis, and its own NB_Global options.
-// These are northd's alone (no cell is shared, asserted below); listed so any other write fails.
-const NORTHD_CELLS = [
-    "Logical_Switch_Port.up",
-    "Logical_Router_Port.status:hosting-chassis",
-    "NB_Global.options:mac_prefix",
-    "NB_Global.options:max_tunid",
-    "NB_Global.options:svc_monitor_mac",
-    "NB_Global.options:svc_monitor_mac_dst",
-    "NB_Global.options:northd_internal_version",
-    "NB_Global.nb_cfg_timestamp",
-    "NB_Global.sb_cfg",
-    "NB_Global.sb_cfg_timestamp",
-    "NB_Global.hv_cfg",
-    "NB_Global.hv_cfg_timestamp",
-];
-/** The project writes what the zone's database host sets up, as upstream's local-nb-ovsdb does: the zone's name. */
-const PROJECT_CELLS = ["NB_Global.(row)", "NB_Global.name", "NB_Global.options:name", "NB_Global.options:northd-backoff-interval-ms"];
-
 /** The checks on the shared cluster once its workloads are gone; `stack` is the stack it runs. */
 export function nodeChurnChecks(family: () => FamilyLab, stack: LabStackSettings): void {
     const { lab, model, zones, planOf, nbctlOf } = zoneLab(family);
@@ -59,22 +39,7 @@ export function nodeChurnChecks(family: () => FamilyLab, stack: LabStackSettings
                 await assertUpAndRefreshChangeNothing(lab().offline);
             });
             for (const zone of zones()) {
-                const log = readNbLog(lab().cluster, zone);
-                const report = writerReport(log.transactions);
-                console.log(
-                    `${zone} NB log (${log.schema.name} ${log.schema.version}): ${Object.entries(report.transactions)
-                        .map(([writer, n]) => `${writer} ${n}`)
-                        .join(", ")} transactions`,
-                );
-                assert.deepEqual(report.others, [], `${zone}: transactions of writers other than the project, ovn-northd and ovnkube`);
-                assert.deepEqual(report.shared, [], `${zone}: cells written by more than one writer`);
-                assert.ok(report.transactions.project > 0 && report.transactions.ovnkube > 0, zone);
-                const cellsOf = (writer: NbWriter) =>
-                    Object.entries(report.byColumn)
-                        .filter(([, w]) => w.includes(writer))
-                        .map(([c]) => c);
-                for (const cell of cellsOf("project")) assert.ok(PROJECT_CELLS.includes(cell), `${zone}: the project wrote ${cell}`);
-                for (const cell of cellsOf("ovn-northd")) assert.ok(NORTHD_CELLS.includes(cell), `${zone}: ovn-northd wrote ${cell}`);
+                assertZoneWriters(lab().cluster, zone);
             }
         });
 

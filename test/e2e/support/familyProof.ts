@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { after, before } from "node:test";
 import { containsIp, parseNetwork } from "../../../components/values";
 import { pollUntil } from "../../../lab/kubeclient";
-import { down, type PodRef } from "../../../lab/localcluster";
+import { down, type HostOs, type PodRef } from "../../../lab/localcluster";
 import { CHECK_PORT, formatMatrix, pingMatrix, tcpExchange } from "../../../lab/localcluster/checks";
 import { createClusterIpsService, createNodePortService, podRef, type KubePod } from "../../../lab/localcluster/kubeWorkloads";
 import { findHost, hostIps } from "../../../lab/localcluster/state";
@@ -38,18 +38,20 @@ export interface FamilyLab {
 
 /** What a family lab starts with beyond the lab's defaults: the stack's settings, the release. */
 export interface FamilyLabStart {
+    /** The hosts' system (default Debian unstable). */
+    os?: HostOs;
     stack?: LabStackSettings;
     release?: OvnKubernetesRelease;
     /** What happens on the bare hosts (snapshotted) before the up that brings the cluster up, which must then succeed. */
     beforeFirstUp?: (lab: OvnkubeLab) => Promise<void>;
 }
 
-/** 3 Debian unstable hosts in `ipFamily`, the stack applied once, and a Deployment with a pod on every node. */
+/** 3 hosts (Debian unstable unless `start.os`) in `ipFamily`, the stack applied once, and a Deployment with a pod on every node. */
 export async function startFamilyLab(id: string, ipFamily: IpFamily, workDir: string, start: FamilyLabStart = {}): Promise<FamilyLab> {
     const bareHosts = new Map<string, HostSnapshot>();
-    const { beforeFirstUp, ...settings } = start;
+    const { beforeFirstUp, os = "debian-sid", ...settings } = start;
     const lab = await phase(`bring-up and apply (${ipFamily})`, async () => {
-        const { lab, first } = await bringUpOvnkubeLab({ id, hosts: 3, os: "debian-sid", workDir, ipFamily, ...settings }, async (bare) => {
+        const { lab, first } = await bringUpOvnkubeLab({ id, hosts: 3, os, workDir, ipFamily, ...settings }, async (bare) => {
             for (const h of bare.cluster.hosts) bareHosts.set(h.name, await snapshotHost(bare.cluster, h.name));
             await beforeFirstUp?.(bare);
         });

@@ -10,6 +10,7 @@
 // ovsdb-server rewrites (compacts) the file only after 10 minutes and once it has grown past
 // 10 MB (ovsdb/storage.c, ovsdb/log.c), far beyond an end-to-end run; readers still check that
 // what they read extends what they read before (see `extendsLog`), so a compaction would fail loudly.
+import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { enterableHost } from "../../../lab/localcluster/exec";
@@ -215,6 +216,49 @@ export function writerReport(transactions: readonly NbTransaction[]): WriterRepo
 export const NB_DB_FILE = "/var/lib/ovn/ovnnb_db.db";
 
 /** Reads the Northbound log of a central or an interconnect zone from this machine, through the host's root. */
-export function readNbLog(cluster: LocalCluster, host: string): NbLog {
-    return parseNbLog(fs.readFileSync(inHost(enterableHost(cluster, host).holderPid, NB_DB_FILE)));
+export function readNbLog(cluster: LocalCluster, host: string, file = NB_DB_FILE): NbLog {
+    return parseNbLog(fs.readFileSync(inHost(enterableHost(cluster, host).holderPid, file)));
+}
+
+// ovn-northd reports state back into NB, in the columns OVN gives it (ovn-nb(5)): a port's `up`
+// once its chassis claimed it, a gateway port's hosting chassis, and its own NB_Global options.
+// These are northd's alone (no cell is shared, asserted below); listed so any other write fails.
+const NORTHD_CELLS = [
+    "Logical_Switch_Port.up",
+    "Logical_Router_Port.status:hosting-chassis",
+    "NB_Global.options:mac_prefix",
+    "NB_Global.options:max_tunid",
+    "NB_Global.options:svc_monitor_mac",
+    "NB_Global.options:svc_monitor_mac_dst",
+    "NB_Global.options:northd_internal_version",
+    "NB_Global.nb_cfg_timestamp",
+    "NB_Global.sb_cfg",
+    "NB_Global.sb_cfg_timestamp",
+    "NB_Global.hv_cfg",
+    "NB_Global.hv_cfg_timestamp",
+];
+/** The project writes what the zone's database host sets up, as upstream's local-nb-ovsdb does: the zone's name. */
+const PROJECT_CELLS = ["NB_Global.(row)", "NB_Global.name", "NB_Global.options:name", "NB_Global.options:northd-backoff-interval-ms"];
+
+/**
+ * An interconnect zone's NB (its database `file` on the host) had one writer per cell since it was
+ * created: the project (its zone's cells), ovn-northd (its own) and ovnkube, and nobody else.
+ */
+export function assertZoneWriters(cluster: LocalCluster, zone: string, file = NB_DB_FILE): void {
+    const log = readNbLog(cluster, zone, file);
+    const report = writerReport(log.transactions);
+    console.log(
+        `${zone} NB log (${log.schema.name} ${log.schema.version}): ${Object.entries(report.transactions)
+            .map(([writer, n]) => `${writer} ${n}`)
+            .join(", ")} transactions`,
+    );
+    assert.deepEqual(report.others, [], `${zone}: transactions of writers other than the project, ovn-northd and ovnkube`);
+    assert.deepEqual(report.shared, [], `${zone}: cells written by more than one writer`);
+    assert.ok(report.transactions.project > 0 && report.transactions.ovnkube > 0, zone);
+    const cellsOf = (writer: NbWriter) =>
+        Object.entries(report.byColumn)
+            .filter(([, w]) => w.includes(writer))
+            .map(([c]) => c);
+    for (const cell of cellsOf("project")) assert.ok(PROJECT_CELLS.includes(cell), `${zone}: the project wrote ${cell}`);
+    for (const cell of cellsOf("ovn-northd")) assert.ok(NORTHD_CELLS.includes(cell), `${zone}: ovn-northd wrote ${cell}`);
 }

@@ -27,11 +27,14 @@ done
 localnet_ports() { ovs-vsctl --timeout=10 --bare --columns=name find Port 'external_ids:ovn-localnet-port!=""'; }
 if command -v ovs-vsctl >/dev/null 2>&1 && ovs-vsctl --timeout=5 show >/dev/null 2>&1; then
     ovs-vsctl --timeout=10 --if-exists del-port br-int ovn-k8s-mp0
-    # The bridge mappings ovnkube-node wrote: ovn-controller, still running, then removes the
-    # localnet patch ports it made for them (what is left of them is removed here).
+    # The bridge mappings ovnkube-node wrote: ovn-controller, still running on a host with OVN
+    # from its packages, then removes the localnet patch ports it made for them (what is left of
+    # them is removed here; with OVN from the image ovn-controller has gone with the pod).
     ovs-vsctl --timeout=10 remove Open_vSwitch . external_ids ovn-bridge-mappings
     no_localnet_ports() { [[ -z $(localnet_ports) ]]; }
-    wait_for 10 "ovn-controller to remove the localnet patch ports" no_localnet_ports || true
+    if ovn-appctl -t ovn-controller version >/dev/null 2>&1; then
+        wait_for 10 "ovn-controller to remove the localnet patch ports" no_localnet_ports
+    fi
     for port in $(localnet_ports 2>/dev/null); do ovs-vsctl --timeout=10 --if-exists del-port "$port"; done
     # The Open_vSwitch settings ovnkube-node writes at every start (default_node_network_controller.go);
     # ovn-remote and the encap keys are the chassis' to remove.
