@@ -1,12 +1,16 @@
 // Benchmark (not a test): bring-up of a local cluster and the offline apply of the whole program
 // on it, for 3 and 8 hosts by default. Prints seconds per phase.
 //   node --import tsx bench/cluster.ts                          Pulumi mode for 3 and 8 hosts, ovnkube mode for 3
+//                                                               with OVN from the packages and from the image
 //   node --import tsx bench/cluster.ts [N ...]                  Pulumi mode on Debian 12 hosts
 //   node --import tsx bench/cluster.ts --kubernetes [N ...]     ovnkube mode (ovn-kubernetes 1.3,
 //        interconnect) on Debian unstable hosts with the local Kubernetes v1.36 and the upstream
 //        kubelet and containerd (bring-up includes the control plane, the kubelets and the image
 //        imports; the apply installs OVS/OVN with apt-get and waits for ovnkube to realise the
 //        topology in every zone), printed beside the kubelet stand-in's figure from before it went
+//   node --import tsx bench/cluster.ts --ovn-from-image [N ...] ovnkube mode with OVN from the image
+//        (ovnkube.ovnSource image) on Debian 13 hosts: the apply installs only OVS and waits for
+//        each zone's OVN to start in its ovnkube-node pod
 //   --id ID                                                     the local cluster's id (default bench)
 // After the table: the second (no-op) apply's profile per run, next to the figure before that
 // apply was made cheap (7.0 s at 8 hosts in Pulumi mode).
@@ -32,23 +36,32 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
     return [v, Number(process.hrtime.bigint() - t) / 1e9];
 }
 
-/** A run: hosts, and whether in ovnkube mode with Kubernetes (else Pulumi mode). */
-type Run = [hosts: number, kubernetes?: boolean];
+/** Pulumi mode, or ovnkube mode with OVN from the hosts' packages (Debian unstable) or from the image (Debian 13). */
+type Mode = "pulumi" | "packages" | "image";
+/** A run: hosts and mode. */
+type Run = [hosts: number, mode: Mode];
 
-async function bringUp(hosts: number, kubernetes?: boolean) {
-    if (!kubernetes) return { cluster: await up({ id: ID, hosts }), stackOptions: {} };
-    const { cluster, kubernetes: k } = await upWithKubernetes({ id: ID, hosts, os: "debian-sid", log: () => undefined });
+const MODE_LABEL: Record<Mode, string> = { pulumi: "pulumi", packages: "ovnkube ic", image: "ovnkube ic, image" };
+
+async function bringUp(hosts: number, mode: Mode) {
+    if (mode === "pulumi") return { cluster: await up({ id: ID, hosts }), stackOptions: {} };
+    const os = mode === "image" ? "debian13" : "debian-sid";
+    const { cluster, kubernetes: k } = await upWithKubernetes({ id: ID, hosts, os, log: () => undefined });
     return {
         cluster,
-        stackOptions: { kubernetes: { apiServerUrl: k.controlPlane.apiServerUrl, kubeconfig: k.controlPlane.adminKubeconfig.content } },
+        stackOptions: {
+            kubernetes: { apiServerUrl: k.controlPlane.apiServerUrl, kubeconfig: k.controlPlane.adminKubeconfig.content },
+            ...(mode === "image" && { ovnkube: { ovnSource: "image" as const } }),
+        },
     };
 }
 
-async function run([hosts, kubernetes]: Run) {
+async function run([hosts, mode]: Run) {
+    const kubernetes = mode !== "pulumi";
     await down(ID);
     const work = fs.mkdtempSync(path.join(tmpdir(), "bench-cluster-"));
     try {
-        const [{ cluster, stackOptions }, upS] = await timed(() => bringUp(hosts, kubernetes));
+        const [{ cluster, stackOptions }, upS] = await timed(() => bringUp(hosts, mode));
         const stack = `local-${ID}`;
         const stackFile = writeLocalStack(cluster, path.join(work, `Pulumi.${stack}.yaml`), {
             passphrase: LOCAL_LAB_PASSPHRASE,
@@ -63,7 +76,7 @@ async function run([hosts, kubernetes]: Run) {
         if (!gone.ok) throw new Error(gone.error);
         const [, downS] = await timed(() => down(ID));
         return {
-            mode: kubernetes ? "ovnkube ic" : "pulumi",
+            mode: MODE_LABEL[mode],
             hosts,
             kubernetes,
             resources: first.counts.created,
@@ -85,9 +98,17 @@ async function main() {
     const args = process.argv.slice(2);
     const idAt = args.indexOf("--id");
     if (idAt >= 0) ID = args.splice(idAt, 2)[1];
-    const kubernetes = args.includes("--kubernetes");
-    const sizes = args.filter((a) => a !== "--kubernetes").map(Number);
-    const runs: Run[] = args.length === 0 ? [[3], [8], [3, true]] : (sizes.length ? sizes : [3]).map((n): Run => [n, kubernetes]);
+    const mode: Mode = args.includes("--ovn-from-image") ? "image" : args.includes("--kubernetes") ? "packages" : "pulumi";
+    const sizes = args.filter((a) => a !== "--kubernetes" && a !== "--ovn-from-image").map(Number);
+    const runs: Run[] =
+        args.length === 0
+            ? [
+                  [3, "pulumi"],
+                  [8, "pulumi"],
+                  [3, "packages"],
+                  [3, "image"],
+              ]
+            : (sizes.length ? sizes : [3]).map((n): Run => [n, mode]);
     const rows = [];
     for (const r of runs) rows.push(await run(r));
     console.log("mode                  hosts  resources  bring-up  apply  2nd apply (changes)  destroy  down   (seconds)");
@@ -95,10 +116,17 @@ async function main() {
         console.log(
             `${r.mode.padEnd(20)}  ${String(r.hosts).padStart(5)}  ${String(r.resources).padStart(9)}  ${r.upS.toFixed(2).padStart(8)}  ${r.applyS.toFixed(1).padStart(5)}  ${r.againS.toFixed(1).padStart(9)} (${r.changedAgain})${" ".repeat(7)}${r.destroyS.toFixed(1).padStart(7)}  ${r.downS.toFixed(2).padStart(5)}`,
         );
-    for (const real of rows.filter((r) => r.kubernetes)) {
+    for (const real of rows.filter((r) => r.kubernetes && r.mode === MODE_LABEL.packages)) {
         const standIn = STAND_IN_BRING_UP_S[real.hosts];
         console.log(
             `\nbring-up of ${real.hosts} hosts with Kubernetes: ${real.upS.toFixed(1)} s with the upstream kubelet and containerd${standIn ? ` (before, with the kubelet stand-ins: ${standIn.toFixed(1)} s)` : ""}`,
+        );
+    }
+    for (const image of rows.filter((r) => r.mode === MODE_LABEL.image)) {
+        const packaged = rows.find((r) => r.mode === MODE_LABEL.packages && r.hosts === image.hosts);
+        console.log(
+            `\n${image.hosts} hosts, OVN from the image (Debian 13) beside the packages (Debian unstable): bring-up ${image.upS.toFixed(1)} s` +
+                `${packaged ? ` vs ${packaged.upS.toFixed(1)} s` : ""}, first up ${image.applyS.toFixed(1)} s${packaged ? ` vs ${packaged.applyS.toFixed(1)} s` : ""}`,
         );
     }
     for (const r of rows) printNoopProfile(`${r.mode}/${r.hosts}`, r.againS, r.noop);

@@ -1,4 +1,4 @@
-// npm run demo -- [--pulumi-mode | --dual-stack] [N hosts, default 3]
+// npm run demo -- [--pulumi-mode | --dual-stack | --os debian13] [N hosts, default 3]
 // npm run demo -- --remove-pods      removes the demo's pods (and Service), e.g. before destroy
 // The whole demonstration on one Linux machine (as root): a local cluster, the stack applied to it
 // (`pulumi up` with a local backend when the Pulumi CLI is installed, otherwise the offline apply,
@@ -10,7 +10,9 @@
 // the pods placed by the scheduler and attached by ovnkube's CNI. --pulumi-mode: Debian 12 hosts, Kubernetes disabled, the project writes the
 // topology and the pods are attached by hand. --dual-stack: ovnkube mode on an underlay, API
 // server, kubelets and stack in both families; the Service asks for both, and the checks run
-// again over IPv6.
+// again over IPv6. --os debian13: ovnkube mode on Debian 13 hosts, whose OVN is too old for
+// ovn-kubernetes 1.3, with OVN from the release's image (ovnkube.ovnSource image): each zone's OVN
+// runs in its node's ovnkube-node pod, on the host's Open vSwitch 3.5.
 import { spawnSync } from "child_process";
 import { rmSync } from "fs";
 import * as path from "path";
@@ -76,14 +78,20 @@ function pulumiUp(): boolean {
 const DEMO_SERVICE = "demo-b";
 
 /** Hosts, and in ovnkube mode their Kubernetes; writes the stack file. */
+/** The demo's hosts in ovnkube mode: Debian unstable (OVN from its packages) or Debian 13 (OVN from the image). */
+const DEMO_OS = { "debian-sid": "Debian unstable", debian13: "Debian 13" } as const;
+type DemoOs = keyof typeof DEMO_OS;
+
 async function bringUp(
     hosts: number,
     ovnkubeMode: boolean,
     dualStack: boolean,
+    os: DemoOs,
 ): Promise<{ cluster: LocalCluster; kube?: KubernetesLab; stackFile: string }> {
+    const fromImage = os === "debian13";
     step(
         ovnkubeMode
-            ? `local cluster: ${hosts} Debian unstable hosts (own roots, own sshd) and a Kubernetes v1.36 control plane, the upstream kubelet and containerd on every host${dualStack ? ", all in dual stack (an IPv6 underlay beside the IPv4 one)" : ""}`
+            ? `local cluster: ${hosts} ${DEMO_OS[os]} hosts (own roots, own sshd) and a Kubernetes v1.36 control plane, the upstream kubelet and containerd on every host${dualStack ? ", all in dual stack (an IPv6 underlay beside the IPv4 one)" : ""}${fromImage ? "; OVN from the release's image (ovnkube.ovnSource: image), on the hosts' own Open vSwitch" : ""}`
             : `local cluster: ${hosts} bare Debian 12 hosts (network namespaces with their own sshd)`,
     );
     await down(STACK);
@@ -93,7 +101,7 @@ async function bringUp(
         ? await upWithKubernetes({
               id: STACK,
               hosts,
-              os: "debian-sid",
+              os,
               ipFamily: dualStack ? "dual" : undefined,
               log: (line) => console.log(`  ${line}`),
           })
@@ -105,9 +113,14 @@ async function bringUp(
     const stackFile = writeLocalStack(
         cluster,
         undefined,
-        kube && { kubernetes: { apiServerUrl: kube.controlPlane.apiServerUrl, kubeconfig: kube.controlPlane.adminKubeconfig.content } },
+        kube && {
+            kubernetes: { apiServerUrl: kube.controlPlane.apiServerUrl, kubeconfig: kube.controlPlane.adminKubeconfig.content },
+            ...(fromImage && { ovnkube: { ovnSource: "image" as const } }),
+        },
     );
-    console.log(`  wrote ${path.relative(ROOT, stackFile)} (${ovnkubeMode ? "ovnkube" : "Pulumi"} mode)`);
+    console.log(
+        `  wrote ${path.relative(ROOT, stackFile)} (${ovnkubeMode ? `ovnkube mode${fromImage ? ", OVN from the image" : ""}` : "Pulumi mode"})`,
+    );
     return { cluster, kube, stackFile };
 }
 
@@ -195,14 +208,21 @@ async function main(argv: string[]): Promise<number> {
         return argv.length === 1 ? removeDemoPods() : (console.error("usage: npm run demo -- --remove-pods"), 2);
     const ovnkubeMode = !argv.includes("--pulumi-mode");
     const dualStack = argv.includes("--dual-stack");
-    const numbers = argv.filter((a) => a !== "--pulumi-mode" && a !== "--dual-stack");
+    const osAt = argv.indexOf("--os");
+    const os = osAt >= 0 ? argv[osAt + 1] : "debian-sid";
+    const numbers = argv.filter((a, i) => a !== "--pulumi-mode" && a !== "--dual-stack" && i !== osAt && i !== osAt + 1);
     const hosts = Number(numbers[0] ?? 3);
-    if (numbers.length > 1 || !Number.isInteger(hosts) || hosts < 2 || hosts > 16 || (dualStack && !ovnkubeMode)) {
-        console.error("usage: npm run demo -- [--pulumi-mode | --dual-stack] [number of hosts, 2..16]");
+    const badOs = !(os in DEMO_OS) || (osAt >= 0 && !ovnkubeMode);
+    if (numbers.length > 1 || !Number.isInteger(hosts) || hosts < 2 || hosts > 16 || (dualStack && !ovnkubeMode) || badOs) {
+        console.error("usage: npm run demo -- [--pulumi-mode | --dual-stack | --os debian13] [number of hosts, 2..16]");
         return 2;
     }
     const started = Date.now();
-    const { cluster, kube, stackFile } = await withProgress("local cluster", () => bringUp(hosts, ovnkubeMode, dualStack), PROGRESS);
+    const { cluster, kube, stackFile } = await withProgress(
+        "local cluster",
+        () => bringUp(hosts, ovnkubeMode, dualStack, os as DemoOs),
+        PROGRESS,
+    );
     if (!(await withProgress("apply", applyStack, PROGRESS))) return 1;
 
     const model = buildClusterModel(validateConfig(readStackFile(stackFile)));

@@ -1,6 +1,6 @@
 // Command line of the local cluster:
 //   node --import tsx localcluster/cli.ts up [N] [--id ID] [--os debian12|debian13|debian-sid]
-//                                           [--kubernetes [--ovn-kubernetes 1.3|1.2] | --lab-dir DIR] [--subnet CIDR]
+//                                           [--kubernetes [--ovn-kubernetes 1.3|1.2] [--ovn-source packages|image] | --lab-dir DIR] [--subnet CIDR]
 //                                           [--stack-file PATH | --no-stack-file] [--centrals N] [--ip-family ipv4|dual|ipv6]
 //   node --import tsx localcluster/cli.ts status [--id ID] [--json]
 //   node --import tsx localcluster/cli.ts down [--id ID]
@@ -18,6 +18,7 @@ import { formatStatus } from "./table";
 import { up } from "./up";
 import { DEFAULT_IP_FAMILY, IP_FAMILIES, checkIpFamily } from "./ipFamily";
 import { upWithKubernetes } from "./kubernetes";
+import { OVN_SOURCES, type OvnSource } from "@ovn-kubernetes-as-code/cluster/config";
 import { DEFAULT_OVN_KUBERNETES_RELEASE, KUBERNETES_VERSION, OVN_KUBERNETES_RELEASES, checkOvnKubernetesRelease } from "./labReleases";
 
 const USAGE = `usage: localcluster <command> [options]
@@ -35,6 +36,9 @@ const USAGE = `usage: localcluster <command> [options]
               --ovn-kubernetes R  with --kubernetes: the release whose binaries the hosts get,
                                   ${OVN_KUBERNETES_RELEASES.join(", ")} (default ${DEFAULT_OVN_KUBERNETES_RELEASE}); both need OVN
                                   25.09+ (--os debian-sid)
+              --ovn-source S      with --kubernetes: where the stack file runs OVN, packages (default:
+                                  the hosts' packages) or image (the ovnkube-node pods, from the lab's
+                                  image with Debian unstable's OVN: how debian13 hosts run ovnkube)
               --subnet CIDR       underlay (default 172.31.<n>.0/24 derived from the id)
               --stack-file PATH   where to write the stack (default stacks/Pulumi.local.yaml,
                                   or stacks/Pulumi.local-<id>.yaml for another id)
@@ -83,6 +87,7 @@ async function main(argv: string[]): Promise<number> {
             "lab-dir": { type: "string" },
             kubernetes: { type: "boolean", default: false },
             "ovn-kubernetes": { type: "string" },
+            "ovn-source": { type: "string" },
             "stack-file": { type: "string" },
             "no-stack-file": { type: "boolean", default: false },
             centrals: { type: "string", default: "1" },
@@ -108,6 +113,10 @@ async function main(argv: string[]): Promise<number> {
                 throw new UsageError("--kubernetes brings its own lab directory: leave out --lab-dir");
             if (values["ovn-kubernetes"] !== undefined && !values.kubernetes)
                 throw new UsageError("--ovn-kubernetes goes with --kubernetes");
+            const ovnSource = values["ovn-source"];
+            if (ovnSource !== undefined && !values.kubernetes) throw new UsageError("--ovn-source goes with --kubernetes");
+            if (ovnSource !== undefined && !(OVN_SOURCES as readonly string[]).includes(ovnSource))
+                throw new UsageError(`--ovn-source is one of ${OVN_SOURCES.join(", ")}, not ${ovnSource}`);
             const ovnKubernetes =
                 values["ovn-kubernetes"] === undefined ? undefined : usage(() => checkOvnKubernetesRelease(values["ovn-kubernetes"]!));
             const hostOptions = {
@@ -144,6 +153,7 @@ async function main(argv: string[]): Promise<number> {
                 const file = writeLocalStack(cluster, values["stack-file"] ?? defaultStackPath(id), {
                     kubernetes: k8s,
                     centrals: Number(values.centrals),
+                    ...(ovnSource && { ovnkube: { ovnSource: ovnSource as OvnSource } }),
                 });
                 console.log(`stack file: ${file}${k8s ? " (ovnkube mode)" : " (Pulumi mode)"}`);
                 console.log(`  its secrets use PULUMI_CONFIG_PASSPHRASE if set, else the lab passphrase "${LOCAL_LAB_PASSPHRASE}"`);

@@ -9,6 +9,7 @@ import { DEFAULT_ID, PROJECT_ROOT } from "./names";
 import { IncorrectPassphraseError, PassphraseSecrets } from "../offline/passphraseSecrets";
 import { LocalCluster, LocalHost, clusterIpFamily, hostIps, hostOs, hostPrimaryIp } from "./state";
 import { labCrdDir } from "./labReleases";
+import { labImageOvn } from "./node/images";
 import { writeLabCrdMirror } from "./labCrdMirror";
 import { releaseOf } from "@ovn-kubernetes-as-code/cluster/kube";
 import { perFamily, type IpFamily } from "./ipFamily";
@@ -103,7 +104,10 @@ function labOvnkube(cluster: LocalCluster, opts: LocalStackOptions): OvnkubeConf
     const crdMirror = Object.keys(releaseOf(version).featureCrdUrls).some((key) => features[key] === true)
         ? writeLabCrdMirror(cluster.id, version, features)
         : `file://${labCrdDir(version)}/`;
-    return { version, crdMirror, identity, ...opts.ovnkube };
+    // OVN from the image: the lab's images carry Debian unstable's OVN, which the stack names.
+    const imageOvn =
+        opts.ovnkube?.ovnSource === "image" && opts.ovnkube.imageOvnVersion === undefined ? { imageOvnVersion: labImageOvn() } : {};
+    return { version, crdMirror, identity, ...imageOvn, ...opts.ovnkube };
 }
 
 /** A range as the stack writes it: one CIDR per family joined by a comma, the primary first (the chart's form). */

@@ -57,3 +57,19 @@ test("several centrals: the first one, which may be a follower, is asked to answ
         ],
     );
 });
+
+test("OVN from the image: the hosts have only Open vSwitch's ovsdb-client, which reads each zone's databases at the pod's sockets", () => {
+    const model = modelOf("staging", (cfg) => {
+        cfg.ovnkube = { ...cfg.ovnkube, ovnSource: "image" };
+        delete cfg.packages.ovnVersion;
+    });
+    assert.deepEqual(
+        exploreCommands("local", model)
+            .slice(0, 2)
+            .map((c) => c.line),
+        [
+            "npm run local -- exec master-0 -- ovsdb-client dump unix:/var/run/ovn/ovnnb_db.sock OVN_Northbound Logical_Switch name",
+            "npm run local -- exec master-0 -- ovsdb-client dump unix:/var/run/ovn/ovnsb_db.sock OVN_Southbound Chassis hostname",
+        ],
+    );
+});

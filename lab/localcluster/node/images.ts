@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { labBinaries } from "../kube/labBinaries";
-import { CACHE_ROOT, DEBIAN_SID_BASE, ensureDebianBase } from "../debianBase";
+import { baseDir, CACHE_ROOT, DEBIAN_SID_BASE, ensureDebianBase } from "../debianBase";
 import { inRoot, LAB_APT_DIR } from "../labRepo";
 import { withMachineLock } from "../machineLock";
 import { check } from "../run";
@@ -137,15 +137,38 @@ const NOT_IN_OVN_IMAGE = [
  * directory beside the archives.
  */
 function debianOvnRoot(base: string): Promise<string> {
-    const dir = path.join(
-        IMAGES_CACHE,
-        `debian-ovn-${digestOf({ base: path.basename(base), packages: DEBIAN_SID_BASE.repoPackages, drop: NOT_IN_OVN_IMAGE })}`,
-    );
+    const dir = debianOvnRootDir(base);
     return cached(dir, async (partial) => {
         await check(["cp", "-a", "--", base, partial], { timeoutMs: 10 * 60_000 });
         await inRoot(partial, ["apt-get", "install", "-y", "-q", ...DEBIAN_SID_BASE.repoPackages], { timeoutMs: 10 * 60_000 });
         for (const p of NOT_IN_OVN_IMAGE) await removeTree(path.join(partial, p));
     });
+}
+
+/** Where debianOvnRoot keeps the root built from `base`. */
+const debianOvnRootDir = (base: string) =>
+    path.join(
+        IMAGES_CACHE,
+        `debian-ovn-${digestOf({ base: path.basename(base), packages: DEBIAN_SID_BASE.repoPackages, drop: NOT_IN_OVN_IMAGE })}`,
+    );
+
+/**
+ * The OVN (`26.03.1`) the lab's ovn-kubernetes images carry, as dpkg recorded ovn-common in their
+ * Debian root: what a lab stack running OVN from the image says as ovnkube.imageOvnVersion. The
+ * images are built by the lab's `up --kubernetes`, before any stack file is written.
+ */
+export function labImageOvn(): string {
+    const root = debianOvnRootDir(baseDir(DEBIAN_SID_BASE));
+    const status = path.join(root, "var/lib/dpkg/status");
+    if (!fs.existsSync(status))
+        throw new Error(`the lab's ovn-kubernetes images are not built yet (no ${root}): bring the lab up with --kubernetes first`);
+    const stanza = fs
+        .readFileSync(status, "utf8")
+        .split("\n\n")
+        .find((s) => /^Package: ovn-common$/m.test(s));
+    const version = stanza && /^Version: (?:\d+:)?(\d+\.\d+\.\d+)/m.exec(stanza)?.[1];
+    if (!version) throw new Error(`${status} records no ovn-common version`);
+    return version;
 }
 
 async function ovnKubernetesImage(base: string, release: OvnKubernetesRelease): Promise<LabImageArchive> {
