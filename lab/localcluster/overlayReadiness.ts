@@ -1,12 +1,12 @@
 // What the overlay checks wait for before the first ping, as the chassis themselves report it:
 // - every chassis has caught up with Northbound: `ovn-nbctl --wait=hv sync` returns once each
 //   ovn-controller reports the current NB applied (NB_Global.hv_cfg), so the pings start when OVN
-//   says the flows are in, not after a guess;
+//   says the flows are in, not after a guess (with OVN from the image, the pod's ovn-nbctl);
 // - the tunnel mesh: ovn-controller gives br-int one tunnel port per other chassis it finds in the
 //   Southbound (options:remote_ip, of the encap type); a pair without one carries nothing.
 // When either stays incomplete the report says which chassis and what its ovn-controller reports,
 // instead of only a failed ping.
-import type { ClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
+import { OVN_RUN_DIR, type ClusterModel } from "@ovn-kubernetes-as-code/cluster/model";
 import { hostExec } from "./exec";
 import type { LocalCluster } from "./state";
 
@@ -96,12 +96,24 @@ export async function awaitChassisCaughtUp(cluster: LocalCluster, model: Cluster
     const asked = zones.length > 0 ? zones : [model.hosts.find((h) => h.isCentral)!.name];
     const started = Date.now();
     // A follower forwards the write (nb_cfg) to the raft leader; the local socket needs no SSL material.
+    const sync = ["ovn-nbctl", "--no-leader-only", `--timeout=${seconds}`, "--wait=hv", "sync"];
     const results = await Promise.all(
-        asked.map((host) => hostExec(cluster, host, ["ovn-nbctl", "--no-leader-only", `--timeout=${seconds}`, "--wait=hv", "sync"])),
+        asked.map(async (host) => hostExec(cluster, host, model.ovnSource === "image" ? await inNbContainer(cluster, host, sync) : sync)),
     );
     const took = (Date.now() - started) / 1000;
     const failed = results.flatMap((r, i) => (r.code === 0 ? [] : [`${asked[i]}: ${(r.stderr || r.stdout).trim()}`]));
     return failed.length === 0 ? { ok: true, seconds: took } : { ok: false, seconds: took, detail: failed.join("; ") };
+}
+
+/**
+ * With OVN from the image the host has no ovn-nbctl: the command runs with the nb-ovsdb
+ * container's files (its mount namespace, as `kubectl exec` would), found by the pid file it
+ * keeps in the host's OVN run directory (the pod shares the host's PID namespace).
+ */
+async function inNbContainer(cluster: LocalCluster, host: string, argv: readonly string[]): Promise<string[]> {
+    const pid = (await hostExec(cluster, host, ["cat", `${OVN_RUN_DIR}/ovnnb_db.pid`])).stdout.trim();
+    if (!/^\d+$/.test(pid)) throw new Error(`${host}: no nb-ovsdb pid in ${OVN_RUN_DIR}/ovnnb_db.pid`);
+    return ["nsenter", "--target", pid, "--mount", "--", ...argv];
 }
 
 export function formatCaughtUp(c: CaughtUp): string {

@@ -40,6 +40,7 @@ import { releaseOf } from "../../components/config/releases";
 import { buildClusterModel } from "../../components/model/clusterModel";
 import { labImageOvn } from "../../lab/localcluster/node/images";
 import { phase } from "./support/phase";
+import { awaitChassisCaughtUp, formatCaughtUp } from "../../lab/localcluster/overlayReadiness";
 import { secondsSince } from "../support/faultMatrix";
 
 const ID = "e2eimg";
@@ -127,9 +128,11 @@ test("a NodePort Service answers from the outside at every node", () => assertNo
 
 test("pods reach the outside, SNATed to their node's address", () => assertOutsideEveryFamily(lab(), pods()));
 
-test("the demo's explore commands, run as printed, show each zone's switches and chassis with the hosts' ovsdb-client", async () => {
+test("the demo's explore commands, run as printed, show each zone's switches and chassis with the hosts' ovsdb-client; its readiness wait sees every chassis caught up", async () => {
     const lines = await assertExploreCommandsWork(ID, lab().model);
     console.log(`# explore: ${lines[0]}`);
+    const caughtUp = await awaitChassisCaughtUp(lab().cluster, lab().model);
+    assert.ok(caughtUp.ok, formatCaughtUp(caughtUp));
 });
 
 test("every zone's NB, written by its nb-ovsdb container, ovn-northd and ovnkube, had one writer per cell", () => {
