@@ -128,15 +128,15 @@ test("a NodePort Service answers from the outside at every node", () => assertNo
 
 test("pods reach the outside, SNATed to their node's address", () => assertOutsideEveryFamily(lab(), pods()));
 
-test("the demo's explore commands, run as printed, show each zone's switches and chassis with the hosts' ovsdb-client; its readiness wait sees every chassis caught up", async () => {
+test("every zone's NB, written by its nb-ovsdb container, ovn-northd and ovnkube, had one writer per cell", () => {
+    for (const host of lab().cluster.hosts) assertZoneWriters(lab().cluster, host.name, NB_FILE);
+});
+
+test("the demo's explore commands, run as printed, show each zone's switches and chassis with the hosts' ovsdb-client; its readiness wait sees every chassis caught up (after the writers' check: the wait writes nb_cfg)", async () => {
     const lines = await assertExploreCommandsWork(ID, lab().model);
     console.log(`# explore: ${lines[0]}`);
     const caughtUp = await awaitChassisCaughtUp(lab().cluster, lab().model);
     assert.ok(caughtUp.ok, formatCaughtUp(caughtUp));
-});
-
-test("every zone's NB, written by its nb-ovsdb container, ovn-northd and ovnkube, had one writer per cell", () => {
-    for (const host of lab().cluster.hosts) assertZoneWriters(lab().cluster, host.name, NB_FILE);
 });
 
 test("a second up and a refresh change nothing", () => assertUpAndRefreshChangeNothing(lab().offline));
