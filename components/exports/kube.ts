@@ -2,6 +2,7 @@
 export { CrdObject, parseCrds, readCrdFile } from "../kube/crds";
 export { IDENTITY, NODE_WEBHOOK } from "../kube/identity";
 export { kubeManifests, manifestList } from "../kube/manifests";
+export { OVNKUBE_DB } from "../kube/ovnkubeDb";
 export { OVNKUBE_TYPE } from "../kube/ovnkubeComponent";
 export { webhookCertificateProvider } from "../kube/webhookCertificate";
 export { CONTROL_PLANE, MASTER, NODE_ID_ANNOTATION, NODE_SUBNETS_ANNOTATION } from "../kube/objectNames";

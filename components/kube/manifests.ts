@@ -6,6 +6,7 @@ import { hostNetworkNamespace, namespace } from "./namespace";
 import { ovnkubeControlPlane } from "./ovnkubeControlPlane";
 import { nodePlanPatches } from "./nodeAnnotations";
 import { ovnkubeNodes } from "./ovnkubeNodeDaemonSets";
+import { ovnkubeDb } from "./ovnkubeDb";
 import {
     clusterRole,
     clusterRoleBinding,
@@ -54,6 +55,8 @@ export interface KubeManifests {
     roleBinding: RoleBinding;
     /** Server-side apply bodies for the existing Nodes: the plan ovnkube takes from them. */
     nodePlans: NodePatch[];
+    /** Centralized with OVN from the image: the centrals' NB, SB and northd (./ovnkubeDb). */
+    databases?: DaemonSet;
     /** ovnkube-control-plane (interconnect) or ovnkube-master (centralized). */
     controlPlane: DaemonSet;
     /** One ovnkube-node DaemonSet per node group. */
@@ -88,6 +91,7 @@ export function kubeManifests(model: KubeModel): KubeManifests {
         role: leaderElectionRole(model),
         roleBinding: leaderElectionRoleBinding(model),
         nodePlans: nodePlanPatches(model),
+        ...(ovnkubeDb(model) ? { databases: ovnkubeDb(model) } : {}),
         controlPlane: ovnkubeControlPlane(model),
         nodes: ovnkubeNodes(model),
         ...(model.identity
@@ -121,6 +125,7 @@ export function manifestList(m: KubeManifests): KubeObject[] {
         m.roleBinding,
         ...m.nodePlans,
         ...(m.identity ? Object.values(m.identity) : []),
+        ...(m.databases ? [m.databases] : []),
         m.controlPlane,
         ...m.nodes,
     ];

@@ -18,8 +18,8 @@
 import { IMAGE_OVN_DB_DIR, NB_DB_FILE, NB_SOCKET, NORTHD_BACKOFF_MS, OVN_RUN_DIR, SB_DB_FILE, SB_SOCKET } from "../model/names";
 import type { KubeModel } from "../model/types";
 import { mounts, OVN_RUN, OVS_RUN, type HostDir } from "./hostPaths";
-import { NODE_NAME_ENV } from "./ovnkubeArgs";
-import type { Container, EnvVar } from "./objectTypes";
+import { fieldEnv, NODE_NAME_ENV } from "./ovnkubeArgs";
+import type { Container } from "./objectTypes";
 
 /** The host's database directory, as the containers' /etc/ovn (upstream's volume name). */
 export const OVN_DB_DIR: HostDir = {
@@ -39,47 +39,80 @@ const CONSOLE_LOG = "-vconsole:info -vfile:off";
 /** The database files, as the containers see them. */
 const dbFile = (file: string) => `${OVN_DB_DIR.mountPath}/${file}`;
 
-/**
- * The nb-ovsdb container's script: the server in the background, the zone's cells once it answers,
- * then the server's own exit status. TERM (the pod's end) is passed on to the server. Fixed text:
- * the zone is the pod's node name, from the environment.
- */
-const NB_SCRIPT = [
-    "set -eu",
-    `${OVN_CTL} run_nb_ovsdb --db-nb-file=${dbFile(NB_DB_FILE)} --db-nb-create-insecure-remote=no --ovn-nb-log="${CONSOLE_LOG}" &`,
-    "server=$!",
-    `trap 'kill -TERM "$server"' TERM INT`,
-    `nbctl() { ovn-nbctl --db=unix:${NB_SOCKET} --timeout=10 "$@"; }`,
-    "tries=0",
-    `until ovsdb-client --timeout=2 list-dbs unix:${NB_SOCKET} >/dev/null 2>&1; do`,
-    '    kill -0 "$server"; tries=$((tries + 1)); [ "$tries" -le 120 ] || { echo "NB did not answer within 60 s" >&2; exit 1; }; sleep 0.5',
-    "done",
-    "nbctl init",
-    `nbctl set NB_Global . name="$${NODE_NAME_ENV}" options:name="$${NODE_NAME_ENV}" options:northd-backoff-interval-ms=${NORTHD_BACKOFF_MS}`,
-    `echo "zone $${NODE_NAME_ENV}: NB_Global named"`,
-    'wait "$server"',
-].join("\n");
+/** A database as ovn-ctl names it: its server, file, socket and `ovn-<db>ctl`. */
+export interface OvnDb {
+    db: "nb" | "sb";
+    file: string;
+    socket: string;
+}
+export const NB: OvnDb = { db: "nb", file: NB_DB_FILE, socket: NB_SOCKET };
+export const SB: OvnDb = { db: "sb", file: SB_DB_FILE, socket: SB_SOCKET };
 
 /**
- * ovn-northd's container script: northd once the zone is named, so that the NB_Global row is the
- * nb-ovsdb container's (northd creates the row when it finds none). The wait is a read-only select.
+ * A database container's script: `prelude` (shell lines that may add ovn-ctl options with `set --
+ * "$@" …`), ovn-ctl's server in the background, `once` when it answers on its socket, then the
+ * server's own exit status. TERM (the pod's end) goes to the whole process group: ovn-ctl may run
+ * the server as its own child (a raft cluster's creator). Fixed text: values come from the
+ * environment (the pod's node, name and address) and from validated model values.
  */
-const NORTHD_SCRIPT = [
-    "set -eu",
-    `named='["OVN_Northbound",{"op":"select","table":"NB_Global","where":[["name","!=",""]],"columns":["name"]}]'`,
-    `until ovsdb-client --timeout=2 transact unix:${NB_SOCKET} "$named" 2>/dev/null | grep -q '"name"'; do sleep 0.5; done`,
-    `exec ovn-northd --ovnnb-db=unix:${NB_SOCKET} --ovnsb-db=unix:${SB_SOCKET} --pidfile=${OVN_RUN_DIR}/ovn-northd.pid ${CONSOLE_LOG}`,
-].join("\n");
+export function serverScript(d: OvnDb, options: readonly string[], once: readonly string[] = [], prelude: readonly string[] = []): string {
+    return [
+        "set -eu",
+        `set -- --db-${d.db}-file=${dbFile(d.file)} --ovn-${d.db}-log="${CONSOLE_LOG}" ${options.join(" ")}`,
+        ...prelude,
+        // A pid file a previous container left in the host's directory may name a process of this
+        // one's: ovn-ctl would take the server for running and start none (so does upstream's ovnkube.sh).
+        `rm -f ${OVN_RUN_DIR}/ovn${d.db}_db.pid`,
+        `${OVN_CTL} "$@" run_${d.db}_ovsdb &`,
+        "server=$!",
+        `trap 'trap "" TERM INT; kill -TERM 0' TERM INT`,
+        "tries=0",
+        `until ovsdb-client --timeout=2 list-dbs unix:${d.socket} >/dev/null 2>&1; do`,
+        `    kill -0 "$server"; tries=$((tries + 1)); [ "$tries" -le 240 ] || { echo "${d.db.toUpperCase()} did not answer within 120 s" >&2; exit 1; }; sleep 0.5`,
+        "done",
+        ...once,
+        'wait "$server"',
+    ].join("\n");
+}
 
-const nodeNameEnv: EnvVar = { name: NODE_NAME_ENV, valueFrom: { fieldRef: { fieldPath: "spec.nodeName" } } };
+/** `ovn-nbctl` on the local NB socket (a raft follower forwards writes to its leader). */
+export const nbctl = (command: string) => `ovn-nbctl --db=unix:${NB_SOCKET} --no-leader-only --timeout=30 ${command}`;
 
-function container(model: KubeModel, name: string, command: string[], more: Partial<Container> = {}): Container {
+/**
+ * ovn-northd's container: northd once NB_Global has a row that `where` selects (OVSDB
+ * conditions), so that the row is the database container's (northd creates one when it finds
+ * none). The wait is a read-only select on the local socket.
+ */
+export function northdContainer(model: KubeModel, nbDb: string, sbDb: string, where: string): Container {
+    const script = [
+        "set -eu",
+        `ready='["OVN_Northbound",{"op":"select","table":"NB_Global","where":${where},"columns":["_uuid"]}]'`,
+        `until ovsdb-client --timeout=2 transact unix:${NB_SOCKET} "$ready" 2>/dev/null | grep -q '"_uuid"'; do sleep 0.5; done`,
+        `exec ovn-northd --ovnnb-db=${nbDb} --ovnsb-db=${sbDb} --pidfile=${OVN_RUN_DIR}/ovn-northd.pid ${CONSOLE_LOG}`,
+    ].join("\n");
+    return ovnContainer(model, "ovn-northd", ["/bin/sh", "-c", script]);
+}
+
+/** The zone's NB: its server, then the zone's NB_Global cells, named after the pod's node. */
+const ZONE_NB_SCRIPT = serverScript(
+    NB,
+    ["--db-nb-create-insecure-remote=no"],
+    [
+        nbctl("init"),
+        nbctl(
+            `set NB_Global . name="$${NODE_NAME_ENV}" options:name="$${NODE_NAME_ENV}" options:northd-backoff-interval-ms=${NORTHD_BACKOFF_MS}`,
+        ),
+        `echo "zone $${NODE_NAME_ENV}: NB_Global named"`,
+    ],
+);
+
+/** A container of the image with the OVN directories; the databases and northd need no privilege beyond root's files. */
+export function ovnContainer(model: KubeModel, name: string, command: string[], more: Partial<Container> = {}): Container {
     return {
         name,
         image: model.image,
         imagePullPolicy: "IfNotPresent",
         command,
-        // The databases and northd need no privilege beyond root's files; ovn-controller overrides it.
         securityContext: { privileged: false },
         resources: { requests: { cpu: "10m", memory: "64Mi" } },
         volumeMounts: mounts([OVN_RUN_FROM_IMAGE, OVN_DB_DIR]),
@@ -91,27 +124,27 @@ function container(model: KubeModel, name: string, command: string[], more: Part
 /** The host directories the OVN containers share with the node. */
 export const OVN_CONTAINER_DIRS: readonly HostDir[] = [OVN_RUN_FROM_IMAGE, OVN_DB_DIR, OVS_RUN];
 
-/** The zone's NB, SB, ovn-northd and the node's ovn-controller, in upstream's container names. */
+/**
+ * The node's ovn-controller: privileged, it programs the kernel (conntrack zones, tunnel ports
+ * through OVS, netlink). The host's Open vSwitch at its own socket; the Southbound is the one
+ * ovnkube-node names as ovn-remote (the zone's, or the centrals').
+ */
+export function ovnControllerContainer(model: KubeModel): Container {
+    return ovnContainer(
+        model,
+        "ovn-controller",
+        ["ovn-controller", `unix:${OVS_RUN.mountPath}/db.sock`, `--pidfile=${OVN_RUN_DIR}/ovn-controller.pid`, ...CONSOLE_LOG.split(" ")],
+        { securityContext: { privileged: true }, volumeMounts: mounts([OVN_RUN_FROM_IMAGE, OVS_RUN]) },
+    );
+}
+
+/** What the ovnkube-node pod runs of OVN: with interconnect the zone's NB, SB and ovn-northd, and always ovn-controller (upstream's names). */
 export function ovnContainers(model: KubeModel): Container[] {
-    const log = CONSOLE_LOG.split(" ");
+    if (model.architecture !== "interconnect") return [ovnControllerContainer(model)];
     return [
-        container(model, "nb-ovsdb", ["/bin/sh", "-c", NB_SCRIPT], { env: [nodeNameEnv] }),
-        container(model, "sb-ovsdb", [
-            OVN_CTL,
-            "run_sb_ovsdb",
-            `--db-sb-file=${dbFile(SB_DB_FILE)}`,
-            "--db-sb-create-insecure-remote=no",
-            `--ovn-sb-log=${CONSOLE_LOG}`,
-        ]),
-        container(model, "ovn-northd", ["/bin/sh", "-c", NORTHD_SCRIPT]),
-        // Privileged: it programs the kernel (conntrack zones, tunnel ports through OVS, netlink).
-        // The host's Open vSwitch at its own socket; the SB is the zone's, which ovnkube-node names
-        // as ovn-remote.
-        container(
-            model,
-            "ovn-controller",
-            ["ovn-controller", `unix:${OVS_RUN.mountPath}/db.sock`, `--pidfile=${OVN_RUN_DIR}/ovn-controller.pid`, ...log],
-            { securityContext: { privileged: true }, volumeMounts: mounts([OVN_RUN_FROM_IMAGE, OVS_RUN]) },
-        ),
+        ovnContainer(model, "nb-ovsdb", ["/bin/sh", "-c", ZONE_NB_SCRIPT], { env: [fieldEnv(NODE_NAME_ENV, "spec.nodeName")] }),
+        ovnContainer(model, "sb-ovsdb", ["/bin/sh", "-c", serverScript(SB, ["--db-sb-create-insecure-remote=no"])]),
+        northdContainer(model, `unix:${NB_SOCKET}`, `unix:${SB_SOCKET}`, `[["name","!=",""]]`),
+        ovnControllerContainer(model),
     ];
 }

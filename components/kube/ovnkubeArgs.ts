@@ -162,7 +162,8 @@ export function nodeArgs(model: KubeModel, group: OvnkubeNodeGroup): string[] {
     return args;
 }
 
-const fieldEnv = (name: string, fieldPath: string): EnvVar => ({ name, valueFrom: { fieldRef: { fieldPath } } });
+/** A variable from the pod's own fields (its node's name, the node's address). */
+export const fieldEnv = (name: string, fieldPath: string): EnvVar => ({ name, valueFrom: { fieldRef: { fieldPath } } });
 
 /** The variables of the cluster manager's or master's arguments: its node name, then every ovn-config key present. */
 export function masterEnv(model: KubeModel): EnvVar[] {

@@ -110,10 +110,14 @@ export class Ovnkube extends pulumi.ComponentResource {
         // Pods started before their ConfigMap, account, permissions or CRDs exist fail and back
         // off; waiting for them makes the first rollout clean.
         const ready = (more: pulumi.Resource[]) => crds.apply((c) => [config, hostNetworkNs, ...c, ...more]);
+        // Centralized with OVN from the image: the centrals' databases before the master that writes them.
+        const databases =
+            m.databases &&
+            new k8s.apps.v1.DaemonSet(daemonSetResourceName(name, m.databases.metadata.name), m.databases, child(ready(roles.node)));
         const controlPlane = new k8s.apps.v1.DaemonSet(
             daemonSetResourceName(name, m.controlPlane.metadata.name),
             m.controlPlane,
-            child(ready([...plans, ...roles["control-plane"], roleBinding])),
+            child(ready([...plans, ...roles["control-plane"], roleBinding, ...(databases ? [databases] : [])])),
         );
         // The nodes after the control plane, as upstream upgrades: an update rolls the cluster
         // manager to the new release before any node's controller. They come after every plan
@@ -128,7 +132,7 @@ export class Ovnkube extends pulumi.ComponentResource {
                 ),
         );
 
-        this.workloads = [controlPlane, ...nodes];
+        this.workloads = [...(databases ? [databases] : []), controlPlane, ...nodes];
         this.namespace = ns.metadata.name;
         this.controlPlaneDaemonSet = controlPlane.metadata.name;
         this.nodeDaemonSets = pulumi.all(nodes.map((ds) => ds.metadata.name));

@@ -207,6 +207,16 @@ export function buildClusterModel(cfg: StackConfig): ClusterModel & { plan: Addr
             ),
             gatewayMode: cfg.ovnkube.gatewayMode,
             ovnSource,
+            ...(ovnSource === "image" && !interconnect
+                ? {
+                      centralDatabases: {
+                          members: centrals.map((c) => ({ node: c.name, ip: c.tunnelIp })),
+                          nbPort,
+                          sbPort,
+                          ...(centrals.length > 1 ? { raft: { nbPort: nbRaftPort, sbPort: sbRaftPort } } : {}),
+                      },
+                  }
+                : {}),
             features: featureSettings(cfg.ovnkube.features),
             egressIpHealthCheckPort: cfg.ovnkube.features.egressIpHealthCheckPort,
             ipFamilies: cfg.ipFamilies,

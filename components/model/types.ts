@@ -172,6 +172,8 @@ export interface KubeModel {
     gatewayMode: OvnkubeGatewayMode;
     /** Where each node's OVN runs; with `image` the ovnkube-node pod runs it from `image` (../kube/ovnContainers). */
     ovnSource: OvnSource;
+    /** Centralized with OVN from the image: the central databases the `ovnkube-db` DaemonSet runs on the centrals. */
+    centralDatabases?: ImageCentralModel;
     /** The release's optional features, every one decided (../config/features). */
     features: FeatureSettings;
     /** `--egressip-node-healthcheck-port` (with features.egressIp). */
@@ -191,6 +193,16 @@ export interface KubeModel {
      * each, the first named `ovnkube-node` as in the seeds, the others `ovnkube-node-<n>`.
      */
     nodeGroups: OvnkubeNodeGroup[];
+}
+
+/** The centrals' NB and SB (and ovn-northd) as pods: one member per central, raft with several (../kube/ovnkubeDb). */
+export interface ImageCentralModel {
+    /** Every central in config order (Kubernetes nodes): the first creates the raft clusters, the others join. */
+    members: { node: string; ip: string }[];
+    nbPort: number;
+    sbPort: number;
+    /** Several members: the raft ports; absent with one central (standalone databases). */
+    raft?: { nbPort: number; sbPort: number };
 }
 
 export interface IdentityModel {

@@ -21,7 +21,20 @@ export function ovnDatabases(
     ssl: OvsdbSsl | undefined,
 ): Map<string, pulumi.Resource> {
     const databases = new Map<string, pulumi.Resource>();
-    if (model.central && centralHost) {
+    if (model.central && centralHost && model.ovnSource === "image") {
+        // The centrals' databases run in ovnkube-db pods: each central's host part only undoes their files.
+        const records = model.hosts
+            .filter((h) => h.isCentral)
+            .map(
+                (h) =>
+                    new Zone(
+                        `${name}-${h.name}-central`,
+                        { zone: h.name, connection: gates.connection(h.name), os: h.os, source: model.ovnSource },
+                        { parent, dependsOn: gates.ready(h) },
+                    ).databases,
+            );
+        for (const host of model.hosts) databases.set(host.name, records[0]);
+    } else if (model.central && centralHost) {
         const centralReady = model.hosts.filter((h) => h.isCentral).flatMap(gates.ready);
         const central = new Central(
             `${name}-central`,

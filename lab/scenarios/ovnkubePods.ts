@@ -1,6 +1,6 @@
 // What the API server says of ovnkube and the nodes: which ovnkube pods run where (each owned by
 // one of the program's DaemonSets), and whether every node is Ready.
-import { IDENTITY, CONTROL_PLANE, MASTER } from "@ovn-kubernetes-as-code/cluster/kube";
+import { IDENTITY, CONTROL_PLANE, MASTER, OVNKUBE_DB } from "@ovn-kubernetes-as-code/cluster/kube";
 import type { KubeModel } from "@ovn-kubernetes-as-code/cluster/model";
 import { pollUntil, type KubeClient, type KubeObject } from "../kubeclient";
 
@@ -12,6 +12,7 @@ export function plannedOvnkubePods(kube: KubeModel): string[] {
     const onMasters = [controlPlaneOf(kube), ...(kube.identity ? [IDENTITY] : [])];
     return [
         ...onMasters.flatMap((ds) => kube.masterNodes.map((node) => `${ds}@${node}`)),
+        ...(kube.centralDatabases?.members.map((m) => `${OVNKUBE_DB}@${m.node}`) ?? []),
         ...kube.nodeGroups.flatMap((g) => g.nodes.map((node) => `${g.name}@${node}`)),
     ].sort();
 }

@@ -54,7 +54,7 @@ import { phase } from "./support/phase";
 import { assertRolloutLostNothing, changed, previewUpgradeTo13 } from "./support/upgradeProbes";
 import { removeOvnkubeNode } from "../../lab/scenarios/ovnkubeNodeRemoval";
 import { addOvnkubeNode } from "../../lab/scenarios/ovnkubeNodeAddition";
-import { clusterOf, electedAmong, killDaemons, leaderOf, restartMember } from "./support/raftMembers";
+import { assertRaftOfEveryCentral, clusterOf, electedAmong, killDaemons, leaderOf, restartMember } from "./support/raftMembers";
 import { assertNodeAsPlanned } from "./support/nodePlanProof";
 import { assertAdditionLostNothing, assertRemovalRefusedThenDone } from "./support/nodeChurnProof";
 import { assertPlannedAddresses, assertPodsPing, proveJoinedNode, proveWorkloads } from "./support/workloadProof";
@@ -148,15 +148,7 @@ test("bring-up on 1.2 with three centrals: raft NB and SB of 3, ovnkube-master a
         ["node1", "node2", "node3"].map((h) => `${h}: ovn-northd`),
     );
 
-    for (const db of ["nb", "sb"] as const) {
-        const views = await clusterOf(centrals(), db);
-        assert.deepEqual(
-            views.map((v) => v.status?.servers.length),
-            [3, 3, 3],
-            `${db}: every member sees 3 servers`,
-        );
-        assert.equal(views.filter((v) => v.status?.role === "leader").length, 1, `${db}: one leader`);
-    }
+    await assertRaftOfEveryCentral(centrals());
 
     for (const node of model.kube.nodes) {
         const live = (await lab.admin.get({ apiVersion: "v1", kind: "Node", name: node.name })).metadata.annotations ?? {};

@@ -4,7 +4,7 @@
 // centralized: the master and per node ovnkube-node, both talking to the central's databases.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { kubeManifests } from "../../components/kube/manifests";
+import { kubeManifests, manifestList } from "../../components/kube/manifests";
 import { remoteHost } from "../../components/kube/ovnkubeArgs";
 import type { Container, DaemonSet } from "../../components/kube/objectTypes";
 import type { KubeModel } from "../../components/model/types";
@@ -314,13 +314,24 @@ describe("ovnkube-node", () => {
                 assert.equal(mounts.get("/etc/ovn")?.host, "/var/lib/openvswitch", name);
                 assert.equal(mounts.get("/var/run/ovn")?.host, "/var/run/ovn", name);
             }
-            assert.match(byName.get("nb-ovsdb")!.command.join(" "), /run_nb_ovsdb --db-nb-file=\/etc\/ovn\/ovnnb_db\.db/);
+            assert.match(
+                byName.get("nb-ovsdb")!.command.join(" "),
+                /set -- --db-nb-file=\/etc\/ovn\/ovnnb_db\.db .*\nrm -f \/var\/run\/ovn\/ovnnb_db\.pid\n.*ovn-ctl "\$@" run_nb_ovsdb &/,
+            );
             // The zone's NB_Global cells, named after the pod's node: ovnkube-controller waits for them.
             assert.match(
                 byName.get("nb-ovsdb")!.command.join(" "),
                 /set NB_Global \. name="\$K8S_NODE" options:name="\$K8S_NODE" options:northd-backoff-interval-ms=300/,
             );
-            assert.deepEqual(byName.get("sb-ovsdb")!.command.slice(1, 3), ["run_sb_ovsdb", "--db-sb-file=/etc/ovn/ovnsb_db.db"]);
+            assert.match(
+                byName.get("sb-ovsdb")!.command.join(" "),
+                /set -- --db-sb-file=\/etc\/ovn\/ovnsb_db\.db .*\nrm -f \/var\/run\/ovn\/ovnsb_db\.pid\n.*ovn-ctl "\$@" run_sb_ovsdb &/,
+            );
+            // northd starts once the zone is named: the NB_Global row is nb-ovsdb's.
+            assert.match(
+                byName.get("ovn-northd")!.command.join(" "),
+                /"where":\[\["name","!=",""\]\][\s\S]*exec ovn-northd --ovnnb-db=unix:/,
+            );
             const controller = byName.get("ovn-controller")!;
             assert.equal(controller.securityContext.privileged, true);
             assert.equal(controller.command[1], "unix:/var/run/openvswitch/db.sock");
@@ -339,6 +350,57 @@ describe("ovnkube-node", () => {
         );
         const run = (packaged.volumes ?? []).find((v) => "hostPath" in v && v.hostPath.path === "/var/run/ovn");
         assert.equal(run && "hostPath" in run ? run.hostPath.type : undefined, "Directory");
+    });
+
+    it("centralized, OVN from the image: ovnkube-db on each central (raft of 3, the first creates, the others join), ovn-controller in every ovnkube-node pod", () => {
+        const members = [
+            { node: "master-0", ip: "10.19.188.22" },
+            { node: "master-1", ip: "10.19.188.21" },
+            { node: "worker-0", ip: "10.19.188.23" },
+        ];
+        const model = kubeModel({
+            ovnSource: "image",
+            centralDatabases: { members, nbPort: 6641, sbPort: 6642, raft: { nbPort: 6643, sbPort: 6644 } },
+        });
+        const m = kubeManifests(model);
+        const db = m.databases!;
+        assert.equal(db.metadata.name, "ovnkube-db");
+        assert.deepEqual(affinityNodes(db), ["master-0", "master-1", "worker-0"]);
+        const spec = db.spec.template.spec;
+        assert.deepEqual(
+            spec.containers.map((c) => c.name),
+            ["nb-ovsdb", "sb-ovsdb", "ovn-northd"],
+        );
+        const nb = spec.containers[0].command.join(" ");
+        // Each member on its own planned address, by its node's name; raft on the raft port.
+        assert.match(nb, /master-1\) ip='10\.19\.188\.21' ;;/);
+        assert.match(nb, /--db-nb-create-insecure-remote=yes --db-nb-addr="\$ip" --db-nb-port=6641/);
+        assert.match(nb, /--db-nb-cluster-local-addr="\$ip" --db-nb-cluster-local-port=6643/);
+        assert.match(nb, /if \[ "\$K8S_NODE" != 'master-0' \]; then join='10\.19\.188\.22'/);
+        assert.match(
+            spec.containers[2].command.join(" "),
+            /--ovnnb-db=tcp:10\.19\.188\.22:6641,tcp:10\.19\.188\.21:6641,tcp:10\.19\.188\.23:6641 --ovnsb-db=tcp:10\.19\.188\.22:6642,/,
+        );
+        // The databases before the master in the apply order; every node pod runs ovn-controller beside ovnkube-node.
+        const order = manifestList(m).map((o) => `${o.kind}/${o.metadata.name}`);
+        assert.ok(order.indexOf("DaemonSet/ovnkube-db") < order.indexOf("DaemonSet/ovnkube-master"), order.join(", "));
+        for (const ds of m.nodes)
+            assert.deepEqual(
+                ds.spec.template.spec.containers.map((c) => c.name),
+                ["ovnkube-node", "ovn-controller"],
+            );
+        // NB_Global's row from the NB container, on every member; one central: standalone databases.
+        assert.match(
+            nb,
+            /if \[ "\$K8S_NODE" = 'master-0' \]; then ovn-nbctl --db=unix:\/var\/run\/ovn\/ovnnb_db\.sock --no-leader-only --timeout=30 init; fi/,
+        );
+        const one = kubeManifests(
+            kubeModel({ ovnSource: "image", centralDatabases: { members: members.slice(0, 1), nbPort: 6641, sbPort: 6642 } }),
+        );
+        const single = one.databases!.spec.template.spec.containers[0].command.join(" ");
+        assert.doesNotMatch(single, /cluster-local/);
+        assert.match(single, /ovn-nbctl --db=unix:\/var\/run\/ovn\/ovnnb_db\.sock --no-leader-only --timeout=30 init/);
+        assert.equal(kubeManifests(kubeModel()).databases, undefined, "packages: no ovnkube-db");
     });
 
     it("centralized: only the node, against the central's databases", () => {

@@ -433,14 +433,25 @@ export const INVALID: Array<[string, Mutation, string, RegExp?]> = [
         /image runs OVN in ovnkube's pods, and kubernetes\.enabled is false/,
     ],
     [
-        "OVN from the image with the centralized architecture",
+        "OVN from the image on a central that is no Kubernetes node",
         (c) => {
             interconnect(c);
+            c.nodes[0].roles = ["central"];
+            c.ovnkube = { architecture: "centralized", ovnSource: "image" };
+        },
+        "nodes[0].roles",
+        /kube-master is a central and no Kubernetes node: with ovnkube\.ovnSource image its NB and SB run in a pod on it/,
+    ],
+    [
+        "OVN from the image on centrals over SSL",
+        (c) => {
+            interconnect(c);
+            ssl(c);
             c.nodes[0].roles = ["master", "central"];
             c.ovnkube = { architecture: "centralized", ovnSource: "image" };
         },
-        "ovnkube.ovnSource",
-        /needs ovnkube\.architecture interconnect/,
+        "ovnTransport.protocol",
+        /ssl keeps the centrals' keys on the hosts/,
     ],
     [
         "OVN from the image with IPsec",

@@ -1,10 +1,11 @@
-// Where OVN runs (ovnkube.ovnSource) and the OVN the image carries (ovnkube.imageOvnVersion):
-// image mode is interconnect's, where each zone's OVN is its own node's and fits in that node's
-// ovnkube-node pod; the hosts then install Open vSwitch only.
+// Where OVN runs (ovnkube.ovnSource) and the OVN the image carries (ovnkube.imageOvnVersion): with
+// the image each zone's OVN runs in its node's ovnkube-node pod (interconnect), or the centrals'
+// in ovnkube-db pods on them (centralized); the hosts then install Open vSwitch only.
 import { DEFAULT_OVN_SOURCE, KNOWN_IMAGE_OVN_LINES, minimumOvsFor } from "../../config/ovnSource";
 import { DEFAULT_OVNKUBE_VERSION, releaseOf } from "../../config/releases";
 import type { StackConfigInput } from "../../config/types";
 import { compareVersions } from "../../values";
+import { isK8sNode } from "../../model/nodes";
 
 type Add = (path: string, message: string) => void;
 
@@ -25,11 +26,21 @@ export function ovnSourceProblems(cfg: StackConfigInput, ovnkubeMode: boolean, i
         );
         return;
     }
-    if (!interconnect)
-        add(
-            OVN_SOURCE_PATH,
-            "image runs each zone's NB, SB and ovn-northd in its own node's ovnkube-node pod, which needs ovnkube.architecture interconnect; a central's databases come from its packages: use interconnect, or packages",
-        );
+    if (!interconnect) {
+        // The centrals' databases run as pods (DaemonSet ovnkube-db), so on Kubernetes nodes, listening in plain TCP.
+        cfg.nodes.forEach((n, i) => {
+            if (n.roles.includes("central") && !isK8sNode(n))
+                add(
+                    `nodes[${i}].roles`,
+                    `${n.name} is a central and no Kubernetes node: with ${OVN_SOURCE_PATH} image its NB and SB run in a pod on it; add the role master or node, or use packages`,
+                );
+        });
+        if (cfg.ovnTransport?.protocol === "ssl")
+            add(
+                "ovnTransport.protocol",
+                `ssl keeps the centrals' keys on the hosts, which the ovnkube-db pods of ${OVN_SOURCE_PATH} image do not read; use tcp, or packages`,
+            );
+    }
     if (ovnkube.ipsec === true)
         add(
             "ovnkube.ipsec",

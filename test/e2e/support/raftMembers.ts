@@ -26,6 +26,20 @@ export async function clusterOf(c: Centrals, db: Db, hosts = centralHosts(c)) {
     return Promise.all(hosts.map(async (h) => ({ host: h, status: await raftStatus(c.cluster, h, db) })));
 }
 
+/** NB and SB each a raft cluster of every central, with one leader, as every member sees it. */
+export async function assertRaftOfEveryCentral(c: Centrals): Promise<void> {
+    const members = centralHosts(c).length;
+    for (const db of ["nb", "sb"] as const) {
+        const views = await clusterOf(c, db);
+        assert.deepEqual(
+            views.map((v) => v.status?.servers.length),
+            views.map(() => members),
+            `${db}: every member sees ${members} servers`,
+        );
+        assert.equal(views.filter((v) => v.status?.role === "leader").length, 1, `${db}: one leader`);
+    }
+}
+
 /** The host whose member leads `db`, asked of the members given (all, by default). */
 export async function leaderOf(c: Centrals, db: Db, hosts = centralHosts(c)): Promise<string> {
     const leaders = (await clusterOf(c, db, hosts)).filter((v) => v.status?.role === "leader").map((v) => v.host);
