@@ -21,9 +21,6 @@ export const OVNKUBE_DB = "ovnkube-db";
 /** OVSDB addresses take an IPv6 address in brackets. */
 const hostPart = (ip: string) => (ip.includes(":") ? `[${ip}]` : ip);
 
-/** `tcp:<ip>:<port>` of every member, comma separated: what OVN clients take. */
-export const memberRemotes = (c: ImageCentralModel, port: number) => c.members.map((m) => `tcp:${hostPart(m.ip)}:${port}`).join(",");
-
 /**
  * One database of this member: its listener on the member's planned address (picked by the pod's
  * node name, one case per central), and with raft the cluster options.
@@ -65,7 +62,8 @@ function centralContainers(model: KubeModel, c: ImageCentralModel): Container[] 
         db(NB, c.nbPort, c.raft?.nbPort),
         db(SB, c.sbPort, c.raft?.sbPort),
         // With raft every member's northd follows the cluster; one holds the Southbound lock and works.
-        northdContainer(model, memberRemotes(c, c.nbPort), memberRemotes(c, c.sbPort), "[]"),
+        // Every member's address, as the master has them (ovn-config's OvnNorth and OvnSouth).
+        northdContainer(model, model.config.OvnNorth, model.config.OvnSouth, "[]"),
     ];
 }
 

@@ -358,9 +358,12 @@ describe("ovnkube-node", () => {
             { node: "master-1", ip: "10.19.188.21" },
             { node: "worker-0", ip: "10.19.188.23" },
         ];
+        const remotes = (port: number) => members.map((m) => `tcp:${m.ip}:${port}`).join(",");
         const model = kubeModel({
             ovnSource: "image",
             centralDatabases: { members, nbPort: 6641, sbPort: 6642, raft: { nbPort: 6643, sbPort: 6644 } },
+            // The model lists every central in ovn-config, as it does for the master.
+            config: { ...kubeModel().config, OvnNorth: remotes(6641), OvnSouth: remotes(6642) },
         });
         const m = kubeManifests(model);
         const db = m.databases!;
